@@ -1,0 +1,51 @@
+/**
+ * `@kubekit/core` is the vocabulary every other kubekit package speaks: the wire types of Kubernetes
+ * objects, lists, watch events and `Status`; {@link KubeError} with its `reason` and HTTP code;
+ * {@link FieldError} with the apiserver's exact text; object keys; apiVersion helpers; and JSON that
+ * keeps integers beyond 2^53 exact.
+ *
+ * Start with {@link KubeError} and {@link FieldError}.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  FieldError,
+  FieldPath,
+  aggregateMessage,
+  duplicate,
+  forbidden,
+  internalError,
+  invalid,
+  notFound,
+  notSupported,
+  omitValue,
+  required,
+  tooLong,
+  tooMany,
+  typeInvalid,
+} from './fieldError.js';
+export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
+export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
+export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
+export { parseJSON, stringifyJSON } from './json.js';
+export { goFormatFloat, goQuote, goSprint } from './internal/goFormat.js';
+
+export type { FieldErrorType, FieldPathLike } from './fieldError.js';
+export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';
+export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './groupVersion.js';
+export type { ObjectKey } from './objectKey.js';
+export type {
+  ApiVersion,
+  KubeList,
+  KubeObject,
+  ListMeta,
+  ManagedFieldsEntry,
+  ObjectMeta,
+  OwnerReference,
+  Status,
+  StatusCause,
+  StatusDetails,
+  WatchEvent,
+  WatchEventType,
+} from './types.js';

@@ -1,0 +1,114 @@
+/**
+ * Go's `fmt` formatting of JSON-shaped values, so messages read exactly as the apiserver writes them.
+ *
+ * Values are what an unstructured Go object holds after decoding JSON: integers are int64 (here:
+ * integral `number`s and `bigint`s), other numbers float64, strings, booleans, nil, `[]interface{}`
+ * and `map[string]interface{}`.
+ */
+
+/** Go's `strconv.Quote`: a double-quoted string literal with Go escapes. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    switch (ch) {
+      case '"': out += '\\"'; continue;
+      case '\\': out += '\\\\'; continue;
+      case '\x07': out += '\\a'; continue;
+      case '\b': out += '\\b'; continue;
+      case '\f': out += '\\f'; continue;
+      case '\n': out += '\\n'; continue;
+      case '\r': out += '\\r'; continue;
+      case '\t': out += '\\t'; continue;
+      case '\v': out += '\\v'; continue;
+    }
+    if (cp >= 0xd800 && cp <= 0xdfff) {
+      // A lone surrogate is not valid UTF-8; Go prints the replacement rune's escape.
+      out += '\\ufffd';
+    } else if (isGoPrintable(cp)) {
+      out += ch;
+    } else if (cp < 0x80) {
+      out += '\\x' + cp.toString(16).padStart(2, '0');
+    } else if (cp < 0x10000) {
+      out += '\\u' + cp.toString(16).padStart(4, '0');
+    } else {
+      out += '\\U' + cp.toString(16).padStart(8, '0');
+    }
+  }
+  return out + '"';
+}
+
+const nonPrintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+
+function isGoPrintable(cp: number): boolean {
+  if (cp === 0x20) return true;
+  if (cp < 0x20 || cp === 0x7f) return false;
+  if (cp < 0x7f) return true;
+  // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+  const ch = String.fromCodePoint(cp);
+  if (/\p{Zs}/u.test(ch)) return false;
+  return !nonPrintable.test(ch);
+}
+
+/** Go's `strconv.FormatFloat(f, 'g', -1, 64)`, which is what `%v` prints for a float64. */
+export function goFormatFloat(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (f === Infinity) return '+Inf';
+  if (f === -Infinity) return '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  // Shortest round-trip digits, then Go's choice for %v (`'g'` with the shortest precision): the
+  // exponent form when the exponent is below -4 or at least 6 (JSON encoding uses 21; fmt does not).
+  const [mantissa, expText] = f.toExponential().split('e');
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) {
+    const sign = exp < 0 ? '-' : '+';
+    const abs = Math.abs(exp);
+    return `${mantissa}e${sign}${abs < 10 ? '0' : ''}${abs}`;
+  }
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const negative = f < 0 ? '-' : '';
+  const pointAt = exp + 1;
+  if (pointAt <= 0) return `${negative}0.${'0'.repeat(-pointAt)}${digits}`;
+  if (pointAt >= digits.length) return `${negative}${digits}${'0'.repeat(pointAt - digits.length)}`;
+  return `${negative}${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
+}
+
+/** Go's `fmt.Sprint` of a decoded JSON value (`%v`). */
+export function goSprint(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  switch (typeof value) {
+    case 'string': return value;
+    case 'boolean': return value ? 'true' : 'false';
+    case 'bigint': return value.toString();
+    case 'number': return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? integerText(value) : goFormatFloat(value);
+    default: break;
+  }
+  if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((k) => `${k}:${goSprint((value as Record<string, unknown>)[k])}`);
+    return `map[${entries.join(' ')}]`;
+  }
+  return String(value);
+}
+
+/** Go's `%#v` of a decoded JSON value, as field errors print bad values of composite types. */
+export function goSyntax(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  switch (typeof value) {
+    case 'string': return goQuote(value);
+    case 'boolean': return value ? 'true' : 'false';
+    case 'bigint': return value.toString();
+    case 'number': return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? integerText(value) : goFormatFloat(value);
+    default: break;
+  }
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
+  if (typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((k) => `${goQuote(k)}:${goSyntax((value as Record<string, unknown>)[k])}`);
+    return `map[string]interface {}{${entries.join(', ')}}`;
+  }
+  return String(value);
+}
+
+function integerText(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
+}

@@ -1,0 +1,52 @@
+import { isInteger, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+import { KubeError } from './kubeError.js';
+
+/**
+ * JSON that keeps integers exact beyond 2^53.
+ *
+ * The apiserver decodes integers as int64 and prints them in full (in responses and in field
+ * selectors), so `12345678901234567890`-style values must not be rounded. Integers outside the safe
+ * range become `bigint`s; everything else is what `JSON.parse` returns.
+ *
+ * Speed: text without a run of 16 or more digits cannot hold an unsafe integer, so it goes straight to
+ * `JSON.parse` after one regular-expression scan; only the rest goes through lossless-json.
+ */
+
+const longDigitRun = /\d{16}/;
+
+function parseNumber(text: string): number | bigint {
+  if (isInteger(text)) {
+    const n = Number(text);
+    if (Number.isSafeInteger(n)) return n;
+    // int64 range, as Go decodes it; larger integers are float64 in Go too.
+    const big = BigInt(text);
+    return big >= -(2n ** 63n) && big < 2n ** 63n ? big : n;
+  }
+  return Number(text);
+}
+
+/**
+ * Parses JSON text, keeping integers beyond 2^53 (within int64) exact as `bigint`.
+ *
+ * @throws KubeError (`BadRequest`) naming the problem when the text is not JSON or nests too deeply.
+ */
+export function parseJSON(text: string): unknown {
+  try {
+    if (!longDigitRun.test(text)) return JSON.parse(text);
+    return losslessParse(text, null, parseNumber);
+  } catch (err) {
+    if (err instanceof RangeError) throw new KubeError('BadRequest', 'invalid JSON: nested too deeply', { cause: err });
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new KubeError('BadRequest', `invalid JSON: ${detail}`, { cause: err });
+  }
+}
+
+/** Serialises a value as JSON, writing `bigint`s as plain integers. */
+export function stringifyJSON(value: unknown, space?: number): string {
+  try {
+    return JSON.stringify(value, null, space);
+  } catch (err) {
+    if (!(err instanceof TypeError) || !/BigInt/i.test(err.message)) throw err;
+    return losslessStringify(value, null, space) ?? 'null';
+  }
+}

@@ -1,0 +1,27 @@
+import { expect } from 'chai';
+import { KubeError, makeObjectKey, objectKey, parseApiVersion, formatApiVersion, resourcePath, splitObjectKey } from '@kubekit/core';
+
+describe('objectKey', () => {
+  it('is namespace/name for namespaced objects and name otherwise', () => {
+    expect(objectKey({ metadata: { namespace: 'default', name: 'a' } })).to.equal('default/a');
+    expect(objectKey({ metadata: { name: 'a' } })).to.equal('a');
+    expect(makeObjectKey('', 'b')).to.equal('b');
+    expect(splitObjectKey('ns/n')).to.deep.equal({ namespace: 'ns', name: 'n' });
+    expect(splitObjectKey('n')).to.deep.equal({ namespace: '', name: 'n' });
+    expect(() => splitObjectKey('a/b/c')).to.throw(KubeError, 'unexpected key format: "a/b/c"');
+    expect(() => objectKey({ metadata: {} })).to.throw(KubeError, /metadata.name/);
+  });
+});
+
+describe('parseApiVersion', () => {
+  it('splits core and named groups', () => {
+    expect(parseApiVersion('v1')).to.deep.equal({ group: '', version: 'v1' });
+    expect(parseApiVersion('stable.example.com/v1')).to.deep.equal({ group: 'stable.example.com', version: 'v1' });
+    expect(() => parseApiVersion('a/b/c')).to.throw(KubeError, 'unexpected GroupVersion string: a/b/c');
+    expect(formatApiVersion({ group: '', version: 'v1' })).to.equal('v1');
+  });
+  it('builds resource paths', () => {
+    expect(resourcePath({ group: '', version: 'v1', resource: 'pods' }, 'ns', 'p')).to.equal('/api/v1/namespaces/ns/pods/p');
+    expect(resourcePath({ group: 'g.io', version: 'v1', resource: 'shirts' }, undefined, 'x', 'status')).to.equal('/apis/g.io/v1/shirts/x/status');
+  });
+});
