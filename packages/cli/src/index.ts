@@ -1,0 +1,7 @@
+/**
+ * `@kubekit/cli`: The kubekit command: generate and validate CRDs, list selectable fields, select and default offline, serve the embedded API server.
+ *
+ * @packageDocumentation
+ */
+
+export {};

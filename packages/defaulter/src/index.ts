@@ -1,0 +1,7 @@
+/**
+ * `@kubekit/defaulter`: KEP-575 pruning, null pruning and defaulting of custom resources, compiled per schema.
+ *
+ * @packageDocumentation
+ */
+
+export {};

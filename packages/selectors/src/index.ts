@@ -1,0 +1,7 @@
+/**
+ * `@kubekit/selectors`: Field and label selectors with exact apimachinery parity: parse, print, match, requirements, validation.
+ *
+ * @packageDocumentation
+ */
+
+export {};
