@@ -1,0 +1,63 @@
+// The packages are real npm packages: `npm pack` of each holds dist with types and no tests, and a project
+// outside the workspace installs the tarballs and imports them (ESM), with types resolving under tsc for
+// both NodeNext and Bundler module resolution.
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const packages = readdirSync(join(root, 'packages')).filter((p) => existsSync(join(root, 'packages', p, 'package.json')));
+
+function run(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+}
+
+describe('npm packages', function () {
+  this.timeout(240_000);
+  let work: string;
+  const tarballs = new Map<string, string>();
+  const packedFiles = new Map<string, string[]>();
+
+  before(() => {
+    if (!existsSync(join(root, 'packages/core/dist/index.js'))) throw new Error('packages are not built: run `npm run build` first (npm test does)');
+    work = mkdtempSync(join(tmpdir(), 'kubekit-pack-'));
+    for (const p of packages) {
+      const out = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], join(root, 'packages', p))) as { filename: string; files: { path: string }[] }[];
+      tarballs.set(p, join(work, out[0].filename));
+      packedFiles.set(p, out[0].files.map((f) => f.path));
+    }
+  });
+
+  after(() => { if (work) rmSync(work, { recursive: true, force: true }); });
+
+  it('packs dist with types and without tests or sources', () => {
+    for (const p of packages) {
+      const list = packedFiles.get(p)!;
+      expect(list, p).to.include('dist/index.js');
+      expect(list, p).to.include('dist/index.d.ts');
+      expect(list.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.endsWith('.tsbuildinfo')), p).to.deep.equal([]);
+    }
+  });
+
+  it('installs into a project outside the workspace, imports as ESM and type-checks with NodeNext and Bundler', () => {
+    const app = join(work, 'app');
+    execFileSync('mkdir', ['-p', app]);
+    const deps = Object.fromEntries(packages.map((p) => [`@kubekit/${p}`, `file:${tarballs.get(p)}`]));
+    // Local tarballs depend on each other by version; overrides point those at the tarballs too.
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: deps, overrides: deps }, null, 2));
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], app);
+    const imports = packages.map((p, i) => `import * as m${i} from '@kubekit/${p}';`).join('\n');
+    const uses = packages.map((_, i) => `m${i}`).join(', ');
+    writeFileSync(join(app, 'main.ts'), `${imports}\nexport const all: unknown[] = [${uses}];\n`);
+    writeFileSync(join(app, 'main.mjs'), `${imports}\nconsole.log(JSON.stringify([${uses}].map((m) => Object.keys(m).length)));\n`);
+    const counts = JSON.parse(run(process.execPath, ['main.mjs'], app)) as number[];
+    expect(counts.length).to.equal(packages.length);
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const common = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'ES2022', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'main.ts'];
+    run(process.execPath, [tsc, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', ...common], app);
+    run(process.execPath, [tsc, '--module', 'ESNext', '--moduleResolution', 'Bundler', ...common], app);
+    expect(readFileSync(join(app, 'node_modules/@kubekit/core/package.json'), 'utf8')).to.contain('"name": "@kubekit/core"');
+  });
+});
