@@ -1,8 +1,10 @@
 // One mocha run over every package's suite. Tests run from TypeScript sources: tsx compiles them, and
 // the `kubekit-source` export condition makes `@kubekit/*` imports resolve to each package's src/.
 'use strict';
+// `npx mocha path/to/x.test.ts` runs only the files named; plain `mocha` runs every suite.
+const named = process.argv.slice(2).some((a) => !a.startsWith('-') && /\.test\.ts$|\*/.test(a));
 module.exports = {
-  spec: [
+  spec: named ? [] : [
     'packages/*/test/**/*.test.ts',
     'examples/*/test/**/*.test.ts',
     'test/**/*.test.ts',

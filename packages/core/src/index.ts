@@ -9,6 +9,7 @@
  * @packageDocumentation
  */
 
+export { FakeClock, realClock } from './clock.js';
 export {
   FieldError,
   FieldPath,
@@ -31,6 +32,7 @@ export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { parseJSON, stringifyJSON } from './json.js';
 export { goFormatFloat, goQuote, goSprint } from './internal/goFormat.js';
 
+export type { Clock, TimerHandle } from './clock.js';
 export type { FieldErrorType, FieldPathLike } from './fieldError.js';
 export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './groupVersion.js';
