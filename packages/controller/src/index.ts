@@ -1,7 +1,26 @@
 /**
- * `@kubekit/controller`: Work queues, reconcilers, controllers, a manager with leader election, metrics and logging.
+ * `@kubekit/controller`: work queues with client-go's semantics, reconcilers, controllers and a manager.
+ *
+ * Start with {@link WorkQueue}.
  *
  * @packageDocumentation
  */
 
-export {};
+export {
+  BucketRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  ItemFastSlowRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+} from './rateLimiter.js';
+export { WorkQueue } from './workQueue.js';
+export { noopWorkQueueMetrics } from './workQueueMetrics.js';
+
+export type {
+  BucketRateLimiterOptions,
+  ItemExponentialFailureRateLimiterOptions,
+  ItemFastSlowRateLimiterOptions,
+  RateLimiter,
+} from './rateLimiter.js';
+export type { WorkQueueGetResult, WorkQueueOptions } from './workQueue.js';
+export type { WorkQueueMetrics, WorkQueueProgress } from './workQueueMetrics.js';
