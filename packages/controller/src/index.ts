@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export { ControllerMetrics } from './prometheusMetrics.js';
 export {
   BucketRateLimiter,
   ItemExponentialFailureRateLimiter,
