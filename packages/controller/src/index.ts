@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export { LeaderElector } from './leaderElector.js';
 export { ControllerMetrics } from './prometheusMetrics.js';
 export {
   BucketRateLimiter,
@@ -17,6 +18,7 @@ export {
 export { WorkQueue } from './workQueue.js';
 export { noopWorkQueueMetrics } from './workQueueMetrics.js';
 
+export type { Lease, LeaseClient, LeaderCallbacks, LeaderElectorOptions } from './leaderElector.js';
 export type {
   BucketRateLimiterOptions,
   ItemExponentialFailureRateLimiterOptions,
