@@ -6,6 +6,17 @@
  * @packageDocumentation
  */
 
+export { Controller } from './controller.js';
+export { createLogger, noopLogger } from './logger.js';
+export {
+  allPredicates,
+  annotationsChangedPredicate,
+  anyPredicate,
+  generationChangedPredicate,
+  labelsChangedPredicate,
+  resourceVersionChangedPredicate,
+} from './predicates.js';
+export { TerminalError, requestFromKey, requestKey } from './reconciler.js';
 export { LeaderElector } from './leaderElector.js';
 export { ControllerMetrics } from './prometheusMetrics.js';
 export {
@@ -18,6 +29,10 @@ export {
 export { WorkQueue } from './workQueue.js';
 export { noopWorkQueueMetrics } from './workQueueMetrics.js';
 
+export type { ControllerOptions, EventSource, MapFunc } from './controller.js';
+export type { CreateLoggerOptions, LogFields, Logger } from './logger.js';
+export type { Predicate } from './predicates.js';
+export type { ReconcileFunc, ReconcileResult, Reconciler, Request } from './reconciler.js';
 export type { Lease, LeaseClient, LeaderCallbacks, LeaderElectorOptions } from './leaderElector.js';
 export type {
   BucketRateLimiterOptions,

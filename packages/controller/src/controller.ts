@@ -1,0 +1,239 @@
+import PQueue from 'p-queue';
+import { realClock, type Clock, type KubeObject } from '@kubekit/core';
+import type { Predicate } from './predicates.js';
+import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
+import type { RateLimiter } from './rateLimiter.js';
+import { WorkQueue } from './workQueue.js';
+import type { ControllerMetrics } from './prometheusMetrics.js';
+import { noopLogger, type Logger } from './logger.js';
+
+/**
+ * Where a controller's events come from: an informer, or anything with the same event surface. Handlers
+ * receive `add(obj)`, `update(obj, old)` and `delete(obj)`; `waitForSync` resolves once the initial list
+ * has been delivered.
+ */
+export interface EventSource<T extends KubeObject = KubeObject> {
+  on(event: 'add' | 'update' | 'delete', listener: (obj: T, other?: unknown) => void): unknown;
+  off(event: 'add' | 'update' | 'delete', listener: (obj: T, other?: unknown) => void): unknown;
+  waitForSync(signal?: AbortSignal): Promise<unknown>;
+}
+
+/** Maps an object of a watched source to the requests it should trigger. */
+export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => readonly Request[];
+
+/** Options of a {@link Controller}. */
+export interface ControllerOptions {
+  /** The controller's name, in logs, metrics and the queue. */
+  name: string;
+  /** The reconciler, or a reconcile function. */
+  reconciler: Reconciler | ReconcileFunc;
+  /** How many requests are reconciled at once (never the same object twice). @defaultValue 1 */
+  maxConcurrentReconciles?: number;
+  /** Backoff for failed reconciles. @defaultValue client-go's default controller rate limiter */
+  rateLimiter?: RateLimiter<string>;
+  /** @defaultValue realClock */
+  clock?: Clock;
+  /** @defaultValue no logging */
+  logger?: Logger;
+  /** Reconcile and queue metrics. @defaultValue none */
+  metrics?: ControllerMetrics;
+  /** How long shutdown waits for in-flight reconciles before abandoning them. @defaultValue 30000 ms */
+  gracefulShutdownTimeoutMs?: number;
+}
+
+interface Watch {
+  source: EventSource<KubeObject>;
+  attach(): void;
+  detach(): void;
+}
+
+/**
+ * Turns events into reconciles of object keys, with a de-duplicating, rate-limited {@link WorkQueue}.
+ *
+ * Contract:
+ * - Every event of a watched source is mapped to requests (the object itself for `For`, its
+ *   controlling owner for `Owns`, a map function for `Watches`), filtered by predicates, and queued.
+ * - One object is never reconciled by two workers at once; events arriving meanwhile coalesce into one
+ *   more reconcile afterwards.
+ * - Workers start only once every source has synced.
+ * - A reconcile that throws is retried with backoff; a {@link TerminalError} is logged and not retried;
+ *   neither ever escapes the controller.
+ * - `start(signal)` resolves after `signal` aborts, the queue stops taking work, and in-flight reconciles
+ *   finished (or the graceful shutdown timeout passed; their signals are aborted first).
+ *
+ * @example
+ * ```ts
+ * const controller = new Controller({ name: 'shirts', reconciler: async ({ namespace, name }) => { ... } });
+ * controller.for(shirtInformer, generationChangedPredicate());
+ * await controller.start(signal);
+ * ```
+ */
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue<string>;
+  private readonly reconcile: ReconcileFunc;
+  private readonly concurrency: number;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly metrics: ControllerMetrics | undefined;
+  private readonly gracefulShutdownTimeoutMs: number;
+  private readonly sources: Watch[] = [];
+  private started = false;
+
+  constructor(options: ControllerOptions) {
+    this.name = options.name;
+    this.clock = options.clock ?? realClock;
+    this.logger = (options.logger ?? noopLogger).child({ controller: options.name });
+    this.metrics = options.metrics;
+    this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? 1);
+    this.gracefulShutdownTimeoutMs = options.gracefulShutdownTimeoutMs ?? 30_000;
+    const r = options.reconciler;
+    this.reconcile = typeof r === 'function' ? r : (req, signal) => r.reconcile(req, signal);
+    this.queue = new WorkQueue<string>({
+      name: options.name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: options.metrics?.forQueue(options.name),
+    });
+    options.metrics?.trackQueue(this.queue);
+  }
+
+  /** Reconciles the objects of `source` themselves (controller-runtime's `For`). */
+  for<T extends KubeObject>(source: EventSource<T>, ...predicates: Predicate<T>[]): this {
+    return this.addSource(source, (obj) => [{ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }], predicates);
+  }
+
+  /**
+   * Reconciles the controlling owner of each object of `source` whose owner reference with
+   * `controller: true` has the given apiVersion group and kind (controller-runtime's `Owns`).
+   */
+  owns<T extends KubeObject>(source: EventSource<T>, owner: { apiVersion: string; kind: string }, ...predicates: Predicate<T>[]): this {
+    const group = owner.apiVersion.includes('/') ? owner.apiVersion.split('/')[0] : '';
+    return this.addSource(source, (obj) => {
+      for (const ref of obj.metadata.ownerReferences ?? []) {
+        const refGroup = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
+        if (ref.controller === true && ref.kind === owner.kind && refGroup === group) {
+          return [{ namespace: obj.metadata.namespace ?? '', name: ref.name }];
+        }
+      }
+      return [];
+    }, predicates);
+  }
+
+  /** Reconciles whatever `map` returns for each object of `source` (controller-runtime's `Watches`). */
+  watches<T extends KubeObject>(source: EventSource<T>, map: MapFunc<T>, ...predicates: Predicate<T>[]): this {
+    return this.addSource(source, map, predicates);
+  }
+
+  /** Queues a reconcile of `request` now, as an external trigger would. */
+  enqueue(request: Request): void {
+    this.queue.add(requestKey(request));
+  }
+
+  /** Runs the controller until `signal` aborts; see the class contract. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`controller ${this.name} was already started`);
+    this.started = true;
+    for (const w of this.sources) w.attach();
+    const onAbort = (): void => this.queue.shutDown();
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) this.queue.shutDown();
+    try {
+      await Promise.all(this.sources.map((w) => w.source.waitForSync(signal)));
+      this.logger.info('caches synced; starting workers', { workers: this.concurrency });
+    } catch (err) {
+      if (!signal.aborted) this.logger.error('waiting for caches to sync failed', { error: describe(err) });
+    }
+    const inFlight = new AbortController();
+    const pool = new PQueue({ concurrency: this.concurrency });
+    try {
+      for (;;) {
+        await pool.onSizeLessThan(1);
+        const { item, shutdown } = await this.queue.get();
+        if (shutdown) break;
+        void pool.add(() => this.process(item, inFlight.signal));
+      }
+      await this.drain(pool, inFlight);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      for (const w of this.sources) w.detach();
+    }
+  }
+
+  private async drain(pool: PQueue, inFlight: AbortController): Promise<void> {
+    let timedOut = false;
+    const timer = this.clock.setTimeout(() => {
+      timedOut = true;
+      inFlight.abort(new Error('graceful shutdown timeout'));
+    }, this.gracefulShutdownTimeoutMs);
+    await Promise.race([pool.onIdle(), this.clock.sleep(this.gracefulShutdownTimeoutMs + 1)]);
+    timer.cancel();
+    if (timedOut) this.logger.warn('in-flight reconciles did not finish within the graceful shutdown timeout', { pending: pool.pending });
+  }
+
+  private async process(key: string, signal: AbortSignal): Promise<void> {
+    const request = requestFromKey(key);
+    const started = this.clock.now();
+    const log = this.logger.child({ namespace: request.namespace, name: request.name });
+    let outcome: 'success' | 'requeue' | 'requeue_after' | 'error' = 'success';
+    try {
+      const result = await this.reconcile(request, signal);
+      if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+        outcome = 'requeue_after';
+        this.queue.forget(key);
+        this.queue.addAfter(key, result.requeueAfterMs);
+      } else if (result && result.requeue) {
+        outcome = 'requeue';
+        this.queue.addRateLimited(key);
+      } else {
+        this.queue.forget(key);
+      }
+    } catch (err) {
+      outcome = 'error';
+      if (err instanceof TerminalError) {
+        this.queue.forget(key);
+        log.error('reconcile failed with a terminal error; not retrying', { error: describe(err) });
+      } else {
+        this.queue.addRateLimited(key);
+        log.error('reconcile failed; retrying with backoff', { error: describe(err), retries: this.queue.numRequeues(key) });
+      }
+    } finally {
+      this.queue.done(key);
+      const seconds = (this.clock.now() - started) / 1000;
+      this.metrics?.reconciled(this.name, outcome, seconds);
+      log.debug('reconciled', { outcome, seconds });
+    }
+  }
+
+  private addSource<T extends KubeObject>(source: EventSource<T>, map: MapFunc<T>, predicates: Predicate<T>[]): this {
+    if (this.started) throw new Error(`controller ${this.name}: watches must be added before start`);
+    const enqueue = (obj: T): void => {
+      try {
+        for (const req of map(obj)) if (req.name !== '') this.enqueue(req);
+      } catch (err) {
+        this.logger.error('mapping an event to requests failed', { error: describe(err) });
+      }
+    };
+    const onAdd = (obj: T): void => { if (predicates.every((p) => p.create?.(obj) ?? true)) enqueue(obj); };
+    const onUpdate = (obj: T, old?: unknown): void => {
+      const previous = (old ?? obj) as T;
+      if (predicates.every((p) => p.update?.(obj, previous) ?? true)) {
+        enqueue(obj);
+        // An owner change must also reach the previous owner.
+        if (previous !== obj) enqueue(previous);
+      }
+    };
+    const onDelete = (obj: T): void => { if (predicates.every((p) => p.delete?.(obj) ?? true)) enqueue(obj); };
+    const s = source as unknown as EventSource<KubeObject>;
+    const add = onAdd as (obj: KubeObject, other?: unknown) => void;
+    const update = onUpdate as (obj: KubeObject, other?: unknown) => void;
+    const del = onDelete as (obj: KubeObject, other?: unknown) => void;
+    this.sources.push({
+      source: s,
+      attach: () => { s.on('add', add); s.on('update', update); s.on('delete', del); },
+      detach: () => { s.off('add', add); s.off('update', update); s.off('delete', del); },
+    });
+    return this;
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}

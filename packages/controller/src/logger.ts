@@ -1,0 +1,64 @@
+import winston from 'winston';
+
+/** Structured fields attached to log lines. */
+export type LogFields = Record<string, unknown>;
+
+/**
+ * The logging surface kubekit's runtime packages use: levelled, structured, and `child` loggers that
+ * carry per-controller and per-request fields. A winston logger fits it (see {@link createLogger}).
+ */
+export interface Logger {
+  error(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+/** A logger that drops everything: the default of every component. */
+export const noopLogger: Logger = {
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  child() {
+    return noopLogger;
+  },
+};
+
+/** Options of {@link createLogger}. */
+export interface CreateLoggerOptions {
+  /** `json` for machines, `text` for people. @defaultValue `'text'` */
+  format?: 'json' | 'text';
+  /** The lowest level written. @defaultValue `'info'` */
+  level?: 'error' | 'warn' | 'info' | 'debug';
+  /** Where lines go. @defaultValue standard error */
+  stream?: NodeJS.WritableStream;
+  /** Fields on every line. @defaultValue none */
+  fields?: LogFields;
+}
+
+/** A winston logger with kubekit's formats: JSON lines, or `time level message key=value…` text. */
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const text = winston.format.printf(({ level, message, timestamp, ...fields }) => {
+    const extra = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)}`);
+    return [timestamp, level.toUpperCase().padEnd(5), message, ...extra].join(' ');
+  });
+  const logger = winston.createLogger({
+    level: options.level ?? 'info',
+    defaultMeta: options.fields,
+    format: winston.format.combine(winston.format.timestamp(), options.format === 'json' ? winston.format.json() : text),
+    transports: [new winston.transports.Stream({ stream: options.stream ?? process.stderr })],
+  });
+  return wrap(logger);
+}
+
+function wrap(logger: winston.Logger): Logger {
+  return {
+    error: (message, fields) => logger.error(message, fields),
+    warn: (message, fields) => logger.warn(message, fields),
+    info: (message, fields) => logger.info(message, fields),
+    debug: (message, fields) => logger.debug(message, fields),
+    child: (fields) => wrap(logger.child(fields)),
+  };
+}

@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import { EventEmitter } from 'eventemitter3';
+import { PassThrough } from 'node:stream';
+import { FakeClock, type KubeObject } from '@kubekit/core';
+import {
+  Controller, ItemExponentialFailureRateLimiter, TerminalError, createLogger, generationChangedPredicate, type EventSource, type Request,
+} from '@kubekit/controller';
+
+/** An event source driven by the test: emit events, resolve sync when told. */
+class FakeSource extends EventEmitter implements EventSource {
+  private synced!: () => void;
+  private readonly sync = new Promise<void>((resolve) => { this.synced = resolve; });
+  markSynced(): void { this.synced(); }
+  waitForSync(): Promise<void> { return this.sync; }
+}
+
+function shirt(name: string, generation = 1, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
+  return { apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { namespace: 'default', name, generation, ...extra } };
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('Controller', () => {
+  it('starts workers only after the sources synced, and reconciles each object once for coalesced events', async () => {
+    const source = new FakeSource();
+    const seen: Request[] = [];
+    const c = new Controller({ name: 'shirts', reconciler: (req) => { seen.push(req); } }).for(source);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    source.emit('add', shirt('a'));
+    source.emit('update', shirt('a', 2), shirt('a', 1));
+    source.emit('add', shirt('b'));
+    await tick();
+    expect(seen).to.deep.equal([]);
+    source.markSynced();
+    for (let i = 0; i < 10 && seen.length < 2; i++) await tick();
+    expect(seen).to.deep.equal([{ namespace: 'default', name: 'a' }, { namespace: 'default', name: 'b' }]);
+    ac.abort();
+    await run;
+  });
+
+  it('never reconciles one object concurrently, even with many workers', async () => {
+    const source = new FakeSource();
+    source.markSynced();
+    let running = 0;
+    let maxRunning = 0;
+    let calls = 0;
+    const gates: (() => void)[] = [];
+    const c = new Controller({
+      name: 'x', maxConcurrentReconciles: 4,
+      reconciler: async () => {
+        running++; calls++; maxRunning = Math.max(maxRunning, running);
+        await new Promise<void>((r) => gates.push(r));
+        running--;
+      },
+    }).for(source);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    source.emit('add', shirt('a'));
+    await tick();
+    source.emit('update', shirt('a', 2), shirt('a'));
+    source.emit('update', shirt('a', 3), shirt('a', 2));
+    await tick();
+    expect(calls).to.equal(1);
+    gates.shift()!();
+    for (let i = 0; i < 10 && calls < 2; i++) await tick();
+    expect(calls).to.equal(2);
+    expect(maxRunning).to.equal(1);
+    gates.shift()!();
+    ac.abort();
+    await run;
+  });
+
+  it('retries failures with backoff, requeues after a delay, and does not retry terminal errors', async () => {
+    const clock = new FakeClock(0);
+    const source = new FakeSource();
+    source.markSynced();
+    const attempts = new Map<string, number[]>();
+    const c = new Controller({
+      name: 'x', clock, rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 100, maxDelayMs: 10_000 }),
+      reconciler: ({ name }) => {
+        const list = attempts.get(name) ?? [];
+        list.push(clock.now());
+        attempts.set(name, list);
+        if (name === 'flaky' && list.length < 4) throw new Error('boom');
+        if (name === 'terminal') throw new TerminalError('spec.size is not a size');
+        if (name === 'periodic' && list.length < 3) return { requeueAfterMs: 5000 };
+        return undefined;
+      },
+    }).for(source);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    for (const n of ['flaky', 'terminal', 'periodic']) source.emit('add', shirt(n));
+    for (let i = 0; i < 40; i++) await clock.advance(500);
+    expect(attempts.get('flaky')).to.deep.equal([0, 100, 300, 700]);
+    expect(attempts.get('terminal')).to.deep.equal([0]);
+    expect(attempts.get('periodic')).to.deep.equal([0, 5000, 10000]);
+    ac.abort();
+    await run;
+  });
+
+  it('filters with predicates, maps owned objects to their controller owner, and survives throwing map functions', async () => {
+    const shirts = new FakeSource(); shirts.markSynced();
+    const pods = new FakeSource(); pods.markSynced();
+    const other = new FakeSource(); other.markSynced();
+    const seen: string[] = [];
+    const c = new Controller({ name: 'x', reconciler: ({ name }) => { seen.push(name); } })
+      .for(shirts, generationChangedPredicate())
+      .owns(pods, { apiVersion: 'stable.example.com/v1', kind: 'Shirt' })
+      .watches(other, (obj) => { if (obj.metadata.name === 'bad') throw new Error('map failed'); return [{ namespace: 'default', name: `mapped-${obj.metadata.name}` }]; });
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    shirts.emit('update', shirt('same-gen', 1, { labels: { a: 'b' } }), shirt('same-gen', 1));
+    pods.emit('add', { metadata: { namespace: 'default', name: 'pod-1', ownerReferences: [
+      { apiVersion: 'stable.example.com/v1', kind: 'Shirt', name: 'owner', uid: 'u', controller: true }] } });
+    pods.emit('add', { metadata: { namespace: 'default', name: 'pod-2', ownerReferences: [
+      { apiVersion: 'stable.example.com/v1', kind: 'Shirt', name: 'not-controller', uid: 'u' }] } });
+    other.emit('add', shirt('bad'));
+    other.emit('add', shirt('z'));
+    for (let i = 0; i < 10 && seen.length < 2; i++) await tick();
+    expect(seen).to.deep.equal(['owner', 'mapped-z']);
+    ac.abort();
+    await run;
+  });
+
+  it('finishes in-flight reconciles on shutdown and logs with controller and request fields', async () => {
+    const stream = new PassThrough();
+    const lines: string[] = [];
+    stream.on('data', (d: Buffer) => lines.push(...d.toString().trim().split('\n')));
+    const source = new FakeSource(); source.markSynced();
+    let finished = false;
+    let release!: () => void;
+    const c = new Controller({
+      name: 'shirts', logger: createLogger({ format: 'json', stream, level: 'debug' }),
+      reconciler: async () => { await new Promise<void>((r) => { release = r; }); finished = true; throw new Error('late failure'); },
+    }).for(source);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    source.emit('add', shirt('a'));
+    await tick();
+    ac.abort();
+    let stopped = false;
+    void run.then(() => { stopped = true; });
+    await tick();
+    expect(stopped).to.equal(false);
+    release();
+    await run;
+    expect(finished).to.equal(true);
+    await tick();
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const failure = entries.find((e) => e.message === 'reconcile failed; retrying with backoff');
+    expect(failure).to.include({ controller: 'shirts', namespace: 'default', name: 'a', level: 'error', error: 'Error: late failure' });
+  });
+});
