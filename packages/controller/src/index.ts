@@ -17,6 +17,7 @@ export {
   resourceVersionChangedPredicate,
 } from './predicates.js';
 export { TerminalError, requestFromKey, requestKey } from './reconciler.js';
+export { Manager, shutdownSignal } from './manager.js';
 export { LeaderElector } from './leaderElector.js';
 export { ControllerMetrics } from './prometheusMetrics.js';
 export {
@@ -33,6 +34,7 @@ export type { ControllerOptions, EventSource, MapFunc } from './controller.js';
 export type { CreateLoggerOptions, LogFields, Logger } from './logger.js';
 export type { Predicate } from './predicates.js';
 export type { ReconcileFunc, ReconcileResult, Reconciler, Request } from './reconciler.js';
+export type { ManagerOptions, Runnable, SyncableRunnable } from './manager.js';
 export type { Lease, LeaseClient, LeaderCallbacks, LeaderElectorOptions } from './leaderElector.js';
 export type {
   BucketRateLimiterOptions,

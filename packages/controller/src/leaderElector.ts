@@ -86,12 +86,12 @@ export class LeaderElector {
 
   constructor(options: LeaderElectorOptions) {
     this.opts = {
-      leaseDurationMs: 15_000,
-      renewDeadlineMs: 10_000,
-      retryPeriodMs: 2_000,
-      releaseOnCancel: true,
-      clock: realClock,
       ...options,
+      leaseDurationMs: options.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: options.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: options.retryPeriodMs ?? 2_000,
+      releaseOnCancel: options.releaseOnCancel ?? true,
+      clock: options.clock ?? realClock,
     };
     const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = this.opts;
     if (!(leaseDurationMs > renewDeadlineMs)) throw new KubeError('BadRequest', 'leaseDuration must be greater than renewDeadline');
@@ -246,14 +246,18 @@ export class LeaderElector {
 
   /** Gives the lease up (holder cleared, duration 1 s), as client-go's ReleaseOnCancel. */
   private async release(): Promise<void> {
-    const { client, lock, identity, clock } = this.opts;
+    const { client, lock, identity, clock, renewDeadlineMs } = this.opts;
+    const bounded = new AbortController();
+    const timer = clock.setTimeout(() => bounded.abort(new Error('releasing the lease timed out')), renewDeadlineMs);
     try {
-      const current = await client.get(lock.namespace, lock.name);
+      const current = await client.get(lock.namespace, lock.name, bounded.signal);
       if (current === undefined || current.spec.holderIdentity !== identity) return;
       const now = microTime(clock.now());
-      await client.update({ ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } });
+      await client.update({ ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } }, bounded.signal);
     } catch (err) {
       this.opts.onError?.(err);
+    } finally {
+      timer.cancel();
     }
   }
 }

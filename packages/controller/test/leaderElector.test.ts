@@ -1,36 +1,7 @@
 import { expect } from 'chai';
 import { FakeClock, KubeError } from '@kubekit/core';
-import { LeaderElector, type Lease, type LeaseClient } from '@kubekit/controller';
-
-/** A Lease store with the apiserver's optimistic concurrency, and a switch that makes one caller's requests hang. */
-class MemoryLeases {
-  private lease: Lease | undefined;
-  private rv = 0;
-  clientFor(paused: () => boolean): LeaseClient {
-    const hang = (signal?: AbortSignal): Promise<never> => new Promise((_, reject) => {
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
-    return {
-      get: async (_ns, _name, signal) => {
-        if (paused()) return hang(signal);
-        return this.lease && structuredClone(this.lease);
-      },
-      create: async (lease, signal) => {
-        if (paused()) return hang(signal);
-        if (this.lease) throw new KubeError('AlreadyExists', 'exists');
-        this.lease = { ...structuredClone(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.rv) } };
-        return structuredClone(this.lease);
-      },
-      update: async (lease, signal) => {
-        if (paused()) return hang(signal);
-        if (!this.lease || lease.metadata.resourceVersion !== this.lease.metadata.resourceVersion) throw new KubeError('Conflict', 'conflict');
-        this.lease = { ...structuredClone(lease), metadata: { ...lease.metadata, resourceVersion: String(++this.rv) } };
-        return structuredClone(this.lease);
-      },
-    };
-  }
-  holder(): string | undefined { return this.lease?.spec.holderIdentity; }
-}
+import { LeaderElector } from '@kubekit/controller';
+import { MemoryLeases } from './helpers/memoryLeases.js';
 
 describe('LeaderElector', () => {
   it('validates its timings as client-go does', () => {
@@ -114,5 +85,14 @@ describe('LeaderElector', () => {
     second.abort();
     await clock.advance(3_000);
     await runB;
+  });
+});
+
+describe('LeaderElector defaults', () => {
+  // Regression: options given as undefined (as a manager passes them through) must not erase the defaults.
+  it('applies the defaults for options passed as undefined', () => {
+    const client = new MemoryLeases().clientFor(() => false);
+    expect(() => new LeaderElector({ lock: { namespace: 'a', name: 'b' }, identity: 'x', client,
+      leaseDurationMs: undefined, renewDeadlineMs: undefined, retryPeriodMs: undefined })).not.to.throw();
   });
 });
