@@ -1,0 +1,229 @@
+import { KubeError, parseApiVersion, resourcePath, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { realClock, type Clock } from './clock.js';
+import type { KubeConfigLike } from './kubeConfig.js';
+import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
+import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
+
+/** The resource a {@link ListerWatcher} reads: an API version, a plural resource name and perhaps a namespace. */
+export interface ResourceRef {
+  /** `v1` or `<group>/<version>`, e.g. `stable.example.com/v1`. */
+  apiVersion: string;
+  /** The plural resource name used in URLs, e.g. `shirts`. */
+  plural: string;
+  /** Only this namespace. @defaultValue all namespaces (or a cluster-scoped resource) */
+  namespace?: string;
+}
+
+/** Query parameters of a list request (`metav1.ListOptions`), as the apiserver reads them. */
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; the server may return fewer and a `continue` token. */
+  limit?: number;
+  continue?: string;
+  /** `''` (unset) reads the most recent state; `'0'` any state; others at least that fresh. */
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+}
+
+/** Query parameters of a watch request. */
+export interface WatchOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  /** Ask for `BOOKMARK` events. @defaultValue true */
+  allowWatchBookmarks?: boolean;
+  /** Streaming list: start with synthetic `ADDED` events of the current state, then a bookmark annotated `k8s.io/initial-events-end`. */
+  sendInitialEvents?: boolean;
+  /** The server ends the watch after this long. */
+  timeoutSeconds?: number;
+}
+
+/** Options of a single request of a {@link ListerWatcher}. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Send the request to this namespace instead of the ListerWatcher's. @defaultValue the resource's namespace */
+  namespace?: string;
+  /** Abort when no byte arrives for this long, in ms. @defaultValue the ListerWatcher's `requestIdleTimeoutMs` */
+  idleTimeoutMs?: number;
+}
+
+/** Options of a {@link ListerWatcher}. */
+export interface ListerWatcherOptions extends WatchDecoderOptions {
+  /** Timers for idle timeouts. @defaultValue {@link realClock} */
+  clock?: Clock;
+  /** The `User-Agent` header. @defaultValue `kubekit-informer` */
+  userAgent?: string;
+  /** Abort a list or get when no byte arrives for this long, in ms. @defaultValue 60000 */
+  requestIdleTimeoutMs?: number;
+}
+
+/**
+ * An open watch: its events, in order, as an async iterable; or, for consumers that care about
+ * throughput and liveness, {@link WatchStream.batches}, one array per received chunk (possibly empty:
+ * an empty batch still proves the connection is alive).
+ *
+ * Errors reported by the server (`ERROR` events) and problems decoding the stream (undecodable or
+ * truncated lines, also as `ERROR` events) are values in the stream; a broken connection throws from
+ * the iteration. Iterate once.
+ */
+export class WatchStream<T extends KubeObject = KubeObject> implements AsyncIterable<WatchEvent<T>> {
+  /** @internal */
+  constructor(private readonly response: HttpResponse, private readonly decoderOptions: WatchDecoderOptions) {}
+
+  /** Yields the events of each received chunk as one array. */
+  async *batches(): AsyncGenerator<WatchEvent<T>[], void, undefined> {
+    const decoder = new WatchDecoder<T>(this.decoderOptions);
+    let batch: WatchEvent<T>[] = [];
+    const collect = (e: WatchEvent<T>): void => {
+      batch.push(e);
+    };
+    for await (const chunk of this.response.chunks()) {
+      decoder.push(chunk, collect);
+      const ready = batch;
+      batch = [];
+      yield ready;
+    }
+    decoder.end(collect);
+    if (batch.length > 0) yield batch;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /** Changes the idle-read timeout of the connection (0 disables it), counting from now. */
+  setIdleTimeout(ms: number): void {
+    this.response.setIdleTimeout(ms);
+  }
+
+  /** Closes the connection; a pending iteration ends with `err` (or an `AbortError`). */
+  close(err?: Error): void {
+    this.response.destroy(err);
+  }
+}
+
+/**
+ * Lists and watches one resource over HTTP, as client-go's `cache.ListWatch`: builds the URLs and
+ * query strings, applies the `KubeConfig`'s credentials per request, and turns failures into
+ * `KubeError`s (with `details.retryAfterSeconds` from a `Retry-After` header).
+ *
+ * It makes its own requests over keep-alive agents, so it controls timeouts and streaming. It does
+ * not retry: that is the {@link Reflector}'s job.
+ *
+ * @example
+ * ```ts
+ * const lw = new ListerWatcher(kc, { apiVersion: 'stable.example.com/v1', plural: 'shirts' });
+ * const page = await lw.list({ limit: 500, fieldSelector: 'spec.color=blue' });
+ * ```
+ */
+export class ListerWatcher<T extends KubeObject = KubeObject> {
+  /** The resource. */
+  readonly resource: Readonly<ResourceRef>;
+  private readonly client: RestClient;
+  private readonly collectionPath: string;
+  private readonly options: ListerWatcherOptions;
+
+  constructor(kubeConfig: KubeConfigLike, resource: ResourceRef, options: ListerWatcherOptions = {}) {
+    this.resource = { ...resource };
+    this.options = options;
+    this.client = new RestClient(kubeConfig, options.clock ?? realClock, options.userAgent);
+    const gv = parseApiVersion(resource.apiVersion);
+    this.collectionPath = resourcePath({ ...gv, resource: resource.plural }, resource.namespace);
+  }
+
+  /** The cluster's server URL. */
+  get server(): string {
+    return this.client.server.toString();
+  }
+
+  /**
+   * Lists one page.
+   *
+   * @throws KubeError for a non-2xx answer (`Expired` (410) for an expired `continue` token,
+   *   `BadRequest` for an unsupported field label, …) or the network error.
+   */
+  async list(options: ListOptions = {}, request: RequestOptions = {}): Promise<KubeList<T>> {
+    const query = new URLSearchParams();
+    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+    if (options.limit !== undefined && options.limit > 0) query.set('limit', String(options.limit));
+    if (options.continue) query.set('continue', options.continue);
+    if (options.resourceVersion !== undefined && options.resourceVersion !== '') query.set('resourceVersion', options.resourceVersion);
+    if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
+    const body = await this.client.requestJSON({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
+    return asList<T>(body);
+  }
+
+  /**
+   * Opens a watch; resolves once the server accepted it (HTTP 200).
+   *
+   * @throws KubeError for a non-2xx answer, or the network error.
+   */
+  async watch(options: WatchOptions = {}, request: RequestOptions = {}): Promise<WatchStream<T>> {
+    const query = new URLSearchParams({ watch: 'true' });
+    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+    if (options.resourceVersion !== undefined && options.resourceVersion !== '') query.set('resourceVersion', options.resourceVersion);
+    if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
+    if (options.allowWatchBookmarks ?? true) query.set('allowWatchBookmarks', 'true');
+    if (options.sendInitialEvents !== undefined) query.set('sendInitialEvents', String(options.sendInitialEvents));
+    if (options.timeoutSeconds !== undefined) query.set('timeoutSeconds', String(Math.round(options.timeoutSeconds)));
+    const res = await this.client.request({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? 0 });
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      const text = await readBody(res, 1 << 20).catch(() => '');
+      throw errorFromResponse(res, text);
+    }
+    return new WatchStream<T>(res, this.options);
+  }
+
+  /**
+   * Reads one object by name; `undefined` when the server answers 404.
+   *
+   * @throws KubeError for other non-2xx answers, or the network error.
+   */
+  async get(name: string, request: RequestOptions = {}): Promise<T | undefined> {
+    const gv = parseApiVersion(this.resource.apiVersion);
+    const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
+    try {
+      const body = await this.client.requestJSON({ path, signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
+      return body as T;
+    } catch (err) {
+      if (err instanceof KubeError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Reads any JSON document of the cluster by absolute path (discovery, OpenAPI, a CRD).
+   *
+   * @throws KubeError for a non-2xx answer, or the network error.
+   */
+  async getPath(path: string, request: RequestOptions = {}): Promise<unknown> {
+    return this.client.requestJSON({ path, signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
+  }
+
+  /** Closes idle keep-alive connections; open watches end on their own. */
+  close(): void {
+    this.client.destroy();
+  }
+
+  private url(query: URLSearchParams, namespace?: string): string {
+    const q = query.toString();
+    let path = this.collectionPath;
+    if (namespace !== undefined && namespace !== this.resource.namespace) {
+      path = resourcePath({ ...parseApiVersion(this.resource.apiVersion), resource: this.resource.plural }, namespace);
+    }
+    return q === '' ? path : `${path}?${q}`;
+  }
+}
+
+function asList<T extends KubeObject>(body: unknown): KubeList<T> {
+  if (typeof body !== 'object' || body === null || !Array.isArray((body as KubeList).items)) {
+    throw new KubeError('InternalError', 'the list response has no items array');
+  }
+  const list = body as KubeList<T>;
+  if (typeof list.metadata !== 'object' || list.metadata === null) list.metadata = {};
+  return list;
+}

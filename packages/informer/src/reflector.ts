@@ -1,0 +1,530 @@
+import { EventEmitter } from 'eventemitter3';
+import { KubeError, objectKey, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { Backoff, type BackoffPolicy } from './backoff.js';
+import { realClock, sleep, type Clock } from './clock.js';
+import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
+import { silentLogger, type Logger } from './logger.js';
+import { describe, isExpired, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
+import { IdleTimeoutError } from './internal/restClient.js';
+
+/** What a {@link Reflector} needs from a list+watch source; {@link ListerWatcher} is one. */
+export interface ListerWatcherLike<T extends KubeObject = KubeObject> {
+  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<T>>;
+  watch(options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<T>>;
+}
+
+/** What a {@link Reflector} needs from an open watch; {@link WatchStream} is one. */
+export interface WatchStreamLike<T extends KubeObject = KubeObject> {
+  batches(): AsyncIterable<WatchEvent<T>[]>;
+  setIdleTimeout(ms: number): void;
+  close(err?: Error): void;
+}
+
+/** An object change as the {@link Reflector} hands it to its target. */
+export interface ObjectEvent<T> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: T;
+}
+
+/**
+ * Where a {@link Reflector} writes. The informer is one; a bare {@link Store} can be adapted in two lines.
+ *
+ * Contract: calls are synchronous and in the order the server produced the data. `replace` hands over
+ * the complete state at `resourceVersion` (after a list, or the initial events of a streaming list);
+ * `apply` hands over one change that happened after it.
+ */
+export interface ReflectorTarget<T> {
+  replace(objects: T[], resourceVersion: string): void;
+  apply(event: ObjectEvent<T>): void;
+}
+
+/** What a {@link Reflector} is doing. */
+export type ReflectorPhase = 'idle' | 'listing' | 'watching' | 'backoff' | 'stopped';
+
+/** Whether the server serves streaming lists (`sendInitialEvents`), as far as the reflector knows. */
+export type StreamingListSupport = 'unknown' | 'supported' | 'unsupported' | 'disabled';
+
+/** A snapshot of a {@link Reflector}'s state. */
+export interface ReflectorStatus {
+  phase: ReflectorPhase;
+  /** Whether a complete state has been received at least once. */
+  synced: boolean;
+  /** The resource version the next watch starts from. */
+  resourceVersion: string | undefined;
+  streamingList: StreamingListSupport;
+  /** Failures since the backoff last reset. */
+  consecutiveFailures: number;
+  /** The most recent failure, if any since the last successful sync or watch event. */
+  lastError: Error | undefined;
+  /** When in `backoff`: how long until the next attempt, in ms. */
+  retryInMs: number | undefined;
+  /** Complete lists (or streaming lists) received. */
+  syncs: number;
+  /** Watch requests opened. */
+  watches: number;
+  labelSelector: string;
+  fieldSelector: string;
+}
+
+/** Events of a {@link Reflector}. */
+export interface ReflectorEvents {
+  /** The phase, sync state, streaming support or selectors changed. */
+  status: [status: ReflectorStatus];
+  /** A list or watch failed; the reflector recovers on its own (relist or backoff). */
+  error: [error: Error];
+}
+
+/** Options of a {@link Reflector}. */
+export interface ReflectorOptions<T> {
+  /** Sent to the server as-is. @defaultValue none */
+  labelSelector?: string;
+  /** Sent to the server as-is. @defaultValue none */
+  fieldSelector?: string;
+  /** Page size of lists. @defaultValue 500 (client-go's pager) */
+  pageSize?: number;
+  /**
+   * Streaming lists (`sendInitialEvents=true`, KEP-3157): `'auto'` tries one and falls back to
+   * list+watch for good when the server rejects it or sends nothing for `initialEventsIdleTimeoutMs`;
+   * `'never'` always lists. @defaultValue 'auto'
+   */
+  streamingList?: 'auto' | 'never';
+  /** Watches ask the server to end after a random time in [min, 2·min) seconds, as client-go. @defaultValue 300 */
+  minWatchTimeoutSeconds?: number;
+  /**
+   * Reconnect when an open watch sends no byte — not even a bookmark — for this long. The apiserver
+   * sends a bookmark about every minute. @defaultValue 180000 (3 min)
+   */
+  idleTimeoutMs?: number;
+  /** During the initial events of a streaming list, the idle limit before falling back to a list. @defaultValue 10000 */
+  initialEventsIdleTimeoutMs?: number;
+  /** Abort a list page when no byte arrives for this long. @defaultValue 60000 */
+  listIdleTimeoutMs?: number;
+  /** Delays after failures. @defaultValue {@link defaultBackoffPolicy} */
+  backoff?: Partial<BackoffPolicy>;
+  /** @defaultValue {@link realClock} */
+  clock?: Clock;
+  /** Random numbers in [0, 1) for jitter. @defaultValue Math.random */
+  random?: () => number;
+  /** Applied to each object before it reaches the target (never to bookmarks). @defaultValue none */
+  transform?: (obj: T) => T;
+  /** @defaultValue {@link silentLogger} */
+  logger?: Logger;
+}
+
+const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+/** The reason an attempt was interrupted by {@link Reflector.reconfigure} or {@link Reflector.relist}. */
+class Interrupted extends Error {
+  override name = 'Interrupted';
+}
+
+/** The server accepted a streaming list but did not deliver its initial events in time. */
+class InitialEventsTimeout extends Error {
+  override name = 'InitialEventsTimeout';
+}
+
+interface OpenWatch<T extends KubeObject> {
+  stream: WatchStreamLike<T>;
+  iterator: AsyncIterator<WatchEvent<T>[]>;
+  pending: WatchEvent<T>[];
+}
+
+/**
+ * Keeps a {@link ReflectorTarget} equal to the server's state of one resource, as client-go's
+ * `Reflector`: list (paginated, or a streaming list), then watch from the list's resource version,
+ * forever.
+ *
+ * Contract:
+ * - Ordering: the target sees a `replace` with the complete state, then every change after it in the
+ *   server's order; after a relist, a new `replace`. Nothing is applied twice and nothing is skipped:
+ *   a broken watch resumes from the resource version of the last event applied (or bookmark seen).
+ * - Consistency: the target is eventually consistent with the server. It may lag by the events in
+ *   flight; it is never ahead, and never a mix of two states (a relist is one `replace`).
+ * - Recovery: `410 Gone`/`Expired` or a too-large resource version ⇒ relist at once (then with
+ *   backoff if it happens again). An expired `continue` token ⇒ the list starts over. Anything else
+ *   (network errors, 5xx, 429, a silent connection, a truncated or undecodable line) ⇒ wait per the
+ *   backoff policy (at least `Retry-After`), then resume the watch, or relist if never synced. A watch
+ *   the server ends normally (its `timeoutSeconds`) resumes at once. The reflector never gives up:
+ *   it stops only when the signal passed to {@link Reflector.start} aborts.
+ * - Observability: every phase change is a `status` event, every failure an `error` event, and
+ *   {@link Reflector.status} is always current.
+ *
+ * @see https://github.com/kubernetes/client-go/blob/master/tools/cache/reflector.go
+ */
+export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<ReflectorEvents> {
+  private readonly lw: ListerWatcherLike<T>;
+  private readonly target: ReflectorTarget<T>;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly backoff: Backoff;
+  private readonly logger: Logger;
+  private readonly opts: Required<Pick<ReflectorOptions<T>, 'pageSize' | 'minWatchTimeoutSeconds' | 'idleTimeoutMs' | 'initialEventsIdleTimeoutMs' | 'listIdleTimeoutMs'>>;
+  private readonly transform: ((obj: T) => T) | undefined;
+
+  private labelSelector: string;
+  private fieldSelector: string;
+  private phase: ReflectorPhase = 'idle';
+  private synced = false;
+  private needSync = true;
+  private rv: string | undefined;
+  private streaming: StreamingListSupport;
+  private lastError: Error | undefined;
+  private retryInMs: number | undefined;
+  private syncs = 0;
+  private watches = 0;
+  private attempt: AbortController | undefined;
+  private running: Promise<void> | undefined;
+  private openWatch: OpenWatch<T> | undefined;
+
+  constructor(listerWatcher: ListerWatcherLike<T>, target: ReflectorTarget<T>, options: ReflectorOptions<T> = {}) {
+    super();
+    this.lw = listerWatcher;
+    this.target = target;
+    this.clock = options.clock ?? realClock;
+    this.random = options.random ?? Math.random;
+    this.backoff = new Backoff(options.backoff, this.clock, this.random);
+    this.logger = options.logger ?? silentLogger;
+    this.transform = options.transform;
+    this.labelSelector = options.labelSelector ?? '';
+    this.fieldSelector = options.fieldSelector ?? '';
+    this.streaming = options.streamingList === 'never' ? 'disabled' : 'unknown';
+    this.opts = {
+      pageSize: options.pageSize ?? 500,
+      minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 300,
+      idleTimeoutMs: options.idleTimeoutMs ?? 180_000,
+      initialEventsIdleTimeoutMs: options.initialEventsIdleTimeoutMs ?? 10_000,
+      listIdleTimeoutMs: options.listIdleTimeoutMs ?? 60_000,
+    };
+  }
+
+  /** The current state. */
+  get status(): ReflectorStatus {
+    return {
+      phase: this.phase,
+      synced: this.synced,
+      resourceVersion: this.rv,
+      streamingList: this.streaming,
+      consecutiveFailures: this.backoff.consecutiveFailures,
+      lastError: this.lastError,
+      retryInMs: this.retryInMs,
+      syncs: this.syncs,
+      watches: this.watches,
+      labelSelector: this.labelSelector,
+      fieldSelector: this.fieldSelector,
+    };
+  }
+
+  /** The resource version of the last event applied or bookmark seen. */
+  get lastSyncResourceVersion(): string | undefined {
+    return this.rv;
+  }
+
+  /**
+   * Runs until `signal` aborts; resolves once everything it started has stopped. Calling it again
+   * while it runs returns the same promise.
+   */
+  start(signal: AbortSignal): Promise<void> {
+    this.running ??= this.run(signal).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /**
+   * Changes the selectors sent to the server and relists with them at once, interrupting whatever is
+   * in progress (including a backoff wait).
+   */
+  reconfigure(selectors: { labelSelector?: string; fieldSelector?: string }): void {
+    if (selectors.labelSelector !== undefined) this.labelSelector = selectors.labelSelector;
+    if (selectors.fieldSelector !== undefined) this.fieldSelector = selectors.fieldSelector;
+    this.relist();
+  }
+
+  /** Relists at once, interrupting whatever is in progress (including a backoff wait). */
+  relist(): void {
+    this.needSync = true;
+    this.backoff.reset();
+    this.attempt?.abort(new Interrupted('relist requested'));
+  }
+
+  private setPhase(phase: ReflectorPhase): void {
+    if (phase !== 'backoff') this.retryInMs = undefined;
+    this.phase = phase;
+    this.emit('status', this.status);
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    try {
+      while (!signal.aborted) {
+        const attempt = new AbortController();
+        this.attempt = attempt;
+        const forward = (): void => attempt.abort(signal.reason);
+        signal.addEventListener('abort', forward, { once: true });
+        try {
+          if (this.needSync) await this.sync(attempt.signal);
+          await this.watchLoop(attempt.signal);
+        } catch (err) {
+          if (signal.aborted) break;
+          if (attempt.signal.aborted && attempt.signal.reason instanceof Interrupted) continue;
+          try {
+            await this.recover(err, attempt.signal);
+          } catch (sleepErr) {
+            if (signal.aborted) break;
+            if (!(attempt.signal.reason instanceof Interrupted)) throw sleepErr;
+          }
+        } finally {
+          signal.removeEventListener('abort', forward);
+          this.closeOpenWatch();
+        }
+      }
+    } finally {
+      this.attempt = undefined;
+      this.setPhase('stopped');
+    }
+  }
+
+  /** Decides what a failure means, reports it, and waits as long as the backoff policy says. */
+  private async recover(err: unknown, signal: AbortSignal): Promise<void> {
+    const error = err instanceof Error ? err : new Error(String(err));
+    this.lastError = error;
+    const relist = isExpired(err) || isTooLargeResourceVersion(err);
+    const firstFailure = this.backoff.consecutiveFailures === 0;
+    let delay = this.backoff.next();
+    if (relist) {
+      this.needSync = true;
+      if (firstFailure) delay = 0;
+      this.logger.info('resource version unavailable; relisting', { error: describe(err) });
+    } else {
+      this.logger.warn(`${this.needSync ? 'list' : 'watch'} failed; retrying`, { error: describe(err), delayMs: Math.round(delay) });
+    }
+    const retryAfter = retryAfterMs(err);
+    if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);
+    this.emitError(error);
+    this.retryInMs = delay;
+    this.setPhase('backoff');
+    await sleep(this.clock, delay, signal);
+  }
+
+  private emitError(error: Error): void {
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+  }
+
+  /** Gets a complete state into the target: a streaming list when possible, else a paginated list. */
+  private async sync(signal: AbortSignal): Promise<void> {
+    this.setPhase('listing');
+    if (this.streaming === 'unknown' || this.streaming === 'supported') {
+      try {
+        await this.streamingList(signal);
+        return;
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const rejected = this.streaming === 'unknown' && isStreamingListRejected(err) && unsupportedFieldLabel(err) === undefined;
+        if (!(err instanceof InitialEventsTimeout) && !rejected) throw err;
+        this.streaming = 'unsupported';
+        this.logger.info('the server does not serve streaming lists (sendInitialEvents); using list+watch', { error: describe(err) });
+        this.emit('status', this.status);
+      }
+    }
+    await this.paginatedList(signal);
+  }
+
+  private async paginatedList(signal: AbortSignal): Promise<void> {
+    const maxRestarts = 3;
+    for (let restarts = 0; ; restarts++) {
+      const items: T[] = [];
+      let cont: string | undefined;
+      let resourceVersion = '';
+      let expired = false;
+      for (;;) {
+        let page: KubeList<T>;
+        try {
+          page = await this.lw.list(
+            { limit: this.opts.pageSize, continue: cont, labelSelector: this.labelSelector, fieldSelector: this.fieldSelector },
+            { signal, idleTimeoutMs: this.opts.listIdleTimeoutMs },
+          );
+        } catch (err) {
+          if (cont !== undefined && isExpired(err) && restarts < maxRestarts) {
+            this.logger.info('continue token expired; listing from the start', { error: describe(err) });
+            expired = true;
+            break;
+          }
+          throw err;
+        }
+        const itemKind = typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined;
+        for (const item of page.items) {
+          // Lists of built-in kinds omit each item's apiVersion and kind.
+          if (item.apiVersion === undefined && page.apiVersion !== undefined) item.apiVersion = page.apiVersion;
+          if (item.kind === undefined && itemKind !== undefined) item.kind = itemKind;
+          items.push(this.applyTransform(item));
+        }
+        cont = page.metadata?.continue || undefined;
+        if (cont === undefined) {
+          resourceVersion = page.metadata?.resourceVersion ?? '';
+          break;
+        }
+      }
+      if (expired) continue;
+      this.completeSync(items, resourceVersion);
+      return;
+    }
+  }
+
+  /** A streaming list; on success leaves the watch open in `this.openWatch` for {@link watchLoop}. */
+  private async streamingList(signal: AbortSignal): Promise<void> {
+    const stream = await this.lw.watch(
+      {
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
+        timeoutSeconds: this.watchTimeoutSeconds(),
+        labelSelector: this.labelSelector,
+        fieldSelector: this.fieldSelector,
+      },
+      { signal, idleTimeoutMs: this.opts.initialEventsIdleTimeoutMs },
+    );
+    this.watches++;
+    const iterator = stream.batches()[Symbol.asyncIterator]();
+    const initial = new Map<string, T>();
+    try {
+      for (;;) {
+        let next: IteratorResult<WatchEvent<T>[]>;
+        try {
+          next = await iterator.next();
+        } catch (err) {
+          if (err instanceof IdleTimeoutError) throw new InitialEventsTimeout(`no initial events for ${this.opts.initialEventsIdleTimeoutMs} ms`);
+          throw err;
+        }
+        if (next.done) throw new KubeError('InternalError', 'the streaming list ended before its initial-events-end bookmark');
+        const batch = next.value;
+        for (let i = 0; i < batch.length; i++) {
+          const event = batch[i];
+          switch (event.type) {
+            case 'ADDED':
+            case 'MODIFIED': {
+              const obj = this.applyTransform(event.object);
+              initial.set(objectKey(obj), obj);
+              break;
+            }
+            case 'DELETED':
+              initial.delete(objectKey(event.object));
+              break;
+            case 'BOOKMARK': {
+              const annotations = event.object.metadata?.annotations;
+              if (annotations?.[initialEventsEndAnnotation] !== 'true') break;
+              this.streaming = 'supported';
+              stream.setIdleTimeout(this.opts.idleTimeoutMs);
+              this.completeSync([...initial.values()], event.object.metadata?.resourceVersion ?? '');
+              this.openWatch = { stream, iterator, pending: batch.slice(i + 1) };
+              return;
+            }
+            case 'ERROR':
+              throw KubeError.fromStatus(event.object);
+          }
+        }
+      }
+    } catch (err) {
+      stream.close();
+      throw err;
+    }
+  }
+
+  private completeSync(items: T[], resourceVersion: string): void {
+    this.target.replace(items, resourceVersion);
+    this.rv = resourceVersion;
+    this.needSync = false;
+    this.synced = true;
+    this.syncs++;
+    this.lastError = undefined;
+    this.emit('status', this.status);
+  }
+
+  private watchTimeoutSeconds(): number {
+    return Math.floor(this.opts.minWatchTimeoutSeconds * (1 + this.random()));
+  }
+
+  /** Watches from the last resource version until an error; normal ends of a watch resume it. */
+  private async watchLoop(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      let open = this.openWatch;
+      this.openWatch = undefined;
+      if (open === undefined) {
+        const stream = await this.lw.watch(
+          {
+            resourceVersion: this.rv,
+            allowWatchBookmarks: true,
+            timeoutSeconds: this.watchTimeoutSeconds(),
+            labelSelector: this.labelSelector,
+            fieldSelector: this.fieldSelector,
+          },
+          { signal, idleTimeoutMs: this.opts.idleTimeoutMs },
+        );
+        this.watches++;
+        open = { stream, iterator: stream.batches()[Symbol.asyncIterator](), pending: [] };
+      }
+      this.openWatch = open;
+      this.setPhase('watching');
+      const started = this.clock.now();
+      let events = this.handleEvents(open.pending);
+      for (;;) {
+        const next = await open.iterator.next();
+        if (next.done) break;
+        events += this.handleEvents(next.value);
+      }
+      this.closeOpenWatch();
+      // A watch that the server ends at once, again and again, must not become a busy loop.
+      if (events === 0 && this.clock.now() - started < 1000) {
+        throw new KubeError('InternalError', 'the watch ended immediately without sending any event');
+      }
+    }
+  }
+
+  /** Applies a batch of watch events; returns how many were objects or bookmarks. Throws on `ERROR`. */
+  private handleEvents(batch: WatchEvent<T>[]): number {
+    let n = 0;
+    for (const event of batch) {
+      switch (event.type) {
+        case 'ADDED':
+        case 'MODIFIED':
+        case 'DELETED': {
+          const rv = event.object.metadata?.resourceVersion;
+          this.target.apply({ type: event.type, object: this.applyTransform(event.object) });
+          if (rv) this.rv = rv;
+          n++;
+          break;
+        }
+        case 'BOOKMARK': {
+          const rv = event.object.metadata?.resourceVersion;
+          if (rv) this.rv = rv;
+          n++;
+          break;
+        }
+        case 'ERROR':
+          throw KubeError.fromStatus(event.object);
+      }
+    }
+    if (n > 0 && this.lastError !== undefined) {
+      this.lastError = undefined;
+      this.emit('status', this.status);
+    }
+    return n;
+  }
+
+  private applyTransform(obj: T): T {
+    if (this.transform === undefined) return obj;
+    try {
+      return this.transform(obj);
+    } catch (err) {
+      const error = new KubeError('InternalError', `the transform failed for ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}: ${describe(err)}; keeping the object as received`, { cause: err });
+      this.logger.error(error.message);
+      this.emitError(error);
+      return obj;
+    }
+  }
+
+  private closeOpenWatch(): void {
+    if (this.openWatch !== undefined) {
+      this.openWatch.stream.close();
+      this.openWatch = undefined;
+    }
+  }
+}

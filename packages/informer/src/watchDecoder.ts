@@ -1,0 +1,106 @@
+import { parseJSON, type KubeObject, type Status, type WatchEvent } from '@kubekit/core';
+import { LineSplitter } from './internal/lineSplitter.js';
+
+/** The `type` values of a watch event that kubekit understands. */
+const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/** Options of {@link WatchDecoder} and {@link decodeWatchStream}. */
+export interface WatchDecoderOptions {
+  /** The longest line accepted, in bytes; a longer one ends the stream with an `ERROR` event. @defaultValue 67108864 (64 MiB) */
+  maxLineBytes?: number;
+}
+
+/**
+ * A `Status` standing for a problem on the client's side of a watch stream (an undecodable line, a
+ * truncated stream), in the shape client-go's `StreamWatcher` reports it: reason `InternalError`, code 500.
+ */
+export function watchStreamFailure(message: string): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 };
+}
+
+/**
+ * Decodes a watch response body (`application/json`: one JSON event per line) incrementally.
+ *
+ * Contract: events come out in stream order. A line that is not a watch event becomes an `ERROR`
+ * event (`InternalError`, `unable to decode an event from the watch stream: …`) and decoding goes on
+ * with the next line; the consumer decides whether to stop. {@link WatchDecoder.end} reports a
+ * truncated last line as an `ERROR` event too (`unexpected EOF`). JSON is parsed with @kubekit/core's
+ * `parseJSON`, so integers beyond 2^53 stay exact.
+ */
+export class WatchDecoder<T extends KubeObject = KubeObject> {
+  private readonly splitter: LineSplitter;
+  private failed = false;
+
+  constructor(options: WatchDecoderOptions = {}) {
+    this.splitter = new LineSplitter(options.maxLineBytes ?? 64 * 1024 * 1024);
+  }
+
+  /** Feeds a chunk; calls `onEvent` for each event completed by it. */
+  push(chunk: Buffer, onEvent: (event: WatchEvent<T>) => void): void {
+    if (this.failed) return;
+    const ok = this.splitter.push(chunk, (line) => onEvent(decodeWatchLine<T>(line)));
+    if (!ok) {
+      this.failed = true;
+      onEvent({ type: 'ERROR', object: watchStreamFailure('unable to decode an event from the watch stream: line too long') });
+    }
+  }
+
+  /** Ends the stream; calls `onEvent` with an `ERROR` event if a partial line was left over. */
+  end(onEvent: (event: WatchEvent<T>) => void): void {
+    const pending = this.splitter.reset();
+    if (pending > 0 && !this.failed) {
+      onEvent({ type: 'ERROR', object: watchStreamFailure(`unable to decode an event from the watch stream: unexpected EOF (${pending} bytes of an unfinished event)`) });
+    }
+  }
+}
+
+/** Decodes one line of a watch stream into an event, or an `ERROR` event saying why it could not. */
+export function decodeWatchLine<T extends KubeObject = KubeObject>(line: string): WatchEvent<T> {
+  let value: unknown;
+  try {
+    value = parseJSON(line);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    return { type: 'ERROR', object: watchStreamFailure(`unable to decode an event from the watch stream: ${detail}`) };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { type, object } = value as { type?: unknown; object?: unknown };
+    if (typeof type === 'string' && eventTypes.has(type) && typeof object === 'object' && object !== null && !Array.isArray(object)) {
+      return value as WatchEvent<T>;
+    }
+  }
+  return { type: 'ERROR', object: watchStreamFailure('unable to decode an event from the watch stream: not a watch event') };
+}
+
+/**
+ * Decodes a watch response body into its events. Errors inside the stream (undecodable or truncated
+ * lines) come out as `ERROR` events; an error of the underlying stream itself (a reset connection) is
+ * thrown from the iteration after the events that preceded it.
+ *
+ * @example
+ * ```ts
+ * for await (const event of decodeWatchStream(response)) {
+ *   if (event.type === 'ERROR') break;
+ *   console.log(event.type, event.object.metadata.name);
+ * }
+ * ```
+ */
+export async function* decodeWatchStream<T extends KubeObject = KubeObject>(
+  body: AsyncIterable<Uint8Array | string>,
+  options: WatchDecoderOptions = {},
+): AsyncGenerator<WatchEvent<T>, void, undefined> {
+  const decoder = new WatchDecoder<T>(options);
+  const batch: WatchEvent<T>[] = [];
+  const collect = (e: WatchEvent<T>): void => {
+    batch.push(e);
+  };
+  for await (const chunk of body) {
+    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), collect);
+    if (batch.length > 0) {
+      const ready = batch.splice(0);
+      yield* ready;
+    }
+  }
+  decoder.end(collect);
+  yield* batch;
+}
