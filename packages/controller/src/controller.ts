@@ -1,11 +1,10 @@
 import PQueue from 'p-queue';
-import { realClock, type Clock, type KubeObject } from '@kubekit/core';
+import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { WorkQueue } from './workQueue.js';
 import type { ControllerMetrics } from './prometheusMetrics.js';
-import { noopLogger, type Logger } from './logger.js';
 
 /**
  * Where a controller's events come from: an informer, or anything with the same event surface. Handlers

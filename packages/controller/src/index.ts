@@ -7,7 +7,7 @@
  */
 
 export { Controller } from './controller.js';
-export { createLogger, noopLogger } from './logger.js';
+export { createLogger } from './logger.js';
 export {
   allPredicates,
   annotationsChangedPredicate,
@@ -31,7 +31,7 @@ export { WorkQueue } from './workQueue.js';
 export { noopWorkQueueMetrics } from './workQueueMetrics.js';
 
 export type { ControllerOptions, EventSource, MapFunc } from './controller.js';
-export type { CreateLoggerOptions, LogFields, Logger } from './logger.js';
+export type { CreateLoggerOptions } from './logger.js';
 export type { Predicate } from './predicates.js';
 export type { ReconcileFunc, ReconcileResult, Reconciler, Request } from './reconciler.js';
 export type { ManagerOptions, Runnable, SyncableRunnable } from './manager.js';

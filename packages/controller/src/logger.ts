@@ -1,30 +1,5 @@
 import winston from 'winston';
-
-/** Structured fields attached to log lines. */
-export type LogFields = Record<string, unknown>;
-
-/**
- * The logging surface kubekit's runtime packages use: levelled, structured, and `child` loggers that
- * carry per-controller and per-request fields. A winston logger fits it (see {@link createLogger}).
- */
-export interface Logger {
-  error(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  debug(message: string, fields?: LogFields): void;
-  child(fields: LogFields): Logger;
-}
-
-/** A logger that drops everything: the default of every component. */
-export const noopLogger: Logger = {
-  error() {},
-  warn() {},
-  info() {},
-  debug() {},
-  child() {
-    return noopLogger;
-  },
-};
+import type { LogFields, Logger } from '@kubekit/core';
 
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {

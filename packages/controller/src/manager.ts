@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { KubeError, realClock, type Clock } from '@kubekit/core';
+import { KubeError, noopLogger, realClock, type Clock, type Logger } from '@kubekit/core';
 import { LeaderElector, type LeaseClient } from './leaderElector.js';
 import { ControllerMetrics } from './prometheusMetrics.js';
-import { noopLogger, type Logger } from './logger.js';
 
 /** Anything a manager runs: `start(signal)` resolves once `signal` aborted and it stopped. */
 export interface Runnable {

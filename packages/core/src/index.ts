@@ -26,6 +26,7 @@ export {
   tooMany,
   typeInvalid,
 } from './fieldError.js';
+export { noopLogger } from './logger.js';
 export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
@@ -33,6 +34,7 @@ export { parseJSON, stringifyJSON } from './json.js';
 export { goFormatFloat, goQuote, goSprint } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';
+export type { LogFields, Logger } from './logger.js';
 export type { FieldErrorType, FieldPathLike } from './fieldError.js';
 export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './groupVersion.js';
