@@ -1,0 +1,74 @@
+// Safe access to untrusted JSON values: own properties only, and writes that can never reach a prototype.
+import { checkDepth } from './depth.js';
+
+/** A JSON object as decoded from untrusted input. */
+export type JSONObject = Record<string, unknown>;
+
+/** Whether `x` is a JSON object (Go's `map[string]interface{}`): not null, not an array. */
+export function isObject(x: unknown): x is JSONObject {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Whether `x` is a JSON object or array, the values the algorithms descend into. */
+export function isContainer(x: unknown): x is JSONObject | unknown[] {
+  return typeof x === 'object' && x !== null;
+}
+
+/**
+ * The value of the own property `key`, or `undefined`. Inherited properties (`constructor`, the
+ * `__proto__` accessor) are never read as data.
+ */
+export function getOwn(obj: JSONObject, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/**
+ * Sets the own property `key`. `__proto__` becomes an ordinary own data property instead of invoking
+ * the prototype setter, so a key from untrusted input can never change an object's prototype.
+ */
+export function setOwn(obj: JSONObject, key: string, value: unknown): void {
+  if (key === '__proto__' && !Object.hasOwn(obj, key)) {
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/**
+ * A deep copy of a JSON value (`runtime.DeepCopyJSONValue`): objects and arrays are copied, scalars
+ * (including `bigint`) are shared. Own enumerable keys only; `__proto__` is copied as data.
+ *
+ * @throws KubeError (`BadRequest`) when the value nests deeper than the maximum depth.
+ */
+export function deepCopyJSON(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  checkDepth(depth);
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = deepCopyJSON(value[i], depth + 1);
+    return out;
+  }
+  const out: JSONObject = {};
+  for (const k of Object.keys(value)) setOwn(out, k, deepCopyJSON((value as JSONObject)[k], depth + 1));
+  return out;
+}
+
+/**
+ * Go's `sort.Strings` order: byte-wise over UTF-8, which is code point order. JavaScript's default
+ * order compares UTF-16 code units and differs for characters above U+FFFF against U+E000–U+FFFF.
+ */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let ca = a.charCodeAt(i);
+    let cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    if (ca >= 0xd800 && cb >= 0xd800) {
+      // Surrogates (U+D800–U+DFFF) encode code points above U+FFFF: move them above U+E000–U+FFFF.
+      ca = ca < 0xe000 ? ca + 0x2000 : ca - 0x800;
+      cb = cb < 0xe000 ? cb + 0x2000 : cb - 0x800;
+    }
+    return ca - cb;
+  }
+  return a.length - b.length;
+}

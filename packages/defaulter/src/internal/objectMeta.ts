@@ -1,0 +1,252 @@
+// A model of the apiserver's JSON round trip of metadata through Go's metav1.ObjectMeta
+// (objectmeta.GetObjectMetaWithOptions + SetObjectMeta): unknown fields are dropped, values must have
+// ObjectMeta's types, empty values are omitted, timestamps are normalised to RFC 3339 UTC seconds.
+import { deepCopyJSON, isObject, setOwn, type JSONObject } from './json.js';
+
+/** The outcome of decoding one metadata value. */
+export type ObjectMetaResult =
+  | { ok: true; meta: JSONObject; unknownFields: string[] }
+  | { ok: false; error: string };
+
+type Decoded = { ok: true; value: unknown; unknown: string[] } | { ok: false; error: string };
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/** Go's name for the JSON type of a value in `json: cannot unmarshal <type> into ...`. */
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'boolean': return 'bool';
+    case 'number': case 'bigint': return 'number';
+    default: return 'object';
+  }
+}
+
+function typeError(v: unknown, field: string, goType: string): Decoded {
+  // Go names the number itself only when it does not fit an integer type.
+  const what = (typeof v === 'number' || typeof v === 'bigint') && goType === 'int64' ? `number ${String(v)}` : jsonType(v);
+  return { ok: false, error: `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goType}` };
+}
+
+const ok = (value: unknown, unknown: string[] = []): Decoded => ({ ok: true, value, unknown });
+
+function decodeString(v: unknown, field: string): Decoded {
+  if (v === null) return ok('');
+  return typeof v === 'string' ? ok(v) : typeError(v, field, 'string');
+}
+
+function decodeBool(v: unknown, field: string): Decoded {
+  if (v === null) return ok(undefined);
+  return typeof v === 'boolean' ? ok(v) : typeError(v, field, 'bool');
+}
+
+function decodeInt64(v: unknown, field: string): Decoded {
+  if (v === null) return ok(undefined);
+  if (typeof v === 'bigint') return v >= int64Min && v <= int64Max ? ok(v) : typeError(v, field, 'int64');
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 63) return ok(v);
+  return typeError(v, field, 'int64');
+}
+
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|([+-])(\d{2}):(\d{2}))$/;
+const daysIn = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+
+/**
+ * `metav1.Time`: `null` is the zero time (returned as `null`); a string must parse as Go's
+ * `time.RFC3339`; the result is printed as `t.UTC().Format(time.RFC3339)`.
+ */
+function decodeTime(v: unknown, field: string): Decoded {
+  if (v === null) return ok(null);
+  if (typeof v !== 'string') return typeError(v, field, 'string');
+  const m = rfc3339.exec(v);
+  const fail: Decoded = { ok: false, error: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339` };
+  if (m === null) return fail;
+  const [year, month, day, hour, min, sec] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : daysIn[month - 1]) ||
+      hour > 23 || min > 59 || sec > 59) return fail;
+  let offsetMin = 0;
+  if (m[8] !== 'Z') {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return fail;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const fractionZero = m[7] === undefined || /^0+$/.test(m[7]);
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, min - offsetMin, sec, 0);
+  const y = d.getUTCFullYear();
+  if (y === 1 && d.getUTCMonth() === 0 && d.getUTCDate() === 1 && d.getUTCHours() === 0 && d.getUTCMinutes() === 0 &&
+      d.getUTCSeconds() === 0 && fractionZero) return ok(null);
+  const text = `${y < 0 ? '-' + pad(-y, 4) : pad(y, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T` +
+    `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}Z`;
+  return ok(text);
+}
+
+function decodeStringMap(v: unknown, field: string): Decoded {
+  if (v === null) return ok(undefined);
+  if (!isObject(v)) return typeError(v, field, 'map[string]string');
+  const out: JSONObject = {};
+  for (const k of Object.keys(v)) {
+    const s = decodeString(v[k], field);
+    if (!s.ok) return s;
+    setOwn(out, k, s.value);
+  }
+  return ok(Object.keys(out).length === 0 ? undefined : out);
+}
+
+function decodeList(v: unknown, field: string, item: (x: unknown, i: number) => Decoded): Decoded {
+  if (v === null) return ok(undefined);
+  if (!Array.isArray(v)) return typeError(v, field, 'array');
+  const out: unknown[] = [];
+  const unknown: string[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const d = item(v[i], i);
+    if (!d.ok) return d;
+    out.push(d.value);
+    unknown.push(...d.unknown);
+  }
+  return ok(out.length === 0 ? undefined : out, unknown);
+}
+
+/**
+ * How a decoded struct field is written back by the unstructured converter: `omitempty` fields are
+ * left out when empty, pointers only when nil, other fields always (with Go's zero value if unset).
+ */
+type Emit = 'omitempty' | 'pointer' | 'always';
+
+/** One struct field: its JSON name, decoder and how it is written back. */
+interface StructField {
+  name: string;
+  decode: (v: unknown, goField: string) => Decoded;
+  emit: Emit;
+  /** The value written for an unset `always` field. */
+  zero?: unknown;
+}
+
+/** Decodes a JSON object into a Go struct with `fields`, reporting unknown keys under `path`. */
+function decodeStruct(v: unknown, goType: string, goField: string, fields: readonly StructField[], path: string): Decoded {
+  if (v === null) v = {};
+  if (!isObject(v)) return { ok: false, error: `json: cannot unmarshal ${jsonType(v)} into Go ${goField} of type ${goType}` };
+  const values = new Map<string, unknown>();
+  const unknown: string[] = [];
+  for (const k of Object.keys(v)) {
+    const f = fields.find((x) => x.name === k);
+    if (f === undefined) {
+      unknown.push(path === '' ? k : `${path}.${k}`);
+      continue;
+    }
+    const d = f.decode(v[k], `${goType.replace(/^v1\./, '')}.${k}`);
+    if (!d.ok) return d;
+    values.set(k, d.value);
+    unknown.push(...d.unknown);
+  }
+  return ok(structOutput(fields, values), unknown);
+}
+
+/** The unstructured form of a decoded struct, in Go field order. */
+function structOutput(fields: readonly StructField[], values: ReadonlyMap<string, unknown>): JSONObject {
+  const out: JSONObject = {};
+  for (const f of fields) {
+    const v = values.get(f.name);
+    switch (f.emit) {
+      case 'omitempty':
+        if (v === undefined || v === '' || v === 0 || v === 0n || v === false) continue;
+        break;
+      case 'pointer':
+        if (v === undefined) continue;
+        break;
+      case 'always':
+        if (v === undefined) {
+          out[f.name] = f.zero;
+          continue;
+        }
+        break;
+    }
+    out[f.name] = v;
+  }
+  return out;
+}
+
+/** A `*metav1.Time`: `null` is nil (omitted); a zero time is kept, written as `null`. */
+function decodePointerTime(v: unknown, field: string): Decoded {
+  if (v === null) return ok(undefined);
+  return decodeTime(v, field);
+}
+
+const str = (name: string, emit: Emit = 'omitempty'): StructField => ({ name, decode: decodeString, emit, zero: '' });
+
+const ownerReferenceFields: readonly StructField[] = [
+  str('apiVersion', 'always'), str('kind', 'always'), str('name', 'always'), str('uid', 'always'),
+  { name: 'controller', decode: decodeBool, emit: 'pointer' },
+  { name: 'blockOwnerDeletion', decode: decodeBool, emit: 'pointer' },
+];
+
+const managedFieldsEntryFields: readonly StructField[] = [
+  str('manager'), str('operation'), str('apiVersion'),
+  { name: 'time', decode: decodePointerTime, emit: 'pointer' },
+  str('fieldsType'),
+  // FieldsV1 keeps its raw JSON, whatever it is.
+  { name: 'fieldsV1', decode: (v) => ok(v === null ? undefined : deepCopyJSON(v)), emit: 'pointer' },
+  str('subresource'),
+];
+
+const objectMetaFields: readonly StructField[] = [
+  str('name'), str('generateName'), str('namespace'), str('selfLink'), str('uid'), str('resourceVersion'),
+  { name: 'generation', decode: decodeInt64, emit: 'omitempty' },
+  // A struct, never empty for the converter: the zero time is written as null.
+  { name: 'creationTimestamp', decode: decodeTime, emit: 'always', zero: null },
+  { name: 'deletionTimestamp', decode: decodePointerTime, emit: 'pointer' },
+  { name: 'deletionGracePeriodSeconds', decode: decodeInt64, emit: 'pointer' },
+  { name: 'labels', decode: decodeStringMap, emit: 'omitempty' },
+  { name: 'annotations', decode: decodeStringMap, emit: 'omitempty' },
+  {
+    name: 'ownerReferences', emit: 'omitempty',
+    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, 'v1.OwnerReference', `struct field ${f}`, ownerReferenceFields, `ownerReferences[${i}]`)),
+  },
+  { name: 'finalizers', emit: 'omitempty', decode: (v, f) => decodeList(v, f, (x) => decodeString(x, f)) },
+  {
+    name: 'managedFields', emit: 'omitempty',
+    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, 'v1.ManagedFieldsEntry', `struct field ${f}`, managedFieldsEntryFields, `managedFields[${i}]`)),
+  },
+];
+
+function goTypeName(v: unknown): string {
+  if (Array.isArray(v)) return '[]interface {}';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'boolean': return 'bool';
+    case 'bigint': return 'int64';
+    case 'number': return Number.isInteger(v) ? 'int64' : 'float64';
+    default: return 'map[string]interface {}';
+  }
+}
+
+/**
+ * Decodes `metadata` as the apiserver does and returns its unstructured form, ready to replace the
+ * original. With `dropMalformedFields`, fields of the wrong type are dropped one by one instead of
+ * failing the whole value (a value that is not an object then still fails).
+ */
+export function decodeObjectMeta(metadata: unknown, dropMalformedFields: boolean): ObjectMetaResult {
+  const whole = decodeStruct(metadata, 'v1.ObjectMeta', 'value', objectMetaFields, '');
+  if (whole.ok) return { ok: true, meta: whole.value as JSONObject, unknownFields: whole.unknown };
+  if (!dropMalformedFields) return { ok: false, error: whole.error };
+  if (!isObject(metadata)) return { ok: false, error: `invalid metadata: expected object, got ${goTypeName(metadata)}` };
+  const values = new Map<string, unknown>();
+  const unknown: string[] = [];
+  for (const k of Object.keys(metadata)) {
+    const f = objectMetaFields.find((x) => x.name === k);
+    if (f === undefined) {
+      unknown.push(k);
+      continue;
+    }
+    const d = f.decode(metadata[k], `ObjectMeta.${k}`);
+    if (!d.ok) continue;
+    values.set(k, d.value);
+    unknown.push(...d.unknown);
+  }
+  return { ok: true, meta: structOutput(objectMetaFields, values), unknownFields: unknown };
+}
