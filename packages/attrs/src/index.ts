@@ -26,10 +26,13 @@ export {
   builtinResourceFields,
   convertBuiltinFieldLabel,
 } from './builtinFields.js';
+export { convertFieldSelector } from './convertFieldSelector.js';
+export { selectorMatcher } from './selectorMatcher.js';
 export { UnsupportedFieldLabelError } from './unsupportedFieldLabelError.js';
 
 export type { CustomResourceFieldsOptions } from './customResourceFields.js';
 export type { BuiltinKindFields } from './builtinFields.js';
+export type { SelectionPredicate, SelectorMatcherOptions } from './selectorMatcher.js';
 export type {
   FieldExtractor,
   FieldGetter,

@@ -14,6 +14,7 @@ export function sprintValue(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'object') return goSprint(value);
   // Not a JSON value (a function or a symbol planted in a hand-built object): there is nothing the
   // apiserver would have decoded, so it reads as absent.

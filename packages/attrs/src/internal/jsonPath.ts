@@ -75,8 +75,34 @@ function stepFor(name: string): Step {
   return (o) => (typeof o === 'object' && o !== null && !Array.isArray(o) ? (o as Record<string, unknown>)[name] : undefined);
 }
 
-/** Compiles property names into one reader, unrolled for the common depths. */
+/**
+ * Compiles property names into one reader. The reader is generated code with each name as a
+ * constant (`o["spec"]`), so every path gets its own monomorphic property loads instead of sharing
+ * one megamorphic keyed load; names are embedded as JSON string literals, which cannot act as code.
+ * Where code generation is disallowed, unrolled closures do the same reads.
+ */
 export function compileReader(names: readonly string[]): Reader {
+  try {
+    return generateReader(names);
+  } catch {
+    return closureReader(names);
+  }
+}
+
+/** The generated reader (see {@link compileReader}); throws where code generation is disallowed. */
+export function generateReader(names: readonly string[]): Reader {
+  let body = "'use strict'; let v = o;\n";
+  for (const name of names) {
+    const key = JSON.stringify(name);
+    const own = inherited.has(name) ? ` || !Object.hasOwn(v, ${key})` : '';
+    body += `if (typeof v !== 'object' || v === null || Array.isArray(v)${own}) return undefined;\nv = v[${key}];\n`;
+  }
+  body += 'return v;';
+  return new Function('o', body) as Reader;
+}
+
+/** The reader used where code generation is disallowed. */
+export function closureReader(names: readonly string[]): Reader {
   if (names.some((n) => inherited.has(n))) {
     const steps = names.map(stepFor);
     return (o) => {
@@ -108,18 +134,6 @@ export function compileReader(names: readonly string[]): Reader {
         if (!isObj(x)) return undefined;
         const y = x[b];
         return isObj(y) ? y[c] : undefined;
-      };
-    }
-    case 4: {
-      const [a, b, c, d] = names;
-      return (o) => {
-        if (!isObj(o)) return undefined;
-        const x = o[a];
-        if (!isObj(x)) return undefined;
-        const y = x[b];
-        if (!isObj(y)) return undefined;
-        const z = y[c];
-        return isObj(z) ? z[d] : undefined;
       };
     }
     default:

@@ -34,21 +34,7 @@ export function makeResourceFields(parts: ResourceFieldsParts): ResourceFields {
 
   const keys = [...byKey.keys()];
   const extractors = [...byKey.values()];
-  const n = keys.length;
-  // A key spelled `__proto__` must become an own property, not the record's prototype.
-  const needsDefine = keys.includes('__proto__');
-
-  const fieldSet = (object: unknown): FieldSet => {
-    const out: FieldSet = {};
-    if (needsDefine) {
-      for (let i = 0; i < n; i++) {
-        Object.defineProperty(out, keys[i], { value: extractors[i](object), enumerable: true, writable: true, configurable: true });
-      }
-      return out;
-    }
-    for (let i = 0; i < n; i++) out[keys[i]] = extractors[i](object);
-    return out;
-  };
+  const fieldSet = compileRecordBuilder(keys, extractors);
 
   const fieldGetter = (object: unknown): FieldGetter => (field) => {
     const extractor = byKey.get(field);
@@ -65,4 +51,34 @@ export function makeResourceFields(parts: ResourceFieldsParts): ResourceFields {
     extractor: (field: string) => byKey.get(field),
     convertFieldLabel: parts.convertFieldLabel,
   });
+}
+
+/**
+ * Builds `(object) => ({ [key]: extractor(object), ... })`. The keys are fixed per resource, so the
+ * record is written as one object literal (generated once: V8 then gives every field set the same
+ * shape and skips per-key dictionary stores); where code generation is disallowed, a loop does it.
+ * Keys are embedded as JSON string literals, and `__proto__` as a computed key, so no key can act
+ * as code or set the record's prototype.
+ */
+function compileRecordBuilder(keys: readonly string[], extractors: readonly FieldExtractor[]): (object: unknown) => FieldSet {
+  try {
+    const props = keys.map((k, i) => `${k === '__proto__' ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}: e[${i}](o)`).join(', ');
+    const make = new Function('e', `'use strict'; return function fieldSet(o) { return { ${props} }; };`) as
+      (e: readonly FieldExtractor[]) => (object: unknown) => FieldSet;
+    return make(extractors);
+  } catch {
+    return loopRecordBuilder(keys, extractors);
+  }
+}
+
+/** The record builder used where code generation is disallowed. */
+export function loopRecordBuilder(keys: readonly string[], extractors: readonly FieldExtractor[]): (object: unknown) => FieldSet {
+  const n = keys.length;
+  return (object) => {
+    const out: FieldSet = {};
+    for (let i = 0; i < n; i++) {
+      Object.defineProperty(out, keys[i], { value: extractors[i](object), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
 }
