@@ -128,7 +128,7 @@ export function convertFieldLabel(options: CustomResourceFieldsOptions, label: s
  * The {@link CustomResourceFieldsOptions} of one version of a CRD, or `undefined` when the CRD has no
  * version of that name.
  */
-export function customResourceFieldsOptions(crd: CustomResourceDefinition, versionName: string): CustomResourceFieldsOptions | undefined {
+export function customResourceFieldsOptionsFor(crd: CustomResourceDefinition, versionName: string): CustomResourceFieldsOptions | undefined {
   const version = crd.spec.versions.find((v) => v.name === versionName);
   if (version === undefined) return undefined;
   return { namespaced: crd.spec.scope === 'Namespaced', selectableFields: version.selectableFields ?? [] };

@@ -16,7 +16,7 @@ export {
   convertFieldLabel,
   createCustomResourceFields,
   customResourceFieldLabels,
-  customResourceFieldsOptions,
+  customResourceFieldsOptionsFor,
 } from './customResourceFields.js';
 export {
   builtinFieldGetter,

@@ -9,7 +9,7 @@ import {
   convertFieldLabel,
   createCustomResourceFields,
   customResourceFieldLabels,
-  customResourceFieldsOptions,
+  customResourceFieldsOptionsFor,
   UnsupportedFieldLabelError,
 } from '@kubekit/attrs';
 
@@ -260,13 +260,13 @@ describe('customResourceFieldLabels', () => {
   });
 });
 
-describe('customResourceFieldsOptions', () => {
+describe('customResourceFieldsOptionsFor', () => {
   it('reads scope and the version\'s selectableFields from a CRD', () => {
     const crd = vectors.crdFixture;
-    expect(customResourceFieldsOptions(crd, 'v1beta1')).to.deep.equal({
+    expect(customResourceFieldsOptionsFor(crd, 'v1beta1')).to.deep.equal({
       namespaced: false,
       selectableFields: [{ jsonPath: '.spec.hue' }, { jsonPath: '.spec.quantity' }, { jsonPath: '.spec.size' }, { jsonPath: '.spec.branded' }],
     });
-    expect(customResourceFieldsOptions(crd, 'v2')).to.equal(undefined);
+    expect(customResourceFieldsOptionsFor(crd, 'v2')).to.equal(undefined);
   });
 });

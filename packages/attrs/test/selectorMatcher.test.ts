@@ -6,7 +6,7 @@ import type { CustomResourceDefinition } from '@kubekit/crd';
 import {
   builtinResourceFields,
   createCustomResourceFields,
-  customResourceFieldsOptions,
+  customResourceFieldsOptionsFor,
   selectorMatcher,
   UnsupportedFieldLabelError,
   type SelectionPredicate,
@@ -85,7 +85,7 @@ describe('selectorMatcher', () => {
   for (const c of getAttrs.cases.filter((x) => x.group === 'integration')) {
     it(`does ${c.id} ${c.name} (${c.upstream})`, () => {
       const version = c.apiVersion!.split('/')[1];
-      const options = customResourceFieldsOptions(getAttrs.crdFixture, version)!;
+      const options = customResourceFieldsOptionsFor(getAttrs.crdFixture, version)!;
       const gateOff = c.upstream.includes('TestFieldSelectorDisablement');
       const fields = createCustomResourceFields({ ...options, customResourceFieldSelectors: !gateOff });
       if (c.expected.list?.error !== undefined) {
@@ -114,7 +114,7 @@ describe('selectorMatcher', () => {
   }
 
   it('combines field and label selectors, as the upstream test does with list, watch and labels', () => {
-    const fields = customResourceFieldsOptions(getAttrs.crdFixture, 'v1')!;
+    const fields = customResourceFieldsOptionsFor(getAttrs.crdFixture, 'v1')!;
     const labelled = getAttrs.instances.map((s, i) => ({ ...s, metadata: { ...s.metadata, labels: { tier: i === 0 ? 'gold' : 'silver' } } }));
     const p = selectorMatcher({ fields, fieldSelector: 'spec.color=blue', labelSelector: 'tier in (silver)' });
     expect(labelled.filter(p.matches).map((s) => s.metadata.name)).to.deep.equal(['shirt2']);

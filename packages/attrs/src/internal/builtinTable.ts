@@ -82,6 +82,7 @@ const clusterMetaOnly = (group: string, versions: readonly string[], ...kinds: s
 
 const legacyName = 'legacy field set key: "This is a bug, but we need to support it for backward compatibility." It holds metadata.name, but the apiserver does not accept it as a field label.';
 
+/** Every built-in kind kubekit knows, grouped by API group. */
 export const kindSpecs: readonly KindSpec[] = [
   // core/v1
   {
