@@ -1,5 +1,5 @@
-// Simple JSON paths (`.spec.color`, `.spec['app-name']`), parsed once and compiled into closures that
-// read the properties directly. This is the grammar `selectableFields[].jsonPath` validation accepts
+// Simple JSON paths (`.spec.color`, `.spec['app-name']`), parsed once and compiled into readers that
+// load the properties directly. This is the grammar `selectableFields[].jsonPath` validation accepts
 // (apiextensions' `cel.ValidFieldPath` without array notation); the apiserver then evaluates it with
 // client-go's jsonpath and `AllowMissingKeys(true)`, where a step into anything that is not an object
 // finds nothing.
@@ -7,7 +7,7 @@
 /** Reads a value from an object; `undefined` when the path finds nothing. Never throws on JSON data. */
 export type Reader = (object: unknown) => unknown;
 
-/** A reason a path is not a simple path, or `undefined` for a valid one. */
+/** Why a path is not a simple path, as text for an error message. */
 export type PathProblem = string;
 
 /**
