@@ -2,7 +2,8 @@ import { FieldPath, invalid, type FieldError, type FieldPathLike } from '@kubeki
 import { sortGoStrings, utf8ByteLength } from './internal/goStrings.js';
 
 // Formats and messages of k8s.io/apimachinery/pkg/api/validate/content (kube.go, dns.go, errors.go),
-// which pkg/util/validation re-exports. The checks are hand-written scans equivalent to the regular
+// which label keys and values use, and of pkg/util/validation, whose DNS checks object names and CRDs
+// use (the same rules; only the too-long message differs). The checks are hand-written scans equivalent to the regular
 // expressions the messages quote: linear time on any input, and no allocation when valid.
 
 const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
@@ -21,9 +22,17 @@ const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelErrMsg = 'a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character';
 const dns1035LabelMaxLength = 63;
 
-/** `content.MaxLenError`: `must be no more than <n> bytes`. */
+/** `content.MaxLenError`: `must be no more than <n> bytes` (label keys and values). */
 function maxLenError(length: number): string {
   return `must be no more than ${length} bytes`;
+}
+
+/**
+ * `validation.MaxLenError` of pkg/util/validation, which the DNS name checks of object names and
+ * CRDs use: it says "characters" although it counts bytes.
+ */
+function maxCharsError(length: number): string {
+  return `must be no more than ${length} characters`;
 }
 
 /** `content.RegexError`: the message, examples and the regular expression, as the apiserver words it. */
@@ -112,7 +121,7 @@ export function validateLabelKey(value: string): string[] {
     const prefix = value.slice(0, slash);
     name = value.slice(slash + 1);
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else for (const msg of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${msg}`);
+    else for (const msg of subdomainErrors(prefix, maxLenError)) errs.push(`prefix part ${msg}`);
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (utf8ByteLength(name) > labelKeyMaxLength) errs.push(`name part ${maxLenError(labelKeyMaxLength)}`);
@@ -143,7 +152,7 @@ export function validateLabelValue(value: string): string[] {
  */
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (utf8ByteLength(value) > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
+  if (utf8ByteLength(value) > dns1123LabelMaxLength) errs.push(maxCharsError(dns1123LabelMaxLength));
   if (!matchesDNS1123Label(value, 0, value.length)) {
     errs.push(matchesDNS1123Subdomain(value) ? 'must not contain dots' : regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
   }
@@ -155,8 +164,13 @@ export function isDNS1123Label(value: string): string[] {
  * names must be. Returns the apiserver's messages, or an empty array when valid.
  */
 export function isDNS1123Subdomain(value: string): string[] {
+  return subdomainErrors(value, maxCharsError);
+}
+
+/** The subdomain check, with the length message of `content` (label key prefixes) or `validation`. */
+function subdomainErrors(value: string, tooLong: (length: number) => string): string[] {
   const errs: string[] = [];
-  if (utf8ByteLength(value) > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (utf8ByteLength(value) > dns1123SubdomainMaxLength) errs.push(tooLong(dns1123SubdomainMaxLength));
   if (!matchesDNS1123Subdomain(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
@@ -167,7 +181,7 @@ export function isDNS1123Subdomain(value: string): string[] {
  */
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
-  if (utf8ByteLength(value) > dns1035LabelMaxLength) errs.push(maxLenError(dns1035LabelMaxLength));
+  if (utf8ByteLength(value) > dns1035LabelMaxLength) errs.push(maxCharsError(dns1035LabelMaxLength));
   if (!matchesDNS1035Label(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
 }

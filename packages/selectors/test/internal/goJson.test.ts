@@ -1,0 +1,18 @@
+import { expect } from 'chai';
+import { goJSONString, goJSONStrings } from '../../src/internal/goJson.js';
+
+describe('goJSONString', () => {
+  it("escapes as Go's json.Marshal does: HTML characters, U+2028/U+2029, \\b and \\f", () => {
+    expect(goJSONString('a<b>&c')).to.equal('"a\\u003cb\\u003e\\u0026c"');
+    expect(goJSONString('\u2028\u2029')).to.equal('"\\u2028\\u2029"');
+    expect(goJSONString('"\\\b\f\n\r\t\u0001\u007f')).to.equal('"\\"\\\\\\b\\f\\n\\r\\t\\u0001\u007f"');
+    expect(goJSONString('ü😀')).to.equal('"ü😀"');
+    expect(goJSONString('\ud800x')).to.equal('"\ufffdx"');
+  });
+
+  it('prints a nil slice as null and an empty one as []', () => {
+    expect(goJSONStrings(null)).to.equal('null');
+    expect(goJSONStrings([])).to.equal('[]');
+    expect(goJSONStrings(['bar', 'foo'])).to.equal('["bar","foo"]');
+  });
+});
