@@ -6,13 +6,13 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/validation/validation.go
  * @see https://github.com/kubernetes/kube-openapi/tree/master/pkg/validation/validate
  */
-import { FieldError, FieldPath, internalError, invalid, notSupported, required, tooLong, typeInvalid } from '@kubekit/core';
-import type { FieldPathLike } from '@kubekit/core';
+import { internalError, invalid } from '@kubekit/core';
+import type { FieldError, FieldPathLike } from '@kubekit/core';
 import type { JSONSchemaProps } from './types.js';
-import { exceedsDepth, goJSONMarshal } from './internal/valueGo.js';
+import { basePath, pathText, toFieldError } from './internal/valueConvert.js';
+import { exceedsDepth } from './internal/valueGo.js';
 import { SchemaTooDeepError, compileSchema } from './internal/valueSchema.js';
-import { Code, validateFresh } from './internal/valueValidator.js';
-import type { ValidationError } from './internal/valueValidator.js';
+import { validateFresh } from './internal/valueValidator.js';
 
 /** Options of {@link validateValue}. */
 export interface ValidateValueOptions {
@@ -33,43 +33,6 @@ export interface ValidateValueOptions {
 }
 
 const defaults: Required<ValidateValueOptions> = { stripUnsupportedFormats: true, maxDepth: 10000 };
-
-/** Go's `field.Path` of the base: `undefined` for nil (what the apiserver passes for custom resources). */
-function basePath(fieldPath: FieldPathLike): FieldPath | undefined {
-  if (typeof fieldPath !== 'string') return fieldPath;
-  return fieldPath === '' ? undefined : FieldPath.root(fieldPath);
-}
-
-function pathText(base: FieldPath | undefined, name?: string): string {
-  if (name === undefined || name === '') return base === undefined ? '<nil>' : base.toString();
-  return base === undefined ? name : base.child(name).toString();
-}
-
-/** `kubeOpenAPIResultToFieldErrors`: one kube-openapi error as the apiserver reports it. */
-function toFieldError(base: FieldPath | undefined, e: ValidationError): FieldError {
-  if (e.code === Code.Plain) return invalid(pathText(base), '', e.message);
-  const name = e.name.length > 0 && e.name !== '.' ? (e.name.startsWith('.') ? e.name.slice(1) : e.name) : undefined;
-  const path = pathText(base, name);
-  const value = e.value === undefined ? '' : e.value;
-  switch (e.code) {
-    case Code.RequiredFail:
-      return required(path, '');
-    case Code.EnumFail:
-      return notSupported(path, e.value ?? null, (e.values ?? []).map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))));
-    case Code.TooLongFail:
-      return tooLong(path, '', e.valid ?? -1);
-    case Code.MaxItemsFail:
-    case Code.TooManyProperties: {
-      const max = e.valid ?? -1;
-      const detail = max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items';
-      return new FieldError('FieldValueTooMany', path, e.value, detail);
-    }
-    case Code.InvalidType:
-      return typeInvalid(path, value, e.message);
-    default:
-      return invalid(path, value, e.message);
-  }
-}
 
 /**
  * Validates `value` against `schema` as the apiserver does (kube-openapi's `SchemaValidator` with the

@@ -58,6 +58,9 @@ export interface CompiledSchema {
   readonly dependencies: readonly (readonly [string, CompiledSchema | readonly string[]])[];
   /** Whether any of allOf/anyOf/oneOf/not/dependencies is present. */
   readonly hasSchemaProps: boolean;
+  /** `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`, for ratcheting's correlation. */
+  readonly listType: string;
+  readonly listMapKeys: readonly string[];
 }
 
 /** Options of {@link compileSchema}. */
@@ -203,5 +206,7 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
     not,
     dependencies,
     hasSchemaProps: allOf.length > 0 || anyOf.length > 0 || oneOf.length > 0 || not !== undefined || dependencies.length > 0,
+    listType: typeof s['x-kubernetes-list-type'] === 'string' ? s['x-kubernetes-list-type'] : '',
+    listMapKeys: Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((x): x is string => typeof x === 'string') : [],
   };
 }

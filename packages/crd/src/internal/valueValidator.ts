@@ -19,6 +19,7 @@ import {
   deepEqual,
   enumMatches,
   formatFloatF,
+  goJSONMarshal,
   goKind,
   goNumberText,
   int64OfFloat,
@@ -118,8 +119,102 @@ export function validateFresh(s: CompiledSchema, data: unknown, path: string): R
   return r;
 }
 
+/**
+ * The old value a node correlates with during an update (apiserver's `CorrelatedObject`), which turns
+ * on validation ratcheting for it: errors in a node whose value did not change are dropped.
+ */
+export interface Correlation {
+  readonly old: unknown;
+}
+
+/**
+ * Validates a property or item: plainly without a correlation, otherwise as apiextensions-apiserver's
+ * `ratchetingValueValidator` (errors become warnings when the value equals its old value).
+ */
+function validateChild(s: CompiledSchema, data: unknown, path: string, acc: Result, corr: Correlation | undefined): void {
+  if (corr === undefined) {
+    validateNode(s, data, path, acc);
+    return;
+  }
+  const r = new Result();
+  validateNode(s, data, path, r, corr);
+  if (!r.valid && ratchetEqual(s, data, corr.old)) acc.matchCount += r.matchCount;
+  else acc.merge(r);
+}
+
+/** Validates the root of an update with ratcheting against `old`. */
+export function validateUpdateRoot(s: CompiledSchema, data: unknown, old: unknown): Result {
+  const r = new Result();
+  validateChild(s, data, '', r, { old });
+  return r;
+}
+
+/** `CorrelatedObject.Key`: the old value of a property that exists in both objects and in the schema. */
+function correlateKey(corr: Correlation | undefined, data: Record<string, unknown>, key: string, hasSchema: boolean): Correlation | undefined {
+  if (corr === undefined || !hasSchema || goKind(corr.old) !== 'map') return undefined;
+  const old = corr.old as Record<string, unknown>;
+  if (!Object.hasOwn(old, key) || !Object.hasOwn(data, key)) return undefined;
+  return { old: old[key] };
+}
+
+function mapListKey(s: CompiledSchema, x: unknown): string | undefined {
+  if (goKind(x) !== 'map' || s.listMapKeys.length === 0) return undefined;
+  const m = x as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const k of s.listMapKeys) {
+    if (!Object.hasOwn(m, k)) return undefined;
+    parts.push(goJSONMarshal(m[k]));
+  }
+  return parts.join('\u0000');
+}
+
+/** `correlateOldValueForChildAtNewIndex`: only `x-kubernetes-list-type: map` lists correlate, by key. */
+function correlateIndex(s: CompiledSchema, corr: Correlation | undefined, data: readonly unknown[], i: number): Correlation | undefined {
+  if (corr === undefined || s.listType !== 'map' || s.items === undefined || !Array.isArray(corr.old)) return undefined;
+  const key = mapListKey(s, data[i]);
+  if (key === undefined) return undefined;
+  for (const o of corr.old as unknown[]) {
+    if (mapListKey(s, o) === key) return o === null || o === undefined ? undefined : { old: o };
+  }
+  return undefined;
+}
+
+/** `CorrelatedObject.CachedDeepEqual`: deep equality where map-lists compare by key, not position. */
+function ratchetEqual(s: CompiledSchema | undefined, data: unknown, old: unknown): boolean {
+  const kn = goKind(data);
+  const ko = goKind(old);
+  if (kn === 'nil' || ko === 'nil') return kn === ko;
+  if (s === undefined) return deepEqual(data, old);
+  if ((kn === 'slice') !== (ko === 'slice') || (kn === 'map') !== (ko === 'map')) return false;
+  if (kn === 'slice') {
+    const xs = data as unknown[];
+    const os = old as unknown[];
+    if (xs.length !== os.length) return false;
+    const corr = { old };
+    for (let i = 0; i < xs.length; i++) {
+      const c = correlateIndex(s, corr, xs, i);
+      if (c === undefined) return s.listType === 'map' && s.items !== undefined ? false : deepEqual(old, data);
+      if (!ratchetEqual(s.items, xs[i], c.old)) return false;
+    }
+    return true;
+  }
+  if (kn === 'map') {
+    const xm = data as Record<string, unknown>;
+    const om = old as Record<string, unknown>;
+    const keys = Object.keys(xm);
+    if (keys.length !== Object.keys(om).length) return false;
+    for (const k of keys) {
+      const sub = s.properties.get(k) ?? s.additionalProperties?.schema;
+      if (sub === undefined || !Object.hasOwn(om, k)) return false;
+      if (!ratchetEqual(sub, xm[k], om[k])) return false;
+    }
+    return true;
+  }
+  return deepEqual(data, old);
+}
+
 /** `SchemaValidator.Validate`, merging into `acc` (equivalent to Go's `Merge` of a fresh result). */
-export function validateNode(s: CompiledSchema, data: unknown, path: string, acc: Result): void {
+export function validateNode(s: CompiledSchema, data: unknown, path: string, acc: Result, corr?: Correlation): void {
   const kind = goKind(data);
   if (kind === 'nil') {
     if (s.types.length > 0 && !s.types.includes('null') && !s.nullable) acc.add(invalidType(path, s.typeText, 'null'));
@@ -149,7 +244,7 @@ export function validateNode(s: CompiledSchema, data: unknown, path: string, acc
       acc.matchCount++;
       break;
     case 'slice':
-      validateSlice(s, data as unknown[], path, acc);
+      validateSlice(s, data as unknown[], path, acc, corr);
       acc.matchCount++;
       break;
     default:
@@ -158,7 +253,7 @@ export function validateNode(s: CompiledSchema, data: unknown, path: string, acc
   validateEnum(s, data, kind, path, acc);
   acc.matchCount++;
   if (kind === 'map') {
-    validateObject(s, data as Record<string, unknown>, path, acc);
+    validateObject(s, data as Record<string, unknown>, path, acc, corr);
     acc.matchCount++;
   }
   acc.matchCount++;
@@ -428,10 +523,10 @@ function bound(path: string, n: Num, limit: number, exclusive: boolean, isMax: b
   return undefined;
 }
 
-function validateSlice(s: CompiledSchema, data: unknown[], path: string, acc: Result): void {
+function validateSlice(s: CompiledSchema, data: unknown[], path: string, acc: Result, corr: Correlation | undefined): void {
   const size = data.length;
   if (s.items !== undefined) {
-    for (let i = 0; i < size; i++) validateNode(s.items, data[i], `${path}[${i}]`, acc);
+    for (let i = 0; i < size; i++) validateChild(s.items, data[i], `${path}[${i}]`, acc, correlateIndex(s, corr, data, i));
   }
   let itemsSize = 0;
   if (s.itemsList !== undefined && s.itemsList.length > 0) {
@@ -480,18 +575,22 @@ function patternMatches(p: CompiledPattern, key: string): boolean {
 }
 
 /** `validatePatternProperty`: validates `value` against every matching pattern; returns the patterns. */
-function validatePatternProperty(s: CompiledSchema, key: string, value: unknown, path: string, acc: Result): CompiledSchema[] {
+function validatePatternProperty(s: CompiledSchema, key: string, value: unknown, path: string, acc: Result, corr: Correlation | undefined): CompiledSchema[] {
   const matched: CompiledSchema[] = [];
   for (const [, p, schema] of s.patternProperties) {
     if (patternMatches(p, key)) {
       matched.push(schema);
-      validateNode(schema, value, `${path}.${key}`, acc);
+      validateChild(schema, value, `${path}.${key}`, acc, corr);
     }
   }
   return matched;
 }
 
-function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: string, acc: Result): void {
+function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: string, acc: Result, corr: Correlation | undefined): void {
+  // Ratcheting never applies to the root's apiVersion and kind.
+  const keyCorr = (k: string, hasSchema: boolean): Correlation | undefined =>
+    corr === undefined || (path === '' && (k === 'kind' || k === 'apiVersion')) ? undefined : correlateKey(corr, val, k, hasSchema);
+  const apSchema = s.additionalProperties?.schema !== undefined;
   const needKeys = s.minProperties !== undefined || s.maxProperties !== undefined || s.additionalProperties !== undefined || s.patternProperties.length > 0;
   const keys = needKeys ? Object.keys(val) : [];
   if (s.minProperties !== undefined && keys.length < s.minProperties) {
@@ -509,12 +608,12 @@ function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: s
   } else if (ap?.schema !== undefined || s.patternProperties.length > 0) {
     for (const k of keys) {
       const regular = s.properties.has(k);
-      const matched = validatePatternProperty(s, k, val[k], path, acc);
-      if (!regular && matched.length === 0 && ap?.schema !== undefined) validateNode(ap.schema, val[k], `${path}.${k}`, acc);
+      const matched = validatePatternProperty(s, k, val[k], path, acc, keyCorr(k, regular || apSchema));
+      if (!regular && matched.length === 0 && ap?.schema !== undefined) validateChild(ap.schema, val[k], `${path}.${k}`, acc, keyCorr(k, true));
     }
   }
   for (const [name, schema] of s.propertyList) {
-    if (Object.hasOwn(val, name)) validateNode(schema, val[name], path === '' ? name : `${path}.${name}`, acc);
+    if (Object.hasOwn(val, name)) validateChild(schema, val[name], path === '' ? name : `${path}.${name}`, acc, keyCorr(name, true));
   }
   for (const k of s.required) {
     if (!Object.hasOwn(val, k)) acc.add(vErr(Code.RequiredFail, `${path}.${k}`, undefined, `${path}.${k} in ${IN} is required`));
@@ -522,8 +621,9 @@ function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: s
   if (s.patternProperties.length > 0) {
     for (const k of keys) {
       const regular = s.properties.has(k);
-      const matched = validatePatternProperty(s, k, val[k], path, acc);
-      if (!regular) for (const schema of matched) validateNode(schema, val[k], `${path}.${k}`, acc);
+      const c = keyCorr(k, regular || apSchema);
+      const matched = validatePatternProperty(s, k, val[k], path, acc, c);
+      if (!regular) for (const schema of matched) validateChild(schema, val[k], `${path}.${k}`, acc, c);
     }
   }
 }
