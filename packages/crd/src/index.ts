@@ -2,9 +2,25 @@
  * `@kubekit/crd` owns the apiextensions.k8s.io/v1 types and every check the apiserver applies to a
  * CustomResourceDefinition and to custom resources.
  *
+ * Start with {@link validateCustomResourceDefinition} (what `kubectl apply` of a CRD would say) and
+ * {@link validateStructuralSchema} (one version's schema). Schemas are handled as plain
+ * {@link JSONSchemaProps} objects throughout: there is no separate "structural schema" type, and
+ * {@link resolveFieldPath} answers what lies at a path of one.
+ *
  * @packageDocumentation
  */
 
+export { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './validateCustomResourceDefinition.js';
+export { validateStructuralSchema } from './structuralSchema.js';
+export { maxSelectableFields, validateSelectableFields } from './selectableFields.js';
+export { validateCustomResourceColumnDefinition } from './printerColumns.js';
+export { validateCustomResourceSubresources } from './subresources.js';
+export { validateCustomResourceDefinitionNames } from './names.js';
+export { resolveFieldPath, validateSimpleJSONPath } from './simpleJsonPath.js';
+
+export type { ValidateStructuralSchemaOptions } from './structuralSchema.js';
+export type { ValidateSelectableFieldsOptions } from './selectableFields.js';
+export type { FieldPathResolution, ResolveFieldPathOptions } from './simpleJsonPath.js';
 export type {
   CustomResourceColumnDefinition,
   CustomResourceConversion,

@@ -1,0 +1,555 @@
+/**
+ * Decoding of an untrusted CRD or schema into the well-typed {@link Crd} / {@link Schema} model, the way
+ * the apiserver's strict JSON decoding does: wrong JSON types and unknown fields are errors (kubectl
+ * applies with strict field validation), `null` stands for an absent value, and integers must be
+ * integral. Decoding never throws; it bounds nesting depth and total size so hostile input gets a
+ * field error instead of a stack overflow.
+ */
+import { FieldError, FieldPath } from '@kubekit/core';
+import type { JSONSchemaProps } from '../types.js';
+import type {
+  ColumnDef, Condition, Conversion, Crd, JSONBox, Meta, Names, Rule, Scale, Schema, SchemaOrArray, SchemaOrBool,
+  SchemaOrStringArray, Selectable, Spec, Status, Subresources, Validation, Version,
+} from './model.js';
+
+/**
+ * The deepest nesting of schemas (each `properties`, `items`, `additionalProperties`, `allOf`, … step is
+ * one level) that kubekit validates. The apiserver's own bound is its JSON decoder's nesting limit of
+ * 10,000 JSON levels; real CRDs stay far below 100 levels.
+ */
+export const maxSchemaDepth = 256;
+
+/** The most schema nodes one CRD may hold (a 3 MiB request holds fewer). */
+export const maxSchemaNodes = 1_000_000;
+
+/** The deepest nesting of a JSON value (`default`, `enum`, `example`) that kubekit accepts. */
+export const maxValueDepth = 1_000;
+
+type Obj = Record<string, unknown>;
+
+const schemaKeys = new Set([
+  'id', '$schema', '$ref', 'description', 'type', 'format', 'title', 'default', 'maximum', 'exclusiveMaximum',
+  'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems',
+  'multipleOf', 'enum', 'maxProperties', 'minProperties', 'required', 'items', 'allOf', 'oneOf', 'anyOf', 'not',
+  'properties', 'additionalProperties', 'patternProperties', 'dependencies', 'additionalItems', 'definitions',
+  'externalDocs', 'example', 'nullable', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string', 'x-kubernetes-list-map-keys', 'x-kubernetes-list-type', 'x-kubernetes-map-type',
+  'x-kubernetes-validations',
+]);
+
+const objectMetaKeys = new Set([
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'managedFields',
+]);
+
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'number':
+    case 'bigint': return 'number';
+    case 'boolean': return 'bool';
+    case 'object': return 'object';
+    default: return `non-JSON ${typeof v}`;
+  }
+}
+
+function isPlainObject(v: unknown): v is Obj {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** A JSON number as a float64, or undefined when `v` is no number. */
+function toFloat(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}
+
+/** Collects decode errors and enforces the size bounds. */
+export class Decoder {
+  readonly errors: FieldError[] = [];
+  private nodes = 0;
+  private tooLarge = false;
+
+  typeError(path: FieldPath, value: unknown, goType: string): void {
+    this.errors.push(new FieldError('FieldValueTypeInvalid', path, safeBadValue(value),
+      `json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goType}`));
+  }
+
+  /** An object, or undefined (with an error unless null/undefined). */
+  object(v: unknown, path: FieldPath, goType: string): Obj | undefined {
+    if (v === null || v === undefined) return undefined;
+    if (isPlainObject(v)) return v;
+    this.typeError(path, v, goType);
+    return undefined;
+  }
+
+  /** Reports keys of `obj` outside `known` as unknown fields (strict decoding). */
+  unknownKeys(obj: Obj, known: ReadonlySet<string>, path: FieldPath): void {
+    for (const k of Object.keys(obj)) {
+      if (!known.has(k)) this.errors.push(new FieldError('FieldValueForbidden', path.child(k), '', 'unknown field'));
+    }
+  }
+
+  string(v: unknown, path: FieldPath): string | undefined {
+    if (v === null || v === undefined) return undefined;
+    if (typeof v === 'string') return v;
+    this.typeError(path, v, 'string');
+    return undefined;
+  }
+
+  bool(v: unknown, path: FieldPath): boolean | undefined {
+    if (v === null || v === undefined) return undefined;
+    if (typeof v === 'boolean') return v;
+    this.typeError(path, v, 'bool');
+    return undefined;
+  }
+
+  int(v: unknown, path: FieldPath, bits: 32 | 64): number | undefined {
+    if (v === null || v === undefined) return undefined;
+    const goType = bits === 32 ? 'int32' : 'int64';
+    const limit = bits === 32 ? 2n ** 31n : 2n ** 63n;
+    if (typeof v === 'bigint') {
+      if (v >= -limit && v < limit) return Number(v);
+    } else if (typeof v === 'number' && Number.isInteger(v)) {
+      if (bits === 64 || (v >= -(2 ** 31) && v < 2 ** 31)) return v;
+    }
+    this.typeError(path, v, goType);
+    return undefined;
+  }
+
+  float(v: unknown, path: FieldPath): number | undefined {
+    if (v === null || v === undefined) return undefined;
+    const f = toFloat(v);
+    if (f !== undefined) return f;
+    this.typeError(path, v, 'float64');
+    return undefined;
+  }
+
+  stringArray(v: unknown, path: FieldPath): string[] | undefined {
+    if (v === null || v === undefined) return undefined;
+    if (!Array.isArray(v)) {
+      this.typeError(path, v, '[]string');
+      return undefined;
+    }
+    const out: string[] = [];
+    v.forEach((item, i) => {
+      const s = this.string(item, path.index(i));
+      out.push(s ?? '');
+    });
+    return out;
+  }
+
+  array<T>(v: unknown, path: FieldPath, goType: string, item: (x: unknown, p: FieldPath) => T | undefined): T[] | undefined {
+    if (v === null || v === undefined) return undefined;
+    if (!Array.isArray(v)) {
+      this.typeError(path, v, goType);
+      return undefined;
+    }
+    const out: T[] = [];
+    v.forEach((x, i) => {
+      const d = item(x, path.index(i));
+      if (d !== undefined) out.push(d);
+    });
+    return out;
+  }
+
+  stringMap(v: unknown, path: FieldPath): Record<string, string> | undefined {
+    const o = this.object(v, path, 'map[string]string');
+    if (o === undefined) return undefined;
+    const out: Record<string, string> = {};
+    for (const [k, x] of Object.entries(o)) out[k] = this.string(x, path.key(k)) ?? '';
+    return out;
+  }
+
+  /** A JSON value (for `default`, `enum`, `example`); undefined for null. */
+  json(v: unknown, path: FieldPath): JSONBox | undefined {
+    if (v === null || v === undefined) return undefined;
+    const problem = jsonProblem(v);
+    if (problem !== undefined) {
+      this.errors.push(new FieldError('FieldValueTypeInvalid', path, safeBadValue(v), problem));
+      return undefined;
+    }
+    return { value: v };
+  }
+
+  // ---- schemas ----
+
+  schema(v: unknown, path: FieldPath, depth: number): Schema | undefined {
+    if (this.tooLarge) return undefined;
+    if (v === null || v === undefined) return undefined;
+    if (depth > maxSchemaDepth) {
+      this.errors.push(new FieldError('FieldValueForbidden', path, '',
+        `must not be nested more than ${maxSchemaDepth} levels deep (kubekit's bound; the schema below this point is not validated)`));
+      this.tooLarge = true;
+      return undefined;
+    }
+    if (++this.nodes > maxSchemaNodes) {
+      this.errors.push(new FieldError('FieldValueForbidden', path, '', `must not hold more than ${maxSchemaNodes} schemas in total (kubekit's bound)`));
+      this.tooLarge = true;
+      return undefined;
+    }
+    const o = this.object(v, path, 'v1.JSONSchemaProps');
+    if (o === undefined) return undefined;
+    this.unknownKeys(o, schemaKeys, path);
+    const d = depth + 1;
+    const s: Schema = {
+      raw: o as JSONSchemaProps,
+      id: this.string(o.id, path.child('id')) ?? '',
+      $schema: this.string(o.$schema, path.child('$schema')) ?? '',
+      ref: this.string(o.$ref, path.child('$ref')),
+      description: this.string(o.description, path.child('description')) ?? '',
+      type: this.string(o.type, path.child('type')) ?? '',
+      nullable: this.bool(o.nullable, path.child('nullable')) ?? false,
+      format: this.string(o.format, path.child('format')) ?? '',
+      title: this.string(o.title, path.child('title')) ?? '',
+      default: this.json(o.default, path.child('default')),
+      maximum: this.float(o.maximum, path.child('maximum')),
+      exclusiveMaximum: this.bool(o.exclusiveMaximum, path.child('exclusiveMaximum')) ?? false,
+      minimum: this.float(o.minimum, path.child('minimum')),
+      exclusiveMinimum: this.bool(o.exclusiveMinimum, path.child('exclusiveMinimum')) ?? false,
+      maxLength: this.int(o.maxLength, path.child('maxLength'), 64),
+      minLength: this.int(o.minLength, path.child('minLength'), 64),
+      pattern: this.string(o.pattern, path.child('pattern')) ?? '',
+      maxItems: this.int(o.maxItems, path.child('maxItems'), 64),
+      minItems: this.int(o.minItems, path.child('minItems'), 64),
+      uniqueItems: this.bool(o.uniqueItems, path.child('uniqueItems')) ?? false,
+      multipleOf: this.float(o.multipleOf, path.child('multipleOf')),
+      enum: this.array(o.enum, path.child('enum'), '[]v1.JSON', (x, p) => {
+        if (x === null) return null;
+        return this.json(x, p)?.value;
+      }),
+      maxProperties: this.int(o.maxProperties, path.child('maxProperties'), 64),
+      minProperties: this.int(o.minProperties, path.child('minProperties'), 64),
+      required: this.stringArray(o.required, path.child('required')),
+      items: this.schemaOrArray(o.items, path.child('items'), d),
+      allOf: this.schemaList(o.allOf, path.child('allOf'), d),
+      oneOf: this.schemaList(o.oneOf, path.child('oneOf'), d),
+      anyOf: this.schemaList(o.anyOf, path.child('anyOf'), d),
+      not: this.schema(o.not, path.child('not'), d),
+      properties: this.schemaMap(o.properties, path.child('properties'), d),
+      additionalProperties: this.schemaOrBool(o.additionalProperties, path.child('additionalProperties'), d),
+      patternProperties: this.schemaMap(o.patternProperties, path.child('patternProperties'), d),
+      dependencies: this.dependencies(o.dependencies, path.child('dependencies'), d),
+      additionalItems: this.schemaOrBool(o.additionalItems, path.child('additionalItems'), d),
+      definitions: this.schemaMap(o.definitions, path.child('definitions'), d),
+      externalDocs: this.externalDocs(o.externalDocs, path.child('externalDocs')),
+      example: this.json(o.example, path.child('example')),
+      xPreserveUnknownFields: this.bool(o['x-kubernetes-preserve-unknown-fields'], path.child('x-kubernetes-preserve-unknown-fields')),
+      xEmbeddedResource: this.bool(o['x-kubernetes-embedded-resource'], path.child('x-kubernetes-embedded-resource')) ?? false,
+      xIntOrString: this.bool(o['x-kubernetes-int-or-string'], path.child('x-kubernetes-int-or-string')) ?? false,
+      xListMapKeys: this.stringArray(o['x-kubernetes-list-map-keys'], path.child('x-kubernetes-list-map-keys')),
+      xListType: this.string(o['x-kubernetes-list-type'], path.child('x-kubernetes-list-type')),
+      xMapType: this.string(o['x-kubernetes-map-type'], path.child('x-kubernetes-map-type')),
+      xValidations: this.array(o['x-kubernetes-validations'], path.child('x-kubernetes-validations'), 'v1.ValidationRules',
+        (x, p) => this.rule(x, p)),
+    };
+    return s;
+  }
+
+  private schemaList(v: unknown, path: FieldPath, depth: number): Schema[] | undefined {
+    return this.array(v, path, '[]v1.JSONSchemaProps', (x, p) => this.schema(x, p, depth) ?? (x === null ? emptySchema() : undefined));
+  }
+
+  private schemaMap(v: unknown, path: FieldPath, depth: number): Map<string, Schema> | undefined {
+    const o = this.object(v, path, 'map[string]v1.JSONSchemaProps');
+    if (o === undefined) return undefined;
+    const out = new Map<string, Schema>();
+    for (const [k, x] of Object.entries(o)) {
+      const s = x === null ? emptySchema() : this.schema(x, path.key(k), depth);
+      if (s !== undefined) out.set(k, s);
+    }
+    return out;
+  }
+
+  private schemaOrArray(v: unknown, path: FieldPath, depth: number): SchemaOrArray | undefined {
+    if (v === null || v === undefined) return undefined;
+    // JSONSchemaPropsOrArray.UnmarshalJSON: an object is one schema, an array a list, anything else nothing.
+    if (Array.isArray(v)) return { schemas: this.schemaList(v, path, depth) ?? [] };
+    if (isPlainObject(v)) return { schema: this.schema(v, path, depth) };
+    return {};
+  }
+
+  private schemaOrBool(v: unknown, path: FieldPath, depth: number): SchemaOrBool | undefined {
+    if (v === null || v === undefined) return undefined;
+    if (typeof v === 'boolean') return { allows: v };
+    if (isPlainObject(v)) return { allows: true, schema: this.schema(v, path, depth) };
+    this.errors.push(new FieldError('FieldValueTypeInvalid', path, safeBadValue(v), 'boolean or JSON schema expected'));
+    return undefined;
+  }
+
+  private dependencies(v: unknown, path: FieldPath, depth: number): Map<string, SchemaOrStringArray> | undefined {
+    const o = this.object(v, path, 'v1.JSONSchemaDependencies');
+    if (o === undefined) return undefined;
+    const out = new Map<string, SchemaOrStringArray>();
+    for (const [k, x] of Object.entries(o)) {
+      if (Array.isArray(x)) out.set(k, { property: this.stringArray(x, path.key(k)) });
+      else if (isPlainObject(x)) out.set(k, { schema: this.schema(x, path.key(k), depth) });
+      else out.set(k, {});
+    }
+    return out;
+  }
+
+  private externalDocs(v: unknown, path: FieldPath): Schema['externalDocs'] {
+    const o = this.object(v, path, 'v1.ExternalDocumentation');
+    if (o === undefined) return undefined;
+    this.unknownKeys(o, new Set(['description', 'url']), path);
+    return { description: this.string(o.description, path.child('description')) ?? '', url: this.string(o.url, path.child('url')) ?? '' };
+  }
+
+  private rule(v: unknown, path: FieldPath): Rule | undefined {
+    const o = this.object(v, path, 'v1.ValidationRule');
+    if (o === undefined) return v === null ? { rule: '', message: '', messageExpression: '', fieldPath: '' } : undefined;
+    this.unknownKeys(o, new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']), path);
+    return {
+      rule: this.string(o.rule, path.child('rule')) ?? '',
+      message: this.string(o.message, path.child('message')) ?? '',
+      messageExpression: this.string(o.messageExpression, path.child('messageExpression')) ?? '',
+      reason: this.string(o.reason, path.child('reason')),
+      fieldPath: this.string(o.fieldPath, path.child('fieldPath')) ?? '',
+      optionalOldSelf: this.bool(o.optionalOldSelf, path.child('optionalOldSelf')),
+    };
+  }
+
+  // ---- the CRD ----
+
+  crd(v: unknown): Crd {
+    const root = FieldPath.root('');
+    const o = this.object(v, root, 'v1.CustomResourceDefinition') ?? {};
+    this.unknownKeys(o, new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']), root);
+    return {
+      metadata: this.meta(o.metadata, FieldPath.root('metadata')),
+      spec: this.spec(o.spec, FieldPath.root('spec')),
+      status: this.status(o.status, FieldPath.root('status')),
+    };
+  }
+
+  private meta(v: unknown, path: FieldPath): Meta {
+    const o = this.object(v, path, 'v1.ObjectMeta') ?? {};
+    this.unknownKeys(o, objectMetaKeys, path);
+    this.string(o.uid, path.child('uid'));
+    this.string(o.resourceVersion, path.child('resourceVersion'));
+    this.int(o.generation, path.child('generation'), 64);
+    this.stringArray(o.finalizers, path.child('finalizers'));
+    this.stringMap(o.labels, path.child('labels'));
+    return {
+      name: this.string(o.name, path.child('name')) ?? '',
+      generateName: this.string(o.generateName, path.child('generateName')) ?? '',
+      namespace: this.string(o.namespace, path.child('namespace')) ?? '',
+      annotations: this.stringMap(o.annotations, path.child('annotations')),
+    };
+  }
+
+  private spec(v: unknown, path: FieldPath): Spec {
+    const o = this.object(v, path, 'v1.CustomResourceDefinitionSpec') ?? {};
+    this.unknownKeys(o, new Set(['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']), path);
+    return {
+      group: this.string(o.group, path.child('group')) ?? '',
+      version: '',
+      names: this.names(o.names, path.child('names')),
+      scope: this.string(o.scope, path.child('scope')) ?? '',
+      versions: this.array(o.versions, path.child('versions'), '[]v1.CustomResourceDefinitionVersion', (x, p) => this.version(x, p)),
+      conversion: this.conversion(o.conversion, path.child('conversion')),
+      preserveUnknownFields: this.bool(o.preserveUnknownFields, path.child('preserveUnknownFields')),
+    };
+  }
+
+  names(v: unknown, path: FieldPath): Names {
+    const o = this.object(v, path, 'v1.CustomResourceDefinitionNames') ?? {};
+    this.unknownKeys(o, new Set(['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories']), path);
+    return {
+      plural: this.string(o.plural, path.child('plural')) ?? '',
+      singular: this.string(o.singular, path.child('singular')) ?? '',
+      shortNames: this.stringArray(o.shortNames, path.child('shortNames')),
+      kind: this.string(o.kind, path.child('kind')) ?? '',
+      listKind: this.string(o.listKind, path.child('listKind')) ?? '',
+      categories: this.stringArray(o.categories, path.child('categories')),
+    };
+  }
+
+  private version(v: unknown, path: FieldPath): Version | undefined {
+    const o = this.object(v, path, 'v1.CustomResourceDefinitionVersion');
+    if (o === undefined) return v === null ? { name: '', served: false, storage: false, deprecated: false } : undefined;
+    this.unknownKeys(o, new Set(['name', 'served', 'storage', 'deprecated', 'deprecationWarning', 'schema', 'subresources',
+      'additionalPrinterColumns', 'selectableFields']), path);
+    return {
+      name: this.string(o.name, path.child('name')) ?? '',
+      served: this.bool(o.served, path.child('served')) ?? false,
+      storage: this.bool(o.storage, path.child('storage')) ?? false,
+      deprecated: this.bool(o.deprecated, path.child('deprecated')) ?? false,
+      deprecationWarning: this.string(o.deprecationWarning, path.child('deprecationWarning')),
+      schema: this.validation(o.schema, path.child('schema')),
+      subresources: this.subresources(o.subresources, path.child('subresources')),
+      additionalPrinterColumns: this.array(o.additionalPrinterColumns, path.child('additionalPrinterColumns'),
+        '[]v1.CustomResourceColumnDefinition', (x, p) => this.column(x, p)),
+      selectableFields: this.array(o.selectableFields, path.child('selectableFields'), '[]v1.SelectableField', (x, p) => {
+        const f = this.object(x, p, 'v1.SelectableField');
+        if (f === undefined) return x === null ? { jsonPath: '' } : undefined;
+        this.unknownKeys(f, new Set(['jsonPath']), p);
+        return { jsonPath: this.string(f.jsonPath, p.child('jsonPath')) ?? '' } satisfies Selectable;
+      }),
+    };
+  }
+
+  private validation(v: unknown, path: FieldPath): Validation | undefined {
+    const o = this.object(v, path, 'v1.CustomResourceValidation');
+    if (o === undefined) return undefined;
+    this.unknownKeys(o, new Set(['openAPIV3Schema']), path);
+    return { openAPIV3Schema: this.schema(o.openAPIV3Schema, path.child('openAPIV3Schema'), 0) };
+  }
+
+  subresources(v: unknown, path: FieldPath): Subresources | undefined {
+    const o = this.object(v, path, 'v1.CustomResourceSubresources');
+    if (o === undefined) return undefined;
+    this.unknownKeys(o, new Set(['status', 'scale']), path);
+    const out: Subresources = {};
+    const status = this.object(o.status, path.child('status'), 'v1.CustomResourceSubresourceStatus');
+    if (status !== undefined) {
+      this.unknownKeys(status, new Set(), path.child('status'));
+      out.status = true;
+    }
+    const scale = this.object(o.scale, path.child('scale'), 'v1.CustomResourceSubresourceScale');
+    if (scale !== undefined) {
+      const p = path.child('scale');
+      this.unknownKeys(scale, new Set(['specReplicasPath', 'statusReplicasPath', 'labelSelectorPath']), p);
+      out.scale = {
+        specReplicasPath: this.string(scale.specReplicasPath, p.child('specReplicasPath')) ?? '',
+        statusReplicasPath: this.string(scale.statusReplicasPath, p.child('statusReplicasPath')) ?? '',
+        labelSelectorPath: this.string(scale.labelSelectorPath, p.child('labelSelectorPath')),
+      } satisfies Scale;
+    }
+    return out;
+  }
+
+  column(v: unknown, path: FieldPath): ColumnDef | undefined {
+    const o = this.object(v, path, 'v1.CustomResourceColumnDefinition');
+    if (o === undefined) return v === null ? { name: '', type: '', format: '', description: '', priority: 0, jsonPath: '' } : undefined;
+    this.unknownKeys(o, new Set(['name', 'type', 'format', 'description', 'priority', 'jsonPath']), path);
+    return {
+      name: this.string(o.name, path.child('name')) ?? '',
+      type: this.string(o.type, path.child('type')) ?? '',
+      format: this.string(o.format, path.child('format')) ?? '',
+      description: this.string(o.description, path.child('description')) ?? '',
+      priority: this.int(o.priority, path.child('priority'), 32) ?? 0,
+      jsonPath: this.string(o.jsonPath, path.child('jsonPath')) ?? '',
+    };
+  }
+
+  private conversion(v: unknown, path: FieldPath): Conversion | undefined {
+    const o = this.object(v, path, 'v1.CustomResourceConversion');
+    if (o === undefined) return undefined;
+    this.unknownKeys(o, new Set(['strategy', 'webhook']), path);
+    const out: Conversion = { strategy: this.string(o.strategy, path.child('strategy')) ?? '' };
+    const wp = path.child('webhook');
+    const webhook = this.object(o.webhook, wp, 'v1.WebhookConversion');
+    if (webhook !== undefined) {
+      this.unknownKeys(webhook, new Set(['clientConfig', 'conversionReviewVersions']), wp);
+      out.conversionReviewVersions = this.stringArray(webhook.conversionReviewVersions, wp.child('conversionReviewVersions'));
+      const cp = wp.child('clientConfig');
+      const cc = this.object(webhook.clientConfig, cp, 'v1.WebhookClientConfig');
+      if (cc !== undefined) {
+        this.unknownKeys(cc, new Set(['url', 'service', 'caBundle']), cp);
+        const config: NonNullable<Conversion['webhookClientConfig']> = {
+          url: this.string(cc.url, cp.child('url')),
+          caBundle: this.string(cc.caBundle, cp.child('caBundle')),
+        };
+        if (config.caBundle !== undefined && !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(config.caBundle)) {
+          this.errors.push(new FieldError('FieldValueTypeInvalid', cp.child('caBundle'), config.caBundle, 'illegal base64 data'));
+        }
+        const sp = cp.child('service');
+        const svc = this.object(cc.service, sp, 'v1.ServiceReference');
+        if (svc !== undefined) {
+          this.unknownKeys(svc, new Set(['namespace', 'name', 'path', 'port']), sp);
+          config.service = {
+            namespace: this.string(svc.namespace, sp.child('namespace')) ?? '',
+            name: this.string(svc.name, sp.child('name')) ?? '',
+            path: this.string(svc.path, sp.child('path')),
+            // v1 defaulting: SetDefaults_ServiceReference.
+            port: this.int(svc.port, sp.child('port'), 32) ?? 443,
+          };
+        }
+        out.webhookClientConfig = config;
+      }
+    }
+    return out;
+  }
+
+  private status(v: unknown, path: FieldPath): Status {
+    const o = this.object(v, path, 'v1.CustomResourceDefinitionStatus') ?? {};
+    this.unknownKeys(o, new Set(['conditions', 'acceptedNames', 'storedVersions', 'observedGeneration']), path);
+    this.int(o.observedGeneration, path.child('observedGeneration'), 64);
+    return {
+      conditions: this.array(o.conditions, path.child('conditions'), '[]v1.CustomResourceDefinitionCondition', (x, p) => {
+        const c = this.object(x, p, 'v1.CustomResourceDefinitionCondition');
+        if (c === undefined) return undefined;
+        this.unknownKeys(c, new Set(['type', 'status', 'lastTransitionTime', 'reason', 'message', 'observedGeneration']), p);
+        this.string(c.lastTransitionTime, p.child('lastTransitionTime'));
+        this.string(c.reason, p.child('reason'));
+        this.string(c.message, p.child('message'));
+        this.int(c.observedGeneration, p.child('observedGeneration'), 64);
+        return { type: this.string(c.type, p.child('type')) ?? '', status: this.string(c.status, p.child('status')) ?? '' } satisfies Condition;
+      }),
+      acceptedNames: this.names(o.acceptedNames, path.child('acceptedNames')),
+      storedVersions: this.stringArray(o.storedVersions, path.child('storedVersions')),
+    };
+  }
+}
+
+/** An empty decoded schema (what Go holds for a `null` list element). */
+export function emptySchema(): Schema {
+  return {
+    raw: {}, id: '', $schema: '', description: '', type: '', nullable: false, format: '', title: '', exclusiveMaximum: false,
+    exclusiveMinimum: false, pattern: '', uniqueItems: false, xEmbeddedResource: false, xIntOrString: false,
+  };
+}
+
+/** Why `v` is not a JSON value kubekit can validate (non-JSON types, too deep), or undefined. Iterative. */
+export function jsonProblem(v: unknown): string | undefined {
+  const stack: [unknown, number][] = [[v, 0]];
+  let visited = 0;
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop()!;
+    if (++visited > maxSchemaNodes) return `must not hold more than ${maxSchemaNodes} values (kubekit's bound)`;
+    if (depth > maxValueDepth) return `must not be nested more than ${maxValueDepth} levels deep (kubekit's bound)`;
+    if (x === null || typeof x === 'string' || typeof x === 'boolean' || typeof x === 'bigint') continue;
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return `must be a JSON value, but holds ${String(x)}`;
+      continue;
+    }
+    if (Array.isArray(x)) {
+      for (const item of x) stack.push([item, depth + 1]);
+      continue;
+    }
+    if (isPlainObject(x)) {
+      for (const item of Object.values(x)) stack.push([item, depth + 1]);
+      continue;
+    }
+    return `must be a JSON value, but holds a ${x === undefined ? 'undefined' : typeof x === 'object' ? 'non-plain object' : typeof x}`;
+  }
+  return undefined;
+}
+
+/** A bad value safe to print: JSON values as they are, anything else (deep, non-JSON) as a short description. */
+function safeBadValue(v: unknown): unknown {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'object' && jsonProblem(v) === undefined && JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)).length <= 1024) return v;
+  return Array.isArray(v) ? '[…]' : typeof v === 'object' ? '{…}' : String(typeof v);
+}
+
+/** Decodes a schema on its own, as the public schema validators take it. */
+export function decodeSchema(raw: unknown, path: FieldPath): { schema?: Schema; errors: FieldError[] } {
+  const d = new Decoder();
+  const schema = d.schema(raw, path, 0);
+  return { schema, errors: d.errors };
+}
+
+/** Decodes a CRD. */
+export function decodeCrd(raw: unknown): { crd: Crd; errors: FieldError[] } {
+  const d = new Decoder();
+  const crd = d.crd(raw);
+  return { crd, errors: d.errors };
+}
