@@ -1,5 +1,6 @@
 // The per-object step of ObjectMeta coercion shared by the plain and the compiled walk.
 import { invalid, type FieldError } from '@kubekit/core';
+import { checkValueDepth } from './depth.js';
 import type { JSONObject } from './json.js';
 import { decodeObjectMeta } from './objectMeta.js';
 
@@ -37,12 +38,17 @@ export function coerceEmbeddedMeta(obj: JSONObject, key: string, v: unknown, pat
       delete obj[key];
       return undefined;
     }
+    checkValueDepth(v);
     return invalid(childPath(path, key), v, 'must be a string');
   }
   if (key !== 'metadata') return undefined;
   const metaPath = childPath(path, 'metadata');
   const r = decodeObjectMeta(v, st.drop);
-  if (!r.ok) return st.drop ? undefined : invalid(metaPath, v, r.error);
+  if (!r.ok) {
+    if (st.drop) return undefined;
+    checkValueDepth(v);
+    return invalid(metaPath, v, r.error);
+  }
   for (const f of r.unknownFields) st.unknown.push(`${metaPath}.${f}`);
   if (r.meta.creationTimestamp === null) delete r.meta.creationTimestamp;
   obj.metadata = r.meta;

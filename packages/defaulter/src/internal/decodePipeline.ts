@@ -1,6 +1,7 @@
 // The order in which the apiserver's decoder treats a custom resource (unstructuredSchemaCoercer.apply
 // in customresource_handler.go, then the codec's defaulter), shared by the plain and compiled forms.
-import { KubeError } from '@kubekit/core';
+import { goSprint, KubeError } from '@kubekit/core';
+import { checkValueDepth } from './depth.js';
 import { isObject, setOwn } from './json.js';
 import { decodeObjectMeta } from './objectMeta.js';
 
@@ -34,7 +35,8 @@ function typeMetaField(obj: Record<string, unknown>, key: 'kind' | 'apiVersion')
   if (!Object.hasOwn(obj, key)) return undefined;
   const v = obj[key];
   if (typeof v === 'string') return v;
-  throw new KubeError('BadRequest', `.${key} accessor error: ${v === null ? '<nil>' : String(v)} is of the type ${goTypeName(v)}, expected string`);
+  checkValueDepth(v);
+  throw new KubeError('BadRequest', `.${key} accessor error: ${goSprint(v)} is of the type ${goTypeName(v)}, expected string`);
 }
 
 /**

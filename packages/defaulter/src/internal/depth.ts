@@ -17,3 +17,17 @@ export function depthError(what: 'object' | 'schema' = 'object'): KubeError {
 export function checkDepth(depth: number): void {
   if (depth > maxNestingDepth) throw depthError();
 }
+
+/**
+ * Throws {@link depthError} when `value` nests deeper than {@link maxNestingDepth}. Iterative, so it
+ * is safe on any input; used before a value is printed into an error message.
+ */
+export function checkValueDepth(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    checkDepth(depth);
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+}
