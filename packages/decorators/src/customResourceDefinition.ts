@@ -1,6 +1,6 @@
 import { FieldError, InvalidError, invalid } from '@kubekit/core';
 import type { KubeErrorOptions, StatusCause } from '@kubekit/core';
-import { validateDefinition } from './internal/validate.js';
+import { validateCustomResourceDefinition } from '@kubekit/crd';
 import type {
   CustomResourceConversion,
   CustomResourceDefinition,
@@ -161,6 +161,7 @@ function buildDefinition(classes: VersionClass[], options: CustomResourceDefinit
   const classNames = sorted.map((v) => `${v.record.className} (${v.options.version})`).join(', ');
   origins.push({ path: 'spec', source: `@CustomResource() on ${sorted.length === 1 ? 'class ' : 'classes '}${classNames}` });
   origins.push({ path: 'metadata', source: `@CustomResource() on ${sorted.length === 1 ? 'class ' : 'classes '}${classNames}` });
+  origins.push({ path: 'status', source: `@CustomResource() on ${sorted.length === 1 ? 'class ' : 'classes '}${classNames}` });
 
   const crd: CustomResourceDefinition = {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -170,9 +171,9 @@ function buildDefinition(classes: VersionClass[], options: CustomResourceDefinit
   };
   if (conversion !== undefined) crd.spec.conversion = conversion;
 
-  for (const error of validateDefinition(crd)) {
+  for (const error of validateCustomResourceDefinition(crd)) {
     errors.push(error);
-    sources.push(sourceOf(error.field, origins));
+    sources.push(sourceOf(error.field, origins, versions.length));
   }
   if (errors.length > 0) throw declarationError(crd, errors, sources);
   return crd;
@@ -190,13 +191,39 @@ function buildSubresources(options: CustomResourceOptions['subresources']): Cust
   return out;
 }
 
-/** The declaration of the longest origin path that is a prefix of `field` (at a path boundary). */
-function sourceOf(field: string, origins: readonly Origin[]): string {
+/**
+ * The internal API the apiserver validates moves per-version fields that are identical in every version
+ * to the top of `spec`, so its messages name `spec.validation.openAPIV3Schema…` for a single-version
+ * CRD; these map such paths back to the versions they came from.
+ */
+const hoistedPaths: readonly (readonly [string, string])[] = [
+  ['spec.validation', 'schema'],
+  ['spec.selectableFields', 'selectableFields'],
+  ['spec.additionalPrinterColumns', 'additionalPrinterColumns'],
+  ['spec.subresources', 'subresources'],
+];
+
+function isPathPrefix(field: string, prefix: string): boolean {
+  if (!field.startsWith(prefix)) return false;
+  const next = field.charAt(prefix.length);
+  return next === '' || next === '.' || next === '[';
+}
+
+/** Where the part of the CRD at `field` was declared: the longest origin path that is a prefix of it. */
+function sourceOf(field: string, origins: readonly Origin[], versionCount: number): string {
+  for (const [top, perVersion] of hoistedPaths) {
+    if (!isPathPrefix(field, top)) continue;
+    const rest = field.slice(top.length);
+    const sources = Array.from({ length: versionCount }, (_, i) => longestOrigin(`spec.versions[${i}].${perVersion}${rest}`, origins));
+    return [...new Set(sources)].join(', ');
+  }
+  return longestOrigin(field, origins);
+}
+
+function longestOrigin(field: string, origins: readonly Origin[]): string {
   let best: Origin | undefined;
   for (const origin of origins) {
-    if (!field.startsWith(origin.path)) continue;
-    const next = field.charAt(origin.path.length);
-    if (next !== '' && next !== '.' && next !== '[') continue;
+    if (!isPathPrefix(field, origin.path)) continue;
     if (best === undefined || origin.path.length > best.path.length) best = origin;
   }
   return best?.source ?? 'the CustomResourceDefinition';

@@ -97,9 +97,9 @@ describe('customResourceDefinition', () => {
     // The class-level @Selectable names a path the schema lacks: the apiserver's own check says so.
     const err = declarationError(() => customResourceDefinition(Thing));
     expect(err.fieldErrors.map(String)).to.deep.equal([
-      'spec.versions[0].selectableFields[1].jsonPath: Invalid value: ".spec.other": is an invalid path: does not refer to a valid field',
+      'spec.selectableFields[1].jsonPath: Invalid value: ".spec.other": is an invalid path: does not refer to a valid field',
     ]);
-    expect(err.message).to.contain('@Selectable() on class Thing: spec.versions[0].selectableFields[1].jsonPath');
+    expect(err.message).to.contain('@Selectable() on class Thing: spec.selectableFields[1].jsonPath');
 
     @Selectable({ jsonPath: '.spec.since' })
     @PrinterColumn({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' })
@@ -230,13 +230,13 @@ describe('customResourceDefinition', () => {
       expect(err).to.be.instanceOf(InvalidError).and.to.be.instanceOf(KubeError);
       expect(err.reason).to.equal('Invalid');
       expect(err.code).to.equal(422);
-      expect(err.fieldErrors.map(String)).to.deep.equal([`spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".spec": ${typeDetail}`]);
+      expect(err.fieldErrors.map(String)).to.deep.equal([`spec.selectableFields[0].jsonPath: Invalid value: ".spec": ${typeDetail}`]);
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +
-          `@Selectable() on Shirt.spec: spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".spec": ${typeDetail}`,
+          `@Selectable() on Shirt.spec: spec.selectableFields[0].jsonPath: Invalid value: ".spec": ${typeDetail}`,
       );
       expect(err.causes).to.deep.equal([{
-        reason: 'FieldValueInvalid', field: 'spec.versions[0].selectableFields[0].jsonPath', message: `Invalid value: ".spec": ${typeDetail}`,
+        reason: 'FieldValueInvalid', field: 'spec.selectableFields[0].jsonPath', message: `Invalid value: ".spec": ${typeDetail}`,
       }]);
     });
 
@@ -247,7 +247,7 @@ describe('customResourceDefinition', () => {
       const err = declarationError(() => customResourceDefinition(Shirt));
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +
-          `@Selectable() on ShirtSpec.price: spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".spec.price": ${typeDetail}`,
+          `@Selectable() on ShirtSpec.price: spec.selectableFields[0].jsonPath: Invalid value: ".spec.price": ${typeDetail}`,
       );
       expect(err.sources).to.deep.equal(['@Selectable() on ShirtSpec.price']);
     });
@@ -267,11 +267,11 @@ describe('customResourceDefinition', () => {
       @CustomResource({ group: 'stable.example.com', version: 'v1', kind: 'Shirt' })
       class Shirt { @Field(() => ShirtSpec) spec?: ShirtSpec }
       const err = declarationError(() => customResourceDefinition(Shirt));
-      expect(err.fieldErrors.map(String)).to.deep.equal(['spec.versions[0].selectableFields: Too many: 9: must have at most 8 items']);
+      expect(err.fieldErrors.map(String)).to.deep.equal(['spec.selectableFields: Too many: 9: must have at most 8 items']);
       const declared = Array.from({ length: 9 }, (_, i) => `ShirtSpec.a${i + 1}`).join(', ');
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +
-          `@Selectable() on ${declared}: spec.versions[0].selectableFields: Too many: 9: must have at most 8 items`,
+          `@Selectable() on ${declared}: spec.selectableFields: Too many: 9: must have at most 8 items`,
       );
     });
 
@@ -282,7 +282,7 @@ describe('customResourceDefinition', () => {
       const err = declarationError(() => customResourceDefinition(CronTab));
       // Upstream: defaulting.ValidateDefaults → validation.ValidateCustomResource(path.Child("default"), …) with the
       // kube-openapi validator rooted at "" (hence the empty name before "in body").
-      const text = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 11:  in body should be less than or equal to 10';
+      const text = 'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 11:  in body should be less than or equal to 10';
       expect(err.fieldErrors.map(String)).to.deep.equal([text]);
       expect(err.message).to.equal(`CustomResourceDefinition.apiextensions.k8s.io "crontabs.stable.example.com" is invalid: CronTabSpec.replicas: ${text}`);
     });
@@ -296,7 +296,7 @@ describe('customResourceDefinition', () => {
       class CronTab { @Field(() => CronTabSpec) spec?: CronTabSpec }
       const err = declarationError(() => customResourceDefinition(CronTab));
       expect(err.fieldErrors).to.have.length(1);
-      expect(err.fieldErrors[0].field).to.equal('spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].default');
+      expect(err.fieldErrors[0].field).to.equal('spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default');
       expect(err.sources).to.deep.equal(['CronTabSpec.replicas']);
     });
 
@@ -307,14 +307,17 @@ describe('customResourceDefinition', () => {
       @CustomResource({ group: 'stable.example.com', version: 'v2', kind: 'Shirt', storage: true })
       class ShirtV2 { @Field(() => Spec) spec?: Spec }
       const err = declarationError(() => customResourceDefinition(ShirtV1, ShirtV2));
-      expect(err.fieldErrors).to.have.length(1);
-      const [fieldError] = err.fieldErrors;
-      expect([fieldError.type, fieldError.field, fieldError.detail]).to.deep.equal([
-        'FieldValueInvalid', 'spec.versions', 'must have exactly one version marked as storage version',
+      // Upstream validation.go: the versions check, and the stored-versions check of the status the
+      // create strategy prepares (status.storedVersions = the first storage version).
+      expect(err.fieldErrors.map((e) => [e.type, e.field, e.detail])).to.deep.equal([
+        ['FieldValueInvalid', 'spec.versions', 'must have exactly one version marked as storage version'],
+        ['FieldValueInvalid', 'status.storedVersions', 'must have the storage version v1'],
       ]);
+      expect(err.fieldErrors[1].toString()).to.equal('status.storedVersions: Invalid value: []string{"v2"}: must have the storage version v1');
+      const declared = '@CustomResource() on classes ShirtV2 (v2), ShirtV1 (v1)';
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +
-          `@CustomResource() on classes ShirtV2 (v2), ShirtV1 (v1): ${fieldError.toString()}`,
+          `[${declared}: ${err.fieldErrors[0].toString()}, ${declared}: ${err.fieldErrors[1].toString()}]`,
       );
     });
 
@@ -325,7 +328,11 @@ describe('customResourceDefinition', () => {
       @CustomResource({ group: 'stable.example.com', version: 'v2', kind: 'Shirt' })
       class ShirtV2 { @Field(() => Spec) spec?: Spec }
       const err = declarationError(() => customResourceDefinition(ShirtV1, ShirtV2));
-      expect(err.fieldErrors.map((e) => e.detail)).to.deep.equal(['must have exactly one version marked as storage version']);
+      expect(err.fieldErrors.map((e) => e.detail)).to.deep.equal([
+        'must have exactly one version marked as storage version',
+        'must have at least one stored version',
+      ]);
+      expect(err.sources).to.deep.equal(['@CustomResource() on classes ShirtV2 (v2), ShirtV1 (v1)', '@CustomResource() on classes ShirtV2 (v2), ShirtV1 (v1)']);
     });
 
     it('a selectable path into metadata', () => {
@@ -336,7 +343,7 @@ describe('customResourceDefinition', () => {
       const err = declarationError(() => customResourceDefinition(Shirt));
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +
-          '@Selectable() on ShirtMeta.name: spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".metadata.name": must not point to fields in metadata',
+          '@Selectable() on ShirtMeta.name: spec.selectableFields[0].jsonPath: Invalid value: ".metadata.name": must not point to fields in metadata',
       );
     });
 
@@ -348,7 +355,7 @@ describe('customResourceDefinition', () => {
       const err = declarationError(() => customResourceDefinition(Shirt));
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +
-          '@Selectable() on class Shirt: spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".metadata.name": is an invalid path: does not refer to a valid field',
+          '@Selectable() on class Shirt: spec.selectableFields[0].jsonPath: Invalid value: ".metadata.name": is an invalid path: does not refer to a valid field',
       );
     });
 
@@ -359,7 +366,7 @@ describe('customResourceDefinition', () => {
       class Shirt { @Field(() => ShirtSpec) spec?: ShirtSpec }
       const err = declarationError(() => customResourceDefinition(Shirt));
       expect(err.fieldErrors.map(String)).to.deep.equal([
-        'spec.versions[0].selectableFields[0].jsonPath: Invalid value: ".spec.items[*].name": is an invalid path: array notation is not allowed',
+        'spec.selectableFields[0].jsonPath: Invalid value: ".spec.items[*].name": is an invalid path: array notation is not allowed',
       ]);
       expect(err.sources).to.deep.equal(['@Selectable() on Item.name']);
     });
@@ -371,7 +378,7 @@ describe('customResourceDefinition', () => {
       const err = declarationError(() => customResourceDefinition(Shirt));
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ShirtSpec.color: ' +
-          'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[color].type: Required value: must not be empty for specified object fields',
+          'spec.validation.openAPIV3Schema.properties[spec].properties[color].type: Required value: must not be empty for specified object fields',
       );
     });
   });

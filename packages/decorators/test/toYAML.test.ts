@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { parse, parseAllDocuments } from 'yaml';
+import { toYAML } from '@kubekit/decorators';
+
+describe('toYAML', () => {
+  it('quotes strings that YAML 1.1 readers would take for booleans, numbers, nulls or times', () => {
+    const tricky = ['yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'NO', 'True', '0777', '0x1F', '1:20', '1_000', '2021-01-01', '~', 'null', '.inf', '+12', '1e3', ''];
+    const text = toYAML({ values: tricky });
+    for (const value of tricky) expect(text).to.contain(`- "${value}"`);
+    expect(parse(text, { version: '1.1' })).to.deep.equal({ values: tricky });
+    expect(parse(text)).to.deep.equal({ values: tricky });
+  });
+
+  it('writes one document per array item, separated by ---, keys in the objects\' order', () => {
+    const text = toYAML([{ kind: 'A', apiVersion: 'v1' }, { b: 1, a: [1, 2] }]);
+    expect(text).to.equal('kind: A\napiVersion: v1\n---\nb: 1\na:\n- 1\n- 2\n');
+    expect(parseAllDocuments(text).map((d) => d.toJS())).to.deep.equal([{ kind: 'A', apiVersion: 'v1' }, { b: 1, a: [1, 2] }]);
+  });
+
+  it('writes big integers in full and does not fold long strings', () => {
+    const long = 'word '.repeat(40).trim();
+    const text = toYAML({ big: 12345678901234567890n, long });
+    expect(text).to.equal(`big: 12345678901234567890\nlong: ${long}\n`);
+  });
+
+  it('round-trips JSON values through YAML 1.1 and 1.2 readers', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = toYAML({ value });
+        expect(parse(text, { version: '1.1' })).to.deep.equal({ value });
+        expect(parse(text)).to.deep.equal({ value });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
