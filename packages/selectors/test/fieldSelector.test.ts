@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import {
   FieldSelector, andFieldSelectors, everythingFieldSelector, fieldSelectorFromSet, formatFieldSet, nothingFieldSelector,
-  oneTermEqualFieldSelector, oneTermNotEqualFieldSelector, parseFieldSelector, type FieldRequirement,
+  oneTermEqualFieldSelector, oneTermNotEqualFieldSelector, parseFieldSelector, SelectorParseError, escapeFieldValue,
+  type FieldRequirement,
 } from '@kubekit/selectors';
 import { fieldCases, group, parseError, title } from './helpers/fixtures.js';
 
@@ -282,5 +284,64 @@ describe('nothingFieldSelector', () => {
     expect(both.matches({ a: 'b' })).to.equal(false);
     expect(both.toString()).to.equal(',a=b');
     expect(everythingFieldSelector().matchesNothing()).to.equal(false);
+  });
+});
+
+// Selectors built from the grammar, with field names and values drawn from characters that matter.
+const fieldName = fc.string({ unit: fc.constantFrom('a', 'b', '.', ' ', '!', 'é', '😀', '\\', '-'), maxLength: 6 });
+const rawValue = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\\', ',', '=', '!', 'é', '\ud800'), maxLength: 6 });
+const term = fc.tuple(fieldName, fc.constantFrom('=', '==', '!='), fc.oneof(rawValue.map(escapeFieldValue), rawValue))
+  .map(([f, op, v]) => `${f}${op}${v}`);
+const selectorText = fc.array(fc.oneof(term, fc.constant('')), { maxLength: 6 }).map((ts) => ts.join(','));
+const fieldSetArb = fc.dictionary(fieldName, rawValue, { maxKeys: 4 });
+
+function sortedRequirements(sel: FieldSelector): string[] {
+  return sel.requirements().map((r) => JSON.stringify([r.field, r.operator, r.value])).sort();
+}
+
+describe('FieldSelector properties', () => {
+  it('parses its own canonical text back to the same selector: parse(print(parse(s))) = parse(s)', () => {
+    fc.assert(fc.property(selectorText, fc.array(fieldSetArb, { maxLength: 4 }), (text, sets) => {
+      let first: FieldSelector;
+      try {
+        first = parseFieldSelector(text);
+      } catch (err) {
+        expect(err).to.be.instanceOf(SelectorParseError);
+        return;
+      }
+      const second = parseFieldSelector(first.toString());
+      // The same terms, matching the same objects ...
+      expect(sortedRequirements(second)).to.deep.equal(sortedRequirements(first));
+      for (const set of sets) expect(second.matches(set)).to.equal(first.matches(set));
+      expect(second.isEmpty()).to.equal(first.isEmpty());
+      // ... and in the same order too, unless '==' was written: the apiserver sorts the raw terms, and
+      // 'x==b' sorts before 'x=a' while its printed form 'x=b' sorts after.
+      if (!text.includes('==')) {
+        expect(second.toString()).to.equal(first.toString());
+        expect(second.requirements()).to.deep.equal(first.requirements());
+      }
+      // The canonical text is a fixpoint after one more round.
+      expect(parseFieldSelector(second.toString()).toString()).to.equal(second.toString());
+    }), { numRuns: 1000 });
+  });
+
+  it('throws nothing but SelectorParseError for up to 1 KiB of random bytes or text', () => {
+    const bytes = fc.uint8Array({ maxLength: 1024 });
+    const inputs = fc.oneof(
+      bytes.map((b) => Buffer.from(b).toString('latin1')),
+      bytes.map((b) => new TextDecoder().decode(b)),
+      fc.string({ unit: 'binary', maxLength: 1024 }),
+      fc.string({ unit: fc.constantFrom('a', '=', '!', ',', '\\', ' ', '\u0000', 'é'), maxLength: 1024 }),
+    );
+    fc.assert(fc.property(inputs, (text) => {
+      try {
+        const sel = parseFieldSelector(text);
+        sel.matches({});
+        sel.toString();
+      } catch (err) {
+        if (!(err instanceof SelectorParseError)) throw err;
+        expect(err.reason).to.equal('BadRequest');
+      }
+    }), { numRuns: 1000 });
   });
 });

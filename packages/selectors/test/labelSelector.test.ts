@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import {
   LabelSelector, everythingLabelSelector, labelSelectorFromSet, newLabelRequirement, nothingLabelSelector,
-  parseLabelSelector, validatedLabelSelectorFromSet, type LabelOperator, type LabelRequirement,
+  parseLabelSelector, validatedLabelSelectorFromSet, SelectorParseError, type LabelOperator, type LabelRequirement,
 } from '@kubekit/selectors';
 import { FieldPath } from '@kubekit/core';
 import { group, labelCases, parseError, title } from './helpers/fixtures.js';
@@ -254,4 +255,62 @@ describe('validatedLabelSelectorFromSet', () => {
       else expect(parseError(() => validatedLabelSelectorFromSet(c.set as Labels)).message).to.equal(e.error);
     });
   }
+});
+
+const goodKey = fc.constantFrom('x', 'y', 'app', 'in', 'notin', 'example.com/tier', 'a.b-c_d', 'X9');
+const goodValue = fc.constantFrom('', 'a', 'b', 'in', 'notin', 'v1.2', '0', '7', '42');
+// Mostly valid, sometimes not, so that both the error paths and the round trip are exercised.
+const key = fc.oneof({ arbitrary: goodKey, weight: 9 }, { arbitrary: fc.constantFrom('Bad_', '-x', 'a/b/c'), weight: 1 });
+const value = fc.oneof({ arbitrary: goodValue, weight: 9 }, { arbitrary: fc.constantFrom('-1', 'a b', '_'), weight: 1 });
+const ws = fc.constantFrom('', ' ', '\t', '\n', '  ');
+const requirementOf = (k: fc.Arbitrary<string>, v: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.oneof(
+  fc.tuple(k, ws, fc.constantFrom('=', '==', '!='), ws, v).map((p) => p.join('')),
+  fc.tuple(k, fc.constantFrom('>', '<'), fc.constantFrom('0', '7', '42', '0x1', '')).map((p) => p.join('')),
+  fc.tuple(k, fc.constantFrom(' in ', ' notin ', '\tin\t'), fc.array(fc.oneof(v, ws), { maxLength: 4 })).map(([kk, op, vs]) => `${kk}${op}(${vs.join(',')})`),
+  k,
+  k.map((kk) => `!${kk}`),
+);
+// Some long valid selectors: beyond twelve requirements Go's unstable sort decides the order of equal keys.
+const labelText = fc.oneof(
+  fc.array(requirementOf(key, value), { maxLength: 8 }).map((rs) => rs.join(',')),
+  fc.array(requirementOf(goodKey, goodValue), { minLength: 13, maxLength: 40 }).map((rs) => rs.join(',')),
+);
+const labelsArb = fc.dictionary(key, value, { maxKeys: 5 });
+
+describe('LabelSelector properties', () => {
+  it('parses its own canonical text back to the same selector: parse(print(parse(s))) = parse(s)', () => {
+    fc.assert(fc.property(labelText, fc.array(labelsArb, { maxLength: 4 }), (text, sets) => {
+      let first: LabelSelector;
+      try {
+        first = parseLabelSelector(text);
+      } catch (err) {
+        expect(err).to.be.instanceOf(SelectorParseError);
+        return;
+      }
+      const second = parseLabelSelector(first.toString());
+      expect(second.toString()).to.equal(first.toString());
+      expect(second.requirements()).to.deep.equal(first.requirements());
+      for (const set of sets) expect(second.matches(set)).to.equal(first.matches(set));
+    }), { numRuns: 1000 });
+  });
+
+  it('throws nothing but SelectorParseError for up to 1 KiB of random bytes or text', () => {
+    const bytes = fc.uint8Array({ maxLength: 1024 });
+    const inputs = fc.oneof(
+      bytes.map((b) => Buffer.from(b).toString('latin1')),
+      bytes.map((b) => new TextDecoder().decode(b)),
+      fc.string({ unit: 'binary', maxLength: 1024 }),
+      fc.string({ unit: fc.constantFrom('a', 'in', 'notin', '(', ')', ',', '=', '!', '<', '>', ' ', '\u0000', '1', '-', '/', '.'), maxLength: 1024 }),
+    );
+    fc.assert(fc.property(inputs, (text) => {
+      try {
+        const sel = parseLabelSelector(text);
+        sel.matches({});
+        sel.toString();
+      } catch (err) {
+        if (!(err instanceof SelectorParseError)) throw err;
+        expect(err.reason).to.equal('BadRequest');
+      }
+    }), { numRuns: 1000 });
+  });
 });
