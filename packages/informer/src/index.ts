@@ -1,7 +1,60 @@
 /**
- * `@kubekit/informer`: Field-selected informers with client-go-grade reliability: list+watch, reflector, store, indexers, shared informers.
+ * `@kubekit/informer`: field-selected informers with client-go-grade reliability.
+ *
+ * The layers, bottom up, as in client-go's `tools/cache`:
+ * - {@link ListerWatcher}: list (paginated) and watch (bookmarks, streaming lists) over kubekit's own
+ *   keep-alive HTTP, with credentials from a `KubeConfig` of `@kubernetes/client-node`.
+ * - {@link Reflector}: list, then watch from the list's resource version, forever — relist on
+ *   `410 Gone`, back off on errors, reconnect silent watches.
+ * - {@link Store}: the cache, with indexes ({@link IndexFunc}) by namespace, label, field or your own.
+ * - {@link Informer}: the cache plus ordered, buffered events (`add`, `update(new, old)`,
+ *   `delete(obj, { reason: 'deleted' | 'leftSelection' })`), field and label selectors evaluated by
+ *   the server — or client-side when the server cannot (KEP-4358).
+ * - {@link SharedInformerFactory}: one informer per resource and selectors, shared.
+ *
+ * Start with {@link Informer}.
  *
  * @packageDocumentation
  */
 
-export {};
+export { Backoff, defaultBackoffPolicy } from './backoff.js';
+export { realClock, sleep } from './clock.js';
+export { Informer, dropManagedFields } from './informer.js';
+export { loadKubeConfig } from './kubeConfig.js';
+export { ListerWatcher, WatchStream } from './listerWatcher.js';
+export { consoleLogger, silentLogger } from './logger.js';
+export { Reflector } from './reflector.js';
+export { SharedInformerFactory } from './sharedInformerFactory.js';
+export {
+  Store,
+  labelsIndex,
+  labelsIndexFunc,
+  metaNamespaceIndexFunc,
+  namespaceIndex,
+} from './store.js';
+export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } from './watchDecoder.js';
+
+export type { BackoffPolicy } from './backoff.js';
+export type { Clock, TimerHandle } from './clock.js';
+export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
+export type { InformerOptions, InformerStatus, SelectionMode } from './informer.js';
+export type { KubeConfigCluster, KubeConfigLike, KubeConfigSource } from './kubeConfig.js';
+export type { ListOptions, ListerWatcherOptions, RequestOptions, ResourceRef, WatchOptions } from './listerWatcher.js';
+export type { Logger } from './logger.js';
+export type {
+  ListerWatcherLike,
+  ObjectEvent,
+  ReflectorEvents,
+  ReflectorOptions,
+  ReflectorPhase,
+  ReflectorStatus,
+  ReflectorTarget,
+  StreamingListSupport,
+  WatchStreamLike,
+} from './reflector.js';
+export type { SharedInformerDefaults } from './sharedInformerFactory.js';
+export type { IndexFunc, Indexers, KeyFunc, StoreOptions } from './store.js';
+export type { FieldPath, FieldRequirementInput, FieldSelectorSet, FieldValue } from './types.js';
+export type { FieldSelectorInput, LabelSelectorInput } from './internal/selection.js';
+export type { SelectableFieldRef } from './internal/resourceInfo.js';
+export type { WatchDecoderOptions } from './watchDecoder.js';

@@ -300,6 +300,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
     const retryAfter = retryAfterMs(err);
     if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);
     this.emitError(error);
+    if (delay <= 0) return;
     this.retryInMs = delay;
     this.setPhase('backoff');
     await sleep(this.clock, delay, signal);
@@ -371,17 +372,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
 
   /** A streaming list; on success leaves the watch open in `this.openWatch` for {@link watchLoop}. */
   private async streamingList(signal: AbortSignal): Promise<void> {
-    const stream = await this.lw.watch(
-      {
-        sendInitialEvents: true,
-        resourceVersionMatch: 'NotOlderThan',
-        allowWatchBookmarks: true,
-        timeoutSeconds: this.watchTimeoutSeconds(),
-        labelSelector: this.labelSelector,
-        fieldSelector: this.fieldSelector,
-      },
-      { signal, idleTimeoutMs: this.opts.initialEventsIdleTimeoutMs },
-    );
+    const stream = await this.openStreamingList(signal);
     this.watches++;
     const iterator = stream.batches()[Symbol.asyncIterator]();
     const initial = new Map<string, T>();
@@ -424,6 +415,25 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
       }
     } catch (err) {
       stream.close();
+      throw err;
+    }
+  }
+
+  private async openStreamingList(signal: AbortSignal): Promise<WatchStreamLike<T>> {
+    try {
+      return await this.lw.watch(
+        {
+          sendInitialEvents: true,
+          resourceVersionMatch: 'NotOlderThan',
+          allowWatchBookmarks: true,
+          timeoutSeconds: this.watchTimeoutSeconds(),
+          labelSelector: this.labelSelector,
+          fieldSelector: this.fieldSelector,
+        },
+        { signal, idleTimeoutMs: this.opts.initialEventsIdleTimeoutMs },
+      );
+    } catch (err) {
+      if (err instanceof IdleTimeoutError) throw new InitialEventsTimeout(`no answer to a streaming list for ${this.opts.initialEventsIdleTimeoutMs} ms`);
       throw err;
     }
   }

@@ -31,16 +31,26 @@ export function isStreamingListRejected(err: unknown): boolean {
   return err instanceof KubeError && [400, 405, 406, 415, 422, 501].includes(err.code);
 }
 
+const unsupportedFieldLabelMessages = [
+  /field label not supported(?: for [^:]*)?: (\S+)/,
+  /"([^"]+)" is not a known field selector/,
+  /field label "([^"]+)" not supported/,
+];
+
 /**
- * The server does not support a field label of the selector: `field label not supported: <label>`
- * (custom resources, and built-in kinds with a conversion function) or `"<label>" is not a known field
- * selector` (the default conversion). The apiserver gives these only as the message of a 400, so this
- * is the one place kubekit reads a message.
+ * The server does not support a field label of the selector. The conversion functions word it in
+ * several ways: `field label not supported: <label>` (custom resources and most built-in kinds),
+ * `"<label>" is not a known field selector: …` (the default conversion), `field label "<label>" not
+ * supported for batchv1.Job`, `field label not supported for <apiVersion>, Kind=<kind>: <label>`. The
+ * apiserver gives them only as the message of a 400, so this is the one place kubekit reads a message.
  */
 export function unsupportedFieldLabel(err: unknown): string | undefined {
   if (!(err instanceof KubeError) || err.code !== 400) return undefined;
-  const m = /field label not supported: (\S+)/.exec(err.message) ?? /"([^"]+)" is not a known field selector/.exec(err.message);
-  return m?.[1];
+  for (const re of unsupportedFieldLabelMessages) {
+    const m = re.exec(err.message);
+    if (m !== null) return m[1];
+  }
+  return undefined;
 }
 
 /** A one-line description of any thrown value. */

@@ -1,0 +1,39 @@
+/**
+ * Why an object left an informer's cache.
+ *
+ * - `deleted`: the object no longer exists (or was replaced by a new object of the same name, with
+ *   another `uid`).
+ * - `leftSelection`: the object still exists but no longer matches the informer's field or label
+ *   selector. The apiserver sends `DELETED` in both cases; see `Informer` for how kubekit tells them apart.
+ */
+export type DeleteReason = 'deleted' | 'leftSelection';
+
+/** The second argument of a `delete` handler. */
+export interface DeleteInfo {
+  reason: DeleteReason;
+}
+
+/**
+ * Handlers of an informer's object events. Each may return a promise; the next notification for that
+ * registration waits for it (see `Informer` for ordering and buffering).
+ */
+export interface EventHandlers<T> {
+  /** An object entered the cache (created, listed at start, or moved into the selection). */
+  add?(obj: T): void | Promise<void>;
+  /** An object in the cache changed; `old` is the state this handler last saw. Also called by resync with `obj === old`. */
+  update?(obj: T, old: T): void | Promise<void>;
+  /** An object left the cache; `info.reason` says whether it was deleted or left the selection. */
+  delete?(obj: T, info: DeleteInfo): void | Promise<void>;
+  /** Every object of the initial state has been delivered to this registration. */
+  synced?(): void | Promise<void>;
+}
+
+/** A registered set of {@link EventHandlers}. */
+export interface HandlerRegistration {
+  /** Whether this registration has been handed the whole initial state. */
+  hasSynced(): boolean;
+  /** Resolves once this registration has nothing pending (useful in tests). */
+  idle(): Promise<void>;
+  /** Stops delivering to these handlers; pending notifications are dropped. */
+  remove(): void;
+}

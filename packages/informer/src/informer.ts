@@ -1,0 +1,579 @@
+import { EventEmitter } from 'eventemitter3';
+import { KubeError, makeObjectKey, type KubeObject } from '@kubekit/core';
+import { selectorMatcher, type ResourceFields, type SelectionPredicate } from '@kubekit/attrs';
+import type { FieldSelector, LabelSelector } from '@kubekit/selectors';
+import type { BackoffPolicy } from './backoff.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
+import type { DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
+import type { KubeConfigLike } from './kubeConfig.js';
+import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
+import { consoleLogger, type Logger } from './logger.js';
+import { Reflector, type ObjectEvent, type ReflectorStatus } from './reflector.js';
+import { Store, labelsIndex, labelsIndexFunc, metaNamespaceIndexFunc, namespaceIndex, type Indexers } from './store.js';
+import type { FieldPath, FieldValue } from './types.js';
+import { DeleteReasonResolver } from './internal/deleteReasons.js';
+import { describe, unsupportedFieldLabel } from './internal/errors.js';
+import { HandlerQueue, type Notification } from './internal/handlerQueue.js';
+import { discoverResourceInfo, type ResourceInfo, type SelectableFieldRef } from './internal/resourceInfo.js';
+import { resourceFieldsFor, toFieldSelector, toLabelSelector, type FieldSelectorInput, type LabelSelectorInput } from './internal/selection.js';
+
+/** Where an informer's selectors are evaluated. */
+export type SelectionMode = 'server' | 'client';
+
+/** Options of an {@link Informer}: the resource, its selectors, and how to keep it in sync. */
+export interface InformerOptions<T extends KubeObject = KubeObject> extends ResourceRef {
+  /** Objects whose labels match. @defaultValue everything */
+  labelSelector?: LabelSelectorInput;
+  /** Objects whose fields match (KEP-4358 for custom resources). @defaultValue everything */
+  fieldSelector?: FieldSelectorInput<T>;
+  /**
+   * Where to select when the server cannot: `'never'` (report the server's 400 and keep retrying),
+   * `'fallback'` (on `field label not supported`, watch unfiltered and select here, saying so in a
+   * warning and in `status.selection`), `'always'` (select here from the start).
+   * @defaultValue 'never'
+   */
+  clientSideSelection?: 'never' | 'fallback' | 'always';
+  /**
+   * The resource version's `selectableFields`, for client-side selection and `byField`.
+   * @defaultValue read from the cluster (the CRD, else OpenAPI v3) when needed
+   */
+  selectableFields?: readonly SelectableFieldRef[];
+  /** Whether the resource is namespaced. @defaultValue read from discovery when needed */
+  namespaced?: boolean;
+  /** The resource's kind (for built-in kinds' field sets). @defaultValue read from discovery when needed */
+  kind?: string;
+  /**
+   * Confirm with the server whether an object that left a selected informer was deleted or only left
+   * the selection (see {@link Informer}). Without it, such deletes report `deleted` unless the object
+   * visibly no longer matches. @defaultValue true
+   */
+  confirmDeletes?: boolean;
+  /**
+   * Applied to every object before it is cached. The default drops `metadata.managedFields`, as
+   * controller-runtime users commonly do; `null` keeps objects as received.
+   * @defaultValue {@link dropManagedFields}
+   */
+  transform?: ((obj: T) => T) | null;
+  /** Redeliver every cached object as `update(obj, obj)` this often, in ms; 0 disables. @defaultValue 0 */
+  resyncPeriodMs?: number;
+  /** Extra indexes. @defaultValue none (namespace, label and field indexes are built on first use) */
+  indexers?: Indexers<T>;
+  /** List page size. @defaultValue 500 */
+  pageSize?: number;
+  /** Streaming lists (`sendInitialEvents`): `'auto'` uses them when the server does. @defaultValue 'auto' */
+  streamingList?: 'auto' | 'never';
+  /** Watch timeout range start, in seconds (the timeout is random in [min, 2·min)). @defaultValue 300 */
+  minWatchTimeoutSeconds?: number;
+  /** Reconnect a watch that sent no byte for this long, in ms. @defaultValue 180000 */
+  idleTimeoutMs?: number;
+  /** Idle limit while a streaming list sends its initial events, in ms. @defaultValue 10000 */
+  initialEventsIdleTimeoutMs?: number;
+  /** Delays after failures. @defaultValue 800 ms doubling to 30 s, jitter 1, reset after 2 min */
+  backoff?: Partial<BackoffPolicy>;
+  /** @defaultValue the wall clock */
+  clock?: Clock;
+  /** Random numbers in [0, 1), for jitter. @defaultValue Math.random */
+  random?: () => number;
+  /** @defaultValue {@link consoleLogger} (warnings and errors only) */
+  logger?: Logger;
+  /** The `User-Agent` header. @defaultValue `kubekit-informer` */
+  userAgent?: string;
+}
+
+/** A snapshot of an {@link Informer}'s state. */
+export interface InformerStatus extends ReflectorStatus {
+  /** Where selectors are evaluated: by the server, or here after a fallback (or by request). */
+  selection: SelectionMode;
+  /** Why selection is client-side, when it is. */
+  selectionReason: string | undefined;
+  /** The number of cached objects. */
+  objects: number;
+  /** The number of handler registrations. */
+  handlers: number;
+}
+
+/** Events of an {@link Informer} besides object events. */
+interface InformerControlEvents {
+  error: [error: Error];
+  status: [status: InformerStatus];
+}
+
+type ObjectEventName = 'add' | 'update' | 'delete' | 'synced';
+
+/** Drops `metadata.managedFields` (in place: the object comes fresh from the decoder). The default transform. */
+export function dropManagedFields<T extends KubeObject>(obj: T): T {
+  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+  return obj;
+}
+
+/**
+ * A cache of one resource's objects, kept in sync by list and watch, with events for every change:
+ * client-go's `SharedIndexInformer` for TypeScript, with field selectors done right.
+ *
+ * Contract:
+ * - Consistency: {@link Informer.list}/{@link Informer.get} return the state of the last event
+ *   applied; the cache is eventually consistent with the server through the selectors (after the
+ *   events in flight arrive, it equals a fresh list with the same selectors). It is never a mix of two
+ *   relists: a relist replaces it in one step, and the differences become events (objects that
+ *   vanished during a disconnect become `delete`s).
+ * - Ordering: each handler registration sees the changes of one object in the order they happened,
+ *   starting with `add`, and `synced` after the objects of the initial state. `update(obj, old)`
+ *   passes the state this registration saw before. Registrations are independent.
+ * - Buffering: the cache is updated as events arrive, whatever the handlers do. Each registration has
+ *   its own queue, merged per object (add+update ⇒ add(latest); update+update ⇒ update(latest, seen);
+ *   add+delete ⇒ nothing; update+delete ⇒ delete), so a slow handler sees fewer, later states but
+ *   memory stays bounded by the number of objects, and the stream never waits for a handler. A handler
+ *   that returns a promise is awaited before its registration's next notification.
+ * - Deletes: `delete(obj, { reason })` says `deleted` or `leftSelection`. The apiserver sends `DELETED`
+ *   for both, carrying the last matching state. With client-side selection kubekit sees the change
+ *   itself. With server-side selection it asks the server (`confirmDeletes`): a list restricted to the
+ *   object's name and no other selector finds it with the same `uid` (left the selection) or not
+ *   (deleted); bursts are answered by one list. Without selectors every delete is `deleted`.
+ * - Errors: list and watch failures are `error` events and show in {@link Informer.status}; the
+ *   informer retries forever with backoff (see {@link Reflector}). A handler that throws or rejects is
+ *   reported as an `error` event and delivery goes on.
+ * - Objects are shared between the cache and all handlers: treat them as immutable.
+ *
+ * @example
+ * ```ts
+ * const shirts = new Informer<Shirt>(kc, { apiVersion: 'stable.example.com/v1', plural: 'shirts', fieldSelector: 'spec.color=blue' });
+ * shirts.on('add', (s) => console.log('blue shirt', s.metadata.name));
+ * shirts.on('delete', (s, { reason }) => console.log(s.metadata.name, reason));
+ * const stop = new AbortController();
+ * const done = shirts.start(stop.signal);
+ * await shirts.waitForSync();
+ * ```
+ */
+export class Informer<T extends KubeObject = KubeObject> {
+  /** The resource this informer caches. */
+  readonly resource: Readonly<ResourceRef>;
+  /** The field selector, parsed and canonical. */
+  readonly fieldSelector: FieldSelector;
+  /** The label selector, parsed and canonical. */
+  readonly labelSelector: LabelSelector;
+  /** The HTTP list+watch source. */
+  readonly listerWatcher: ListerWatcher<T>;
+
+  private readonly options: InformerOptions<T>;
+  private readonly store: Store<T>;
+  private readonly reflector: Reflector<T>;
+  private readonly resolver: DeleteReasonResolver<T>;
+  private readonly emitter = new EventEmitter<InformerControlEvents>();
+  private readonly queues = new Set<HandlerQueue<T>>();
+  private readonly listeners = new Map<string, Map<(...args: never[]) => unknown, HandlerQueue<T>>>();
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private info: ResourceInfo;
+  private fields: ResourceFields | undefined;
+  private mode: SelectionMode = 'server';
+  private modeReason: string | undefined;
+  private clientMatch: SelectionPredicate | undefined;
+  private localMatch: SelectionPredicate | undefined;
+  private synced = false;
+  private syncWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private runSignal: AbortSignal | undefined;
+  private resyncTimer: TimerHandle | undefined;
+  private enteringClientMode = false;
+
+  /**
+   * @throws SelectorParseError (a `KubeError`, `BadRequest`) with the apiserver's text when a selector does not parse.
+   */
+  constructor(kubeConfig: KubeConfigLike, options: InformerOptions<T>) {
+    this.options = options;
+    this.resource = { apiVersion: options.apiVersion, plural: options.plural, namespace: options.namespace };
+    this.fieldSelector = toFieldSelector(options.fieldSelector);
+    this.labelSelector = toLabelSelector(options.labelSelector);
+    this.clock = options.clock ?? realClock;
+    this.logger = options.logger ?? consoleLogger;
+    this.info = {
+      kind: options.kind,
+      namespaced: options.namespaced,
+      selectableFields: options.selectableFields,
+      source: options.selectableFields === undefined ? undefined : 'options',
+    };
+    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent });
+    this.store = new Store<T>({ indexers: options.indexers });
+    const transform = options.transform === undefined ? (dropManagedFields as (obj: T) => T) : options.transform ?? undefined;
+    this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e) }, {
+      labelSelector: this.labelSelector.toString(),
+      fieldSelector: this.fieldSelector.toString(),
+      pageSize: options.pageSize,
+      streamingList: options.streamingList,
+      minWatchTimeoutSeconds: options.minWatchTimeoutSeconds,
+      idleTimeoutMs: options.idleTimeoutMs,
+      initialEventsIdleTimeoutMs: options.initialEventsIdleTimeoutMs,
+      backoff: options.backoff,
+      clock: this.clock,
+      random: options.random,
+      transform,
+      logger: this.logger,
+    });
+    this.reflector.on('status', () => this.emitter.emit('status', this.status));
+    this.reflector.on('error', (err) => this.onReflectorError(err));
+    this.resolver = new DeleteReasonResolver<T>(this.listerWatcher, this.clock, this.logger, () => this.runSignal);
+  }
+
+  /** The current state: the reflector's phase and counters, the selection mode, the cache size. */
+  get status(): InformerStatus {
+    return { ...this.reflector.status, selection: this.mode, selectionReason: this.modeReason, objects: this.store.size, handlers: this.queues.size };
+  }
+
+  /** Whether the cache has received the complete state at least once. */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /**
+   * Lists, watches and delivers events until `signal` aborts; resolves once everything it started has
+   * stopped (in-flight handler calls included; notifications still queued are dropped). Calling it
+   * again while it runs returns the same promise; an informer cannot be restarted once stopped.
+   *
+   * @throws KubeError (`BadRequest`) when the informer was stopped before.
+   */
+  start(signal: AbortSignal): Promise<void> {
+    if (this.running !== undefined) return this.running;
+    if (this.stopped) return Promise.reject(KubeError.badRequest('the informer was stopped; create a new one'));
+    this.runSignal = signal;
+    this.running = this.run(signal);
+    return this.running;
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    try {
+      if (this.options.clientSideSelection === 'always' && this.hasSelectors()) await this.enterClientMode('requested by the clientSideSelection option', signal);
+      this.scheduleResync();
+      await this.reflector.start(signal);
+    } finally {
+      this.stopped = true;
+      if (this.resyncTimer !== undefined) this.clock.clearTimeout(this.resyncTimer);
+      const idle = [...this.queues].map((q) => {
+        q.stop();
+        return q.idle();
+      });
+      await Promise.all(idle);
+      this.listerWatcher.close();
+      const waiters = this.syncWaiters;
+      this.syncWaiters = [];
+      for (const w of waiters) w.reject(new KubeError('Timeout', 'the informer stopped before it synced'));
+    }
+  }
+
+  /**
+   * Resolves once the cache holds the complete state, at once if it does.
+   *
+   * @throws the signal's reason when `signal` aborts first; KubeError (`Timeout`) when the informer stops first.
+   */
+  waitForSync(signal?: AbortSignal): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter = { resolve, reject };
+      this.syncWaiters.push(waiter);
+      signal?.addEventListener('abort', () => {
+        this.syncWaiters = this.syncWaiters.filter((w) => w !== waiter);
+        reject(signal.reason);
+      }, { once: true });
+    });
+  }
+
+  /** Every cached object (a new array). */
+  list(): T[] {
+    return this.store.list();
+  }
+
+  /** The cached object with `key` (`namespace/name`, or `name` for cluster-scoped objects). */
+  get(key: string): T | undefined {
+    return this.store.get(key);
+  }
+
+  /** The cached object with this name (and namespace, for namespaced resources). */
+  getByName(name: string, namespace?: string): T | undefined {
+    return this.store.get(makeObjectKey(namespace ?? this.resource.namespace, name));
+  }
+
+  /** The keys of every cached object. */
+  keys(): string[] {
+    return this.store.listKeys();
+  }
+
+  /** The number of cached objects. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** The cached objects of a namespace (an index lookup; the index is built on first use). */
+  byNamespace(namespace: string): T[] {
+    if (!this.store.hasIndex(namespaceIndex)) this.store.addIndexers({ [namespaceIndex]: metaNamespaceIndexFunc });
+    return this.store.byIndex(namespaceIndex, namespace);
+  }
+
+  /** The cached objects with label `key` set to `value` (an index lookup; the index is built on first use). */
+  byLabel(key: string, value: string): T[] {
+    if (!this.store.hasIndex(labelsIndex)) this.store.addIndexers({ [labelsIndex]: labelsIndexFunc });
+    return this.store.byIndex(labelsIndex, `${key}=${value}`);
+  }
+
+  /**
+   * The cached objects whose field `path` has `value`, valued as field selectors value it (Go's
+   * `fmt.Sprint`: `2`, `true`, `""` for absent). An index lookup: the index of a field is built on
+   * first use from the resource's field set (a built-in kind's, the CRD's `selectableFields`, or the
+   * simple path itself) and kept up to date after.
+   */
+  byField(path: FieldPath<T>, value: FieldValue): T[] {
+    const name = `field:${path}`;
+    if (!this.store.hasIndex(name)) {
+      const extract = this.extractorFor(path);
+      this.store.addIndexers({ [name]: (obj) => [extract(obj)] });
+    }
+    return this.store.byIndex(name, typeof value === 'string' ? value : String(value));
+  }
+
+  /** The cached objects listed under `value` in index `name` (one given in `indexers`). */
+  byIndex(name: string, value: string): T[] {
+    return this.store.byIndex(name, value);
+  }
+
+  /** Adds indexes; each is built from the current cache at once. */
+  addIndexers(indexers: Indexers<T>): void {
+    this.store.addIndexers(indexers);
+  }
+
+  /**
+   * Registers handlers. If the informer has objects already, this registration first receives an
+   * `add` for each (and `synced` if the informer has synced), as client-go's `AddEventHandler`.
+   */
+  addEventHandler(handlers: EventHandlers<T>): HandlerRegistration {
+    const queue = this.register(handlers);
+    return {
+      hasSynced: () => queue.hasSynced,
+      idle: () => queue.idle(),
+      remove: () => {
+        queue.stop();
+        this.queues.delete(queue);
+      },
+    };
+  }
+
+  /** Listens to an object event (`add`, `update`, `delete`, `synced`) — a registration of its own — or to `error`/`status`. */
+  on(event: 'add', handler: (obj: T) => void | Promise<void>): this;
+  on(event: 'update', handler: (obj: T, old: T) => void | Promise<void>): this;
+  on(event: 'delete', handler: (obj: T, info: { reason: DeleteReason }) => void | Promise<void>): this;
+  on(event: 'synced', handler: () => void | Promise<void>): this;
+  on(event: 'error', handler: (error: Error) => void): this;
+  on(event: 'status', handler: (status: InformerStatus) => void): this;
+  on(event: ObjectEventName | 'error' | 'status', handler: (...args: never[]) => unknown): this {
+    if (event === 'error' || event === 'status') {
+      this.emitter.on(event, handler as (...args: unknown[]) => void);
+      return this;
+    }
+    const queue = this.register({ [event]: handler } as EventHandlers<T>);
+    let byHandler = this.listeners.get(event);
+    if (byHandler === undefined) this.listeners.set(event, (byHandler = new Map()));
+    byHandler.set(handler, queue);
+    return this;
+  }
+
+  /** Removes a listener added with {@link Informer.on}. */
+  off(event: ObjectEventName | 'error' | 'status', handler: (...args: never[]) => unknown): this {
+    if (event === 'error' || event === 'status') {
+      this.emitter.off(event, handler as (...args: unknown[]) => void);
+      return this;
+    }
+    const queue = this.listeners.get(event)?.get(handler);
+    if (queue !== undefined) {
+      queue.stop();
+      this.queues.delete(queue);
+      this.listeners.get(event)?.delete(handler);
+    }
+    return this;
+  }
+
+  /** Resolves once every registration has delivered everything pending (for tests and orderly shutdowns). */
+  async idle(): Promise<void> {
+    for (let i = 0; i < 1000; i++) {
+      await Promise.all([...this.queues].map((q) => q.idle()));
+      if ([...this.queues].every((q) => q.size === 0)) return;
+    }
+  }
+
+  private register(handlers: EventHandlers<T>): HandlerQueue<T> {
+    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err));
+    this.queues.add(queue);
+    if (this.stopped) {
+      queue.stop();
+      return queue;
+    }
+    for (const [key, obj] of this.store.entries()) queue.enqueue(key, { kind: 'add', obj });
+    if (this.synced) queue.synced();
+    return queue;
+  }
+
+  private hasSelectors(): boolean {
+    return !this.fieldSelector.isEmpty() || !this.labelSelector.isEmpty();
+  }
+
+  private notify(key: string, n: Notification<T>): void {
+    for (const q of this.queues) q.enqueue(key, n);
+  }
+
+  private onReplace(objects: T[], _resourceVersion: string): void {
+    let incoming = objects;
+    let allKeys: Set<string> | undefined;
+    if (this.mode === 'client') {
+      const match = this.clientMatch!;
+      allKeys = new Set();
+      incoming = [];
+      for (const obj of objects) {
+        allKeys.add(this.store.keyFunc(obj));
+        if (match.matches(obj)) incoming.push(obj);
+      }
+    }
+    const previous = this.store.replace(incoming);
+    if (this.queues.size > 0) {
+      for (const obj of incoming) {
+        const key = this.store.keyFunc(obj);
+        const old = previous.get(key);
+        if (old === undefined) {
+          this.notify(key, { kind: 'add', obj });
+        } else {
+          previous.delete(key);
+          if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) this.notify(key, { kind: 'update', obj, old });
+        }
+      }
+      for (const [key, old] of previous) {
+        const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(old);
+        this.notify(key, { kind: 'delete', obj: old, reason });
+      }
+    }
+    if (!this.synced) {
+      this.synced = true;
+      for (const q of this.queues) q.synced();
+      const waiters = this.syncWaiters;
+      this.syncWaiters = [];
+      for (const w of waiters) w.resolve();
+    }
+  }
+
+  private onEvent(event: ObjectEvent<T>): void {
+    const obj = event.object;
+    const key = this.store.keyFunc(obj);
+    if (this.mode === 'client') {
+      if (event.type === 'DELETED') {
+        const old = this.store.delete(key);
+        if (old !== undefined) this.notify(key, { kind: 'delete', obj, reason: 'deleted' });
+        return;
+      }
+      if (!this.clientMatch!.matches(obj)) {
+        const old = this.store.delete(key);
+        if (old !== undefined) this.notify(key, { kind: 'delete', obj: old, reason: 'leftSelection' });
+        return;
+      }
+    } else if (event.type === 'DELETED') {
+      const old = this.store.delete(key);
+      if (old !== undefined && this.queues.size > 0) this.notify(key, { kind: 'delete', obj, reason: this.deleteReason(obj) });
+      return;
+    }
+    const old = this.store.upsert(obj);
+    if (this.queues.size === 0) return;
+    this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
+  }
+
+  /** The reason of a server-side `DELETED` (or of an object missing from a relist). */
+  private deleteReason(obj: T): DeleteReason | Promise<DeleteReason> {
+    if (!this.hasSelectors()) return 'deleted';
+    // The server sends the last matching state; one that visibly does not match left the selection.
+    if (!this.localMatcher().matches(obj)) return 'leftSelection';
+    if (this.options.confirmDeletes === false) return 'deleted';
+    return this.resolver.resolve(obj);
+  }
+
+  private localMatcher(): SelectionPredicate {
+    this.localMatch ??= selectorMatcher({
+      fields: this.resourceFields(),
+      fieldSelector: this.fieldSelector,
+      labelSelector: this.labelSelector,
+      convertFieldLabels: false,
+    });
+    return this.localMatch;
+  }
+
+  private resourceFields(): ResourceFields {
+    this.fields ??= resourceFieldsFor(this.resource.apiVersion, this.info, this.fieldSelector.requirements().map((r) => r.field)).fields;
+    return this.fields;
+  }
+
+  private extractorFor(path: string): (obj: T) => string {
+    const known = this.resourceFields().extractor(path);
+    if (known !== undefined) return known;
+    const own = resourceFieldsFor(this.resource.apiVersion, { namespaced: this.info.namespaced }, [path]).fields.extractor(path);
+    return own ?? (() => '');
+  }
+
+  private onReflectorError(err: Error): void {
+    const label = unsupportedFieldLabel(err);
+    if (label !== undefined && this.mode === 'server' && !this.fieldSelector.isEmpty()) {
+      if (this.options.clientSideSelection === 'fallback') {
+        if (!this.enteringClientMode) {
+          this.enteringClientMode = true;
+          void this.enterClientMode(`the server does not support the field selector (${err.message})`, this.runSignal)
+            .catch((e: unknown) => this.emitError(e instanceof Error ? e : new Error(String(e))))
+            .finally(() => {
+              this.enteringClientMode = false;
+            });
+        }
+      } else {
+        this.logger.error(`the server rejected the field selector: ${err.message}; set clientSideSelection: 'fallback' to select client-side`);
+      }
+    }
+    this.emitError(err);
+  }
+
+  /** Switches to unfiltered list+watch with selection done here, then relists. */
+  private async enterClientMode(reason: string, signal: AbortSignal | undefined): Promise<void> {
+    const labels = this.fieldSelector.requirements().map((r) => r.field);
+    if (this.info.kind === undefined || this.info.namespaced === undefined || this.info.selectableFields === undefined) {
+      this.info = await discoverResourceInfo((p) => this.listerWatcher.getPath(p, { signal }), this.resource.apiVersion, this.resource.plural, this.info, this.logger);
+    }
+    const { fields, known } = resourceFieldsFor(this.resource.apiVersion, this.info, labels);
+    let predicate: SelectionPredicate;
+    try {
+      // Known fields: the server's own conversion (renames legacy labels, rejects unknown ones).
+      predicate = selectorMatcher({ fields, fieldSelector: this.fieldSelector, labelSelector: this.labelSelector, convertFieldLabels: known });
+    } catch (err) {
+      this.logger.error(`cannot select client-side: ${describe(err)}`);
+      this.emitError(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    this.fields = fields;
+    this.localMatch = predicate;
+    this.clientMatch = predicate;
+    this.mode = 'client';
+    this.modeReason = reason;
+    this.logger.warn(`selecting ${this.resource.plural} client-side: ${reason}; watching all objects and filtering locally${known ? '' : ' (field paths read as written: the resource\'s selectableFields are unknown)'}`);
+    this.reflector.reconfigure({ fieldSelector: '', labelSelector: '' });
+    this.emitter.emit('status', this.status);
+  }
+
+  private scheduleResync(): void {
+    const period = this.options.resyncPeriodMs ?? 0;
+    if (period <= 0) return;
+    this.resyncTimer = this.clock.setTimeout(() => {
+      if (this.stopped) return;
+      if (this.synced) {
+        for (const [key, obj] of this.store.entries()) this.notify(key, { kind: 'update', obj, old: obj });
+      }
+      this.scheduleResync();
+    }, period);
+  }
+
+  private reportHandlerError(err: unknown): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    this.logger.error(`an event handler failed: ${error.message}`);
+    this.emitError(error);
+  }
+
+  private emitError(error: Error): void {
+    this.emitter.emit('error', error);
+  }
+}

@@ -1,0 +1,358 @@
+import { expect } from 'chai';
+import { ListerWatcher } from '../src/listerWatcher.js';
+import { Reflector, type ReflectorOptions, type ReflectorStatus } from '../src/reflector.js';
+import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApiServer.js';
+import { FakeClock } from './helpers/fakeClock.js';
+import { Recorder, expectInSync } from './helpers/recorder.js';
+import { until } from './helpers/until.js';
+
+function shirt(name: string, color = 'blue', namespace = 'default'): Shirt {
+  return { metadata: { name, namespace, labels: { app: 'shop' } }, spec: { color, size: 'M' } };
+}
+
+describe('Reflector', () => {
+  let server: FakeApiServer;
+  let clock: FakeClock;
+  let stop: AbortController;
+  let run: Promise<void> | undefined;
+  let statuses: ReflectorStatus[];
+  let errors: Error[];
+
+  beforeEach(async () => {
+    server = await new FakeApiServer().start();
+    clock = new FakeClock();
+    stop = new AbortController();
+    statuses = [];
+    errors = [];
+    run = undefined;
+  });
+
+  afterEach(async () => {
+    stop.abort();
+    await run;
+    await server.close();
+  });
+
+  function start(options: ReflectorOptions<Shirt> = {}): { reflector: Reflector<Shirt>; rec: Recorder<Shirt> } {
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(lw, rec, { clock, random: () => 0, streamingList: 'never', ...options });
+    reflector.on('status', (s) => statuses.push(s));
+    reflector.on('error', (e) => errors.push(e));
+    run = reflector.start(stop.signal);
+    return { reflector, rec };
+  }
+
+  /** Waits for the backoff wait that follows a failure, checks its length, and lets it pass. */
+  async function passBackoff(reflector: Reflector<Shirt>, expectedMs?: number): Promise<number> {
+    await until(() => reflector.status.phase === 'backoff', 'backoff');
+    const delay = reflector.status.retryInMs!;
+    if (expectedMs !== undefined) expect(delay).to.equal(expectedMs);
+    const seen = statuses.length;
+    clock.advance(delay);
+    await until(() => statuses.length > seen, 'end of backoff');
+    return delay;
+  }
+
+  it('does list in pages, then watch from the list resource version with bookmarks and a jittered timeout', async () => {
+    for (let i = 0; i < 7; i++) server.create(shirt(`s${i}`));
+    const { reflector, rec } = start({ pageSize: 3 });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expectInSync(rec, server.objects.values());
+    const lists = server.requests.filter((r) => !r.query.has('watch'));
+    expect(lists.map((r) => r.query.get('limit'))).to.deep.equal(['3', '3', '3']);
+    expect(lists[0].query.has('resourceVersion')).to.equal(false);
+    const watch = server.requests.find((r) => r.query.has('watch'))!;
+    expect(watch.query.get('resourceVersion')).to.equal(String(server.rv));
+    expect(watch.query.get('allowWatchBookmarks')).to.equal('true');
+    expect(watch.query.get('timeoutSeconds')).to.equal('300');
+    expect(rec.lastReplaceRv).to.equal(String(server.rv));
+  });
+
+  it('does pick the watch timeout in [5, 10) minutes, as client-go', async () => {
+    const { reflector } = start({ random: () => 0.999 });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    const watch = server.requests.find((r) => r.query.has('watch'))!;
+    expect(watch.query.get('timeoutSeconds')).to.equal('599');
+  });
+
+  it('does apply watch events in order and follow bookmarks', async () => {
+    server.create(shirt('a'));
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.create(shirt('b'));
+    server.update('default', 'a', (o) => (o.spec!.size = 'L'));
+    server.delete('default', 'b');
+    server.bookmark();
+    await until(() => reflector.lastSyncResourceVersion === String(server.rv), 'bookmark');
+    expectInSync(rec, server.objects.values());
+    expect(rec.applied).to.equal(3);
+  });
+
+  it('does resume from the last resource version when the server ends a watch, without relisting', async () => {
+    server.create(shirt('a'));
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.create(shirt('b'));
+    await until(() => rec.cache.size === 2, 'b');
+    server.endWatches();
+    await until(() => reflector.status.watches === 2 && server.watchers.size === 1, 'second watch');
+    server.create(shirt('c'));
+    await until(() => rec.cache.size === 3, 'c');
+    expect(rec.replaces).to.equal(1);
+    const watches = server.requests.filter((r) => r.query.has('watch'));
+    expect(watches[1].query.get('resourceVersion')).to.equal(rec.cache.get('default/b')!.metadata.resourceVersion);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does back off and resume after a connection reset mid-stream, losing and duplicating nothing', async () => {
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.faults.push({ on: 'watch', kind: 'reset', afterEvents: 2 });
+    server.resetWatches();
+    await passBackoff(reflector, 800);
+    await until(() => reflector.status.phase === 'watching', 'watching again');
+    for (let i = 0; i < 5; i++) server.create(shirt(`s${i}`));
+    await passBackoff(reflector, 1600);
+    await until(() => rec.cache.size === 5, 'all five');
+    expectInSync(rec, server.objects.values());
+    expect(rec.replaces).to.equal(1);
+    expect(errors.length).to.equal(2);
+  });
+
+  it('does resume from the last complete event after a truncated JSON line', async () => {
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.resetWatches();
+    server.faults.push({ on: 'watch', kind: 'truncate', afterEvents: 1 });
+    await passBackoff(reflector);
+    await until(() => reflector.status.phase === 'watching', 'watching again');
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    await until(() => reflector.status.phase === 'backoff', 'backoff after truncation');
+    expect(errors.at(-1)!.message).to.match(/unexpected EOF/);
+    expect(rec.cache.size).to.equal(1);
+    clock.advance(reflector.status.retryInMs!);
+    await until(() => rec.cache.size === 2, 'b after resume');
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does reconnect after an undecodable line', async () => {
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.resetWatches();
+    server.faults.push({ on: 'watch', kind: 'garbage', afterEvents: 1 });
+    await passBackoff(reflector);
+    await until(() => reflector.status.phase === 'watching', 'watching again');
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    await passBackoff(reflector);
+    await until(() => rec.cache.size === 2, 'both');
+    expect(errors.some((e) => /unable to decode an event from the watch stream/.test(e.message))).to.equal(true);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does back off 800 ms doubling on 500s, then list', async () => {
+    server.create(shirt('a'));
+    for (let i = 0; i < 3; i++) server.faults.push({ on: 'list', kind: 'status', code: 500, reason: 'InternalError' });
+    const { reflector, rec } = start();
+    const delays = [await passBackoff(reflector), await passBackoff(reflector), await passBackoff(reflector)];
+    expect(delays).to.deep.equal([800, 1600, 3200]);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expectInSync(rec, server.objects.values());
+    expect(reflector.status.lastError).to.equal(undefined);
+  });
+
+  it('does stretch delays with jitter and cap them at 30 s', async () => {
+    for (let i = 0; i < 8; i++) server.faults.push({ on: 'list', kind: 'status', code: 503, reason: 'ServiceUnavailable' });
+    const { reflector } = start({ random: () => 0.5 });
+    const delays: number[] = [];
+    for (let i = 0; i < 8; i++) delays.push(await passBackoff(reflector));
+    expect(delays).to.deep.equal([1200, 2400, 4800, 9600, 19200, 38400, 45000, 45000]);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+  });
+
+  it('does wait at least Retry-After on 429', async () => {
+    server.faults.push({ on: 'list', kind: 'status', code: 429, reason: 'TooManyRequests', retryAfter: 7 });
+    const { reflector } = start();
+    await passBackoff(reflector, 7000);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(errors[0]).to.have.property('code', 429);
+  });
+
+  it('does relist at once on 410 Gone from a watch, and back off if it happens again', async () => {
+    server.create(shirt('a'));
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.create(shirt('b'));
+    await until(() => rec.cache.size === 2, 'b');
+    server.compact();
+    const seen = statuses.length;
+    server.errorWatches(410, 'Expired', 'too old resource version');
+    await until(() => rec.replaces === 2, 'relist');
+    expect(statuses.slice(seen).every((s) => s.phase !== 'backoff')).to.equal(true);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.create(shirt('c'));
+    await until(() => rec.cache.size === 3, 'c');
+    expectInSync(rec, server.objects.values());
+    // A second 410 soon after is not relisted at once.
+    server.errorWatches(410, 'Gone');
+    await passBackoff(reflector, 1600);
+    await until(() => rec.replaces === 3, 'second relist');
+  });
+
+  it('does relist at once when the first failure is a 410 ERROR event in the stream', async () => {
+    server.faults.push({ on: 'watch', kind: 'errorEvent', code: 410, reason: 'Expired', afterEvents: 0 });
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    const seen = statuses.length;
+    server.create(shirt('a'));
+    await until(() => rec.replaces === 2, 'relist');
+    // The first 410 after a healthy period relists without waiting.
+    expect(statuses.slice(seen).every((s) => s.phase !== 'backoff')).to.equal(true);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does back off when 410s repeat, so a server that always answers 410 is not hammered', async () => {
+    for (let i = 0; i < 3; i++) server.faults.push({ on: 'watch', kind: 'status', code: 410, reason: 'Gone' });
+    const { reflector } = start();
+    await until(() => reflector.status.syncs === 2, 'first relist');
+    const second = await passBackoff(reflector);
+    const third = await passBackoff(reflector);
+    expect([second, third]).to.deep.equal([1600, 3200]);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+  });
+
+  it('does start the list over when a continue token expires', async () => {
+    for (let i = 0; i < 5; i++) server.create(shirt(`s${i}`));
+    server.faults.push({ on: 'continue', kind: 'status', code: 410, reason: 'Expired', message: 'The provided continue parameter is too old' });
+    const { reflector, rec } = start({ pageSize: 2 });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    const lists = server.requests.filter((r) => !r.query.has('watch'));
+    expect(lists.map((r) => r.query.has('continue'))).to.deep.equal([false, true, false, true, true]);
+    expect(rec.replaces).to.equal(1);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does reconnect a watch that sends nothing for the idle timeout', async () => {
+    server.faults.push({ on: 'watch', kind: 'silent' });
+    const { reflector, rec } = start({ idleTimeoutMs: 60_000 });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    await until(() => clock.pendingDelays().includes(60_000), 'idle timer');
+    clock.advance(60_000);
+    await passBackoff(reflector, 800);
+    await until(() => reflector.status.watches === 2 && server.watchers.size === 1, 'second watch');
+    server.create(shirt('a'));
+    await until(() => rec.cache.size === 1, 'a');
+    expect(errors[0].message).to.match(/no data received for 60000 ms/);
+  });
+
+  it('does keep a watch that receives bookmarks alive past the idle timeout', async () => {
+    const { reflector } = start({ idleTimeoutMs: 60_000 });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    for (let i = 0; i < 3; i++) {
+      clock.advance(50_000);
+      const before = clock.pending;
+      server.bookmark();
+      await until(() => clock.pending === before && clock.pendingDelays().includes(60_000), 'timer re-armed');
+    }
+    expect(reflector.status.watches).to.equal(1);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('does time out a list that gets no answer', async () => {
+    server.faults.push({ on: 'list', kind: 'noResponse' });
+    const { reflector } = start({ listIdleTimeoutMs: 30_000 });
+    await until(() => clock.pendingDelays().includes(30_000), 'list timer');
+    clock.advance(30_000);
+    await passBackoff(reflector, 800);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+  });
+
+  it('does relist when the server restarted with resource versions going backwards', async () => {
+    for (let i = 0; i < 3; i++) server.create(shirt(`s${i}`));
+    for (let i = 0; i < 10; i++) server.update('default', 's1', (o) => (o.spec!.quantity = i));
+    const { reflector, rec } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.restart(1);
+    server.delete('default', 's0');
+    server.create(shirt('s9'));
+    // The reset connection backs off; the resumed watch is ahead of the server (504 too large, Retry-After 1) and relists.
+    await passBackoff(reflector, 800);
+    await passBackoff(reflector, 1600);
+    await until(() => rec.replaces === 2, 'relist');
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expectInSync(rec, server.objects.values());
+    expect(errors.some((e) => /Too large resource version/.test(e.message))).to.equal(true);
+  });
+
+  it('does back off when watches end at once without events', async () => {
+    const { reflector } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    server.faults.push({ on: 'watch', kind: 'end' }, { on: 'watch', kind: 'end' });
+    server.endWatches();
+    await passBackoff(reflector, 800);
+    await passBackoff(reflector, 1600);
+    await passBackoff(reflector, 3200);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+  });
+
+  it('does use a streaming list when the server serves one, and keep its watch', async () => {
+    server.streamingList = true;
+    for (let i = 0; i < 3; i++) server.create(shirt(`s${i}`));
+    const { reflector, rec } = start({ streamingList: 'auto' });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(reflector.status.streamingList).to.equal('supported');
+    expect(server.requests.every((r) => r.query.has('watch'))).to.equal(true);
+    const first = server.requests[0].query;
+    expect(first.get('sendInitialEvents')).to.equal('true');
+    expect(first.get('resourceVersionMatch')).to.equal('NotOlderThan');
+    server.create(shirt('s3'));
+    await until(() => rec.cache.size === 4, 's3');
+    expect(reflector.status.watches).to.equal(1);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does fall back to list+watch for good when the server rejects streaming lists', async () => {
+    server.create(shirt('a'));
+    const { reflector, rec } = start({ streamingList: 'auto' });
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(reflector.status.streamingList).to.equal('unsupported');
+    server.compact();
+    server.errorWatches(410, 'Expired');
+    await until(() => rec.replaces === 2, 'relist');
+    expect(server.requests.filter((r) => r.query.get('sendInitialEvents') === 'true')).to.have.length(1);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does fall back to a list when a streaming list sends nothing', async () => {
+    server.streamingList = true;
+    server.faults.push({ on: 'streamingList', kind: 'silent' });
+    server.create(shirt('a'));
+    const { reflector, rec } = start({ streamingList: 'auto', initialEventsIdleTimeoutMs: 5000 });
+    await until(() => clock.pendingDelays().includes(5000), 'initial events timer');
+    clock.advance(5000);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(reflector.status.streamingList).to.equal('unsupported');
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does resolve start() once aborted and stopped, and report the stopped phase', async () => {
+    const { reflector } = start();
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    stop.abort();
+    await run;
+    expect(reflector.status.phase).to.equal('stopped');
+    await until(() => server.watchers.size === 0, 'server sees the watch closed');
+  });
+
+  it('does stop during a backoff wait at once', async () => {
+    server.faults.push({ on: 'list', kind: 'status', code: 500 });
+    const { reflector } = start();
+    await until(() => reflector.status.phase === 'backoff', 'backoff');
+    stop.abort();
+    await run;
+    expect(reflector.status.phase).to.equal('stopped');
+  });
+});
