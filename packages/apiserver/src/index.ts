@@ -1,7 +1,18 @@
 /**
- * `@kubekit/apiserver`: An embedded Kubernetes API server for CRDs, custom resources and a few core kinds, with field selectors and defaults.
+ * `@kubekit/apiserver`: an embedded Kubernetes API server for CRDs, custom resources and a few core
+ * kinds, faithful where clients notice — discovery (legacy and aggregated), OpenAPI v3 with
+ * `x-kubernetes-selectable-fields`, CustomResourceDefinitions validated as the apiserver does,
+ * custom resources with pruning, defaulting (KEP-575), field selectors on `selectableFields`
+ * (KEP-4358), watches with bookmarks, Tables for `kubectl get`, optimistic concurrency and optional
+ * durable storage.
+ *
+ * Start with {@link startApiServer}.
  *
  * @packageDocumentation
  */
 
-export {};
+export { startApiServer } from './startApiServer.js';
+export { kubeconfigYAML } from './kubeconfig.js';
+
+export type { ApiServer, ApiServerOptions } from './startApiServer.js';
+export type { KubeconfigOptions } from './kubeconfig.js';

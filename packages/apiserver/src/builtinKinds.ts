@@ -1,0 +1,239 @@
+/**
+ * The built-in kinds the embedded server stores: Namespaces, ConfigMaps, Secrets, Events, Pods and
+ * coordination.k8s.io Leases — generic storage with each kind's field selectors (from
+ * `@kubekit/attrs`), Table columns, and the few strategy rules operators notice (namespace phase and
+ * finalizer, Secret `stringData`, config key validation, Pod status kept apart from spec).
+ *
+ * Built-in objects are stored as sent (no pruning of unknown fields); there is no controller behind
+ * them (Pods are never scheduled or run).
+ */
+import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
+import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
+import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
+import { bucketOf } from './storage/objectStore.js';
+import { ageCell, ageColumn, nameColumn } from './table.js';
+import { decodeObjectShape } from './writeHandler.js';
+
+interface BuiltinSpec {
+  names: Omit<ResourceNames, 'verbs' | 'categories' | 'listKind'> & { categories?: string[] };
+  columns?: { def: Omit<TableColumnDefinition, 'format' | 'description'> & { format?: string; description?: string }; cell: (o: KubeObject, now: number) => unknown }[];
+  prepareForCreate?: (o: KubeObject) => void;
+  /** Normalises a decoded body (Secret `stringData`). */
+  normalize?: (o: KubeObject) => void;
+  validate?: (o: KubeObject) => FieldError[];
+  deleteReturnsObject?: boolean;
+  markDeleting?: (o: KubeObject) => void;
+  deferDeletion?: (o: KubeObject) => boolean;
+}
+
+const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A built-in kind served by the generic storage. */
+export class BuiltinResourceType implements ResourceType {
+  readonly names: ResourceNames;
+  readonly groupResource;
+  readonly bucket: string;
+  readonly allowUnconditionalUpdate = true;
+  readonly deleteReturnsObject: boolean;
+  private readonly apiVersion: string;
+  private readonly fields: ResourceFields | undefined;
+
+  constructor(private readonly spec: BuiltinSpec) {
+    this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: allVerbs, categories: spec.names.categories ?? [] };
+    this.groupResource = { group: spec.names.group, resource: spec.names.resource };
+    this.bucket = bucketOf(this.groupResource);
+    this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
+    this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
+    this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
+    if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
+    if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
+  }
+
+  markDeleting?: (o: KubeObject) => void;
+  deferDeletion?: (o: KubeObject) => boolean;
+
+  fromStorage(stored: KubeObject): KubeObject {
+    return stored;
+  }
+
+  toStorage(object: KubeObject): KubeObject {
+    return object;
+  }
+
+  fieldSet(object: KubeObject): FieldSet {
+    return this.fields === undefined ? { 'metadata.name': object.metadata.name ?? '' } : this.fields.fieldGetter(object);
+  }
+
+  convertFieldLabel(label: string, value: string): [string, string] {
+    return convertBuiltinFieldLabel(this.apiVersion, this.names.kind, label, value);
+  }
+
+  tableColumns(): TableColumnDefinition[] {
+    const cols = (this.spec.columns ?? []).map((c) => ({ format: '', description: '', ...c.def }));
+    return [nameColumn, ...cols, ageColumn];
+  }
+
+  tableCells(object: KubeObject, now: number): unknown[] {
+    return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ageCell(object, now)];
+  }
+
+  decode(body: unknown, _ctx: WriteContext): KubeObject {
+    const obj = decodeObjectShape(structuredClone(body));
+    if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
+    else if (obj.apiVersion !== this.apiVersion) {
+      throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
+    }
+    if (obj.kind === undefined || obj.kind === '') obj.kind = this.names.kind;
+    else if (obj.kind !== this.names.kind) {
+      throw KubeError.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.names.kind})`);
+    }
+    this.spec.normalize?.(obj);
+    return obj;
+  }
+
+  prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
+    this.spec.prepareForCreate?.(object);
+  }
+
+  prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    if (!this.names.status) return;
+    if (ctx.subresource === 'status') {
+      const status = object.status;
+      const meta = object.metadata;
+      for (const k of Object.keys(object)) delete object[k];
+      Object.assign(object, structuredClone(old), { metadata: { ...old.metadata, resourceVersion: meta.resourceVersion } });
+      if (status === undefined) delete object.status;
+      else object.status = status;
+    } else if (old.status === undefined) {
+      delete object.status;
+    } else {
+      object.status = old.status;
+    }
+  }
+
+  validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
+    return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? [])];
+  }
+
+  validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
+    return [...validateObjectMetaUpdate(object.metadata, old.metadata), ...(this.spec.validate?.(object) ?? [])];
+  }
+}
+
+const configKey = /^[-._a-zA-Z0-9]+$/;
+
+function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const f of fields) {
+    const data = obj[f];
+    if (!isObject(data)) continue;
+    for (const k of Object.keys(data)) {
+      if (!configKey.test(k) || k.length > 253) {
+        errs.push(invalid(FieldPath.root(f).key(k), k, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
+      }
+    }
+  }
+  return errs;
+}
+
+function countData(o: KubeObject): number {
+  return (isObject(o.data) ? Object.keys(o.data).length : 0) + (isObject(o.binaryData) ? Object.keys(o.binaryData).length : 0);
+}
+
+function containerStatuses(o: KubeObject): Record<string, unknown>[] {
+  const s = isObject(o.status) ? o.status.containerStatuses : undefined;
+  return Array.isArray(s) ? s.filter(isObject) : [];
+}
+
+function containers(o: KubeObject): unknown[] {
+  const s = isObject(o.spec) ? o.spec.containers : undefined;
+  return Array.isArray(s) ? s : [];
+}
+
+/** The built-in kinds, each in its one served version. */
+export function builtinResourceTypes(): BuiltinResourceType[] {
+  return [
+    new BuiltinResourceType({
+      names: { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameValidation: 'label' },
+      columns: [{ def: { name: 'Status', type: 'string', priority: 0, description: 'The status of the namespace' }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? '' }],
+      deleteReturnsObject: true,
+      prepareForCreate: (o) => {
+        o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: ['kubernetes'] };
+        o.status = { phase: 'Active' };
+        o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
+      },
+      markDeleting: (o) => {
+        o.status = { ...(isObject(o.status) ? o.status : {}), phase: 'Terminating' };
+      },
+      deferDeletion: (o) => {
+        const fin = isObject(o.spec) ? o.spec.finalizers : undefined;
+        return Array.isArray(fin) && fin.length > 0;
+      },
+    }),
+    new BuiltinResourceType({
+      names: { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], status: false, nameValidation: 'subdomain' },
+      columns: [{ def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) }],
+      validate: (o) => validateConfigKeys(o, ['data', 'binaryData']),
+    }),
+    new BuiltinResourceType({
+      names: { group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
+      columns: [
+        { def: { name: 'Type', type: 'string', priority: 0 }, cell: (o) => (typeof o.type === 'string' ? o.type : 'Opaque') },
+        { def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) },
+      ],
+      prepareForCreate: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
+      normalize: mergeStringData,
+      validate: (o) => validateConfigKeys(o, ['data']),
+    }),
+    new BuiltinResourceType({
+      names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'subdomain' },
+      columns: [
+        { def: { name: 'Type', type: 'string', priority: 0 }, cell: (o) => o.type ?? '' },
+        { def: { name: 'Reason', type: 'string', priority: 0 }, cell: (o) => o.reason ?? '' },
+        { def: { name: 'Object', type: 'string', priority: 0 }, cell: (o) => (isObject(o.involvedObject) ? `${String(o.involvedObject.kind ?? '').toLowerCase()}/${String(o.involvedObject.name ?? '')}` : '') },
+        { def: { name: 'Message', type: 'string', priority: 0 }, cell: (o) => o.message ?? '' },
+      ],
+    }),
+    new BuiltinResourceType({
+      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain' },
+      columns: [
+        { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
+        { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },
+        { def: { name: 'Restarts', type: 'string', priority: 0 }, cell: (o) => String(containerStatuses(o).reduce((n, c) => n + (typeof c.restartCount === 'number' ? c.restartCount : 0), 0)) },
+        { def: { name: 'IP', type: 'string', priority: 1 }, cell: (o) => (isObject(o.status) ? o.status.podIP : undefined) ?? '<none>' },
+        { def: { name: 'Node', type: 'string', priority: 1 }, cell: (o) => (isObject(o.spec) ? o.spec.nodeName : undefined) ?? '<none>' },
+      ],
+      deleteReturnsObject: true,
+      prepareForCreate: (o) => { o.status = { phase: 'Pending', qosClass: 'BestEffort' }; },
+      validate: (o) => {
+        const list = containers(o);
+        if (list.length === 0) return [required('spec.containers', '')];
+        const errs: FieldError[] = [];
+        list.forEach((c, i) => {
+          const p = FieldPath.root('spec', 'containers').index(i);
+          if (!isObject(c) || typeof c.name !== 'string' || c.name === '') errs.push(required(p.child('name'), ''));
+          if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
+        });
+        return errs;
+      },
+    }),
+    new BuiltinResourceType({
+      names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
+      columns: [{ def: { name: 'Holder', type: 'string', priority: 0 }, cell: (o) => (isObject(o.spec) ? o.spec.holderIdentity : undefined) ?? '' }],
+    }),
+  ];
+}
+
+/** Moves a Secret's `stringData` into `data` (base64), as the apiserver does on every write. */
+export function mergeStringData(o: KubeObject): void {
+  if (!isObject(o.stringData)) return;
+  const data = isObject(o.data) ? { ...o.data } : {};
+  for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+  o.data = data;
+  delete o.stringData;
+}

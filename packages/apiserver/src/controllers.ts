@@ -1,0 +1,194 @@
+/**
+ * The few controllers a real control plane runs that operators observe through the API:
+ *
+ * - CRD naming and establishing: `status.acceptedNames` and the `NamesAccepted` and `Established`
+ *   conditions (or `NamesAccepted=False` with the conflict);
+ * - CRD finalization: a deleted CRD's objects are deleted, then the
+ *   `customresourcecleanup.apiextensions.k8s.io` finalizer is removed and the CRD goes;
+ * - namespace finalization: a deleted namespace's objects are deleted, then the namespace goes.
+ *
+ * There is no garbage collector: `ownerReferences` are kept but never acted on.
+ *
+ * Work is queued by key and done one item at a time, off the write path.
+ */
+import type { KubeObject } from '@kubekit/core';
+import type { CustomResourceDefinition } from '@kubekit/crd';
+import type { ResourceCatalog } from './catalog.js';
+import { crdBucket, nameConflict } from './crdRegistry.js';
+import { customResourceCleanupFinalizer, setCondition } from './crdResource.js';
+import { timestamp } from './objectMeta.js';
+import type { ResourceType } from './resourceType.js';
+import type { ServerContext } from './serverContext.js';
+import { storeKey, type StoreEvent } from './storage/objectStore.js';
+
+const namespacesBucket = '/namespaces';
+const crdGR = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+const namespaceGR = { group: '', resource: 'namespaces' };
+
+/** See the file comment. */
+export class Controllers {
+  private readonly queue = new Set<string>();
+  private running = false;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly ctx: ServerContext, private readonly catalog: ResourceCatalog) {
+    this.unsubscribe = ctx.store.subscribe((e) => this.observe(e));
+    for (const crd of catalog.crds.definitions()) this.enqueue(`crd:${crd.metadata.name ?? ''}`);
+    for (const [name] of ctx.store.values(namespacesBucket)) this.enqueue(`ns:${name}`);
+  }
+
+  /** Stops the controllers. */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    this.queue.clear();
+  }
+
+  /** Resolves once no work is queued or running. */
+  idle(): Promise<void> {
+    if (!this.running && this.queue.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private observe(e: StoreEvent): void {
+    if (e.bucket === crdBucket) {
+      this.enqueue(`crd:${e.key}`);
+      return;
+    }
+    if (e.bucket === namespacesBucket) {
+      this.enqueue(`ns:${e.key}`);
+      return;
+    }
+    const ns = e.object.metadata.namespace ?? '';
+    if (e.type === 'DELETED' && ns !== '') {
+      const nsObj = this.ctx.store.get(namespacesBucket, ns);
+      if (nsObj?.metadata.deletionTimestamp !== undefined) this.enqueue(`ns:${ns}`);
+    }
+    if (e.type === 'DELETED') {
+      for (const r of this.catalog.crds.served()) if (r.bucket === e.bucket && r.crd.metadata.deletionTimestamp !== undefined) this.enqueue(`crd:${r.crd.metadata.name ?? ''}`);
+    }
+  }
+
+  private enqueue(key: string): void {
+    if (this.closed) return;
+    this.queue.add(key);
+    if (!this.running) {
+      this.running = true;
+      setImmediate(() => void this.run());
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.queue.size > 0 && !this.closed) {
+      const key = this.queue.values().next().value as string;
+      this.queue.delete(key);
+      try {
+        if (key.startsWith('crd:')) await this.reconcileCRD(key.slice(4));
+        else await this.reconcileNamespace(key.slice(3));
+      } catch {
+        // A conflict with a concurrent write: the write's event queues the key again.
+      }
+    }
+    this.running = false;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async reconcileCRD(name: string): Promise<void> {
+    const { store, clock } = this.ctx;
+    const stored = store.get(crdBucket, name);
+    if (stored === undefined) return;
+    const crd = stored as unknown as CustomResourceDefinition;
+    const now = timestamp(clock.now());
+    if (stored.metadata.deletionTimestamp !== undefined) {
+      await this.finalizeCRD(crd, now);
+      return;
+    }
+    const next = structuredClone(crd);
+    const conflict = nameConflict(crd, this.catalog.crds.definitions());
+    if (conflict === undefined) {
+      next.status ??= {};
+      next.status.acceptedNames = structuredClone(crd.spec.names);
+      setCondition(next, { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }, now);
+      setCondition(next, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }, now);
+    } else {
+      setCondition(next, { type: 'NamesAccepted', status: 'False', reason: 'NameConflict', message: conflict }, now);
+      setCondition(next, { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }, now);
+    }
+    if (JSON.stringify(next.status) === JSON.stringify(crd.status)) return;
+    await store.update(crdGR, name, name, next as unknown as KubeObject, stored.metadata.resourceVersion).durable;
+  }
+
+  private async finalizeCRD(crd: CustomResourceDefinition, now: string): Promise<void> {
+    const { store } = this.ctx;
+    const name = crd.metadata.name ?? '';
+    if (!(crd.metadata.finalizers ?? []).includes(customResourceCleanupFinalizer)) return;
+    const runtime = this.catalog.crds.runtime(name);
+    if (runtime !== undefined) {
+      const type = runtime.types[0];
+      const remaining = await this.deleteAll(type, undefined, now);
+      if (remaining > 0) return;
+    }
+    const current = store.get(crdBucket, name);
+    if (current === undefined) return;
+    const finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== customResourceCleanupFinalizer);
+    if (finalizers.length === 0) {
+      await store.delete(crdGR, name, name, { rv: current.metadata.resourceVersion }).durable;
+      return;
+    }
+    const next = structuredClone(current) as unknown as CustomResourceDefinition;
+    next.metadata.finalizers = finalizers;
+    setCondition(next, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
+    await store.update(crdGR, name, name, next as unknown as KubeObject, current.metadata.resourceVersion).durable;
+  }
+
+  private async reconcileNamespace(name: string): Promise<void> {
+    const { store, clock } = this.ctx;
+    const ns = store.get(namespacesBucket, name);
+    if (ns === undefined || ns.metadata.deletionTimestamp === undefined) return;
+    const now = timestamp(clock.now());
+    let remaining = 0;
+    for (const type of this.catalog.namespacedBuckets()) remaining += await this.deleteAll(type, name, now);
+    if (remaining > 0) return;
+    const current = store.get(namespacesBucket, name);
+    if (current === undefined) return;
+    if ((current.metadata.finalizers ?? []).length > 0) {
+      // Other finalizers keep the namespace; drop the `kubernetes` one from its spec.
+      const next = structuredClone(current);
+      next.spec = { ...(next.spec as Record<string, unknown>), finalizers: [] };
+      await store.update(namespaceGR, name, name, next, current.metadata.resourceVersion).durable;
+      return;
+    }
+    await store.delete(namespaceGR, name, name, { rv: current.metadata.resourceVersion }).durable;
+  }
+
+  /**
+   * Deletes every object of a type (in a namespace, or all): objects without finalizers go, others
+   * are marked deleting. Returns how many remain.
+   */
+  private async deleteAll(type: ResourceType, namespace: string | undefined, now: string): Promise<number> {
+    const { store } = this.ctx;
+    const prefix = namespace === undefined ? '' : `${namespace}/`;
+    let remaining = 0;
+    for (const [key, o] of [...store.values(type.bucket)]) {
+      if (prefix !== '' && !key.startsWith(prefix)) continue;
+      const name = o.metadata.name ?? '';
+      if ((o.metadata.finalizers ?? []).length === 0) {
+        await store.delete(type.groupResource, key, name, { rv: o.metadata.resourceVersion }).durable;
+        continue;
+      }
+      remaining++;
+      if (o.metadata.deletionTimestamp === undefined) {
+        const marked = structuredClone(o);
+        marked.metadata.deletionTimestamp = now;
+        marked.metadata.deletionGracePeriodSeconds = 0;
+        if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
+        await store.update(type.groupResource, storeKey(o.metadata.namespace ?? '', name), name, marked, o.metadata.resourceVersion).durable;
+      }
+    }
+    return remaining;
+  }
+}

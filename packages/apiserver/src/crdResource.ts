@@ -1,0 +1,175 @@
+/**
+ * The apiextensions.k8s.io/v1 CustomResourceDefinition resource: defaulting, the strategy
+ * (status kept apart from spec, generation on spec changes, `storedVersions`), validation by
+ * `@kubekit/crd`, the `CustomResourceFieldSelectors` drop-disabled-fields rule, and the deletion
+ * flow (the `customresourcecleanup.apiextensions.k8s.io` finalizer and the `Terminating` condition).
+ *
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresourcedefinition/strategy.go
+ */
+import { FieldError, KubeError, type KubeObject } from '@kubekit/core';
+import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
+import { deepEqual } from './internal/deepEqual.js';
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
+import { bucketOf } from './storage/objectStore.js';
+import { nameColumn } from './table.js';
+import { decodeObjectShape } from './writeHandler.js';
+
+/** The finalizer the apiserver puts on a CRD being deleted, removed once its objects are gone. */
+export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
+
+const apiVersion = 'apiextensions.k8s.io/v1';
+const fields = builtinResourceFields(apiVersion, 'CustomResourceDefinition');
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Sets (or replaces) a condition, keeping its transition time when the status does not change. */
+export function setCondition(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition, now: string): void {
+  crd.status ??= {};
+  const list = crd.status.conditions ?? [];
+  const existing = list.find((c) => c.type === condition.type);
+  const next = { ...condition, lastTransitionTime: existing !== undefined && existing.status === condition.status ? existing.lastTransitionTime : now };
+  crd.status.conditions = existing === undefined ? [...list, next] : list.map((c) => (c === existing ? next : c));
+}
+
+/** The CRD defaults (`SetDefaults_CustomResourceDefinition`). */
+function setDefaults(crd: CustomResourceDefinition): void {
+  const spec = crd.spec as Partial<CustomResourceDefinition['spec']> | undefined;
+  if (!isObject(spec)) return;
+  if (isObject(spec.names)) {
+    if ((spec.names.singular ?? '') === '' && typeof spec.names.kind === 'string') spec.names.singular = spec.names.kind.toLowerCase();
+    if ((spec.names.listKind ?? '') === '' && typeof spec.names.kind === 'string' && spec.names.kind !== '') spec.names.listKind = `${spec.names.kind}List`;
+  }
+  spec.conversion ??= { strategy: 'None' };
+  const svc = spec.conversion.webhook?.clientConfig?.service;
+  if (svc !== undefined && svc.port === undefined) svc.port = 443;
+}
+
+/** Whether any version of a CRD uses `selectableFields`. */
+function selectableFieldsInUse(crd: CustomResourceDefinition | undefined): boolean {
+  return (crd?.spec?.versions ?? []).some((v) => (v.selectableFields ?? []).length > 0);
+}
+
+/** The CustomResourceDefinition resource. */
+export class CustomResourceDefinitionType implements ResourceType {
+  readonly names: ResourceNames = {
+    group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', singular: 'customresourcedefinition',
+    kind: 'CustomResourceDefinition', listKind: 'CustomResourceDefinitionList', namespaced: false, shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    nameValidation: 'subdomain', status: true,
+  };
+  readonly groupResource = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+  readonly bucket = bucketOf(this.groupResource);
+  readonly allowUnconditionalUpdate = false;
+  readonly deleteReturnsObject = true;
+
+  /** @param customResourceFieldSelectors the `CustomResourceFieldSelectors` feature gate */
+  constructor(private readonly customResourceFieldSelectors: boolean) {}
+
+  fromStorage(stored: KubeObject): KubeObject {
+    return stored;
+  }
+
+  toStorage(object: KubeObject): KubeObject {
+    return object;
+  }
+
+  fieldSet(object: KubeObject): FieldSet {
+    return fields === undefined ? { 'metadata.name': object.metadata.name ?? '' } : fields.fieldGetter(object);
+  }
+
+  convertFieldLabel(label: string, value: string): [string, string] {
+    return convertBuiltinFieldLabel(apiVersion, 'CustomResourceDefinition', label, value);
+  }
+
+  tableColumns(): TableColumnDefinition[] {
+    return [nameColumn, { name: 'Created At', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0 }];
+  }
+
+  tableCells(object: KubeObject): unknown[] {
+    return [object.metadata.name ?? '', object.metadata.creationTimestamp ?? ''];
+  }
+
+  decode(body: unknown, _ctx: WriteContext): KubeObject {
+    const obj = decodeObjectShape(structuredClone(body));
+    if (obj.apiVersion !== apiVersion) {
+      throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${apiVersion})`);
+    }
+    if (obj.kind !== 'CustomResourceDefinition') {
+      throw KubeError.badRequest(`the kind in the data (${String(obj.kind ?? '')}) does not match the expected kind (CustomResourceDefinition)`);
+    }
+    setDefaults(obj as unknown as CustomResourceDefinition);
+    return obj;
+  }
+
+  /** The feature gate's drop-disabled-fields rule: `selectableFields` only when the old CRD already used them. */
+  private dropDisabledFields(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): void {
+    if (this.customResourceFieldSelectors || selectableFieldsInUse(old)) return;
+    for (const v of crd.spec?.versions ?? []) delete v.selectableFields;
+  }
+
+  prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
+    const crd = object as unknown as CustomResourceDefinition;
+    const storage = (crd.spec?.versions ?? []).find((v) => v.storage)?.name;
+    crd.status = { conditions: [], acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage] };
+    object.metadata.generation = 1;
+    this.dropDisabledFields(crd, undefined);
+  }
+
+  prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    const crd = object as unknown as CustomResourceDefinition;
+    const oldCRD = old as unknown as CustomResourceDefinition;
+    if (ctx.subresource === 'status') {
+      const status = crd.status;
+      const { resourceVersion } = object.metadata;
+      for (const k of Object.keys(object)) delete object[k];
+      Object.assign(object, structuredClone(old));
+      object.metadata.resourceVersion = resourceVersion;
+      if (status === undefined) delete object.status;
+      else crd.status = status;
+      return;
+    }
+    crd.status = structuredClone(oldCRD.status);
+    if (!deepEqual(crd.spec, oldCRD.spec)) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    const storage = (crd.spec?.versions ?? []).find((v) => v.storage)?.name;
+    if (storage !== undefined) {
+      crd.status ??= {};
+      const stored = crd.status.storedVersions ?? [];
+      if (!stored.includes(storage)) crd.status.storedVersions = [...stored, storage];
+    }
+    this.dropDisabledFields(crd, oldCRD);
+  }
+
+  validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
+    return [
+      ...validateObjectMeta(object.metadata, false, 'subdomain'),
+      ...validateCustomResourceDefinition(object as unknown as CustomResourceDefinition),
+    ];
+  }
+
+  validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
+    return [
+      ...validateObjectMetaUpdate(object.metadata, old.metadata),
+      ...validateCustomResourceDefinitionUpdate(object as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition),
+    ];
+  }
+
+  /** A CRD's first deletion waits for its objects to be cleaned up. */
+  deferDeletion(object: KubeObject): boolean {
+    return object.metadata.deletionTimestamp === undefined;
+  }
+
+  markDeleting(object: KubeObject): void {
+    const crd = object as unknown as CustomResourceDefinition;
+    const fin = object.metadata.finalizers ?? [];
+    if (!fin.includes(customResourceCleanupFinalizer)) object.metadata.finalizers = [...fin, customResourceCleanupFinalizer];
+    setCondition(crd, {
+      type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending',
+      message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+    }, object.metadata.deletionTimestamp ?? '');
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * Custom resources: everything the API server derives from one CustomResourceDefinition — per served
+ * version a {@link ResourceType} with the apiextensions-apiserver's request pipeline (decode, prune,
+ * default in the request version, schema and CEL validation, conversion to the storage version), read
+ * defaulting with the stored version's schema (KEP-575), field selection on `selectableFields`
+ * (KEP-4358), printer columns, and the `status`/`scale` subresources.
+ *
+ * A {@link CustomResourceRuntime} is built for each CRD generation and thrown away when the CRD
+ * changes, as the apiserver rebuilds its storage for the new CRD.
+ */
+import { FieldError, KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
+import { converterFor, type Converter } from './conversion.js';
+import { deepEqual } from './internal/deepEqual.js';
+import { compileSchema, validateCustomResource, type CompiledSchema } from './internal/semantics.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
+import { FieldIndex } from './storage/fieldIndex.js';
+import { bucketOf, type ObjectStore } from './storage/objectStore.js';
+import { ageCell, ageColumn, nameColumn, printerColumnCell } from './table.js';
+
+/** Options that change how custom resources behave. */
+export interface CustomResourceOptions {
+  /** The `CustomResourceFieldSelectors` feature gate. */
+  customResourceFieldSelectors: boolean;
+}
+
+interface VersionRuntime {
+  readonly def: CustomResourceDefinitionVersion;
+  readonly schema: JSONSchemaProps;
+  readonly compiled: CompiledSchema;
+  readonly fields: ResourceFields;
+  readonly columns: readonly CustomResourceColumnDefinition[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function versionOf(obj: KubeObject): string {
+  const av = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const slash = av.indexOf('/');
+  return slash < 0 ? av : av.slice(slash + 1);
+}
+
+/** Everything derived from one generation of a CRD. */
+export class CustomResourceRuntime {
+  readonly bucket: string;
+  readonly namespaced: boolean;
+  readonly storageVersion: string;
+  readonly converter: Converter;
+  /** One type per served version. */
+  readonly types: CustomResourceType[];
+  private readonly versions = new Map<string, VersionRuntime>();
+  private readonly decoded = new WeakMap<KubeObject, KubeObject>();
+  private readonly indexes = new Map<string, FieldIndex>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(readonly crd: CustomResourceDefinition, private readonly store: ObjectStore, readonly options: CustomResourceOptions) {
+    const { spec } = crd;
+    this.namespaced = spec.scope === 'Namespaced';
+    this.bucket = bucketOf({ group: spec.group, resource: spec.names.plural });
+    this.storageVersion = spec.versions.find((v) => v.storage)?.name ?? spec.versions[0].name;
+    this.converter = converterFor(crd);
+    for (const v of spec.versions) {
+      const schema: JSONSchemaProps = v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      this.versions.set(v.name, {
+        def: v,
+        schema,
+        compiled: compileSchema(schema),
+        fields: createCustomResourceFields({
+          namespaced: this.namespaced,
+          selectableFields: v.selectableFields ?? [],
+          customResourceFieldSelectors: options.customResourceFieldSelectors,
+        }),
+        columns: v.additionalPrinterColumns ?? [],
+      });
+    }
+    this.types = spec.versions.filter((v) => v.served).map((v) => new CustomResourceType(this, v.name));
+  }
+
+  /** Starts keeping indexes up to date. */
+  attach(): void {
+    this.unsubscribe ??= this.store.onCommit((e) => {
+      if (e.bucket !== this.bucket) return;
+      for (const idx of this.indexes.values()) idx.apply(e);
+    });
+  }
+
+  /** Stops keeping indexes. */
+  detach(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.indexes.clear();
+  }
+
+  /** The runtime of a version. */
+  version(name: string): VersionRuntime {
+    const v = this.versions.get(name);
+    if (v === undefined) throw new KubeError('InternalError', `version ${name} of ${this.crd.metadata.name ?? ''} is not known`);
+    return v;
+  }
+
+  /**
+   * A stored object as read from storage: pruned and defaulted with the schema of the version it is
+   * stored in (KEP-575 "during read from storage"). Cached per stored object.
+   */
+  decodeStored(stored: KubeObject): KubeObject {
+    let d = this.decoded.get(stored);
+    if (d === undefined) {
+      const v = this.versions.get(versionOf(stored)) ?? this.version(this.storageVersion);
+      d = structuredClone(stored);
+      v.compiled.defaultAndPrune(d, { isResourceRoot: true, returnPruned: false, dropInvalidMetadata: true });
+      this.decoded.set(stored, d);
+    }
+    return d;
+  }
+
+  /**
+   * The keys whose selectable field `label` equals `value`, from an index over the decoded stored
+   * objects. Only with the `None` strategy, where a field's path is the same in every version.
+   */
+  lookupIndex(label: string, value: string): ReadonlySet<string> | undefined {
+    if (this.converter.async || label === 'metadata.name' || label === 'metadata.namespace') return undefined;
+    let idx = this.indexes.get(label);
+    if (idx === undefined) {
+      const extractor = this.version(this.storageVersion).fields.extractor(label)
+        ?? [...this.versions.values()].map((v) => v.fields.extractor(label)).find((e) => e !== undefined);
+      if (extractor === undefined) return undefined;
+      idx = new FieldIndex((o) => extractor(this.decodeStored(o)));
+      idx.build(this.store.values(this.bucket));
+      this.indexes.set(label, idx);
+      this.attach();
+    }
+    return idx.lookup(value);
+  }
+}
+
+/** One served version of a custom resource. */
+export class CustomResourceType implements ResourceType {
+  readonly names: ResourceNames;
+  readonly groupResource;
+  readonly bucket: string;
+  readonly allowUnconditionalUpdate = false;
+  readonly deleteReturnsObject = true;
+  readonly deprecationWarning: string | undefined;
+  private readonly apiVersion: string;
+  private readonly views = new WeakMap<KubeObject, KubeObject | Promise<KubeObject>>();
+  private readonly v: VersionRuntime;
+
+  constructor(readonly runtime: CustomResourceRuntime, readonly version: string) {
+    const { crd } = runtime;
+    const { names, group } = crd.spec;
+    this.v = runtime.version(version);
+    const subs = this.v.def.subresources;
+    this.names = {
+      group, version, resource: names.plural, singular: names.singular ?? names.kind.toLowerCase(), kind: names.kind,
+      listKind: names.listKind ?? `${names.kind}List`, namespaced: runtime.namespaced, shortNames: names.shortNames ?? [],
+      categories: names.categories ?? [], verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+      nameValidation: 'subdomain', status: subs?.status !== undefined,
+      ...(subs?.scale !== undefined ? { scale: subs.scale } : {}),
+    };
+    this.groupResource = { group, resource: names.plural };
+    this.bucket = runtime.bucket;
+    this.apiVersion = `${group}/${version}`;
+    this.deprecationWarning = this.v.def.deprecated === true
+      ? this.v.def.deprecationWarning ?? `${this.apiVersion} ${names.kind} is deprecated`
+      : undefined;
+  }
+
+  fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject> {
+    let view = this.views.get(stored);
+    if (view === undefined) {
+      const converted = this.runtime.converter.convert(this.runtime.decodeStored(stored), this.version);
+      view = converted;
+      if (typeof (converted as Promise<KubeObject>).then === 'function') {
+        (converted as Promise<KubeObject>).catch(() => this.views.delete(stored));
+      }
+      this.views.set(stored, view);
+    }
+    return view;
+  }
+
+  toStorage(object: KubeObject): KubeObject | Promise<KubeObject> {
+    return this.runtime.converter.convert(object, this.runtime.storageVersion);
+  }
+
+  fieldSet(object: KubeObject): FieldSet {
+    return this.v.fields.fieldGetter(object);
+  }
+
+  convertFieldLabel(label: string, value: string): [string, string] {
+    return this.v.fields.convertFieldLabel(label, value);
+  }
+
+  lookupIndex(label: string, value: string): ReadonlySet<string> | undefined {
+    return this.runtime.lookupIndex(label, value);
+  }
+
+  tableColumns(): TableColumnDefinition[] {
+    if (this.v.columns.length === 0) return [nameColumn, ageColumn];
+    return [nameColumn, ...this.v.columns.map((c) => ({
+      name: c.name, type: c.type, format: c.format ?? '',
+      description: c.description ?? `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+      priority: c.priority ?? 0,
+    }))];
+  }
+
+  tableCells(object: KubeObject, now: number): unknown[] {
+    if (this.v.columns.length === 0) return [object.metadata.name ?? '', ageCell(object, now)];
+    return [object.metadata.name ?? '', ...this.v.columns.map((c) => printerColumnCell(object, c, now))];
+  }
+
+  decode(body: unknown, ctx: WriteContext): KubeObject {
+    if (!isObject(body)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
+    if (typeof body.kind !== 'string' || body.kind === '') throw KubeError.badRequest(`Object 'Kind' is missing in '${stringifyJSON(body)}'`);
+    if (typeof body.apiVersion !== 'string' || body.apiVersion === '') throw KubeError.badRequest(`Object 'apiVersion' is missing in '${stringifyJSON(body)}'`);
+    if (body.apiVersion !== this.apiVersion) {
+      throw KubeError.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${this.apiVersion})`);
+    }
+    if (body.kind !== this.names.kind) {
+      throw KubeError.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${this.names.kind})`);
+    }
+    const obj = structuredClone(body) as KubeObject;
+    const unknown = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
+    if (unknown.length > 0 && ctx.fieldValidation !== 'Ignore') {
+      const messages = unknown.map((p) => `unknown field "${p}"`);
+      if (ctx.fieldValidation === 'Strict') throw KubeError.badRequest(`strict decoding error: ${messages.join(', ')}`);
+      ctx.warnings.push(...messages);
+    }
+    if (!isObject(obj.metadata)) obj.metadata = {};
+    return obj;
+  }
+
+  prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
+    if (this.names.status) delete object.status;
+    object.metadata.generation = 1;
+  }
+
+  prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    if (ctx.subresource === 'status') {
+      const status = object.status;
+      const { managedFields, resourceVersion } = object.metadata;
+      for (const k of Object.keys(object)) delete object[k];
+      Object.assign(object, structuredClone(old));
+      object.metadata.resourceVersion = resourceVersion;
+      if (managedFields !== undefined) object.metadata.managedFields = managedFields;
+      else delete object.metadata.managedFields;
+      if (status === undefined) delete object.status;
+      else object.status = status;
+      return;
+    }
+    if (this.names.status) {
+      if (old.status !== undefined) object.status = old.status;
+      else delete object.status;
+    }
+    if (!deepEqual(withoutMetadata(object), withoutMetadata(old))) {
+      object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
+    }
+  }
+
+  validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
+    return [
+      ...validateObjectMeta(object.metadata, this.names.namespaced, 'subdomain'),
+      ...validateCustomResource(this.runtime.crd, this.version, object),
+    ];
+  }
+
+  validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
+    return [
+      ...validateObjectMetaUpdate(object.metadata, old.metadata),
+      ...validateCustomResource(this.runtime.crd, this.version, object, old),
+    ];
+  }
+}
+
+function withoutMetadata(o: KubeObject): Record<string, unknown> {
+  const { metadata: _m, ...rest } = o;
+  return rest;
+}

@@ -1,0 +1,142 @@
+/**
+ * Discovery: `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`, in the legacy
+ * form and in the aggregated form (`apidiscovery.k8s.io/v2` and `v2beta1`) that current clients ask
+ * for with `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`.
+ *
+ * @see https://kubernetes.io/docs/concepts/overview/kubernetes-api/#aggregated-discovery
+ */
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { stringifyJSON } from '@kubekit/core';
+import type { ResourceCatalog, ServedGroup } from './catalog.js';
+import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, parseAccept, sendJSON, sendText } from './internal/http.js';
+import type { ResourceType } from './resourceType.js';
+
+const subresourceVerbs = ['get', 'patch', 'update'];
+
+function apiResources(types: readonly ResourceType[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const t of types) {
+    const n = t.names;
+    const r: Record<string, unknown> = { name: n.resource, singularName: n.singular, namespaced: n.namespaced, kind: n.kind, verbs: [...n.verbs] };
+    if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
+    if (n.categories.length > 0) r.categories = [...n.categories];
+    r.storageVersionHash = storageVersionHash(n.group, n.version, n.kind);
+    out.push(r);
+    if (n.status) out.push({ name: `${n.resource}/status`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
+    if (n.scale !== undefined) {
+      out.push({ name: `${n.resource}/scale`, singularName: '', namespaced: n.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
+    }
+  }
+  return out;
+}
+
+/** The apiserver's `storageVersionHash`: a short hash of the storage group, version and kind. */
+function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest('base64').slice(0, 11);
+}
+
+function groupVersionText(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+function legacyGroup(g: ServedGroup): Record<string, unknown> {
+  const versions = g.versions.map((v) => ({ groupVersion: groupVersionText(g.name, v.version), version: v.version }));
+  return { name: g.name, versions, preferredVersion: versions[0] };
+}
+
+function aggregatedResource(t: ResourceType): Record<string, unknown> {
+  const n = t.names;
+  const r: Record<string, unknown> = {
+    resource: n.resource,
+    responseKind: { group: n.group, version: n.version, kind: n.kind },
+    scope: n.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: n.singular,
+    verbs: [...n.verbs],
+  };
+  if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
+  if (n.categories.length > 0) r.categories = [...n.categories];
+  const subs: Record<string, unknown>[] = [];
+  if (n.status) subs.push({ subresource: 'status', responseKind: { group: n.group, version: n.version, kind: n.kind }, verbs: subresourceVerbs });
+  if (n.scale !== undefined) subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
+  if (subs.length > 0) r.subresources = subs;
+  return r;
+}
+
+function aggregatedList(groups: ServedGroup[], apiVersion: string): Record<string, unknown> {
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion,
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: g.name === '' ? { creationTimestamp: null } : { name: g.name, creationTimestamp: null },
+      versions: g.versions.map((v) => ({ version: v.version, resources: v.types.map(aggregatedResource), freshness: 'Current' })),
+    })),
+  };
+}
+
+/** Which aggregated discovery version the `Accept` header asks for, if any. */
+function aggregatedVersion(accept: string | undefined): string | undefined {
+  for (const m of parseAccept(accept)) {
+    if (m.type === 'application/json' && m.params.g === 'apidiscovery.k8s.io' && m.params.as === 'APIGroupDiscoveryList') {
+      if (m.params.v === 'v2') return 'v2';
+      if (m.params.v === 'v2beta1') return 'v2beta1';
+    }
+    if (m.type === 'application/json' && m.params.as === undefined) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Serves a discovery path, or returns false when the path is not one. `serverAddress` is the
+ * `host:port` clients reach the server at.
+ */
+export function serveDiscovery(catalog: ResourceCatalog, path: string, accept: string | undefined, res: ServerResponse, serverAddress: string): boolean {
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts[0] === 'api' && parts.length <= 2) {
+    const groups = catalog.groups(true);
+    if (parts.length === 1) {
+      const agg = aggregatedVersion(accept);
+      if (agg !== undefined) {
+        sendAggregated(res, aggregatedList(groups, `apidiscovery.k8s.io/${agg}`), agg);
+        return true;
+      }
+      sendJSON(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] });
+      return true;
+    }
+    const version = groups[0]?.versions.find((v) => v.version === parts[1]);
+    if (version === undefined) return false;
+    sendJSON(res, 200, { kind: 'APIResourceList', groupVersion: parts[1], resources: apiResources(version.types) });
+    return true;
+  }
+  if (parts[0] === 'apis' && parts.length <= 3) {
+    const groups = catalog.groups(false);
+    if (parts.length === 1) {
+      const agg = aggregatedVersion(accept);
+      if (agg !== undefined) {
+        sendAggregated(res, aggregatedList(groups, `apidiscovery.k8s.io/${agg}`), agg);
+        return true;
+      }
+      sendJSON(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(legacyGroup) });
+      return true;
+    }
+    const group = groups.find((g) => g.name === parts[1]);
+    if (group === undefined) return false;
+    if (parts.length === 2) {
+      sendJSON(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...legacyGroup(group) });
+      return true;
+    }
+    const version = group.versions.find((v) => v.version === parts[2]);
+    if (version === undefined) return false;
+    sendJSON(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group.name}/${version.version}`, resources: apiResources(version.types) });
+    return true;
+  }
+  return false;
+}
+
+function sendAggregated(res: ServerResponse, body: Record<string, unknown>, version: string): void {
+  const text = stringifyJSON(body);
+  res.setHeader('ETag', `"${createHash('sha512').update(text).digest('hex').toUpperCase()}"`);
+  res.setHeader('Vary', 'Accept');
+  sendText(res, 200, text, version === 'v2' ? aggregatedDiscoveryV2 : aggregatedDiscoveryV2Beta1);
+}

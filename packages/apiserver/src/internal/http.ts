@@ -1,0 +1,131 @@
+/**
+ * Small HTTP helpers: reading a bounded request body, writing JSON and `Status` bodies, and the media
+ * types the apiserver negotiates.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KubeError, stringifyJSON } from '@kubekit/core';
+
+/** The `Accept` media type of server-side tables, as kubectl asks for them. */
+export const tableMediaType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+/** The media type of aggregated discovery (v2). */
+export const aggregatedDiscoveryV2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+/** The media type of aggregated discovery (v2beta1), which older clients ask for. */
+export const aggregatedDiscoveryV2Beta1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+
+/** One entry of an `Accept` header: the media type and its parameters. */
+export interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+/** Parses an `Accept` header into its media ranges, in the order given (ties on `q` keep that order). */
+export function parseAccept(header: string | undefined): MediaRange[] {
+  if (header === undefined || header.trim() === '') return [{ type: '*/*', params: {}, q: 1 }];
+  const out: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [type, ...rest] = part.split(';').map((s) => s.trim());
+    if (type === '') continue;
+    const params: Record<string, string> = {};
+    let q = 1;
+    for (const p of rest) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim().toLowerCase();
+      const v = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      if (k === 'q') q = Number(v);
+      else params[k] = v;
+    }
+    out.push({ type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0 });
+  }
+  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map((x) => x.m);
+}
+
+/** Whether a media range accepts JSON (`application/json`, `application/*`, `*\/*`). */
+export function acceptsJSON(m: MediaRange): boolean {
+  return m.type === 'application/json' || m.type === 'application/*' || m.type === '*/*';
+}
+
+/** What a resource request asks to get back: plain JSON objects, or a `Table`. */
+export type ResponseFormat = 'object' | 'table' | 'partialObjectMetadata';
+
+/**
+ * Negotiates the response format of a resource request from its `Accept` header: a `Table` when the
+ * client asks for `as=Table` (and the kind supports it), else JSON. Protobuf is not served; a client
+ * that accepts only it gets 406.
+ */
+export function negotiateFormat(header: string | undefined): ResponseFormat {
+  for (const m of parseAccept(header)) {
+    if (m.type === 'application/json' && m.params.as === 'Table' && m.params.g === 'meta.k8s.io') return 'table';
+    if (m.type === 'application/json' && (m.params.as === 'PartialObjectMetadata' || m.params.as === 'PartialObjectMetadataList') && m.params.g === 'meta.k8s.io') return 'partialObjectMetadata';
+    if (acceptsJSON(m) && m.params.as === undefined) return 'object';
+  }
+  throw new KubeError('NotAcceptable', `only the following media types are accepted: application/json, ${tableMediaType}`);
+}
+
+/** Reads the whole request body, refusing more than `limit` bytes with 413 as the apiserver does. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.resume();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function tooLarge(limit: number): KubeError {
+  return new KubeError('RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
+}
+
+/** The media type of a request's `Content-Type`, lower-cased and without parameters. */
+export function contentType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** Writes a JSON body (big integers kept exact). */
+export function sendJSON(res: ServerResponse, code: number, body: unknown, contentTypeHeader = 'application/json'): void {
+  sendText(res, code, stringifyJSON(body), contentTypeHeader);
+}
+
+/** Writes already serialised JSON text. */
+export function sendText(res: ServerResponse, code: number, text: string, contentTypeHeader = 'application/json'): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const buf = Buffer.from(text + '\n', 'utf8');
+  res.writeHead(code, { 'Content-Type': contentTypeHeader, 'Content-Length': buf.length, 'Cache-Control': 'no-cache, private' });
+  res.end(buf);
+}
+
+/** Writes an error as the apiserver's `Status` body with its HTTP code. */
+export function sendError(res: ServerResponse, err: unknown): void {
+  const kerr = toKubeError(err);
+  sendJSON(res, kerr.code, kerr.toStatus());
+}
+
+/** Any thrown value as a `KubeError`: unexpected errors become `InternalError` (500). */
+export function toKubeError(err: unknown): KubeError {
+  if (err instanceof KubeError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new KubeError('InternalError', `Internal error occurred: ${message}`, { cause: err });
+}
+
+/** Adds a `Warning` header value (`299 - "text"`), as the apiserver does for warnings. */
+export function addWarning(res: ServerResponse, text: string): void {
+  const value = `299 - ${JSON.stringify(text.length > 4096 ? text.slice(0, 4093) + '...' : text)}`;
+  const existing = res.getHeader('Warning');
+  if (existing === undefined) res.setHeader('Warning', value);
+  else res.setHeader('Warning', [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
+}

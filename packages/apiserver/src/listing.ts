@@ -1,0 +1,245 @@
+/**
+ * List semantics: selectors, `limit`/`continue` pagination over a consistent snapshot, and the
+ * `resourceVersion`/`resourceVersionMatch` rules.
+ *
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions
+ */
+import { FieldError, KubeError, forbidden, invalid, notSupported, type KubeObject } from '@kubekit/core';
+import { parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from './internal/semantics.js';
+import type { ResourceType } from './resourceType.js';
+import type { ServerContext } from './serverContext.js';
+
+/** The list options of a request (`metav1.ListOptions`), parsed and validated. */
+export interface ListOptions {
+  labelSelector: LabelSelector | undefined;
+  fieldSelector: FieldSelector | undefined;
+  limit: number;
+  continueToken: string;
+  resourceVersion: string;
+  resourceVersionMatch: '' | 'Exact' | 'NotOlderThan';
+  watch: boolean;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents: boolean | undefined;
+  timeoutSeconds: number | undefined;
+}
+
+/** The selection of a list or watch: namespace plus label and field selectors. */
+export interface Selection {
+  namespace: string;
+  matches: (object: KubeObject) => boolean;
+}
+
+/**
+ * Parses `metav1.ListOptions` from a query, converting field labels through the resource type.
+ *
+ * @throws KubeError `BadRequest` for unparsable selectors and unsupported field labels, `Invalid` for
+ *   inconsistent options (as `ValidateListOptions`).
+ */
+export function parseListOptions(query: URLSearchParams, type: ResourceType, watch: boolean): ListOptions {
+  const labelText = query.get('labelSelector') ?? '';
+  const fieldText = query.get('fieldSelector') ?? '';
+  const labelSelector = labelText === '' ? undefined : parseLabelSelector(labelText);
+  let fieldSelector: FieldSelector | undefined;
+  if (fieldText !== '') {
+    fieldSelector = parseFieldSelector(fieldText).transform((label, value) => type.convertFieldLabel(label, value));
+  }
+  const limitText = query.get('limit');
+  const limit = limitText === null || limitText === '' ? 0 : Number(limitText);
+  if (!Number.isInteger(limit)) throw KubeError.badRequest(`limit: Invalid value: "${limitText}": must be an integer`);
+  const timeoutText = query.get('timeoutSeconds');
+  const timeoutSeconds = timeoutText === null || timeoutText === '' ? undefined : Number(timeoutText);
+  const sie = query.get('sendInitialEvents');
+  const opts: ListOptions = {
+    labelSelector,
+    fieldSelector,
+    limit: limit > 0 ? limit : 0,
+    continueToken: query.get('continue') ?? '',
+    resourceVersion: query.get('resourceVersion') ?? '',
+    resourceVersionMatch: (query.get('resourceVersionMatch') ?? '') as ListOptions['resourceVersionMatch'],
+    watch,
+    allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',
+    sendInitialEvents: sie === null || sie === '' ? undefined : sie === 'true',
+    timeoutSeconds: timeoutSeconds !== undefined && Number.isFinite(timeoutSeconds) ? timeoutSeconds : undefined,
+  };
+  validateListOptions(opts);
+  return opts;
+}
+
+/** `ValidateListOptions` of apimachinery, with its messages. */
+function validateListOptions(o: ListOptions): void {
+  const errs: FieldError[] = [];
+  const match = o.resourceVersionMatch;
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
+    errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+  }
+  if (o.watch) {
+    if (o.sendInitialEvents !== undefined) {
+      if (match !== 'NotOlderThan') errs.push(forbidden('resourceVersionMatch', `sendInitialEvents requires setting resourceVersionMatch to ${'NotOlderThan'}`));
+      if (!o.allowWatchBookmarks) errs.push(forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
+    } else if (match !== '') {
+      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    }
+  } else {
+    if (o.sendInitialEvents !== undefined) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    if (match !== '' && o.resourceVersion === '') {
+      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    }
+    if (o.continueToken !== '' && match !== '') {
+      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+    if (match === 'Exact' && o.resourceVersion === '0') {
+      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+  }
+  if (o.continueToken !== '' && o.resourceVersion !== '' && o.resourceVersion !== '0') {
+    errs.push(forbidden('resourceVersion', 'specifying resource version is not allowed when using continue'));
+  }
+  if (errs.length > 0) throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
+}
+
+/** The selection predicate of a list or watch in a namespace (`''` for all). */
+export function selectionOf(type: ResourceType, namespace: string, opts: ListOptions, name = ''): Selection {
+  const { labelSelector, fieldSelector } = opts;
+  const nameMatch = name;
+  return {
+    namespace,
+    matches: (o) => {
+      if (nameMatch !== '' && o.metadata.name !== nameMatch) return false;
+      if (labelSelector !== undefined && !labelSelector.matches(o.metadata.labels ?? {})) return false;
+      if (fieldSelector !== undefined && !fieldSelector.matches(type.fieldSet(o))) return false;
+      return true;
+    },
+  };
+}
+
+/** Parses a resourceVersion parameter. */
+export function parseResourceVersion(text: string, what = 'resourceVersion'): number {
+  if (!/^\d+$/.test(text)) {
+    throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [invalid(what, text, 'must be a non-negative integer')]);
+  }
+  return Number(text);
+}
+
+interface ContinueToken {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+/** Encodes a continue token as the apiserver does (base64 JSON with the list's resourceVersion and the next key). */
+export function encodeContinue(rv: number, lastKey: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` })).toString('base64url');
+}
+
+function decodeContinue(token: string): ContinueToken {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
+    if (t.v === 'meta.k8s.io/v1' && typeof t.rv === 'number' && typeof t.start === 'string' && t.rv > 0) return t;
+  } catch {
+    // fall through
+  }
+  throw KubeError.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+}
+
+const continueTooOld = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** One page of a list. */
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: number;
+  continueToken: string;
+  remainingItemCount: number | undefined;
+}
+
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** The first index in sorted `keys` not less than `from`. */
+function lowerBound(keys: readonly string[], from: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Lists objects of a type: in key order, selected, paginated. Reads the current state, or the state at
+ * the token's (or `Exact`) resourceVersion rebuilt from the history.
+ *
+ * @throws KubeError `Expired` (410) for continue tokens or resourceVersions older than the history,
+ *   `Timeout` (504) for resourceVersions newer than the store.
+ */
+export async function listObjects(ctx: ServerContext, type: ResourceType, selection: Selection, opts: ListOptions,
+  candidates?: (rv: number) => ReadonlySet<string> | undefined): Promise<ListResult> {
+  const { store } = ctx;
+  let rv = store.resourceVersion;
+  let start = '';
+  let snapshot: Map<string, KubeObject> | undefined;
+  if (opts.continueToken !== '') {
+    const token = decodeContinue(opts.continueToken);
+    start = token.start;
+    if (token.rv < store.oldestResourceVersion) {
+      const fresh = encodeContinue(store.resourceVersion, start.slice(0, -1));
+      throw new KubeError('Expired', continueTooOld, { details: { causes: [{ reason: 'ResourceVersionTooOld', message: fresh }] } });
+    }
+    if (token.rv !== rv) snapshot = store.snapshotAt(type.bucket, token.rv);
+    rv = token.rv;
+  } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+    const wanted = parseResourceVersion(opts.resourceVersion);
+    if (wanted > rv) {
+      throw new KubeError('Timeout', `Too large resource version: ${wanted}, current: ${rv}`, {
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      });
+    }
+    if (opts.resourceVersionMatch === 'Exact' && wanted !== rv) {
+      snapshot = store.snapshotAt(type.bucket, wanted);
+      rv = wanted;
+    }
+  }
+
+  let keys: readonly string[];
+  let get: (key: string) => KubeObject | undefined;
+  if (snapshot !== undefined) {
+    const snap = snapshot;
+    keys = [...snap.keys()].sort();
+    get = (k) => snap.get(k);
+  } else {
+    const indexed = candidates?.(rv);
+    keys = indexed !== undefined ? [...indexed].sort() : store.keys(type.bucket);
+    get = (k) => store.get(type.bucket, k);
+  }
+
+  const prefix = selection.namespace === '' ? '' : `${selection.namespace}/`;
+  let i = lowerBound(keys, start > prefix ? start : prefix);
+  const items: KubeObject[] = [];
+  const limit = opts.limit;
+  let lastKey = '';
+  let more = false;
+  for (; i < keys.length; i++) {
+    const key = keys[i];
+    if (prefix !== '' && !key.startsWith(prefix)) break;
+    if (limit > 0 && items.length >= limit) {
+      more = true;
+      break;
+    }
+    const stored = get(key);
+    if (stored === undefined) continue;
+    const shown = type.fromStorage(stored);
+    const view = isPromise(shown) ? await shown : shown;
+    lastKey = key;
+    if (selection.matches(view)) items.push(view);
+  }
+  const filtered = opts.labelSelector !== undefined || opts.fieldSelector !== undefined;
+  let remainingItemCount: number | undefined;
+  if (more && !filtered) {
+    let n = 0;
+    for (let j = i; j < keys.length && (prefix === '' || keys[j].startsWith(prefix)); j++) n++;
+    remainingItemCount = n;
+  }
+  return { items, resourceVersion: rv, continueToken: more ? encodeContinue(rv, lastKey) : '', remainingItemCount };
+}

@@ -1,0 +1,191 @@
+/**
+ * `metadata` semantics shared by every kind: system fields set on create and kept on update, and the
+ * apiserver's `ValidateObjectMeta`/`ValidateObjectMetaUpdate` with its messages.
+ *
+ * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { FieldError, FieldPath, KubeError, forbidden, invalid, required, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
+
+/** How a kind's names are validated: DNS-1123 subdomains (most kinds) or labels (namespaces). */
+export type NameValidation = 'subdomain' | 'label';
+
+/** The largest total size of annotations (keys plus values), in bytes. */
+export const totalAnnotationSizeLimit = 256 * 1024;
+
+/** The current time as the apiserver writes timestamps: RFC 3339 in seconds, UTC. */
+export function timestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** A name from `generateName`: the prefix and five random characters, as the apiserver makes them. */
+export function generateName(prefix: string): string {
+  const bytes = randomBytes(5);
+  let suffix = '';
+  for (const b of bytes) suffix += generateNameAlphabet[b % generateNameAlphabet.length];
+  const maxPrefix = 63 - 5;
+  return (prefix.length > maxPrefix ? prefix.slice(0, maxPrefix) : prefix) + suffix;
+}
+
+/**
+ * Checks that `metadata` has the shape the apiserver can decode (an object, string maps, string
+ * lists), as its JSON decoder into `ObjectMeta` would.
+ *
+ * @throws KubeError (`BadRequest`) naming the bad field.
+ */
+export function checkMetadataShape(obj: KubeObject): void {
+  const meta: unknown = obj.metadata;
+  if (meta === undefined || meta === null) {
+    obj.metadata = {};
+    return;
+  }
+  if (typeof meta !== 'object' || Array.isArray(meta)) throw decodeError('metadata', 'ObjectMeta', meta);
+  const m = meta as Record<string, unknown>;
+  for (const f of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'selfLink']) {
+    if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') throw decodeError(`metadata.${f}`, 'string', m[f]);
+  }
+  for (const f of ['labels', 'annotations']) {
+    const v = m[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) throw decodeError(`metadata.${f}`, 'map[string]string', v);
+    for (const x of Object.values(v)) if (typeof x !== 'string') throw decodeError(`metadata.${f}`, 'string', x);
+  }
+  if (m.finalizers !== undefined && m.finalizers !== null) {
+    if (!Array.isArray(m.finalizers)) throw decodeError('metadata.finalizers', '[]string', m.finalizers);
+    for (const x of m.finalizers) if (typeof x !== 'string') throw decodeError('metadata.finalizers', 'string', x);
+  }
+  if (m.ownerReferences !== undefined && m.ownerReferences !== null && !Array.isArray(m.ownerReferences)) {
+    throw decodeError('metadata.ownerReferences', '[]v1.OwnerReference', m.ownerReferences);
+  }
+  if (m.generation !== undefined && m.generation !== null && typeof m.generation !== 'number' && typeof m.generation !== 'bigint') {
+    throw decodeError('metadata.generation', 'int64', m.generation);
+  }
+  for (const f of Object.keys(m)) if (m[f] === null) delete m[f];
+}
+
+function decodeError(field: string, goType: string, value: unknown): KubeError {
+  const jsonType = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'bigint' ? 'number' : typeof value;
+  return KubeError.badRequest(`json: cannot unmarshal ${jsonType} into Go struct field ObjectMeta.${field} of type ${goType}`);
+}
+
+/**
+ * Sets the system fields of a new object (`rest.BeforeCreate`): uid, creationTimestamp, a name from
+ * `generateName`; clears deletion fields and the resourceVersion.
+ */
+export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string): void {
+  if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = now;
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+/**
+ * Keeps what an update may not change (`rest.BeforeUpdate`): generation (the strategy decides it), uid
+ * when absent, creationTimestamp, deletionTimestamp and deletionGracePeriodSeconds.
+ */
+export function keepSystemFieldsOnUpdate(meta: ObjectMeta, old: ObjectMeta): void {
+  if (old.generation !== undefined) meta.generation = old.generation;
+  else delete meta.generation;
+  if ((meta.uid ?? '') === '') meta.uid = old.uid;
+  if (old.creationTimestamp !== undefined) meta.creationTimestamp = old.creationTimestamp;
+  if (old.deletionTimestamp !== undefined) meta.deletionTimestamp = old.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (old.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+    meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  }
+  delete meta.selfLink;
+}
+
+function nameErrors(name: string, how: NameValidation, prefix: boolean): string[] {
+  // A generateName prefix may end in a dash: it is validated without it (`maskTrailingDash`).
+  const value = prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -2) + 'a' : name;
+  return how === 'label' ? isDNS1123Label(value) : isDNS1123Subdomain(value);
+}
+
+/** `ValidateObjectMeta` for a new object. */
+export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: NameValidation): FieldError[] {
+  const p = FieldPath.root('metadata');
+  const errs: FieldError[] = [];
+  if ((meta.generateName ?? '') !== '') {
+    for (const msg of nameErrors(meta.generateName!, how, true)) errs.push(invalid(p.child('generateName'), meta.generateName, msg));
+  }
+  if ((meta.name ?? '') === '') errs.push(required(p.child('name'), 'name or generateName is required'));
+  else for (const msg of nameErrors(meta.name!, how, false)) errs.push(invalid(p.child('name'), meta.name, msg));
+  if (namespaced) {
+    if ((meta.namespace ?? '') === '') errs.push(required(p.child('namespace'), ''));
+    else for (const msg of isDNS1123Label(meta.namespace!)) errs.push(invalid(p.child('namespace'), meta.namespace, msg));
+  } else if ((meta.namespace ?? '') !== '') {
+    errs.push(forbidden(p.child('namespace'), 'not allowed on this type'));
+  }
+  errs.push(...validateCommon(meta, p));
+  return errs;
+}
+
+/** `ValidateObjectMetaUpdate`: the common rules plus what may not change. */
+export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+  const p = FieldPath.root('metadata');
+  const errs: FieldError[] = [];
+  const immutable = (field: 'name' | 'namespace' | 'uid' | 'creationTimestamp'): void => {
+    if ((meta[field] ?? '') !== (old[field] ?? '')) errs.push(invalid(p.child(field), meta[field] ?? '', 'field is immutable'));
+  };
+  immutable('name');
+  immutable('namespace');
+  immutable('uid');
+  immutable('creationTimestamp');
+  errs.push(...validateCommon(meta, p));
+  return errs;
+}
+
+function validateCommon(meta: ObjectMeta, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const gen = meta.generation;
+  if (gen !== undefined && Number(gen) < 0) errs.push(invalid(p.child('generation'), gen, 'must be greater than or equal to 0'));
+  errs.push(...validateLabels(meta.labels, p.child('labels')));
+  errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
+  errs.push(...validateOwnerReferences((meta.ownerReferences ?? []) as unknown as Record<string, unknown>[], p.child('ownerReferences')));
+  for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(invalid(p.child('finalizers'), f, msg));
+  return errs;
+}
+
+function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (annotations === undefined) return errs;
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations)) {
+    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(p, k, msg));
+    size += Buffer.byteLength(k) + Buffer.byteLength(v);
+  }
+  if (size > totalAnnotationSizeLimit) {
+    errs.push(new FieldError('FieldValueTooLong', p, '', `may not be more than ${totalAnnotationSizeLimit} bytes`));
+  }
+  return errs;
+}
+
+function validateOwnerReferences(refs: readonly Record<string, unknown>[], p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  let firstController = '';
+  for (const ref of refs) {
+    const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
+    const version = apiVersion.includes('/') ? apiVersion.split('/')[1] : apiVersion;
+    if (version === '') errs.push(invalid(p.child('apiVersion'), apiVersion, 'version must not be empty'));
+    for (const f of ['kind', 'name', 'uid'] as const) {
+      const v = typeof ref[f] === 'string' ? ref[f] as string : '';
+      if (v === '') errs.push(invalid(p.child(f), v, 'must not be empty'));
+    }
+    if (ref.controller === true) {
+      const name = `${String(ref.kind ?? '')}/${String(ref.name ?? '')}`;
+      if (firstController !== '') {
+        errs.push(invalid(p, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`));
+      } else {
+        firstController = name;
+      }
+    }
+  }
+  return errs;
+}

@@ -1,0 +1,225 @@
+/**
+ * OpenAPI v3: `/openapi/v3` (the index of group-version documents, each with a content hash) and
+ * `/openapi/v3/apis/<group>/<version>` (paths and schemas). Custom resource schemas come from
+ * `@kubekit/crd` with `x-kubernetes-group-version-kind` and, while the `CustomResourceFieldSelectors`
+ * gate is on, `x-kubernetes-selectable-fields`.
+ *
+ * kubectl reads these documents: `apply` looks for the PATCH operation of a kind (by its
+ * `x-kubernetes-group-version-kind`) and its `fieldValidation` parameter to decide on server-side
+ * field validation; `explain` renders the kind's schema.
+ */
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { stringifyJSON } from '@kubekit/core';
+import type { CustomResourceDefinition } from '@kubekit/crd';
+import type { ResourceCatalog } from './catalog.js';
+import { CustomResourceType } from './customResourceHandler.js';
+import { sendText } from './internal/http.js';
+import { metaSchemas, objectMetaRef } from './internal/metaSchemas.js';
+import { openAPIV3Schema } from './internal/semantics.js';
+import type { ResourceType } from './resourceType.js';
+
+/** The component name of a kind: the reversed group, the version and the kind (`com.example.stable.v1.CronTab`). */
+export function definitionName(group: string, version: string, kind: string): string {
+  if (group === '') return `io.k8s.api.core.${version}.${kind}`;
+  if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.slice(0, -'.k8s.io'.length).split('.').reverse().join('.')}.${version}.${kind}`;
+  return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
+}
+
+function ref(name: string): { $ref: string } {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+function param(name: string, type: 'string' | 'boolean' | 'integer', description: string, where: 'query' | 'path' = 'query'): Record<string, unknown> {
+  return { name, in: where, description, ...(where === 'path' ? { required: true } : {}), schema: { type, uniqueItems: true } };
+}
+
+const listParams = [
+  param('allowWatchBookmarks', 'boolean', 'allowWatchBookmarks requests watch events with type "BOOKMARK".'),
+  param('continue', 'string', 'The continue option should be set when retrieving more results from the server.'),
+  param('fieldSelector', 'string', 'A selector to restrict the list of returned objects by their fields. Defaults to everything.'),
+  param('labelSelector', 'string', 'A selector to restrict the list of returned objects by their labels. Defaults to everything.'),
+  param('limit', 'integer', 'limit is a maximum number of responses to return for a list call.'),
+  param('resourceVersion', 'string', 'resourceVersion sets a constraint on what resource versions a request may be served from.'),
+  param('resourceVersionMatch', 'string', 'resourceVersionMatch determines how resourceVersion is applied to list calls.'),
+  param('sendInitialEvents', 'boolean', '`sendInitialEvents=true` may be set together with `watch=true`.'),
+  param('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
+  param('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications.'),
+];
+const writeParams = [
+  param('dryRun', 'string', 'When present, indicates that modifications should not be persisted.'),
+  param('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
+  param('fieldValidation', 'string', 'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields. Valid values are: Ignore, Warn, Strict.'),
+];
+const patchParams = [...writeParams, param('force', 'boolean', 'Force is going to "force" Apply requests.')];
+
+function operation(t: ResourceType, action: string, id: string, params: Record<string, unknown>[], responseSchema: string, body?: string[], kindOverride?: { group: string; version: string; kind: string }): Record<string, unknown> {
+  const n = t.names;
+  const op: Record<string, unknown> = {
+    tags: [n.group === '' ? `core_${n.version}` : `${n.group.replace(/\./g, '_')}_${n.version}`],
+    description: `${action} ${n.kind}`,
+    operationId: id,
+    parameters: params,
+    responses: {
+      200: { description: 'OK', content: { 'application/json': { schema: ref(responseSchema) }, 'application/yaml': { schema: ref(responseSchema) } } },
+      401: { description: 'Unauthorized' },
+    },
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': kindOverride ?? { group: n.group, version: n.version, kind: n.kind },
+  };
+  if (body !== undefined) {
+    op.requestBody = { content: Object.fromEntries(body.map((ct) => [ct, { schema: ref(responseSchema === 'io.k8s.apimachinery.pkg.apis.meta.v1.Status' ? 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions' : body.includes('application/json-patch+json') ? 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch' : responseSchema) }])), required: true };
+  }
+  return op;
+}
+
+function pathsOf(t: ResourceType): Record<string, unknown> {
+  const n = t.names;
+  const prefix = n.group === '' ? `/api/${n.version}` : `/apis/${n.group}/${n.version}`;
+  const ns = n.namespaced ? '/namespaces/{namespace}' : '';
+  const kindDef = definitionName(n.group, n.version, n.kind);
+  const listDef = definitionName(n.group, n.version, n.listKind);
+  const idBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.namespaced ? 'Namespaced' : ''}${n.kind}`;
+  const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', ...(n.group === '' || n.group.endsWith('.k8s.io') ? ['application/strategic-merge-patch+json'] : [])];
+  const nsParam = n.namespaced ? [param('namespace', 'string', 'object name and auth scope, such as for teams and projects', 'path')] : [];
+  const nameParam = param('name', 'string', `name of the ${n.kind}`, 'path');
+  const paths: Record<string, unknown> = {
+    [`${prefix}${ns}/${n.resource}`]: {
+      get: operation(t, 'list', `list${idBase}`, listParams, listDef),
+      post: operation(t, 'post', `create${idBase}`, writeParams, kindDef, ['application/json', 'application/yaml']),
+      delete: operation(t, 'deletecollection', `deletecollection${idBase}`, listParams, 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', ['application/json']),
+      parameters: [...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+    },
+    [`${prefix}${ns}/${n.resource}/{name}`]: {
+      get: operation(t, 'get', `read${idBase}`, [param('resourceVersion', 'string', 'resourceVersion sets a constraint on what resource versions a request may be served from.')], kindDef),
+      put: operation(t, 'put', `replace${idBase}`, writeParams, kindDef, ['application/json', 'application/yaml']),
+      patch: operation(t, 'patch', `patch${idBase}`, patchParams, kindDef, patchTypes),
+      delete: operation(t, 'delete', `delete${idBase}`, [param('dryRun', 'string', 'When present, indicates that modifications should not be persisted.')], 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', ['application/json']),
+      parameters: [nameParam, ...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+    },
+  };
+  if (n.status) {
+    paths[`${prefix}${ns}/${n.resource}/{name}/status`] = {
+      get: operation(t, 'get', `read${idBase}Status`, [], kindDef),
+      put: operation(t, 'put', `replace${idBase}Status`, writeParams, kindDef, ['application/json', 'application/yaml']),
+      patch: operation(t, 'patch', `patch${idBase}Status`, patchParams, kindDef, patchTypes),
+      parameters: [nameParam, ...nsParam],
+    };
+  }
+  if (n.scale !== undefined) {
+    const scale = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+    paths[`${prefix}${ns}/${n.resource}/{name}/scale`] = {
+      get: operation(t, 'get', `read${idBase}Scale`, [], 'io.k8s.api.autoscaling.v1.Scale', undefined, scale),
+      put: operation(t, 'put', `replace${idBase}Scale`, writeParams, 'io.k8s.api.autoscaling.v1.Scale', ['application/json'], scale),
+      patch: operation(t, 'patch', `patch${idBase}Scale`, patchParams, 'io.k8s.api.autoscaling.v1.Scale', patchTypes, scale),
+      parameters: [nameParam, ...nsParam],
+    };
+  }
+  return paths;
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function kindSchema(t: ResourceType, selectableFieldsGate: boolean): Record<string, unknown> {
+  const n = t.names;
+  const gvk = [{ group: n.group, kind: n.kind, version: n.version }];
+  if (t instanceof CustomResourceType) {
+    const crd = t.runtime.crd as CustomResourceDefinition;
+    const schema = structuredClone(openAPIV3Schema(crd, n.version)) as Record<string, unknown>;
+    if (!selectableFieldsGate) delete schema['x-kubernetes-selectable-fields'];
+    schema['x-kubernetes-group-version-kind'] = gvk;
+    const props = { ...(schema.properties as Record<string, unknown> | undefined) };
+    props.apiVersion ??= { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
+    props.kind ??= { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
+    props.metadata = { allOf: [objectMetaRef], description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata" };
+    schema.properties = props;
+    schema.type ??= 'object';
+    return schema;
+  }
+  return {
+    type: 'object',
+    description: `${n.kind} (stored by the embedded API server as sent).`,
+    properties: {
+      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+      metadata: { allOf: [objectMetaRef], description: "Standard object's metadata." },
+    },
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-group-version-kind': gvk,
+  };
+}
+
+/** The OpenAPI v3 document of one group-version, or undefined when nothing is served there. */
+export function groupVersionDocument(catalog: ResourceCatalog, group: string, version: string, selectableFieldsGate: boolean): Record<string, unknown> | undefined {
+  const types = catalog.all().filter((t) => t.names.group === group && t.names.version === version);
+  if (types.length === 0) return undefined;
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = { ...metaSchemas() };
+  for (const t of types) {
+    Object.assign(paths, pathsOf(t));
+    const n = t.names;
+    const kindDef = definitionName(n.group, n.version, n.kind);
+    schemas[kindDef] = kindSchema(t, selectableFieldsGate);
+    schemas[definitionName(n.group, n.version, n.listKind)] = {
+      description: `${n.listKind} is a list of ${n.kind}`,
+      type: 'object',
+      required: ['items'],
+      properties: {
+        apiVersion: { type: 'string' },
+        items: { type: 'array', items: ref(kindDef), description: `List of ${n.resource}.` },
+        kind: { type: 'string' },
+        metadata: { allOf: [ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta')] },
+      },
+      'x-kubernetes-group-version-kind': [{ group: n.group, kind: n.listKind, version: n.version }],
+    };
+  }
+  const title = types.some((t) => t instanceof CustomResourceType) ? 'Kubernetes CRD Swagger' : 'Kubernetes';
+  return { openapi: '3.0.0', info: { title, version: 'v0.1.0' }, paths, components: { schemas } };
+}
+
+function hashOf(doc: unknown): string {
+  return createHash('sha512').update(stringifyJSON(doc)).digest('hex').toUpperCase();
+}
+
+/** Serves `/openapi/v3...`; returns false when the path names no document. */
+export function serveOpenAPI(catalog: ResourceCatalog, path: string, query: URLSearchParams, res: ServerResponse, selectableFieldsGate: boolean): boolean {
+  const rest = path.replace(/^\/openapi\/v3\/?/, '');
+  if (rest === '') {
+    const paths: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    for (const t of catalog.all()) {
+      const key = t.names.group === '' ? `api/${t.names.version}` : `apis/${t.names.group}/${t.names.version}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const doc = groupVersionDocument(catalog, t.names.group, t.names.version, selectableFieldsGate);
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hashOf(doc)}` };
+    }
+    sendText(res, 200, stringifyJSON({ paths }));
+    return true;
+  }
+  const parts = rest.split('/');
+  let group: string;
+  let version: string;
+  if (parts[0] === 'api' && parts.length === 2) [group, version] = ['', parts[1]];
+  else if (parts[0] === 'apis' && parts.length === 3) [group, version] = [parts[1], parts[2]];
+  else return false;
+  const doc = groupVersionDocument(catalog, group, version, selectableFieldsGate);
+  if (doc === undefined) return false;
+  const hash = hashOf(doc);
+  const wanted = query.get('hash');
+  if (wanted !== null && wanted !== hash) {
+    res.writeHead(301, { Location: `/openapi/v3/${rest}?hash=${hash}` });
+    res.end();
+    return true;
+  }
+  res.setHeader('Etag', `"${hash}"`);
+  if (wanted !== null) res.setHeader('Cache-Control', 'public, immutable');
+  res.setHeader('Vary', 'Accept');
+  const text = stringifyJSON(doc);
+  const buf = Buffer.from(text);
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': buf.length });
+  res.end(buf);
+  return true;
+}

@@ -1,0 +1,201 @@
+/**
+ * Patches: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and the subset of server-side apply the
+ * embedded server offers (create, and update of the fields a manager applies, removing the fields it
+ * applied before and no longer applies; no conflict detection between managers).
+ */
+import { KubeError } from '@kubekit/core';
+
+/** The patch media types the apiserver accepts. */
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+/** The patch type of a `Content-Type`, or undefined for others. */
+export function patchTypeOf(contentType: string): PatchType | undefined {
+  switch (contentType) {
+    case 'application/merge-patch+json': return 'merge';
+    case 'application/json-patch+json': return 'json';
+    case 'application/strategic-merge-patch+json': return 'strategic';
+    case 'application/apply-patch+yaml': case 'application/apply-patch+cbor': return 'apply';
+    default: return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** RFC 7386: applies a merge patch to (a copy of) `target`. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = applyMergePatch(out[k], v);
+  }
+  return out;
+}
+
+/**
+ * A strategic merge patch as the embedded server applies it to built-in kinds: a merge patch in which
+ * `$patch`/`$retainKeys`/`$setElementOrder` directives are dropped (lists are replaced, not merged
+ * by key).
+ */
+export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
+  return applyMergePatch(target, stripDirectives(patch));
+}
+
+function stripDirectives(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripDirectives);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$') && !k.startsWith('$setElementOrder/')) out[k] = stripDirectives(x);
+  return out;
+}
+
+interface Operation {
+  op: string;
+  path: string;
+  from?: string;
+  value?: unknown;
+}
+
+function pointer(path: string): string[] {
+  if (path === '') return [];
+  if (!path.startsWith('/')) throw patchError(`invalid JSON pointer: "${path}"`);
+  return path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function patchError(message: string): KubeError {
+  return new KubeError('Invalid', message, { details: {} });
+}
+
+function parentOf(doc: unknown, parts: string[], op: string, path: string): { parent: Record<string, unknown> | unknown[]; key: string } {
+  let cur: unknown = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i];
+    if (Array.isArray(cur)) cur = cur[Number(p)];
+    else if (isObject(cur)) cur = cur[p];
+    else cur = undefined;
+    if (cur === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  }
+  if (!Array.isArray(cur) && !isObject(cur)) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  return { parent: cur, key: parts[parts.length - 1] };
+}
+
+function getAt(doc: unknown, path: string, op: string): unknown {
+  let cur: unknown = doc;
+  for (const p of pointer(path)) {
+    if (Array.isArray(cur)) cur = cur[Number(p)];
+    else if (isObject(cur)) cur = Object.hasOwn(cur, p) ? cur[p] : undefined;
+    else cur = undefined;
+    if (cur === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  }
+  return cur;
+}
+
+function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, path: string): number {
+  if (key === '-' && allowEnd) return arr.length;
+  const i = Number(key);
+  if (!/^\d+$/.test(key) || i > arr.length || (!allowEnd && i === arr.length)) {
+    throw patchError(`${op} operation does not apply: doc is missing path: "${path}": index out of range`);
+  }
+  return i;
+}
+
+function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
+  const parts = pointer(path);
+  if (parts.length === 0) return value;
+  const { parent, key } = parentOf(doc, parts, op, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
+  else parent[key] = value;
+  return doc;
+}
+
+function remove(doc: unknown, path: string, op = 'remove'): unknown {
+  const parts = pointer(path);
+  const { parent, key } = parentOf(doc, parts, op, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, false, op, path), 1);
+  else {
+    if (!Object.hasOwn(parent, key)) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    delete parent[key];
+  }
+  return doc;
+}
+
+/** RFC 6902: applies a JSON patch to (a copy of) `target`. */
+export function applyJSONPatch(target: unknown, patch: unknown): unknown {
+  if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  let doc: unknown = structuredClone(target);
+  for (const raw of patch as Operation[]) {
+    if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
+    switch (raw.op) {
+      case 'add': doc = add(doc, raw.path, structuredClone(raw.value)); break;
+      case 'remove': doc = remove(doc, raw.path); break;
+      case 'replace': getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, structuredClone(raw.value), 'replace'); break;
+      case 'move': {
+        const v = getAt(doc, raw.from ?? '', 'move');
+        doc = remove(doc, raw.from ?? '', 'move');
+        doc = add(doc, raw.path, v, 'move');
+        break;
+      }
+      case 'copy': doc = add(doc, raw.path, structuredClone(getAt(doc, raw.from ?? '', 'copy')), 'copy'); break;
+      case 'test': {
+        const v = getAt(doc, raw.path, 'test');
+        if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
+        break;
+      }
+      default: throw patchError(`Unexpected kind: ${raw.op}`);
+    }
+  }
+  return doc;
+}
+
+/** The set of field paths an applied configuration sets (its leaves and list values), as `a.b.c`. */
+export function appliedFieldPaths(config: unknown, prefix = ''): string[] {
+  if (!isObject(config)) return prefix === '' ? [] : [prefix];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(config)) {
+    if (prefix === '' && (k === 'apiVersion' || k === 'kind')) continue;
+    if (prefix === 'metadata' && (k === 'name' || k === 'namespace')) continue;
+    const p = prefix === '' ? k : `${prefix}.${k}`;
+    if (isObject(v) && Object.keys(v).length > 0) out.push(...appliedFieldPaths(v, p));
+    else out.push(p);
+  }
+  return out;
+}
+
+function deletePath(obj: Record<string, unknown>, path: string): void {
+  const parts = path.split('.');
+  const stack: Record<string, unknown>[] = [obj];
+  let cur: Record<string, unknown> = obj;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = cur[parts[i]];
+    if (!isObject(next)) return;
+    cur = next;
+    stack.push(cur);
+  }
+  delete cur[parts[parts.length - 1]];
+  // Drop objects the removal left empty.
+  for (let i = stack.length - 1; i > 0; i--) {
+    if (Object.keys(stack[i]).length === 0) delete stack[i - 1][parts[i - 1]];
+    else break;
+  }
+}
+
+/**
+ * Server-side apply of `config` by a manager onto `live` (undefined to create): the applied fields
+ * are merged in (objects merged, lists and scalars replaced), and the fields the manager applied
+ * before (`previous`) but no longer applies are removed.
+ */
+export function applyConfiguration(live: unknown, config: Record<string, unknown>, previous: readonly string[]): unknown {
+  const merged = mergeApplied(structuredClone(live ?? {}), config) as Record<string, unknown>;
+  const now = new Set(appliedFieldPaths(config));
+  for (const p of previous) if (!now.has(p) && ![...now].some((n) => n.startsWith(`${p}.`))) deletePath(merged, p);
+  return merged;
+}
+
+function mergeApplied(target: unknown, config: unknown): unknown {
+  if (!isObject(config)) return structuredClone(config);
+  const out: Record<string, unknown> = isObject(target) ? target : {};
+  for (const [k, v] of Object.entries(config)) out[k] = mergeApplied(out[k], v);
+  return out;
+}

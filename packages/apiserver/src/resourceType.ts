@@ -1,0 +1,123 @@
+/**
+ * What the generic REST handler needs to know about one served resource (one group, version and
+ * resource): its names and scope for discovery, and its strategy — how stored objects are shown in
+ * this version, how requests are decoded, prepared and validated, how objects are selected and printed.
+ *
+ * Built-in kinds, CustomResourceDefinitions and custom resources each implement it.
+ */
+import type { FieldError, GroupResource, KubeObject } from '@kubekit/core';
+
+/** A field set: field label → value, or a getter computing one field on demand. */
+export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
+
+/** A column of a server-side `Table`. */
+export interface TableColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+/** `spec.versions[].subresources.scale` of a resource. */
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** Names, scope and capabilities, as discovery shows them. */
+export interface ResourceNames {
+  group: string;
+  version: string;
+  /** The plural, as in URLs. */
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: readonly string[];
+  categories: readonly string[];
+  verbs: readonly string[];
+  /** How names are validated: DNS-1123 subdomains (most kinds) or labels (namespaces). */
+  nameValidation: 'subdomain' | 'label';
+  /** Whether `/status` is served. */
+  status: boolean;
+  /** The `/scale` subresource, when served. */
+  scale?: ScaleSubresource;
+}
+
+/** The context of a write request. */
+export interface WriteContext {
+  /** `Strict`, `Warn` or `Ignore` (the request's `fieldValidation`). */
+  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  /** Warnings to return in `Warning` headers. */
+  warnings: string[];
+  /** The subresource written (`''`, `status` or `scale`). */
+  subresource: string;
+  /** The current time (RFC 3339), for timestamps. */
+  now: string;
+}
+
+/**
+ * One served resource and its strategy. Objects passed to and returned by these methods are in this
+ * type's version ("external" objects) unless named `stored`.
+ */
+export interface ResourceType {
+  readonly names: ResourceNames;
+  /** The group-resource, for error messages and storage. */
+  readonly groupResource: GroupResource;
+  /** The storage bucket (shared by every version of the resource). */
+  readonly bucket: string;
+  /** Whether `PUT` without `metadata.resourceVersion` is allowed (unconditional update). */
+  readonly allowUnconditionalUpdate: boolean;
+  /** A `Warning` to return for every request (deprecated versions). */
+  readonly deprecationWarning?: string;
+  /** Whether DELETE answers with the deleted object (else with a `Status`). */
+  readonly deleteReturnsObject: boolean;
+
+  /** Shows a stored object in this version (read defaulting and conversion). */
+  fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject>;
+  /** Converts an external object to what is stored. */
+  toStorage(object: KubeObject): KubeObject | Promise<KubeObject>;
+
+  /** The field set of an external object, for field selectors (a record, or a lazy getter). */
+  fieldSet(object: KubeObject): FieldSet;
+  /**
+   * Checks a field selector label (and may rewrite it), as the apiserver's field label conversion.
+   *
+   * @throws KubeError (`BadRequest`) for labels the resource does not support.
+   */
+  convertFieldLabel(label: string, value: string): [string, string];
+  /**
+   * The keys of the stored objects whose field `label` currently equals `value`, from an index, or
+   * undefined when no index serves the label.
+   */
+  lookupIndex?(label: string, value: string): ReadonlySet<string> | undefined;
+
+  /** The columns of this version's `Table`. */
+  tableColumns(): TableColumnDefinition[];
+  /** The cells of one object's row (`Name` first). */
+  tableCells(object: KubeObject, now: number): unknown[];
+
+  /**
+   * Decodes a write's body into an external object: checks apiVersion/kind, then prunes unknown
+   * fields (reporting them per `fieldValidation`) and applies defaults of this version.
+   *
+   * @throws KubeError (`BadRequest`) for strict decoding errors and mismatched apiVersion/kind.
+   */
+  decode(body: unknown, ctx: WriteContext): KubeObject;
+  /** Prepares a new object before validation (status dropped, generation set, ...). */
+  prepareForCreate(object: KubeObject, ctx: WriteContext): void;
+  /** Prepares an update (status/spec separation, generation), `old` is the current external object. */
+  prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void;
+  /** Validates a new object (metadata included). */
+  validateCreate(object: KubeObject, ctx: WriteContext): FieldError[];
+  /** Validates an update (metadata included). */
+  validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[];
+
+  /** Adjusts an object being marked for deletion (deletionTimestamp set, finalizers pending). */
+  markDeleting?(object: KubeObject): void;
+  /** Whether a deletion waits for more than `metadata.finalizers` (a namespace waits for its content). */
+  deferDeletion?(object: KubeObject): boolean;
+}

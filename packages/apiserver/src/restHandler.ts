@@ -1,0 +1,124 @@
+/**
+ * The generic REST handler: every verb on a {@link ResourceType} — get, list, watch, create, update,
+ * patch, delete, deletecollection, and the `status` and `scale` subresources — with the apiserver's
+ * response codes and bodies. Writes are in `writeHandler.ts`.
+ */
+import { KubeError, stringifyJSON } from '@kubekit/core';
+import { addWarning, negotiateFormat, sendJSON, sendText } from './internal/http.js';
+import type { FieldSelector } from './internal/semantics.js';
+import { listObjects, parseListOptions, selectionOf } from './listing.js';
+import type { ResourceType } from './resourceType.js';
+import type { ServerContext } from './serverContext.js';
+import { buildTable, parseIncludeObject } from './table.js';
+import { serveWatch } from './watchHandler.js';
+import { currentObject, respondObject, type RestRequest } from './restRequest.js';
+import { deleteCollection, deleteObject, handleWrite, scaleOf } from './writeHandler.js';
+
+const notFoundMessage = 'the server could not find the requested resource';
+
+/** The 404 of a path that names nothing the server serves. */
+export function resourceNotFound(): KubeError {
+  return new KubeError('NotFound', notFoundMessage, { details: {} });
+}
+
+function methodNotAllowed(): KubeError {
+  return new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} });
+}
+
+/** Handles a resource request; errors are thrown as `KubeError`s for the caller to answer. */
+export async function handleResourceRequest(ctx: ServerContext, r: RestRequest): Promise<void> {
+  const { info, type } = r;
+  if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
+  if (type.names.namespaced === false && info.namespace !== '' && info.resource !== 'namespaces') throw resourceNotFound();
+  const sub = info.subresource;
+  if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined)
+    && !(type.names.resource === 'namespaces' && (sub === 'status' || sub === 'finalize'))) {
+    throw resourceNotFound();
+  }
+  if (info.name === '' && sub !== '') throw resourceNotFound();
+  const namespace = type.names.namespaced ? info.namespace : '';
+  switch (info.verb) {
+    case 'get': return get(ctx, r, namespace);
+    case 'list': return list(ctx, r, namespace);
+    case 'watch': return watch(ctx, r, namespace);
+    case 'delete':
+      if (sub !== '') throw methodNotAllowed();
+      return deleteObject(ctx, r, namespace);
+    case 'deletecollection': return deleteCollection(ctx, r, namespace);
+    case 'create':
+      if (info.name !== '' && !(type.names.resource === 'namespaces' && sub === '')) throw methodNotAllowed();
+      return handleWrite(ctx, r, namespace);
+    case 'update':
+    case 'patch':
+      return handleWrite(ctx, r, namespace);
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
+  const format = negotiateFormat(r.req.headers.accept);
+  const view = await currentObject(ctx, r.type, namespace, r.info.name);
+  if (r.info.subresource === 'scale') {
+    sendJSON(r.res, 200, scaleOf(r.type, view));
+    return;
+  }
+  respondObject(ctx, r, 200, view, format);
+}
+
+async function list(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
+  const { type, query } = r;
+  const format = negotiateFormat(r.req.headers.accept);
+  const opts = parseListOptions(query, type, false);
+  const selection = selectionOf(type, namespace, opts);
+  const candidates = indexCandidates(ctx, type, opts.fieldSelector);
+  const result = await listObjects(ctx, type, selection, opts, candidates);
+  const rv = String(result.resourceVersion);
+  if (format === 'table') {
+    const table = buildTable(type, result.items, {
+      resourceVersion: rv, continueToken: result.continueToken, remainingItemCount: result.remainingItemCount,
+      includeObject: parseIncludeObject(query.get('includeObject')), now: ctx.clock.now(),
+    });
+    sendJSON(r.res, 200, table);
+    return;
+  }
+  const metadata: Record<string, unknown> = { resourceVersion: rv };
+  if (result.continueToken !== '') metadata.continue = result.continueToken;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  if (format === 'partialObjectMetadata') {
+    const items = result.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata }));
+    sendJSON(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items });
+    return;
+  }
+  const { names } = type;
+  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
+  // The items are shared, immutable objects: serialise the envelope around them without copying.
+  const head = stringifyJSON({ apiVersion, kind: names.listKind, metadata });
+  const items = result.items.map((o) => stringifyJSON(o)).join(',');
+  sendText(r.res, 200, `${head.slice(0, -1)},"items":[${items}]}`);
+}
+
+/** The keys an index on a selectable field offers for a field selector, when one applies. */
+function indexCandidates(ctx: ServerContext, type: ResourceType, selector: FieldSelector | undefined): ((rv: number) => ReadonlySet<string> | undefined) | undefined {
+  if (!ctx.limits.fieldIndexes || selector === undefined || type.lookupIndex === undefined) return undefined;
+  const lookup = type.lookupIndex.bind(type);
+  const exact = selector.requirements().filter((req) => req.operator === '=');
+  if (exact.length === 0) return undefined;
+  // Only the current state is indexed; snapshots of older resourceVersions scan.
+  return (rv) => {
+    if (rv !== ctx.store.resourceVersion) return undefined;
+    for (const req of exact) {
+      const keys = lookup(req.field, req.value);
+      if (keys !== undefined) return keys;
+    }
+    return undefined;
+  };
+}
+
+async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
+  const { type, query } = r;
+  const format = negotiateFormat(r.req.headers.accept);
+  const opts = parseListOptions(query, type, true);
+  const selection = selectionOf(type, namespace, opts, r.info.name);
+  serveWatch(ctx, r.res, type, selection, opts, { table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')) });
+}

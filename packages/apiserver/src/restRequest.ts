@@ -1,0 +1,41 @@
+/**
+ * A resource request and the ways to answer one with an object.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KubeError, type KubeObject } from '@kubekit/core';
+import { negotiateFormat, sendJSON, type ResponseFormat } from './internal/http.js';
+import type { ResourceType } from './resourceType.js';
+import type { RequestInfo } from './router.js';
+import type { ServerContext } from './serverContext.js';
+import { storeKey } from './storage/objectStore.js';
+import { buildTable, parseIncludeObject } from './table.js';
+
+/** One resource request. */
+export interface RestRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+  type: ResourceType;
+}
+
+/** Reads the current object under the request's name, shown in the request's version. */
+export async function currentObject(ctx: ServerContext, type: ResourceType, namespace: string, name: string): Promise<KubeObject> {
+  const stored = ctx.store.get(type.bucket, storeKey(namespace, name));
+  if (stored === undefined) throw KubeError.notFound(type.groupResource, name);
+  return type.fromStorage(stored);
+}
+
+/** Writes one object in the negotiated format (the object, a one-row Table, or its metadata). */
+export function respondObject(ctx: ServerContext, r: RestRequest, code: number, view: KubeObject, format?: ResponseFormat): void {
+  const f = format ?? negotiateFormat(r.req.headers.accept);
+  if (f === 'table') {
+    const table = buildTable(r.type, [view], { resourceVersion: view.metadata.resourceVersion, includeObject: parseIncludeObject(r.query.get('includeObject')), now: ctx.clock.now() });
+    sendJSON(r.res, code, table);
+  } else if (f === 'partialObjectMetadata') {
+    sendJSON(r.res, code, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: view.metadata });
+  } else {
+    sendJSON(r.res, code, view);
+  }
+}
+

@@ -1,0 +1,100 @@
+/**
+ * Request routing: the apiserver's `RequestInfo` — which resource, namespace, name and subresource a
+ * URL path names, and which verb the HTTP method and query mean.
+ *
+ * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/request/requestinfo.go
+ */
+
+/** The verbs of resource requests. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/** What a request is about, decoded from its method, path and query. */
+export interface RequestInfo {
+  /** Whether the path names a resource (`/api/v1/...`, `/apis/g/v/...` with a resource). */
+  isResourceRequest: boolean;
+  /** The URL path without the query. */
+  path: string;
+  /** The verb (resource requests) or the lower-cased HTTP method (other requests). */
+  verb: Verb | string;
+  /** `api` or `apis` for resource requests. */
+  apiPrefix: string;
+  /** The API group (`''` for the core group). */
+  group: string;
+  /** The API version. */
+  version: string;
+  /** The namespace (`''` for none). */
+  namespace: string;
+  /** The resource (plural). */
+  resource: string;
+  /** The subresource (`status`, `scale`), `''` for none. */
+  subresource: string;
+  /** The object name (`''` for collection requests). */
+  name: string;
+}
+
+/** Subresources of a namespace that are not resources in their own right. */
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+/**
+ * Decodes a request as the apiserver's `RequestInfoFactory` does. Paths that are not resource paths
+ * (`/version`, `/apis`, `/apis/g/v`, `/openapi/v3`) come back with `isResourceRequest: false`.
+ */
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const info: RequestInfo = {
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', group: '', version: '',
+    namespace: '', resource: '', subresource: '', name: '',
+  };
+  let parts = path.split('/').filter((p) => p !== '').map(safeDecode);
+  if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
+  info.apiPrefix = parts[0];
+  parts = parts.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (parts.length < 3) return info; // /apis, /apis/g, /apis/g/v: discovery
+    info.group = parts[0];
+    parts = parts.slice(1);
+  } else if (parts.length < 2) {
+    return info; // /api, /api/v1: discovery
+  }
+  info.version = parts[0];
+  parts = parts.slice(1);
+  info.isResourceRequest = true;
+
+  switch (method) {
+    case 'POST': info.verb = 'create'; break;
+    case 'GET': case 'HEAD': info.verb = 'get'; break;
+    case 'PUT': info.verb = 'update'; break;
+    case 'PATCH': info.verb = 'patch'; break;
+    case 'DELETE': info.verb = 'delete'; break;
+    default: info.verb = method.toLowerCase();
+  }
+
+  if (parts[0] === 'namespaces' && parts.length > 1) {
+    info.namespace = parts[1];
+    if (parts.length > 2 && !namespaceSubresources.has(parts[2])) parts = parts.slice(2);
+  }
+  info.resource = parts[0] ?? '';
+  if (parts.length >= 2) info.name = parts[1];
+  if (parts.length >= 3) info.subresource = parts[2];
+  if (parts.length > 3) info.isResourceRequest = false;
+
+  if (info.name === '') {
+    if (info.verb === 'get') info.verb = isTrue(query.get('watch')) ? 'watch' : 'list';
+    else if (info.verb === 'delete') info.verb = 'deletecollection';
+  } else if (info.verb === 'get' && isTrue(query.get('watch'))) {
+    // A watch on a single object: `fieldSelector=metadata.name=<name>` is implied.
+    info.verb = 'watch';
+  }
+  return info;
+}
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The HTTP front of the embedded API server: authentication, the public endpoints (`/version`,
+ * `/healthz`, `/livez`, `/readyz`), OpenAPI, discovery and resource requests, with one log line
+ * per request.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KubeError, noopLogger, type Logger } from '@kubekit/core';
+import type { ResourceCatalog } from './catalog.js';
+import { serveDiscovery } from './discovery.js';
+import { sendError, sendJSON, toKubeError } from './internal/http.js';
+import { serveOpenAPI } from './openapi.js';
+import { handleResourceRequest, resourceNotFound } from './restHandler.js';
+import { parseRequestInfo } from './router.js';
+import type { ServerContext } from './serverContext.js';
+
+/** What the request handler needs besides the shared context. */
+export interface RequestHandlerOptions {
+  catalog: ResourceCatalog;
+  /** The bearer token required on every non-public request. */
+  token: string | undefined;
+  logger: Logger;
+  /** The `/version` answer. */
+  version: { major: string; minor: string; gitVersion: string };
+  /** The `CustomResourceFieldSelectors` feature gate (for OpenAPI). */
+  customResourceFieldSelectors: boolean;
+  /** `host:port`, for `/api`'s `serverAddressByClientCIDRs`. */
+  serverAddress: () => string;
+}
+
+const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
+
+function authorized(req: IncomingMessage, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const header = req.headers.authorization ?? '';
+  const m = /^Bearer\s+(.+)$/i.exec(header);
+  if (m === null) return false;
+  const given = Buffer.from(m[1].trim());
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** Creates the request handler of an embedded API server. */
+export function createRequestHandler(ctx: ServerContext, options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const logger = options.logger ?? noopLogger;
+  return (req, res) => {
+    const started = ctx.clock.now();
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://kubekit.invalid');
+    res.on('finish', () => {
+      logger.info(`${method} ${url.pathname}${url.search} ${res.statusCode}`, {
+        verb: method, uri: url.pathname + url.search, resp: res.statusCode, latencyMs: ctx.clock.now() - started,
+        userAgent: req.headers['user-agent'] ?? '', srcIP: `${req.socket.remoteAddress ?? ''}:${req.socket.remotePort ?? ''}`,
+      });
+    });
+    void handle(ctx, options, req, res, method, url).catch((err: unknown) => {
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      sendError(res, toKubeError(err));
+    });
+  };
+}
+
+async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+  const path = url.pathname;
+  if (publicPaths.has(path)) {
+    if (path.startsWith('/version')) {
+      sendJSON(res, 200, {
+        ...options.version, gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
+        goVersion: `node${process.versions.node}`, compiler: 'kubekit', platform: `${process.platform}/${process.arch}`,
+      });
+    } else {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('ok');
+    }
+    return;
+  }
+  if (!authorized(req, options.token)) {
+    req.resume();
+    sendJSON(res, 401, new KubeError('Unauthorized', 'Unauthorized').toStatus());
+    return;
+  }
+  if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+    if (!serveOpenAPI(options.catalog, path, url.searchParams, res, options.customResourceFieldSelectors)) throw resourceNotFound();
+    return;
+  }
+  const info = parseRequestInfo(method, path, url.searchParams);
+  if (!info.isResourceRequest) {
+    if (method === 'GET' && serveDiscovery(options.catalog, path, req.headers.accept, res, options.serverAddress())) return;
+    req.resume();
+    throw resourceNotFound();
+  }
+  const type = options.catalog.resolve(info.group, info.version, info.resource);
+  if (type === undefined) {
+    req.resume();
+    throw resourceNotFound();
+  }
+  await handleResourceRequest(ctx, { req, res, info, query: url.searchParams, type });
+}

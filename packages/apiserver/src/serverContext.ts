@@ -1,0 +1,35 @@
+/**
+ * What request handlers share: the store, the watch fan-out, the clock and the server's limits.
+ */
+import type { Clock } from '@kubekit/core';
+import type { ObjectStore } from './storage/objectStore.js';
+import type { WatchHub } from './watchHub.js';
+
+/** Limits and tunables, resolved from the server options. */
+export interface ServerLimits {
+  /** The largest request body, in bytes. */
+  maxRequestBodyBytes: number;
+  /** The most events that may wait for one watcher before it is disconnected. */
+  watchMaxQueue: number;
+  /** The most bytes that may sit unsent in one watch response before it is disconnected. */
+  watchMaxBufferedBytes: number;
+  /** The interval of watch bookmarks, in milliseconds. */
+  bookmarkIntervalMs: number;
+  /** Watches without `timeoutSeconds` end after a random time between this and twice this, in seconds. */
+  minRequestTimeoutSeconds: number;
+  /** Whether lists may use field indexes on selectable fields. */
+  fieldIndexes: boolean;
+}
+
+/** The lifecycle phase of a namespace, or undefined when it does not exist. */
+export type NamespacePhase = 'Active' | 'Terminating' | undefined;
+
+/** Shared by request handlers. */
+export interface ServerContext {
+  readonly store: ObjectStore;
+  readonly hub: WatchHub;
+  readonly clock: Clock;
+  readonly limits: ServerLimits;
+  /** The phase of a namespace. */
+  namespacePhase(namespace: string): NamespacePhase;
+}

@@ -1,0 +1,188 @@
+/**
+ * `startApiServer`: the embedded Kubernetes API server's entry point.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { builtinResourceTypes } from './builtinKinds.js';
+import { ResourceCatalog } from './catalog.js';
+import { Controllers } from './controllers.js';
+import { CrdRegistry } from './crdRegistry.js';
+import { CustomResourceDefinitionType } from './crdResource.js';
+import { kubeconfigYAML } from './kubeconfig.js';
+import { timestamp } from './objectMeta.js';
+import { FilePersistence } from './persistence.js';
+import { createRequestHandler } from './server.js';
+import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
+import { ObjectStore } from './storage/objectStore.js';
+import { WatchHub } from './watchHub.js';
+import { randomUUID } from 'node:crypto';
+
+/** Options of {@link startApiServer}. Every option has a default; `{}` starts an in-memory server. */
+export interface ApiServerOptions {
+  /** The TCP port; 0 picks a free one. @defaultValue 0 */
+  port?: number;
+  /** The address to bind. @defaultValue `127.0.0.1` */
+  host?: string;
+  /**
+   * A directory for durable storage (snapshot + write-ahead log, fsynced before each write is
+   * acknowledged). @defaultValue none: memory only
+   */
+  dataDir?: string;
+  /** A bearer token required on every request but `/version` and the health checks. @defaultValue none */
+  token?: string;
+  /**
+   * The `CustomResourceFieldSelectors` feature gate. Off, the server behaves as a pre-1.31 cluster:
+   * `selectableFields` are dropped from CRD writes (unless the stored CRD already had them), custom
+   * field selectors get `400 field label not supported`, and OpenAPI omits
+   * `x-kubernetes-selectable-fields`. @defaultValue true
+   */
+  customResourceFieldSelectors?: boolean;
+  /** The Kubernetes version `/version` reports. @defaultValue `1.33`, or `1.30` with the gate off */
+  kubernetesVersion?: string;
+  /** Receives one `info` line per request, and warnings. @defaultValue no logging */
+  logger?: Logger;
+  /** The largest request body, in bytes. @defaultValue 3 MiB (the apiserver's limit) */
+  maxRequestBodyBytes?: number;
+  /** How many changes the watch history keeps. @defaultValue 10000 */
+  watchHistorySize?: number;
+  /** The most events that may wait for one watcher before it is disconnected. @defaultValue 10000 */
+  watchMaxQueue?: number;
+  /** The most bytes that may sit unsent in one watch before it is disconnected. @defaultValue 16 MiB */
+  watchMaxBufferedBytes?: number;
+  /** The interval of watch bookmarks. @defaultValue 60000 ms */
+  bookmarkIntervalMs?: number;
+  /** Watches without `timeoutSeconds` last between this and twice this. @defaultValue 1800 s */
+  minRequestTimeoutSeconds?: number;
+  /** Whether lists use indexes on selectable fields. @defaultValue true */
+  fieldIndexes?: boolean;
+  /** The clock for timestamps and watch timers. @defaultValue the real clock */
+  clock?: Clock;
+}
+
+/** A running embedded API server. */
+export interface ApiServer {
+  /** The base URL, `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** A kubeconfig (YAML text) for this server, with its token if any. */
+  readonly kubeconfig: string;
+  /** The port bound. */
+  readonly port: number;
+  /** The resourceVersion of the latest write. */
+  readonly resourceVersion: number;
+  /** How many watches are open. */
+  readonly watchCount: number;
+  /** Resolves once the background controllers (CRD status, namespace and CRD cleanup) are idle. */
+  idle(): Promise<void>;
+  /** Stops serving: ends watches and connections, flushes and closes storage. */
+  close(): Promise<void>;
+}
+
+const defaultNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/**
+ * Starts an embedded Kubernetes API server over HTTP.
+ *
+ * @example
+ * ```ts
+ * const server = await startApiServer();
+ * const res = await fetch(`${server.url}/api/v1/namespaces`);
+ * await server.close();
+ * ```
+ */
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const gate = options.customResourceFieldSelectors ?? true;
+  const clock = options.clock ?? realClock;
+  const logger = options.logger ?? noopLogger;
+  const limits: ServerLimits = {
+    maxRequestBodyBytes: options.maxRequestBodyBytes ?? 3 * 1024 * 1024,
+    watchMaxQueue: options.watchMaxQueue ?? 10_000,
+    watchMaxBufferedBytes: options.watchMaxBufferedBytes ?? 16 * 1024 * 1024,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
+    fieldIndexes: options.fieldIndexes ?? true,
+  };
+
+  let persistence: FilePersistence | undefined;
+  const store = await (async () => {
+    if (options.dataDir === undefined) return new ObjectStore({ historySize: options.watchHistorySize });
+    const opened = await FilePersistence.open(options.dataDir);
+    persistence = opened.persistence;
+    const s = new ObjectStore({ persistence, historySize: options.watchHistorySize });
+    s.load(opened.records, opened.rv);
+    persistence.setSnapshotSource(() => ({ rv: s.resourceVersion, entries: s.entries() }));
+    return s;
+  })();
+
+  const hub = new WatchHub(store);
+  const ctx: ServerContext = {
+    store, hub, clock, limits,
+    namespacePhase(namespace: string): NamespacePhase {
+      const ns = store.get('/namespaces', namespace);
+      if (ns === undefined) return undefined;
+      return ns.metadata.deletionTimestamp === undefined ? 'Active' : 'Terminating';
+    },
+  };
+  const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate });
+  const catalog = new ResourceCatalog(builtinResourceTypes(), new CustomResourceDefinitionType(gate), crds);
+
+  for (const name of defaultNamespaces) {
+    if (store.get('/namespaces', name) !== undefined) continue;
+    const ns: KubeObject = {
+      apiVersion: 'v1', kind: 'Namespace',
+      metadata: { name, uid: randomUUID(), creationTimestamp: timestamp(clock.now()), labels: { 'kubernetes.io/metadata.name': name } },
+      spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' },
+    };
+    await store.create({ group: '', resource: 'namespaces' }, name, name, ns).durable;
+  }
+  const controllers = new Controllers(ctx, catalog);
+
+  const version = options.kubernetesVersion ?? (gate ? '1.33' : '1.30');
+  const [major, minor] = version.split('.');
+  let address = '';
+  const handler = createRequestHandler(ctx, {
+    catalog, token: options.token, logger, customResourceFieldSelectors: gate,
+    version: { major, minor, gitVersion: `v${version}.0-kubekit` },
+    serverAddress: () => address,
+  });
+  const server: Server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  address = `${host}:${addr.port}`;
+  const url = `http://${address}`;
+  logger.info(`kubekit API server listening on ${url}`, { url, dataDir: options.dataDir ?? '', customResourceFieldSelectors: gate });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: addr.port,
+    kubeconfig: kubeconfigYAML({ server: url, token: options.token }),
+    get resourceVersion() {
+      return store.resourceVersion;
+    },
+    get watchCount() {
+      return hub.size;
+    },
+    idle: () => controllers.idle(),
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        controllers.close();
+        hub.close();
+        server.closeAllConnections();
+        await closed;
+        crds.close();
+        await store.flush();
+        await persistence?.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * `watch=true` requests: where a watch starts (resourceVersion rules, `sendInitialEvents`), and the
+ * wiring of a {@link Watcher} to the store's fan-out.
+ *
+ * - `resourceVersion` unset or `0`: the current state as ADDED events, then changes.
+ * - `resourceVersion=N`: every change after N (a `410 Expired` ERROR event when N is older than the
+ *   history).
+ * - `sendInitialEvents=true` (with `resourceVersionMatch=NotOlderThan` and bookmarks): the current
+ *   state, a BOOKMARK annotated `k8s.io/initial-events-end`, then changes.
+ */
+import type { ServerResponse } from 'node:http';
+import { KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { parseResourceVersion, type ListOptions, type Selection } from './listing.js';
+import type { ResourceType } from './resourceType.js';
+import type { ServerContext } from './serverContext.js';
+import type { StoreEvent } from './storage/objectStore.js';
+import { buildTable, type IncludeObject } from './table.js';
+import { Watcher } from './watcher.js';
+
+/** The representation of a watch's objects. */
+export interface WatchFormat {
+  table: boolean;
+  includeObject: IncludeObject;
+}
+
+/** Starts a watch stream on `res`. Responds at once with headers; events follow. */
+export function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, selection: Selection, opts: ListOptions, format: WatchFormat): Watcher {
+  const { store, hub, clock, limits } = ctx;
+  const timeoutMs = opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0
+    ? opts.timeoutSeconds * 1000
+    : (limits.minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
+
+  const cache = hub.encodeCache(format.table ? tableOwner(type, format.includeObject) : type);
+  const encode = (o: KubeObject): string => {
+    let text = cache.get(o);
+    if (text === undefined) {
+      text = format.table
+        ? stringifyJSON(buildTable(type, [o], { resourceVersion: o.metadata.resourceVersion, includeObject: format.includeObject, now: clock.now() }))
+        : stringifyJSON(o);
+      // Tables carry ages, which go stale; objects do not.
+      if (!format.table) cache.set(o, text);
+    }
+    return text;
+  };
+
+  const current = store.deliveredResourceVersion;
+  let fromRV = current;
+  let initial: KubeObject[] | undefined;
+  let replay: StoreEvent[] = [];
+  let error: KubeError | undefined;
+  const rvText = opts.resourceVersion;
+  const legacyInitial = opts.sendInitialEvents === undefined && (rvText === '' || rvText === '0');
+  if (opts.sendInitialEvents === true || legacyInitial) {
+    const state: Iterable<[string, KubeObject]> = current === store.resourceVersion
+      ? store.values(type.bucket)
+      : [...store.snapshotAt(type.bucket, current)].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    initial = [];
+    for (const [, stored] of state) {
+      if (selection.namespace === '' || stored.metadata.namespace === selection.namespace) initial.push(stored);
+    }
+  } else if (rvText !== '' && rvText !== '0') {
+    fromRV = parseResourceVersion(rvText);
+  }
+  if (initial === undefined) {
+    if (fromRV > store.resourceVersion) {
+      error = new KubeError('Timeout', `Too large resource version: ${fromRV}, current: ${store.resourceVersion}`, {
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      });
+    } else {
+      try {
+        replay = store.eventsSince(fromRV);
+      } catch (err) {
+        error = err instanceof KubeError ? err : new KubeError('InternalError', String(err));
+      }
+    }
+  }
+
+  const watcher = new Watcher(res, {
+    type,
+    namespace: selection.namespace,
+    matches: selection.matches,
+    encode,
+    bookmarks: opts.allowWatchBookmarks,
+    bookmarkIntervalMs: limits.bookmarkIntervalMs,
+    timeoutMs,
+    maxQueue: limits.watchMaxQueue,
+    maxBufferedBytes: limits.watchMaxBufferedBytes,
+    clock,
+    currentRV: () => store.deliveredResourceVersion,
+    onStop: (w) => hub.remove(w),
+  }, fromRV);
+  watcher.begin();
+  if (error !== undefined) {
+    watcher.sendError(error.toStatus());
+    return watcher;
+  }
+  if (initial !== undefined) watcher.queueInitial(initial, opts.sendInitialEvents === true ? current : undefined);
+  hub.add(watcher, replay);
+  return watcher;
+}
+
+const tableOwners = new WeakMap<ResourceType, Map<string, object>>();
+
+function tableOwner(type: ResourceType, include: IncludeObject): object {
+  let m = tableOwners.get(type);
+  if (m === undefined) {
+    m = new Map();
+    tableOwners.set(type, m);
+  }
+  let o = m.get(include);
+  if (o === undefined) {
+    o = {};
+    m.set(include, o);
+  }
+  return o;
+}

@@ -1,0 +1,438 @@
+/**
+ * Writes: create (POST), update (PUT), patch (PATCH: merge, JSON, strategic for built-ins, apply),
+ * delete and deletecollection, on objects and on their `status` and `scale` subresources.
+ *
+ * The pipeline is the apiserver's: decode (prune, default in the request version) → system fields →
+ * strategy (`PrepareForCreate`/`PrepareForUpdate`) → validation → conversion to the storage version →
+ * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
+ * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
+ */
+import { KubeError, FieldError, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { parse as parseYAML } from 'yaml';
+import { deepEqual } from './internal/deepEqual.js';
+import { contentType, readBody, sendJSON } from './internal/http.js';
+import { getPath, setPath } from './internal/jsonPath.js';
+import { listObjects, parseListOptions, selectionOf } from './listing.js';
+import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
+import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf } from './patch.js';
+import { respondObject, type RestRequest } from './restRequest.js';
+import type { ResourceType, WriteContext } from './resourceType.js';
+import type { ServerContext } from './serverContext.js';
+import { storeKey } from './storage/objectStore.js';
+
+const maxRetries = 16;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function writeContext(ctx: ServerContext, r: RestRequest): WriteContext {
+  const fv = r.query.get('fieldValidation') ?? '';
+  let fieldValidation: WriteContext['fieldValidation'];
+  switch (fv) {
+    case '': fieldValidation = 'Warn'; break;
+    case 'Strict': case 'Warn': case 'Ignore': fieldValidation = fv; break;
+    default: throw KubeError.badRequest(`fieldValidation parameter must be one of: Ignore, Warn, Strict; got "${fv}"`);
+  }
+  return { fieldValidation, warnings: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
+}
+
+function isDryRun(r: RestRequest): boolean {
+  const values = r.query.getAll('dryRun');
+  for (const v of values) if (v !== 'All') throw KubeError.badRequest(`Invalid dryRun value: ${v}`);
+  return values.length > 0;
+}
+
+/** Reads a JSON (or YAML) object body. */
+async function readObject(ctx: ServerContext, r: RestRequest): Promise<unknown> {
+  const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
+  const ct = contentType(r.req);
+  const text = body.toString('utf8');
+  if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
+    try {
+      return parseYAML(text, { intAsBigInt: false, version: '1.1' }) as unknown;
+    } catch (err) {
+      throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (text.trim() === '') throw KubeError.badRequest('the body of the request was empty');
+  return parseJSON(text);
+}
+
+function sendWarnings(r: RestRequest, wctx: WriteContext): void {
+  for (const w of wctx.warnings) {
+    const existing = r.res.getHeader('Warning');
+    const value = `299 - ${JSON.stringify(w)}`;
+    r.res.setHeader('Warning', existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
+  }
+}
+
+function checkNamespace(ctx: ServerContext, type: ResourceType, obj: KubeObject, namespace: string): void {
+  if (!type.names.namespaced) return;
+  const own = obj.metadata.namespace ?? '';
+  if (own === '') obj.metadata.namespace = namespace;
+  else if (namespace !== '' && own !== namespace) {
+    throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
+  const phase = ctx.namespacePhase(namespace);
+  if (phase === undefined) throw KubeError.notFound({ group: '', resource: 'namespaces' }, namespace);
+  if (phase === 'Terminating') {
+    throw new KubeError('Forbidden', `${'unable to create new content in namespace'} ${namespace} because it is being terminated`, {
+      details: { causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+    });
+  }
+}
+
+function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeError {
+  return KubeError.invalid({ group: type.names.group, kind: type.names.kind }, name, errs);
+}
+
+/** Create, update or patch, by verb and subresource. */
+export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
+  const dryRun = isDryRun(r);
+  const wctx = writeContext(ctx, r);
+  if (r.info.verb === 'create') {
+    const body = await readObject(ctx, r);
+    await create(ctx, r, namespace, body, wctx, dryRun);
+    return;
+  }
+  if (r.info.verb === 'update') {
+    const body = await readObject(ctx, r);
+    const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(r, body, wctx);
+    await update(ctx, r, namespace, wctx, dryRun, mutate, bodyResourceVersion(body));
+    return;
+  }
+  const pt = patchTypeOf(contentType(r.req));
+  if (pt === undefined || (pt === 'strategic' && r.type.names.group !== '' && !r.type.names.group.endsWith('.k8s.io'))) {
+    throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
+  }
+  const body = await readObject(ctx, r);
+  if (pt === 'apply') {
+    await apply(ctx, r, namespace, body, wctx, dryRun);
+    return;
+  }
+  const mutate = (old: KubeObject): KubeObject => {
+    const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
+    const patched = pt === 'json' ? applyJSONPatch(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
+    return r.type.decode(patched, wctx);
+  };
+  const precondition = pt === 'json' ? undefined : bodyResourceVersion(body);
+  await update(ctx, r, namespace, wctx, dryRun, mutate, precondition);
+}
+
+function bodyResourceVersion(body: unknown): string | undefined {
+  if (!isObject(body) || !isObject(body.metadata)) return undefined;
+  const rv = body.metadata.resourceVersion;
+  return typeof rv === 'string' && rv !== '' ? rv : undefined;
+}
+
+function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: KubeObject) => KubeObject {
+  const decoded = r.type.decode(body, wctx);
+  if ((decoded.metadata.name ?? '') !== r.info.name) {
+    throw KubeError.badRequest(`the name of the object (${decoded.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
+  }
+  return () => structuredClone(decoded);
+}
+
+async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
+  const { type } = r;
+  const obj = type.decode(body, wctx);
+  checkNamespace(ctx, type, obj, namespace);
+  if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
+  fillSystemFieldsOnCreate(obj.metadata, wctx.now);
+  type.prepareForCreate(obj, wctx);
+  const name = obj.metadata.name ?? '';
+  const errs = type.validateCreate(obj, wctx);
+  if (errs.length > 0) throw invalid(type, name, errs);
+  const stored = await type.toStorage(obj);
+  const key = storeKey(obj.metadata.namespace ?? '', name);
+  if (dryRun) {
+    if (ctx.store.get(type.bucket, key) !== undefined) throw KubeError.alreadyExists(type.groupResource, name);
+    sendWarnings(r, wctx);
+    respondObject(ctx, r, 201, await type.fromStorage(stored));
+    return;
+  }
+  const write = ctx.store.create(type.groupResource, key, name, stored);
+  await write.durable;
+  sendWarnings(r, wctx);
+  respondObject(ctx, r, 201, await type.fromStorage(write.event.object));
+}
+
+/**
+ * The update loop (`GuaranteedUpdate`): read the current object, compute the new one, and store it if
+ * nothing changed meanwhile; retried when the request has no resourceVersion precondition.
+ */
+async function update(ctx: ServerContext, r: RestRequest, namespace: string, wctx: WriteContext, dryRun: boolean,
+  mutate: (old: KubeObject) => KubeObject, precondition: string | undefined): Promise<void> {
+  const { type, info } = r;
+  const key = storeKey(namespace, info.name);
+  for (let attempt = 0; ; attempt++) {
+    const current = ctx.store.get(type.bucket, key);
+    if (current === undefined) throw KubeError.notFound(type.groupResource, info.name);
+    const old = await type.fromStorage(current);
+    const obj = mutate(old);
+    checkNamespace(ctx, type, obj, namespace);
+    if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
+      const rv = obj.metadata.resourceVersion ?? '';
+      if (rv === '' && !type.allowUnconditionalUpdate) {
+        throw invalid(type, info.name, [new UnsignedInvalid('metadata.resourceVersion', 'must be specified for an update')]);
+      }
+    }
+    const expected = precondition ?? current.metadata.resourceVersion;
+    if (precondition !== undefined && precondition !== current.metadata.resourceVersion) {
+      throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    keepSystemFieldsOnUpdate(obj.metadata, old.metadata);
+    obj.metadata.resourceVersion = current.metadata.resourceVersion;
+    type.prepareForUpdate(obj, old, wctx);
+    const errs = type.validateUpdate(obj, old, wctx);
+    if (errs.length > 0) throw invalid(type, info.name, errs);
+    const stored = await type.toStorage(obj);
+    if (ctx.store.get(type.bucket, key) !== current) {
+      if (precondition !== undefined || attempt >= maxRetries) {
+        throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
+      }
+      continue;
+    }
+    const finalized = obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0 && !(type.deferDeletion?.(obj) ?? false);
+    if (dryRun) {
+      sendWarnings(r, wctx);
+      respondObject(ctx, r, 200, await type.fromStorage(stored));
+      return;
+    }
+    if (finalized) {
+      const write = ctx.store.delete(type.groupResource, key, info.name, { rv: expected });
+      await write.durable;
+      sendWarnings(r, wctx);
+      respondObject(ctx, r, 200, await type.fromStorage(stored));
+      return;
+    }
+    if (sameContent(stored, current)) {
+      sendWarnings(r, wctx);
+      respond(ctx, r, await type.fromStorage(current));
+      return;
+    }
+    const write = ctx.store.update(type.groupResource, key, info.name, stored, expected);
+    await write.durable;
+    sendWarnings(r, wctx);
+    respond(ctx, r, await type.fromStorage(write.event.object));
+    return;
+  }
+}
+
+function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
+  if (r.info.subresource === 'scale') sendJSON(r.res, 200, scaleOf(r.type, view));
+  else respondObject(ctx, r, 200, view);
+}
+
+function sameContent(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject): unknown => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  return deepEqual(strip(a), strip(b));
+}
+
+/** A field error whose bad value prints as Go prints an unsigned zero (`0x0`). */
+class UnsignedInvalid extends FieldError {
+  constructor(field: string, detail: string) {
+    super('FieldValueInvalid', field, 0, detail);
+  }
+
+  override body(): string {
+    return `Invalid value: 0x0: ${this.detail}`;
+  }
+}
+
+async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
+  const { type, info } = r;
+  const manager = r.query.get('fieldManager') ?? '';
+  if (manager === '') throw KubeError.badRequest('PATCH, application/apply-patch+yaml: fieldManager is required for apply requests');
+  if (!isObject(body)) throw KubeError.badRequest('error decoding YAML: the applied configuration must be an object');
+  const config = body;
+  const entry = (paths: string[]): ManagedFieldsEntry => ({
+    manager, operation: 'Apply', apiVersion: `${type.names.group === '' ? '' : `${type.names.group}/`}${type.names.version}`,
+    time: wctx.now, fieldsType: 'FieldsV1', fieldsV1: encodeFieldsV1(paths),
+    ...(info.subresource !== '' ? { subresource: info.subresource } : {}),
+  });
+  const key = storeKey(namespace, info.name);
+  if (ctx.store.get(type.bucket, key) === undefined) {
+    const created = applyConfiguration(undefined, config, []) as KubeObject;
+    if (isObject(created.metadata)) created.metadata.managedFields = [entry(appliedFieldPaths(config))];
+    await create(ctx, r, namespace, created, wctx, dryRun);
+    return;
+  }
+  await update(ctx, r, namespace, wctx, dryRun, (old) => {
+    const mine = (old.metadata.managedFields ?? []).find((m) => m.manager === manager && m.operation === 'Apply' && (m.subresource ?? '') === info.subresource);
+    const previous = mine?.fieldsV1 === undefined ? [] : decodeFieldsV1(mine.fieldsV1);
+    const merged = applyConfiguration(old, config, previous) as KubeObject;
+    const obj = type.decode(merged, wctx);
+    const others = (old.metadata.managedFields ?? []).filter((m) => m !== mine);
+    obj.metadata.managedFields = [...others, entry(appliedFieldPaths(config))];
+    return obj;
+  }, bodyResourceVersion(body));
+}
+
+function encodeFieldsV1(paths: readonly string[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const p of paths) {
+    let cur = root;
+    for (const part of p.split('.')) {
+      const k = `f:${part}`;
+      cur[k] ??= {};
+      cur = cur[k] as Record<string, unknown>;
+    }
+  }
+  return root;
+}
+
+function decodeFieldsV1(fields: Record<string, unknown>, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    if (!k.startsWith('f:')) continue;
+    const p = prefix === '' ? k.slice(2) : `${prefix}.${k.slice(2)}`;
+    if (isObject(v) && Object.keys(v).some((x) => x.startsWith('f:'))) out.push(...decodeFieldsV1(v, p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** The `autoscaling/v1` Scale of an object with a scale subresource. */
+export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
+  const scale = type.names.scale!;
+  const spec = getPath(obj, scale.specReplicasPath);
+  const status = getPath(obj, scale.statusReplicasPath);
+  const selector = scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
+  const m = obj.metadata;
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: typeof spec === 'number' ? spec : 0 },
+    status: { replicas: typeof status === 'number' ? status : 0, ...(typeof selector === 'string' ? { selector } : {}) },
+  };
+}
+
+function scaleUpdate(type: ResourceType, body: unknown): (old: KubeObject) => KubeObject {
+  return (old) => {
+    const scale = isObject(body) ? body : {};
+    const spec = isObject(scale.spec) ? scale.spec : {};
+    const replicas = spec.replicas ?? 0;
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      throw KubeError.invalid({ group: 'autoscaling', kind: 'Scale' }, old.metadata.name ?? '', [
+        new FieldError('FieldValueInvalid', 'spec.replicas', replicas, 'must be greater than or equal to 0'),
+      ]);
+    }
+    const obj = structuredClone(old);
+    setPath(obj as Record<string, unknown>, type.names.scale!.specReplicasPath, replicas);
+    return obj;
+  };
+}
+
+/** DELETE of one object: finalizers and deferred deletions mark it deleting, else it goes. */
+export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
+  const dryRun = isDryRun(r);
+  const options = await readDeleteOptions(ctx, r);
+  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, dryRun);
+  respondDeleted(ctx, r, view);
+}
+
+function respondDeleted(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
+  const { type } = r;
+  if (type.deleteReturnsObject || view.metadata.deletionTimestamp !== undefined) {
+    respondObject(ctx, r, 200, view);
+    return;
+  }
+  sendJSON(r.res, 200, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    details: { name: view.metadata.name, group: type.names.group, kind: type.names.resource, uid: view.metadata.uid },
+  });
+}
+
+interface DeleteOptions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<DeleteOptions> {
+  const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
+  if (body.length === 0) return {};
+  const parsed = parseJSON(body.toString('utf8'));
+  if (!isObject(parsed) || !isObject(parsed.preconditions)) return {};
+  const p = parsed.preconditions;
+  return {
+    uid: typeof p.uid === 'string' ? p.uid : undefined,
+    resourceVersion: typeof p.resourceVersion === 'string' ? p.resourceVersion : undefined,
+  };
+}
+
+/** Deletes (or marks deleting) one object; returns what the response shows. */
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean): Promise<KubeObject> {
+  const key = storeKey(namespace, name);
+  for (let attempt = 0; ; attempt++) {
+    const current = ctx.store.get(type.bucket, key);
+    if (current === undefined) throw KubeError.notFound(type.groupResource, name);
+    if (options.uid !== undefined && options.uid !== current.metadata.uid) {
+      throw KubeError.conflict(type.groupResource, name, `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+    }
+    if (options.resourceVersion !== undefined && options.resourceVersion !== current.metadata.resourceVersion) {
+      throw KubeError.conflict(type.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+    }
+    const view = await type.fromStorage(current);
+    const pending = (current.metadata.finalizers ?? []).length > 0 || (type.deferDeletion?.(view) ?? false);
+    if (!pending) {
+      if (dryRun) return view;
+      const write = ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion });
+      await write.durable;
+      return view;
+    }
+    if (current.metadata.deletionTimestamp !== undefined) return view;
+    const marked = structuredClone(view);
+    marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
+    marked.metadata.deletionGracePeriodSeconds = 0;
+    if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
+    type.markDeleting?.(marked);
+    const stored = await type.toStorage(marked);
+    if (dryRun) return type.fromStorage(stored);
+    if (ctx.store.get(type.bucket, key) !== current) {
+      if (attempt >= maxRetries) throw KubeError.conflict(type.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+      continue;
+    }
+    const write = ctx.store.update(type.groupResource, key, name, stored, current.metadata.resourceVersion);
+    await write.durable;
+    return type.fromStorage(write.event.object);
+  }
+}
+
+/** DELETE of a collection: every selected object, as a list of what was deleted. */
+export async function deleteCollection(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
+  const { type } = r;
+  const dryRun = isDryRun(r);
+  const opts = parseListOptions(r.query, type, false);
+  const options = await readDeleteOptions(ctx, r);
+  const selection = selectionOf(type, namespace, opts);
+  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' });
+  const items: KubeObject[] = [];
+  for (const o of listed.items) {
+    try {
+      items.push(await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun));
+    } catch (err) {
+      if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+    }
+  }
+  const { names } = type;
+  sendJSON(r.res, 200, {
+    apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
+    kind: names.listKind,
+    metadata: { resourceVersion: String(ctx.store.resourceVersion) },
+    items,
+  });
+}
+
+/** Checks and normalises the decoded body of a write: an object with metadata of the right shape. */
+export function decodeObjectShape(body: unknown): KubeObject {
+  if (!isObject(body)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
+  const obj = body as KubeObject;
+  checkMetadataShape(obj);
+  return obj;
+}
