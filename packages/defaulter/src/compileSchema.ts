@@ -102,8 +102,11 @@ class Compiled implements CompiledSchema {
  *
  * @example
  * ```ts
- * const compiled = compileSchema(crd.spec.versions[0].schema?.openAPIV3Schema);
- * const warnings = compiled.defaultAndPrune(object, { isResourceRoot: true });
+ * const compiled = compileSchema({ type: 'object', properties: { spec: { type: 'object', properties: {
+ *   replicas: { type: 'integer', default: 1 } } } } });
+ * const object = { apiVersion: 'x.example.com/v1', kind: 'X', spec: { junk: true } };
+ * const unknownFields = compiled.defaultAndPrune(object, { isResourceRoot: true }); // ['spec.junk']
+ * // object.spec is { replicas: 1 }
  * ```
  */
 export function compileSchema(schema: JSONSchemaProps | null | undefined): CompiledSchema {

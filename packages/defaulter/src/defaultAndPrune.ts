@@ -43,8 +43,10 @@ export interface DefaultAndPruneOptions {
  *
  * @example
  * ```ts
+ * const schema: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: {
+ *   image: { type: 'string' }, replicas: { type: 'integer', default: 1 } } } } };
  * const cr = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x' }, spec: { image: 'i', junk: 1 } };
- * defaultAndPrune(cr, crontabSchema, { isResourceRoot: true }); // → ['spec.junk']; cr.spec.replicas === 1
+ * defaultAndPrune(cr, schema, { isResourceRoot: true }); // → ['spec.junk']; cr.spec is { image: 'i', replicas: 1 }
  * ```
  */
 export function defaultAndPrune(object: unknown, schema: JSONSchemaProps | null | undefined, options: DefaultAndPruneOptions): string[] {

@@ -75,6 +75,8 @@ function decodeTime(v: unknown, field: string): Decoded {
     offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   const fractionZero = m[7] === undefined || /^0+$/.test(m[7]);
+  // Already in the form Go writes (UTC, whole seconds, not the zero time): nothing to convert.
+  if (m[8] === 'Z' && m[7] === undefined && year > 1) return ok(v);
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, min - offsetMin, sec, 0);
@@ -128,13 +130,22 @@ interface StructField {
 }
 
 /** Decodes a JSON object into a Go struct with `fields`, reporting unknown keys under `path`. */
+const fieldMaps = new WeakMap<readonly StructField[], ReadonlyMap<string, StructField>>();
+
+function fieldMap(fields: readonly StructField[]): ReadonlyMap<string, StructField> {
+  let m = fieldMaps.get(fields);
+  if (m === undefined) fieldMaps.set(fields, m = new Map(fields.map((f) => [f.name, f])));
+  return m;
+}
+
 function decodeStruct(v: unknown, goType: string, goField: string, fields: readonly StructField[], path: string): Decoded {
   if (v === null) v = {};
   if (!isObject(v)) return { ok: false, error: `json: cannot unmarshal ${jsonType(v)} into Go ${goField} of type ${goType}` };
   const values = new Map<string, unknown>();
   const unknown: string[] = [];
+  const byName = fieldMap(fields);
   for (const k of Object.keys(v)) {
-    const f = fields.find((x) => x.name === k);
+    const f = byName.get(k);
     if (f === undefined) {
       unknown.push(path === '' ? k : `${path}.${k}`);
       continue;
@@ -237,8 +248,9 @@ export function decodeObjectMeta(metadata: unknown, dropMalformedFields: boolean
   if (!isObject(metadata)) return { ok: false, error: `invalid metadata: expected object, got ${goTypeName(metadata)}` };
   const values = new Map<string, unknown>();
   const unknown: string[] = [];
+  const byName = fieldMap(objectMetaFields);
   for (const k of Object.keys(metadata)) {
-    const f = objectMetaFields.find((x) => x.name === k);
+    const f = byName.get(k);
     if (f === undefined) {
       unknown.push(k);
       continue;
