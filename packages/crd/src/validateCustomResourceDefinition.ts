@@ -13,7 +13,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
  */
 import { FieldError, FieldPath, invalid, notSupported, required } from '@kubekit/core';
-import { decodeCrd } from './internal/decode.js';
+import { decodeCrd, safeBadValue } from './internal/decode.js';
 import { isDNS1123Subdomain, maskTrailingDash } from './internal/dns.js';
 import { goStringSlice, invalidGo } from './internal/goSyntax.js';
 import { semanticEqual, toInternal } from './internal/internalCrd.js';
@@ -37,13 +37,12 @@ function valueValidator(schema: Parameters<typeof validateValue>[0], value: unkn
 }
 
 function topLevelErrors(raw: unknown): FieldError[] {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
-  const o = raw as Record<string, unknown>;
+  const o = (raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   const errs: FieldError[] = [];
   if (o.apiVersion === undefined) errs.push(required('apiVersion', ''));
-  else if (o.apiVersion !== 'apiextensions.k8s.io/v1') errs.push(notSupported('apiVersion', o.apiVersion, ['apiextensions.k8s.io/v1']));
+  else if (o.apiVersion !== 'apiextensions.k8s.io/v1') errs.push(notSupported('apiVersion', safeBadValue(o.apiVersion), ['apiextensions.k8s.io/v1']));
   if (o.kind === undefined) errs.push(required('kind', ''));
-  else if (o.kind !== 'CustomResourceDefinition') errs.push(notSupported('kind', o.kind, ['CustomResourceDefinition']));
+  else if (o.kind !== 'CustomResourceDefinition') errs.push(notSupported('kind', safeBadValue(o.kind), ['CustomResourceDefinition']));
   return errs;
 }
 
@@ -162,7 +161,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
     return ret;
   };
   const errs: FieldError[] = [];
-  const meta = decodeMeta((crd as { metadata?: unknown }).metadata ?? {});
+  const meta = decodeMeta((crd as { metadata?: unknown } | null)?.metadata ?? {});
   if (typeof meta === 'string') {
     errs.push(invalid('metadata', '', meta));
   } else {
@@ -236,7 +235,7 @@ export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDef
   };
 
   const errs: FieldError[] = [];
-  const meta = decodeMeta((newCrd as { metadata?: unknown }).metadata ?? {});
+  const meta = decodeMeta((newCrd as { metadata?: unknown } | null)?.metadata ?? {});
   const oldMeta = decodeMeta((oldCrd as { metadata?: unknown } | null)?.metadata ?? {});
   if (typeof meta === 'string') errs.push(invalid('metadata', '', meta));
   else if (typeof oldMeta !== 'string') {

@@ -533,7 +533,7 @@ export function jsonProblem(v: unknown): string | undefined {
 }
 
 /** A bad value safe to print: JSON values as they are, anything else (deep, non-JSON) as a short description. */
-function safeBadValue(v: unknown): unknown {
+export function safeBadValue(v: unknown): unknown {
   if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
   if (typeof v === 'object' && jsonProblem(v) === undefined && JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)).length <= 1024) return v;
