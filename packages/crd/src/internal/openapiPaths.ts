@@ -157,7 +157,7 @@ function content(types: readonly string[], model: string): OpenAPIObject {
 }
 
 /** The `paths` object and the definition names the operations refer to. */
-export function buildPaths(r: ResourceNames): { paths: OpenAPIObject; models: string[] } {
+export function buildPaths(r: ResourceNames): { paths: Record<string, OpenAPIObject>; models: string[] } {
   const routes: Route[] = [];
   let root = `/apis/${r.group}/${r.version}/${r.plural}`;
   if (r.namespaced) {
@@ -184,7 +184,7 @@ export function buildPaths(r: ResourceNames): { paths: OpenAPIObject; models: st
     byPath.set(full, [...(byPath.get(full) ?? []), route]);
   }
   const models = new Set<string>();
-  const paths: OpenAPIObject = {};
+  const paths: Record<string, OpenAPIObject> = {};
   for (const [full, group] of byPath) {
     const paramsOf = (route: Route): Param[] => {
       const ps = [pretty];

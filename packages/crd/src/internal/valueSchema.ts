@@ -133,9 +133,11 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
     return undefined;
   };
 
+  // A CRD schema's type is one name; kube-openapi's is a list, which arbitrary schemas may use.
   const rawType: unknown = s.type;
-  const type = typeof rawType === 'string' ? rawType : '';
-  const types = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : type !== '' ? [type] : [];
+  const declared = typeof rawType === 'string' ? (rawType === '' ? [] : [rawType])
+    : Array.isArray(rawType) ? rawType.filter((t): t is string => typeof t === 'string') : [];
+  const types = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : declared;
   const rawFormat = typeof s.format === 'string' ? s.format : '';
   const format = options.stripUnsupportedFormats ? effectiveFormat(types.length === 1 ? types[0] : '', rawFormat) : rawFormat;
   let numType = '';
