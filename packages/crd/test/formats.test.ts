@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { effectiveFormat, isKnownFormat, normalizeFormatName, supportedStringFormats, validatesFormat } from '../src/formats.js';
+import type { JSONSchemaProps } from '../src/types.js';
+import { validateValue } from '../src/validateValue.js';
+
+const fixtures = new URL('./fixtures/value/', import.meta.url);
+const formats = JSON.parse(readFileSync(new URL('formats.json', fixtures), 'utf8')) as Record<string, { valid: string[]; invalid: string[] }>;
+
+describe('validatesFormat', () => {
+  for (const [format, { valid, invalid }] of Object.entries(formats)) {
+    if (format === '//') continue;
+    it(`accepts valid and rejects invalid ${format} values (kube-openapi strfmt tests)`, () => {
+      for (const v of valid) expect(validatesFormat(format, v), `${format} ${JSON.stringify(v)}`).to.equal(true);
+      for (const v of invalid) expect(validatesFormat(format, v), `${format} ${JSON.stringify(v)}`).to.equal(false);
+    });
+  }
+
+  it('has a test for every supported string format', () => {
+    for (const f of supportedStringFormats) expect(formats, f).to.have.property(f);
+  });
+
+  it('validates nothing for an unknown format', () => {
+    expect(validatesFormat('no-such-format', 'anything')).to.equal(true);
+    expect(isKnownFormat('no-such-format')).to.equal(false);
+  });
+
+  it('passes kube-openapi\'s extended-format fixture (pkg/validation/validate/fixtures/formats)', () => {
+    const suites = JSON.parse(readFileSync(new URL('extended-format.json', fixtures), 'utf8')) as { description: string; schema: JSONSchemaProps; tests: { description: string; data: unknown; valid: boolean }[] }[];
+    for (const s of suites) {
+      for (const t of s.tests) {
+        const errors = validateValue(s.schema, t.data, 'data', { stripUnsupportedFormats: false });
+        expect(errors.length === 0, `${s.description}: ${t.description}: ${errors.join('; ')}`).to.equal(t.valid);
+      }
+    }
+  });
+});
+
+describe('normalizeFormatName', () => {
+  it('drops dashes as go-openapi does', () => {
+    expect(normalizeFormatName('date-time')).to.equal('datetime');
+    expect(normalizeFormatName('k8s-short-name')).to.equal('k8sshortname');
+    expect(isKnownFormat('date-time') && isKnownFormat('datetime')).to.equal(true);
+  });
+});
+
+describe('effectiveFormat', () => {
+  it('keeps supported formats for their types and drops the rest, as the apiserver does', () => {
+    expect(effectiveFormat('string', 'date-time')).to.equal('date-time');
+    expect(effectiveFormat(undefined, 'uuid')).to.equal('uuid');
+    expect(effectiveFormat('string', 'int32')).to.equal('');
+    expect(effectiveFormat('string', 'my-custom')).to.equal('');
+    expect(effectiveFormat('integer', 'int32')).to.equal('int32');
+    expect(effectiveFormat('integer', 'date')).to.equal('');
+    expect(effectiveFormat('number', 'double')).to.equal('double');
+    expect(effectiveFormat('number', 'int64')).to.equal('');
+    expect(effectiveFormat('boolean', 'byte')).to.equal('');
+  });
+
+  it('makes validateValue ignore a stripped format and check a kept one', () => {
+    expect(validateValue({ type: 'string', format: 'my-custom' }, 'x', 'spec.f')).to.deep.equal([]);
+    expect(validateValue({ type: 'integer', format: 'date' }, 5, 'spec.f')).to.deep.equal([]);
+    expect(validateValue({ type: 'string', format: 'date' }, '2026-02-30', 'spec.f').map(String)).to.deep.equal([
+      'spec.f: Invalid value: "2026-02-30":  in body must be of type date: "2026-02-30"',
+    ]);
+  });
+});
+
+describe('formats in validateValue', () => {
+  const schema = (format: string): JSONSchemaProps => ({ type: 'object', properties: { f: { type: 'string', format } } });
+  for (const [format, { valid, invalid }] of Object.entries(formats)) {
+    if (format === '//' || invalid.length === 0) continue;
+    it(`reports an invalid ${format} with the apiserver's message`, () => {
+      expect(validateValue(schema(format), { f: valid[0] }, '')).to.deep.equal([]);
+      expect(validateValue(schema(format), { f: invalid[0] }, '').map(String)).to.deep.equal([
+        `f: Invalid value: ${JSON.stringify(invalid[0])}: f in body must be of type ${format}: ${JSON.stringify(invalid[0])}`,
+      ]);
+    });
+  }
+
+  it('reports a non-string value for an untyped format node with the value\'s Go format', () => {
+    expect(validateValue({ type: 'object', properties: { f: { format: 'date' } } }, { f: 3 }, '').map(String)).to.deep.equal([
+      'f: Invalid value: "int64": f in body must be of type date: "int64"',
+    ]);
+  });
+});
