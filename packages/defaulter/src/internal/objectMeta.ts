@@ -53,6 +53,10 @@ const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(
 const daysIn = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 
+function timeError(v: string): Decoded {
+  return { ok: false, error: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339` };
+}
+
 /**
  * `metav1.Time`: `null` is the zero time (returned as `null`); a string must parse as Go's
  * `time.RFC3339`; the result is printed as `t.UTC().Format(time.RFC3339)`.
@@ -61,17 +65,21 @@ function decodeTime(v: unknown, field: string): Decoded {
   if (v === null) return ok(null);
   if (typeof v !== 'string') return typeError(v, field, 'string');
   const m = rfc3339.exec(v);
-  const fail: Decoded = { ok: false, error: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339` };
-  if (m === null) return fail;
-  const [year, month, day, hour, min, sec] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  if (m === null) return timeError(v);
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const min = Number(m[5]);
+  const sec = Number(m[6]);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : daysIn[month - 1]) ||
-      hour > 23 || min > 59 || sec > 59) return fail;
+      hour > 23 || min > 59 || sec > 59) return timeError(v);
   let offsetMin = 0;
   if (m[8] !== 'Z') {
     const oh = Number(m[10]);
     const om = Number(m[11]);
-    if (oh > 23 || om > 59) return fail;
+    if (oh > 23 || om > 59) return timeError(v);
     offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   const fractionZero = m[7] === undefined || /^0+$/.test(m[7]);
@@ -130,32 +138,36 @@ interface StructField {
 }
 
 /** Decodes a JSON object into a Go struct with `fields`, reporting unknown keys under `path`. */
-const fieldMaps = new WeakMap<readonly StructField[], ReadonlyMap<string, StructField>>();
-
-function fieldMap(fields: readonly StructField[]): ReadonlyMap<string, StructField> {
-  let m = fieldMaps.get(fields);
-  if (m === undefined) fieldMaps.set(fields, m = new Map(fields.map((f) => [f.name, f])));
-  return m;
+/** A Go struct type: its fields, and for each JSON name the field and its Go name for errors (`ObjectMeta.name`). */
+interface StructType {
+  goType: string;
+  fields: readonly StructField[];
+  byName: ReadonlyMap<string, readonly [StructField, string]>;
 }
 
-function decodeStruct(v: unknown, goType: string, goField: string, fields: readonly StructField[], path: string): Decoded {
+function structType(goType: string, fields: readonly StructField[]): StructType {
+  const short = goType.replace(/^v1\./, '');
+  return { goType, fields, byName: new Map(fields.map((f) => [f.name, [f, `${short}.${f.name}`] as const])) };
+}
+
+/** Decodes a JSON object into a Go struct, reporting unknown keys under `path`. */
+function decodeStruct(v: unknown, type: StructType, goField: string, path: string): Decoded {
   if (v === null) v = {};
-  if (!isObject(v)) return { ok: false, error: `json: cannot unmarshal ${jsonType(v)} into Go ${goField} of type ${goType}` };
+  if (!isObject(v)) return { ok: false, error: `json: cannot unmarshal ${jsonType(v)} into Go ${goField} of type ${type.goType}` };
   const values = new Map<string, unknown>();
   const unknown: string[] = [];
-  const byName = fieldMap(fields);
   for (const k of Object.keys(v)) {
-    const f = byName.get(k);
-    if (f === undefined) {
+    const entry = type.byName.get(k);
+    if (entry === undefined) {
       unknown.push(path === '' ? k : `${path}.${k}`);
       continue;
     }
-    const d = f.decode(v[k], `${goType.replace(/^v1\./, '')}.${k}`);
+    const d = entry[0].decode(v[k], entry[1]);
     if (!d.ok) return d;
     values.set(k, d.value);
-    unknown.push(...d.unknown);
+    if (d.unknown.length > 0) unknown.push(...d.unknown);
   }
-  return ok(structOutput(fields, values), unknown);
+  return ok(structOutput(type.fields, values), unknown);
 }
 
 /** The unstructured form of a decoded struct, in Go field order. */
@@ -196,6 +208,8 @@ const ownerReferenceFields: readonly StructField[] = [
   { name: 'blockOwnerDeletion', decode: decodeBool, emit: 'pointer' },
 ];
 
+const ownerReferenceType = structType('v1.OwnerReference', ownerReferenceFields);
+
 const managedFieldsEntryFields: readonly StructField[] = [
   str('manager'), str('operation'), str('apiVersion'),
   { name: 'time', decode: decodePointerTime, emit: 'pointer' },
@@ -204,6 +218,8 @@ const managedFieldsEntryFields: readonly StructField[] = [
   { name: 'fieldsV1', decode: (v) => ok(v === null ? undefined : deepCopyJSON(v)), emit: 'pointer' },
   str('subresource'),
 ];
+
+const managedFieldsEntryType = structType('v1.ManagedFieldsEntry', managedFieldsEntryFields);
 
 const objectMetaFields: readonly StructField[] = [
   str('name'), str('generateName'), str('namespace'), str('selfLink'), str('uid'), str('resourceVersion'),
@@ -216,14 +232,16 @@ const objectMetaFields: readonly StructField[] = [
   { name: 'annotations', decode: decodeStringMap, emit: 'omitempty' },
   {
     name: 'ownerReferences', emit: 'omitempty',
-    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, 'v1.OwnerReference', `struct field ${f}`, ownerReferenceFields, `ownerReferences[${i}]`)),
+    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, ownerReferenceType, `struct field ${f}`, `ownerReferences[${i}]`)),
   },
   { name: 'finalizers', emit: 'omitempty', decode: (v, f) => decodeList(v, f, (x) => decodeString(x, f)) },
   {
     name: 'managedFields', emit: 'omitempty',
-    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, 'v1.ManagedFieldsEntry', `struct field ${f}`, managedFieldsEntryFields, `managedFields[${i}]`)),
+    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, managedFieldsEntryType, `struct field ${f}`, `managedFields[${i}]`)),
   },
 ];
+
+const objectMetaType = structType('v1.ObjectMeta', objectMetaFields);
 
 function goTypeName(v: unknown): string {
   if (Array.isArray(v)) return '[]interface {}';
@@ -242,20 +260,19 @@ function goTypeName(v: unknown): string {
  * failing the whole value (a value that is not an object then still fails).
  */
 export function decodeObjectMeta(metadata: unknown, dropMalformedFields: boolean): ObjectMetaResult {
-  const whole = decodeStruct(metadata, 'v1.ObjectMeta', 'value', objectMetaFields, '');
+  const whole = decodeStruct(metadata, objectMetaType, 'value', '');
   if (whole.ok) return { ok: true, meta: whole.value as JSONObject, unknownFields: whole.unknown };
   if (!dropMalformedFields) return { ok: false, error: whole.error };
   if (!isObject(metadata)) return { ok: false, error: `invalid metadata: expected object, got ${goTypeName(metadata)}` };
   const values = new Map<string, unknown>();
   const unknown: string[] = [];
-  const byName = fieldMap(objectMetaFields);
   for (const k of Object.keys(metadata)) {
-    const f = byName.get(k);
-    if (f === undefined) {
+    const entry = objectMetaType.byName.get(k);
+    if (entry === undefined) {
       unknown.push(k);
       continue;
     }
-    const d = f.decode(metadata[k], `ObjectMeta.${k}`);
+    const d = entry[0].decode(metadata[k], entry[1]);
     if (!d.ok) continue;
     values.set(k, d.value);
     unknown.push(...d.unknown);
