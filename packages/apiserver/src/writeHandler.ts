@@ -47,6 +47,9 @@ function isDryRun(r: RestRequest): boolean {
 async function readObject(ctx: ServerContext, r: RestRequest): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
+  if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
+    throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  }
   const text = body.toString('utf8');
   if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
     try {

@@ -1,0 +1,148 @@
+// A real kubectl (1.33, fetched by scripts/fetch-kubectl.mjs into .tools/) against the embedded API
+// server: the field selector walkthrough of the docs page "Extend the Kubernetes API with
+// CustomResourceDefinitions" (section "Field selectors").
+import { expect } from 'chai';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { fixturesDir } from './internal/client.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Gets kubectl through the project script; undefined (with the reason printed) when it cannot. */
+function obtainKubectl(): string | undefined {
+  try {
+    return execFileSync(process.execPath, [join(repoRoot, 'scripts', 'fetch-kubectl.mjs'), '--quiet'], { encoding: 'utf8', timeout: 280_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr ?? String(err);
+    console.log(`      kubectl tests SKIPPED: kubectl could not be obtained (${stderr.trim().split('\n').pop()})`);
+    return undefined;
+  }
+}
+
+describe('startApiServer with a real kubectl', function () {
+  this.timeout(60_000);
+  let kubectlPath: string | undefined;
+  let server: ApiServer;
+  let dir: string;
+
+  const kubectl = (...args: string[]): Promise<Run> => new Promise((done) => {
+    execFile(kubectlPath!, [`--kubeconfig=${join(dir, 'kubeconfig')}`, `--cache-dir=${join(dir, 'cache')}`, ...args], {
+      env: { HOME: dir, PATH: process.env.PATH ?? '' }, timeout: 30_000, encoding: 'utf8',
+    }, (err, stdout, stderr) => {
+      done({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
+    });
+  });
+
+  before(async function () {
+    this.timeout(300_000);
+    kubectlPath = obtainKubectl();
+    if (kubectlPath === undefined) this.skip();
+    dir = mkdtempSync(join(tmpdir(), 'kubekit-kubectl-'));
+    server = await startApiServer();
+    writeFileSync(join(dir, 'kubeconfig'), server.kubeconfig);
+  });
+
+  after(async () => {
+    await server?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies the Shirt CRD and waits until it is established', async () => {
+    const applied = await kubectl('apply', '-f', join(fixturesDir, 'shirt-resource-definition.yaml'));
+    expect(applied.stderr).to.equal('');
+    expect(applied.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/shirts.stable.example.com created\n');
+    const waited = await kubectl('wait', '--for=condition=established', '--timeout=10s', 'crd/shirts.stable.example.com');
+    expect(waited.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/shirts.stable.example.com condition met\n');
+  });
+
+  it('applies the three Shirts of the docs page', async () => {
+    const applied = await kubectl('apply', '-f', join(fixturesDir, 'shirt-resources.yaml'));
+    expect(applied.stderr).to.equal('');
+    expect(applied.stdout).to.equal([
+      'shirt.stable.example.com/example1 created',
+      'shirt.stable.example.com/example2 created',
+      'shirt.stable.example.com/example3 created',
+      '',
+    ].join('\n'));
+  });
+
+  it('prints the docs\' NAME/COLOR/SIZE table for kubectl get shirts', async () => {
+    const got = await kubectl('get', 'shirts.stable.example.com');
+    expect(got.stdout).to.equal([
+      'NAME       COLOR   SIZE',
+      'example1   blue    S',
+      'example2   blue    M',
+      'example3   green   M',
+      '',
+    ].join('\n'));
+  });
+
+  it('selects the blue shirts with --field-selector spec.color=blue', async () => {
+    const got = await kubectl('get', 'shirts.stable.example.com', '--field-selector', 'spec.color=blue');
+    expect(got.stdout).to.equal('NAME       COLOR   SIZE\nexample1   blue    S\nexample2   blue    M\n');
+  });
+
+  it('selects green AND M with spec.color=green,spec.size=M: example3 only', async () => {
+    // The docs page and the KEP show example2 here; the selector means green AND M.
+    const got = await kubectl('get', 'shirts.stable.example.com', '--field-selector', 'spec.color=green,spec.size=M');
+    expect(got.stdout).to.equal('NAME       COLOR   SIZE\nexample3   green   M\n');
+  });
+
+  it('prints the apiserver\'s error for a misspelt field label', async () => {
+    const got = await kubectl('get', 'shirts.stable.example.com', '--field-selector', 'spec.colour=blue');
+    expect(got.code).to.equal(1);
+    expect(got.stdout).to.equal('');
+    expect(got.stderr).to.equal('Error from server (BadRequest): Unable to find "stable.example.com/v1, Resource=shirts" that match label selector "", field selector "spec.colour=blue": field label not supported: spec.colour\n');
+  });
+
+  it('shows the selectable fields in the OpenAPI v3 document', async () => {
+    const raw = await kubectl('get', '--raw', '/openapi/v3/apis/stable.example.com/v1');
+    const doc = JSON.parse(raw.stdout) as { components: { schemas: Record<string, Record<string, unknown>> } };
+    expect(doc.components.schemas['com.example.stable.v1.Shirt']['x-kubernetes-selectable-fields']).to.deep.equal([
+      { fieldPath: 'spec.color' }, { fieldPath: 'spec.size' },
+    ]);
+  });
+
+  it('explains the Shirt fields', async () => {
+    const explained = await kubectl('explain', 'shirts.spec');
+    expect(explained.stdout).to.contain('KIND:       Shirt');
+    expect(explained.stdout).to.match(/color\s+<string>/);
+    expect(explained.stdout).to.match(/size\s+<string>/);
+  });
+
+  it('leaves unchanged objects unchanged on re-apply', async () => {
+    const applied = await kubectl('apply', '-f', join(fixturesDir, 'shirt-resources.yaml'));
+    expect(applied.stdout).to.equal([
+      'shirt.stable.example.com/example1 unchanged',
+      'shirt.stable.example.com/example2 unchanged',
+      'shirt.stable.example.com/example3 unchanged',
+      '',
+    ].join('\n'));
+  });
+
+  it('deletes a shirt', async () => {
+    const deleted = await kubectl('delete', 'shirt', 'example2');
+    expect(deleted.stdout).to.equal('shirt.stable.example.com "example2" deleted\n');
+    const got = await kubectl('get', 'shirts', '-o', 'name');
+    expect(got.stdout).to.equal('shirt.stable.example.com/example1\nshirt.stable.example.com/example3\n');
+  });
+
+  it('deletes the CRD and with it its shirts', async () => {
+    const deleted = await kubectl('delete', '-f', join(fixturesDir, 'shirt-resource-definition.yaml'));
+    expect(deleted.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io "shirts.stable.example.com" deleted\n');
+    await server.idle();
+    const crds = await kubectl('get', 'crds');
+    expect(crds.stdout).to.equal('');
+    expect(crds.stderr).to.equal('No resources found\n');
+  });
+});

@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { parse } from 'yaml';
+import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { Client, start } from './internal/client.js';
+
+describe('startApiServer', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it('binds 127.0.0.1 on a free port by default', () => {
+    expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.port).to.be.greaterThan(0);
+  });
+
+  it('returns a kubeconfig that points at the server', () => {
+    const kc = parse(server.kubeconfig) as { clusters: { cluster: { server: string } }[]; 'current-context': string };
+    expect(kc.clusters[0].cluster.server).to.equal(server.url);
+    expect(kc['current-context']).to.equal('kubekit');
+  });
+
+  it('answers /version and the health checks', async () => {
+    const v = await client.get('/version');
+    expect(v.status).to.equal(200);
+    expect(v.body).to.include({ major: '1', minor: '33' });
+    for (const p of ['/healthz', '/livez', '/readyz']) {
+      const r = await client.get(p);
+      expect(r.status).to.equal(200);
+      expect(r.text).to.equal('ok');
+    }
+  });
+
+  it('creates the default namespaces', async () => {
+    const r = await client.get('/api/v1/namespaces');
+    expect(r.status).to.equal(200);
+    const names = (r.body.items as { metadata: { name: string } }[]).map((n) => n.metadata.name);
+    expect(names).to.deep.equal(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+  });
+
+  it('answers unknown resources with the apiserver\'s 404 Status', async () => {
+    const r = await client.get('/apis/nope.example.com/v1/things');
+    expect(r.status).to.equal(404);
+    expect(r.body).to.deep.equal({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
+    });
+  });
+
+  it('answers a missing object with NotFound naming the resource', async () => {
+    const r = await client.get('/api/v1/namespaces/default/configmaps/missing');
+    expect(r.status).to.equal(404);
+    expect(r.body.message).to.equal('configmaps "missing" not found');
+    expect(r.body.details).to.deep.equal({ name: 'missing', group: '', kind: 'configmaps' });
+  });
+
+  it('refuses a body larger than the limit with 413', async () => {
+    const small = await startApiServer({ maxRequestBodyBytes: 1024 });
+    try {
+      const big = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { x: 'y'.repeat(4096) } };
+      const r = await new Client(small.url).post('/api/v1/namespaces/default/configmaps', big);
+      expect(r.status).to.equal(413);
+      expect(r.body).to.include({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 1024' });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('requires the bearer token when one is set, except for /version', async () => {
+    const secured = await startApiServer({ token: 's3cret' });
+    try {
+      const anonymous = new Client(secured.url);
+      const denied = await anonymous.get('/api/v1/namespaces');
+      expect(denied.status).to.equal(401);
+      expect(denied.body).to.include({ kind: 'Status', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
+      expect((await new Client(secured.url, 'wrong').get('/api')).status).to.equal(401);
+      expect((await anonymous.get('/version')).status).to.equal(200);
+      expect((await new Client(secured.url, 's3cret').get('/api/v1/namespaces')).status).to.equal(200);
+      expect(parse(secured.kubeconfig).users[0].user).to.deep.equal({ token: 's3cret' });
+    } finally {
+      await secured.close();
+    }
+  });
+
+  it('logs one line per request', async () => {
+    const lines: string[] = [];
+    const logger = { info: (m: string) => lines.push(m), warn() {}, error() {}, debug() {}, child() { return logger; } };
+    const logged = await startApiServer({ logger });
+    try {
+      await new Client(logged.url).get('/api/v1/namespaces/default');
+      await new Client(logged.url).get('/api/v1/namespaces/nope');
+    } finally {
+      await logged.close();
+    }
+    expect(lines).to.include('GET /api/v1/namespaces/default 200');
+    expect(lines).to.include('GET /api/v1/namespaces/nope 404');
+  });
+
+  it('reports an older Kubernetes version with the field selector gate off', async () => {
+    const old = await startApiServer({ customResourceFieldSelectors: false });
+    try {
+      expect((await new Client(old.url).get('/version')).body).to.include({ minor: '30' });
+    } finally {
+      await old.close();
+    }
+  });
+});
