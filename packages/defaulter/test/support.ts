@@ -73,3 +73,20 @@ export const docsNullableSchema: JSONSchemaProps = {
     },
   },
 };
+
+/** A schema whose property names and defaults try to reach prototypes. */
+export const hostileSchemaText = `{
+  "type": "object",
+  "properties": {
+    "__proto__": { "type": "object", "default": { "polluted": "proto-default" }, "properties": { "polluted": { "type": "string" } } },
+    "constructor": { "type": "object", "x-kubernetes-preserve-unknown-fields": true, "default": { "prototype": { "polluted": "ctor-default" } } },
+    "prototype": { "type": "object", "additionalProperties": { "type": "object", "default": { "polluted": "ap-default" } } },
+    "spec": {
+      "type": "object",
+      "default": { "__proto__": { "polluted": "nested-default" } },
+      "properties": { "__proto__": { "type": "object", "x-kubernetes-preserve-unknown-fields": true }, "toString": { "type": "string" } }
+    },
+    "list": { "type": "array", "items": { "type": "object", "properties": { "__proto__": { "type": "object", "default": { "polluted": "item-default" } } } } },
+    "embedded": { "type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true }
+  }
+}`;
