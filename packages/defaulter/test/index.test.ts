@@ -6,7 +6,6 @@ import type { JSONSchemaProps } from '@kubekit/crd';
 import { maxNestingDepth } from '@kubekit/defaulter';
 import { hostileSchemaText, implementations, type Operations } from './support.js';
 
-
 const hostileObjectText = `{
   "apiVersion": "x/v1", "kind": "X",
   "metadata": { "name": "n", "__proto__": { "polluted": "meta" }, "labels": { "__proto__": "label" } },
