@@ -54,6 +54,11 @@ export interface InformerOptions<T extends KubeObject = KubeObject> extends Reso
    * @defaultValue {@link dropManagedFields}
    */
   transform?: ((obj: T) => T) | null;
+  /**
+   * Notifications a handler registration holds exactly before merging those of objects already waiting
+   * (see {@link Informer}, Buffering). @defaultValue 10000
+   */
+  handlerBufferSize?: number;
   /** Redeliver every cached object as `update(obj, obj)` this often, in ms; 0 disables. @defaultValue 0 */
   resyncPeriodMs?: number;
   /** Extra indexes. @defaultValue none (namespace, label and field indexes are built on first use) */
@@ -120,10 +125,13 @@ export function dropManagedFields<T extends KubeObject>(obj: T): T {
  *   starting with `add`, and `synced` after the objects of the initial state. `update(obj, old)`
  *   passes the state this registration saw before. Registrations are independent.
  * - Buffering: the cache is updated as events arrive, whatever the handlers do. Each registration has
- *   its own queue, merged per object (add+update ⇒ add(latest); update+update ⇒ update(latest, seen);
- *   add+delete ⇒ nothing; update+delete ⇒ delete), so a slow handler sees fewer, later states but
- *   memory stays bounded by the number of objects, and the stream never waits for a handler. A handler
- *   that returns a promise is awaited before its registration's next notification.
+ *   its own queue. Up to `handlerBufferSize` notifications wait as they are (every state, in order);
+ *   beyond that the handler is lagging, and a notification for an object that already has one waiting
+ *   is merged into it (add+update ⇒ add(latest); update+update ⇒ update(latest, seen); add+delete ⇒
+ *   nothing; update+delete ⇒ delete). A slow handler then sees fewer, later states of an object, still
+ *   in order, while memory stays bounded by `handlerBufferSize` plus twice the number of objects, and
+ *   the stream never waits for a handler. A handler that returns a promise is awaited before its
+ *   registration's next notification; synchronous handlers run in slices that yield to I/O.
  * - Deletes: `delete(obj, { reason })` says `deleted` or `leftSelection`. The apiserver sends `DELETED`
  *   for both, carrying the last matching state. With client-side selection kubekit sees the change
  *   itself. With server-side selection it asks the server (`confirmDeletes`): a list restricted to the
@@ -257,6 +265,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       const waiters = this.syncWaiters;
       this.syncWaiters = [];
       for (const w of waiters) w.reject(new KubeError('Timeout', 'the informer stopped before it synced'));
+      this.running = undefined;
     }
   }
 
@@ -398,7 +407,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private register(handlers: EventHandlers<T>): HandlerQueue<T> {
-    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err));
+    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000);
     this.queues.add(queue);
     if (this.stopped) {
       queue.stop();

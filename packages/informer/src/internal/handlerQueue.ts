@@ -15,30 +15,32 @@ export interface Deliverer<T> {
   synced?(): unknown;
 }
 
-type Entry<T> = Notification<T> | readonly [Notification<T>, Notification<T>];
+interface Entry<T> {
+  key: string | symbol;
+  /** `undefined` once merged away (an add then a delete the handler never saw). */
+  n: Notification<T> | undefined;
+}
 
 const syncedKey = Symbol('synced');
-/** A key that is queued but whose notifications cancelled out (an add then a delete, never seen). */
-const tombstone: Entry<never> = Object.freeze({ kind: 'synced' }) as Entry<never>;
 
 /** How long a drain may run synchronous handlers before yielding to I/O, in ms. */
 const sliceMs = 10;
 
 /**
- * A handler's queue of notifications, coalesced per object key.
+ * A handler's queue of notifications.
  *
- * Buffering policy (documented on `Informer`): each object key holds at most one pending
- * notification (two when a delete is followed by a re-creation), merged so that the handler sees a
- * subsequence of the object's states, in order, ending with the latest: add+update ⇒ add(latest);
- * update+update ⇒ update(latest, the state the handler last saw); add+delete ⇒ nothing;
- * update+delete ⇒ delete. Memory is therefore bounded by the number of objects, however far the
- * handler lags, and the watch stream is never paused for it. Keys are delivered in the order they
- * first became pending.
+ * Buffering policy (documented on `Informer`): up to `exactLimit` pending notifications are kept as
+ * they are — every state, in order. Beyond that the handler is lagging, and a new notification for
+ * an object that already has one pending is merged into it, so that the handler sees a subsequence of
+ * the object's states, in order, ending with the latest: add+update ⇒ add(latest); update+update ⇒
+ * update(latest, the state the handler last saw); add+delete ⇒ nothing; update+delete ⇒ delete;
+ * delete+add ⇒ both. Memory is therefore bounded by `exactLimit` plus twice the number of objects,
+ * however far the handler lags, and the watch stream never waits for a handler.
  */
 export class HandlerQueue<T> {
-  private keys: (string | symbol)[] = [];
+  private entries: Entry<T>[] = [];
   private head = 0;
-  private readonly pending = new Map<string | symbol, Entry<T>>();
+  private readonly last = new Map<string | symbol, Entry<T>>();
   private draining = false;
   private stopped = false;
   private syncedDelivered = false;
@@ -47,6 +49,7 @@ export class HandlerQueue<T> {
   constructor(
     private readonly handler: Deliverer<T>,
     private readonly onError: (err: unknown) => void,
+    private readonly exactLimit = 10_000,
   ) {}
 
   /** Whether the `synced` notification has been delivered. */
@@ -54,23 +57,23 @@ export class HandlerQueue<T> {
     return this.syncedDelivered;
   }
 
-  /** The number of keys with pending notifications. */
+  /** The number of pending notifications. */
   get size(): number {
-    return this.pending.size;
+    return this.entries.length - this.head;
   }
 
   /** Stops delivering; pending notifications are dropped. A handler call in progress finishes. */
   stop(): void {
     this.stopped = true;
-    this.pending.clear();
-    this.keys = [];
+    this.last.clear();
+    this.entries = [];
     this.head = 0;
     this.resolveIdle();
   }
 
   /** Resolves once nothing is pending or being delivered. */
   idle(): Promise<void> {
-    if (!this.draining && this.pending.size === 0) return Promise.resolve();
+    if (!this.draining && this.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -79,18 +82,20 @@ export class HandlerQueue<T> {
     this.enqueue(syncedKey, { kind: 'synced' });
   }
 
-  /** Queues a notification for the object with `key`, merging it with one pending for that key. */
+  /** Queues a notification for the object with `key`; merges it with one pending when the handler lags. */
   enqueue(key: string | symbol, n: Notification<T>): void {
     if (this.stopped) return;
-    const existing = this.pending.get(key);
-    if (existing === undefined) {
-      this.pending.set(key, n);
-      this.keys.push(key);
-    } else if (existing === tombstone) {
-      this.pending.set(key, n);
+    const pending = this.last.get(key);
+    if (pending !== undefined && this.size >= this.exactLimit) {
+      if (pending.n === undefined) {
+        pending.n = n;
+      } else {
+        const merged = merge(pending.n, n);
+        if (merged === 'both') this.push(key, n);
+        else pending.n = merged;
+      }
     } else {
-      const merged = merge(existing, n);
-      this.pending.set(key, merged ?? tombstone);
+      this.push(key, n);
     }
     if (!this.draining) {
       this.draining = true;
@@ -98,18 +103,23 @@ export class HandlerQueue<T> {
     }
   }
 
-  private next(): Entry<T> | undefined {
-    while (this.head < this.keys.length) {
-      const key = this.keys[this.head++];
-      if (this.head > 1024 && this.head * 2 > this.keys.length) {
-        this.keys = this.keys.slice(this.head);
+  private push(key: string | symbol, n: Notification<T>): void {
+    const entry: Entry<T> = { key, n };
+    this.entries.push(entry);
+    this.last.set(key, entry);
+  }
+
+  private next(): Notification<T> | undefined {
+    while (this.head < this.entries.length) {
+      const entry = this.entries[this.head++];
+      if (this.head > 1024 && this.head * 2 > this.entries.length) {
+        this.entries = this.entries.slice(this.head);
         this.head = 0;
       }
-      const entry = this.pending.get(key);
-      this.pending.delete(key);
-      if (entry !== undefined && entry !== tombstone) return entry;
+      if (this.last.get(entry.key) === entry) this.last.delete(entry.key);
+      if (entry.n !== undefined) return entry.n;
     }
-    this.keys = [];
+    this.entries = [];
     this.head = 0;
     return undefined;
   }
@@ -119,18 +129,11 @@ export class HandlerQueue<T> {
     try {
       for (;;) {
         if (this.stopped) return;
-        const entry = this.next();
-        if (entry === undefined) return;
-        if (isPair(entry)) {
-          const first = this.deliver(entry[0]);
-          if (first !== undefined) await first;
-          const second = this.stopped ? undefined : this.deliver(entry[1]);
-          if (second !== undefined) await second;
-        } else {
-          // Await only real promises: a synchronous handler costs no microtask turn.
-          const pending = this.deliver(entry);
-          if (pending !== undefined) await pending;
-        }
+        const n = this.next();
+        if (n === undefined) return;
+        // Await only real promises: a synchronous handler costs no microtask turn.
+        const pending = this.deliver(n);
+        if (pending !== undefined) await pending;
         if (performance.now() - sliceStart > sliceMs) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           sliceStart = performance.now();
@@ -138,7 +141,7 @@ export class HandlerQueue<T> {
       }
     } finally {
       this.draining = false;
-      if (!this.stopped && this.pending.size > 0) {
+      if (!this.stopped && this.size > 0) {
         this.draining = true;
         queueMicrotask(() => void this.drain());
       } else {
@@ -193,32 +196,23 @@ export class HandlerQueue<T> {
   }
 }
 
-function isPair<T>(entry: Entry<T>): entry is readonly [Notification<T>, Notification<T>] {
-  return Array.isArray(entry);
-}
-
-/** Merges a new notification into a pending entry; `undefined` when they cancel out. */
-function merge<T>(existing: Entry<T>, n: Notification<T>): Entry<T> | undefined {
-  if (isPair(existing)) {
-    // [delete, add]: the handler will see the old object go and the new one arrive.
-    const [del] = existing;
-    if (n.kind === 'delete') return del;
-    if (n.kind === 'add' || n.kind === 'update') return [del, { kind: 'add', obj: n.obj }];
-    return existing;
-  }
-  switch (existing.kind) {
+/**
+ * Merges a new notification into a pending one for the same object: the merged notification, or
+ * `undefined` when they cancel out, or `'both'` when both must be delivered (a re-creation after a delete).
+ */
+function merge<T>(pending: Notification<T>, n: Notification<T>): Notification<T> | undefined | 'both' {
+  switch (pending.kind) {
     case 'add':
       if (n.kind === 'update' || n.kind === 'add') return { kind: 'add', obj: n.obj };
       if (n.kind === 'delete') return undefined;
-      return existing;
+      return pending;
     case 'update':
-      if (n.kind === 'update' || n.kind === 'add') return { kind: 'update', obj: n.obj, old: existing.old };
+      if (n.kind === 'update' || n.kind === 'add') return { kind: 'update', obj: n.obj, old: pending.old };
       if (n.kind === 'delete') return n;
-      return existing;
+      return pending;
     case 'delete':
-      if (n.kind === 'add' || n.kind === 'update') return [existing, { kind: 'add', obj: n.obj }];
-      return existing;
+      return n.kind === 'delete' ? pending : 'both';
     case 'synced':
-      return existing;
+      return 'both';
   }
 }

@@ -1,0 +1,424 @@
+import { expect } from 'chai';
+import { KubeError } from '@kubekit/core';
+import { Informer, type InformerOptions } from '../src/informer.js';
+import type { Logger } from '../src/logger.js';
+import { EventLog } from './helpers/eventLog.js';
+import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApiServer.js';
+import { FakeClock } from './helpers/fakeClock.js';
+import { until } from './helpers/until.js';
+
+function shirt(name: string, color = 'blue', extra: Partial<Shirt['metadata']> = {}): Shirt {
+  return { metadata: { name, namespace: 'default', labels: { app: 'shop' }, ...extra }, spec: { color, size: 'M' } };
+}
+
+class CapturingLogger implements Logger {
+  lines: string[] = [];
+  debug(): void {}
+  info(m: string): void {
+    this.lines.push(`info ${m}`);
+  }
+  warn(m: string): void {
+    this.lines.push(`warn ${m}`);
+  }
+  error(m: string): void {
+    this.lines.push(`error ${m}`);
+  }
+}
+
+describe('Informer', () => {
+  let server: FakeApiServer;
+  let clock: FakeClock;
+  let stop: AbortController;
+  let runs: Promise<void>[];
+  let logger: CapturingLogger;
+
+  beforeEach(async () => {
+    server = await new FakeApiServer().start();
+    clock = new FakeClock();
+    stop = new AbortController();
+    runs = [];
+    logger = new CapturingLogger();
+  });
+
+  afterEach(async () => {
+    stop.abort();
+    await Promise.all(runs);
+    await server.close();
+  });
+
+  function informer(options: Partial<InformerOptions<Shirt>> = {}): Informer<Shirt> {
+    return new Informer<Shirt>(server.kubeConfig(), { apiVersion, plural, clock, random: () => 0, streamingList: 'never', logger, ...options });
+  }
+
+  function start(inf: Informer<Shirt>): void {
+    runs.push(inf.start(stop.signal));
+  }
+
+  /** What a fresh list with the informer's selectors returns. */
+  function fresh(inf: Informer<Shirt>): Shirt[] {
+    return server.select(inf.fieldSelector.toString(), inf.labelSelector.toString());
+  }
+
+  /** Waits for `condition`, letting every backoff wait pass on the fake clock. */
+  async function drive(inf: Informer<Shirt>, condition: () => boolean, what: string): Promise<void> {
+    await until(() => {
+      if (condition()) return true;
+      if (inf.status.phase === 'backoff' && clock.pending > 0) clock.advance(inf.status.retryInMs!);
+      return false;
+    }, what);
+  }
+
+  function expectCache(inf: Informer<Shirt>): void {
+    const fmt = (o: Shirt): string => `${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`;
+    expect(inf.list().map(fmt).sort()).to.deep.equal(fresh(inf).map(fmt).sort());
+  }
+
+  it('does deliver the initial state as adds, then synced, then changes in order with the old state', async () => {
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    const inf = informer();
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await inf.idle();
+    expect(log.lines).to.deep.equal(['add default/a', 'add default/b', 'synced']);
+    server.update('default', 'a', (o) => (o.spec!.size = 'L'));
+    server.delete('default', 'b');
+    await until(() => inf.size === 1, 'delete');
+    await inf.idle();
+    expect(log.lines.slice(3)).to.deep.equal(['update default/a', 'delete default/b deleted']);
+    log.expectView(inf.list());
+    expect(inf.hasSynced()).to.equal(true);
+  });
+
+  it('does validate and canonicalise selectors locally, with the apiserver text for bad ones', () => {
+    const inf = informer({ fieldSelector: 'spec.size=M,spec.color==blue', labelSelector: 'tier=web,app in (shop)' });
+    expect(inf.fieldSelector.toString()).to.equal('spec.color=blue,spec.size=M');
+    expect(inf.labelSelector.toString()).to.equal('app in (shop),tier=web');
+    expect(() => informer({ fieldSelector: 'spec.color' })).to.throw(KubeError, "invalid selector: 'spec.color'; can't understand 'spec.color'");
+    const typed = informer({ fieldSelector: { 'spec.color': 'blue', 'spec.size': { '!=': 'XL' }, 'spec.quantity': 2 } });
+    expect(typed.fieldSelector.toString()).to.equal('spec.color=blue,spec.quantity=2,spec.size!=XL');
+  });
+
+  it('does pass the canonical selectors to the server', async () => {
+    const inf = informer({ fieldSelector: 'spec.size=M,spec.color=blue', labelSelector: 'app=shop' });
+    start(inf);
+    await inf.waitForSync();
+    const list = server.requests.find((r) => !r.query.has('watch'))!;
+    expect(list.query.get('fieldSelector')).to.equal('spec.color=blue,spec.size=M');
+    expect(list.query.get('labelSelector')).to.equal('app=shop');
+  });
+
+  it('does tell a departure from the field selection from a deletion by asking the server', async () => {
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    server.create(shirt('c'));
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    log.clear();
+    server.update('default', 'a', (o) => (o.spec!.color = 'green'));
+    server.delete('default', 'b');
+    server.delete('default', 'c');
+    server.create({ ...shirt('c'), metadata: { ...shirt('c').metadata, uid: 'another-uid' } });
+    await until(() => log.lines.length === 4, 'four notifications');
+    expect(log.lines).to.deep.equal(['delete default/a leftSelection', 'delete default/b deleted', 'delete default/c deleted', 'add default/c']);
+    const confirms = server.requests.filter((r) => r.query.get('fieldSelector')?.startsWith('metadata.name='));
+    expect(confirms.map((r) => r.query.get('fieldSelector')).sort()).to.deep.equal(['metadata.name=a', 'metadata.name=b', 'metadata.name=c']);
+    expect(confirms.every((r) => !r.query.has('labelSelector') && r.path.includes('/namespaces/default/'))).to.equal(true);
+    server.update('default', 'a', (o) => (o.spec!.color = 'blue'));
+    await until(() => log.lines.length === 5, 'back in');
+    expect(log.lines[4]).to.equal('add default/a');
+    log.expectView(inf.list());
+    expectCache(inf);
+  });
+
+  it('does tell a departure from the label selection from a deletion', async () => {
+    server.create(shirt('a'));
+    const inf = informer({ labelSelector: 'app=shop' });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    server.update('default', 'a', (o) => (o.metadata.labels = { app: 'other' }));
+    await until(() => log.lines.includes('delete default/a leftSelection'), 'leftSelection');
+  });
+
+  it('does answer a burst of deletions with one list', async () => {
+    for (let i = 0; i < 30; i++) server.create(shirt(`s${i}`));
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    for (let i = 0; i < 30; i++) {
+      if (i % 2 === 0) server.delete('default', `s${i}`);
+      else server.update('default', `s${i}`, (o) => (o.spec!.color = 'red'));
+    }
+    await until(() => log.lines.filter((l) => l.startsWith('delete')).length === 30, 'thirty deletes');
+    expect(log.lines.filter((l) => l.endsWith('leftSelection'))).to.have.length(15);
+    expect(log.lines.filter((l) => l.endsWith(' deleted'))).to.have.length(15);
+    const confirms = server.requests.filter((r) => r.query.get('fieldSelector')?.startsWith('metadata.name='));
+    expect(confirms.length).to.be.at.most(16);
+  });
+
+  it('does report deletes as deleted without confirmation when asked', async () => {
+    server.create(shirt('a'));
+    const inf = informer({ fieldSelector: 'spec.color=blue', confirmDeletes: false });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    server.update('default', 'a', (o) => (o.spec!.color = 'green'));
+    await until(() => log.lines.includes('delete default/a deleted'), 'delete');
+  });
+
+  it('does derive deletes for objects that vanished during a disconnect', async () => {
+    for (const n of ['a', 'b', 'c']) server.create(shirt(n));
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    server.resetWatches();
+    server.delete('default', 'a');
+    server.update('default', 'b', (o) => (o.spec!.color = 'red'));
+    server.update('default', 'c', (o) => (o.spec!.size = 'S'));
+    server.create(shirt('d'));
+    server.compact();
+    await drive(inf, () => inf.status.syncs === 2, 'relist');
+    await until(() => log.lines.length === 8, 'all notifications');
+    expect(log.lines.slice(4).sort()).to.deep.equal(['add default/d', 'delete default/a deleted', 'delete default/b leftSelection', 'update default/c']);
+    log.expectView(inf.list());
+    expectCache(inf);
+  });
+
+  it('does fall back to client-side selection on field label not supported, with the same events', async () => {
+    server.selectableFields = [];
+    server.create(shirt('a'));
+    server.create(shirt('b', 'red'));
+    const errors: Error[] = [];
+    const inf = informer({ fieldSelector: 'spec.color=blue', clientSideSelection: 'fallback', selectableFields: [{ jsonPath: '.spec.color' }], namespaced: true, kind: 'Shirt' });
+    inf.on('error', (e) => errors.push(e));
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    expect(errors[0].message).to.equal('field label not supported: spec.color');
+    expect(inf.status.selection).to.equal('client');
+    expect(inf.status.selectionReason).to.match(/field label not supported: spec\.color/);
+    expect(logger.lines.some((l) => l.startsWith('warn selecting shirts client-side'))).to.equal(true);
+    expect(inf.keys()).to.deep.equal(['default/a']);
+    await until(() => server.watchers.size === 1, 'watch');
+    const watch = server.requests.filter((r) => r.query.has('watch')).at(-1)!;
+    expect(watch.query.has('fieldSelector')).to.equal(false);
+    server.update('default', 'a', (o) => (o.spec!.color = 'green'));
+    server.update('default', 'b', (o) => (o.spec!.color = 'blue'));
+    server.delete('default', 'b');
+    server.create(shirt('c', 'red'));
+    await until(() => log.lines.length === 5, 'events');
+    expect(log.lines).to.deep.equal(['add default/a', 'synced', 'delete default/a leftSelection', 'add default/b', 'delete default/b deleted']);
+    expect(server.requests.some((r) => r.query.get('fieldSelector')?.startsWith('metadata.name='))).to.equal(false);
+    expect(inf.list().map((o) => o.metadata.name)).to.deep.equal([]);
+    server.selectableFields = ['spec.color'];
+    expectCache(inf);
+  });
+
+  it('does learn the selectable fields from the cluster when falling back', async () => {
+    server.selectableFields = [];
+    server.create(shirt('a'));
+    const inf = informer({ fieldSelector: 'spec.color=blue', clientSideSelection: 'fallback' });
+    start(inf);
+    await inf.waitForSync();
+    expect(inf.status.selection).to.equal('client');
+    // The fake server has no discovery: the paths are read as written, and the log says so.
+    expect(logger.lines.some((l) => /selectableFields are unknown/.test(l))).to.equal(true);
+    expect(inf.keys()).to.deep.equal(['default/a']);
+  });
+
+  it('does not fall back unless allowed, and keeps reporting the error', async () => {
+    server.selectableFields = [];
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const errors: Error[] = [];
+    inf.on('error', (e) => errors.push(e));
+    start(inf);
+    await until(() => inf.status.phase === 'backoff', 'backoff');
+    expect(errors[0]).to.include({ code: 400, message: 'field label not supported: spec.color' });
+    expect(inf.status.selection).to.equal('server');
+    expect(logger.lines.some((l) => l.includes("set clientSideSelection: 'fallback'"))).to.equal(true);
+    clock.advance(inf.status.retryInMs!);
+    await until(() => errors.length === 2, 'retried');
+    expect(inf.hasSynced()).to.equal(false);
+  });
+
+  it('does select client-side from the start when asked', async () => {
+    server.create(shirt('a'));
+    server.create(shirt('b', 'red'));
+    const inf = informer({ fieldSelector: 'spec.color=blue', labelSelector: 'app=shop', clientSideSelection: 'always', selectableFields: [{ jsonPath: '.spec.color' }], namespaced: true });
+    start(inf);
+    await inf.waitForSync();
+    expect(inf.keys()).to.deep.equal(['default/a']);
+    expect(server.requests.every((r) => !r.query.has('fieldSelector') && !r.query.has('labelSelector'))).to.equal(true);
+  });
+
+  it('does replay the current state to a handler added after sync', async () => {
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    const inf = informer();
+    start(inf);
+    await inf.waitForSync();
+    const late = new EventLog<Shirt>();
+    const reg = inf.addEventHandler(late.handlers());
+    expect(reg.hasSynced()).to.equal(false);
+    await reg.idle();
+    expect(late.lines).to.deep.equal(['add default/a', 'add default/b', 'synced']);
+    expect(reg.hasSynced()).to.equal(true);
+    reg.remove();
+    server.create(shirt('c'));
+    await until(() => inf.size === 3, 'c');
+    await inf.idle();
+    expect(late.lines).to.have.length(3);
+  });
+
+  it('does keep a slow handler from growing memory: it sees the latest states, in order', async () => {
+    for (let i = 0; i < 10; i++) server.create(shirt(`s${i}`));
+    const inf = informer({ handlerBufferSize: 50 });
+    const log = new EventLog<Shirt>();
+    let release: () => void = () => {};
+    let gate = new Promise<void>((r) => (release = r));
+    const calls: string[] = [];
+    inf.addEventHandler({
+      add: async (o) => {
+        calls.push(`add ${o.metadata.name}`);
+        await gate;
+        log.add(o);
+      },
+      update: async (o, old) => {
+        calls.push(`update ${o.metadata.name}`);
+        await gate;
+        log.update(o, old);
+      },
+      delete: async (o, info) => {
+        await gate;
+        log.delete(o, info);
+      },
+    });
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    for (let round = 0; round < 200; round++) {
+      for (let i = 0; i < 10; i++) server.update('default', `s${i}`, (o) => (o.spec!.quantity = round));
+    }
+    server.delete('default', 's9');
+    await until(() => inf.get('default/s0')?.spec?.quantity === 199 && inf.size === 9, 'cache current');
+    // The handler is still stuck on its first call; 2,001 changes wait as 50 exact notifications plus one per object.
+    expect(calls).to.deep.equal(['add s0']);
+    release();
+    gate = Promise.resolve();
+    await inf.idle();
+    log.expectView(inf.list());
+    expect(calls.length).to.be.at.most(50 + 20);
+  });
+
+  it('does report a throwing handler as an error and go on', async () => {
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    const inf = informer();
+    const errors: Error[] = [];
+    inf.on('error', (e) => errors.push(e));
+    const seen: string[] = [];
+    inf.on('add', (o) => {
+      seen.push(o.metadata.name!);
+      if (o.metadata.name === 'a') throw new Error('boom');
+    });
+    start(inf);
+    await inf.waitForSync();
+    await inf.idle();
+    expect(seen).to.deep.equal(['a', 'b']);
+    expect(errors.map((e) => e.message)).to.deep.equal(['boom']);
+  });
+
+  it('does redeliver every object as update(obj, obj) each resync period', async () => {
+    server.create(shirt('a'));
+    const inf = informer({ resyncPeriodMs: 30_000 });
+    const updates: [Shirt, Shirt][] = [];
+    inf.on('update', (o, old) => {
+      updates.push([o, old]);
+    });
+    start(inf);
+    await inf.waitForSync();
+    clock.advance(30_000);
+    await inf.idle();
+    expect(updates).to.have.length(1);
+    expect(updates[0][0]).to.equal(updates[0][1]);
+    clock.advance(30_000);
+    await inf.idle();
+    expect(updates).to.have.length(2);
+  });
+
+  it('does look objects up by field, label and namespace through indexes kept current', async () => {
+    server.create(shirt('a', 'blue'));
+    server.create(shirt('b', 'red'));
+    server.create({ ...shirt('c', 'blue'), metadata: { name: 'c', namespace: 'other', labels: { app: 'web' } } });
+    const inf = informer();
+    start(inf);
+    await inf.waitForSync();
+    const names = (objs: Shirt[]): string[] => objs.map((o) => o.metadata.name!).sort();
+    expect(names(inf.byField('spec.color', 'blue'))).to.deep.equal(['a', 'c']);
+    expect(names(inf.byField('spec.quantity', ''))).to.deep.equal(['a', 'b', 'c']);
+    expect(names(inf.byField('metadata.name', 'b'))).to.deep.equal(['b']);
+    expect(names(inf.byLabel('app', 'shop'))).to.deep.equal(['a', 'b']);
+    expect(names(inf.byNamespace('other'))).to.deep.equal(['c']);
+    server.update('default', 'b', (o) => ((o.spec!.color = 'blue'), (o.spec!.quantity = 3)));
+    await until(() => inf.get('default/b')?.spec?.color === 'blue', 'b blue');
+    expect(names(inf.byField('spec.color', 'blue'))).to.deep.equal(['a', 'b', 'c']);
+    expect(names(inf.byField('spec.quantity', 3))).to.deep.equal(['b']);
+    expect(inf.getByName('c', 'other')?.metadata.name).to.equal('c');
+  });
+
+  it('does drop managedFields by default and keep them when the transform is null', async () => {
+    server.create({ ...shirt('a'), metadata: { ...shirt('a').metadata, managedFields: [{ manager: 'kubectl', operation: 'Update' }] } });
+    const dropping = informer();
+    const keeping = informer({ transform: null });
+    start(dropping);
+    start(keeping);
+    await dropping.waitForSync();
+    await keeping.waitForSync();
+    expect(dropping.get('default/a')!.metadata).to.not.have.property('managedFields');
+    expect(keeping.get('default/a')!.metadata.managedFields).to.deep.equal([{ manager: 'kubectl', operation: 'Update' }]);
+  });
+
+  it('does report status changes and resolve start() once stopped', async () => {
+    const inf = informer();
+    const phases: string[] = [];
+    inf.on('status', (s) => phases.push(s.phase));
+    start(inf);
+    await inf.waitForSync();
+    await until(() => inf.status.phase === 'watching', 'watching');
+    stop.abort();
+    await Promise.all(runs);
+    expect(inf.status.phase).to.equal('stopped');
+    expect(phases[0]).to.equal('listing');
+    expect(phases).to.include('watching');
+    expect(phases.at(-1)).to.equal('stopped');
+    await inf.start(new AbortController().signal).then(() => expect.fail('restarted'), (e: unknown) => expect(e).to.be.instanceOf(KubeError));
+  });
+
+  it('does reject waitForSync when the informer stops before syncing', async () => {
+    server.faults.push({ on: 'list', kind: 'status', code: 500 });
+    const inf = informer();
+    start(inf);
+    const waiting = inf.waitForSync().then(() => 'synced', (e: unknown) => (e as KubeError).reason);
+    await until(() => inf.status.phase === 'backoff', 'backoff');
+    stop.abort();
+    expect(await waiting).to.equal('Timeout');
+  });
+});

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { HandlerQueue, type Notification } from '../../src/internal/handlerQueue.js';
+
+interface Obj {
+  k: string;
+  v: number;
+}
+
+function recorder(): { lines: string[]; handler: ConstructorParameters<typeof HandlerQueue<Obj>>[0] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    handler: {
+      add: (o) => void lines.push(`add ${o.k}${o.v}`),
+      update: (o, old) => void lines.push(`update ${o.k}${o.v}<-${old.v}`),
+      delete: (o, { reason }) => void lines.push(`delete ${o.k}${o.v} ${reason}`),
+      synced: () => void lines.push('synced'),
+    },
+  };
+}
+
+describe('HandlerQueue', () => {
+  it('does deliver every notification in order while under its limit', async () => {
+    const { lines, handler } = recorder();
+    const q = new HandlerQueue<Obj>(handler, () => {});
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 1 } });
+    q.enqueue('a', { kind: 'update', obj: { k: 'a', v: 2 }, old: { k: 'a', v: 1 } });
+    q.synced();
+    q.enqueue('a', { kind: 'delete', obj: { k: 'a', v: 2 }, reason: 'leftSelection' });
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 3 } });
+    await q.idle();
+    expect(lines).to.deep.equal(['add a1', 'update a2<-1', 'synced', 'delete a2 leftSelection', 'add a3']);
+    expect(q.hasSynced).to.equal(true);
+  });
+
+  it('does merge per object once the handler lags, keeping what it saw as old', async () => {
+    const { lines, handler } = recorder();
+    const q = new HandlerQueue<Obj>(handler, () => {}, 1);
+    q.enqueue('a', { kind: 'update', obj: { k: 'a', v: 2 }, old: { k: 'a', v: 1 } });
+    q.enqueue('a', { kind: 'update', obj: { k: 'a', v: 3 }, old: { k: 'a', v: 2 } });
+    q.enqueue('b', { kind: 'add', obj: { k: 'b', v: 1 } });
+    q.enqueue('b', { kind: 'update', obj: { k: 'b', v: 2 }, old: { k: 'b', v: 1 } });
+    q.enqueue('c', { kind: 'add', obj: { k: 'c', v: 1 } });
+    q.enqueue('c', { kind: 'delete', obj: { k: 'c', v: 1 }, reason: 'deleted' });
+    q.enqueue('d', { kind: 'update', obj: { k: 'd', v: 2 }, old: { k: 'd', v: 1 } });
+    q.enqueue('d', { kind: 'delete', obj: { k: 'd', v: 2 }, reason: 'deleted' });
+    q.enqueue('d', { kind: 'add', obj: { k: 'd', v: 3 } });
+    q.enqueue('d', { kind: 'update', obj: { k: 'd', v: 4 }, old: { k: 'd', v: 3 } });
+    expect(q.size).to.equal(5);
+    await q.idle();
+    expect(lines).to.deep.equal(['update a3<-1', 'add b2', 'delete d2 deleted', 'add d4']);
+  });
+
+  it('does wait for a handler that returns a promise before the next notification', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const q = new HandlerQueue<Obj>({
+      add: async (o) => {
+        order.push(`start ${o.k}`);
+        if (o.k === 'a') await gate;
+        order.push(`end ${o.k}`);
+      },
+    }, () => {});
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 1 } });
+    q.enqueue('b', { kind: 'add', obj: { k: 'b', v: 1 } });
+    await new Promise((r) => setImmediate(r));
+    expect(order).to.deep.equal(['start a']);
+    release();
+    await q.idle();
+    expect(order).to.deep.equal(['start a', 'end a', 'start b', 'end b']);
+  });
+
+  it('does wait for a pending delete reason without reordering', async () => {
+    const { lines, handler } = recorder();
+    const q = new HandlerQueue<Obj>(handler, () => {});
+    let decide!: (r: 'leftSelection') => void;
+    q.enqueue('a', { kind: 'delete', obj: { k: 'a', v: 1 }, reason: new Promise((r) => (decide = r)) });
+    q.enqueue('b', { kind: 'add', obj: { k: 'b', v: 1 } });
+    await new Promise((r) => setImmediate(r));
+    expect(lines).to.deep.equal([]);
+    decide('leftSelection');
+    await q.idle();
+    expect(lines).to.deep.equal(['delete a1 leftSelection', 'add b1']);
+  });
+
+  it('does report throwing and rejecting handlers and go on', async () => {
+    const errors: unknown[] = [];
+    const seen: string[] = [];
+    const q = new HandlerQueue<Obj>({
+      add: (o) => {
+        seen.push(o.k);
+        if (o.k === 'a') throw new Error('sync');
+        if (o.k === 'b') return Promise.reject(new Error('async'));
+        return undefined;
+      },
+    }, (e) => errors.push((e as Error).message));
+    for (const k of ['a', 'b', 'c']) q.enqueue(k, { kind: 'add', obj: { k, v: 1 } });
+    await q.idle();
+    expect(seen).to.deep.equal(['a', 'b', 'c']);
+    expect(errors).to.deep.equal(['sync', 'async']);
+  });
+
+  it('does drop pending notifications once stopped', async () => {
+    const { lines, handler } = recorder();
+    const q = new HandlerQueue<Obj>(handler, () => {});
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 1 } });
+    q.stop();
+    q.enqueue('b', { kind: 'add', obj: { k: 'b', v: 1 } });
+    await q.idle();
+    await new Promise((r) => setImmediate(r));
+    expect(lines).to.deep.equal([]);
+  });
+
+  it('does leave a handler with the final state of every object, whatever it skipped', async () => {
+    const step = fc.record({ key: fc.constantFrom('a', 'b', 'c'), op: fc.constantFrom('put', 'del') });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 60 }), fc.integer({ min: 1, max: 8 }), async (steps, limit) => {
+        const view = new Map<string, number>();
+        const violations: string[] = [];
+        const q = new HandlerQueue<Obj>({
+          add: (o) => {
+            if (view.has(o.k)) violations.push(`add ${o.k}`);
+            view.set(o.k, o.v);
+          },
+          update: (o, old) => {
+            if (view.get(o.k) !== old.v) violations.push(`update ${o.k}`);
+            view.set(o.k, o.v);
+          },
+          delete: (o) => {
+            if (!view.has(o.k)) violations.push(`delete ${o.k}`);
+            view.delete(o.k);
+          },
+        }, () => {}, limit);
+        const truth = new Map<string, number>();
+        let v = 0;
+        for (const s of steps) {
+          const old = truth.get(s.key);
+          let n: Notification<Obj> | undefined;
+          if (s.op === 'put') {
+            truth.set(s.key, ++v);
+            n = old === undefined ? { kind: 'add', obj: { k: s.key, v } } : { kind: 'update', obj: { k: s.key, v }, old: { k: s.key, v: old } };
+          } else if (old !== undefined) {
+            truth.delete(s.key);
+            n = { kind: 'delete', obj: { k: s.key, v: old }, reason: 'deleted' };
+          }
+          if (n !== undefined) q.enqueue(s.key, n);
+          expect(q.size).to.be.at.most(limit + 2 * 3);
+        }
+        await q.idle();
+        expect(violations).to.deep.equal([]);
+        expect([...view].sort()).to.deep.equal([...truth].sort());
+      }),
+    );
+  });
+});
