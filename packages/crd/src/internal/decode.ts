@@ -43,6 +43,26 @@ const objectMetaKeys = new Set([
   'managedFields',
 ]);
 
+const externalDocsKeys = new Set(['description', 'url']);
+const ruleKeys = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']);
+const crdKeys = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+const specKeys = new Set(['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']);
+const namesKeys = new Set(['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories']);
+const selectableFieldKeys = new Set(['jsonPath']);
+const validationKeys = new Set(['openAPIV3Schema']);
+const subresourcesKeys = new Set(['status', 'scale']);
+const scaleKeys = new Set(['specReplicasPath', 'statusReplicasPath', 'labelSelectorPath']);
+const columnKeys = new Set(['name', 'type', 'format', 'description', 'priority', 'jsonPath']);
+const conversionKeys = new Set(['strategy', 'webhook']);
+const webhookKeys = new Set(['clientConfig', 'conversionReviewVersions']);
+const clientConfigKeys = new Set(['url', 'service', 'caBundle']);
+const serviceKeys = new Set(['namespace', 'name', 'path', 'port']);
+const statusKeys = new Set(['conditions', 'acceptedNames', 'storedVersions', 'observedGeneration']);
+const conditionKeys = new Set(['type', 'status', 'lastTransitionTime', 'reason', 'message', 'observedGeneration']);
+const versionKeys = new Set(['name', 'served', 'storage', 'deprecated', 'deprecationWarning', 'schema', 'subresources',
+  'additionalPrinterColumns', 'selectableFields']);
+const noKeys = new Set<string>();
+
 function jsonKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   switch (typeof v) {
@@ -94,22 +114,25 @@ export class Decoder {
     }
   }
 
-  string(v: unknown, path: FieldPath): string | undefined {
-    if (v === null || v === undefined) return undefined;
+  // The readers below take the parent path and the key, and build the field's path only for an error.
+
+  string(v: unknown, path: FieldPath, key?: string): string | undefined {
     if (typeof v === 'string') return v;
-    this.typeError(path, v, 'string');
+    if (v === null || v === undefined) return undefined;
+    this.typeError(key === undefined ? path : path.child(key), v, 'string');
     return undefined;
   }
 
-  bool(v: unknown, path: FieldPath): boolean | undefined {
-    if (v === null || v === undefined) return undefined;
+  bool(v: unknown, path: FieldPath, key?: string): boolean | undefined {
     if (typeof v === 'boolean') return v;
-    this.typeError(path, v, 'bool');
+    if (v === null || v === undefined) return undefined;
+    this.typeError(key === undefined ? path : path.child(key), v, 'bool');
     return undefined;
   }
 
-  int(v: unknown, path: FieldPath, bits: 32 | 64): number | undefined {
+  int(v: unknown, parent: FieldPath, key: string | undefined, bits: 32 | 64): number | undefined {
     if (v === null || v === undefined) return undefined;
+    const path = key === undefined ? parent : parent.child(key);
     const goType = bits === 32 ? 'int32' : 'int64';
     const limit = bits === 32 ? 2n ** 31n : 2n ** 63n;
     if (typeof v === 'bigint') {
@@ -121,16 +144,17 @@ export class Decoder {
     return undefined;
   }
 
-  float(v: unknown, path: FieldPath): number | undefined {
+  float(v: unknown, path: FieldPath, key?: string): number | undefined {
     if (v === null || v === undefined) return undefined;
     const f = toFloat(v);
     if (f !== undefined) return f;
-    this.typeError(path, v, 'float64');
+    this.typeError(key === undefined ? path : path.child(key), v, 'float64');
     return undefined;
   }
 
-  stringArray(v: unknown, path: FieldPath): string[] | undefined {
+  stringArray(v: unknown, parent: FieldPath, key?: string): string[] | undefined {
     if (v === null || v === undefined) return undefined;
+    const path = key === undefined ? parent : parent.child(key);
     if (!Array.isArray(v)) {
       this.typeError(path, v, '[]string');
       return undefined;
@@ -166,11 +190,11 @@ export class Decoder {
   }
 
   /** A JSON value (for `default`, `enum`, `example`); undefined for null. */
-  json(v: unknown, path: FieldPath): JSONBox | undefined {
+  json(v: unknown, path: FieldPath, key?: string): JSONBox | undefined {
     if (v === null || v === undefined) return undefined;
     const problem = jsonProblem(v);
     if (problem !== undefined) {
-      this.errors.push(new FieldError('FieldValueTypeInvalid', path, safeBadValue(v), problem));
+      this.errors.push(new FieldError('FieldValueTypeInvalid', key === undefined ? path : path.child(key), safeBadValue(v), problem));
       return undefined;
     }
     return { value: v };
@@ -198,53 +222,53 @@ export class Decoder {
     const d = depth + 1;
     const s: Schema = {
       raw: o as JSONSchemaProps,
-      id: this.string(o.id, path.child('id')) ?? '',
-      $schema: this.string(o.$schema, path.child('$schema')) ?? '',
-      ref: this.string(o.$ref, path.child('$ref')),
-      description: this.string(o.description, path.child('description')) ?? '',
-      type: this.string(o.type, path.child('type')) ?? '',
-      nullable: this.bool(o.nullable, path.child('nullable')) ?? false,
-      format: this.string(o.format, path.child('format')) ?? '',
-      title: this.string(o.title, path.child('title')) ?? '',
-      default: this.json(o.default, path.child('default')),
-      maximum: this.float(o.maximum, path.child('maximum')),
-      exclusiveMaximum: this.bool(o.exclusiveMaximum, path.child('exclusiveMaximum')) ?? false,
-      minimum: this.float(o.minimum, path.child('minimum')),
-      exclusiveMinimum: this.bool(o.exclusiveMinimum, path.child('exclusiveMinimum')) ?? false,
-      maxLength: this.int(o.maxLength, path.child('maxLength'), 64),
-      minLength: this.int(o.minLength, path.child('minLength'), 64),
-      pattern: this.string(o.pattern, path.child('pattern')) ?? '',
-      maxItems: this.int(o.maxItems, path.child('maxItems'), 64),
-      minItems: this.int(o.minItems, path.child('minItems'), 64),
-      uniqueItems: this.bool(o.uniqueItems, path.child('uniqueItems')) ?? false,
-      multipleOf: this.float(o.multipleOf, path.child('multipleOf')),
-      enum: this.array(o.enum, path.child('enum'), '[]v1.JSON', (x, p) => {
+      id: this.string(o.id, path, 'id') ?? '',
+      $schema: this.string(o.$schema, path, '$schema') ?? '',
+      ref: this.string(o.$ref, path, '$ref'),
+      description: this.string(o.description, path, 'description') ?? '',
+      type: this.string(o.type, path, 'type') ?? '',
+      nullable: this.bool(o.nullable, path, 'nullable') ?? false,
+      format: this.string(o.format, path, 'format') ?? '',
+      title: this.string(o.title, path, 'title') ?? '',
+      default: this.json(o.default, path, 'default'),
+      maximum: this.float(o.maximum, path, 'maximum'),
+      exclusiveMaximum: this.bool(o.exclusiveMaximum, path, 'exclusiveMaximum') ?? false,
+      minimum: this.float(o.minimum, path, 'minimum'),
+      exclusiveMinimum: this.bool(o.exclusiveMinimum, path, 'exclusiveMinimum') ?? false,
+      maxLength: this.int(o.maxLength, path, 'maxLength', 64),
+      minLength: this.int(o.minLength, path, 'minLength', 64),
+      pattern: this.string(o.pattern, path, 'pattern') ?? '',
+      maxItems: this.int(o.maxItems, path, 'maxItems', 64),
+      minItems: this.int(o.minItems, path, 'minItems', 64),
+      uniqueItems: this.bool(o.uniqueItems, path, 'uniqueItems') ?? false,
+      multipleOf: this.float(o.multipleOf, path, 'multipleOf'),
+      enum: o.enum == null ? undefined : this.array(o.enum, path.child('enum'), '[]v1.JSON', (x, p) => {
         if (x === null) return null;
         return this.json(x, p)?.value;
       }),
-      maxProperties: this.int(o.maxProperties, path.child('maxProperties'), 64),
-      minProperties: this.int(o.minProperties, path.child('minProperties'), 64),
-      required: this.stringArray(o.required, path.child('required')),
-      items: this.schemaOrArray(o.items, path.child('items'), d),
-      allOf: this.schemaList(o.allOf, path.child('allOf'), d),
-      oneOf: this.schemaList(o.oneOf, path.child('oneOf'), d),
-      anyOf: this.schemaList(o.anyOf, path.child('anyOf'), d),
-      not: this.schema(o.not, path.child('not'), d),
-      properties: this.schemaMap(o.properties, path.child('properties'), d),
-      additionalProperties: this.schemaOrBool(o.additionalProperties, path.child('additionalProperties'), d),
-      patternProperties: this.schemaMap(o.patternProperties, path.child('patternProperties'), d),
-      dependencies: this.dependencies(o.dependencies, path.child('dependencies'), d),
-      additionalItems: this.schemaOrBool(o.additionalItems, path.child('additionalItems'), d),
-      definitions: this.schemaMap(o.definitions, path.child('definitions'), d),
-      externalDocs: this.externalDocs(o.externalDocs, path.child('externalDocs')),
-      example: this.json(o.example, path.child('example')),
-      xPreserveUnknownFields: this.bool(o['x-kubernetes-preserve-unknown-fields'], path.child('x-kubernetes-preserve-unknown-fields')),
-      xEmbeddedResource: this.bool(o['x-kubernetes-embedded-resource'], path.child('x-kubernetes-embedded-resource')) ?? false,
-      xIntOrString: this.bool(o['x-kubernetes-int-or-string'], path.child('x-kubernetes-int-or-string')) ?? false,
-      xListMapKeys: this.stringArray(o['x-kubernetes-list-map-keys'], path.child('x-kubernetes-list-map-keys')),
-      xListType: this.string(o['x-kubernetes-list-type'], path.child('x-kubernetes-list-type')),
-      xMapType: this.string(o['x-kubernetes-map-type'], path.child('x-kubernetes-map-type')),
-      xValidations: this.array(o['x-kubernetes-validations'], path.child('x-kubernetes-validations'), 'v1.ValidationRules',
+      maxProperties: this.int(o.maxProperties, path, 'maxProperties', 64),
+      minProperties: this.int(o.minProperties, path, 'minProperties', 64),
+      required: this.stringArray(o.required, path, 'required'),
+      items: o.items == null ? undefined : this.schemaOrArray(o.items, path.child('items'), d),
+      allOf: o.allOf == null ? undefined : this.schemaList(o.allOf, path.child('allOf'), d),
+      oneOf: o.oneOf == null ? undefined : this.schemaList(o.oneOf, path.child('oneOf'), d),
+      anyOf: o.anyOf == null ? undefined : this.schemaList(o.anyOf, path.child('anyOf'), d),
+      not: o.not == null ? undefined : this.schema(o.not, path.child('not'), d),
+      properties: o.properties == null ? undefined : this.schemaMap(o.properties, path.child('properties'), d),
+      additionalProperties: o.additionalProperties == null ? undefined : this.schemaOrBool(o.additionalProperties, path.child('additionalProperties'), d),
+      patternProperties: o.patternProperties == null ? undefined : this.schemaMap(o.patternProperties, path.child('patternProperties'), d),
+      dependencies: o.dependencies == null ? undefined : this.dependencies(o.dependencies, path.child('dependencies'), d),
+      additionalItems: o.additionalItems == null ? undefined : this.schemaOrBool(o.additionalItems, path.child('additionalItems'), d),
+      definitions: o.definitions == null ? undefined : this.schemaMap(o.definitions, path.child('definitions'), d),
+      externalDocs: o.externalDocs == null ? undefined : this.externalDocs(o.externalDocs, path.child('externalDocs')),
+      example: this.json(o.example, path, 'example'),
+      xPreserveUnknownFields: this.bool(o['x-kubernetes-preserve-unknown-fields'], path, 'x-kubernetes-preserve-unknown-fields'),
+      xEmbeddedResource: this.bool(o['x-kubernetes-embedded-resource'], path, 'x-kubernetes-embedded-resource') ?? false,
+      xIntOrString: this.bool(o['x-kubernetes-int-or-string'], path, 'x-kubernetes-int-or-string') ?? false,
+      xListMapKeys: this.stringArray(o['x-kubernetes-list-map-keys'], path, 'x-kubernetes-list-map-keys'),
+      xListType: this.string(o['x-kubernetes-list-type'], path, 'x-kubernetes-list-type'),
+      xMapType: this.string(o['x-kubernetes-map-type'], path, 'x-kubernetes-map-type'),
+      xValidations: o['x-kubernetes-validations'] == null ? undefined : this.array(o['x-kubernetes-validations'], path.child('x-kubernetes-validations'), 'v1.ValidationRules',
         (x, p) => this.rule(x, p)),
     };
     return s;
@@ -296,21 +320,21 @@ export class Decoder {
   private externalDocs(v: unknown, path: FieldPath): Schema['externalDocs'] {
     const o = this.object(v, path, 'v1.ExternalDocumentation');
     if (o === undefined) return undefined;
-    this.unknownKeys(o, new Set(['description', 'url']), path);
-    return { description: this.string(o.description, path.child('description')) ?? '', url: this.string(o.url, path.child('url')) ?? '' };
+    this.unknownKeys(o, externalDocsKeys, path);
+    return { description: this.string(o.description, path, 'description') ?? '', url: this.string(o.url, path, 'url') ?? '' };
   }
 
   private rule(v: unknown, path: FieldPath): Rule | undefined {
     const o = this.object(v, path, 'v1.ValidationRule');
     if (o === undefined) return v === null ? { rule: '', message: '', messageExpression: '', fieldPath: '' } : undefined;
-    this.unknownKeys(o, new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']), path);
+    this.unknownKeys(o, ruleKeys, path);
     return {
-      rule: this.string(o.rule, path.child('rule')) ?? '',
-      message: this.string(o.message, path.child('message')) ?? '',
-      messageExpression: this.string(o.messageExpression, path.child('messageExpression')) ?? '',
-      reason: this.string(o.reason, path.child('reason')),
-      fieldPath: this.string(o.fieldPath, path.child('fieldPath')) ?? '',
-      optionalOldSelf: this.bool(o.optionalOldSelf, path.child('optionalOldSelf')),
+      rule: this.string(o.rule, path, 'rule') ?? '',
+      message: this.string(o.message, path, 'message') ?? '',
+      messageExpression: this.string(o.messageExpression, path, 'messageExpression') ?? '',
+      reason: this.string(o.reason, path, 'reason'),
+      fieldPath: this.string(o.fieldPath, path, 'fieldPath') ?? '',
+      optionalOldSelf: this.bool(o.optionalOldSelf, path, 'optionalOldSelf'),
     };
   }
 
@@ -319,7 +343,7 @@ export class Decoder {
   crd(v: unknown): Crd {
     const root = FieldPath.root('');
     const o = this.object(v, root, 'v1.CustomResourceDefinition') ?? {};
-    this.unknownKeys(o, new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']), root);
+    this.unknownKeys(o, crdKeys, root);
     return {
       metadata: this.meta(o.metadata, FieldPath.root('metadata')),
       spec: this.spec(o.spec, FieldPath.root('spec')),
@@ -330,57 +354,56 @@ export class Decoder {
   private meta(v: unknown, path: FieldPath): Meta {
     const o = this.object(v, path, 'v1.ObjectMeta') ?? {};
     this.unknownKeys(o, objectMetaKeys, path);
-    this.string(o.uid, path.child('uid'));
-    this.string(o.resourceVersion, path.child('resourceVersion'));
-    this.int(o.generation, path.child('generation'), 64);
-    this.stringArray(o.finalizers, path.child('finalizers'));
+    this.string(o.uid, path, 'uid');
+    this.string(o.resourceVersion, path, 'resourceVersion');
+    this.int(o.generation, path, 'generation', 64);
+    this.stringArray(o.finalizers, path, 'finalizers');
     this.stringMap(o.labels, path.child('labels'));
     return {
-      name: this.string(o.name, path.child('name')) ?? '',
-      generateName: this.string(o.generateName, path.child('generateName')) ?? '',
-      namespace: this.string(o.namespace, path.child('namespace')) ?? '',
+      name: this.string(o.name, path, 'name') ?? '',
+      generateName: this.string(o.generateName, path, 'generateName') ?? '',
+      namespace: this.string(o.namespace, path, 'namespace') ?? '',
       annotations: this.stringMap(o.annotations, path.child('annotations')),
     };
   }
 
   private spec(v: unknown, path: FieldPath): Spec {
     const o = this.object(v, path, 'v1.CustomResourceDefinitionSpec') ?? {};
-    this.unknownKeys(o, new Set(['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']), path);
+    this.unknownKeys(o, specKeys, path);
     return {
-      group: this.string(o.group, path.child('group')) ?? '',
+      group: this.string(o.group, path, 'group') ?? '',
       version: '',
       names: this.names(o.names, path.child('names')),
-      scope: this.string(o.scope, path.child('scope')) ?? '',
+      scope: this.string(o.scope, path, 'scope') ?? '',
       versions: this.array(o.versions, path.child('versions'), '[]v1.CustomResourceDefinitionVersion', (x, p) => this.version(x, p)),
       conversion: this.conversion(o.conversion, path.child('conversion')),
-      preserveUnknownFields: this.bool(o.preserveUnknownFields, path.child('preserveUnknownFields')),
+      preserveUnknownFields: this.bool(o.preserveUnknownFields, path, 'preserveUnknownFields'),
     };
   }
 
   names(v: unknown, path: FieldPath): Names {
     const o = this.object(v, path, 'v1.CustomResourceDefinitionNames') ?? {};
-    this.unknownKeys(o, new Set(['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories']), path);
+    this.unknownKeys(o, namesKeys, path);
     return {
-      plural: this.string(o.plural, path.child('plural')) ?? '',
-      singular: this.string(o.singular, path.child('singular')) ?? '',
-      shortNames: this.stringArray(o.shortNames, path.child('shortNames')),
-      kind: this.string(o.kind, path.child('kind')) ?? '',
-      listKind: this.string(o.listKind, path.child('listKind')) ?? '',
-      categories: this.stringArray(o.categories, path.child('categories')),
+      plural: this.string(o.plural, path, 'plural') ?? '',
+      singular: this.string(o.singular, path, 'singular') ?? '',
+      shortNames: this.stringArray(o.shortNames, path, 'shortNames'),
+      kind: this.string(o.kind, path, 'kind') ?? '',
+      listKind: this.string(o.listKind, path, 'listKind') ?? '',
+      categories: this.stringArray(o.categories, path, 'categories'),
     };
   }
 
   private version(v: unknown, path: FieldPath): Version | undefined {
     const o = this.object(v, path, 'v1.CustomResourceDefinitionVersion');
     if (o === undefined) return v === null ? { name: '', served: false, storage: false, deprecated: false } : undefined;
-    this.unknownKeys(o, new Set(['name', 'served', 'storage', 'deprecated', 'deprecationWarning', 'schema', 'subresources',
-      'additionalPrinterColumns', 'selectableFields']), path);
+    this.unknownKeys(o, versionKeys, path);
     return {
-      name: this.string(o.name, path.child('name')) ?? '',
-      served: this.bool(o.served, path.child('served')) ?? false,
-      storage: this.bool(o.storage, path.child('storage')) ?? false,
-      deprecated: this.bool(o.deprecated, path.child('deprecated')) ?? false,
-      deprecationWarning: this.string(o.deprecationWarning, path.child('deprecationWarning')),
+      name: this.string(o.name, path, 'name') ?? '',
+      served: this.bool(o.served, path, 'served') ?? false,
+      storage: this.bool(o.storage, path, 'storage') ?? false,
+      deprecated: this.bool(o.deprecated, path, 'deprecated') ?? false,
+      deprecationWarning: this.string(o.deprecationWarning, path, 'deprecationWarning'),
       schema: this.validation(o.schema, path.child('schema')),
       subresources: this.subresources(o.subresources, path.child('subresources')),
       additionalPrinterColumns: this.array(o.additionalPrinterColumns, path.child('additionalPrinterColumns'),
@@ -388,8 +411,8 @@ export class Decoder {
       selectableFields: this.array(o.selectableFields, path.child('selectableFields'), '[]v1.SelectableField', (x, p) => {
         const f = this.object(x, p, 'v1.SelectableField');
         if (f === undefined) return x === null ? { jsonPath: '' } : undefined;
-        this.unknownKeys(f, new Set(['jsonPath']), p);
-        return { jsonPath: this.string(f.jsonPath, p.child('jsonPath')) ?? '' } satisfies Selectable;
+        this.unknownKeys(f, selectableFieldKeys, p);
+        return { jsonPath: this.string(f.jsonPath, p, 'jsonPath') ?? '' } satisfies Selectable;
       }),
     };
   }
@@ -397,28 +420,28 @@ export class Decoder {
   private validation(v: unknown, path: FieldPath): Validation | undefined {
     const o = this.object(v, path, 'v1.CustomResourceValidation');
     if (o === undefined) return undefined;
-    this.unknownKeys(o, new Set(['openAPIV3Schema']), path);
+    this.unknownKeys(o, validationKeys, path);
     return { openAPIV3Schema: this.schema(o.openAPIV3Schema, path.child('openAPIV3Schema'), 0) };
   }
 
   subresources(v: unknown, path: FieldPath): Subresources | undefined {
     const o = this.object(v, path, 'v1.CustomResourceSubresources');
     if (o === undefined) return undefined;
-    this.unknownKeys(o, new Set(['status', 'scale']), path);
+    this.unknownKeys(o, subresourcesKeys, path);
     const out: Subresources = {};
     const status = this.object(o.status, path.child('status'), 'v1.CustomResourceSubresourceStatus');
     if (status !== undefined) {
-      this.unknownKeys(status, new Set(), path.child('status'));
+      this.unknownKeys(status, noKeys, path.child('status'));
       out.status = true;
     }
     const scale = this.object(o.scale, path.child('scale'), 'v1.CustomResourceSubresourceScale');
     if (scale !== undefined) {
       const p = path.child('scale');
-      this.unknownKeys(scale, new Set(['specReplicasPath', 'statusReplicasPath', 'labelSelectorPath']), p);
+      this.unknownKeys(scale, scaleKeys, p);
       out.scale = {
-        specReplicasPath: this.string(scale.specReplicasPath, p.child('specReplicasPath')) ?? '',
-        statusReplicasPath: this.string(scale.statusReplicasPath, p.child('statusReplicasPath')) ?? '',
-        labelSelectorPath: this.string(scale.labelSelectorPath, p.child('labelSelectorPath')),
+        specReplicasPath: this.string(scale.specReplicasPath, p, 'specReplicasPath') ?? '',
+        statusReplicasPath: this.string(scale.statusReplicasPath, p, 'statusReplicasPath') ?? '',
+        labelSelectorPath: this.string(scale.labelSelectorPath, p, 'labelSelectorPath'),
       } satisfies Scale;
     }
     return out;
@@ -427,34 +450,34 @@ export class Decoder {
   column(v: unknown, path: FieldPath): ColumnDef | undefined {
     const o = this.object(v, path, 'v1.CustomResourceColumnDefinition');
     if (o === undefined) return v === null ? { name: '', type: '', format: '', description: '', priority: 0, jsonPath: '' } : undefined;
-    this.unknownKeys(o, new Set(['name', 'type', 'format', 'description', 'priority', 'jsonPath']), path);
+    this.unknownKeys(o, columnKeys, path);
     return {
-      name: this.string(o.name, path.child('name')) ?? '',
-      type: this.string(o.type, path.child('type')) ?? '',
-      format: this.string(o.format, path.child('format')) ?? '',
-      description: this.string(o.description, path.child('description')) ?? '',
-      priority: this.int(o.priority, path.child('priority'), 32) ?? 0,
-      jsonPath: this.string(o.jsonPath, path.child('jsonPath')) ?? '',
+      name: this.string(o.name, path, 'name') ?? '',
+      type: this.string(o.type, path, 'type') ?? '',
+      format: this.string(o.format, path, 'format') ?? '',
+      description: this.string(o.description, path, 'description') ?? '',
+      priority: this.int(o.priority, path, 'priority', 32) ?? 0,
+      jsonPath: this.string(o.jsonPath, path, 'jsonPath') ?? '',
     };
   }
 
   private conversion(v: unknown, path: FieldPath): Conversion | undefined {
     const o = this.object(v, path, 'v1.CustomResourceConversion');
     if (o === undefined) return undefined;
-    this.unknownKeys(o, new Set(['strategy', 'webhook']), path);
-    const out: Conversion = { strategy: this.string(o.strategy, path.child('strategy')) ?? '' };
+    this.unknownKeys(o, conversionKeys, path);
+    const out: Conversion = { strategy: this.string(o.strategy, path, 'strategy') ?? '' };
     const wp = path.child('webhook');
     const webhook = this.object(o.webhook, wp, 'v1.WebhookConversion');
     if (webhook !== undefined) {
-      this.unknownKeys(webhook, new Set(['clientConfig', 'conversionReviewVersions']), wp);
-      out.conversionReviewVersions = this.stringArray(webhook.conversionReviewVersions, wp.child('conversionReviewVersions'));
+      this.unknownKeys(webhook, webhookKeys, wp);
+      out.conversionReviewVersions = this.stringArray(webhook.conversionReviewVersions, wp, 'conversionReviewVersions');
       const cp = wp.child('clientConfig');
       const cc = this.object(webhook.clientConfig, cp, 'v1.WebhookClientConfig');
       if (cc !== undefined) {
-        this.unknownKeys(cc, new Set(['url', 'service', 'caBundle']), cp);
+        this.unknownKeys(cc, clientConfigKeys, cp);
         const config: NonNullable<Conversion['webhookClientConfig']> = {
-          url: this.string(cc.url, cp.child('url')),
-          caBundle: this.string(cc.caBundle, cp.child('caBundle')),
+          url: this.string(cc.url, cp, 'url'),
+          caBundle: this.string(cc.caBundle, cp, 'caBundle'),
         };
         if (config.caBundle !== undefined && !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(config.caBundle)) {
           this.errors.push(new FieldError('FieldValueTypeInvalid', cp.child('caBundle'), config.caBundle, 'illegal base64 data'));
@@ -462,13 +485,13 @@ export class Decoder {
         const sp = cp.child('service');
         const svc = this.object(cc.service, sp, 'v1.ServiceReference');
         if (svc !== undefined) {
-          this.unknownKeys(svc, new Set(['namespace', 'name', 'path', 'port']), sp);
+          this.unknownKeys(svc, serviceKeys, sp);
           config.service = {
-            namespace: this.string(svc.namespace, sp.child('namespace')) ?? '',
-            name: this.string(svc.name, sp.child('name')) ?? '',
-            path: this.string(svc.path, sp.child('path')),
+            namespace: this.string(svc.namespace, sp, 'namespace') ?? '',
+            name: this.string(svc.name, sp, 'name') ?? '',
+            path: this.string(svc.path, sp, 'path'),
             // v1 defaulting: SetDefaults_ServiceReference.
-            port: this.int(svc.port, sp.child('port'), 32) ?? 443,
+            port: this.int(svc.port, sp, 'port', 32) ?? 443,
           };
         }
         out.webhookClientConfig = config;
@@ -479,21 +502,21 @@ export class Decoder {
 
   private status(v: unknown, path: FieldPath): Status {
     const o = this.object(v, path, 'v1.CustomResourceDefinitionStatus') ?? {};
-    this.unknownKeys(o, new Set(['conditions', 'acceptedNames', 'storedVersions', 'observedGeneration']), path);
-    this.int(o.observedGeneration, path.child('observedGeneration'), 64);
+    this.unknownKeys(o, statusKeys, path);
+    this.int(o.observedGeneration, path, 'observedGeneration', 64);
     return {
       conditions: this.array(o.conditions, path.child('conditions'), '[]v1.CustomResourceDefinitionCondition', (x, p) => {
         const c = this.object(x, p, 'v1.CustomResourceDefinitionCondition');
         if (c === undefined) return undefined;
-        this.unknownKeys(c, new Set(['type', 'status', 'lastTransitionTime', 'reason', 'message', 'observedGeneration']), p);
-        this.string(c.lastTransitionTime, p.child('lastTransitionTime'));
-        this.string(c.reason, p.child('reason'));
-        this.string(c.message, p.child('message'));
-        this.int(c.observedGeneration, p.child('observedGeneration'), 64);
-        return { type: this.string(c.type, p.child('type')) ?? '', status: this.string(c.status, p.child('status')) ?? '' } satisfies Condition;
+        this.unknownKeys(c, conditionKeys, p);
+        this.string(c.lastTransitionTime, p, 'lastTransitionTime');
+        this.string(c.reason, p, 'reason');
+        this.string(c.message, p, 'message');
+        this.int(c.observedGeneration, p, 'observedGeneration', 64);
+        return { type: this.string(c.type, p, 'type') ?? '', status: this.string(c.status, p, 'status') ?? '' } satisfies Condition;
       }),
       acceptedNames: this.names(o.acceptedNames, path.child('acceptedNames')),
-      storedVersions: this.stringArray(o.storedVersions, path.child('storedVersions')),
+      storedVersions: this.stringArray(o.storedVersions, path, 'storedVersions'),
     };
   }
 }
