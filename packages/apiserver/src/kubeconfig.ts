@@ -22,7 +22,8 @@ export function kubeconfigYAML(options: KubeconfigOptions): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server: options.server } }],
+    // client-node refuses plain http unless TLS verification is marked as skipped; kubectl ignores it.
+    clusters: [{ name, cluster: options.server.startsWith('http:') ? { server: options.server, 'insecure-skip-tls-verify': true } : { server: options.server } }],
     users: [{ name, user: options.token === undefined ? {} : { token: options.token } }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } }],
     'current-context': name,
