@@ -1,5 +1,5 @@
 import { escapeFieldValue, unescapeFieldValue } from './escapeFieldValue.js';
-import { compareGoStrings, sortGoStrings } from './internal/goStrings.js';
+import { compareGoStrings, internalize, sortGoStrings } from './internal/goStrings.js';
 import { splitTerm, splitTerms } from './internal/fieldSyntax.js';
 import { SelectorParseError } from './selectorParseError.js';
 
@@ -78,8 +78,8 @@ export class FieldSelector<TFields extends string = string> {
     let never = false;
     for (const item of items) {
       if (item.term) {
-        this.keys.push(item.field);
-        this.values.push(item.value);
+        this.keys.push(internalize(item.field));
+        this.values.push(internalize(item.value));
         this.negate.push(item.negate);
       } else if (item.nothing) {
         never = true;

@@ -64,3 +64,13 @@ export function goStringsAreSorted(values: readonly string[]): boolean {
   for (let i = 1; i < values.length; i++) if (compareGoStrings(values[i], values[i - 1]) < 0) return false;
   return true;
 }
+
+/**
+ * The same string, internalized (the engine's canonical copy, as property names are). A selector's
+ * field names come out of its text as slices, and looking up an object property by a slice makes the
+ * engine find the canonical copy on every lookup; doing it once when a selector is compiled keeps
+ * `matches` to plain property loads and pointer comparisons.
+ */
+export function internalize(s: string): string {
+  return Object.keys({ [s]: true })[0];
+}

@@ -1,4 +1,5 @@
 import type { LabelRequirement } from '../labelRequirement.js';
+import { internalize } from './goStrings.js';
 import { parseInt64 } from './int64.js';
 
 /** What a compiled requirement tests, given the label's value (`undefined` when absent). */
@@ -62,7 +63,7 @@ export function compileRequirement(r: LabelRequirement): CompiledRequirement {
     default:
       test = Test.Never;
   }
-  return { key: r.key, test, value: one ? values[0] : '', values, bound };
+  return { key: internalize(r.key), test, value: one ? internalize(values[0]) : '', values, bound };
 }
 
 /** Whether a label with value `v` (`undefined`: absent) satisfies `r`. */
