@@ -18,6 +18,7 @@ export { validateCustomResourceSubresources } from './subresources.js';
 export { validateCustomResourceDefinitionNames } from './names.js';
 export { resolveFieldPath, validateSimpleJSONPath } from './simpleJsonPath.js';
 
+export type { ValidateCustomResourceDefinitionOptions } from './validateCustomResourceDefinition.js';
 export type { ValidateStructuralSchemaOptions } from './structuralSchema.js';
 export type { ValidateSelectableFieldsOptions } from './selectableFields.js';
 export type { FieldPathResolution, ResolveFieldPathOptions } from './simpleJsonPath.js';

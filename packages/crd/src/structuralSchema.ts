@@ -34,6 +34,12 @@ export interface ValidateStructuralSchemaOptions {
    * @defaultValue false
    */
   allowValidationPropertiesWithAdditionalProperties?: boolean;
+  /**
+   * Compiles a node's `x-kubernetes-validations` (CEL), as in
+   * `ValidateCustomResourceDefinitionOptions.compileValidationRules`.
+   * @defaultValue rules are not compiled
+   */
+  compileValidationRules?: (schema: JSONSchemaProps, fieldPath: string) => FieldError[];
 }
 
 /**
@@ -73,5 +79,6 @@ export function validateStructuralSchema(schema: JSONSchemaProps, fieldPath: Fie
       allowValidationPropertiesWithAdditionalProperties: options.allowValidationPropertiesWithAdditionalProperties,
     },
     validateValue: (s, v, p) => validateValue(s, v, p),
+    compileValidationRules: options.compileValidationRules,
   });
 }

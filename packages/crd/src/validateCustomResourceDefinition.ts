@@ -27,7 +27,7 @@ import { decodeMeta, generatedName, validateObjectMeta, validateObjectMetaUpdate
 import { hasValidConversionReviewVersionOrEmpty, parseURL } from './internal/webhook.js';
 import { namesErrors } from './names.js';
 import { maxSelectableFields } from './selectableFields.js';
-import type { CustomResourceDefinition } from './types.js';
+import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 import { validateValue } from './validateValue.js';
 
 const apiApprovedAnnotation = 'api-approved.kubernetes.io';
@@ -114,8 +114,21 @@ function firstStorageVersion(spec: Spec): string | undefined {
   return spec.versions?.find((v) => v.storage)?.name;
 }
 
-function createOptions(): SpecOptions {
+/** Options of {@link validateCustomResourceDefinition} and {@link validateCustomResourceDefinitionUpdate}. */
+export interface ValidateCustomResourceDefinitionOptions {
+  /**
+   * Compiles one schema node's `x-kubernetes-validations` (CEL) and returns the problems
+   * (`…x-kubernetes-validations[0].rule: Invalid value: …`). Called as the apiserver compiles rules:
+   * only for structural schemas with valid defaults, only for nodes outside `allOf`/`anyOf`/`oneOf`/`not`,
+   * and only where the node and everything below it has no other error.
+   * @defaultValue rules are not compiled; their static checks (rule present, message, reason, fieldPath) still apply
+   */
+  compileValidationRules?: (schema: JSONSchemaProps, fieldPath: string) => FieldError[];
+}
+
+function createOptions(options: ValidateCustomResourceDefinitionOptions = {}): SpecOptions {
   return {
+    compileValidationRules: options.compileValidationRules,
     allowDefaults: true,
     requireRecognizedConversionReviewVersion: true,
     requireOpenAPISchema: true,
@@ -137,8 +150,8 @@ function createOptions(): SpecOptions {
  * Covered: `metadata.name` (`<plural>.<group>`), group, scope, names, versions (DNS-1035 names,
  * unique, exactly one storage version), conversion, `preserveUnknownFields`, each schema (structural
  * rules, forbidden keywords, list and map types, defaults pruned and valid, the status subresource's
- * root restrictions), subresources, printer columns and `selectableFields`. Not covered: compiling
- * `x-kubernetes-validations` rules (CEL), CA bundles.
+ * root restrictions), subresources, printer columns and `selectableFields`. Not covered: CA bundles;
+ * CEL rules are compiled only through {@link ValidateCustomResourceDefinitionOptions.compileValidationRules}.
  *
  * @example
  * ```ts
@@ -146,7 +159,7 @@ function createOptions(): SpecOptions {
  * if (errors.length > 0) throw new InvalidError(…, errors);
  * ```
  */
-export function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldError[] {
+export function validateCustomResourceDefinition(crd: CustomResourceDefinition, options: ValidateCustomResourceDefinitionOptions = {}): FieldError[] {
   const { crd: decoded, errors } = decode(crd);
   if (errors.length > 0) return errors;
   const c = toInternal(decoded);
@@ -169,7 +182,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
     if (meta.name.length === 0 && meta.generateName.length > 0) meta.name = generatedName(meta.generateName);
     errs.push(...validateObjectMeta(meta, false, nameFn, FieldPath.root('metadata')));
   }
-  errs.push(...specErrors(c.spec, createOptions(), FieldPath.root('spec')));
+  errs.push(...specErrors(c.spec, createOptions(options), FieldPath.root('spec')));
   errs.push(...namesErrors(c.status.acceptedNames, FieldPath.root('status', 'acceptedNames')));
   errs.push(...storedVersionsErrors(c.status.storedVersions, c.spec, FieldPath.root('status', 'storedVersions')));
   errs.push(...apiApprovalErrors(c, undefined));
@@ -210,7 +223,8 @@ function immutable(path: string, next: string, old: string): FieldError[] {
  * // [ spec.group: Invalid value: "other.example.com": field is immutable, … ]
  * ```
  */
-export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDefinition, oldCrd: CustomResourceDefinition): FieldError[] {
+export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDefinition, oldCrd: CustomResourceDefinition,
+  options: ValidateCustomResourceDefinitionOptions = {}): FieldError[] {
   const { crd: decodedNew, errors } = decode(newCrd);
   if (errors.length > 0) return errors;
   const old = toInternal(decode(oldCrd).crd);
@@ -223,7 +237,7 @@ export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDef
   }
 
   const opts: SpecOptions = {
-    ...createOptions(),
+    ...createOptions(options),
     requireRecognizedConversionReviewVersion: old.spec.conversion === undefined || hasValidConversionReviewVersionOrEmpty(old.spec.conversion.conversionReviewVersions),
     requireOpenAPISchema: allVersionsSpecifyOpenAPISchema(old.spec),
     requireValidPropertyType: requireValidPropertyType(old.spec),

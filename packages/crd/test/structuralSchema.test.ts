@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
+import { FieldError } from '@kubekit/core';
 import { validateCustomResourceDefinition, validateStructuralSchema } from '@kubekit/crd';
 import type { CustomResourceDefinition, JSONSchemaProps } from '@kubekit/crd';
 
@@ -280,6 +281,37 @@ describe('validateStructuralSchema', () => {
       expect(check(obj({ a: { type: 'string', pattern: '(' } }))).to.deep.equal([
         'openAPIV3Schema.properties[a].pattern: Invalid value: "(": must be a valid regular expression, but isn\'t: error parsing regexp: missing closing ): `(`',
       ]);
+    });
+  });
+
+  describe('the CEL hook', () => {
+    it('compiles rules only outside junctors and only where the subtree has no other error', () => {
+      const seen: string[] = [];
+      const compile = (schema: JSONSchemaProps, fieldPath: string) => {
+        seen.push(fieldPath);
+        return schema['x-kubernetes-validations']![0].rule === 'bad' ? [new FieldError('FieldValueInvalid', `${fieldPath}.x-kubernetes-validations[0].rule`, 'bad', 'compilation failed')] : [];
+      };
+      const schema = {
+        type: 'object',
+        'x-kubernetes-validations': [{ rule: 'true' }],
+        properties: {
+          ok: { type: 'string', 'x-kubernetes-validations': [{ rule: 'bad' }] },
+          broken: { type: 'object', 'x-kubernetes-validations': [{ rule: 'true' }], properties: { x: { type: 'array', items: { type: 'string' }, uniqueItems: true } } },
+        },
+      } as JSONSchemaProps;
+      const errs = validateStructuralSchema(schema, 'openAPIV3Schema', { compileValidationRules: compile }).map(String);
+      expect(seen.sort()).to.deep.equal(['openAPIV3Schema.properties[ok]']);
+      expect(errs).to.deep.equal([
+        'openAPIV3Schema.properties[broken].properties[x].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+        'openAPIV3Schema.properties[ok].x-kubernetes-validations[0].rule: Invalid value: "bad": compilation failed',
+      ]);
+      seen.length = 0;
+      validateStructuralSchema({ type: 'object', 'x-kubernetes-validations': [{ rule: 'true' }] }, 'openAPIV3Schema', { compileValidationRules: compile });
+      expect(seen).to.deep.equal(['openAPIV3Schema']);
+      seen.length = 0;
+      // Not for non-structural schemas.
+      validateStructuralSchema({ 'x-kubernetes-validations': [{ rule: 'true' }] } as JSONSchemaProps, 'openAPIV3Schema', { compileValidationRules: compile });
+      expect(seen).to.deep.equal([]);
     });
   });
 

@@ -116,7 +116,7 @@ export function goSchema(s: Schema): string {
     ['Properties', schemaMap('map[string]apiextensions.JSONSchemaProps', s.properties)],
     ['AdditionalProperties', ptr('apiextensions.JSONSchemaPropsOrBool', s.additionalProperties !== undefined)],
     ['PatternProperties', schemaMap('map[string]apiextensions.JSONSchemaProps', s.patternProperties)],
-    ['Dependencies', s.dependencies === undefined ? 'apiextensions.JSONSchemaDependencies(nil)' : 'apiextensions.JSONSchemaDependencies{…}'],
+    ['Dependencies', goDependencies(s.dependencies)],
     ['AdditionalItems', ptr('apiextensions.JSONSchemaPropsOrBool', s.additionalItems !== undefined)],
     ['Definitions', schemaMap('apiextensions.JSONSchemaDefinitions', s.definitions)],
     ['ExternalDocs', ptr('apiextensions.ExternalDocumentation', s.externalDocs !== undefined)],
@@ -130,6 +130,15 @@ export function goSchema(s: Schema): string {
     ['XValidations', s.xValidations === undefined ? 'apiextensions.ValidationRules(nil)' : `apiextensions.ValidationRules{${s.xValidations.map(goValidationRule).join(', ')}}`],
   ];
   return `apiextensions.JSONSchemaProps{${fields.map(([k, v]) => `${k}:${v}`).join(', ')}}`;
+}
+
+function goDependencies(deps: Schema['dependencies']): string {
+  if (deps === undefined) return 'apiextensions.JSONSchemaDependencies(nil)';
+  const entries = [...deps.keys()].sort().map((k) => {
+    const d = deps.get(k)!;
+    return `${goQuote(k)}:apiextensions.JSONSchemaPropsOrStringArray{Schema:${ptr('apiextensions.JSONSchemaProps', d.schema !== undefined)}, Property:${goStringSlice(d.property)}}`;
+  });
+  return `apiextensions.JSONSchemaDependencies{${entries.join(', ')}}`;
 }
 
 function goValidationRule(r: Rule): string {

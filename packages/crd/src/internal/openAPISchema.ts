@@ -7,6 +7,7 @@
  */
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required } from '@kubekit/core';
 import { goItems, goStringSlice, invalidGo } from './goSyntax.js';
+import type { JSONSchemaProps } from '../types.js';
 import type { Schema } from './model.js';
 import { newStructuralError } from './structural.js';
 import { validFieldPath } from './validFieldPath.js';
@@ -16,12 +17,20 @@ const openAPIV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'stri
 const supportedValidationReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const metaFields = new Set(['metadata', 'kind', 'apiVersion']);
 
-/** The ratcheted requirements (all true on create). */
+/**
+ * Compiles the `x-kubernetes-validations` of one schema node (`schema` is that node, at `fieldPath`) and
+ * returns the problems, as the apiserver's CEL compilation step does.
+ */
+export type ValidationRulesCompiler = (schema: JSONSchemaProps, fieldPath: string) => FieldError[];
+
+/** The ratcheted requirements (all true on create), and the CEL hook. */
 export interface OpenAPISchemaOptions {
   requireValidPropertyType: boolean;
   requireAtomicSetType: boolean;
   requireMapListKeysMapSetValidation: boolean;
   allowDefaults: boolean;
+  /** Called for nodes with rules where CEL is compiled (structural schema, no errors in the subtree). */
+  compileValidationRules?: ValidationRulesCompiler;
 }
 
 interface Context {
@@ -30,11 +39,17 @@ interface Context {
   insideResourceMeta: boolean;
 }
 
-/** Validates the schema tree rooted at `schema` (the CRD's `openAPIV3Schema`). */
-export function validateOpenAPISchema(schema: Schema, path: FieldPath, opts: OpenAPISchemaOptions): FieldError[] {
+/**
+ * Validates the schema tree rooted at `schema` (the CRD's `openAPIV3Schema`). Rules are compiled only
+ * when `celEnabled` (the schema is structural with valid defaults), as upstream's CEL context is.
+ */
+export function validateOpenAPISchema(schema: Schema, path: FieldPath, opts: OpenAPISchemaOptions, celEnabled = false): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, path, { allowDefaults: opts.allowDefaults, disallowDefaultsReason: '', insideResourceMeta: false }, true, opts, errs);
-  return errs;
+  const celErrs: FieldError[] = [];
+  walk(schema, path, { allowDefaults: opts.allowDefaults, disallowDefaultsReason: '', insideResourceMeta: false }, true, opts, errs,
+    celEnabled && opts.compileValidationRules !== undefined ? celErrs : undefined);
+  // Upstream lists schema errors first, then CEL errors.
+  return [...errs, ...celErrs];
 }
 
 function withForbiddenDefaults(ctx: Context, reason: string): Context {
@@ -61,7 +76,9 @@ function keywordChecks(s: Schema, path: FieldPath, ctx: Context, opts: OpenAPISc
   }
 }
 
-function walk(s: Schema, path: FieldPath, ctx: Context, isRoot: boolean, opts: OpenAPISchemaOptions, errs: FieldError[]): void {
+function walk(s: Schema, path: FieldPath, ctx: Context, isRoot: boolean, opts: OpenAPISchemaOptions, errs: FieldError[],
+  celErrs?: FieldError[]): void {
+  const before = errs.length;
   keywordChecks(s, path, ctx, opts, errs);
 
   if (s.uniqueItems) {
@@ -75,7 +92,7 @@ function walk(s: Schema, path: FieldPath, ctx: Context, isRoot: boolean, opts: O
       errs.push(forbidden(path.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
     }
     const sub = ctx.insideResourceMeta ? withForbiddenDefaults(ctx, 'inside additionalProperties applying to object metadata') : ctx;
-    if (s.additionalProperties.schema !== undefined) walk(s.additionalProperties.schema, path.child('additionalProperties'), sub, false, opts, errs);
+    if (s.additionalProperties.schema !== undefined) walk(s.additionalProperties.schema, path.child('additionalProperties'), sub, false, opts, errs, celErrs);
   }
 
   if (s.properties !== undefined) {
@@ -85,7 +102,7 @@ function walk(s: Schema, path: FieldPath, ctx: Context, isRoot: boolean, opts: O
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${property}`);
       }
-      walk(p, path.child('properties').key(property), sub, false, opts, errs);
+      walk(p, path.child('properties').key(property), sub, false, opts, errs, celErrs);
     }
   }
 
@@ -95,8 +112,8 @@ function walk(s: Schema, path: FieldPath, ctx: Context, isRoot: boolean, opts: O
   s.anyOf?.forEach((x, i) => walk(x, path.child('anyOf').index(i), ctx, false, opts, errs));
   for (const [name, d] of s.definitions ?? []) walk(d, path.child('definitions').key(name), ctx, false, opts, errs);
   if (s.items !== undefined) {
-    if (s.items.schema !== undefined) walk(s.items.schema, path.child('items'), ctx, false, opts, errs);
-    s.items.schemas?.forEach((x, i) => walk(x, path.child('items').index(i), ctx, false, opts, errs));
+    if (s.items.schema !== undefined) walk(s.items.schema, path.child('items'), ctx, false, opts, errs, celErrs);
+    s.items.schemas?.forEach((x, i) => walk(x, path.child('items').index(i), ctx, false, opts, errs, celErrs));
   }
   for (const [name, d] of s.dependencies ?? []) {
     if (d.schema !== undefined) walk(d.schema, path.child('dependencies').key(name), ctx, false, opts, errs);
@@ -108,7 +125,11 @@ function walk(s: Schema, path: FieldPath, ctx: Context, isRoot: boolean, opts: O
 
   listAndMapTypes(s, path, opts, errs);
   if (opts.requireMapListKeysMapSetValidation) errs.push(...validateMapListKeysMapSet(s, path));
-  if (s.xValidations !== undefined) validationRules(s, path, errs);
+  if (s.xValidations !== undefined && s.xValidations.length > 0) {
+    validationRules(s, path, errs);
+    // CEL is compiled only where this node and everything below it has no schema errors.
+    if (celErrs !== undefined && errs.length === before) celErrs.push(...opts.compileValidationRules!(s.raw, path.toString()));
+  }
 }
 
 function listAndMapTypes(s: Schema, path: FieldPath, opts: OpenAPISchemaOptions, errs: FieldError[]): void {

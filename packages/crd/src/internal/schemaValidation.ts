@@ -8,7 +8,7 @@ import { FieldError, FieldPath, forbidden, invalid } from '@kubekit/core';
 import { validateDefaults, type ValueValidator } from './defaults.js';
 import { goSchema, invalidGo } from './goSyntax.js';
 import type { Schema } from './model.js';
-import { validateOpenAPISchema } from './openAPISchema.js';
+import { validateOpenAPISchema, type ValidationRulesCompiler } from './openAPISchema.js';
 import { newStructuralError, validateStructural, type StructuralOptions } from './structural.js';
 
 /** What one schema's validation requires; all true on create, ratcheted on update. */
@@ -22,6 +22,7 @@ export interface SchemaValidationOptions {
   requireMapListKeysMapSetValidation: boolean;
   structural?: StructuralOptions;
   validateValue: ValueValidator;
+  compileValidationRules?: ValidationRulesCompiler;
 }
 
 const allowedFieldsAtRootSchema = ['Description', 'Type', 'Format', 'Title', 'Maximum', 'ExclusiveMaximum', 'Minimum',
@@ -75,14 +76,21 @@ export function validateSchema(schema: Schema, path: FieldPath, opts: SchemaVali
   if (schema.nullable) errs.push(forbidden(path.child('nullable'), 'nullable cannot be true at the root'));
 
   const initErrs: FieldError[] = [];
+  let celEnabled = false;
   if (opts.requireStructuralSchema) {
     const convertError = newStructuralError(schema);
     if (convertError !== undefined) {
       initErrs.push(invalid(path, '', convertError));
     } else {
       const structuralErrs = validateStructural(schema, path, opts.structural);
-      if (structuralErrs.length > 0) errs.push(...structuralErrs);
-      else errs.push(...validateDefaults(schema, path, opts.requirePrunedDefaults, opts.validateValue));
+      if (structuralErrs.length > 0) {
+        errs.push(...structuralErrs);
+      } else {
+        const defaultErrs = validateDefaults(schema, path, opts.requirePrunedDefaults, opts.validateValue);
+        errs.push(...defaultErrs);
+        // Upstream builds its CEL context only for a structural schema with valid defaults.
+        celEnabled = defaultErrs.length === 0;
+      }
     }
   }
   errs.push(...validateOpenAPISchema(schema, path, {
@@ -90,7 +98,8 @@ export function validateSchema(schema: Schema, path: FieldPath, opts: SchemaVali
     requireAtomicSetType: opts.requireAtomicSetType,
     requireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,
     allowDefaults: opts.allowDefaults,
-  }));
+    compileValidationRules: opts.compileValidationRules,
+  }, celEnabled));
   if (errs.length === 0) errs.push(...initErrs);
   return errs;
 }

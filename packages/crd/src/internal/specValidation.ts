@@ -13,6 +13,7 @@ import { goVersions, invalidGo } from './goSyntax.js';
 import type { Spec, Subresources, Validation, Version } from './model.js';
 import { specHasDefaults, specHasKubernetesExtensions } from './schemaHas.js';
 import { validateSchema } from './schemaValidation.js';
+import type { ValidationRulesCompiler } from './openAPISchema.js';
 import { newStructuralError } from './structural.js';
 import { validateConversion } from './webhook.js';
 
@@ -29,6 +30,7 @@ export interface SpecOptions {
   /** Version names (`''` for the top level) whose unchanged, over-long selectableFields are accepted. */
   allowTooManySelectableFields: ReadonlySet<string>;
   validateValue: ValueValidator;
+  compileValidationRules?: ValidationRulesCompiler;
 }
 
 function validation(v: Validation | undefined, statusEnabled: boolean, opts: SpecOptions, path: FieldPath): FieldError[] {
@@ -42,6 +44,7 @@ function validation(v: Validation | undefined, statusEnabled: boolean, opts: Spe
     requireAtomicSetType: opts.requireAtomicSetType,
     requireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,
     validateValue: opts.validateValue,
+    compileValidationRules: opts.compileValidationRules,
   });
 }
 
