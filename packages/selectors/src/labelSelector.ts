@@ -27,7 +27,7 @@ export type LabelSet = Readonly<Record<string, string>> | ((key: string) => stri
  * ```ts
  * const sel = parseLabelSelector('app=shop, tier in (web,api), !canary');
  * sel.matches({ app: 'shop', tier: 'web' }); // true
- * sel.toString();                              // '!canary,app=shop,tier in (api,web)'
+ * sel.toString();                              // 'app=shop,!canary,tier in (api,web)'
  * ```
  */
 export class LabelSelector {
@@ -149,7 +149,7 @@ export function nothingLabelSelector(): LabelSelector {
  *
  * @example
  * ```ts
- * parseLabelSelector('x in (b,a,,),!y').toString(); // '!y,x in (,a,b)'
+ * parseLabelSelector('x in (b,a,,),!y').toString(); // 'x in (,a,b),!y'
  * ```
  */
 export function parseLabelSelector(text: string, options: LabelRequirementOptions = {}): LabelSelector {

@@ -10,7 +10,7 @@ import { SelectorParseError } from '../selectorParseError.js';
 import { sortGoStrings } from './goStrings.js';
 import { Lexer, Token, type ScannedItem } from './labelLexer.js';
 
-/** Where a token is read: in `Values` context the keywords `in`/`notin` are plain identifiers. */
+/** Where a token is read (`ParserContext`): in `Values` context the keywords `in`/`notin` are plain identifiers. */
 export enum Context {
   KeyAndOperator,
   Values,
@@ -42,15 +42,18 @@ export function parseRequirements(selector: string, path: FieldPath | undefined)
   return new Parser(scan(selector), path).parse();
 }
 
+/** The label selector parser (`labels.Parser`): a cursor over the scanned tokens. */
 export class Parser {
   private position = 0;
 
   constructor(private readonly items: readonly ScannedItem[], private readonly path: FieldPath | undefined) {}
 
+  /** The current token, without consuming it. */
   lookahead(context: Context): ScannedItem {
     return this.contextual(this.items[this.position], context);
   }
 
+  /** The current token, consumed. */
   consume(context: Context): ScannedItem {
     return this.contextual(this.items[this.position++], context);
   }
@@ -62,6 +65,7 @@ export class Parser {
     return item;
   }
 
+  /** All requirements, in input order; throws a {@link SelectorParseError} with the apiserver's text. */
   parse(): LabelRequirement[] {
     const requirements: LabelRequirement[] = [];
     for (;;) {
@@ -128,6 +132,7 @@ export class Parser {
     return [item.literal, operator];
   }
 
+  /** The operator after a key (`parseOperator`); throws for anything that is not a binary operator. */
   parseOperator(): LabelOperator {
     const { tok, literal } = this.consume(Context.KeyAndOperator);
     switch (tok) {
