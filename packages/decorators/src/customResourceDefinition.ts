@@ -126,11 +126,9 @@ function buildDefinition(classes: VersionClass[], options: CustomResourceDefinit
     return value;
   };
 
-  const names: CustomResourceDefinitionNames = { plural: '', kind };
   const plural = (shared('plural', 'spec.names.plural') as string | undefined) ?? pluralize(kind);
-  names.plural = plural;
-  names.singular = (shared('singular', 'spec.names.singular') as string | undefined) ?? kind.toLowerCase();
-  names.kind = kind;
+  const singular = (shared('singular', 'spec.names.singular') as string | undefined) ?? kind.toLowerCase();
+  const names: CustomResourceDefinitionNames = { plural, singular, kind };
   for (const key of sharedNameKeys.slice(2)) {
     const value = shared(key, `spec.names.${key}`);
     if (value !== undefined) (names as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;

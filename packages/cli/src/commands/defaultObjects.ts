@@ -1,0 +1,47 @@
+import { KubeError } from '@kubekit/core';
+import { defaultAndPrune } from '@kubekit/defaulter';
+import { toYAML } from '@kubekit/decorators';
+import { exitCodes } from '../exitCodes.js';
+import type { CliContext } from '../internal/context.js';
+import { displayPath, nameOf, readDefinitions, readObjects } from '../internal/documents.js';
+import { resolveObjects } from '../internal/resolveResource.js';
+
+/** Options of `kubekit default`. */
+export interface DefaultOptions {
+  /** Files of objects (`-` for stdin). */
+  filename: string[];
+  /** Files of the CRDs the objects belong to. */
+  crd: string[];
+}
+
+/**
+ * `kubekit default -f <objects> --crd <crd>`: prints each object as the apiserver would store it on
+ * create, decoded with its version's schema (KEP-575): unknown fields pruned, non-nullable nulls
+ * pruned, defaults applied top-down. Each document starts with a comment naming the pruned fields
+ * (the apiserver's `unknown field` warnings).
+ *
+ * @returns 0, or 1 when an object is malformed (the apiserver would answer 400)
+ */
+export async function defaultObjects(ctx: CliContext, options: DefaultOptions): Promise<number> {
+  const definitions = await readDefinitions(ctx, options.crd);
+  const { objects, problems } = resolveObjects(ctx, definitions, await readObjects(ctx, options.filename));
+  for (const problem of problems) ctx.stderr.write(`${ctx.colors.yellow('warning:')} ${problem}\n`);
+  let failed = 0;
+  const documents: string[] = [];
+  for (const item of objects) {
+    const object = structuredClone(item.object);
+    let pruned: string[];
+    try {
+      pruned = defaultAndPrune(object, item.version.schema?.openAPIV3Schema, { isResourceRoot: true });
+    } catch (err) {
+      if (!(err instanceof KubeError)) throw err;
+      failed++;
+      ctx.stderr.write(`${ctx.colors.red('error:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))}: ${err.message}\n`);
+      continue;
+    }
+    const comments = pruned.map((path) => `# pruned: unknown field "${path}"\n`).join('');
+    documents.push(comments + toYAML(object));
+  }
+  ctx.stdout.write(documents.join('---\n'));
+  return failed > 0 ? exitCodes.failure : exitCodes.success;
+}
