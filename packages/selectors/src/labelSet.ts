@@ -62,6 +62,9 @@ function trimSpace(s: string): string {
  *   entry without `=`, or `[x]: Invalid value: "$y": a valid label must be ...` for a bad value.
  */
 export function convertSelectorToLabelsMap(text: string, options: LabelRequirementOptions = {}): Record<string, string> {
+  if (typeof text !== 'string') {
+    throw new SelectorParseError(`invalid selector: expected a string, got ${text === null ? 'null' : typeof text}`);
+  }
   const out: Record<string, string> = {};
   if (text.length === 0) return out;
   const path = toPath(options.path);

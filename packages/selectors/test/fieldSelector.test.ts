@@ -325,6 +325,12 @@ describe('FieldSelector properties', () => {
     }), { numRuns: 1000 });
   });
 
+  it('throws a SelectorParseError for anything that is not a string', () => {
+    fc.assert(fc.property(fc.anything().filter((x) => typeof x !== 'string'), (x) => {
+      parseError(() => parseFieldSelector(x as string));
+    }));
+  });
+
   it('throws nothing but SelectorParseError for up to 1 KiB of random bytes or text', () => {
     const bytes = fc.uint8Array({ maxLength: 1024 });
     const inputs = fc.oneof(

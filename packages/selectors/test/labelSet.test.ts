@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import {
   convertSelectorToLabelsMap, formatLabelSet, formatLabels, labelSetsConflict, labelSetsEqual, mergeLabelSets, parseLabelSelector,
 } from '@kubekit/selectors';
@@ -76,6 +77,18 @@ describe('convertSelectorToLabelsMap', () => {
   it('trims only what Go calls space', () => {
     expect(convertSelectorToLabelsMap('\u0085a\u00a0=\u3000b ')).to.deep.equal({ a: 'b' });
     expect(parseError(() => convertSelectorToLabelsMap('\ufeffa=b')).message).to.match(/^<nil>: Invalid value: "\\ufeffa"/);
+  });
+
+  it('throws nothing but SelectorParseError, whatever the input', () => {
+    fc.assert(fc.property(fc.oneof(fc.string({ unit: fc.constantFrom('a', '=', ',', ' ', '$', '/', 'é'), maxLength: 64 }), fc.anything()), (x) => {
+      try {
+        convertSelectorToLabelsMap(x as string);
+      } catch (err) {
+        parseError(() => {
+          throw err;
+        });
+      }
+    }));
   });
 
   it('reports errors under the given path', () => {
