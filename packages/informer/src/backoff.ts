@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '@kubekit/core';
 
 /**
  * How long to wait between failed attempts. The defaults are client-go's reflector: 800 ms doubling

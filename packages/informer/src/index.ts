@@ -18,11 +18,10 @@
  */
 
 export { Backoff, defaultBackoffPolicy } from './backoff.js';
-export { realClock, sleep } from './clock.js';
 export { Informer, dropManagedFields } from './informer.js';
 export { loadKubeConfig } from './kubeConfig.js';
 export { ListerWatcher, WatchStream } from './listerWatcher.js';
-export { consoleLogger, silentLogger } from './logger.js';
+export { consoleLogger } from './logger.js';
 export { Reflector } from './reflector.js';
 export { SharedInformerFactory } from './sharedInformerFactory.js';
 export {
@@ -35,12 +34,10 @@ export {
 export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } from './watchDecoder.js';
 
 export type { BackoffPolicy } from './backoff.js';
-export type { Clock, TimerHandle } from './clock.js';
 export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 export type { InformerOptions, InformerStatus, SelectionMode } from './informer.js';
 export type { KubeConfigCluster, KubeConfigLike, KubeConfigSource } from './kubeConfig.js';
 export type { ListOptions, ListerWatcherOptions, RequestOptions, ResourceRef, WatchOptions } from './listerWatcher.js';
-export type { Logger } from './logger.js';
 export type {
   ListerWatcherLike,
   ObjectEvent,

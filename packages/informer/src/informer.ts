@@ -1,13 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, makeObjectKey, type KubeObject } from '@kubekit/core';
+import { KubeError, makeObjectKey, realClock, type Clock, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
 import { selectorMatcher, type ResourceFields, type SelectionPredicate } from '@kubekit/attrs';
 import type { FieldSelector, LabelSelector } from '@kubekit/selectors';
 import type { BackoffPolicy } from './backoff.js';
-import { realClock, type Clock, type TimerHandle } from './clock.js';
 import type { DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
-import { consoleLogger, type Logger } from './logger.js';
+import { consoleLogger } from './logger.js';
 import { Reflector, type ObjectEvent, type ReflectorStatus } from './reflector.js';
 import { Store, labelsIndex, labelsIndexFunc, metaNamespaceIndexFunc, namespaceIndex, type Indexers } from './store.js';
 import type { FieldPath, FieldValue } from './types.js';
@@ -75,7 +74,7 @@ export interface InformerOptions<T extends KubeObject = KubeObject> extends Reso
   initialEventsIdleTimeoutMs?: number;
   /** Delays after failures. @defaultValue 800 ms doubling to 30 s, jitter 1, reset after 2 min */
   backoff?: Partial<BackoffPolicy>;
-  /** @defaultValue the wall clock */
+  /** @defaultValue the real clock of @kubekit/core */
   clock?: Clock;
   /** Random numbers in [0, 1), for jitter. @defaultValue Math.random */
   random?: () => number;
@@ -255,7 +254,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       await this.reflector.start(signal);
     } finally {
       this.stopped = true;
-      if (this.resyncTimer !== undefined) this.clock.clearTimeout(this.resyncTimer);
+      this.resyncTimer?.cancel();
       const idle = [...this.queues].map((q) => {
         q.stop();
         return q.idle();

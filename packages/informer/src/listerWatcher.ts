@@ -1,5 +1,4 @@
-import { KubeError, parseApiVersion, resourcePath, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
-import { realClock, type Clock } from './clock.js';
+import { KubeError, parseApiVersion, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
@@ -51,7 +50,7 @@ export interface RequestOptions {
 
 /** Options of a {@link ListerWatcher}. */
 export interface ListerWatcherOptions extends WatchDecoderOptions {
-  /** Timers for idle timeouts. @defaultValue {@link realClock} */
+  /** Timers for idle timeouts. @defaultValue the real clock of @kubekit/core */
   clock?: Clock;
   /** The `User-Agent` header. @defaultValue `kubekit-informer` */
   userAgent?: string;

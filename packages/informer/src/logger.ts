@@ -1,30 +1,28 @@
-/**
- * Where the informer writes what it does on its own: falling back to client-side selection, giving up
- * on streaming lists, relisting, backing off. Structured fields go in the second argument.
- */
-export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+import type { LogFields, Logger } from '@kubekit/core';
+
+function consoleAt(fields: LogFields): Logger {
+  const extra = (more?: LogFields): unknown[] => {
+    const all = { ...fields, ...more };
+    return Object.keys(all).length === 0 ? [] : [all];
+  };
+  return {
+    debug() {},
+    info() {},
+    warn(message, more) {
+      console.warn(`[kubekit/informer] ${message}`, ...extra(more));
+    },
+    error(message, more) {
+      console.error(`[kubekit/informer] ${message}`, ...extra(more));
+    },
+    child(more) {
+      return consoleAt({ ...fields, ...more });
+    },
+  };
 }
 
-/** A {@link Logger} that writes warnings and errors to `console.warn`/`console.error` and drops the rest. */
-export const consoleLogger: Logger = {
-  debug() {},
-  info() {},
-  warn(message, fields) {
-    console.warn(`[kubekit/informer] ${message}`, ...(fields === undefined ? [] : [fields]));
-  },
-  error(message, fields) {
-    console.error(`[kubekit/informer] ${message}`, ...(fields === undefined ? [] : [fields]));
-  },
-};
-
-/** A {@link Logger} that drops everything. */
-export const silentLogger: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
+/**
+ * The informer's default logger: warnings and errors to `console.warn`/`console.error`, nothing else,
+ * so that a fallback to client-side selection or a failing watch is never silent. Pass any
+ * `Logger` of @kubekit/core (such as `noopLogger`, or the controller's winston logger) to change it.
+ */
+export const consoleLogger: Logger = consoleAt({});

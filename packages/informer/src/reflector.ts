@@ -1,9 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, objectKey, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { KubeError, noopLogger, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
-import { realClock, sleep, type Clock } from './clock.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
-import { silentLogger, type Logger } from './logger.js';
 import { describe, isExpired, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
 import { IdleTimeoutError } from './internal/restClient.js';
 
@@ -101,13 +99,13 @@ export interface ReflectorOptions<T> {
   listIdleTimeoutMs?: number;
   /** Delays after failures. @defaultValue {@link defaultBackoffPolicy} */
   backoff?: Partial<BackoffPolicy>;
-  /** @defaultValue {@link realClock} */
+  /** @defaultValue the real clock of @kubekit/core */
   clock?: Clock;
   /** Random numbers in [0, 1) for jitter. @defaultValue Math.random */
   random?: () => number;
   /** Applied to each object before it reaches the target (never to bookmarks). @defaultValue none */
   transform?: (obj: T) => T;
-  /** @defaultValue {@link silentLogger} */
+  /** @defaultValue `noopLogger` of @kubekit/core */
   logger?: Logger;
 }
 
@@ -183,7 +181,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff(options.backoff, this.clock, this.random);
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? noopLogger;
     this.transform = options.transform;
     this.labelSelector = options.labelSelector ?? '';
     this.fieldSelector = options.fieldSelector ?? '';
@@ -303,7 +301,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
     if (delay <= 0) return;
     this.retryInMs = delay;
     this.setPhase('backoff');
-    await sleep(this.clock, delay, signal);
+    await this.clock.sleep(delay, signal);
   }
 
   private emitError(error: Error): void {

@@ -5,13 +5,16 @@ type Scalar = string | number | bigint | boolean;
 
 type Skipped = 'metadata' | 'apiVersion' | 'kind';
 
+/** `T` without index signatures (`KubeObject` has one), keeping its declared properties. */
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
 type PathsOf<T, TPrefix extends string, TDepth extends number> = [TDepth] extends [never]
   ? never
-  : {
-      [K in keyof T & string]-?: string extends K
-        ? never
-        : TPrefix extends '' ? (K extends Skipped ? never : PathOf<T[K], K, TDepth>) : PathOf<T[K], `${TPrefix}.${K}`, TDepth>;
-    }[keyof T & string];
+  : PathsOfKnown<KnownKeys<T>, TPrefix, TDepth>;
+
+type PathsOfKnown<T, TPrefix extends string, TDepth extends number> = {
+  [K in keyof T & string]-?: TPrefix extends '' ? (K extends Skipped ? never : PathOf<T[K], K, TDepth>) : PathOf<T[K], `${TPrefix}.${K}`, TDepth>;
+}[keyof T & string];
 
 type PathOf<TValue, TPath extends string, TDepth extends number> =
   NonNullable<TValue> extends Scalar

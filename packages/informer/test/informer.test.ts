@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { KubeError } from '@kubekit/core';
+import { KubeError, type Logger } from '@kubekit/core';
 import { Informer, type InformerOptions } from '../src/informer.js';
-import type { Logger } from '../src/logger.js';
 import { EventLog } from './helpers/eventLog.js';
 import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApiServer.js';
 import { FakeClock } from './helpers/fakeClock.js';
@@ -22,6 +21,9 @@ class CapturingLogger implements Logger {
   }
   error(m: string): void {
     this.lines.push(`error ${m}`);
+  }
+  child(): Logger {
+    return this;
   }
 }
 

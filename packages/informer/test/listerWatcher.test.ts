@@ -42,7 +42,8 @@ describe('ListerWatcher', () => {
 
   function record(req: http.IncomingMessage, res: http.ServerResponse): void {
     const peer = (req.socket as TLSSocket).getPeerCertificate?.();
-    seen.push({ url: req.url ?? '', headers: req.headers, socket: req.socket, clientCN: peer?.subject?.CN });
+    const cn = peer?.subject?.CN;
+    seen.push({ url: req.url ?? '', headers: req.headers, socket: req.socket, clientCN: Array.isArray(cn) ? cn[0] : cn });
     handler(req, res);
   }
 

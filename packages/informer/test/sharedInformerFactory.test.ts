@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SharedInformerFactory } from '../src/sharedInformerFactory.js';
-import { silentLogger } from '../src/logger.js';
+import { noopLogger } from '@kubekit/core';
 import { EventLog } from './helpers/eventLog.js';
 import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApiServer.js';
 import { until } from './helpers/until.js';
@@ -24,7 +24,7 @@ describe('SharedInformerFactory', () => {
   });
 
   it('does share one informer per resource, namespace and canonical selectors', () => {
-    const factory = new SharedInformerFactory(server.kubeConfig(), { logger: silentLogger });
+    const factory = new SharedInformerFactory(server.kubeConfig(), { logger: noopLogger });
     const a = factory.informer<Shirt>({ apiVersion, plural, fieldSelector: 'spec.size=M,spec.color=blue', labelSelector: 'tier=web,app=shop' });
     const b = factory.informer<Shirt>({ apiVersion, plural, fieldSelector: 'spec.color==blue,spec.size=M', labelSelector: { app: 'shop', tier: 'web' } });
     const c = factory.informer<Shirt>({ apiVersion, plural, fieldSelector: 'spec.color=red' });
@@ -38,7 +38,7 @@ describe('SharedInformerFactory', () => {
   it('does run one watch per informer however many consumers, and replay the state to late ones', async () => {
     server.create(shirt('a', 'blue'));
     server.create(shirt('b', 'red'));
-    const factory = new SharedInformerFactory(server.kubeConfig(), { logger: silentLogger, streamingList: 'never' });
+    const factory = new SharedInformerFactory(server.kubeConfig(), { logger: noopLogger, streamingList: 'never' });
     const first = new EventLog<Shirt>();
     factory.informer<Shirt>({ apiVersion, plural, fieldSelector: 'spec.color=blue' }).addEventHandler(first.handlers());
     const done = factory.start(stop.signal);

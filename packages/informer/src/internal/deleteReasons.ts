@@ -1,8 +1,6 @@
-import { makeObjectKey, objectKey, type KubeList, type KubeObject } from '@kubekit/core';
-import { sleep, type Clock } from '../clock.js';
+import { makeObjectKey, objectKey, type Clock, type KubeList, type KubeObject, type Logger } from '@kubekit/core';
 import type { DeleteReason } from '../events.js';
 import type { ListOptions, RequestOptions } from '../listerWatcher.js';
-import type { Logger } from '../logger.js';
 import { describe } from './errors.js';
 
 /** The lister the resolver confirms with. */
@@ -115,7 +113,7 @@ export class DeleteReasonResolver<T extends KubeObject> {
           return fallback;
         }
         try {
-          await sleep(this.clock, delay, signal);
+          await this.clock.sleep(delay, signal);
         } catch {
           return fallback;
         }

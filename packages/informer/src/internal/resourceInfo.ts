@@ -1,5 +1,5 @@
 import { parseApiVersion } from '@kubekit/core';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@kubekit/core';
 import { describe } from './errors.js';
 
 /** A selectable field of a custom resource version (`spec.versions[].selectableFields[]`). */

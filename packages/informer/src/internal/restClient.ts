@@ -1,7 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https, { type RequestOptions } from 'node:https';
-import { KubeError, parseJSON, type StatusDetails } from '@kubekit/core';
-import type { Clock, TimerHandle } from '../clock.js';
+import { KubeError, parseJSON, type Clock, type StatusDetails, type TimerHandle } from '@kubekit/core';
 import type { KubeConfigLike } from '../kubeConfig.js';
 
 /** Options of one request. */
@@ -57,14 +56,14 @@ export class RestClient {
       const transport = this.isHttps ? https : http;
       const req = transport.request(options);
       const arm = (): void => {
-        if (timer !== undefined) clock.clearTimeout(timer);
+        timer?.cancel();
         timer = undefined;
         if (idle <= 0) return;
         const ms = idle;
         timer = clock.setTimeout(() => req.destroy(new IdleTimeoutError(ms)), ms);
       };
       const disarm = (): void => {
-        if (timer !== undefined) clock.clearTimeout(timer);
+        timer?.cancel();
         timer = undefined;
       };
       const onAbort = (): void => {

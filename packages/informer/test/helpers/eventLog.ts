@@ -11,7 +11,7 @@ function keyOf(o: KubeObject): string {
  * contract on the way (no update or delete of an object the handler never saw, no add of one it has,
  * `old` is the state it saw last).
  */
-export class EventLog<T extends KubeObject = KubeObject> implements EventHandlers<T> {
+export class EventLog<T extends KubeObject = KubeObject> {
   readonly lines: string[] = [];
   readonly view = new Map<string, T>();
   readonly violations: string[] = [];

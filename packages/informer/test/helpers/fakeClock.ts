@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../src/clock.js';
+import type { Clock, TimerHandle } from '@kubekit/core';
 
 interface Timer {
   id: number;
@@ -6,7 +6,10 @@ interface Timer {
   fn: () => void;
 }
 
-/** A clock whose time moves only when a test says so. */
+/**
+ * A clock whose time moves only when a test says so, synchronously (unlike @kubekit/core's
+ * `FakeClock`, whose `advance` is async): the informer tests interleave it with real sockets.
+ */
 export class FakeClock implements Clock {
   private time = 0;
   private seq = 0;
@@ -19,11 +22,25 @@ export class FakeClock implements Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = ++this.seq;
     this.timers.set(id, { id, at: this.time + Math.max(0, ms), fn });
-    return id;
+    return { cancel: () => void this.timers.delete(id) };
   }
 
-  clearTimeout(handle: TimerHandle): void {
-    this.timers.delete(handle as number);
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = (): void => {
+        timer.cancel();
+        reject(signal?.reason);
+      };
+      const timer = this.setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** The number of pending timers. */
