@@ -200,6 +200,15 @@ describe('validateValue', () => {
       expect(one({ type: 'string', maxLength: 1, pattern: '^a$' }, 'bbb')).to.deep.equal(['spec.x: Too long: may not be more than 1 byte']);
     });
 
+    it('gives ^body$ patterns (run as whole-input matches) the same answers as the full RE2 search', () => {
+      const bodies = ['(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}', 'a|b', 'a*b?', '[a-c]+\\.x', '(a|ab)(c|bcd)', 'a$|b', '(?i)ab', '[$]', 'x\\$'];
+      fc.assert(fc.property(fc.constantFrom(...bodies), fc.stringMatching(/^[ab*1 /.$\nxc]{0,12}$/), (body, input) => {
+        const fast = validateValue({ type: 'string', pattern: `^${body}$` }, input, 'p').length;
+        const full = validateValue({ type: 'string', pattern: `(?:^${body}$)` }, input, 'p').length;
+        expect(fast, `${body} ${JSON.stringify(input)}`).to.equal(full);
+      }), { numRuns: 3000 });
+    });
+
     it('matches patterns unanchored with RE2 semantics', () => {
       expect(one({ type: 'string', pattern: 'b' }, 'abc')).to.deep.equal([]);
       expect(one({ type: 'string', pattern: '^b' }, 'abc')).to.deep.equal(['spec.x: Invalid value: "abc":  in body should match \'^b\'']);

@@ -73,22 +73,6 @@ export function goNumberText(v: unknown, kind: 'int' | 'float'): string {
   return kind === 'int' ? String(asInt64(v)) : goFormatFloat(asFloat64(v));
 }
 
-/** Go's `strconv.FormatFloat(f, 'f', -1, 64)`: the shortest decimal, never in exponent form. */
-export function formatFloatF(f: number): string {
-  if (Number.isNaN(f)) return 'NaN';
-  if (f === Infinity) return '+Inf';
-  if (f === -Infinity) return '-Inf';
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  const [mantissa, expText] = f.toExponential().split('e');
-  const exp = Number(expText);
-  const negative = f < 0 ? '-' : '';
-  const digits = mantissa.replace('-', '').replace('.', '');
-  const pointAt = exp + 1;
-  if (pointAt <= 0) return `${negative}0.${'0'.repeat(-pointAt)}${digits}`;
-  if (pointAt >= digits.length) return `${negative}${digits}${'0'.repeat(pointAt - digits.length)}`;
-  return `${negative}${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
-}
-
 /** Go's `math.Round`: half away from zero. */
 function goRound(f: number): number {
   return f < 0 ? -Math.round(-f) : Math.round(f);
@@ -212,17 +196,27 @@ function goJSONString(s: string): string {
  */
 export function exceedsDepth(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
-  const stack: unknown[] = [value];
+  const stack: object[] = [value as object];
   const depths: number[] = [1];
   while (stack.length > 0) {
-    const v = stack.pop() as object;
+    const v = stack.pop()!;
     const d = depths.pop()!;
     if (d > limit) return true;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (const c of children) {
-      if (c !== null && typeof c === 'object') {
-        stack.push(c);
-        depths.push(d + 1);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c: unknown = v[i];
+        if (c !== null && typeof c === 'object') {
+          stack.push(c);
+          depths.push(d + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const c: unknown = (v as Record<string, unknown>)[k];
+        if (c !== null && typeof c === 'object') {
+          stack.push(c);
+          depths.push(d + 1);
+        }
       }
     }
   }

@@ -103,6 +103,13 @@ export type NameFn = (name: string, prefix: boolean) => string[];
 
 const goTypeName: Record<string, string> = { string: 'string', bool: 'bool', int: 'number', float: 'number', slice: 'array', map: 'object' };
 
+/** encoding/json's error for a value of the wrong type in a field of ObjectMeta. */
+function unmarshalError(field: string, v: unknown, type: string): string {
+  const k = goKind(v);
+  const what = k === 'float' && type === 'int64' ? `number ${goSprint(v)}` : goTypeName[k];
+  return `json: cannot unmarshal ${what} into Go struct field ObjectMeta.${field} of type ${type}`;
+}
+
 /** The parts of ObjectMeta that validation reads, decoded leniently. */
 export interface Meta {
   raw: Record<string, unknown>;
@@ -134,16 +141,6 @@ export function decodeMeta(raw: unknown): Meta | string {
     return `json: cannot unmarshal ${goTypeName[k]} into Go value of type v1.ObjectMeta`;
   }
   const m = raw as Record<string, unknown>;
-  const fail = (field: string, v: unknown, type: string): string => {
-    const k = goKind(v);
-    const what = k === 'float' && (type === 'int64') ? `number ${goSprint(v)}` : goTypeName[k];
-    return `json: cannot unmarshal ${what} into Go struct field ObjectMeta.${field} of type ${type}`;
-  };
-  const str = (field: string): string | { error: string } => {
-    const v = m[field];
-    if (v === undefined || v === null) return '';
-    return typeof v === 'string' ? v : { error: fail(field, v, 'string') };
-  };
   const meta: Meta = {
     raw: m, name: '', generateName: '', namespace: '', resourceVersion: '', uid: '', generation: 0,
     labels: [], annotations: [], finalizers: [], ownerReferences: [], managedFields: [],
@@ -151,13 +148,14 @@ export function decodeMeta(raw: unknown): Meta | string {
     deletionGracePeriodSeconds: m.deletionGracePeriodSeconds ?? null,
   };
   for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid', 'selfLink'] as const) {
-    const v = str(f);
-    if (typeof v !== 'string') return v.error;
+    const v = m[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') return unmarshalError(f, v, 'string');
     if (f !== 'selfLink') meta[f] = v;
   }
   for (const f of ['generation', 'deletionGracePeriodSeconds'] as const) {
     const v = m[f];
-    if (v !== undefined && v !== null && goKind(v) !== 'int') return fail(f, v, 'int64');
+    if (v !== undefined && v !== null && goKind(v) !== 'int') return unmarshalError(f, v, 'int64');
   }
   if (goKind(m.generation) === 'int') meta.generation = m.generation as number | bigint;
   for (const f of ['creationTimestamp', 'deletionTimestamp'] as const) {
@@ -167,20 +165,20 @@ export function decodeMeta(raw: unknown): Meta | string {
   for (const f of ['labels', 'annotations'] as const) {
     const v = m[f];
     if (v === undefined || v === null) continue;
-    if (goKind(v) !== 'map') return fail(f, v, 'map[string]string');
+    if (goKind(v) !== 'map') return unmarshalError(f, v, 'map[string]string');
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       if (x === null) {
         meta[f].push([k, '']);
         continue;
       }
-      if (typeof x !== 'string') return fail(f, x, 'string');
+      if (typeof x !== 'string') return unmarshalError(f, x, 'string');
       meta[f].push([k, x]);
     }
   }
   if (m.finalizers !== undefined && m.finalizers !== null) {
-    if (!Array.isArray(m.finalizers)) return fail('finalizers', m.finalizers, '[]string');
+    if (!Array.isArray(m.finalizers)) return unmarshalError('finalizers', m.finalizers, '[]string');
     for (const x of m.finalizers) {
-      if (x !== null && typeof x !== 'string') return fail('finalizers', x, 'string');
+      if (x !== null && typeof x !== 'string') return unmarshalError('finalizers', x, 'string');
       meta.finalizers.push(x ?? '');
     }
   }
@@ -188,9 +186,9 @@ export function decodeMeta(raw: unknown): Meta | string {
     const v = m[f];
     if (v === undefined || v === null) continue;
     const type = f === 'ownerReferences' ? 'v1.OwnerReference' : 'v1.ManagedFieldsEntry';
-    if (!Array.isArray(v)) return fail(f, v, `[]${type}`);
+    if (!Array.isArray(v)) return unmarshalError(f, v, `[]${type}`);
     for (const x of v) {
-      if (x !== null && goKind(x) !== 'map') return fail(f, x, type);
+      if (x !== null && goKind(x) !== 'map') return unmarshalError(f, x, type);
       meta[f].push((x ?? {}) as Record<string, unknown>);
     }
   }

@@ -4,13 +4,14 @@
  * becomes the type list `integer,string`, unsupported formats are dropped, properties are listed in a
  * fixed order, and patterns are compiled with an RE2 engine, as Go's `regexp` is RE2.
  */
-import { RE2JS } from '@bufbuild/re2';
 import { effectiveFormat, isKnownFormat } from '../formats.js';
 import type { JSONSchemaProps } from '../types.js';
 import { goKind } from './valueGo.js';
+import { compileGoRegexp } from './valuePattern.js';
+import type { GoRegexp } from './valuePattern.js';
 
 /** A compiled pattern, or the Go-style message of why it does not compile. */
-export type CompiledPattern = { re: RE2JS; error?: undefined } | { re?: undefined; error: string };
+export type CompiledPattern = GoRegexp;
 
 /** `additionalProperties` / `additionalItems`: allowed or not, with an optional schema. */
 export interface SchemaOrBool {
@@ -58,6 +59,13 @@ export interface CompiledSchema {
   readonly dependencies: readonly (readonly [string, CompiledSchema | readonly string[]])[];
   /** Whether any of allOf/anyOf/oneOf/not/dependencies is present. */
   readonly hasSchemaProps: boolean;
+  /** Whether the type list contains integer / number (precomputed for the type check). */
+  readonly hasInteger: boolean;
+  readonly hasNumber: boolean;
+  /** Whether multipleOf/maximum/minimum fit the schema's numeric type and format (`IsValueValidAgainstRange`). */
+  readonly multipleOfInRange: boolean;
+  readonly maximumInRange: boolean;
+  readonly minimumInRange: boolean;
   /** `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`, for ratcheting's correlation. */
   readonly listType: string;
   readonly listMapKeys: readonly string[];
@@ -86,11 +94,7 @@ const patternCache = new Map<string, CompiledPattern>();
 export function compilePattern(pattern: string): CompiledPattern {
   let c = patternCache.get(pattern);
   if (c === undefined) {
-    try {
-      c = { re: RE2JS.compile(pattern) };
-    } catch (err) {
-      c = { error: err instanceof Error ? err.message : String(err) };
-    }
+    c = compileGoRegexp(pattern);
     if (patternCache.size > 10000) patternCache.clear();
     patternCache.set(pattern, c);
   }
@@ -117,6 +121,21 @@ export function compileSchema(schema: JSONSchemaProps, options: CompileOptions):
     cache.set(schema, c);
   }
   return c;
+}
+
+/**
+ * `IsValueValidAgainstRange` for a float64 constraint: for integer types its `'f'` text must parse
+ * as int64 (int32 with that format); for `float` it must fit float32; otherwise anything goes.
+ */
+export function constraintInRange(v: number | undefined, numType: string, numFormat: string): boolean {
+  if (v === undefined || numType === '') return true;
+  if (numType === 'integer') {
+    if (!Number.isInteger(v)) return false;
+    if (numFormat === 'int32') return v >= -2147483648 && v <= 2147483647;
+    return v >= -(2 ** 63) && v < 2 ** 63;
+  }
+  if (numFormat === 'float') return !Number.isFinite(v) || Number.isFinite(Math.fround(v));
+  return true;
 }
 
 function isSchema(v: unknown): v is JSONSchemaProps {
@@ -208,6 +227,11 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
     not,
     dependencies,
     hasSchemaProps: allOf.length > 0 || anyOf.length > 0 || oneOf.length > 0 || not !== undefined || dependencies.length > 0,
+    hasInteger: types.includes('integer'),
+    hasNumber: types.includes('number'),
+    multipleOfInRange: constraintInRange(num(s.multipleOf), numType, numFormat),
+    maximumInRange: constraintInRange(num(s.maximum), numType, numFormat),
+    minimumInRange: constraintInRange(num(s.minimum), numType, numFormat),
     listType: typeof s['x-kubernetes-list-type'] === 'string' ? s['x-kubernetes-list-type'] : '',
     listMapKeys: Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((x): x is string => typeof x === 'string') : [],
   };

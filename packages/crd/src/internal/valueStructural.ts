@@ -109,9 +109,30 @@ function rootKey(key: string): FieldPath {
   return FieldPath.root('').key(key);
 }
 
+const featureCache = new WeakMap<object, { lists: boolean; embedded: boolean }>();
+
+/** Whether the structural part of a schema declares set/map lists or embedded resources anywhere. */
+function features(schema: JSONSchemaProps): { lists: boolean; embedded: boolean } {
+  let f = featureCache.get(schema);
+  if (f !== undefined) return f;
+  f = { lists: false, embedded: false };
+  const stack: unknown[] = [schema];
+  for (let guard = 0; stack.length > 0 && guard < 1_000_000; guard++) {
+    const s = stack.pop();
+    if (!isMap(s)) continue;
+    const lt = s['x-kubernetes-list-type'];
+    if (lt === 'set' || lt === 'map') f.lists = true;
+    if (s['x-kubernetes-embedded-resource'] === true) f.embedded = true;
+    if (isMap(s.properties)) for (const k in s.properties) stack.push(s.properties[k]);
+    stack.push(s.items, s.additionalProperties);
+  }
+  featureCache.set(schema, f);
+  return f;
+}
+
 /** `ValidateListSetsAndMaps(nil, schema, obj)`: `Duplicate value` errors for set and map lists. */
 export function validateListSetsAndMaps(schema: JSONSchemaProps | undefined, obj: Record<string, unknown>): FieldError[] {
-  if (schema === undefined) return [];
+  if (schema === undefined || !features(schema).lists) return [];
   const errs: FieldError[] = [];
   listObject(undefined, schema, obj, errs);
   return errs;
@@ -167,6 +188,7 @@ function embedded(path: FieldPath | undefined, x: unknown, s: JSONSchemaProps | 
 
 /** `objectmeta.Validate(nil, obj, schema, false)`: every embedded resource below the root. */
 export function validateEmbeddedResources(schema: JSONSchemaProps | undefined, obj: Record<string, unknown>): FieldError[] {
+  if (schema === undefined || !features(schema).embedded) return [];
   const errs: FieldError[] = [];
   embedded(undefined, obj, schema, errs);
   return errs;

@@ -11,6 +11,7 @@
  */
 import { goQuote } from '@kubekit/core';
 import { validatesFormat } from '../formats.js';
+import { constraintInRange } from './valueSchema.js';
 import type { CompiledPattern, CompiledSchema } from './valueSchema.js';
 import {
   asFloat64,
@@ -18,7 +19,6 @@ import {
   compareInt64,
   deepEqual,
   enumMatches,
-  formatFloatF,
   goJSONMarshal,
   goKind,
   goNumberText,
@@ -265,19 +265,19 @@ function invalidTypeData(path: string, format: string, data: string): Validation
 
 function validateType(s: CompiledSchema, data: unknown, kind: GoKind, path: string, acc: Result): void {
   const [schType, format] = schemaInfo(kind);
-  const has = (t: string): boolean => s.types.includes(t);
-  const isFloatInt = schType === 'number' && has('integer') && isFloat64AJSONInteger(asFloat64(data));
-  const isIntFloat = schType === 'integer' && has('number');
+  const typeMatches = s.types.includes(schType);
+  const isFloatInt = schType === 'number' && s.hasInteger && isFloat64AJSONInteger(asFloat64(data));
+  const isIntFloat = schType === 'integer' && s.hasNumber;
   const stringOrSlice = kind === 'string' || kind === 'slice';
-  if (!stringOrSlice && s.format !== '' && !(has(schType) || format === s.format || isFloatInt || isIntFloat)) {
+  if (!stringOrSlice && s.format !== '' && !(typeMatches || format === s.format || isFloatInt || isIntFloat)) {
     acc.add(invalidType(path, s.format, format));
     return;
   }
-  if (!(has('number') || has('integer')) && s.format !== '' && stringOrSlice) {
+  if (!(s.hasNumber || s.hasInteger) && s.format !== '' && stringOrSlice) {
     acc.matchCount++;
     return;
   }
-  if (!(has(schType) || isFloatInt || isIntFloat)) {
+  if (!(typeMatches || isFloatInt || isIntFloat)) {
     acc.add(invalidType(path, s.typeText, schType));
     return;
   }
@@ -393,8 +393,7 @@ function runeCount(s: string): number {
 }
 
 function matchPattern(p: CompiledPattern, data: string): boolean | string {
-  if (p.error !== undefined) return p.error;
-  return p.re.test(data);
+  return p.error ?? p.test(data);
 }
 
 function validateString(s: CompiledSchema, data: string, path: string, acc: Result): void {
@@ -416,66 +415,50 @@ function validateString(s: CompiledSchema, data: string, path: string, acc: Resu
   }
 }
 
-/** `IsValueValidAgainstRange`: whether `v` fits the schema's integer/float type and format. */
-function rangeError(v: unknown, kind: 'int' | 'float', s: CompiledSchema, prefix: string, path: string): ValidationError | undefined {
-  if (s.numType === '') return undefined;
-  let ok = true;
+/** `IsValueValidAgainstRange` of the value itself: whether it fits the schema's integer/float type and format. */
+function valueInRange(v: unknown, kind: 'int' | 'float', s: CompiledSchema): boolean {
   if (s.numType === 'integer') {
-    if (kind === 'float') {
-      // strconv.ParseInt of FormatFloat(v, 'f'): fails for fractions and anything beyond int64.
-      const f = asFloat64(v);
-      const text = formatFloatF(f);
-      ok = /^-?\d+$/.test(text) && BigInt(text) >= -(2n ** 63n) && BigInt(text) <= 2n ** 63n - 1n;
-      if (ok && s.numFormat === 'int32') ok = f >= -2147483648 && f <= 2147483647;
-    } else if (s.numFormat === 'int32') {
-      const n = asInt64(v);
-      ok = compareInt64(n, -2147483648) >= 0 && compareInt64(n, 2147483647) <= 0;
-    }
-  } else if (s.numFormat === 'float') {
-    // strconv.ParseFloat(text, 32) fails only for finite values beyond float32's range.
-    const f = asFloat64(v);
-    ok = !Number.isFinite(f) || Number.isFinite(Math.fround(f));
+    if (kind === 'float') return constraintInRange(asFloat64(v), s.numType, s.numFormat);
+    if (s.numFormat !== 'int32') return true;
+    const n = asInt64(v);
+    return compareInt64(n, -2147483648) >= 0 && compareInt64(n, 2147483647) <= 0;
   }
-  if (ok) return undefined;
+  return s.numFormat !== 'float' || constraintInRange(asFloat64(v), s.numType, s.numFormat);
+}
+
+function rangeMessage(s: CompiledSchema, prefix: string, path: string): ValidationError {
   const detail = s.numFormat !== '' ? `with format ${s.numFormat}` : '(default format)';
   return plain(`${prefix} value must be of type ${s.numType} ${detail} in ${path}`);
 }
 
 type Num = { kind: 'int'; v: Int64 } | { kind: 'float'; v: number };
 
+/**
+ * `numberValidator.Validate`: the value's range, then multipleOf, minimum and maximum (merged in that
+ * order), each compared natively when its constraint fits the type, else as float64.
+ */
 function validateNumber(s: CompiledSchema, data: unknown, kind: 'int' | 'float', path: string, acc: Result): void {
-  const native: Num = kind === 'int' ? { kind, v: asInt64(data) } : { kind, v: asFloat64(data) };
-  const asFloat: Num = { kind: 'float', v: asFloat64(data) };
-  const res = new Result();
-  const checked = rangeError(data, kind, s, 'Checked', path);
-  if (checked !== undefined) res.add(checked);
-
-  const resMultiple = new Result();
-  if (s.multipleOf !== undefined) {
-    const e = rangeError(s.multipleOf, 'float', s, 'MultipleOf', path);
-    if (e !== undefined) resMultiple.add(e);
-    const err = multipleOf(path, e === undefined ? native : asFloat, s.multipleOf);
-    if (err !== undefined) resMultiple.add(err);
+  if (s.numType !== '' && !valueInRange(data, kind, s)) acc.add(rangeMessage(s, 'Checked', path));
+  if (s.multipleOf !== undefined || s.minimum !== undefined || s.maximum !== undefined) {
+    const native: Num = kind === 'int' ? { kind, v: asInt64(data) } : { kind, v: asFloat64(data) };
+    const asFloat: Num = { kind: 'float', v: asFloat64(data) };
+    if (s.multipleOf !== undefined) {
+      if (!s.multipleOfInRange) acc.add(rangeMessage(s, 'MultipleOf', path));
+      const err = multipleOf(path, s.multipleOfInRange ? native : asFloat, s.multipleOf);
+      if (err !== undefined) acc.add(err);
+    }
+    if (s.minimum !== undefined) {
+      if (!s.minimumInRange) acc.add(rangeMessage(s, 'Minimum boundary', path));
+      const err = bound(path, s.minimumInRange ? native : asFloat, s.minimum, s.exclusiveMinimum, false);
+      if (err !== undefined) acc.add(err);
+    }
+    if (s.maximum !== undefined) {
+      if (!s.maximumInRange) acc.add(rangeMessage(s, 'Maximum boundary', path));
+      const err = bound(path, s.maximumInRange ? native : asFloat, s.maximum, s.exclusiveMaximum, true);
+      if (err !== undefined) acc.add(err);
+    }
   }
-  const resMaximum = new Result();
-  if (s.maximum !== undefined) {
-    const e = rangeError(s.maximum, 'float', s, 'Maximum boundary', path);
-    if (e !== undefined) resMaximum.add(e);
-    const err = bound(path, e === undefined ? native : asFloat, s.maximum, s.exclusiveMaximum, true);
-    if (err !== undefined) resMaximum.add(err);
-  }
-  const resMinimum = new Result();
-  if (s.minimum !== undefined) {
-    const e = rangeError(s.minimum, 'float', s, 'Minimum boundary', path);
-    if (e !== undefined) resMinimum.add(e);
-    const err = bound(path, e === undefined ? native : asFloat, s.minimum, s.exclusiveMinimum, false);
-    if (err !== undefined) resMinimum.add(err);
-  }
-  res.merge(resMultiple);
-  res.merge(resMinimum);
-  res.merge(resMaximum);
-  res.matchCount++;
-  acc.merge(res);
+  acc.matchCount++;
 }
 
 function multipleOf(path: string, n: Num, factor: number): ValidationError | undefined {
@@ -571,7 +554,7 @@ function enumText(values: readonly unknown[]): string {
 }
 
 function patternMatches(p: CompiledPattern, key: string): boolean {
-  return p.error === undefined && p.re.test(key);
+  return p.error === undefined && p.test(key);
 }
 
 /** `validatePatternProperty`: validates `value` against every matching pattern; returns the patterns. */
@@ -586,10 +569,13 @@ function validatePatternProperty(s: CompiledSchema, key: string, value: unknown,
   return matched;
 }
 
+/** The correlation of a property; ratcheting never applies to the root's apiVersion and kind. */
+function keyCorrelation(corr: Correlation | undefined, path: string, val: Record<string, unknown>, k: string, hasSchema: boolean): Correlation | undefined {
+  if (corr === undefined || (path === '' && (k === 'kind' || k === 'apiVersion'))) return undefined;
+  return correlateKey(corr, val, k, hasSchema);
+}
+
 function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: string, acc: Result, corr: Correlation | undefined): void {
-  // Ratcheting never applies to the root's apiVersion and kind.
-  const keyCorr = (k: string, hasSchema: boolean): Correlation | undefined =>
-    corr === undefined || (path === '' && (k === 'kind' || k === 'apiVersion')) ? undefined : correlateKey(corr, val, k, hasSchema);
   const apSchema = s.additionalProperties?.schema !== undefined;
   const needKeys = s.minProperties !== undefined || s.maxProperties !== undefined || s.additionalProperties !== undefined || s.patternProperties.length > 0;
   const keys = needKeys ? Object.keys(val) : [];
@@ -608,12 +594,12 @@ function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: s
   } else if (ap?.schema !== undefined || s.patternProperties.length > 0) {
     for (const k of keys) {
       const regular = s.properties.has(k);
-      const matched = validatePatternProperty(s, k, val[k], path, acc, keyCorr(k, regular || apSchema));
-      if (!regular && matched.length === 0 && ap?.schema !== undefined) validateChild(ap.schema, val[k], `${path}.${k}`, acc, keyCorr(k, true));
+      const matched = validatePatternProperty(s, k, val[k], path, acc, keyCorrelation(corr, path, val, k, regular || apSchema));
+      if (!regular && matched.length === 0 && ap?.schema !== undefined) validateChild(ap.schema, val[k], `${path}.${k}`, acc, keyCorrelation(corr, path, val, k, true));
     }
   }
   for (const [name, schema] of s.propertyList) {
-    if (Object.hasOwn(val, name)) validateChild(schema, val[name], path === '' ? name : `${path}.${name}`, acc, keyCorr(name, true));
+    if (Object.hasOwn(val, name)) validateChild(schema, val[name], path === '' ? name : `${path}.${name}`, acc, keyCorrelation(corr, path, val, name, true));
   }
   for (const k of s.required) {
     if (!Object.hasOwn(val, k)) acc.add(vErr(Code.RequiredFail, `${path}.${k}`, undefined, `${path}.${k} in ${IN} is required`));
@@ -621,7 +607,7 @@ function validateObject(s: CompiledSchema, val: Record<string, unknown>, path: s
   if (s.patternProperties.length > 0) {
     for (const k of keys) {
       const regular = s.properties.has(k);
-      const c = keyCorr(k, regular || apSchema);
+      const c = keyCorrelation(corr, path, val, k, regular || apSchema);
       const matched = validatePatternProperty(s, k, val[k], path, acc, c);
       if (!regular) for (const schema of matched) validateChild(schema, val[k], `${path}.${k}`, acc, c);
     }
