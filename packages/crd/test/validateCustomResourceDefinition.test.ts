@@ -29,6 +29,33 @@ describe('validateCustomResourceDefinition', () => {
     }
   });
 
+  describe('upstream schema cases (TestValidateCustomResourceDefinition)', () => {
+    // Cases of apiextensions-apiserver's validation_test.go whose errors all concern the schema; each
+    // schema becomes the only version's, which the apiserver reports at spec.validation.openAPIV3Schema.
+    const ported = JSON.parse(readFileSync(new URL('./fixtures/crd_validation_schema_cases.json', import.meta.url), 'utf8')) as {
+      cases: { name: string; schema: JSONSchemaProps; errors: { type: string; field: string }[] }[];
+    };
+    const types: Record<string, string> = {
+      invalid: 'FieldValueInvalid', required: 'FieldValueRequired', forbidden: 'FieldValueForbidden', unsupported: 'FieldValueNotSupported',
+      invalidtypecode: 'FieldValueTypeInvalid', duplicate: 'FieldValueDuplicate', tooMany: 'FieldValueTooMany',
+    };
+    const key = (e: { type: string; field: string }) => `${e.type} ${e.field}`;
+    for (const c of ported.cases) {
+      it(`reports exactly the errors upstream expects for "${c.name}"`, () => {
+        const crd: CustomResourceDefinition = {
+          apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'plural.group.com' },
+          spec: {
+            group: 'group.com', scope: 'Namespaced', names: { plural: 'plural', singular: 'singular', kind: 'Plural', listKind: 'PluralList' },
+            versions: [{ name: 'version', served: true, storage: true, schema: { openAPIV3Schema: c.schema } }],
+          },
+        };
+        const got = validateCustomResourceDefinition(crd).map(key).sort();
+        const want = c.errors.map((e) => key({ type: types[e.type], field: e.field })).sort();
+        expect(got).to.deep.equal(want);
+      });
+    }
+  });
+
   describe('metadata', () => {
     it('requires the name <plural>.<group>', () => {
       const crd = crontab();
