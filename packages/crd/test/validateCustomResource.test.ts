@@ -196,7 +196,7 @@ describe('validateCustomResource', () => {
       const old = { ...(load('crontab-invalid.json') as Record<string, unknown>), metadata: { name: 'my-new-cron-object', resourceVersion: '1' } };
       const same = structuredClone(old);
       expect(validateCustomResource(crontab, 'v1', same, old)).to.deep.equal([]);
-      const changed = structuredClone(old) as { spec: { replicas: number } };
+      const changed = structuredClone(old) as unknown as { spec: { replicas: number } };
       changed.spec.replicas = 16;
       expect(texts(validateCustomResource(crontab, 'v1', changed, old))).to.deep.equal([
         'spec.replicas: Invalid value: 16: spec.replicas in body should be less than or equal to 10',
