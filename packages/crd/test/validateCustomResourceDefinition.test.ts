@@ -499,6 +499,44 @@ describe('validateCustomResourceDefinitionUpdate', () => {
     ]);
   });
 
+  // Modelled on TestValidateCustomResourceDefinitionUpdate ("invalid types updates allowed if old object has
+  // invalid types", "allow nullable key in list of type map if pre-existing", "schema not required if old
+  // object is missing schema", "webhookconfig: should pass on invalid ConversionReviewVersion with old invalid versions").
+  it('ratchets invalid types, nullable list-map keys, missing schemas and unrecognised review versions', () => {
+    const old = stored();
+    const spec = old.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec;
+    spec.properties!.foo = { type: 'bogus' as 'string' };
+    spec.properties!.ports = {
+      type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
+      items: { type: 'object', properties: { name: { type: 'string', nullable: true } } },
+    };
+    expect(messages(old).map((m) => m.replace(/:.*/, ''))).to.deep.equal([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[foo].type',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[ports].items.properties[name].default',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[ports].items.properties[name].nullable',
+    ]);
+    const next = structuredClone(old);
+    (next.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec.properties!.foo as JSONSchemaProps).type = 'bogus2' as 'string';
+    expect(validateCustomResourceDefinitionUpdate(next, old)).to.deep.equal([]);
+
+    const legacy = stored();
+    legacy.spec.preserveUnknownFields = true;
+    delete legacy.spec.versions[0].schema;
+    const legacyNext = structuredClone(legacy);
+    legacyNext.spec.versions[0].deprecated = true;
+    expect(validateCustomResourceDefinitionUpdate(legacyNext, legacy)).to.deep.equal([]);
+    expect(messages(legacyNext)).to.include('spec.versions[0].schema.openAPIV3Schema: Required value');
+
+    const webhook = stored();
+    webhook.spec.conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://example.com' }, conversionReviewVersions: ['v9'] } };
+    expect(validateCustomResourceDefinitionUpdate(structuredClone(webhook), webhook)).to.deep.equal([]);
+    const valid = structuredClone(webhook);
+    valid.spec.conversion!.webhook!.conversionReviewVersions = ['v1'];
+    expect(validateCustomResourceDefinitionUpdate(structuredClone(webhook), valid).map(String)).to.deep.equal([
+      'spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
+    ]);
+  });
+
   it('allows preserveUnknownFields: true only if it was already set', () => {
     const old = stored();
     old.spec.preserveUnknownFields = true;
