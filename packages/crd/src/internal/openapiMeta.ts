@@ -9,11 +9,17 @@
 /** A JSON object of an OpenAPI document. */
 export type OpenAPIObject = { [key: string]: unknown };
 
+/** Definition names of the built-in types a CRD document refers to. */
 export const objectMetaName = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+/** See {@link objectMetaName}. */
 export const listMetaName = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
+/** See {@link objectMetaName}. */
 export const statusName = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
+/** See {@link objectMetaName}. */
 export const patchName = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
+/** See {@link objectMetaName}. */
 export const deleteOptionsName = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+/** See {@link objectMetaName}. */
 export const scaleName = 'io.k8s.api.autoscaling.v1.Scale';
 
 /** `#/components/schemas/<name>`. */

@@ -14,6 +14,7 @@ export function basePath(fieldPath: FieldPathLike): FieldPath | undefined {
   return fieldPath === '' ? undefined : FieldPath.root(fieldPath);
 }
 
+/** The text of `base.Child(name)` in Go: `<nil>` for a nil base without a name. */
 export function pathText(base: FieldPath | undefined, name?: string): string {
   if (name === undefined || name === '') return base === undefined ? '<nil>' : base.toString();
   return base === undefined ? name : base.child(name).toString();

@@ -16,7 +16,9 @@ export type GoKind = 'nil' | 'bool' | 'string' | 'int' | 'float' | 'slice' | 'ma
 /** An int64: a safe integer `number`, or a `bigint` within int64. */
 export type Int64 = number | bigint;
 
+/** The int64 range. */
 export const INT64_MIN = -(2n ** 63n);
+/** The largest int64. */
 export const INT64_MAX = 2n ** 63n - 1n;
 const TWO_63 = 2 ** 63;
 
