@@ -36,6 +36,7 @@ export type FieldSelectorItem =
   | { readonly term: true; readonly field: string; readonly value: string; readonly negate: boolean }
   | { readonly term: false; readonly nothing: boolean };
 
+const noFields: Readonly<Record<string, string>> = Object.freeze({});
 const blank: FieldSelectorItem = { term: false, nothing: false };
 const nothingItem: FieldSelectorItem = { term: false, nothing: true };
 
@@ -91,10 +92,11 @@ export class FieldSelector<TFields extends string = string> {
 
   /**
    * Whether every term holds for `fields`. A field missing from `fields` reads as `""`, so `f=`
-   * and `f!=x` match an object without `f`.
+   * and `f!=x` match an object without `f`; `null`/`undefined` is a set without fields.
    */
-  matches(fields: FieldSet<TFields>): boolean {
+  matches(fields: FieldSet<TFields> | null | undefined): boolean {
     if (this.never) return false;
+    if (fields == null) fields = noFields as FieldSet<TFields>;
     const n = this.count;
     const keys = this.keys;
     const values = this.values;

@@ -43,9 +43,10 @@ export class LabelSelector {
     this.never = never;
   }
 
-  /** Whether every requirement holds for `labels`. */
-  matches(labels: LabelSet): boolean {
+  /** Whether every requirement holds for `labels` (`null`/`undefined`: an object without labels). */
+  matches(labels: LabelSet | null | undefined): boolean {
     if (this.never) return false;
+    if (labels == null) labels = noLabels;
     const reqs = this.compiled;
     const n = reqs.length;
     if (typeof labels === 'function') {
@@ -116,6 +117,8 @@ export class LabelSelector {
     return new LabelSelector(sortByKey([...this.reqs, ...added]));
   }
 }
+
+const noLabels: Readonly<Record<string, string>> = Object.freeze({});
 
 /** @internal Sorts requirements by key as `sort.Sort(ByKey(...))` does (unstable beyond 12 elements). */
 export function sortByKey(reqs: LabelRequirement[]): LabelRequirement[] {

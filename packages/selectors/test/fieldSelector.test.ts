@@ -149,6 +149,11 @@ describe('FieldSelector', () => {
     expect(parseFieldSelector('spec.color!=').matches(() => undefined)).to.equal(false);
   });
 
+  it('reads null or undefined fields as no fields (a nil fields.Set)', () => {
+    expect(parseFieldSelector('a=').matches(undefined)).to.equal(true);
+    expect(parseFieldSelector('a=b').matches(null)).to.equal(false);
+  });
+
   it('reads inherited and non-string properties as absent', () => {
     expect(parseFieldSelector('toString=').matches({})).to.equal(true);
     expect(parseFieldSelector('constructor!=').matches({})).to.equal(false);

@@ -161,6 +161,11 @@ describe('LabelSelector', () => {
     expect(m('!x', { x: '' })).to.equal(false);
   });
 
+  it('reads null or undefined labels as no labels (a nil labels.Set)', () => {
+    expect(parseLabelSelector('!x').matches(undefined)).to.equal(true);
+    expect(parseLabelSelector('x').matches(null)).to.equal(false);
+  });
+
   it('reads inherited and non-string properties as absent labels', () => {
     expect(parseLabelSelector('constructor').matches({})).to.equal(false);
     expect(parseLabelSelector('!toString').matches({})).to.equal(true);
