@@ -1,0 +1,430 @@
+/**
+ * The CEL syntax tree kubekit type-checks and evaluates, built from `@bufbuild/cel`'s parser output.
+ *
+ * On top of that parser this adds what cel-go's parser does and it does not: the optional syntax
+ * (`a.?b`, `a[?b]`), the two-variable comprehension macros (`all(k, v, p)`, `transformList`,
+ * `transformMap`), the optional macros (`optMap`, `optFlatMap`), the macro argument errors (`invalid
+ * argument to has() macro`, `argument must be a simple name`), and cel-go's source positions (calls
+ * are located at their `(`, conditionals at their `?`), which the error messages print.
+ */
+import { parse } from '@bufbuild/cel';
+import type { CelIssues } from './issues.js';
+import { UintVal } from './values.js';
+
+/** A literal value. */
+export type Literal = null | boolean | bigint | number | string | Uint8Array | UintVal;
+
+/** A node of the syntax tree. `id`s are unique in a tree. */
+export type Expr =
+  | { kind: 'literal'; id: number; value: Literal }
+  | { kind: 'ident'; id: number; name: string }
+  | { kind: 'select'; id: number; operand: Expr; field: string; testOnly: boolean; optional: boolean }
+  | { kind: 'call'; id: number; fn: string; target?: Expr; args: Expr[] }
+  | { kind: 'list'; id: number; elements: Expr[]; optionalIndices: number[] }
+  | { kind: 'map'; id: number; entries: MapEntry[] }
+  | { kind: 'struct'; id: number; typeName: string }
+  | {
+    kind: 'comprehension'; id: number; iterVar: string; iterVar2: string; iterRange: Expr; accuVar: string;
+    accuInit: Expr; loopCondition: Expr; loopStep: Expr; result: Expr;
+  };
+
+/** An entry of a map literal. */
+export interface MapEntry {
+  id: number;
+  key: Expr;
+  value: Expr;
+  optional: boolean;
+}
+
+/** A parsed expression: its tree and the source offset of every node. */
+export interface ParsedExpr {
+  expr: Expr;
+  source: string;
+  offsets: Map<number, number>;
+}
+
+/** The accumulator of macro comprehensions. */
+export const accumulatorName = '@result';
+const unusedIterVar = '#unused';
+
+/** The protobuf `Expr` shape of `@bufbuild/cel` (only what is read here). */
+interface PbExpr {
+  id: bigint;
+  exprKind: { case: string | undefined; value: unknown };
+}
+
+/** Parser limits that cel-go's Kubernetes environments enforce. */
+const maxRecursionDepth = 250;
+
+/**
+ * Replaces the `?` of `.?` and `[?` with a space (the parser accepts whitespace there) and returns the
+ * offsets of the `.` and `[` so the resulting nodes can be marked optional. String literals are
+ * skipped.
+ */
+function stripOptionalSyntax(src: string): { text: string; selects: Set<number>; indexes: Set<number> } {
+  const out = src.split('');
+  const selects = new Set<number>();
+  const indexes = new Set<number>();
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === '"' || c === "'") {
+      const raw = i > 0 && /[rR]/.test(src[i - 1]) && (i < 2 || !/[A-Za-z0-9_]/.test(src[i - 2]) || /[bB]/.test(src[i - 2]));
+      const triple = src.startsWith(c.repeat(3), i);
+      const quote = triple ? c.repeat(3) : c;
+      i += quote.length;
+      while (i < src.length && !src.startsWith(quote, i)) {
+        if (!raw && src[i] === '\\') i++;
+        i++;
+      }
+      i += quote.length;
+      continue;
+    }
+    if (c === '.' || c === '[') {
+      let j = i + 1;
+      while (j < src.length && /\s/.test(src[j])) j++;
+      if (src[j] === '?') {
+        out[j] = ' ';
+        (c === '.' ? selects : indexes).add(i);
+      }
+    }
+    i++;
+  }
+  return { text: out.join(''), selects, indexes };
+}
+
+function isIdentChar(c: string | undefined): boolean {
+  return c !== undefined && /[A-Za-z0-9_]/.test(c);
+}
+
+/** The offset of the `(` of a call whose node starts at `start` (an identifier, or the `.` of a member call). */
+function openParen(src: string, start: number): number {
+  let i = start;
+  if (src[i] === '.') i++;
+  while (i < src.length && /\s/.test(src[i])) i++;
+  while (isIdentChar(src[i])) i++;
+  while (i < src.length && /\s/.test(src[i])) i++;
+  return src[i] === '(' ? i : start;
+}
+
+/** The offset of the top-level `?` of a conditional whose condition starts at `start`. */
+function questionMark(src: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < src.length; i++) {
+    const c = src[i];
+    if (c === '"' || c === "'") {
+      const triple = src.startsWith(c.repeat(3), i);
+      const quote = triple ? c.repeat(3) : c;
+      i += quote.length;
+      while (i < src.length && !src.startsWith(quote, i)) {
+        if (src[i] === '\\') i++;
+        i++;
+      }
+      i += quote.length - 1;
+    } else if (c === '(' || c === '[' || c === '{') {
+      depth++;
+    } else if (c === ')' || c === ']' || c === '}') {
+      depth--;
+    } else if (c === '?' && depth === 0) {
+      return i;
+    }
+  }
+  return start;
+}
+
+class Converter {
+  private nextId = 0;
+  readonly offsets = new Map<number, number>();
+  private depth = 0;
+
+  constructor(
+    private readonly src: string,
+    private readonly pbOffsets: Record<string, number>,
+    private readonly optionalSelects: Set<number>,
+    private readonly optionalIndexes: Set<number>,
+    private readonly issues: CelIssues,
+  ) {}
+
+  private newId(offset: number): number {
+    const id = ++this.nextId;
+    this.offsets.set(id, offset);
+    return id;
+  }
+
+  private offsetOf(e: PbExpr | { id: bigint }): number {
+    return this.pbOffsets[String(e.id)] ?? 0;
+  }
+
+  convert(e: PbExpr): Expr {
+    if (++this.depth > maxRecursionDepth) {
+      this.depth--;
+      throw new CelRecursionError();
+    }
+    try {
+      return this.convertInner(e);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private convertInner(e: PbExpr): Expr {
+    const offset = this.offsetOf(e);
+    const k = e.exprKind;
+    switch (k.case) {
+      case 'constExpr': {
+        const c = (k.value as { constantKind: { case: string; value: unknown } }).constantKind;
+        let value: Literal;
+        switch (c.case) {
+          case 'uint64Value': value = new UintVal(c.value as bigint); break;
+          case 'nullValue': value = null; break;
+          default: value = c.value as Literal;
+        }
+        return { kind: 'literal', id: this.newId(offset), value };
+      }
+      case 'identExpr':
+        return { kind: 'ident', id: this.newId(offset), name: (k.value as { name: string }).name };
+      case 'selectExpr': {
+        const s = k.value as { operand: PbExpr; field: string; testOnly: boolean };
+        const operand = this.convert(s.operand);
+        return { kind: 'select', id: this.newId(offset), operand, field: s.field, testOnly: s.testOnly, optional: this.optionalSelects.has(offset) };
+      }
+      case 'callExpr': return this.convertCall(k.value as { function: string; target?: PbExpr; args: PbExpr[] }, offset);
+      case 'listExpr': {
+        const l = k.value as { elements: PbExpr[] };
+        if (this.optionalIndexes.has(offset)) this.issues.report(offset, 'optional list elements are not supported by kubekit');
+        return { kind: 'list', id: this.newId(offset), elements: l.elements.map((x) => this.convert(x)), optionalIndices: [] };
+      }
+      case 'structExpr': {
+        const s = k.value as { messageName: string; entries: { id: bigint; keyKind: { case: string; value: unknown }; value: PbExpr; optionalEntry: boolean }[] };
+        if (s.messageName !== '') {
+          return { kind: 'struct', id: this.newId(offset), typeName: s.messageName };
+        }
+        const entries: MapEntry[] = s.entries.map((en) => {
+          const key = this.convert(en.keyKind.value as PbExpr);
+          const value = this.convert(en.value);
+          return { id: this.newId(this.offsetOf(en)), key, value, optional: en.optionalEntry };
+        });
+        return { kind: 'map', id: this.newId(offset), entries };
+      }
+      case 'comprehensionExpr': {
+        const c = k.value as {
+          iterVar: string; iterVar2: string; iterRange: PbExpr; accuVar: string; accuInit: PbExpr;
+          loopCondition: PbExpr; loopStep: PbExpr; result: PbExpr;
+        };
+        const iterRange = this.convert(c.iterRange);
+        const accuInit = this.convert(c.accuInit);
+        const loopCondition = this.convert(c.loopCondition);
+        const loopStep = this.convert(c.loopStep);
+        const result = this.convert(c.result);
+        return {
+          kind: 'comprehension', id: this.newId(openParen(this.src, offset)), iterVar: c.iterVar, iterVar2: c.iterVar2,
+          iterRange, accuVar: c.accuVar, accuInit, loopCondition, loopStep, result,
+        };
+      }
+      default:
+        this.issues.report(offset, 'unsupported expression');
+        return { kind: 'literal', id: this.newId(offset), value: null };
+    }
+  }
+
+  private convertCall(c: { function: string; target?: PbExpr; args: PbExpr[] }, offset: number): Expr {
+    const fn = c.function;
+    if (fn === '_[_]') {
+      const args = c.args.map((a) => this.convert(a));
+      const name = this.optionalIndexes.has(offset) ? '_[?_]' : '_[_]';
+      return { kind: 'call', id: this.newId(offset), fn: name, args };
+    }
+    if (fn === '_?_:_') {
+      const args = c.args.map((a) => this.convert(a));
+      return { kind: 'call', id: this.newId(questionMark(this.src, offset)), fn, args };
+    }
+    if (fn.startsWith('_') || fn.startsWith('@') || fn === '!_' || fn === '-_') {
+      const args = c.args.map((a) => this.convert(a));
+      return { kind: 'call', id: this.newId(offset), fn, args };
+    }
+    const callOffset = openParen(this.src, offset);
+    if (c.target === undefined) {
+      if (fn === 'has' && c.args.length === 1) {
+        const arg = this.convert(c.args[0]);
+        this.issues.report(this.offsets.get(arg.id) ?? callOffset, 'invalid argument to has() macro');
+        return { kind: 'call', id: this.newId(callOffset), fn, args: [arg] };
+      }
+      return { kind: 'call', id: this.newId(callOffset), fn, args: c.args.map((a) => this.convert(a)) };
+    }
+    const target = this.convert(c.target);
+    const args = c.args.map((a) => this.convert(a));
+    const expanded = this.expandMacro(fn, target, args, callOffset);
+    if (expanded !== undefined) return expanded;
+    return { kind: 'call', id: this.newId(callOffset), fn, target, args };
+  }
+
+  private identName(e: Expr): string | undefined {
+    return e.kind === 'ident' ? e.name : undefined;
+  }
+
+  private accu(offset: number): Expr {
+    return { kind: 'ident', id: this.newId(offset), name: accumulatorName };
+  }
+
+  private call(offset: number, fn: string, args: Expr[], target?: Expr): Expr {
+    return { kind: 'call', id: this.newId(offset), fn, args, target };
+  }
+
+  private lit(offset: number, value: Literal): Expr {
+    return { kind: 'literal', id: this.newId(offset), value };
+  }
+
+  /** cel-go macros that `@bufbuild/cel` leaves as calls. */
+  private expandMacro(fn: string, target: Expr, args: Expr[], at: number): Expr | undefined {
+    const quantifiers = ['all', 'exists', 'exists_one', 'existsOne'];
+    const oneVar = [...quantifiers, 'map', 'filter'];
+    if (oneVar.includes(fn) && (args.length === 2 || (fn === 'map' && args.length === 3))) {
+      // The parser expands these when the first argument is an identifier.
+      this.issues.report(this.offsets.get(args[0].id) ?? at, 'argument must be a simple name');
+      return undefined;
+    }
+    const twoVar = quantifiers.includes(fn) ? 3 : fn === 'transformList' || fn === 'transformMap' || fn === 'transformMapEntry' ? 0 : -1;
+    if (twoVar === 3 && args.length === 3) return this.twoVarQuantifier(fn, target, args, at);
+    if (twoVar === 0 && (args.length === 3 || args.length === 4)) return this.transform(fn, target, args, at);
+    if ((fn === 'optMap' || fn === 'optFlatMap') && args.length === 2) {
+      const v = this.identName(args[0]);
+      if (v === undefined) {
+        this.issues.report(this.offsets.get(args[0].id) ?? at, `${fn}() variable name must be a simple identifier`);
+        return undefined;
+      }
+      const valueCall = this.call(at, 'value', [], this.copy(target));
+      const bind: Expr = {
+        kind: 'comprehension', id: this.newId(at), iterVar: unusedIterVar, iterVar2: '',
+        iterRange: { kind: 'list', id: this.newId(at), elements: [], optionalIndices: [] },
+        accuVar: v, accuInit: valueCall, loopCondition: this.lit(at, false),
+        loopStep: { kind: 'ident', id: this.newId(at), name: v }, result: args[1],
+      };
+      const some = fn === 'optMap' ? this.call(at, 'optional.of', [bind]) : bind;
+      return this.call(at, '_?_:_', [this.call(at, 'hasValue', [], target), some, this.call(at, 'optional.none', [])]);
+    }
+    return undefined;
+  }
+
+  private checkVars(args: Expr[], at: number): [string, string] | undefined {
+    const v1 = this.identName(args[0]);
+    const v2 = this.identName(args[1]);
+    if (v1 === undefined) {
+      this.issues.report(this.offsets.get(args[0].id) ?? at, 'argument must be a simple name');
+      return undefined;
+    }
+    if (v2 === undefined) {
+      this.issues.report(this.offsets.get(args[1].id) ?? at, 'argument must be a simple name');
+      return undefined;
+    }
+    for (const v of [v1, v2]) {
+      if (v === accumulatorName || v === '__result__') {
+        this.issues.report(at, 'iteration variable overwrites accumulator variable');
+        return undefined;
+      }
+    }
+    if (v1 === v2) {
+      this.issues.report(this.offsets.get(args[1].id) ?? at, 'duplicate variable name: ' + v1);
+      return undefined;
+    }
+    return [v1, v2];
+  }
+
+  private twoVarQuantifier(fn: string, target: Expr, args: Expr[], at: number): Expr | undefined {
+    const vars = this.checkVars(args, at);
+    if (vars === undefined) return undefined;
+    const pred = args[2];
+    let init: Expr;
+    let cond: Expr;
+    let step: Expr;
+    let result: Expr;
+    if (fn === 'all') {
+      init = this.lit(at, true);
+      cond = this.call(at, '@not_strictly_false', [this.accu(at)]);
+      step = this.call(at, '_&&_', [this.accu(at), pred]);
+      result = this.accu(at);
+    } else if (fn === 'exists') {
+      init = this.lit(at, false);
+      cond = this.call(at, '@not_strictly_false', [this.call(at, '!_', [this.accu(at)])]);
+      step = this.call(at, '_||_', [this.accu(at), pred]);
+      result = this.accu(at);
+    } else {
+      init = this.lit(at, 0n);
+      cond = this.lit(at, true);
+      step = this.call(at, '_?_:_', [pred, this.call(at, '_+_', [this.accu(at), this.lit(at, 1n)]), this.accu(at)]);
+      result = this.call(at, '_==_', [this.accu(at), this.lit(at, 1n)]);
+    }
+    return {
+      kind: 'comprehension', id: this.newId(at), iterVar: vars[0], iterVar2: vars[1], iterRange: target,
+      accuVar: accumulatorName, accuInit: init, loopCondition: cond, loopStep: step, result,
+    };
+  }
+
+  private transform(fn: string, target: Expr, args: Expr[], at: number): Expr | undefined {
+    const vars = this.checkVars(args, at);
+    if (vars === undefined) return undefined;
+    const filter = args.length === 4 ? args[2] : undefined;
+    const transform = args[args.length - 1];
+    let init: Expr;
+    let step: Expr;
+    if (fn === 'transformList') {
+      init = { kind: 'list', id: this.newId(at), elements: [], optionalIndices: [] };
+      step = this.call(at, '_+_', [this.accu(at), { kind: 'list', id: this.newId(at), elements: [transform], optionalIndices: [] }]);
+    } else if (fn === 'transformMap') {
+      init = { kind: 'map', id: this.newId(at), entries: [] };
+      step = this.call(at, 'cel.@mapInsert', [this.accu(at), { kind: 'ident', id: this.newId(at), name: vars[0] }, transform]);
+    } else {
+      init = { kind: 'map', id: this.newId(at), entries: [] };
+      step = this.call(at, 'cel.@mapInsert', [this.accu(at), transform]);
+    }
+    if (filter !== undefined) step = this.call(at, '_?_:_', [filter, step, this.accu(at)]);
+    return {
+      kind: 'comprehension', id: this.newId(at), iterVar: vars[0], iterVar2: vars[1], iterRange: target,
+      accuVar: accumulatorName, accuInit: init, loopCondition: this.lit(at, true), loopStep: step, result: this.accu(at),
+    };
+  }
+
+  /** A copy of a subtree with fresh ids (macros that use an operand twice). */
+  private copy(e: Expr): Expr {
+    const at = this.offsets.get(e.id) ?? 0;
+    switch (e.kind) {
+      case 'literal': return { ...e, id: this.newId(at) };
+      case 'ident': return { ...e, id: this.newId(at) };
+      case 'select': return { ...e, operand: this.copy(e.operand), id: this.newId(at) };
+      case 'call': return { ...e, target: e.target && this.copy(e.target), args: e.args.map((a) => this.copy(a)), id: this.newId(at) };
+      case 'list': return { ...e, elements: e.elements.map((a) => this.copy(a)), id: this.newId(at) };
+      case 'map': return { ...e, entries: e.entries.map((en) => ({ ...en, key: this.copy(en.key), value: this.copy(en.value), id: this.newId(at) })), id: this.newId(at) };
+      case 'struct': return { ...e, id: this.newId(at) };
+      case 'comprehension': return {
+        ...e, iterRange: this.copy(e.iterRange), accuInit: this.copy(e.accuInit), loopCondition: this.copy(e.loopCondition),
+        loopStep: this.copy(e.loopStep), result: this.copy(e.result), id: this.newId(at),
+      };
+    }
+  }
+}
+
+class CelRecursionError extends Error {}
+
+/** Parses `source`; syntax and macro errors are reported to `issues` (the tree is then unusable). */
+export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undefined {
+  const { text, selects, indexes } = stripOptionalSyntax(source);
+  let pb: ReturnType<typeof parse>;
+  try {
+    pb = parse(text);
+  } catch (err) {
+    const loc = (err as { location?: { start?: { offset?: number } } }).location;
+    const raw = (err as { rawMessage?: string }).rawMessage ?? (err instanceof Error ? err.message : String(err));
+    issues.report(loc?.start?.offset ?? 0, `Syntax error: ${raw}`);
+    return undefined;
+  }
+  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, selects, indexes, issues);
+  try {
+    const expr = conv.convert(pb.expr as unknown as PbExpr);
+    return { expr, source, offsets: conv.offsets };
+  } catch (err) {
+    if (err instanceof CelRecursionError) {
+      issues.report(0, 'expression recursion limit exceeded: 250');
+      return undefined;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * The CEL interpreter: evaluates a checked expression over an activation, charging cel-go's
+ * runtime cost for every step and stopping with `operation cancelled: actual cost limit exceeded`
+ * once the limit is passed, so that no rule, however hostile its input, runs away. Errors are
+ * values, absorbed by `&&`, `||` and the quantifier macros as CEL specifies.
+ */
+import type { Expr } from './ast.js';
+import type { CheckedExpr } from './checker.js';
+import type { FunctionDecl, OverloadDecl } from '../libraries/library.js';
+import { valueMatchesType } from '../libraries/library.js';
+import { typeIdentifierValue } from '../libraries/standard.js';
+import { optionalIndex } from '../libraries/optionals.js';
+import { callCost } from '../cost.js';
+import {
+  ArrayList, ErrVal, ListVal, LiteralMap, MapVal, ObjectVal, OptionalVal, UintVal, equals, noSuchOverload,
+} from './values.js';
+import type { CelVal } from './values.js';
+
+/** Thrown when the runtime cost limit is passed. */
+export class CostLimitExceededError extends Error {
+  constructor() {
+    super('operation cancelled: actual cost limit exceeded');
+    this.name = 'CostLimitExceededError';
+  }
+}
+
+/** The result of an evaluation. */
+export interface EvalResult {
+  value: CelVal;
+  cost: number;
+}
+
+/** A compiled program's runtime needs: functions by name and their overloads by id. */
+export interface Runtime {
+  readonly functions: ReadonlyMap<string, FunctionDecl>;
+  readonly overloads: ReadonlyMap<string, OverloadDecl>;
+}
+
+class Frame {
+  constructor(readonly vars: Map<string, CelVal>, readonly parent: Frame | undefined) {}
+
+  find(name: string): CelVal | undefined {
+    for (let f: Frame | undefined = this; f !== undefined; f = f.parent) {
+      if (f.vars.has(name)) return f.vars.get(name);
+    }
+    return undefined;
+  }
+
+  has(name: string): boolean {
+    for (let f: Frame | undefined = this; f !== undefined; f = f.parent) if (f.vars.has(name)) return true;
+    return false;
+  }
+}
+
+const maxDepth = 1000;
+
+class Evaluator {
+  cost = 0;
+  private depth = 0;
+
+  constructor(private readonly checked: CheckedExpr, private readonly runtime: Runtime, private readonly limit: number) {}
+
+  private charge(n: number): void {
+    this.cost += n;
+    if (this.cost > this.limit) throw new CostLimitExceededError();
+  }
+
+  eval(e: Expr, frame: Frame): CelVal {
+    if (++this.depth > maxDepth) {
+      this.depth--;
+      return new ErrVal('max recursion depth exceeded');
+    }
+    try {
+      return this.evalInner(e, frame);
+    } catch (err) {
+      if (err instanceof RangeError) return new ErrVal(err.message);
+      throw err;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private evalInner(e: Expr, frame: Frame): CelVal {
+    switch (e.kind) {
+      case 'literal': return e.value;
+      case 'ident': {
+        this.charge(1);
+        return this.resolve(e.name, frame);
+      }
+      case 'select': return this.evalSelect(e, frame);
+      case 'call': return this.evalCall(e, frame);
+      case 'list': {
+        const items: CelVal[] = [];
+        for (const el of e.elements) {
+          const v = this.eval(el, frame);
+          if (v instanceof ErrVal) return v;
+          items.push(v);
+        }
+        this.charge(10);
+        return new ArrayList(items);
+      }
+      case 'map': {
+        const m = new LiteralMap();
+        for (const en of e.entries) {
+          const k = this.eval(en.key, frame);
+          if (k instanceof ErrVal) return k;
+          const v = this.eval(en.value, frame);
+          if (v instanceof ErrVal) return v;
+          if (!m.set(k, v)) return new ErrVal(`Failed with repeated key: ${String(k)}`);
+        }
+        this.charge(30);
+        return m;
+      }
+      case 'struct': return new ErrVal(`unknown type: ${e.typeName}`);
+      case 'comprehension': return this.evalComprehension(e, frame);
+    }
+  }
+
+  private resolve(name: string, frame: Frame): CelVal {
+    if (frame.has(name)) return frame.find(name) as CelVal;
+    const t = typeIdentifierValue(name);
+    if (t !== undefined) return t;
+    return new ErrVal(`no such attribute(s): ${name}`);
+  }
+
+  private evalSelect(e: Extract<Expr, { kind: 'select' }>, frame: Frame): CelVal {
+    const ref = this.checked.references.get(e.id);
+    if (ref?.kind === 'ident') {
+      this.charge(1);
+      return this.resolve(ref.name, frame);
+    }
+    const operand = this.eval(e.operand, frame);
+    if (operand instanceof ErrVal) return operand;
+    if (e.testOnly) return this.presence(operand, e.field);
+    this.charge(1);
+    if (operand instanceof OptionalVal) {
+      if (operand.value === undefined) return operand;
+      return this.optionalField(operand.value, e.field);
+    }
+    if (e.optional) return this.optionalField(operand, e.field);
+    return this.field(operand, e.field);
+  }
+
+  private presence(v: CelVal, field: string): CelVal {
+    if (v instanceof OptionalVal) return v.value === undefined ? false : this.presence(v.value, field);
+    if (v instanceof ObjectVal) return v.field(field) !== undefined;
+    if (v instanceof MapVal) return v.find(field) !== undefined;
+    return noSuchOverload();
+  }
+
+  private field(v: CelVal, field: string): CelVal {
+    if (v instanceof MapVal) {
+      const f = v.find(field);
+      return f === undefined ? new ErrVal(`no such key: ${field}`) : f;
+    }
+    return noSuchOverload();
+  }
+
+  private optionalField(v: CelVal, field: string): CelVal {
+    if (v instanceof MapVal) return new OptionalVal(v.find(field));
+    return noSuchOverload();
+  }
+
+  private evalCall(e: Extract<Expr, { kind: 'call' }>, frame: Frame): CelVal {
+    switch (e.fn) {
+      case '_&&_': case '_||_': {
+        const stop = e.fn === '_||_';
+        const l = this.eval(e.args[0], frame);
+        if (l === stop) return stop;
+        const r = this.eval(e.args[1], frame);
+        if (r === stop) return stop;
+        if (l instanceof ErrVal) return l;
+        if (r instanceof ErrVal) return r;
+        if (typeof l !== 'boolean' || typeof r !== 'boolean') return noSuchOverload();
+        return !stop;
+      }
+      case '_?_:_': {
+        const c = this.eval(e.args[0], frame);
+        if (c instanceof ErrVal) return c;
+        if (typeof c !== 'boolean') return noSuchOverload();
+        return this.eval(e.args[c ? 1 : 2], frame);
+      }
+      case '@not_strictly_false': {
+        const v = this.eval(e.args[0], frame);
+        this.charge(1);
+        return v !== false;
+      }
+      default: break;
+    }
+    const ref = this.checked.references.get(e.id);
+    const args: CelVal[] = [];
+    if (e.target !== undefined) {
+      const t = this.eval(e.target, frame);
+      args.push(t);
+    }
+    for (const a of e.args) args.push(this.eval(a, frame));
+    for (const a of args) if (a instanceof ErrVal) return a;
+    const ids = ref?.kind === 'function' ? ref.overloads : [];
+    let result: CelVal;
+    let used = ids[0] ?? '';
+    switch (e.fn) {
+      case '_==_': result = equals(args[0], args[1]); break;
+      case '_!=_': {
+        const eq = equals(args[0], args[1]);
+        result = eq instanceof ErrVal ? eq : !eq;
+        break;
+      }
+      case '@in': result = this.contains(args[1], args[0]); used = args[1] instanceof ListVal ? 'in_list' : 'in_map'; break;
+      case '_[_]': result = this.index(args[0], args[1]); this.charge(1); return result;
+      case '_[?_]': result = optionalIndex(args[0], args[1]); this.charge(1); return result;
+      case 'cel.@mapInsert': {
+        const m = args[0];
+        if (!(m instanceof LiteralMap)) return noSuchOverload();
+        let inserted: LiteralMap | undefined;
+        if (args.length === 3) inserted = m.with(args[1], args[2]);
+        else if (args[1] instanceof MapVal) {
+          let cur: LiteralMap | undefined = m;
+          for (const k of args[1].keys()) cur = cur?.with(k, args[1].find(k) ?? null);
+          inserted = cur;
+        }
+        result = inserted ?? new ErrVal('insert failed: key already exists');
+        break;
+      }
+      default: {
+        const pick = this.dispatch(ids, args);
+        if (pick === undefined) {
+          this.charge(1);
+          return noSuchOverload();
+        }
+        used = pick.id;
+        result = pick.impl !== undefined ? pick.impl(...args) : noSuchOverload();
+      }
+    }
+    this.charge(callCost(e.fn, used, args, result));
+    return result;
+  }
+
+  private dispatch(ids: readonly string[], args: CelVal[]): OverloadDecl | undefined {
+    for (const id of ids) {
+      const o = this.runtime.overloads.get(id);
+      if (o === undefined || o.args.length !== args.length) continue;
+      if (o.args.every((t, i) => valueMatchesType(args[i], t))) return o;
+    }
+    return undefined;
+  }
+
+  private contains(container: CelVal, v: CelVal): CelVal {
+    if (container instanceof ListVal) {
+      let failure: ErrVal | undefined;
+      for (const x of container) {
+        const eq = equals(x, v);
+        if (eq === true) return true;
+        if (eq instanceof ErrVal) failure ??= eq;
+      }
+      return failure ?? false;
+    }
+    if (container instanceof MapVal) return container.find(v) !== undefined;
+    return noSuchOverload();
+  }
+
+  private index(container: CelVal, key: CelVal): CelVal {
+    if (container instanceof OptionalVal) return optionalIndex(container, key);
+    if (container instanceof ListVal) {
+      let i: number;
+      if (typeof key === 'bigint') i = Number(key);
+      else if (key instanceof UintVal) i = Number(key.value);
+      else if (typeof key === 'number' && Number.isInteger(key)) i = key;
+      else return new ErrVal(`unsupported index type '${typeof key}' in list`);
+      if (i < 0 || i >= container.size()) return new ErrVal(`index '${i}' out of range in list size '${container.size()}'`);
+      return container.get(i);
+    }
+    if (container instanceof MapVal) {
+      const v = container.find(key);
+      return v === undefined ? new ErrVal(`no such key: ${String(key)}`) : v;
+    }
+    return noSuchOverload();
+  }
+
+  private evalComprehension(e: Extract<Expr, { kind: 'comprehension' }>, frame: Frame): CelVal {
+    const range = this.eval(e.iterRange, frame);
+    if (range instanceof ErrVal) return range;
+    const accuFrame = new Frame(new Map(), frame);
+    accuFrame.vars.set(e.accuVar, this.eval(e.accuInit, frame));
+    const two = e.iterVar2 !== '';
+    const step = (k: CelVal, v: CelVal | undefined): boolean => {
+      const loop = new Frame(new Map([[e.iterVar, k]]), accuFrame);
+      if (two) loop.vars.set(e.iterVar2, v ?? null);
+      const cond = this.eval(e.loopCondition, loop);
+      if (cond === false) return false;
+      accuFrame.vars.set(e.accuVar, this.eval(e.loopStep, loop));
+      return true;
+    };
+    if (range instanceof ListVal) {
+      const n = range.size();
+      for (let i = 0; i < n; i++) {
+        if (!(two ? step(BigInt(i), range.get(i)) : step(range.get(i), undefined))) break;
+      }
+    } else if (range instanceof MapVal) {
+      for (const k of range.keys()) {
+        if (!step(k, two ? range.find(k) ?? null : undefined)) break;
+      }
+    } else {
+      return noSuchOverload();
+    }
+    return this.eval(e.result, accuFrame);
+  }
+}
+
+/** Evaluates a checked expression with `vars` bound; throws {@link CostLimitExceededError} past `limit`. */
+export function evaluate(checked: CheckedExpr, runtime: Runtime, vars: ReadonlyMap<string, CelVal>, limit: number): EvalResult {
+  const ev = new Evaluator(checked, runtime, limit);
+  const value = ev.eval(checked.parsed.expr, new Frame(new Map(vars), undefined));
+  return { value, cost: ev.cost };
+}
