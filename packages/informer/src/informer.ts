@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { EventEmitter } from 'eventemitter3';
 import { KubeError, makeObjectKey, realClock, type Clock, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
 import { selectorMatcher, type ResourceFields, type SelectionPredicate } from '@kubekit/attrs';
@@ -242,8 +243,13 @@ export class Informer<T extends KubeObject = KubeObject> {
   start(signal: AbortSignal): Promise<void> {
     if (this.running !== undefined) return this.running;
     if (this.stopped) return Promise.reject(KubeError.badRequest('the informer was stopped; create a new one'));
-    this.runSignal = signal;
-    this.running = this.run(signal);
+    // One listener on the caller's signal; everything inside listens to the informer's own.
+    const own = new AbortController();
+    setMaxListeners(0, own.signal);
+    if (signal.aborted) own.abort(signal.reason);
+    else signal.addEventListener('abort', () => own.abort(signal.reason), { once: true });
+    this.runSignal = own.signal;
+    this.running = this.run(own.signal);
     return this.running;
   }
 

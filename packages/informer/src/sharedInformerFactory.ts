@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { KubeObject } from '@kubekit/core';
 import { Informer, type InformerOptions } from './informer.js';
 import type { KubeConfigLike } from './kubeConfig.js';
@@ -67,8 +68,13 @@ export class SharedInformerFactory {
   /** Starts every informer (and those requested later); resolves once `signal` aborted and all stopped. */
   async start(signal: AbortSignal): Promise<void> {
     if (this.signal === undefined) {
-      this.signal = signal;
-      for (const informer of this.informers.values()) this.runs.push(informer.start(signal));
+      // One listener on the caller's signal, however many informers.
+      const own = new AbortController();
+      setMaxListeners(0, own.signal);
+      if (signal.aborted) own.abort(signal.reason);
+      else signal.addEventListener('abort', () => own.abort(signal.reason), { once: true });
+      this.signal = own.signal;
+      for (const informer of this.informers.values()) this.runs.push(informer.start(own.signal));
     }
     if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     // Informers created while stopping were started too; wait for all.

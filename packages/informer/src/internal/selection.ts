@@ -71,7 +71,9 @@ export function resourceFieldsFor(apiVersion: string, info: ResourceInfo, labels
     const builtin = builtinResourceFields(apiVersion, info.kind);
     if (builtin !== undefined) return { fields: builtin, known: true };
   }
-  if (info.selectableFields !== undefined) {
+  // An empty list read from the cluster says nothing: a server with the CustomResourceFieldSelectors
+  // gate off drops selectableFields from CRDs, and older servers never had them.
+  if (info.selectableFields !== undefined && (info.selectableFields.length > 0 || info.source === 'options')) {
     return { fields: createCustomResourceFields({ namespaced: info.namespaced ?? true, selectableFields: info.selectableFields }), known: true };
   }
   const paths = [...new Set(labels)].filter((l) => l !== 'metadata.name' && l !== 'metadata.namespace' && isSimplePath(l));

@@ -11,3 +11,12 @@ export async function until(predicate: () => boolean, what = 'condition', limitM
     await nextTurn();
   }
 }
+
+/** Re-checks an asynchronous condition (each check is real I/O) until it holds; fails after `limitMs`. */
+export async function untilAsync(predicate: () => Promise<boolean>, what = 'condition', limitMs = 5000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await nextTurn();
+  }
+}

@@ -1,0 +1,84 @@
+/** Test helpers around the embedded API server: a JSON client, CRD setup, a conversion webhook. */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { parseJSON, stringifyJSON, type KubeList, type KubeObject } from '@kubekit/core';
+import type { ApiServer } from '@kubekit/apiserver';
+import { untilAsync } from './until.js';
+
+export const tls = (name: string): string => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), 'utf8');
+
+export function fixture<T>(name: string): T {
+  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')) as T;
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** A JSON client of one server. */
+export class Kube {
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = unknown>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': contentType },
+      body: body === undefined ? undefined : stringifyJSON(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text === '' ? undefined : parseJSON(text)) as T };
+  }
+
+  async ok<T = KubeObject>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {
+    const r = await this.request<T>(method, path, body, contentType);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+
+  async list<T extends KubeObject = KubeObject>(path: string, fieldSelector = '', labelSelector = ''): Promise<T[]> {
+    const q = new URLSearchParams();
+    if (fieldSelector) q.set('fieldSelector', fieldSelector);
+    if (labelSelector) q.set('labelSelector', labelSelector);
+    const list = await this.ok<KubeList<T>>('GET', `${path}?${q}`);
+    return list.items;
+  }
+
+  /** Creates a CRD and waits until its resource is served. */
+  async createCRD(server: ApiServer, crd: KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } }): Promise<void> {
+    await this.ok('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    await server.idle();
+    for (const v of crd.spec.versions) {
+      const path = `/apis/${crd.spec.group}/${v.name}/${crd.spec.names.plural}`;
+      await untilAsync(async () => (await this.request('GET', path)).status === 200, `${path} served`, 10_000);
+    }
+  }
+}
+
+/** A conversion webhook renaming `spec.color` (v1) ⇄ `spec.hue` (v1beta1), as the upstream test's. */
+export async function startConversionWebhook(group: string): Promise<{ server: Server; url: string; caBundle: string }> {
+  const server = createServer({ key: tls('server.key'), cert: tls('server.crt') }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; desiredAPIVersion: string; objects: KubeObject[] } };
+      const desired = review.request.desiredAPIVersion;
+      const converted = review.request.objects.map((o) => {
+        const spec = { ...(o.spec as Record<string, unknown>) };
+        if (o.apiVersion === `${group}/v1beta1` && desired === `${group}/v1`) {
+          spec.color = spec.hue;
+          delete spec.hue;
+        } else if (o.apiVersion === `${group}/v1` && desired === `${group}/v1beta1`) {
+          spec.hue = spec.color;
+          delete spec.color;
+        }
+        return { ...o, apiVersion: desired, spec };
+      });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid: review.request.uid, convertedObjects: converted, result: { status: 'Success' } } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/convert`, caBundle: Buffer.from(tls('ca.crt')).toString('base64') };
+}
