@@ -2,10 +2,11 @@
  * `@kubekit/crd` owns the apiextensions.k8s.io/v1 types and every check the apiserver applies to a
  * CustomResourceDefinition and to custom resources.
  *
- * Start with {@link validateCustomResourceDefinition} (what `kubectl apply` of a CRD would say) and
- * {@link validateStructuralSchema} (one version's schema). Schemas are handled as plain
- * {@link JSONSchemaProps} objects throughout: there is no separate "structural schema" type, and
- * {@link resolveFieldPath} answers what lies at a path of one.
+ * Start with {@link validateCustomResourceDefinition} (what `kubectl apply` of a CRD would say),
+ * {@link validateStructuralSchema} (one version's schema), {@link validateCustomResource} (what the
+ * apiserver says about an object of a CRD) and {@link openAPIV3Schema} (what it publishes). Schemas
+ * are handled as plain {@link JSONSchemaProps} objects throughout: there is no separate "structural
+ * schema" type, and {@link resolveFieldPath} answers what lies at a path of one.
  *
  * @packageDocumentation
  */
@@ -17,11 +18,18 @@ export { validateCustomResourceColumnDefinition } from './printerColumns.js';
 export { validateCustomResourceSubresources } from './subresources.js';
 export { validateCustomResourceDefinitionNames } from './names.js';
 export { resolveFieldPath, validateSimpleJSONPath } from './simpleJsonPath.js';
+export { validateCustomResource } from './validateCustomResource.js';
+export { validateValue } from './validateValue.js';
+export { definitionName, openAPIV3Schema } from './openAPIV3Schema.js';
+export { effectiveFormat, isKnownFormat, normalizeFormatName, supportedStringFormats, validatesFormat } from './formats.js';
 
 export type { ValidateCustomResourceDefinitionOptions } from './validateCustomResourceDefinition.js';
 export type { ValidateStructuralSchemaOptions } from './structuralSchema.js';
 export type { ValidateSelectableFieldsOptions } from './selectableFields.js';
 export type { FieldPathResolution, ResolveFieldPathOptions } from './simpleJsonPath.js';
+export type { CustomResourceCELValidator, ValidateCustomResourceOptions } from './validateCustomResource.js';
+export type { ValidateValueOptions } from './validateValue.js';
+export type { OpenAPIV3Document } from './openAPIV3Schema.js';
 export type {
   CustomResourceColumnDefinition,
   CustomResourceConversion,

@@ -29,6 +29,7 @@ import { namesErrors } from './names.js';
 import { maxSelectableFields } from './selectableFields.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 import { validateValue } from './validateValue.js';
+import { createValidationRulesCompiler } from './cel/compileRules.js';
 
 const apiApprovedAnnotation = 'api-approved.kubernetes.io';
 
@@ -121,7 +122,7 @@ export interface ValidateCustomResourceDefinitionOptions {
    * (`…x-kubernetes-validations[0].rule: Invalid value: …`). Called as the apiserver compiles rules:
    * only for structural schemas with valid defaults, only for nodes outside `allOf`/`anyOf`/`oneOf`/`not`,
    * and only where the node and everything below it has no other error.
-   * @defaultValue rules are not compiled; their static checks (rule present, message, reason, fieldPath) still apply
+   * @defaultValue kubekit's CEL compiler (`createValidationRulesCompiler`), with the per-CRD cost limit
    */
   compileValidationRules?: (schema: JSONSchemaProps, fieldPath: string) => FieldError[];
 }
@@ -182,7 +183,9 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
     if (meta.name.length === 0 && meta.generateName.length > 0) meta.name = generatedName(meta.generateName);
     errs.push(...validateObjectMeta(meta, false, nameFn, FieldPath.root('metadata')));
   }
-  errs.push(...specErrors(c.spec, createOptions(options), FieldPath.root('spec')));
+  const cel = options.compileValidationRules === undefined ? createValidationRulesCompiler(crd) : undefined;
+  errs.push(...specErrors(c.spec, createOptions({ ...options, compileValidationRules: options.compileValidationRules ?? cel?.compile }), FieldPath.root('spec')));
+  if (cel !== undefined) errs.push(...cel.totalCostErrors());
   errs.push(...namesErrors(c.status.acceptedNames, FieldPath.root('status', 'acceptedNames')));
   errs.push(...storedVersionsErrors(c.status.storedVersions, c.spec, FieldPath.root('status', 'storedVersions')));
   errs.push(...apiApprovalErrors(c, undefined));
@@ -236,8 +239,9 @@ export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDef
     c.status = { ...c.status, storedVersions: [...(c.status.storedVersions ?? []), storage] };
   }
 
+  const cel = options.compileValidationRules === undefined ? createValidationRulesCompiler(newCrd) : undefined;
   const opts: SpecOptions = {
-    ...createOptions(options),
+    ...createOptions({ ...options, compileValidationRules: options.compileValidationRules ?? cel?.compile }),
     requireRecognizedConversionReviewVersion: old.spec.conversion === undefined || hasValidConversionReviewVersionOrEmpty(old.spec.conversion.conversionReviewVersions),
     requireOpenAPISchema: allVersionsSpecifyOpenAPISchema(old.spec),
     requireValidPropertyType: requireValidPropertyType(old.spec),
@@ -257,6 +261,7 @@ export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDef
     errs.push(...validateObjectMetaUpdate(meta, oldMeta, FieldPath.root('metadata')).filter((e) => e.field !== 'metadata.resourceVersion'));
   }
   errs.push(...specErrors(c.spec, opts, FieldPath.root('spec')));
+  if (cel !== undefined) errs.push(...cel.totalCostErrors());
   if (isEstablished(old)) {
     errs.push(...immutable('spec.scope', c.spec.scope, old.spec.scope));
     errs.push(...immutable('spec.names.kind', c.spec.names.kind, old.spec.names.kind));

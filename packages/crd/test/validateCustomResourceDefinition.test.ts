@@ -325,6 +325,14 @@ describe('validateCustomResourceDefinition', () => {
       ]);
     });
 
+    it('treats keys holding undefined as absent, as JSON does', () => {
+      const crd = crontab() as unknown as Record<string, Record<string, unknown>>;
+      crd.spec.colour = undefined;
+      crd.spec.conversion = undefined;
+      (crd.spec.names as Record<string, unknown>).shortNames = undefined;
+      expect(messages(crd)).to.deep.equal([]);
+    });
+
     it('requires apiVersion apiextensions.k8s.io/v1 and kind CustomResourceDefinition', () => {
       const crd = crontab() as unknown as Record<string, unknown>;
       crd.apiVersion = 'apiextensions.k8s.io/v1beta1';

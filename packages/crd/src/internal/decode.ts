@@ -110,7 +110,8 @@ export class Decoder {
   /** Reports keys of `obj` outside `known` as unknown fields (strict decoding). */
   unknownKeys(obj: Obj, known: ReadonlySet<string>, path: FieldPath): void {
     for (const k of Object.keys(obj)) {
-      if (!known.has(k)) this.errors.push(new FieldError('FieldValueForbidden', path.child(k), '', 'unknown field'));
+      // A key holding `undefined` is absent from the JSON the object stands for.
+      if (!known.has(k) && obj[k] !== undefined) this.errors.push(new FieldError('FieldValueForbidden', path.child(k), '', 'unknown field'));
     }
   }
 
@@ -185,7 +186,7 @@ export class Decoder {
     const o = this.object(v, path, 'map[string]string');
     if (o === undefined) return undefined;
     const out: Record<string, string> = {};
-    for (const [k, x] of Object.entries(o)) out[k] = this.string(x, path.key(k)) ?? '';
+    for (const [k, x] of Object.entries(o)) if (x !== undefined) out[k] = this.string(x, path.key(k)) ?? '';
     return out;
   }
 
