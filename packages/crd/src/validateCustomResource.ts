@@ -15,6 +15,7 @@ import type { Meta } from './internal/valueObjectMeta.js';
 import { SchemaTooDeepError, compileSchema } from './internal/valueSchema.js';
 import { validateEmbeddedResources, validateListSetsAndMaps } from './internal/valueStructural.js';
 import { validateFresh, validateUpdateRoot } from './internal/valueValidator.js';
+import { validateCustomResourceRules } from './cel/evaluateRules.js';
 
 /**
  * Evaluates a version's `x-kubernetes-validations` (CEL) rules on an object; `oldObject` is set for
@@ -35,7 +36,7 @@ export interface ValidateCustomResourceOptions {
    * earlier error is of a blocking type (unsupported value, required, too long, too many, wrong type);
    * otherwise the apiserver's "some validation rules were not checked" error is added instead.
    *
-   * @defaultValue no CEL evaluation
+   * @defaultValue kubekit's CEL evaluation ({@link validateCustomResourceRules})
    */
   celValidator?: CustomResourceCELValidator;
 }
@@ -207,11 +208,12 @@ export function validateCustomResource(
     errs.push(...validateScale(object, isMap(scale) ? (scale as unknown as CustomResourceSubresourceScale) : undefined));
     errs.push(...validateEmbeddedResources(schema, object));
     if (old === undefined || validateListSetsAndMaps(schema, old).length === 0) errs.push(...validateListSetsAndMaps(schema, object));
-    if (options.celValidator !== undefined && schema !== undefined && hasValidationRules(schema)) {
+    const celValidator = options.celValidator ?? ((sch: JSONSchemaProps, o: Record<string, unknown>, oo: Record<string, unknown> | undefined) => validateCustomResourceRules(sch, o, oo));
+    if (schema !== undefined && hasValidationRules(schema)) {
       if (errs.some((e) => blockingTypes.has(e.type))) {
         errs.push(invalid('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'));
       } else {
-        errs.push(...options.celValidator(schema, object, old, ''));
+        errs.push(...celValidator(schema, object, old, ''));
       }
     }
     return errs;

@@ -13,7 +13,8 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
  */
 import { FieldError, FieldPath, invalid, notSupported, required } from '@kubekit/core';
-import { decodeCrd, safeBadValue } from './internal/decode.js';
+import { safeBadValue } from './internal/decode.js';
+import { decodeCrd } from './internal/decodeCrd.js';
 import { isDNS1123Subdomain, maskTrailingDash } from './internal/dns.js';
 import { goStringSlice, invalidGo } from './internal/goSyntax.js';
 import { semanticEqual, toInternal } from './internal/internalCrd.js';
