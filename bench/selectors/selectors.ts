@@ -104,7 +104,9 @@ for (const op of ['=', '!=']) {
     const label: Side<Record<string, string>> = { name: `label ${op.padEnd(2)} ${terms} term(s): matches(labels)`, inputs: labelSets, fn: (s) => labelSelector.matches(s) };
     const p = paired({ name: `field ${op.padEnd(2)} ${terms} term(s): matches(record)`, inputs: fieldSets, fn: (s) => fieldSelector.matches(s) }, label);
     show(p);
-    show(paired({ name: `field ${op.padEnd(2)} ${terms} term(s): matches(getter)`, inputs: fieldSets, fn: (s) => fieldSelector.matches((k) => s[k]) }, label));
+    // Lazy field sets made beforehand, so that only the matching is timed.
+    const getters = fieldSets.map((s) => (k: string): string | undefined => s[k]);
+    show(paired({ name: `field ${op.padEnd(2)} ${terms} term(s): matches(getter)`, inputs: getters, fn: (g) => fieldSelector.matches(g) }, label));
     if (terms === 4) headline.push(p);
   }
 }
