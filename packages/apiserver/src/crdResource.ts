@@ -11,7 +11,6 @@ import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs'
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
 import { deepEqual } from './internal/deepEqual.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { nameColumn } from './table.js';
@@ -144,18 +143,13 @@ export class CustomResourceDefinitionType implements ResourceType {
     this.dropDisabledFields(crd, oldCRD);
   }
 
+  /** `@kubekit/crd` validates the metadata too (the name must be `<plural>.<group>`). */
   validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [
-      ...validateObjectMeta(object.metadata, false, 'subdomain'),
-      ...validateCustomResourceDefinition(object as unknown as CustomResourceDefinition),
-    ];
+    return validateCustomResourceDefinition(object as unknown as CustomResourceDefinition);
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [
-      ...validateObjectMetaUpdate(object.metadata, old.metadata),
-      ...validateCustomResourceDefinitionUpdate(object as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition),
-    ];
+    return validateCustomResourceDefinitionUpdate(object as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition);
   }
 
   /** A CRD's first deletion waits for its objects to be cleaned up. */

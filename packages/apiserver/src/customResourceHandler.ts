@@ -14,7 +14,6 @@ import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomRe
 import { converterFor, type Converter } from './conversion.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { compileSchema, validateCustomResource, type CompiledSchema } from './internal/semantics.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { FieldIndex } from './storage/fieldIndex.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
@@ -260,18 +259,13 @@ export class CustomResourceType implements ResourceType {
     }
   }
 
+  /** Schema, CEL and metadata validation, all by `@kubekit/crd`. */
   validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [
-      ...validateObjectMeta(object.metadata, this.names.namespaced, 'subdomain'),
-      ...validateCustomResource(this.runtime.crd, this.version, object),
-    ];
+    return validateCustomResource(this.runtime.crd, this.version, object);
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [
-      ...validateObjectMetaUpdate(object.metadata, old.metadata),
-      ...validateCustomResource(this.runtime.crd, this.version, object, old),
-    ];
+    return validateCustomResource(this.runtime.crd, this.version, object, old);
   }
 }
 

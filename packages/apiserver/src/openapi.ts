@@ -1,8 +1,9 @@
 /**
  * OpenAPI v3: `/openapi/v3` (the index of group-version documents, each with a content hash) and
- * `/openapi/v3/apis/<group>/<version>` (paths and schemas). Custom resource schemas come from
- * `@kubekit/crd` with `x-kubernetes-group-version-kind` and, while the `CustomResourceFieldSelectors`
- * gate is on, `x-kubernetes-selectable-fields`.
+ * `/openapi/v3/apis/<group>/<version>` (paths and schemas). Custom resource documents come from
+ * `@kubekit/crd` (one per CRD, merged per group-version) with `x-kubernetes-group-version-kind` and,
+ * while the `CustomResourceFieldSelectors` gate is on, `x-kubernetes-selectable-fields`; built-in kinds
+ * get paths and permissive schemas here.
  *
  * kubectl reads these documents: `apply` looks for the PATCH operation of a kind (by its
  * `x-kubernetes-group-version-kind`) and its `fieldValidation` parameter to decide on server-side
@@ -122,22 +123,8 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function kindSchema(t: ResourceType, selectableFieldsGate: boolean): Record<string, unknown> {
+function builtinKindSchema(t: ResourceType): Record<string, unknown> {
   const n = t.names;
-  const gvk = [{ group: n.group, kind: n.kind, version: n.version }];
-  if (t instanceof CustomResourceType) {
-    const crd = t.runtime.crd as CustomResourceDefinition;
-    const schema = structuredClone(openAPIV3Schema(crd, n.version)) as Record<string, unknown>;
-    if (!selectableFieldsGate) delete schema['x-kubernetes-selectable-fields'];
-    schema['x-kubernetes-group-version-kind'] = gvk;
-    const props = { ...(schema.properties as Record<string, unknown> | undefined) };
-    props.apiVersion ??= { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
-    props.kind ??= { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
-    props.metadata = { allOf: [objectMetaRef], description: "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata" };
-    schema.properties = props;
-    schema.type ??= 'object';
-    return schema;
-  }
   return {
     type: 'object',
     description: `${n.kind} (stored by the embedded API server as sent).`,
@@ -147,7 +134,7 @@ function kindSchema(t: ResourceType, selectableFieldsGate: boolean): Record<stri
       metadata: { allOf: [objectMetaRef], description: "Standard object's metadata." },
     },
     'x-kubernetes-preserve-unknown-fields': true,
-    'x-kubernetes-group-version-kind': gvk,
+    'x-kubernetes-group-version-kind': [{ group: n.group, kind: n.kind, version: n.version }],
   };
 }
 
@@ -158,10 +145,21 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = { ...metaSchemas() };
   for (const t of types) {
+    if (t instanceof CustomResourceType) {
+      // The CRD's own document (paths, kind and list schemas, meta/v1 references) from @kubekit/crd.
+      const doc = openAPIV3Schema(t.runtime.crd as CustomResourceDefinition, t.version);
+      Object.assign(paths, doc.paths);
+      for (const [name, schema] of Object.entries(doc.components.schemas)) {
+        const copy = { ...(schema as Record<string, unknown>) };
+        if (!selectableFieldsGate) delete copy['x-kubernetes-selectable-fields'];
+        schemas[name] = copy;
+      }
+      continue;
+    }
     Object.assign(paths, pathsOf(t));
     const n = t.names;
     const kindDef = definitionName(n.group, n.version, n.kind);
-    schemas[kindDef] = kindSchema(t, selectableFieldsGate);
+    schemas[kindDef] = builtinKindSchema(t);
     schemas[definitionName(n.group, n.version, n.listKind)] = {
       description: `${n.listKind} is a list of ${n.kind}`,
       type: 'object',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { parseJSON, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { parseJSON, stringifyJSON, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '@kubekit/apiserver';
 
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
@@ -73,9 +73,17 @@ export class Client {
   }
 }
 
+/** An object as the tests read it: metadata typed, everything else loose. */
+export interface LooseObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [field: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
 export interface Event {
   type: string;
-  object: KubeObject & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  object: LooseObject;
 }
 
 /** A watch response read line by line. */
