@@ -70,8 +70,7 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
       writeErr: (text) => ctx.stderr.write(text),
       outputError: (text, write) => write(ctx.colors.red(text)),
     })
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', exitCodesHelp);
+    .showHelpAfterError('(run with --help for usage)');
 
   const crd = program.command('crd').description('generate and validate CustomResourceDefinitions');
   crd
@@ -82,8 +81,7 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--check', 'compare with the files in --out instead of writing; exit 1 when they differ')
     .option('--no-descriptions', 'do not take descriptions from doc comments')
     .addHelpText('after', '\nExample:\n  kubekit crd generate src/shirt.ts --out crd\n  kubekit crd generate src/shirt.ts --out crd --check   # in CI')
-    .action((modules: string[], options: { out?: string; check?: boolean; descriptions?: boolean }, command: Command) =>
-      run(() => crdGenerate(ctx, modules, options))().then(() => void command));
+    .action((modules: string[], options: { out?: string; check?: boolean; descriptions?: boolean }) => run(() => crdGenerate(ctx, modules, options))());
   crd
     .command('validate')
     .description('check CRD files with the apiserver\'s rules (structural schema, defaults, selectableFields, printer columns, …)')
@@ -127,6 +125,11 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('-v, --verbose', 'log every request to stderr')
     .action((options: Parameters<typeof serve>[1]) => run(() => serve(ctx, options))());
 
+  const withExitCodes = (command: Command): void => {
+    command.addHelpText('after', exitCodesHelp);
+    command.commands.forEach(withExitCodes);
+  };
+  withExitCodes(program);
   return program;
 }
 

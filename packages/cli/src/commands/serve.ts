@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startApiServer } from '@kubekit/apiserver';
 import type { Logger } from '@kubekit/core';
+import { validateCustomResourceDefinition } from '@kubekit/crd';
 import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
 import type { CliContext } from '../internal/context.js';
@@ -60,6 +61,16 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   const port = options.port === undefined ? 0 : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError(`--port must be a port number, got ${JSON.stringify(options.port)}`, exitCodes.usage);
   const definitions = options.crd === undefined || options.crd.length === 0 ? [] : await readDefinitions(ctx, options.crd);
+  // Checked here as well as by the server, so a bad file fails before anything starts.
+  let invalid = 0;
+  for (const { crd, file } of definitions) {
+    const errors = validateCustomResourceDefinition(crd);
+    if (errors.length === 0) continue;
+    invalid++;
+    ctx.stderr.write(`${ctx.colors.red('error:')} ${displayPath(ctx, file)}: The CustomResourceDefinition "${crd.metadata.name ?? ''}" is invalid:\n`);
+    for (const error of errors) ctx.stderr.write(`* ${error.toString()}\n`);
+  }
+  if (invalid > 0) return exitCodes.failure;
   const server = await startApiServer({
     port,
     host: options.host ?? '127.0.0.1',

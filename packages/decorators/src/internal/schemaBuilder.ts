@@ -136,7 +136,8 @@ class VersionBuilder {
     } else {
       schema = this.buildOptions(property.schema, ctx);
     }
-    if (schema.description === undefined) {
+    // A property's own description (explicit, else its doc comment) wins over its class's.
+    if (property.schema.description === undefined) {
       const description = this.describe?.(owner.className, property.name);
       if (description !== undefined) schema.description = description;
     }
