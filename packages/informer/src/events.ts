@@ -32,6 +32,8 @@ export interface EventHandlers<T> {
 export interface HandlerRegistration {
   /** Whether this registration has been handed the whole initial state. */
   hasSynced(): boolean;
+  /** The number of notifications waiting for these handlers. */
+  pending(): number;
   /** Resolves once this registration has nothing pending (useful in tests). */
   idle(): Promise<void>;
   /** Stops delivering to these handlers; pending notifications are dropped. */

@@ -361,6 +361,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const queue = this.register(handlers);
     return {
       hasSynced: () => queue.hasSynced,
+      pending: () => queue.size,
       idle: () => queue.idle(),
       remove: () => {
         queue.stop();
@@ -432,29 +433,27 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private onReplace(objects: T[], _resourceVersion: string): void {
-    let incoming = objects;
-    let allKeys: Set<string> | undefined;
-    if (this.mode === 'client') {
-      const match = this.clientMatch!;
-      allKeys = new Set();
-      incoming = [];
-      for (const obj of objects) {
-        allKeys.add(this.store.keyFunc(obj));
-        if (match.matches(obj)) incoming.push(obj);
+    const match = this.mode === 'client' ? this.clientMatch! : undefined;
+    const allKeys = match === undefined ? undefined : new Set<string>();
+    const incoming: T[] = [];
+    const changed: { key: string; obj: T; old: T | undefined }[] = [];
+    for (const obj of objects) {
+      const key = this.store.keyFunc(obj);
+      allKeys?.add(key);
+      if (match !== undefined && !match.matches(obj)) continue;
+      const old = this.store.get(key);
+      if (old !== undefined && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) {
+        // Unchanged: keep the instance the handlers saw, so a later `update` passes it as `old`.
+        incoming.push(old);
+      } else {
+        incoming.push(obj);
+        changed.push({ key, obj, old });
       }
     }
     const previous = this.store.replace(incoming);
     if (this.queues.size > 0) {
-      for (const obj of incoming) {
-        const key = this.store.keyFunc(obj);
-        const old = previous.get(key);
-        if (old === undefined) {
-          this.notify(key, { kind: 'add', obj });
-        } else {
-          previous.delete(key);
-          if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) this.notify(key, { kind: 'update', obj, old });
-        }
-      }
+      for (const { key, obj, old } of changed) this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
+      for (const obj of incoming) previous.delete(this.store.keyFunc(obj));
       for (const [key, old] of previous) {
         const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(old);
         this.notify(key, { kind: 'delete', obj: old, reason });

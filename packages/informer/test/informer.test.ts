@@ -203,6 +203,25 @@ describe('Informer', () => {
     expectCache(inf);
   });
 
+  it('does keep an object unchanged by a relist as the instance handlers saw (regression: chaos run 11)', async () => {
+    server.create(shirt('a'));
+    const inf = informer();
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    const seen = inf.get('default/a');
+    await until(() => server.watchers.size === 1, 'watch');
+    server.compact();
+    server.errorWatches(410, 'Expired');
+    await drive(inf, () => inf.status.syncs === 2, 'relist');
+    expect(inf.get('default/a')).to.equal(seen);
+    server.update('default', 'a', (o) => (o.spec!.size = 'L'));
+    await until(() => inf.get('default/a') !== seen, 'update');
+    await inf.idle();
+    log.expectView(inf.list());
+  });
+
   it('does fall back to client-side selection on field label not supported, with the same events', async () => {
     server.selectableFields = [];
     server.create(shirt('a'));
