@@ -292,15 +292,22 @@ class Converter {
         this.issues.report(this.offsets.get(args[0].id) ?? at, `${fn}() variable name must be a simple identifier`);
         return undefined;
       }
-      const valueCall = this.call(at, 'value', [], this.copy(target));
-      const bind: Expr = {
+      // cel-go copies the target into `.value()`; binding it once keeps chained calls linear in size.
+      const opt = `@opt${this.nextId}`;
+      const optIdent = (): Expr => ({ kind: 'ident', id: this.newId(at), name: opt });
+      const inner: Expr = {
         kind: 'comprehension', id: this.newId(at), iterVar: unusedIterVar, iterVar2: '',
         iterRange: { kind: 'list', id: this.newId(at), elements: [], optionalIndices: [] },
-        accuVar: v, accuInit: valueCall, loopCondition: this.lit(at, false),
+        accuVar: v, accuInit: this.call(at, 'value', [], optIdent()), loopCondition: this.lit(at, false),
         loopStep: { kind: 'ident', id: this.newId(at), name: v }, result: args[1],
       };
-      const some = fn === 'optMap' ? this.call(at, 'optional.of', [bind]) : bind;
-      return this.call(at, '_?_:_', [this.call(at, 'hasValue', [], target), some, this.call(at, 'optional.none', [])]);
+      const some = fn === 'optMap' ? this.call(at, 'optional.of', [inner]) : inner;
+      return {
+        kind: 'comprehension', id: this.newId(at), iterVar: unusedIterVar, iterVar2: '',
+        iterRange: { kind: 'list', id: this.newId(at), elements: [], optionalIndices: [] },
+        accuVar: opt, accuInit: target, loopCondition: this.lit(at, false), loopStep: optIdent(),
+        result: this.call(at, '_?_:_', [this.call(at, 'hasValue', [], optIdent()), some, this.call(at, 'optional.none', [])]),
+      };
     }
     return undefined;
   }
@@ -381,24 +388,6 @@ class Converter {
       kind: 'comprehension', id: this.newId(at), iterVar: vars[0], iterVar2: vars[1], iterRange: target,
       accuVar: accumulatorName, accuInit: init, loopCondition: this.lit(at, true), loopStep: step, result: this.accu(at),
     };
-  }
-
-  /** A copy of a subtree with fresh ids (macros that use an operand twice). */
-  private copy(e: Expr): Expr {
-    const at = this.offsets.get(e.id) ?? 0;
-    switch (e.kind) {
-      case 'literal': return { ...e, id: this.newId(at) };
-      case 'ident': return { ...e, id: this.newId(at) };
-      case 'select': return { ...e, operand: this.copy(e.operand), id: this.newId(at) };
-      case 'call': return { ...e, target: e.target && this.copy(e.target), args: e.args.map((a) => this.copy(a)), id: this.newId(at) };
-      case 'list': return { ...e, elements: e.elements.map((a) => this.copy(a)), id: this.newId(at) };
-      case 'map': return { ...e, entries: e.entries.map((en) => ({ ...en, key: this.copy(en.key), value: this.copy(en.value), id: this.newId(at) })), id: this.newId(at) };
-      case 'struct': return { ...e, id: this.newId(at) };
-      case 'comprehension': return {
-        ...e, iterRange: this.copy(e.iterRange), accuInit: this.copy(e.accuInit), loopCondition: this.copy(e.loopCondition),
-        loopStep: this.copy(e.loopStep), result: this.copy(e.result), id: this.newId(at),
-      };
-    }
   }
 }
 
