@@ -16,7 +16,7 @@ import { FieldError, FieldPath, invalid, notSupported, required } from '@kubekit
 import { safeBadValue } from './internal/decode.js';
 import { decodeCrd } from './internal/decodeCrd.js';
 import { isDNS1123Subdomain, maskTrailingDash } from './internal/dns.js';
-import { goStringSlice, invalidGo } from './internal/goSyntax.js';
+import { jsonStringSlice, invalidJSON } from './internal/goJSON.js';
 import { semanticEqual, toInternal } from './internal/internalCrd.js';
 import type { Crd, Spec } from './internal/model.js';
 import {
@@ -55,14 +55,14 @@ function decode(raw: unknown): { crd: Crd; errors: FieldError[] } {
 
 function storedVersionsErrors(stored: readonly string[] | undefined, spec: Spec, path: FieldPath): FieldError[] {
   if (stored === undefined || stored.length === 0) {
-    return [invalidGo(path, stored ?? null, goStringSlice(stored), 'must have at least one stored version')];
+    return [invalidJSON(path, stored ?? null, jsonStringSlice(stored), 'must have at least one stored version')];
   }
   const errs: FieldError[] = [];
   const remaining = new Map<string, number>();
   stored.forEach((v, i) => remaining.set(v, i));
   for (const v of spec.versions ?? []) {
     const ok = remaining.has(v.name);
-    if (v.storage && !ok) errs.push(invalidGo(path, stored, goStringSlice(stored), `must have the storage version ${v.name}`));
+    if (v.storage && !ok) errs.push(invalidJSON(path, stored, jsonStringSlice(stored), `must have the storage version ${v.name}`));
     if (ok) remaining.delete(v.name);
   }
   const left = [...remaining].sort((a, b) => a[1] - b[1]);

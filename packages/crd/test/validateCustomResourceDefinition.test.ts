@@ -183,7 +183,7 @@ describe('validateCustomResourceDefinition', () => {
       crd.spec.versions[1].name = 'v1';
       const got = messages(crd);
       expect(got).to.have.length(1);
-      expect(got[0]).to.match(/^spec\.versions: Invalid value: \[\]apiextensions\.CustomResourceDefinitionVersion\{apiextensions\.CustomResourceDefinitionVersion\{Name:"v1", Served:true, Storage:true, /);
+      expect(got[0]).to.match(/^spec\.versions: Invalid value: \[\{"Name":"v1","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":null,/);
       expect(got[0]).to.match(/: must contain unique version names$/);
     });
 
@@ -195,12 +195,12 @@ describe('validateCustomResourceDefinition', () => {
         'spec.versions: Invalid value: …: must have exactly one version marked as storage version',
         'status.storedVersions: Invalid value: …: must have at least one stored version',
       ]);
-      expect(got[1]).to.equal('status.storedVersions: Invalid value: []string(nil): must have at least one stored version');
+      expect(got[1]).to.equal('status.storedVersions: Invalid value: null: must have at least one stored version');
       const both = twoVersions();
       both.spec.versions[1].storage = true;
-      expect(messages(both).map((m) => m.replace(/Invalid value: \[\]apiextensions.*\}\}: /, 'Invalid value: …: '))).to.deep.equal([
+      expect(messages(both).map((m) => m.replace(/Invalid value: \[\{"Name".*\}\]: /, 'Invalid value: …: '))).to.deep.equal([
         'spec.versions: Invalid value: …: must have exactly one version marked as storage version',
-        'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2',
+        'status.storedVersions: Invalid value: ["v1"]: must have the storage version v2',
       ]);
     });
 
@@ -215,8 +215,8 @@ describe('validateCustomResourceDefinition', () => {
       const crd = crontab();
       crd.spec.versions = [];
       expect(messages(crd)).to.deep.equal([
-        'spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{}: must have exactly one version marked as storage version',
-        'status.storedVersions: Invalid value: []string(nil): must have at least one stored version',
+        'spec.versions: Invalid value: []: must have exactly one version marked as storage version',
+        'status.storedVersions: Invalid value: null: must have at least one stored version',
       ]);
     });
 
@@ -298,7 +298,7 @@ describe('validateCustomResourceDefinition', () => {
         'spec.conversion.webhookClientConfig.url: Invalid value: "a=1": query parameters are not permitted in the URL',
         'spec.conversion.conversionReviewVersions[1]: Invalid value: "v2": duplicate version',
         `spec.conversion.conversionReviewVersions[2]: Invalid value: "V3": ${dns1035}`,
-        'spec.conversion.conversionReviewVersions: Invalid value: []string{"v2", "v2", "V3"}: must include at least one of v1, v1beta1',
+        'spec.conversion.conversionReviewVersions: Invalid value: ["v2","v2","V3"]: must include at least one of v1, v1beta1',
       ]);
       crd.spec.conversion.webhook!.clientConfig = { service: { namespace: '', name: 'svc', path: '/a//b', port: 0 } };
       crd.spec.conversion.webhook!.conversionReviewVersions = ['v1beta1'];
@@ -494,7 +494,7 @@ describe('validateCustomResourceDefinitionUpdate', () => {
     spec.properties!.ports = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', properties: { port: { type: 'integer' } } } };
     spec.properties!.image = { type: 'object', properties: { name: { type: 'string' } }, default: { name: 'x', tag: 'latest' } };
     expect(messages(old)).to.deep.equal([
-      'spec.validation.openAPIV3Schema.properties[spec].properties[image].default: Invalid value: map[string]interface {}{"name":"x", "tag":"latest"}: must not have unknown fields',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[image].default: Invalid value: {"name":"x","tag":"latest"}: must not have unknown fields',
       'spec.validation.openAPIV3Schema.properties[spec].properties[ports].items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set',
     ]);
     const next = structuredClone(old);
@@ -541,7 +541,7 @@ describe('validateCustomResourceDefinitionUpdate', () => {
     const valid = structuredClone(webhook);
     valid.spec.conversion!.webhook!.conversionReviewVersions = ['v1'];
     expect(validateCustomResourceDefinitionUpdate(structuredClone(webhook), valid).map(String)).to.deep.equal([
-      'spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
+      'spec.conversion.conversionReviewVersions: Invalid value: ["v9"]: must include at least one of v1, v1beta1',
     ]);
   });
 

@@ -6,7 +6,7 @@
  * `x-kubernetes-validations`. Compiling the CEL rules is not done here (see the CEL issue).
  */
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required } from '@kubekit/core';
-import { goItems, goStringSlice, invalidGo } from './goSyntax.js';
+import { jsonItems, jsonStringSlice, invalidJSON } from './goJSON.js';
 import type { JSONSchemaProps } from '../types.js';
 import type { Schema } from './model.js';
 import { newStructuralError } from './structural.js';
@@ -171,7 +171,7 @@ function listAndMapTypes(s: Schema, path: FieldPath, opts: OpenAPISchemaOptions,
     }
     if (s.items === undefined) errs.push(required(path.child('items'), 'must have a schema if x-kubernetes-list-type is map'));
     if (s.items !== undefined && item === undefined) {
-      errs.push(invalidGo(path.child('items'), s.raw.items, goItems(s.items), 'must only have a single schema if x-kubernetes-list-type is map'));
+      errs.push(invalidJSON(path.child('items'), s.raw.items, jsonItems(s.items), 'must only have a single schema if x-kubernetes-list-type is map'));
     }
     if (item !== undefined && item.type !== 'object') {
       errs.push(invalid(path.child('items').child('type'), item.type, "must be object if parent array's x-kubernetes-list-type is map"));
@@ -186,11 +186,11 @@ function listAndMapTypes(s: Schema, path: FieldPath, opts: OpenAPISchemaOptions,
               "must be a scalar type if parent array's x-kubernetes-list-type is map"));
           }
         } else {
-          errs.push(invalidGo(path.child('x-kubernetes-list-map-keys'), s.xListMapKeys, goStringSlice(s.xListMapKeys),
+          errs.push(invalidJSON(path.child('x-kubernetes-list-map-keys'), s.xListMapKeys, jsonStringSlice(s.xListMapKeys),
             'entries must all be names of item properties'));
         }
         if (seen.has(k)) {
-          errs.push(invalidGo(path.child('x-kubernetes-list-map-keys'), s.xListMapKeys, goStringSlice(s.xListMapKeys),
+          errs.push(invalidJSON(path.child('x-kubernetes-list-map-keys'), s.xListMapKeys, jsonStringSlice(s.xListMapKeys),
             'must not contain duplicate entries'));
         }
         seen.add(k);

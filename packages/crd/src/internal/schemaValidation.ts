@@ -6,7 +6,7 @@
  */
 import { FieldError, FieldPath, forbidden, invalid } from '@kubekit/core';
 import { validateDefaults, type ValueValidator } from './defaults.js';
-import { goSchema, invalidGo } from './goSyntax.js';
+import { jsonSchema, invalidJSON } from './goJSON.js';
 import type { Schema } from './model.js';
 import { validateOpenAPISchema, type ValidationRulesCompiler } from './openAPISchema.js';
 import { newStructuralError, validateStructural, type StructuralOptions } from './structural.js';
@@ -62,7 +62,7 @@ function statusRootErrors(s: Schema, path: FieldPath): FieldError[] {
       continue;
     }
     if (!allowedFieldsAtRootSchema.includes(name)) {
-      return [invalidGo(path, s.raw, goSchema(s),
+      return [invalidJSON(path, s.raw, jsonSchema(s),
         `only [${allowedFieldsAtRootSchema.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
     }
   }

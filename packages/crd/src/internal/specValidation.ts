@@ -9,7 +9,7 @@ import { selectableFieldErrors } from '../selectableFields.js';
 import { subresourceErrors } from '../subresources.js';
 import type { ValueValidator } from './defaults.js';
 import { byteLength, isDNS1035Label, isDNS1123Subdomain } from './dns.js';
-import { goVersions, invalidGo } from './goSyntax.js';
+import { jsonVersions, invalidJSON } from './goJSON.js';
 import type { Spec, Subresources, Validation, Version } from './model.js';
 import { specHasDefaults, specHasKubernetesExtensions } from './schemaHas.js';
 import { validateSchema } from './schemaValidation.js';
@@ -148,10 +148,10 @@ export function specErrors(spec: Spec, optsIn: SpecOptions, path: FieldPath): Fi
     errs.push(...versionErrors(v, path.child('versions').index(i), hasStatusEnabled(subresources), opts));
   });
 
-  const versionsText = () => goVersions(spec.versions);
-  if (!uniqueNames) errs.push(invalidGo(path.child('versions'), spec.versions, versionsText(), 'must contain unique version names'));
+  const versionsText = () => jsonVersions(spec.versions);
+  if (!uniqueNames) errs.push(invalidJSON(path.child('versions'), spec.versions, versionsText(), 'must contain unique version names'));
   if (storageFlagCount !== 1) {
-    errs.push(invalidGo(path.child('versions'), spec.versions ?? null, versionsText(), 'must have exactly one version marked as storage version'));
+    errs.push(invalidJSON(path.child('versions'), spec.versions ?? null, versionsText(), 'must have exactly one version marked as storage version'));
   }
   if (spec.version.length > 0) {
     const e = isDNS1035Label(spec.version);

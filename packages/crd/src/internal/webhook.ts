@@ -5,7 +5,7 @@
  */
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Subdomain } from './dns.js';
-import { goStringSlice, invalidGo } from './goSyntax.js';
+import { jsonStringSlice, invalidJSON } from './goJSON.js';
 import type { Conversion } from './model.js';
 
 const acceptedConversionReviewVersions = ['v1', 'v1beta1'];
@@ -148,7 +148,7 @@ function validateConversionReviewVersions(versions: readonly string[] | undefine
     if (acceptedConversionReviewVersions.includes(v)) hasAccepted = true;
   });
   if (requireRecognized && !hasAccepted) {
-    errs.push(invalidGo(path, versions, goStringSlice(versions), `must include at least one of ${acceptedConversionReviewVersions.join(', ')}`));
+    errs.push(invalidJSON(path, versions, jsonStringSlice(versions), `must include at least one of ${acceptedConversionReviewVersions.join(', ')}`));
   }
   return errs;
 }
