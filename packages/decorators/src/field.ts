@@ -170,7 +170,7 @@ export type ValueOfFieldOptions<TOptions> = TOptions extends { type: infer TType
 export function Field<const TOptions extends FieldOptions>(options?: TOptions): PropertyDecoratorFunction<ValueOfFieldOptions<TOptions>>;
 export function Field<const TType extends JSONSchemaType>(
   type: TType,
-  options?: Omit<FieldOptions, 'type'>,
+  options?: Omit<Extract<FieldOptions, { type: TType }>, 'type'>,
 ): PropertyDecoratorFunction<ValueOfSchemaType<TType> | null | undefined>;
 export function Field<TItem>(type: () => ClassRef<TItem>[], options?: SchemaKeywords): PropertyDecoratorFunction<readonly TItem[] | null | undefined>;
 export function Field<TInstance>(type: () => ClassRef<TInstance>, options?: SchemaKeywords): PropertyDecoratorFunction<TInstance | null | undefined>;

@@ -212,9 +212,11 @@ describe('customResourceDefinition', () => {
     @CustomResource({ group: 'g.example.com', version: 'v2', kind: 'Thing', shortNames: ['t'] })
     class V2 { @Field(() => Spec) spec?: Spec }
     const err = declarationError(() => customResourceDefinition(V1, V2));
+    expect(err.fieldErrors.map((e) => [e.type, e.field, e.badValue, e.detail])).to.deep.equal([
+      ['FieldValueInvalid', 'spec.names.shortNames', ['th'], 'declared differently by @CustomResource on V2 (["t"]) and on V1'],
+    ]);
     expect(err.message).to.equal(
-      'CustomResourceDefinition.apiextensions.k8s.io "things.g.example.com" is invalid: @CustomResource() on class V1: ' +
-        'spec.names.shortNames: Invalid value: []interface {}{"th"}: declared differently by @CustomResource on V2 (["t"]) and on V1',
+      `CustomResourceDefinition.apiextensions.k8s.io "things.g.example.com" is invalid: @CustomResource() on class V1: ${err.fieldErrors[0].toString()}`,
     );
   });
 
@@ -313,7 +315,7 @@ describe('customResourceDefinition', () => {
         ['FieldValueInvalid', 'spec.versions', 'must have exactly one version marked as storage version'],
         ['FieldValueInvalid', 'status.storedVersions', 'must have the storage version v1'],
       ]);
-      expect(err.fieldErrors[1].toString()).to.equal('status.storedVersions: Invalid value: []string{"v2"}: must have the storage version v1');
+      expect(err.fieldErrors[1].badValue).to.deep.equal(['v2']);
       const declared = '@CustomResource() on classes ShirtV2 (v2), ShirtV1 (v1)';
       expect(err.message).to.equal(
         'CustomResourceDefinition.apiextensions.k8s.io "shirts.stable.example.com" is invalid: ' +

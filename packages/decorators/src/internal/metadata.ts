@@ -135,12 +135,33 @@ export function propertyRecord(record: ClassRecord, name: string): PropertyRecor
   return prop;
 }
 
-/** All properties of a class, inherited ones first, a subclass's declaration overriding its parent's. */
+/**
+ * All properties of a class, inherited ones first. A subclass's decorators on an inherited property
+ * refine it: schema keywords overlay the parent's, `required` and the nested type replace the
+ * parent's when set, CEL rules add up, printer columns replace the parent's when given.
+ */
 export function allProperties(record: ClassRecord): PropertyRecord[] {
   const chain: ClassRecord[] = [];
   for (let r: ClassRecord | undefined = record; r !== undefined; r = r.parent) chain.unshift(r);
   const merged = new Map<string, PropertyRecord>();
-  for (const r of chain) for (const [name, prop] of r.properties) merged.set(name, prop);
+  for (const r of chain) {
+    for (const [name, prop] of r.properties) {
+      const inherited = merged.get(name);
+      if (inherited === undefined) {
+        merged.set(name, prop);
+        continue;
+      }
+      merged.set(name, {
+        name,
+        schema: { ...inherited.schema, ...prop.schema },
+        type: prop.type ?? inherited.type,
+        required: prop.required ?? inherited.required,
+        selectable: prop.selectable || inherited.selectable,
+        printerColumns: prop.printerColumns.length > 0 ? prop.printerColumns : inherited.printerColumns,
+        validations: [...inherited.validations, ...prop.validations],
+      });
+    }
+  }
   return [...merged.values()];
 }
 
