@@ -1,4 +1,4 @@
-import { goFormatFloat, goQuote, goSprint, goSyntax } from './internal/goFormat.js';
+import { goFormatFloat, goJSON, goQuote, goSprint } from './internal/goFormat.js';
 
 /**
  * The error types of `k8s.io/apimachinery/pkg/util/validation/field`, by their wire names (the
@@ -13,6 +13,8 @@ export type FieldErrorType =
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
+  | 'FieldValueTooFew'
+  | 'FieldValueTooShort'
   | 'InternalError'
   | 'FieldValueTypeInvalid';
 
@@ -25,6 +27,8 @@ const typeText: Record<FieldErrorType, string> = {
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
+  FieldValueTooFew: 'Too few',
+  FieldValueTooShort: 'Too short',
   InternalError: 'Internal error',
   FieldValueTypeInvalid: 'Invalid value',
 };
@@ -117,7 +121,8 @@ export class FieldError {
   body(): string {
     let s = typeText[this.type];
     const omitted = this.type === 'FieldValueRequired' || this.type === 'FieldValueForbidden' ||
-      this.type === 'FieldValueTooLong' || this.type === 'InternalError' || this.badValue === omitValue;
+      this.type === 'FieldValueTooLong' || this.type === 'FieldValueTooShort' || this.type === 'InternalError' ||
+      this.badValue === omitValue;
     if (!omitted) s += `: ${formatBadValue(this.badValue)}`;
     if (this.detail.length > 0) s += `: ${this.detail}`;
     return s;
@@ -141,14 +146,14 @@ export class FieldError {
   }
 }
 
+// Simple values print with %v (strings %q); anything else as Go's json.Marshal, as current apimachinery does.
 function formatBadValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
   switch (typeof value) {
     case 'string': return goQuote(value);
     case 'number': return Number.isInteger(value) ? goSprint(value) : goFormatFloat(value);
     case 'bigint':
     case 'boolean': return goSprint(value);
-    default: return goSyntax(value);
+    default: return goJSON(value);
   }
 }
 
@@ -185,7 +190,7 @@ export function notSupported(field: FieldPathLike, value: unknown, validValues: 
 
 /** `field.TooMany`: a list has more items than allowed. */
 export function tooMany(field: FieldPathLike, actual: number, max: number): FieldError {
-  const detail = max >= 0 ? `must have at most ${max} items` : 'has too many items';
+  const detail = max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items';
   return new FieldError('FieldValueTooMany', field, actual >= 0 ? actual : omitValue, detail);
 }
 
@@ -193,6 +198,18 @@ export function tooMany(field: FieldPathLike, actual: number, max: number): Fiel
 export function tooLong(field: FieldPathLike, value: unknown, maxLength: number): FieldError {
   const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long';
   return new FieldError('FieldValueTooLong', field, value, detail);
+}
+
+/** `field.TooLongCharacters`: a string is longer than allowed, counted in characters. */
+export function tooLongCharacters(field: FieldPathLike, maxLength: number): FieldError {
+  const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'character' : 'characters'}` : 'value is too long';
+  return new FieldError('FieldValueTooLong', field, omitValue, detail);
+}
+
+/** `field.TooShort`: a string is shorter than allowed, counted in characters. */
+export function tooShort(field: FieldPathLike, value: unknown, minLength: number): FieldError {
+  const detail = minLength >= 0 ? `must be at least ${minLength} ${minLength === 1 ? 'character' : 'characters'}` : 'value is too short';
+  return new FieldError('FieldValueTooShort', field, value, detail);
 }
 
 /** `field.InternalError`: something went wrong that is not the caller's fault. */

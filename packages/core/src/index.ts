@@ -23,7 +23,9 @@ export {
   omitValue,
   required,
   tooLong,
+  tooLongCharacters,
   tooMany,
+  tooShort,
   typeInvalid,
 } from './fieldError.js';
 export { noopLogger } from './logger.js';
@@ -31,7 +33,7 @@ export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './ku
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { parseJSON, stringifyJSON } from './json.js';
-export { goFormatFloat, goQuote, goSprint } from './internal/goFormat.js';
+export { goFormatFloat, goJSON, goQuote, goSprint } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';
 export type { LogFields, Logger } from './logger.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  FieldError, FieldPath, aggregateMessage, duplicate, forbidden, invalid, notSupported, required, tooLong, tooMany,
+  FieldError, FieldPath, aggregateMessage, duplicate, forbidden, invalid, notSupported, required, tooLong, tooLongCharacters, tooMany, tooShort,
 } from '@kubekit/core';
 
 // Texts as k8s.io/apimachinery/pkg/util/validation/field/errors.go prints them (errors_test.go TestMakeFuncs,
@@ -23,6 +23,9 @@ describe('FieldError', () => {
       .to.equal('spec.versions[1].selectableFields[1].jsonPath: Duplicate value: ".spec.color"');
     expect(tooMany('spec.versions[0].selectableFields', 9, 8).toString())
       .to.equal('spec.versions[0].selectableFields: Too many: 9: must have at most 8 items');
+    expect(tooMany('x', 2, 1).toString()).to.equal('x: Too many: 2: must have at most 1 item');
+    expect(tooShort('x', 'ab', 3).toString()).to.equal('x: Too short: must be at least 3 characters');
+    expect(tooLongCharacters('x', 1).toString()).to.equal('x: Too long: may not be more than 1 character');
   });
   it('prints Forbidden and Too long without the bad value', () => {
     expect(forbidden('openAPIV3Schema.additionalProperties', 'must not be used at the root').toString())
@@ -36,8 +39,10 @@ describe('FieldError', () => {
     expect(invalid('a', 12345678901234567890n, 'd').toString()).to.equal('a: Invalid value: 12345678901234567890: d');
     expect(invalid('a', true, 'd').toString()).to.equal('a: Invalid value: true: d');
     expect(invalid('a', null, 'd').toString()).to.equal('a: Invalid value: null: d');
-    expect(invalid('a', ['x', 1], 'd').toString()).to.equal('a: Invalid value: []interface {}{"x", 1}: d');
-    expect(invalid('a', { b: 'x' }, 'd').toString()).to.equal('a: Invalid value: map[string]interface {}{"b":"x"}: d');
+    // Composite values print as Go's json.Marshal (sorted keys, HTML characters escaped): field/errors.go ErrorBody.
+    expect(invalid('a', ['x', 1], 'd').toString()).to.equal('a: Invalid value: ["x",1]: d');
+    expect(invalid('a', { z: 1, b: 'x<y' }, 'd').toString()).to.equal('a: Invalid value: {"b":"x\\u003cy","z":1}: d');
+    expect(duplicate('spec.ports[1]', { port: 80 }).toString()).to.equal('spec.ports[1]: Duplicate value: {"port":80}');
     expect(invalid('a', 'tab\there "q" \u0001', 'd').toString()).to.equal('a: Invalid value: "tab\\there \\"q\\" \\x01": d');
   });
   it('gives the body alone for Status causes, and a prefixed copy', () => {

@@ -91,24 +91,33 @@ export function goSprint(value: unknown): string {
   return String(value);
 }
 
-/** Go's `%#v` of a decoded JSON value, as field errors print bad values of composite types. */
-export function goSyntax(value: unknown): string {
-  if (value === null || value === undefined) return 'interface {}(nil)';
-  switch (typeof value) {
-    case 'string': return goQuote(value);
-    case 'boolean': return value ? 'true' : 'false';
-    case 'bigint': return value.toString();
-    case 'number': return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? integerText(value) : goFormatFloat(value);
-    default: break;
-  }
-  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
-  if (typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${goQuote(k)}:${goSyntax((value as Record<string, unknown>)[k])}`);
-    return `map[string]interface {}{${entries.join(', ')}}`;
-  }
-  return String(value);
-}
-
 function integerText(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
+}
+
+/**
+ * Go's `json.Marshal` of a decoded JSON value: compact, map keys sorted, `<`, `>`, `&`, U+2028 and
+ * U+2029 escaped as `\u003c`-style sequences; `bigint`s as plain integers.
+ */
+export function goJSON(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string': return goEscapeJSONString(JSON.stringify(value));
+    case 'boolean': return value ? 'true' : 'false';
+    case 'bigint': return value.toString();
+    case 'number': return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    default: break;
+  }
+  if (Array.isArray(value)) return `[${value.map(goJSON).join(',')}]`;
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const entries = Object.keys(record).sort().filter((k) => record[k] !== undefined)
+      .map((k) => `${goEscapeJSONString(JSON.stringify(k))}:${goJSON(record[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return 'null';
+}
+
+function goEscapeJSONString(quoted: string): string {
+  return quoted.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
