@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import type { ApiServer } from '@kubekit/apiserver';
+import { createCRD, start, yamlFixture, type Client } from './internal/client.js';
+
+const v2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+describe('serveDiscovery', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+    await createCRD(server, client, yamlFixture('crontab-crd.yaml')[0]);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it('lists the core group\'s resources with their subresources', async () => {
+    const r = await client.get('/api/v1');
+    expect(r.body).to.include({ kind: 'APIResourceList', groupVersion: 'v1' });
+    const byName = new Map((r.body.resources as { name: string }[]).map((x) => [x.name, x]));
+    expect(byName.get('configmaps')).to.deep.include({ singularName: 'configmap', namespaced: true, kind: 'ConfigMap', shortNames: ['cm'] });
+    expect(byName.get('pods/status')).to.deep.include({ kind: 'Pod', verbs: ['get', 'patch', 'update'] });
+    expect(byName.get('namespaces')).to.deep.include({ namespaced: false, shortNames: ['ns'] });
+  });
+
+  it('lists groups with preferred versions, custom resource groups after the built-in ones', async () => {
+    const r = await client.get('/apis');
+    expect(r.body.kind).to.equal('APIGroupList');
+    const groups = (r.body.groups as { name: string; preferredVersion: { groupVersion: string } }[]);
+    expect(groups.map((g) => g.name)).to.deep.equal(['apiextensions.k8s.io', 'coordination.k8s.io', 'stable.example.com']);
+    expect(groups[2].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
+    const group = await client.get('/apis/stable.example.com');
+    expect(group.body).to.deep.include({ kind: 'APIGroup', name: 'stable.example.com' });
+    expect(group.body.versions.map((v: { version: string }) => v.version)).to.deep.equal(['v1', 'v1beta1']);
+  });
+
+  it('lists a custom resource with short names, categories and its status and scale subresources', async () => {
+    const r = await client.get('/apis/stable.example.com/v1');
+    const resources = r.body.resources as Record<string, unknown>[];
+    expect(resources.map((x) => x.name)).to.deep.equal(['crontabs', 'crontabs/status', 'crontabs/scale']);
+    expect(resources[0]).to.deep.include({ singularName: 'crontab', namespaced: true, kind: 'CronTab', shortNames: ['ct'], categories: ['all'] });
+    expect(resources[2]).to.deep.include({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+  });
+
+  it('gives CRDs the crd and crds short names', async () => {
+    const r = await client.get('/apis/apiextensions.k8s.io/v1');
+    expect(r.body.resources[0]).to.deep.include({ name: 'customresourcedefinitions', shortNames: ['crd', 'crds'] });
+  });
+
+  it('serves aggregated discovery v2 when asked, with its media type', async () => {
+    const r = await client.get('/apis', { Accept: `${v2},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json` });
+    expect(r.headers.get('content-type')).to.equal(v2);
+    expect(r.body).to.include({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2' });
+    const stable = (r.body.items as { metadata: { name: string }; versions: { version: string; resources: Record<string, unknown>[]; freshness: string }[] }[])
+      .find((g) => g.metadata.name === 'stable.example.com')!;
+    expect(stable.versions.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1']);
+    expect(stable.versions[0].freshness).to.equal('Current');
+    expect(stable.versions[0].resources[0]).to.deep.include({
+      resource: 'crontabs', responseKind: { group: 'stable.example.com', version: 'v1', kind: 'CronTab' }, scope: 'Namespaced',
+      singularResource: 'crontab', shortNames: ['ct'], categories: ['all'],
+    });
+    expect(stable.versions[0].resources[0].subresources).to.deep.equal([
+      { subresource: 'status', responseKind: { group: 'stable.example.com', version: 'v1', kind: 'CronTab' }, verbs: ['get', 'patch', 'update'] },
+      { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+    ]);
+    const core = await client.get('/api', { Accept: v2 });
+    expect(core.body.items).to.have.length(1);
+    expect(core.body.items[0].versions[0].version).to.equal('v1');
+  });
+
+  it('falls back to the legacy form for clients that do not ask for aggregation', async () => {
+    const r = await client.get('/api', { Accept: 'application/json' });
+    expect(r.body).to.include({ kind: 'APIVersions' });
+    expect(r.body.versions).to.deep.equal(['v1']);
+  });
+
+  it('drops a CRD\'s resources when it is deleted', async () => {
+    const crd = yamlFixture('shirt-resource-definition.yaml')[0];
+    await createCRD(server, client, crd);
+    expect((await client.get('/apis/stable.example.com/v1')).body.resources.map((x: { name: string }) => x.name)).to.include('shirts');
+    expect((await client.delete('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/shirts.stable.example.com')).status).to.equal(200);
+    await server.idle();
+    expect((await client.get('/apis/stable.example.com/v1')).body.resources.map((x: { name: string }) => x.name)).to.not.include('shirts');
+    expect((await client.get('/apis/stable.example.com/v1/namespaces/default/shirts')).status).to.equal(404);
+  });
+});
+
+describe('serveOpenAPI', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+    await createCRD(server, client, yamlFixture('shirt-resource-definition.yaml')[0]);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it('indexes the group-version documents with their hashes', async () => {
+    const r = await client.get('/openapi/v3');
+    expect(Object.keys(r.body.paths)).to.include.members(['api/v1', 'apis/apiextensions.k8s.io/v1', 'apis/stable.example.com/v1']);
+    const url = r.body.paths['apis/stable.example.com/v1'].serverRelativeURL as string;
+    expect(url).to.match(/^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
+    const doc = await client.get(url);
+    expect(doc.status).to.equal(200);
+    expect(doc.headers.get('cache-control')).to.equal('public, immutable');
+  });
+
+  it('redirects a stale hash to the current one', async () => {
+    const res = await fetch(`${server.url}/openapi/v3/apis/stable.example.com/v1?hash=STALE`, { redirect: 'manual' });
+    expect(res.status).to.equal(301);
+    expect(res.headers.get('location')).to.match(/^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
+  });
+
+  it('publishes a PATCH operation with the GVK and the fieldValidation parameter (what kubectl apply looks for)', async () => {
+    for (const gv of ['apis/stable.example.com/v1', 'apis/apiextensions.k8s.io/v1', 'api/v1']) {
+      const doc = (await client.get(`/openapi/v3/${gv}`)).body as { paths: Record<string, { patch?: { parameters: { name: string; in: string }[]; 'x-kubernetes-group-version-kind': unknown } }> };
+      const patches = Object.values(doc.paths).filter((p) => p.patch !== undefined).map((p) => p.patch!);
+      expect(patches.length, gv).to.be.greaterThan(0);
+      for (const p of patches) {
+        expect(p['x-kubernetes-group-version-kind'], gv).to.be.an('object');
+        expect(p.parameters.some((x) => x.name === 'fieldValidation' && x.in === 'query'), gv).to.equal(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import { request } from 'node:http';
+import { FakeClock } from '@kubekit/core';
+import type { ApiServer } from '@kubekit/apiserver';
+import { Client, start, type Event } from './internal/client.js';
+
+const cms = '/api/v1/namespaces/default/configmaps';
+
+function summary(events: Event[]): string[] {
+  return events.map((e) => `${e.type} ${e.object.metadata?.name ?? ''}`.trim());
+}
+
+describe('serveWatch', () => {
+  let server: ApiServer;
+  let client: Client;
+  let clock: FakeClock;
+
+  before(async () => {
+    clock = new FakeClock(Date.now());
+    ({ server, client } = await start({ clock, watchHistorySize: 20, bookmarkIntervalMs: 60_000 }));
+    await client.post(cms, { metadata: { name: 'existing', labels: { app: 'a' } } });
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it('sends the current state as ADDED, then changes, without a resourceVersion', async () => {
+    const w = await client.watch(`${cms}?watch=true`);
+    try {
+      expect(summary([await w.next()])).to.deep.equal(['ADDED existing']);
+      await client.post(cms, { metadata: { name: 'new' } });
+      await client.patch(`${cms}/new`, { data: { a: 'b' } });
+      await client.delete(`${cms}/new`);
+      expect(summary([await w.next(), await w.next(), await w.next()])).to.deep.equal(['ADDED new', 'MODIFIED new', 'DELETED new']);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('sends only later changes from a resourceVersion', async () => {
+    const rv = server.resourceVersion;
+    await client.post(cms, { metadata: { name: 'after' } });
+    const w = await client.watch(`${cms}?watch=true&resourceVersion=${rv}`);
+    try {
+      const e = await w.next();
+      expect(summary([e])).to.deep.equal(['ADDED after']);
+      expect(Number(e.object.metadata.resourceVersion)).to.equal(rv + 1);
+    } finally {
+      w.close();
+      await client.delete(`${cms}/after`);
+    }
+  });
+
+  it('sends initial events and the initial-events-end bookmark with sendInitialEvents', async () => {
+    const w = await client.watch(`${cms}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    try {
+      const events = await w.until((e) => e.type === 'BOOKMARK');
+      expect(summary(events.slice(0, -1))).to.deep.equal(['ADDED existing']);
+      const bookmark = events[events.length - 1].object;
+      expect(bookmark.metadata.annotations).to.deep.equal({ 'k8s.io/initial-events-end': 'true' });
+      expect(bookmark).to.include({ kind: 'ConfigMap', apiVersion: 'v1' });
+      expect(bookmark.metadata.resourceVersion).to.equal(String(server.resourceVersion));
+    } finally {
+      w.close();
+    }
+  });
+
+  it('validates sendInitialEvents as the apiserver does', async () => {
+    const r = await client.get(`${cms}?watch=true&sendInitialEvents=true`);
+    expect(r.status).to.equal(422);
+    expect(r.body.message).to.equal('ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true]');
+  });
+
+  it('answers a resourceVersion older than the history with a 410 Expired ERROR event', async () => {
+    const old = server.resourceVersion;
+    for (let i = 0; i < 45; i++) await client.patch(`${cms}/existing`, { data: { n: String(i) } });
+    const w = await client.watch(`${cms}?watch=true&resourceVersion=${old}`);
+    const e = await w.next();
+    expect(e.type).to.equal('ERROR');
+    expect(e.object).to.include({ kind: 'Status', reason: 'Expired', code: 410 });
+    expect(e.object.message).to.match(new RegExp(`^too old resource version: ${old} \\(\\d+\\)$`));
+    await w.end();
+  });
+
+  it('applies selectors per watcher: objects entering arrive as ADDED, leaving as DELETED', async () => {
+    const w = await client.watch(`${cms}?watch=true&labelSelector=app%3Da&resourceVersion=${server.resourceVersion}`);
+    try {
+      await client.post(cms, { metadata: { name: 'mover', labels: { app: 'b' } } });
+      await client.patch(`${cms}/mover`, { metadata: { labels: { app: 'a' } } });
+      await client.patch(`${cms}/mover`, { data: { x: 'y' } });
+      await client.patch(`${cms}/mover`, { metadata: { labels: { app: 'c' } } });
+      const events = [await w.next(), await w.next(), await w.next()];
+      expect(summary(events)).to.deep.equal(['ADDED mover', 'MODIFIED mover', 'DELETED mover']);
+      expect(events[2].object.metadata.labels).to.deep.equal({ app: 'a' });
+    } finally {
+      w.close();
+      await client.delete(`${cms}/mover`);
+    }
+  });
+
+  it('watches one object by name', async () => {
+    const w = await client.watch(`${cms}/existing?watch=true&resourceVersion=${server.resourceVersion}`);
+    try {
+      await client.post(cms, { metadata: { name: 'unrelated' } });
+      await client.patch(`${cms}/existing`, { data: { only: 'me' } });
+      expect(summary([await w.next()])).to.deep.equal(['MODIFIED existing']);
+    } finally {
+      w.close();
+      await client.delete(`${cms}/unrelated`);
+    }
+  });
+
+  it('sends bookmarks and ends at timeoutSeconds, on the injected clock', async () => {
+    const w = await client.watch(`${cms}?watch=true&allowWatchBookmarks=true&timeoutSeconds=90&resourceVersion=${server.resourceVersion}`);
+    await clock.advance(60_000);
+    const bookmark = await w.next();
+    expect(bookmark.type).to.equal('BOOKMARK');
+    expect(bookmark.object.metadata.resourceVersion).to.equal(String(server.resourceVersion));
+    await clock.advance(30_000);
+    await w.end();
+    expect(w.ended).to.equal(true);
+  });
+
+  it('streams Table rows for kubectl get -w', async () => {
+    const w = await client.watch(`${cms}?watch=true&resourceVersion=${server.resourceVersion}`, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    try {
+      await client.post(cms, { metadata: { name: 'tabled' }, data: { a: '1', b: '2' } });
+      const e = await w.next();
+      expect(e.object.kind).to.equal('Table');
+      expect(e.object.columnDefinitions.map((c: { name: string }) => c.name)).to.deep.equal(['Name', 'Data', 'Age']);
+      expect(e.object.rows[0].cells.slice(0, 2)).to.deep.equal(['tabled', 2]);
+      expect(e.object.rows[0].object).to.include({ kind: 'PartialObjectMetadata' });
+    } finally {
+      w.close();
+      await client.delete(`${cms}/tabled`);
+    }
+  });
+
+  it('disconnects a watcher that does not read instead of buffering without bound', async () => {
+    const small = await start({ watchMaxBufferedBytes: 64 * 1024 });
+    try {
+      const url = new URL(`${small.server.url}${cms}?watch=true&resourceVersion=${small.server.resourceVersion}`);
+      let closed = false;
+      const reader = await new Promise<import('node:http').IncomingMessage>((resolve) => {
+        const req = request(url, (res) => resolve(res));
+        req.on('error', () => { closed = true; });
+        req.end();
+      });
+      reader.pause();
+      reader.on('error', () => { closed = true; });
+      reader.on('close', () => { closed = true; });
+      expect(small.server.watchCount).to.equal(1);
+      // Loopback sockets buffer megabytes in the kernel before the server's own buffer grows.
+      const big = 'x'.repeat(256 * 1024);
+      for (let i = 0; i < 400 && small.server.watchCount > 0; i++) {
+        const r = await small.client.post(cms, { metadata: { name: `big-${i}` }, data: { big } });
+        expect(r.status).to.equal(201);
+      }
+      expect(small.server.watchCount).to.equal(0);
+      reader.destroy();
+      expect(closed || reader.destroyed).to.equal(true);
+    } finally {
+      await small.server.close();
+    }
+  });
+});
