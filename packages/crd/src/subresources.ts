@@ -6,6 +6,7 @@
  */
 import { FieldError, FieldPath, invalid, required, type FieldPathLike } from '@kubekit/core';
 import { Decoder } from './internal/decode.js';
+import { invalidJSON, jsonValue } from './internal/goJSON.js';
 import type { Subresources } from './internal/model.js';
 import { validateSimpleJSONPath } from './simpleJsonPath.js';
 import type { CustomResourceSubresources } from './types.js';
@@ -37,7 +38,8 @@ export function subresourceErrors(subresources: Subresources | undefined, path: 
     const e = validateSimpleJSONPath(selector, selectorPath);
     if (e.length > 0) errs.push(...e);
     else if (!selector.startsWith('.spec.') && !selector.startsWith('.status.')) {
-      errs.push(invalid(selectorPath, selector, 'should be a json path under either .spec or .status'));
+      // The bad value is a *string, which the apiserver prints with json.Marshal.
+      errs.push(invalidJSON(selectorPath, selector, jsonValue(selector), 'should be a json path under either .spec or .status'));
     }
   }
   return errs;

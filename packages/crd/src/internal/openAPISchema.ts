@@ -6,7 +6,7 @@
  * `x-kubernetes-validations`. Compiling the CEL rules is not done here (see the CEL issue).
  */
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required } from '@kubekit/core';
-import { jsonItems, jsonStringSlice, invalidJSON } from './goJSON.js';
+import { invalidJSON, jsonItems, jsonStringSlice, jsonValue } from './goJSON.js';
 import type { JSONSchemaProps } from '../types.js';
 import type { Schema } from './model.js';
 import { newStructuralError } from './structural.js';
@@ -147,7 +147,8 @@ function listAndMapTypes(s: Schema, path: FieldPath, opts: OpenAPISchemaOptions,
     else errs.push(invalid(path.child('type'), s.type, 'must be array if x-kubernetes-list-type is specified'));
   } else if (opts.requireAtomicSetType && s.xListType === 'set' && item !== undefined) {
     if (item.type === 'array' && item.xListType !== undefined && item.xListType !== 'atomic') {
-      errs.push(invalid(path.child('items').child('x-kubernetes-list-type'), item.xListType, 'must be atomic as item of a list with x-kubernetes-list-type=set'));
+      errs.push(invalidJSON(path.child('items').child('x-kubernetes-list-type'), item.xListType, jsonValue(item.xListType),
+        'must be atomic as item of a list with x-kubernetes-list-type=set'));
     } else if (item.type === 'object' && item.xMapType !== 'atomic') {
       // Upstream reports the item's list type as the bad value here.
       errs.push(invalid(path.child('items').child('x-kubernetes-map-type'), item.xListType ?? null, 'must be atomic as item of a list with x-kubernetes-list-type=set'));

@@ -9,7 +9,7 @@ import { selectableFieldErrors } from '../selectableFields.js';
 import { subresourceErrors } from '../subresources.js';
 import type { ValueValidator } from './defaults.js';
 import { byteLength, isDNS1035Label, isDNS1123Subdomain } from './dns.js';
-import { jsonVersions, invalidJSON } from './goJSON.js';
+import { invalidJSON, jsonValue, jsonVersions } from './goJSON.js';
 import type { Spec, Subresources, Validation, Version } from './model.js';
 import { specHasDefaults, specHasKubernetesExtensions } from './schemaHas.js';
 import { validateSchema } from './schemaValidation.js';
@@ -78,7 +78,8 @@ function hasStatusEnabled(s: Subresources | undefined): boolean {
 function versionErrors(v: Version, path: FieldPath, statusEnabled: boolean, opts: SpecOptions): FieldError[] {
   const errs: FieldError[] = [];
   for (const e of deprecationWarningErrors(v.deprecated, v.deprecationWarning)) {
-    errs.push(invalid(path.child('deprecationWarning'), v.deprecationWarning ?? null, e));
+    // The bad value is a *string, which the apiserver prints with json.Marshal.
+    errs.push(invalidJSON(path.child('deprecationWarning'), v.deprecationWarning ?? null, jsonValue(v.deprecationWarning ?? null), e));
   }
   errs.push(...validation(v.schema, statusEnabled, opts, path.child('schema')));
   errs.push(...subresourceErrors(v.subresources, path.child('subresources')));
