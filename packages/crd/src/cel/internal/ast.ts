@@ -240,7 +240,10 @@ class Converter {
     }
     if (fn.startsWith('_') || fn.startsWith('@') || fn === '!_' || fn === '-_') {
       const args = c.args.map((a) => this.convert(a));
-      return { kind: 'call', id: this.newId(offset), fn, args };
+      // The parser locates binary operators at the whitespace before them; cel-go at the operator.
+      let at = offset;
+      while (at < this.src.length && /\s/.test(this.src[at])) at++;
+      return { kind: 'call', id: this.newId(at), fn, args };
     }
     const callOffset = openParen(this.src, offset);
     if (c.target === undefined) {

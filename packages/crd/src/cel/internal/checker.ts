@@ -10,11 +10,12 @@ import type { FunctionDecl, OverloadDecl } from '../libraries/library.js';
 import { typeParamsOf } from '../libraries/library.js';
 import {
   BoolType, BytesType, DoubleType, DynType, ErrorType, IntType, NullType, StringType, TypeMapping, UintType,
-  formatType, isAssignable, isAssignableList, isDyn, isDynOrError, isError, isExactType, listType, mapType, maybeUnwrapOptional,
-  mostGeneral, opaqueType, optionalType, substitute, typeOfType, typeParam,
+  formatType, isAssignable, isAssignableList, isDyn, isDynOrError, isExactType, listType, mapType, maybeUnwrapOptional,
+  mostGeneral, optionalType, substitute, typeParam,
 } from './types.js';
 import type { CelType } from './types.js';
 import { UintVal } from './values.js';
+import { celReservedSymbols } from './escaping.js';
 
 /** Field types of an object type, by escaped field name. */
 export type ObjectFields = ReadonlyMap<string, CelType>;
@@ -152,7 +153,8 @@ class Checker {
       case 'map': result = target.params[1]; break;
       case 'object': {
         const fields = this.env.objectTypes.get(target.name);
-        const ft = fields?.get(field);
+        // Kubernetes 1.31+ resolves a reserved word used as a field name to its escaped form.
+        const ft = fields?.get(field) ?? (celReservedSymbols.has(field) ? fields?.get(`__${field}__`) : undefined);
         if (ft !== undefined) result = ft;
         else this.report(e, `undefined field '${field}'`);
         break;
@@ -374,4 +376,3 @@ export function checkExpr(env: CheckEnv, parsed: ParsedExpr, issues: CelIssues):
   return new Checker(env, parsed, issues).run();
 }
 
-export { isError, opaqueType, typeOfType };
