@@ -396,12 +396,15 @@ describe('validateCustomResourceDefinition', () => {
     const values = fc.oneof(
       fc.constantFrom<unknown>(null, undefined, '', 'x', '.spec', '.status.replicas', 'object', 'array', 'string', 'integer', 'map', 'set', 'atomic', 0, -1, 1.5, true, false,
         'Webhook', 'Cluster', 'v1', 'metadata', 2n ** 70n),
-      fc.constantFrom<unknown>([], {}, [{}], { type: 'object' }, { 'x-kubernetes-int-or-string': true }, { type: 'array' }).map((v) => structuredClone(v)),
+      fc.constantFrom<unknown>([], {}, [{}], { type: 'object' }, { 'x-kubernetes-int-or-string': true }, { type: 'array' },
+        [{ rule: 'self.x > 0' }], [{ rule: 'self.size() < 3', messageExpression: "'too ' + 'big'" }], [{ rule: 'self == oldSelf', optionalOldSelf: true }],
+        [{ rule: 'self.all(x, x.contains("a"))' }], [{ rule: '(' }]).map((v) => structuredClone(v)),
       fc.jsonValue({ maxDepth: 3 }),
     );
     const mutation = fc.record({ path: fc.array(fc.nat({ max: 40 }), { minLength: 1, maxLength: 12 }), action: fc.constantFrom('set', 'delete', 'add'), key: fc.constantFrom(
       'type', 'properties', 'items', 'default', 'allOf', 'anyOf', 'not', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-embedded-resource',
-      'x-kubernetes-preserve-unknown-fields', 'additionalProperties', 'metadata', 'jsonPath', 'nullable', 'enum', 'pattern', 'required', 'storage', 'name'), value: values });
+      'x-kubernetes-preserve-unknown-fields', 'additionalProperties', 'metadata', 'jsonPath', 'nullable', 'enum', 'pattern', 'required', 'storage', 'name',
+      'x-kubernetes-validations'), value: values });
 
     function mutate(root: unknown, m: { path: number[]; action: string; key: string; value: unknown }): void {
       let node = root;
