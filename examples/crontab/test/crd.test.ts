@@ -314,6 +314,27 @@ spec:
     expect(stored.spec).to.deep.equal({ image: 'my-awesome-cron-image', cronSpec: '5 0 * * *', replicas: 1 });
   });
 
+  it('rejects the documentation\'s invalid object with the apiserver\'s validation failures', async () => {
+    const objects = `
+apiVersion: "stable.example.com/v1"
+kind: CronTab
+metadata:
+  name: my-new-cron-object
+spec:
+  cronSpec: "* * * *"
+  image: my-awesome-cron-image
+  replicas: 15
+`;
+    const result = await kubekit(['default', '-f', '-', '--crd', crdFile], objects);
+    expect(result.code).to.equal(1);
+    expect(result.stdout).to.equal('');
+    expect(result.stderr).to.equal(
+      'error: <stdin>: The CronTab "my-new-cron-object" is invalid:\n' +
+        "* spec.cronSpec: Invalid value: \"* * * *\": spec.cronSpec in body should match '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'\n" +
+        '* spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10\n',
+    );
+  });
+
   it('prints the documentation\'s kubectl get columns', async () => {
     const objects = `
 apiVersion: "stable.example.com/v1"

@@ -1,4 +1,5 @@
 import { KubeError } from '@kubekit/core';
+import { validateCustomResource } from '@kubekit/crd';
 import { defaultAndPrune } from '@kubekit/defaulter';
 import { toYAML } from '@kubekit/decorators';
 import { exitCodes } from '../exitCodes.js';
@@ -18,9 +19,10 @@ export interface DefaultOptions {
  * `kubekit default -f <objects> --crd <crd>`: prints each object as the apiserver would store it on
  * create, decoded with its version's schema (KEP-575): unknown fields pruned, non-nullable nulls
  * pruned, defaults applied top-down. Each document starts with a comment naming the pruned fields
- * (the apiserver's `unknown field` warnings).
+ * (the apiserver's `unknown field` warnings). The result is then validated against the schema, as on
+ * create (CEL rules excepted); an object the apiserver would reject is reported instead of printed.
  *
- * @returns 0, or 1 when an object is malformed (the apiserver would answer 400)
+ * @returns 0, or 1 when an object is malformed (400) or invalid (422)
  */
 export async function defaultObjects(ctx: CliContext, options: DefaultOptions): Promise<number> {
   const definitions = await readDefinitions(ctx, options.crd);
@@ -37,6 +39,13 @@ export async function defaultObjects(ctx: CliContext, options: DefaultOptions): 
       if (!(err instanceof KubeError)) throw err;
       failed++;
       ctx.stderr.write(`${ctx.colors.red('error:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))}: ${err.message}\n`);
+      continue;
+    }
+    const errors = validateCustomResource(item.crd, item.version.name, object);
+    if (errors.length > 0) {
+      failed++;
+      const header = `${ctx.colors.red('error:')} ${displayPath(ctx, item.file)}: The ${item.crd.spec.names.kind} "${nameOf(item.object)}" is invalid:`;
+      ctx.stderr.write(`${header}\n${errors.map((e) => `* ${e.toString()}\n`).join('')}`);
       continue;
     }
     const comments = pruned.map((path) => `# pruned: unknown field "${path}"\n`).join('');
