@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { applyConfiguration, applyJSONPatch, applyMergePatch } from '../src/patch.js';
+
+describe('applyMergePatch', () => {
+  // The examples of RFC 7386, Appendix A.
+  const cases: [unknown, unknown, unknown][] = [
+    [{ a: 'b' }, { a: 'c' }, { a: 'c' }],
+    [{ a: 'b' }, { b: 'c' }, { a: 'b', b: 'c' }],
+    [{ a: 'b' }, { a: null }, {}],
+    [{ a: 'b', b: 'c' }, { a: null }, { b: 'c' }],
+    [{ a: ['b'] }, { a: 'c' }, { a: 'c' }],
+    [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
+    [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
+    [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
+    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [{ a: 'b' }, ['c'], ['c']],
+    [{ a: 'foo' }, null, null],
+    [{ a: 'foo' }, 'bar', 'bar'],
+    [{ e: null }, { a: 1 }, { e: null, a: 1 }],
+    [[1, 2], { a: 'b', c: null }, { a: 'b' }],
+    [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
+  ];
+  cases.forEach(([target, patch, result], i) => {
+    it(`applies RFC 7386 example ${i + 1}`, () => {
+      expect(applyMergePatch(target, patch)).to.deep.equal(result);
+    });
+  });
+});
+
+describe('applyJSONPatch', () => {
+  it('applies add, remove, replace, move, copy and test (RFC 6902)', () => {
+    const doc = { a: { b: [1, 2] }, c: 'x' };
+    const out = applyJSONPatch(doc, [
+      { op: 'add', path: '/a/b/1', value: 9 },
+      { op: 'add', path: '/a/b/-', value: 3 },
+      { op: 'replace', path: '/c', value: 'y' },
+      { op: 'copy', from: '/c', path: '/d' },
+      { op: 'move', from: '/d', path: '/e' },
+      { op: 'remove', path: '/a/b/0' },
+      { op: 'test', path: '/e', value: 'y' },
+      { op: 'add', path: '/f~1g', value: true },
+    ]);
+    expect(out).to.deep.equal({ a: { b: [9, 2, 3] }, c: 'y', e: 'y', 'f/g': true });
+    expect(doc).to.deep.equal({ a: { b: [1, 2] }, c: 'x' });
+  });
+
+  it('fails on a missing path and on a failed test', () => {
+    expect(() => applyJSONPatch({}, [{ op: 'remove', path: '/nope' }])).to.throw('remove operation does not apply: doc is missing path: "/nope"');
+    expect(() => applyJSONPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }])).to.throw('test failed');
+  });
+});
+
+describe('applyConfiguration', () => {
+  it('merges applied fields and removes the fields the manager no longer applies', () => {
+    const live = { spec: { a: 1, b: 2, other: 'kept' } };
+    const out = applyConfiguration(live, { spec: { a: 5 } }, ['spec.a', 'spec.b']);
+    expect(out).to.deep.equal({ spec: { a: 5, other: 'kept' } });
+  });
+});
