@@ -129,6 +129,16 @@ describe('select', () => {
     expect([none.code, none.stdout, none.stderr.split('\n').at(-2)]).to.deep.equal([0, '', 'No resources found']);
   });
 
+  it('puts namespaced objects without a namespace in default, as kubectl apply does', async () => {
+    const dir = writeFixture();
+    writeFileSync(join(dir, 'crontabs.yaml'), crontabCRD);
+    const objects = `${crontabs}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {}\n`;
+    const result = await kubekit(['select', '-f', '-', '--crd', 'crontabs.yaml', '--field-selector', 'metadata.namespace=default', '-o', 'name'], { stdin: objects, cwd: dir });
+    expect(result.stdout).to.equal('crontab.stable.example.com/c\n');
+    const inDefault = await kubekit(['select', '-f', '-', '--crd', 'crontabs.yaml', '-n', 'default', '-A', '-o', 'wide'], { stdin: objects, cwd: dir });
+    expect(inDefault.stdout.split('\n')[1]).to.match(/^default {5}c {6}/);
+  });
+
   it('shows the default Age column for a CRD without printer columns', async () => {
     const dir = writeFixture();
     const plain = crontabCRD.replace(/ {4}additionalPrinterColumns:[\s\S]*$/, '');

@@ -21,7 +21,7 @@ export interface SelectOptions {
   fieldSelector?: string;
   /** A label selector, as `kubectl -l`. @defaultValue everything */
   selector?: string;
-  /** Only objects of this namespace. @defaultValue every namespace */
+  /** Only objects of this namespace (objects without one are in `default`). @defaultValue every namespace */
   namespace?: string;
   /** Show a NAMESPACE column. @defaultValue false */
   allNamespaces?: boolean;
@@ -68,7 +68,7 @@ export async function select(ctx: CliContext, options: SelectOptions): Promise<n
       }
       predicates.set(key, predicate);
     }
-    if (predicate.matches(item.object)) selected.push(item);
+    if (predicate.matches(asCreated(item))) selected.push(item);
   }
 
   if (selected.length === 0) {
@@ -91,6 +91,16 @@ export async function select(ctx: CliContext, options: SelectOptions): Promise<n
   }
 }
 
+/**
+ * The object as the apiserver holds it after `kubectl apply` without a namespace: a namespaced
+ * resource lands in `default`, so `metadata.namespace=default` selects it.
+ */
+function asCreated(item: ResolvedObject): Record<string, unknown> {
+  if (item.crd.spec.scope !== 'Namespaced' || namespaceOf(item.object) !== '') return item.object;
+  const metadata = typeof item.object.metadata === 'object' && item.object.metadata !== null ? item.object.metadata : {};
+  return { ...item.object, metadata: { ...metadata, namespace: 'default' } };
+}
+
 function printTables(ctx: CliContext, selected: readonly ResolvedObject[], options: SelectOptions): void {
   const tables = new Map<string, ResolvedObject[]>();
   for (const item of selected) {
@@ -106,7 +116,7 @@ function printTables(ctx: CliContext, selected: readonly ResolvedObject[], optio
     const withNamespace = options.allNamespaces === true && crd.spec.scope === 'Namespaced';
     const header = [...(withNamespace ? ['NAMESPACE'] : []), 'NAME', ...columns.map((c) => c.name.toUpperCase())];
     const rows = items.map(({ object }) => [
-      ...(withNamespace ? [namespaceOf(object)] : []),
+      ...(withNamespace ? [namespaceOf(object) || 'default'] : []),
       prefixNames ? `${crd.spec.names.plural}.${crd.spec.group}/${nameOf(object)}` : nameOf(object),
       ...columns.map((c) => cellText(object, c, now)),
     ]);
