@@ -1,0 +1,149 @@
+// One benchmark client, run in its own process (with --expose-gc) so that its heap and CPU are its own.
+// It ingests the server's list and watch stream with one implementation and prints one JSON line:
+// objects cached, wall time, CPU time, heap after GC right after importing the implementation, and
+// heap after GC once the last event is in.
+//
+// Implementations:
+// - floor:       raw node:http, JSON.parse, a Map: the least any JS informer can do.
+// - kubekit:     @kubekit/informer's Informer (defaults: managedFields dropped).
+// - kubekit-raw: the same, keeping objects as received (transform: null).
+// - client-node: @kubernetes/client-node 1.4's ListWatch (makeInformer's class), with the selector.
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+
+const { values } = parseArgs({
+  options: {
+    impl: { type: 'string' }, url: { type: 'string' }, final: { type: 'string' }, selector: { type: 'string', default: '' },
+  },
+});
+const impl = values.impl!;
+const url = values.url!;
+const finalRv = values.final!;
+const fieldSelector = values.selector!;
+
+declare const gc: () => void;
+function heap(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+type Done = () => boolean;
+interface Started {
+  done: Done;
+  count: () => number;
+  stop: () => unknown;
+}
+
+const kubeconfigYAML = [
+  'apiVersion: v1', 'kind: Config', 'current-context: bench',
+  'clusters:', '- name: bench', '  cluster:', `    server: ${url}`, '    insecure-skip-tls-verify: true',
+  'users:', '- name: bench', '  user:', '    token: bench',
+  'contexts:', '- name: bench', '  context:', '    cluster: bench', '    user: bench',
+].join('\n');
+
+async function floor(): Promise<() => Started> {
+  const agent = new http.Agent({ keepAlive: true });
+  const get = (path: string): Promise<http.IncomingMessage> => new Promise((resolve, reject) => {
+    http.get(url + path, { agent, headers: { Accept: 'application/json' } }, resolve).on('error', reject);
+  });
+  return () => {
+    const cache = new Map<string, { metadata: { name: string; namespace: string; resourceVersion: string } }>();
+    let lastRv = '';
+    let req: http.IncomingMessage | undefined;
+    const sel = fieldSelector === '' ? '' : `&fieldSelector=${encodeURIComponent(fieldSelector)}`;
+    void (async () => {
+      let cont = '';
+      let listRv = '';
+      do {
+        const res = await get(`/apis/stable.example.com/v1/shirts?limit=500${sel}${cont ? `&continue=${cont}` : ''}`);
+        const chunks: Buffer[] = [];
+        for await (const c of res) chunks.push(c as Buffer);
+        const list = JSON.parse(Buffer.concat(chunks).toString()) as { metadata: { continue?: string; resourceVersion: string }; items: { metadata: { name: string; namespace: string; resourceVersion: string } }[] };
+        for (const o of list.items) cache.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+        cont = list.metadata.continue ?? '';
+        listRv = list.metadata.resourceVersion;
+      } while (cont !== '');
+      lastRv = listRv;
+      req = await get(`/apis/stable.example.com/v1/shirts?watch=true&resourceVersion=${listRv}${sel}`);
+      let carry = '';
+      req.setEncoding('utf8');
+      req.on('data', (text: string) => {
+        const lines = (carry + text).split('\n');
+        carry = lines.pop()!;
+        for (const line of lines) {
+          if (line === '') continue;
+          const e = JSON.parse(line) as { type: string; object: { metadata: { name: string; namespace: string; resourceVersion: string } } };
+          const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
+          if (e.type === 'DELETED') cache.delete(key);
+          else cache.set(key, e.object);
+          lastRv = e.object.metadata.resourceVersion;
+        }
+      });
+    })();
+    return { done: () => lastRv === finalRv, count: () => cache.size, stop: () => req?.destroy() };
+  };
+}
+
+async function kubekit(raw: boolean): Promise<() => Started> {
+  const { Informer } = await import('@kubekit/informer');
+  const { noopLogger } = await import('@kubekit/core');
+  // A KubeConfigLike without @kubernetes/client-node: the import cost is measured on its own.
+  const kc = { getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} };
+  return () => {
+    const informer = new Informer(kc, {
+      apiVersion: 'stable.example.com/v1', plural: 'shirts', fieldSelector, logger: noopLogger, streamingList: 'never',
+      ...(raw ? { transform: null } : {}),
+    });
+    const stop = new AbortController();
+    void informer.start(stop.signal);
+    return { done: () => informer.status.resourceVersion === finalRv, count: () => informer.size, stop: () => stop.abort() };
+  };
+}
+
+async function clientNode(): Promise<() => Started> {
+  const k8s = await import('@kubernetes/client-node');
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(kubeconfigYAML);
+  const api = kc.makeApiClient(k8s.CustomObjectsApi);
+  return () => {
+    const listFn = (): Promise<KubernetesListObject<KubernetesObject>> =>
+      api.listClusterCustomObject({ group: 'stable.example.com', version: 'v1', plural: 'shirts', fieldSelector: fieldSelector || undefined }) as Promise<KubernetesListObject<KubernetesObject>>;
+    const informer = new k8s.ListWatch('/apis/stable.example.com/v1/shirts', new k8s.Watch(kc), listFn, false, undefined, fieldSelector || undefined);
+    let done = false;
+    informer.on('update', (o) => {
+      if (o.metadata?.resourceVersion === finalRv) done = true;
+    });
+    void informer.start();
+    return { done: () => done, count: () => informer.list().length, stop: () => informer.stop() };
+  };
+}
+
+const heapStart = heap();
+const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await kubekit(false) : impl === 'kubekit-raw' ? await kubekit(true) : await clientNode();
+const heapImported = heap();
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const run = factory();
+await new Promise<void>((resolve) => {
+  const check = (): void => {
+    if (run.done()) resolve();
+    else setTimeout(check, 2);
+  };
+  check();
+});
+const wallMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+const heapAfter = heap();
+const result = {
+  impl,
+  objects: run.count(),
+  wallMs: Math.round(wallMs),
+  cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+  importHeapMB: (heapImported - heapStart) / 1e6,
+  ingestHeapMB: (heapAfter - heapImported) / 1e6,
+};
+process.stdout.write(JSON.stringify(result) + '\n');
+await run.stop();
+process.exit(0);

@@ -1,0 +1,89 @@
+// The informer benchmark: ingest of a list plus a watch stream, served by a separate process, by
+// three clients in their own processes: the floor (bytes, JSON.parse, a Map), @kubekit/informer, and
+// @kubernetes/client-node 1.4's ListWatch. Reports events/s, CPU and heap growth after GC, as ratios
+// to the floor and to client-node measured in the same run, and the heap cost of imports.
+//
+// Usage: node --import tsx --conditions=kubekit-source bench/informer/run.ts [--repeat 3] [--quick]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' }, quick: { type: 'boolean', default: false } } });
+const repeat = Number(values.repeat);
+const here = (f: string): string => fileURLToPath(new URL(f, import.meta.url));
+const nodeArgs = ['--expose-gc', '--import', 'tsx', '--conditions=kubekit-source'];
+
+interface Result {
+  impl: string;
+  objects: number;
+  wallMs: number;
+  cpuMs: number;
+  importHeapMB: number;
+  ingestHeapMB: number;
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', (line) => {
+      rl.close();
+      resolve(line);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing`)));
+  });
+}
+
+async function run(script: string, args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [...nodeArgs, here(script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await firstLine(child);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return line;
+}
+
+function median<T>(xs: T[], by: (x: T) => number): T {
+  return [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
+}
+
+const fmt = (n: number, d = 0): string => n.toFixed(d);
+const scenarios: [number, number][] = values.quick ? [[10_000, 50_000]] : [[10_000, 50_000], [50_000, 100_000]];
+const selectors = ['', 'spec.color=blue'];
+const impls = ['floor', 'kubekit', 'kubekit-raw', 'client-node'];
+
+console.log(`node ${process.version}; ${repeat} runs per cell, median by wall time; heap = growth after GC while ingesting (minus heap right after import)\n`);
+for (const [objects, events] of scenarios) {
+  const server = spawn(process.execPath, ['--import', 'tsx', here('./server.ts'), '--objects', String(objects), '--events', String(events)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = JSON.parse(await firstLine(server)) as { url: string; finalResourceVersion: string; objectBytes: number };
+  try {
+    for (const selector of selectors) {
+      const rows = new Map<string, Result>();
+      for (const impl of impls) {
+        const results: Result[] = [];
+        for (let r = 0; r < repeat; r++) {
+          results.push(JSON.parse(await run('./client.ts', ['--impl', impl, '--url', info.url, '--final', info.finalResourceVersion, '--selector', selector])) as Result);
+        }
+        rows.set(impl, median(results, (x) => x.wallMs));
+      }
+      const floor = rows.get('floor')!;
+      const cn = rows.get('client-node')!;
+      console.log(`list ${objects} + watch ${events} events, ${info.objectBytes} B/object, ${selector === '' ? 'no field selector' : `fieldSelector=${selector}`}`);
+      console.log('impl         | cached | wall ms | events/s | ×floor | CPU ms | heap MB | ×floor | ×client-node');
+      console.log('-------------|--------|---------|----------|--------|--------|---------|--------|-------------');
+      for (const [impl, x] of rows) {
+        const rate = (objects + events) / (x.wallMs / 1000);
+        const floorRate = (objects + events) / (floor.wallMs / 1000);
+        console.log(`${impl.padEnd(12)} | ${String(x.objects).padStart(6)} | ${String(x.wallMs).padStart(7)} | ${fmt(rate).padStart(8)} | ${fmt(rate / floorRate, 2).padStart(6)} | ${String(x.cpuMs).padStart(6)} | ${fmt(x.ingestHeapMB, 1).padStart(7)} | ${fmt(x.ingestHeapMB / floor.ingestHeapMB, 2).padStart(6)} | ${fmt(x.ingestHeapMB / cn.ingestHeapMB, 2).padStart(12)}`);
+      }
+      console.log();
+    }
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+console.log('heap cost of imports (after GC, each in its own process)');
+for (const what of ['informer', 'informer+loadKubeConfig', 'client-node']) {
+  const results: { heapMB: number }[] = [];
+  for (let r = 0; r < repeat; r++) results.push(JSON.parse(await run('./importCost.ts', ['--what', what])) as { heapMB: number });
+  console.log(`  ${what.padEnd(24)} ${fmt(median(results, (x) => x.heapMB).heapMB, 1)} MB`);
+}
