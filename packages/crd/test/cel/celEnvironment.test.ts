@@ -63,6 +63,10 @@ const truths: Record<string, string[]> = {
     "'tacocat'.substring(4) == 'cat' && 'tacocat'.substring(0, 4) == 'taco'", "'  \\ttrim\\n '.trim() == 'trim'",
     "['a', 'b'].join() == 'ab' && ['a', 'b'].join('-') == 'a-b'", "strings.quote('single-quote with \"double quote\"') == '\"single-quote with \\\\\"double quote\\\\\"\"'",
     "'%s is %d years, %.2f'.format([dyn('x'), dyn(7), dyn(1.234)]) == 'x is 7 years, 1.23'", "'%x %X %o %b'.format([255, 255, 8, 5]) == 'ff FF 10 101'",
+    // apiextensions-apiserver celcoststability_test.go ("unicode strings", strings version 2)
+    "'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')]) == '1 abc 1.000000 60s 2000-01-01T00:00:00Z'",
+    "'%e'.format([3.14]) == '3.140000×10⁰⁰'", "'%o %o %o'.format([7, 8, 9]) == '7 10 11'", "'%b %b %b'.format([7, 8, 9]) == '111 1000 1001'",
+    "'%.1f'.format([1234567.89]) == '1,234,567.9'",
     "'héllo'.indexOf('l') == 2 && 'héllo'.substring(1, 2) == 'é'",
   ],
   lists: [
@@ -143,7 +147,7 @@ describe('the Kubernetes CEL environment', () => {
       ["'abc'.charAt(4) == ''", 'error: index out of range: 4'],
       ["'abc'.substring(2, 1) == ''", 'error: invalid substring range. start: 2, end: 1'],
       ['[].min() == 0', 'error: min called on empty list'],
-      ["'a'.matches('(') ", 'error: error parsing regexp: missing closing ): `(`'],
+      ["'a'.matches(self.s + '(')", 'error: error parsing regexp: missing closing ): `hello(`'],
       ['optional.none().value() == 1', 'error: optional.none() dereference'],
       ["sign(quantity('x')) == 1", "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
     ];
@@ -176,6 +180,10 @@ describe('the Kubernetes CEL environment', () => {
       ['1 > 0 ? 1 : "a" == "a"', "found no matching overload for '_?_:_' applied to '(bool, int, bool)'"],
       ['cel.bind(x, 1, x == 1)', "undeclared reference to 'cel' (in container '')"],
       ['[1].sortBy(x, x) == [1]', "macro 'sortBy' is not supported by kubekit"],
+      ["'a'.matches('(')", 'ERROR: <input>:1:13: invalid matches argument'],
+      ["duration('1x') > duration('1s')", 'ERROR: <input>:1:10: invalid duration argument'],
+      ["timestamp('2023-13-01T00:00:00Z') > timestamp(0)", 'ERROR: <input>:1:11: invalid timestamp argument'],
+      ["{'a': 1, 'b': 'c'} == {}", "ERROR: <input>:1:15: expected type 'int' but found 'string'"],
     ];
     for (const [expr, message] of cases) {
       it(`reports ${message} for ${expr}`, () => {

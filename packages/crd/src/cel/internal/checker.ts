@@ -14,7 +14,9 @@ import {
   mostGeneral, optionalType, substitute, typeParam,
 } from './types.js';
 import type { CelType } from './types.js';
-import { UintVal } from './values.js';
+import { ErrVal, UintVal } from './values.js';
+import { compileRegex } from './regex.js';
+import { parseGoDuration, parseRFC3339 } from './time.js';
 import { celReservedSymbols } from './escaping.js';
 
 /** Field types of an object type, by escaped field name. */
@@ -72,6 +74,7 @@ class Checker {
   run(): CheckedExpr {
     this.check(this.parsed.expr);
     for (const [id, t] of this.types) this.types.set(id, substitute(this.mappings, t, true));
+    if (this.issues.length === 0) this.validate(this.parsed.expr, false);
     return { parsed: this.parsed, types: this.types, references: this.refs, resultType: this.types.get(this.parsed.expr.id) ?? ErrorType };
   }
 
@@ -285,11 +288,68 @@ class Checker {
     return [o.args.map((a) => substitute(subs, a, false)), substitute(subs, o.result, false)];
   }
 
-  private joinTypes(e: Expr, previous: CelType | undefined, current: CelType): CelType {
+  /** Joins literal element types; mixed types become `dyn` (homogeneity is checked afterwards). */
+  private joinTypes(previous: CelType | undefined, current: CelType): CelType {
     if (previous === undefined) return current;
     if (this.assignable(previous, current)) return mostGeneral(previous, current);
-    this.report(e, `expected type '${formatType(previous)}' but found '${formatType(current)}'`);
-    return ErrorType;
+    return DynType;
+  }
+
+  /**
+   * cel-go's AST validators of the Kubernetes environment: homogeneous aggregate literals (except in
+   * `format` arguments), and literal arguments of `duration`, `timestamp` and `matches`.
+   */
+  validate(e: Expr, exempt: boolean): void {
+    const typeOf = (x: Expr): CelType => this.types.get(x.id) ?? ErrorType;
+    const mismatch = (x: Expr, expected: CelType, actual: CelType): void => {
+      this.report(x, `expected type '${formatType(expected)}' but found '${formatType(actual)}'`);
+    };
+    switch (e.kind) {
+      case 'list': {
+        if (!exempt) {
+          const first = e.elements[0];
+          for (const el of e.elements.slice(1)) {
+            if (!isExactType(typeOf(first), typeOf(el))) {
+              mismatch(el, typeOf(first), typeOf(el));
+              break;
+            }
+          }
+        }
+        e.elements.forEach((x) => this.validate(x, exempt));
+        break;
+      }
+      case 'map': {
+        if (!exempt && e.entries.length > 0) {
+          const [k0, v0] = [typeOf(e.entries[0].key), typeOf(e.entries[0].value)];
+          for (const en of e.entries.slice(1)) {
+            if (!isExactType(k0, typeOf(en.key))) mismatch(en.key, k0, typeOf(en.key));
+            if (!isExactType(v0, typeOf(en.value))) mismatch(en.value, v0, typeOf(en.value));
+          }
+        }
+        e.entries.forEach((en) => {
+          this.validate(en.key, exempt);
+          this.validate(en.value, exempt);
+        });
+        break;
+      }
+      case 'select': this.validate(e.operand, exempt); break;
+      case 'call': {
+        const arg = e.args[0];
+        if (arg !== undefined && arg.kind === 'literal' && typeof arg.value === 'string') {
+          if (e.fn === 'duration' && parseGoDuration(arg.value) === undefined) this.report(arg, 'invalid duration argument');
+          if (e.fn === 'timestamp' && parseRFC3339(arg.value) === undefined) this.report(arg, 'invalid timestamp argument');
+          if (e.fn === 'matches' && compileRegex(arg.value) instanceof ErrVal) this.report(arg, 'invalid matches argument');
+        }
+        const inner = exempt || e.fn === 'format';
+        if (e.target !== undefined) this.validate(e.target, inner);
+        e.args.forEach((a) => this.validate(a, inner));
+        break;
+      }
+      case 'comprehension':
+        for (const x of [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result]) this.validate(x, exempt);
+        break;
+      default: break;
+    }
   }
 
   private checkList(e: Extract<Expr, { kind: 'list' }>): void {
@@ -303,7 +363,7 @@ class Checker {
         if (!isOpt && !isDyn(inner)) this.report(el, `expected type '${formatType(optionalType(inner))}' but found '${formatType(inner)}'`);
         t = inner;
       }
-      elems = this.joinTypes(el, elems, t);
+      elems = this.joinTypes(elems, t);
     });
     this.setType(e, listType(elems ?? this.newTypeVar()));
   }
@@ -313,9 +373,9 @@ class Checker {
     let v: CelType | undefined;
     for (const en of e.entries) {
       this.check(en.key);
-      k = this.joinTypes(en.key, k, this.getType(en.key));
+      k = this.joinTypes(k, this.getType(en.key));
       this.check(en.value);
-      v = this.joinTypes(en.value, v, this.getType(en.value));
+      v = this.joinTypes(v, this.getType(en.value));
     }
     this.setType(e, k === undefined || v === undefined ? mapType(this.newTypeVar(), this.newTypeVar()) : mapType(k, v));
   }

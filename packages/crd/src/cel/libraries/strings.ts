@@ -4,7 +4,7 @@
  * `format` and `strings.quote`. Indices count code points, as in cel-go.
  */
 import { goFormatFloat } from '@kubekit/core';
-import { ArrayList, DurationVal, ErrVal, ListVal, MapVal, OptionalVal, TimestampVal, TypeVal, UintVal } from '../internal/values.js';
+import { ArrayList, DurationVal, ErrVal, ListVal, MapVal, OptionalVal, TimestampVal, TypeVal, UintVal, typeNameOf } from '../internal/values.js';
 import type { CelVal } from '../internal/values.js';
 import { DynType, IntType, StringType, listType } from '../internal/types.js';
 import { formatDuration, formatRFC3339Nano } from '../internal/time.js';
@@ -139,14 +139,25 @@ function formatNumber(v: CelVal, verb: string, precision: number | undefined): s
       if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
       return err('decimal clause can only be used on integers, was given ' + typeof v);
     case 'f': case 'e': {
-      const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v instanceof UintVal ? Number(v.value) : undefined;
-      if (n === undefined) return err(`${verb === 'f' ? 'fixed-point' : 'scientific'} clause can only be used on doubles`);
-      if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
+      // cel-go formats through golang.org/x/text's en-US printer: grouped thousands, and a
+      // superscript exponent ("3.140000×10⁰⁰").
+      const special = typeof v === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(v) ? v : undefined;
+      if (typeof v !== 'number' && special === undefined) {
+        return err(`${verb === 'f' ? 'fixed-point' : 'scientific'} clause can only be used on doubles, was given ${typeNameOf(v)}`);
+      }
+      const n = special !== undefined ? Number(special) : (v as number);
+      if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '∞' : '-∞';
       const p = precision ?? 6;
-      if (verb === 'f') return n.toFixed(p);
-      const [m, e] = n.toExponential(p).split('e');
+      if (verb === 'f') {
+        const [whole, frac] = n.toFixed(p).split('.');
+        const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+        return frac === undefined ? grouped : `${grouped}.${frac}`;
+      }
+      const [m, e] = n.toExponential(6).split('e');
       const exp = Number(e);
-      return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+      const sup = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+      const digits = String(Math.abs(exp)).padStart(2, '0').split('').map((c) => sup[Number(c)]).join('');
+      return `${m}×10${exp < 0 ? '⁻' : ''}${digits}`;
     }
     default: {
       const base = verb === 'b' ? 2 : verb === 'o' ? 8 : 16;
