@@ -47,6 +47,7 @@ function contextFrom(options: CliOptions): CliContext {
     readStdin: options.readStdin ?? readProcessStdin,
     signal: options.signal,
     colors: colorsFor(stderr, env),
+    stdoutColors: colorsFor(stdout, env),
   };
 }
 

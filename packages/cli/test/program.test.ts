@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { exitCodes } from '@kubekit/cli';
-import { kubekit } from './support/kubekit.js';
+import { exitCodes, runCli } from '@kubekit/cli';
+import { kubekit, repoRoot } from './support/kubekit.js';
 
 describe('runCli', () => {
   it('prints help with the exit codes, for the program and every command', async () => {
@@ -43,5 +43,17 @@ describe('runCli', () => {
     const forced = await kubekit(['crd', 'validate', 'missing.yaml'], { env: { FORCE_COLOR: '1' } });
     expect(forced.stderr).to.contain('\u001b[31m');
     expect([tty.code, pipe.code]).to.deep.equal([exitCodes.usage, exitCodes.usage]);
+  });
+
+  it('colours each stream by its own terminal-ness', async () => {
+    let stdout = '';
+    const code = await runCli(['crd', 'validate', 'examples/shirts/crd/shirts.stable.example.com.yaml'], {
+      cwd: repoRoot,
+      env: {},
+      stdout: { write: (text: string) => (stdout += text), isTTY: false },
+      stderr: { write: () => true, isTTY: true },
+    });
+    expect(code).to.equal(0);
+    expect(stdout).to.equal('examples/shirts/crd/shirts.stable.example.com.yaml: CustomResourceDefinition "shirts.stable.example.com" is valid\n');
   });
 });

@@ -93,7 +93,7 @@ export async function crdGenerate(ctx: CliContext, modules: readonly string[], o
         current = undefined;
       }
       if (current === text) {
-        ctx.stdout.write(`${displayPath(ctx, file)}: ${ctx.colors.green('up to date')}\n`);
+        ctx.stdout.write(`${displayPath(ctx, file)}: ${ctx.stdoutColors.green('up to date')}\n`);
       } else {
         drifted++;
         const why = current === undefined ? 'missing' : 'out of date';

@@ -26,11 +26,11 @@ export async function crdValidate(ctx: CliContext, files: readonly string[]): Pr
     const name = nameOf(object);
     const errors = validateCustomResourceDefinition(object);
     if (errors.length === 0) {
-      ctx.stdout.write(`${where}: CustomResourceDefinition "${name}" is ${ctx.colors.green('valid')}\n`);
+      ctx.stdout.write(`${where}: CustomResourceDefinition "${name}" is ${ctx.stdoutColors.green('valid')}\n`);
       continue;
     }
     invalid++;
-    ctx.stdout.write(`${where}: The CustomResourceDefinition "${name}" is ${ctx.colors.red('invalid')}:\n`);
+    ctx.stdout.write(`${where}: The CustomResourceDefinition "${name}" is ${ctx.stdoutColors.red('invalid')}:\n`);
     for (const error of errors) ctx.stdout.write(`* ${error.toString()}\n`);
   }
   return invalid > 0 ? exitCodes.failure : exitCodes.success;

@@ -27,7 +27,7 @@ function schemaOf(crd: CustomResourceDefinition, version: string): JSONSchemaPro
 
 function crdFields(ctx: CliContext, crd: CustomResourceDefinition): void {
   const namespaced = crd.spec.scope === 'Namespaced';
-  ctx.stdout.write(`${ctx.colors.bold(crd.metadata.name ?? '')} (${crd.spec.names.kind}, ${crd.spec.scope})\n`);
+  ctx.stdout.write(`${ctx.stdoutColors.bold(crd.metadata.name ?? '')} (${crd.spec.names.kind}, ${crd.spec.scope})\n`);
   const rows: string[][] = [['VERSION', 'FIELD', 'TYPE']];
   for (const version of crd.spec.versions) {
     rows.push([version.name, 'metadata.name', 'string']);
@@ -44,7 +44,7 @@ function crdFields(ctx: CliContext, crd: CustomResourceDefinition): void {
 function builtinFields(ctx: CliContext, kinds: readonly BuiltinKindFields[]): void {
   kinds.forEach((kind, i) => {
     if (i > 0) ctx.stdout.write('\n');
-    ctx.stdout.write(`${ctx.colors.bold(kind.kind)} (${kind.apiVersion}, ${kind.namespaced ? 'Namespaced' : 'Cluster'})\n`);
+    ctx.stdout.write(`${ctx.stdoutColors.bold(kind.kind)} (${kind.apiVersion}, ${kind.namespaced ? 'Namespaced' : 'Cluster'})\n`);
     const rows: string[][] = [['FIELD', 'NOTES']];
     for (const label of kind.fieldLabels) {
       const alias = kind.labelAliases[label];

@@ -96,7 +96,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
       await writeFile(file, server.kubeconfig, { mode: 0o600 });
       ctx.stdout.write(`kubeconfig written to ${displayPath(ctx, file)}\n`);
     }
-    ctx.stdout.write(`kubekit API server listening on ${ctx.colors.bold(server.url)} (Ctrl-C to stop)\n`);
+    ctx.stdout.write(`kubekit API server listening on ${ctx.stdoutColors.bold(server.url)} (Ctrl-C to stop)\n`);
     await untilStopped(ctx);
     return exitCodes.success;
   } finally {

@@ -22,8 +22,10 @@ export interface CliContext {
   readonly readStdin: () => Promise<string>;
   /** Stops long-running commands (`serve`). */
   readonly signal: AbortSignal | undefined;
-  /** ANSI colours, enabled only for terminals (and never with NO_COLOR). */
+  /** ANSI colours for stderr, enabled only when it is a terminal (and never with NO_COLOR). */
   readonly colors: Colors;
+  /** ANSI colours for stdout, likewise. */
+  readonly stdoutColors: Colors;
 }
 
 /** Colour helpers; each returns its text unchanged when colour is off. */
