@@ -373,6 +373,23 @@ describe('customResourceDefinition', () => {
       expect(err.sources).to.deep.equal(['@Selectable() on Item.name']);
     });
 
+    it('a CEL rule that does not compile, named by the class that declared it', () => {
+      @Validation({ rule: 'self.replicas == true' })
+      class BaseSpec { @Field('integer') replicas?: number }
+      class CronTabSpec extends BaseSpec { @Field('string') image?: string }
+      @CustomResource({ group: 'stable.example.com', version: 'v1', kind: 'CronTab' })
+      class CronTab { @Field(() => CronTabSpec) spec?: CronTabSpec }
+      const err = declarationError(() => customResourceDefinition(CronTab));
+      expect(err.fieldErrors).to.have.length(1);
+      expect(err.fieldErrors[0].field).to.equal('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule');
+      // The docs' no_matching_overload example: "found no matching overload for '_==_' applied to '(int, bool)'".
+      expect(err.fieldErrors[0].detail).to.contain("found no matching overload for '_==_' applied to '(int, bool)'");
+      expect(err.sources).to.deep.equal(['@Validation() on class BaseSpec']);
+      expect(err.message).to.equal(
+        `CustomResourceDefinition.apiextensions.k8s.io "crontabs.stable.example.com" is invalid: @Validation() on class BaseSpec: ${err.fieldErrors[0].toString()}`,
+      );
+    });
+
     it('a field without a type', () => {
       class ShirtSpec { @Field({ description: 'no type' }) color?: string }
       @CustomResource({ group: 'stable.example.com', version: 'v1', kind: 'Shirt' })

@@ -116,6 +116,13 @@ export function lookupRecord(ctor: object): ClassRecord | undefined {
   const metadata = (ctor as Record<symbol, unknown>)[metadataSymbol] as Record<symbol, unknown> | null | undefined;
   const record = metadata?.[recordKey] as ClassRecord | undefined;
   if (record !== undefined && record.className === '') record.className = className(ctor);
+  // TC39 field decorators do not see their class; name the ancestors' records from the prototype chain.
+  for (let r = record?.parent, c = Object.getPrototypeOf(ctor) as object | null; r !== undefined && c !== null; c = Object.getPrototypeOf(c) as object | null) {
+    const own = Object.hasOwn(c, metadataSymbol) ? ((c as Record<symbol, unknown>)[metadataSymbol] as Record<symbol, unknown> | null)?.[recordKey] : undefined;
+    if (own !== r) continue;
+    if (r.className === '') r.className = className(c);
+    r = r.parent;
+  }
   return record;
 }
 

@@ -111,10 +111,12 @@ class VersionBuilder {
     }
     if (Object.keys(properties).length > 0) schema.properties = properties;
     if (required.length > 0) schema.required = required;
-    const validations = chain(record).flatMap((r) => r.validations);
+    const validations = chain(record).flatMap((r) => r.validations.map((rule) => ({ rule, declaredBy: r.className })));
     if (validations.length > 0) {
-      schema['x-kubernetes-validations'] = validations.map(orderRule);
-      this.origins.push({ path: `${ctx.fieldPath}.x-kubernetes-validations`, source: `@Validation() on class ${record.className}` });
+      schema['x-kubernetes-validations'] = validations.map((v) => orderRule(v.rule));
+      validations.forEach((v, i) => {
+        this.origins.push({ path: `${ctx.fieldPath}.x-kubernetes-validations[${i}]`, source: `@Validation() on class ${v.declaredBy}` });
+      });
     }
     this.stack.pop();
     return orderSchemaKeys(schema);
