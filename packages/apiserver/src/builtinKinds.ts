@@ -9,6 +9,7 @@
  */
 import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
+import { reportFieldProblems } from './internal/fieldValidation.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -82,7 +83,8 @@ export class BuiltinResourceType implements ResourceType {
     return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ageCell(object, now)];
   }
 
-  decode(body: unknown, _ctx: WriteContext): KubeObject {
+  decode(body: unknown, ctx: WriteContext): KubeObject {
+    reportFieldProblems(ctx, []);
     const obj = decodeObjectShape(structuredClone(body));
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {

@@ -10,6 +10,7 @@ import { FieldError, KubeError, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
 import { deepEqual } from './internal/deepEqual.js';
+import { reportFieldProblems } from './internal/fieldValidation.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -93,7 +94,8 @@ export class CustomResourceDefinitionType implements ResourceType {
     return [object.metadata.name ?? '', object.metadata.creationTimestamp ?? ''];
   }
 
-  decode(body: unknown, _ctx: WriteContext): KubeObject {
+  decode(body: unknown, ctx: WriteContext): KubeObject {
+    reportFieldProblems(ctx, []);
     const obj = decodeObjectShape(structuredClone(body));
     if (obj.apiVersion !== apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${apiVersion})`);

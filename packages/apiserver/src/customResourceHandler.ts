@@ -13,6 +13,7 @@ import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs'
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
 import { converterFor, type Converter } from './conversion.js';
 import { deepEqual } from './internal/deepEqual.js';
+import { reportFieldProblems } from './internal/fieldValidation.js';
 import { compileSchema, validateCustomResource, type CompiledSchema } from './internal/semantics.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { FieldIndex } from './storage/fieldIndex.js';
@@ -222,12 +223,7 @@ export class CustomResourceType implements ResourceType {
       throw KubeError.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${this.names.kind})`);
     }
     const obj = structuredClone(body) as KubeObject;
-    const unknown = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
-    if (unknown.length > 0 && ctx.fieldValidation !== 'Ignore') {
-      const messages = unknown.map((p) => `unknown field "${p}"`);
-      if (ctx.fieldValidation === 'Strict') throw KubeError.badRequest(`strict decoding error: ${messages.join(', ')}`);
-      ctx.warnings.push(...messages);
-    }
+    reportFieldProblems(ctx, this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true }));
     if (!isObject(obj.metadata)) obj.metadata = {};
     return obj;
   }

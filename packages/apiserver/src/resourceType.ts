@@ -53,6 +53,8 @@ export interface WriteContext {
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** Warnings to return in `Warning` headers. */
   warnings: string[];
+  /** The duplicate fields of the request body (`duplicate field "x"`), in document order. */
+  duplicateFields: string[];
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */

@@ -10,6 +10,7 @@
 import { KubeError, FieldError, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
 import { deepEqual } from './internal/deepEqual.js';
+import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
@@ -34,7 +35,7 @@ function writeContext(ctx: ServerContext, r: RestRequest): WriteContext {
     case 'Strict': case 'Warn': case 'Ignore': fieldValidation = fv; break;
     default: throw KubeError.badRequest(`fieldValidation parameter must be one of: Ignore, Warn, Strict; got "${fv}"`);
   }
-  return { fieldValidation, warnings: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
+  return { fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
 }
 
 function isDryRun(r: RestRequest): boolean {
@@ -43,23 +44,27 @@ function isDryRun(r: RestRequest): boolean {
   return values.length > 0;
 }
 
-/** Reads a JSON (or YAML) object body. */
-async function readObject(ctx: ServerContext, r: RestRequest): Promise<unknown> {
+/** Reads a JSON (or YAML) object body, noting its duplicate fields unless they are ignored. */
+async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
   const text = body.toString('utf8');
-  if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
+  if (ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml') {
     try {
-      return parseYAML(text, { intAsBigInt: false, version: '1.1' }) as unknown;
+      const parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
+      if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
+      return parsed;
     } catch (err) {
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   if (text.trim() === '') throw KubeError.badRequest('the body of the request was empty');
-  return parseJSON(text);
+  const parsed = parseJSON(text);
+  if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = jsonDuplicateFields(text);
+  return parsed;
 }
 
 function sendWarnings(r: RestRequest, wctx: WriteContext): void {
@@ -98,12 +103,12 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   const dryRun = isDryRun(r);
   const wctx = writeContext(ctx, r);
   if (r.info.verb === 'create') {
-    const body = await readObject(ctx, r);
+    const body = await readObject(ctx, r, wctx);
     await create(ctx, r, namespace, body, wctx, dryRun);
     return;
   }
   if (r.info.verb === 'update') {
-    const body = await readObject(ctx, r);
+    const body = await readObject(ctx, r, wctx);
     const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(r, body, wctx);
     await update(ctx, r, namespace, wctx, dryRun, mutate, bodyResourceVersion(body));
     return;
@@ -112,7 +117,7 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   if (pt === undefined || (pt === 'strategic' && r.type.names.group !== '' && !r.type.names.group.endsWith('.k8s.io'))) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
   }
-  const body = await readObject(ctx, r);
+  const body = await readObject(ctx, r, wctx);
   if (pt === 'apply') {
     await apply(ctx, r, namespace, body, wctx, dryRun);
     return;

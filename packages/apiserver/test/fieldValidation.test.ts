@@ -1,0 +1,166 @@
+// Server-side field validation of custom resources, with the bodies and expectations of
+// test/integration/apiserver/field_validation_test.go (testFieldValidationPutCRD, crdInvalidBody,
+// crdInvalidBodyYAML).
+import { expect } from 'chai';
+import type { ApiServer } from '@kubekit/apiserver';
+import { jsonDuplicateFields, yamlDuplicateFields } from '../src/internal/fieldValidation.js';
+import { createCRD, start, type Client } from './internal/client.js';
+
+const schema = {
+  openAPIV3Schema: {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          cronSpec: { type: 'string', pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$' },
+          knownField1: { type: 'string' },
+          ports: {
+            type: 'array', 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'], 'x-kubernetes-list-type': 'map',
+            items: {
+              type: 'object', required: ['containerPort', 'protocol'],
+              properties: { containerPort: { format: 'int32', type: 'integer' }, hostIP: { type: 'string' }, hostPort: { format: 'int32', type: 'integer' }, name: { type: 'string' }, protocol: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+const crdInvalidBody = (name: string, rv: string): string => `
+{
+	"apiVersion": "schema.example.com/v1",
+	"kind": "Schema",
+	"metadata": {
+		"name": "${name}",
+		"resourceVersion": "${rv}"
+	},
+	"spec": {
+		"unknown1": "val1",
+		"unknownDupe": "valDupe",
+		"unknownDupe": "valDupe2",
+		"knownField1": "val1",
+		"knownField1": "val2",
+			"ports": [{
+				"name": "portName",
+				"containerPort": 8080,
+				"protocol": "TCP",
+				"hostPort": 8081,
+				"hostPort": 8082,
+				"unknownNested": "val"
+			}]
+	}
+}`;
+
+const crdInvalidBodyYAML = (name: string, rv: string): string => `
+apiVersion: "schema.example.com/v1"
+kind: "Schema"
+metadata:
+  name: "${name}"
+  resourceVersion: "${rv}"
+spec:
+  unknown1: val1
+  unknownDupe: valDupe
+  unknownDupe: valDupe2
+  knownField1: val1
+  knownField1: val2
+  ports:
+  - name: portName
+    containerPort: 8080
+    protocol: TCP
+    hostPort: 8081
+    hostPort: 8082
+    unknownNested: val`;
+
+const jsonProblems = [
+  'duplicate field "unknownDupe"',
+  'duplicate field "knownField1"',
+  'duplicate field "hostPort"',
+  'unknown field "spec.ports[0].unknownNested"',
+  'unknown field "spec.unknown1"',
+  'unknown field "spec.unknownDupe"',
+];
+const yamlProblems = [
+  'line 10: key "unknownDupe" already set in map',
+  'line 12: key "knownField1" already set in map',
+  'line 18: key "hostPort" already set in map',
+  'unknown field "spec.ports[0].unknownNested"',
+  'unknown field "spec.unknown1"',
+  'unknown field "spec.unknownDupe"',
+];
+
+function warnings(header: string | null): string[] {
+  if (header === null) return [];
+  return [...header.matchAll(/299 - ("(?:[^"\\]|\\.)*")/g)].map((m) => JSON.parse(m[1]) as string);
+}
+
+describe('jsonDuplicateFields', () => {
+  it('finds duplicate keys at every depth, in document order', () => {
+    expect(jsonDuplicateFields('{"a":1,"b":{"c":[{"d":1,"d":2}],"c":3},"a":"x\\"y","e\\u0041":1,"eA":2}')).to.deep.equal([
+      'duplicate field "d"', 'duplicate field "c"', 'duplicate field "a"', 'duplicate field "eA"',
+    ]);
+    expect(jsonDuplicateFields('{"a":[1,{"a":2}],"b":"{\\"a\\":1}"}')).to.deep.equal([]);
+  });
+});
+
+describe('yamlDuplicateFields', () => {
+  it('reports the line of each repeated key', () => {
+    expect(yamlDuplicateFields('a: 1\nb:\n  c: 1\n  c: 2\na: 3\n')).to.deep.equal(['line 4: key "c" already set in map', 'line 5: key "a" already set in map']);
+  });
+});
+
+describe('fieldValidation on custom resources', () => {
+  let server: ApiServer;
+  let client: Client;
+  const path = '/apis/schema.example.com/v1/schemas';
+
+  before(async () => {
+    ({ server, client } = await start());
+    await createCRD(server, client, {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'schemas.schema.example.com' },
+      spec: { group: 'schema.example.com', scope: 'Cluster', names: { plural: 'schemas', singular: 'schema', kind: 'Schema' }, versions: [{ name: 'v1', served: true, storage: true, schema }] },
+    });
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  const put = async (name: string, mode: string | undefined, yaml: boolean) => {
+    const created = await client.post(path, { apiVersion: 'schema.example.com/v1', kind: 'Schema', metadata: { name }, spec: { knownField1: 'val1', ports: [{ name: 'portName', containerPort: 8080, protocol: 'TCP', hostPort: 8081 }] } });
+    expect(created.status).to.equal(201);
+    const rv = created.body.metadata.resourceVersion as string;
+    const body = yaml ? crdInvalidBodyYAML(name, rv) : crdInvalidBody(name, rv);
+    return client.request('PUT', `${path}/${name}${mode === undefined ? '' : `?fieldValidation=${mode}`}`, body, yaml ? 'application/yaml' : 'application/json');
+  };
+
+  for (const yaml of [false, true]) {
+    const problems = yaml ? yamlProblems : jsonProblems;
+    const suffix = yaml ? '-yaml' : '';
+    it(`crd-put-strict-validation${suffix}: 400 with every problem`, async () => {
+      const r = await put(`strict${suffix}`, 'Strict', yaml);
+      expect(r.status).to.equal(400);
+      expect(r.body.message).to.equal(`strict decoding error: ${problems.join(', ')}`);
+    });
+
+    it(`crd-put-warn-validation${suffix}: one warning per problem`, async () => {
+      const r = await put(`warn${suffix}`, 'Warn', yaml);
+      expect(r.status).to.equal(200);
+      expect(warnings(r.headers.get('warning'))).to.deep.equal(problems);
+    });
+
+    it(`crd-put-ignore-validation${suffix}: no warnings`, async () => {
+      const r = await put(`ignore${suffix}`, 'Ignore', yaml);
+      expect(r.status).to.equal(200);
+      expect(r.headers.get('warning')).to.equal(null);
+    });
+
+    it(`crd-put-no-validation${suffix}: warns, as Warn`, async () => {
+      const r = await put(`none${suffix}`, undefined, yaml);
+      expect(r.status).to.equal(200);
+      expect(warnings(r.headers.get('warning'))).to.deep.equal(problems);
+      expect(r.body.spec).to.deep.equal({ knownField1: 'val2', ports: [{ name: 'portName', containerPort: 8080, protocol: 'TCP', hostPort: 8082 }] });
+    });
+  }
+});
