@@ -11,6 +11,7 @@ import { KubeError, FieldError, parseJSON, type KubeObject, type ManagedFieldsEn
 import { parse as parseYAML } from 'yaml';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
+import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
@@ -48,6 +49,7 @@ function isDryRun(r: RestRequest): boolean {
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
+  if (ct === protobufMediaType && r.type.names.group === '') return decodeProtobuf(body);
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }

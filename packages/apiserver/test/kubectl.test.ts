@@ -137,6 +137,22 @@ describe('startApiServer with a real kubectl', function () {
     expect(got.stdout).to.equal('shirt.stable.example.com/example1\nshirt.stable.example.com/example3\n');
   });
 
+  it('creates namespaces, ConfigMaps and Secrets with kubectl create (protobuf bodies)', async () => {
+    expect((await kubectl('create', 'namespace', 'team-a')).stdout).to.equal('namespace/team-a created\n');
+    expect((await kubectl('create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=mode=fast', '--from-literal=level=3')).stdout)
+      .to.equal('configmap/settings created\n');
+    expect((await kubectl('create', 'secret', 'generic', 'creds', '-n', 'team-a', '--from-literal=password=hunter2')).stdout)
+      .to.equal('secret/creds created\n');
+    const cm = JSON.parse((await kubectl('get', 'configmap', 'settings', '-n', 'team-a', '-o', 'json')).stdout) as { data: Record<string, string>; metadata: Record<string, unknown> };
+    expect(cm.data).to.deep.equal({ level: '3', mode: 'fast' });
+    expect(cm.metadata).to.not.have.any.keys('generateName', 'generation');
+    const secret = JSON.parse((await kubectl('get', 'secret', 'creds', '-n', 'team-a', '-o', 'json')).stdout) as { data: Record<string, string>; type: string };
+    expect(Buffer.from(secret.data.password, 'base64').toString()).to.equal('hunter2');
+    expect(secret.type).to.equal('Opaque');
+    const ns = await kubectl('get', 'namespace', 'team-a');
+    expect(ns.stdout).to.match(/^NAME\s+STATUS\s+AGE\nteam-a\s+Active\s+\d+s\n$/);
+  });
+
   it('deletes the CRD and with it its shirts', async () => {
     const deleted = await kubectl('delete', '-f', join(fixturesDir, 'shirt-resource-definition.yaml'));
     expect(deleted.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io "shirts.stable.example.com" deleted\n');

@@ -1,0 +1,221 @@
+/**
+ * Decoding of the Kubernetes protobuf wire format for the few built-in kinds kubectl's generator
+ * commands send that way (`kubectl create namespace|configmap|secret`): the `k8s\0` envelope around a
+ * `runtime.Unknown`, and the generated messages of Namespace, ConfigMap and Secret with the
+ * ObjectMeta fields a client sets. Anything else is answered with 415, as JSON is always accepted.
+ *
+ * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
+ */
+import { KubeError, type KubeObject } from '@kubekit/core';
+
+/** The media type of Kubernetes protobuf. */
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
+
+class Reader {
+  pos = 0;
+  constructor(private readonly buf: Uint8Array, private readonly end = buf.length) {}
+
+  done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  varint(): number {
+    let result = 0;
+    let shift = 0;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw malformed();
+      const b = this.buf[this.pos++];
+      result += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return result;
+      shift += 7;
+    }
+    throw malformed();
+  }
+
+  bytes(): Uint8Array {
+    const len = this.varint();
+    if (this.pos + len > this.end) throw malformed();
+    const out = this.buf.subarray(this.pos, this.pos + len);
+    this.pos += len;
+    return out;
+  }
+
+  string(): string {
+    return Buffer.from(this.bytes()).toString('utf8');
+  }
+
+  skip(wireType: number): void {
+    switch (wireType) {
+      case 0: this.varint(); break;
+      case 1: this.pos += 8; break;
+      case 2: this.bytes(); break;
+      case 5: this.pos += 4; break;
+      default: throw malformed();
+    }
+  }
+
+  /** Calls `fn(field, wireType)` for each field; `fn` must consume the value or return false to skip it. */
+  each(fn: (field: number, wireType: number) => boolean): void {
+    while (!this.done()) {
+      const tag = this.varint();
+      const field = Math.floor(tag / 8);
+      const wireType = tag & 7;
+      if (!fn(field, wireType)) this.skip(wireType);
+    }
+  }
+}
+
+function malformed(): KubeError {
+  return KubeError.badRequest('unable to decode the protobuf request body');
+}
+
+function unsupported(): KubeError {
+  return new KubeError('UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+}
+
+function sub(bytes: Uint8Array): Reader {
+  return new Reader(bytes);
+}
+
+function mapEntry(bytes: Uint8Array, valueAsBase64: boolean): [string, string] {
+  let key = '';
+  let value = '';
+  const r = sub(bytes);
+  r.each((f, w) => {
+    if (w !== 2) return false;
+    const b = r.bytes();
+    if (f === 1) key = Buffer.from(b).toString('utf8');
+    else if (f === 2) value = valueAsBase64 ? Buffer.from(b).toString('base64') : Buffer.from(b).toString('utf8');
+    return true;
+  });
+  return [key, value];
+}
+
+function time(bytes: Uint8Array): string {
+  let seconds = 0;
+  const r = sub(bytes);
+  r.each((f, w) => {
+    if (f === 1 && w === 0) {
+      seconds = r.varint();
+      return true;
+    }
+    return false;
+  });
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function objectMeta(bytes: Uint8Array): KubeObject['metadata'] {
+  const m: KubeObject['metadata'] = {};
+  const r = sub(bytes);
+  r.each((f, w) => {
+    if (w === 0) {
+      const v = r.varint();
+      // Go's JSON omits zero values (omitempty); the generated protobuf code writes them.
+      if (f === 7 && v !== 0) m.generation = v;
+      else if (f === 10) m.deletionGracePeriodSeconds = v;
+      return true;
+    }
+    if (w !== 2) return false;
+    const b = r.bytes();
+    if (b.length === 0 && f !== 11 && f !== 12) return true;
+    switch (f) {
+      case 1: m.name = Buffer.from(b).toString('utf8'); break;
+      case 2: m.generateName = Buffer.from(b).toString('utf8'); break;
+      case 3: m.namespace = Buffer.from(b).toString('utf8'); break;
+      case 5: m.uid = Buffer.from(b).toString('utf8'); break;
+      case 6: m.resourceVersion = Buffer.from(b).toString('utf8'); break;
+      case 8: m.creationTimestamp = time(b); break;
+      case 9: m.deletionTimestamp = time(b); break;
+      case 11: { const [k, v] = mapEntry(b, false); (m.labels ??= {})[k] = v; break; }
+      case 12: { const [k, v] = mapEntry(b, false); (m.annotations ??= {})[k] = v; break; }
+      case 14: (m.finalizers ??= []).push(Buffer.from(b).toString('utf8')); break;
+      default: break;
+    }
+    return true;
+  });
+  return m;
+}
+
+type KindDecoder = (r: Reader, obj: KubeObject) => (field: number, wireType: number) => boolean;
+
+const decoders: Record<string, KindDecoder> = {
+  'v1/ConfigMap': (r, obj) => (f, w) => {
+    if (f === 4 && w === 0) {
+      obj.immutable = r.varint() !== 0;
+      return true;
+    }
+    if (w !== 2) return false;
+    const b = r.bytes();
+    if (f === 1) obj.metadata = objectMeta(b);
+    else if (f === 2) { const [k, v] = mapEntry(b, false); ((obj.data ??= {}) as Record<string, string>)[k] = v; }
+    else if (f === 3) { const [k, v] = mapEntry(b, true); ((obj.binaryData ??= {}) as Record<string, string>)[k] = v; }
+    return true;
+  },
+  'v1/Secret': (r, obj) => (f, w) => {
+    if (f === 5 && w === 0) {
+      obj.immutable = r.varint() !== 0;
+      return true;
+    }
+    if (w !== 2) return false;
+    const b = r.bytes();
+    if (f === 1) obj.metadata = objectMeta(b);
+    else if (f === 2) { const [k, v] = mapEntry(b, true); ((obj.data ??= {}) as Record<string, string>)[k] = v; }
+    else if (f === 3) obj.type = Buffer.from(b).toString('utf8');
+    else if (f === 4) { const [k, v] = mapEntry(b, false); ((obj.stringData ??= {}) as Record<string, string>)[k] = v; }
+    return true;
+  },
+  'v1/Namespace': (r, obj) => (f, w) => {
+    if (w !== 2) return false;
+    const b = r.bytes();
+    if (f === 1) obj.metadata = objectMeta(b);
+    else if (f === 2) {
+      const finalizers: string[] = [];
+      const s = sub(b);
+      s.each((sf, sw) => {
+        if (sf === 1 && sw === 2) {
+          finalizers.push(s.string());
+          return true;
+        }
+        return false;
+      });
+      obj.spec = finalizers.length > 0 ? { finalizers } : {};
+    }
+    return true;
+  },
+};
+
+/**
+ * Decodes a protobuf request body of a supported built-in kind into its JSON form.
+ *
+ * @throws KubeError `UnsupportedMediaType` (415) for other kinds, `BadRequest` for malformed bodies.
+ */
+export function decodeProtobuf(body: Uint8Array): KubeObject {
+  if (body.length < 4 || body[0] !== 0x6b || body[1] !== 0x38 || body[2] !== 0x73 || body[3] !== 0) throw malformed();
+  const r = new Reader(body.subarray(4));
+  let apiVersion = '';
+  let kind = '';
+  let raw: Uint8Array | undefined;
+  r.each((f, w) => {
+    if (w !== 2) return false;
+    const b = r.bytes();
+    if (f === 1) {
+      const t = sub(b);
+      t.each((tf, tw) => {
+        if (tw !== 2) return false;
+        const s = t.string();
+        if (tf === 1) apiVersion = s;
+        else if (tf === 2) kind = s;
+        return true;
+      });
+    } else if (f === 2) {
+      raw = b;
+    }
+    return true;
+  });
+  const decoder = decoders[`${apiVersion}/${kind}`];
+  if (decoder === undefined || raw === undefined) throw unsupported();
+  const obj: KubeObject = { apiVersion, kind, metadata: {} };
+  const o = new Reader(raw);
+  o.each(decoder(o, obj));
+  return obj;
+}

@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { KubeError } from '@kubekit/core';
+import { decodeProtobuf } from '../src/internal/protobuf.js';
+
+// A minimal protobuf writer, enough to build the messages kubectl sends.
+function varint(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) b |= 0x80;
+    out.push(b);
+  } while (n > 0);
+  return out;
+}
+function field(num: number, value: string | Uint8Array | number[]): number[] {
+  const bytes = typeof value === 'string' ? [...Buffer.from(value)] : [...value];
+  return [...varint(num * 8 + 2), ...varint(bytes.length), ...bytes];
+}
+function envelope(apiVersion: string, kind: string, raw: number[]): Uint8Array {
+  return Uint8Array.from([0x6b, 0x38, 0x73, 0, ...field(1, [...field(1, apiVersion), ...field(2, kind)]), ...field(2, raw)]);
+}
+
+describe('decodeProtobuf', () => {
+  it('decodes a ConfigMap as kubectl create configmap sends it', () => {
+    const meta = [...field(1, 'settings'), ...field(2, ''), ...field(3, 'team-a'), ...field(11, [...field(1, 'app'), ...field(2, 'web')])];
+    const raw = [...field(1, meta), ...field(2, [...field(1, 'mode'), ...field(2, 'fast')]), ...field(3, [...field(1, 'bin'), ...field(2, [1, 2, 3])])];
+    expect(decodeProtobuf(envelope('v1', 'ConfigMap', raw))).to.deep.equal({
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'team-a', labels: { app: 'web' } },
+      data: { mode: 'fast' }, binaryData: { bin: 'AQID' },
+    });
+  });
+
+  it('decodes Secret data as base64 and a Namespace spec', () => {
+    const secret = decodeProtobuf(envelope('v1', 'Secret', [...field(1, field(1, 's')), ...field(2, [...field(1, 'pw'), ...field(2, 'hunter2')]), ...field(3, 'Opaque')]));
+    expect(secret).to.deep.include({ data: { pw: Buffer.from('hunter2').toString('base64') }, type: 'Opaque' });
+    const ns = decodeProtobuf(envelope('v1', 'Namespace', [...field(1, field(1, 'team-a')), ...field(2, field(1, 'kubernetes'))]));
+    expect(ns).to.deep.equal({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' }, spec: { finalizers: ['kubernetes'] } });
+  });
+
+  it('answers other kinds with 415 and garbage with 400', () => {
+    expect(() => decodeProtobuf(envelope('v1', 'Pod', field(1, field(1, 'p'))))).to.throw(KubeError).with.property('reason', 'UnsupportedMediaType');
+    expect(() => decodeProtobuf(Uint8Array.from([1, 2, 3, 4]))).to.throw(KubeError).with.property('reason', 'BadRequest');
+  });
+});
