@@ -54,11 +54,65 @@ class Frame {
 
 const maxDepth = 1000;
 
+const primitive = (v: CelVal): boolean => v === null || ['boolean', 'bigint', 'number', 'string'].includes(typeof v) || v instanceof UintVal;
+
+/**
+ * The subtrees cel-go's planner folds into constants (with `OptOptimize`, as the apiserver plans
+ * rules): literals, type names, list and map literals of constants, and calls with a single constant
+ * argument. They cost nothing at run time. `@in` against a constant list becomes a set lookup, also free.
+ */
+function constantIds(checked: CheckedExpr): Set<number> {
+  const out = new Set<number>();
+  const visit = (e: Expr): boolean => {
+    let c = false;
+    switch (e.kind) {
+      case 'literal': c = true; break;
+      case 'ident': {
+        const ref = checked.references.get(e.id);
+        c = ref?.kind === 'ident' && ref.name === e.name && typeIdentifierValue(e.name) !== undefined && !['self', 'oldSelf'].includes(e.name);
+        break;
+      }
+      case 'select': {
+        const ref = checked.references.get(e.id);
+        if (ref?.kind === 'ident') c = typeIdentifierValue(ref.name) !== undefined;
+        else visit(e.operand);
+        break;
+      }
+      case 'list': c = e.elements.map(visit).every(Boolean); break;
+      case 'map': c = e.entries.map((en) => [visit(en.key), visit(en.value)].every(Boolean)).every(Boolean); break;
+      case 'call': {
+        const operands = e.target !== undefined ? [e.target, ...e.args] : e.args;
+        const consts = operands.map(visit);
+        c = operands.length === 1 && consts[0];
+        break;
+      }
+      case 'comprehension':
+        [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].forEach(visit);
+        break;
+      default: break;
+    }
+    if (c) out.add(e.id);
+    return c;
+  };
+  visit(checked.parsed.expr);
+  return out;
+}
+
+const constantCache = new WeakMap<CheckedExpr, Set<number>>();
+
 class Evaluator {
   cost = 0;
   private depth = 0;
+  private readonly constants: Set<number>;
 
-  constructor(private readonly checked: CheckedExpr, private readonly runtime: Runtime, private readonly limit: number) {}
+  constructor(private readonly checked: CheckedExpr, private readonly runtime: Runtime, private readonly limit: number) {
+    let c = constantCache.get(checked);
+    if (c === undefined) {
+      c = constantIds(checked);
+      constantCache.set(checked, c);
+    }
+    this.constants = c;
+  }
 
   private charge(n: number): void {
     this.cost += n;
@@ -71,6 +125,12 @@ class Evaluator {
       return new ErrVal('max recursion depth exceeded');
     }
     try {
+      if (this.constants.has(e.id)) {
+        const saved = this.cost;
+        const v = this.evalInner(e, frame);
+        this.cost = saved;
+        return v;
+      }
       return this.evalInner(e, frame);
     } catch (err) {
       if (err instanceof RangeError) return new ErrVal(err.message);
@@ -205,7 +265,11 @@ class Evaluator {
         result = eq instanceof ErrVal ? eq : !eq;
         break;
       }
-      case '@in': result = this.contains(args[1], args[0]); used = args[1] instanceof ListVal ? 'in_list' : 'in_map'; break;
+      case '@in':
+        result = this.contains(args[1], args[0]);
+        used = args[1] instanceof ListVal ? 'in_list' : 'in_map';
+        if (used === 'in_list' && this.constants.has(e.args[1].id) && [...(args[1] as ListVal)].every(primitive)) return result;
+        break;
       case '_[_]': result = this.index(args[0], args[1]); this.charge(1); return result;
       case '_[?_]': result = optionalIndex(args[0], args[1]); this.charge(1); return result;
       case 'cel.@mapInsert': {
