@@ -12,7 +12,8 @@ import type { ServerContext } from './serverContext.js';
 import { buildTable, parseIncludeObject } from './table.js';
 import { serveWatch } from './watchHandler.js';
 import { currentObject, respondObject, type RestRequest } from './restRequest.js';
-import { deleteCollection, deleteObject, handleWrite, scaleOf } from './writeHandler.js';
+import { deleteCollection, deleteObject } from './deleteHandler.js';
+import { handleWrite, scaleOf } from './writeHandler.js';
 
 const notFoundMessage = 'the server could not find the requested resource';
 

@@ -14,7 +14,6 @@ import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValida
 import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
-import { listObjects, parseListOptions, selectionOf } from './listing.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf } from './patch.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -22,7 +21,8 @@ import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 
-const maxRetries = 16;
+/** How often an update is retried when the object changes under it. */
+export const maxRetries = 16;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -39,7 +39,8 @@ function writeContext(ctx: ServerContext, r: RestRequest): WriteContext {
   return { fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
 }
 
-function isDryRun(r: RestRequest): boolean {
+/** Whether the request asks for `dryRun=All` (and only that). */
+export function isDryRun(r: RestRequest): boolean {
   const values = r.query.getAll('dryRun');
   for (const v of values) if (v !== 'All') throw KubeError.badRequest(`Invalid dryRun value: ${v}`);
   return values.length > 0;
@@ -337,106 +338,6 @@ function scaleUpdate(type: ResourceType, body: unknown): (old: KubeObject) => Ku
     setPath(obj as Record<string, unknown>, type.names.scale!.specReplicasPath, replicas);
     return obj;
   };
-}
-
-/** DELETE of one object: finalizers and deferred deletions mark it deleting, else it goes. */
-export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const dryRun = isDryRun(r);
-  const options = await readDeleteOptions(ctx, r);
-  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, dryRun);
-  respondDeleted(ctx, r, view);
-}
-
-function respondDeleted(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
-  const { type } = r;
-  if (type.deleteReturnsObject || view.metadata.deletionTimestamp !== undefined) {
-    respondObject(ctx, r, 200, view);
-    return;
-  }
-  sendJSON(r.res, 200, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
-    details: { name: view.metadata.name, group: type.names.group, kind: type.names.resource, uid: view.metadata.uid },
-  });
-}
-
-interface DeleteOptions {
-  uid?: string;
-  resourceVersion?: string;
-}
-
-async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<DeleteOptions> {
-  const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
-  if (body.length === 0) return {};
-  const parsed = parseJSON(body.toString('utf8'));
-  if (!isObject(parsed) || !isObject(parsed.preconditions)) return {};
-  const p = parsed.preconditions;
-  return {
-    uid: typeof p.uid === 'string' ? p.uid : undefined,
-    resourceVersion: typeof p.resourceVersion === 'string' ? p.resourceVersion : undefined,
-  };
-}
-
-/** Deletes (or marks deleting) one object; returns what the response shows. */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean): Promise<KubeObject> {
-  const key = storeKey(namespace, name);
-  for (let attempt = 0; ; attempt++) {
-    const current = ctx.store.get(type.bucket, key);
-    if (current === undefined) throw KubeError.notFound(type.groupResource, name);
-    if (options.uid !== undefined && options.uid !== current.metadata.uid) {
-      throw KubeError.conflict(type.groupResource, name, `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
-    }
-    if (options.resourceVersion !== undefined && options.resourceVersion !== current.metadata.resourceVersion) {
-      throw KubeError.conflict(type.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
-    }
-    const view = await type.fromStorage(current);
-    const pending = (current.metadata.finalizers ?? []).length > 0 || (type.deferDeletion?.(view) ?? false);
-    if (!pending) {
-      if (dryRun) return view;
-      const write = ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion });
-      await write.durable;
-      return view;
-    }
-    if (current.metadata.deletionTimestamp !== undefined) return view;
-    const marked = structuredClone(view);
-    marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
-    marked.metadata.deletionGracePeriodSeconds = 0;
-    if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
-    type.markDeleting?.(marked);
-    const stored = await type.toStorage(marked);
-    if (dryRun) return type.fromStorage(stored);
-    if (ctx.store.get(type.bucket, key) !== current) {
-      if (attempt >= maxRetries) throw KubeError.conflict(type.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      continue;
-    }
-    const write = ctx.store.update(type.groupResource, key, name, stored, current.metadata.resourceVersion);
-    await write.durable;
-    return type.fromStorage(write.event.object);
-  }
-}
-
-/** DELETE of a collection: every selected object, as a list of what was deleted. */
-export async function deleteCollection(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const { type } = r;
-  const dryRun = isDryRun(r);
-  const opts = parseListOptions(r.query, type, false);
-  const options = await readDeleteOptions(ctx, r);
-  const selection = selectionOf(type, namespace, opts);
-  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' });
-  const items: KubeObject[] = [];
-  for (const o of listed.items) {
-    try {
-      items.push(await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun));
-    } catch (err) {
-      if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
-    }
-  }
-  const { names } = type;
-  sendJSON(r.res, 200, {
-    apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
-    kind: names.listKind,
-    metadata: { resourceVersion: String(ctx.store.resourceVersion) },
-    items,
-  });
 }
 
 /** Checks and normalises the decoded body of a write: an object with metadata of the right shape. */
