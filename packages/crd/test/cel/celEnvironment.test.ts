@@ -40,7 +40,7 @@ const truths: Record<string, string[]> = {
     "{'a': 1} == {'a': 1}", "'a' in {'a': 1} && 2 in [1, 2]", 'null == null',
     'timestamp("2023-01-01T00:00:00Z") + duration("1h") == timestamp("2023-01-01T01:00:00Z")',
     'timestamp("2023-01-02T00:00:00Z") - timestamp("2023-01-01T00:00:00Z") == duration("24h")',
-    'duration("1h30m").getMinutes() == 90 && duration("1.5s").getMilliseconds() == 500',
+    'duration("1h30m").getMinutes() == 90 && duration("1.5s").getMilliseconds() == 1500',
     'timestamp("2023-06-15T10:30:00Z").getHours() == 10 && timestamp("2023-06-15T10:30:00Z").getHours("America/New_York") == 6',
     'timestamp("2023-06-15T10:30:00Z").getMonth() == 5 && timestamp("2023-06-15T10:30:00Z").getDayOfMonth() == 14',
     'timestamp("2023-06-15T10:30:00Z").getDate() == 15 && timestamp("2023-06-15T10:30:00Z").getDayOfWeek() == 4',

@@ -16,7 +16,7 @@ import {
 import type { CelType } from './types.js';
 import { ErrVal, UintVal } from './values.js';
 import { compileRegex } from './regex.js';
-import { parseGoDuration, parseRFC3339 } from './time.js';
+import { MAX_TIMESTAMP_NS, MIN_TIMESTAMP_NS, NS_PER_SECOND, parseGoDuration, parseRFC3339 } from './time.js';
 import { celReservedSymbols } from './escaping.js';
 
 /** Field types of an object type, by escaped field name. */
@@ -339,6 +339,10 @@ class Checker {
           if (e.fn === 'duration' && parseGoDuration(arg.value) === undefined) this.report(arg, 'invalid duration argument');
           if (e.fn === 'timestamp' && parseRFC3339(arg.value) === undefined) this.report(arg, 'invalid timestamp argument');
           if (e.fn === 'matches' && compileRegex(arg.value) instanceof ErrVal) this.report(arg, 'invalid matches argument');
+        }
+        if (e.fn === 'timestamp' && arg !== undefined && arg.kind === 'literal' && typeof arg.value === 'bigint') {
+          const ns = arg.value * NS_PER_SECOND;
+          if (ns < MIN_TIMESTAMP_NS || ns > MAX_TIMESTAMP_NS) this.report(arg, 'invalid timestamp argument');
         }
         const inner = exempt || e.fn === 'format';
         if (e.target !== undefined) this.validate(e.target, inner);

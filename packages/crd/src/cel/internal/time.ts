@@ -119,7 +119,13 @@ export function civilFromDays(z: number): { year: number; month: number; day: nu
 
 const rxDateTime = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:\d{2})?$/;
 
-function parseWith(s: string, opts: { requireSeconds: boolean; requireZone: boolean; allowSpace: boolean }): bigint | undefined {
+/** A parsed instant and the zone offset (seconds east of UTC) it was written in. */
+export interface ZonedInstant {
+  ns: bigint;
+  offset: number;
+}
+
+function parseWith(s: string, opts: { requireSeconds: boolean; requireZone: boolean; allowSpace: boolean }): ZonedInstant | undefined {
   const m = rxDateTime.exec(s);
   if (m === null) return undefined;
   if (m[4] === ' ' && !opts.allowSpace) return undefined;
@@ -138,18 +144,18 @@ function parseWith(s: string, opts: { requireSeconds: boolean; requireZone: bool
   }
   const secs = BigInt(daysFromCivil(year, month, day)) * 86400n + BigInt(hour * 3600 + minute * 60 + second) - BigInt(offsetMinutes * 60);
   const nanos = m[8] === undefined ? 0n : BigInt(m[8].padEnd(9, '0'));
-  return secs * NS_PER_SECOND + nanos;
+  return { ns: secs * NS_PER_SECOND + nanos, offset: offsetMinutes * 60 };
 }
 
-/** RFC 3339 as cel-go's `timestamp(string)` accepts it, in nanoseconds since the epoch. */
-export function parseRFC3339(s: string): bigint | undefined {
-  const ns = parseWith(s, { requireSeconds: true, requireZone: true, allowSpace: false });
-  if (ns === undefined || ns < MIN_TIMESTAMP_NS || ns > MAX_TIMESTAMP_NS) return undefined;
-  return ns;
+/** RFC 3339 as cel-go's `timestamp(string)` accepts it. */
+export function parseRFC3339(s: string): ZonedInstant | undefined {
+  const t = parseWith(s, { requireSeconds: true, requireZone: true, allowSpace: false });
+  if (t === undefined || t.ns < MIN_TIMESTAMP_NS || t.ns > MAX_TIMESTAMP_NS) return undefined;
+  return t;
 }
 
 /** strfmt's `ParseDateTime` (the `date-time` format): RFC 3339 and its ISO 8601 relatives. */
-export function parseStrfmtDateTime(s: string): bigint | undefined {
+export function parseStrfmtDateTime(s: string): ZonedInstant | undefined {
   return parseWith(s, { requireSeconds: false, requireZone: false, allowSpace: true });
 }
 
@@ -186,12 +192,14 @@ export function civilTime(ns: bigint, offsetSeconds = 0): {
   };
 }
 
-/** Go's `time.Time.Format(time.RFC3339Nano)` in UTC. */
-export function formatRFC3339Nano(ns: bigint): string {
-  const t = civilTime(ns);
+/** Go's `time.Time.Format(time.RFC3339Nano)` in the zone at `offset` seconds east of UTC. */
+export function formatRFC3339Nano(ns: bigint, offset = 0): string {
+  const t = civilTime(ns, offset);
   let s = `${pad(t.year, 4)}-${pad(t.month, 2)}-${pad(t.day, 2)}T${pad(t.hour, 2)}:${pad(t.minute, 2)}:${pad(t.second, 2)}`;
   if (t.nanos > 0) s += '.' + pad(t.nanos, 9).replace(/0+$/, '');
-  return s + 'Z';
+  if (offset === 0) return s + 'Z';
+  const a = Math.abs(offset);
+  return `${s}${offset < 0 ? '-' : '+'}${pad(Math.floor(a / 3600), 2)}:${pad(Math.floor((a % 3600) / 60), 2)}`;
 }
 
 /** cel-go's `string(duration)`: seconds with the shortest decimal fraction and an `s`. */

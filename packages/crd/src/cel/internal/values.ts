@@ -24,9 +24,9 @@ export class UintVal {
   constructor(readonly value: bigint) {}
 }
 
-/** A timestamp: nanoseconds since the Unix epoch. */
+/** A timestamp: nanoseconds since the Unix epoch, and the zone offset it prints in (Go keeps a location). */
 export class TimestampVal {
-  constructor(readonly ns: bigint) {}
+  constructor(readonly ns: bigint, readonly offset = 0) {}
 }
 
 /** A duration in nanoseconds. */
@@ -309,7 +309,7 @@ export function fromJSON(raw: unknown, schema: JSONSchemaProps): CelVal {
         }
         case 'date-time': {
           const d = parseStrfmtDateTime(raw);
-          return d === undefined ? new ErrVal(`Invalid date-time formatted string ${raw}`) : new TimestampVal(d);
+          return d === undefined ? new ErrVal(`Invalid date-time formatted string ${raw}`) : new TimestampVal(d.ns, d.offset);
         }
         case 'byte': {
           const b = base64Decode(raw);

@@ -42,9 +42,11 @@ function checkedUint(v: bigint): CelVal {
   return v < 0n || v > UINT64_MAX ? uintOverflow() : new UintVal(v);
 }
 
-function checkedTimestamp(ns: bigint): CelVal {
-  return ns < MIN_TIMESTAMP_NS || ns > MAX_TIMESTAMP_NS ? err('timestamp overflow') : new TimestampVal(ns);
+function checkedTimestamp(ns: bigint, offset = 0): CelVal {
+  return ns < MIN_TIMESTAMP_NS || ns > MAX_TIMESTAMP_NS ? err('timestamp overflow') : new TimestampVal(ns, offset);
 }
+
+const zone = (v: CelVal): number => (v as TimestampVal).offset;
 
 function checkedDuration(ns: bigint): CelVal {
   return ns < MIN_DURATION_NS || ns > MAX_DURATION_NS ? err('duration overflow') : new DurationVal(ns);
@@ -133,7 +135,7 @@ const timestampAccessors: FunctionDecl[] = [
   func('getSeconds', ...accessor('timestamp_to_seconds', TimestampType, (t) => t.second),
     memberOverload('duration_to_seconds', [DurationType], IntType, (v) => du(v) / NS_PER_SECOND)),
   func('getMilliseconds', ...accessor('timestamp_to_milliseconds', TimestampType, (t) => Math.floor(t.nanos / 1e6)),
-    memberOverload('duration_to_milliseconds', [DurationType], IntType, (v) => (du(v) % NS_PER_SECOND) / 1_000_000n)),
+    memberOverload('duration_to_milliseconds', [DurationType], IntType, (v) => du(v) / 1_000_000n)),
 ];
 
 function matches(str: CelVal, re: CelVal): CelVal {
@@ -154,8 +156,8 @@ export const standardLibrary: readonly FunctionDecl[] = [
     overload('add_bytes', [BytesType, BytesType], BytesType, (a, b) => concatBytes(a as Uint8Array, b as Uint8Array)),
     overload('add_double', [DoubleType, DoubleType], DoubleType, (a, b) => d(a) + d(b)),
     overload('add_duration_duration', [DurationType, DurationType], DurationType, (a, b) => checkedDuration(du(a) + du(b))),
-    overload('add_duration_timestamp', [DurationType, TimestampType], TimestampType, (a, b) => checkedTimestamp(du(a) + ts(b))),
-    overload('add_timestamp_duration', [TimestampType, DurationType], TimestampType, (a, b) => checkedTimestamp(ts(a) + du(b))),
+    overload('add_duration_timestamp', [DurationType, TimestampType], TimestampType, (a, b) => checkedTimestamp(du(a) + ts(b), zone(b))),
+    overload('add_timestamp_duration', [TimestampType, DurationType], TimestampType, (a, b) => checkedTimestamp(ts(a) + du(b), zone(a))),
     overload('add_int64', [IntType, IntType], IntType, (a, b) => checkedInt(i(a) + i(b))),
     overload('add_list', [listA, listA], listA, (a, b) => concatLists(a as ListVal, b as ListVal)),
     overload('add_string', [StringType, StringType], StringType, (a, b) => s(a) + s(b)),
@@ -186,7 +188,7 @@ export const standardLibrary: readonly FunctionDecl[] = [
     overload('subtract_double', [DoubleType, DoubleType], DoubleType, (a, b) => d(a) - d(b)),
     overload('subtract_duration_duration', [DurationType, DurationType], DurationType, (a, b) => checkedDuration(du(a) - du(b))),
     overload('subtract_int64', [IntType, IntType], IntType, (a, b) => checkedInt(i(a) - i(b))),
-    overload('subtract_timestamp_duration', [TimestampType, DurationType], TimestampType, (a, b) => checkedTimestamp(ts(a) - du(b))),
+    overload('subtract_timestamp_duration', [TimestampType, DurationType], TimestampType, (a, b) => checkedTimestamp(ts(a) - du(b), zone(a))),
     overload('subtract_timestamp_timestamp', [TimestampType, TimestampType], DurationType, (a, b) => checkedDuration(ts(a) - ts(b))),
     overload('subtract_uint64', [UintType, UintType], UintType, (a, b) => checkedUint(u(a) - u(b)))),
   cmp('less', '_<_', (c) => c < 0),
@@ -250,14 +252,14 @@ export const standardLibrary: readonly FunctionDecl[] = [
     overload('double_to_string', [DoubleType], StringType, (v) => goFormatFloat(d(v))),
     overload('duration_to_string', [DurationType], StringType, (v) => formatDuration(du(v))),
     overload('int64_to_string', [IntType], StringType, (v) => String(i(v))),
-    overload('timestamp_to_string', [TimestampType], StringType, (v) => formatRFC3339Nano(ts(v))),
+    overload('timestamp_to_string', [TimestampType], StringType, (v) => formatRFC3339Nano(ts(v), zone(v))),
     overload('uint64_to_string', [UintType], StringType, (v) => String(u(v)))),
   func('timestamp',
     overload('timestamp_to_timestamp', [TimestampType], TimestampType, (v) => v),
     overload('int64_to_timestamp', [IntType], TimestampType, (v) => checkedTimestamp(i(v) * NS_PER_SECOND)),
     overload('string_to_timestamp', [StringType], TimestampType, (v) => {
-      const ns = parseRFC3339(s(v));
-      return ns === undefined ? err(`parsing time ${JSON.stringify(s(v))} as "2006-01-02T15:04:05Z07:00": cannot parse`) : new TimestampVal(ns);
+      const t = parseRFC3339(s(v));
+      return t === undefined ? err(`parsing time ${JSON.stringify(s(v))} as "2006-01-02T15:04:05Z07:00": cannot parse`) : new TimestampVal(t.ns, t.offset);
     })),
   func('uint',
     overload('uint64_to_uint64', [UintType], UintType, (v) => v),

@@ -103,7 +103,7 @@ function formatString(v: CelVal): string | ErrVal {
   if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : goFormatFloat(v);
   if (v instanceof UintVal) return String(v.value);
   if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-  if (v instanceof TimestampVal) return formatRFC3339Nano(v.ns);
+  if (v instanceof TimestampVal) return formatRFC3339Nano(v.ns, v.offset);
   if (v instanceof DurationVal) return formatDuration(v.ns);
   if (v instanceof TypeVal) return v.type.name;
   if (v instanceof ListVal) {
