@@ -233,6 +233,34 @@ describe('CustomResourceType', () => {
     });
   });
 
+  describe('CEL', () => {
+    it('enforces x-kubernetes-validations rules, transition rules included', async () => {
+      await createCRD(server, client, {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'limits.stable.example.com' },
+        spec: {
+          group: 'stable.example.com', scope: 'Namespaced', names: { plural: 'limits', singular: 'limit', kind: 'Limit' },
+          versions: [{
+            name: 'v1', served: true, storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: {
+              type: 'object',
+              'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min must not exceed max' }],
+              properties: { min: { type: 'integer' }, max: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'max may only grow' }] } },
+            } } } },
+          }],
+        },
+      });
+      const path = '/apis/stable.example.com/v1/namespaces/default/limits';
+      const bad = await client.post(path, { apiVersion: 'stable.example.com/v1', kind: 'Limit', metadata: { name: 'l' }, spec: { min: 5, max: 1 } });
+      expect(bad.status).to.equal(422);
+      // Objects' values are omitted from CEL errors (the apiserver's OmitValueType), scalars' printed.
+      expect(bad.body.message).to.equal('Limit.stable.example.com "l" is invalid: spec: Invalid value: min must not exceed max');
+      expect((await client.post(path, { apiVersion: 'stable.example.com/v1', kind: 'Limit', metadata: { name: 'l' }, spec: { min: 1, max: 5 } })).status).to.equal(201);
+      const shrink = await client.patch(`${path}/l`, { spec: { max: 3 } });
+      expect(shrink.status).to.equal(422);
+      expect(shrink.body.message).to.equal('Limit.stable.example.com "l" is invalid: spec.max: Invalid value: 3: max may only grow');
+    });
+  });
+
   describe('versions', () => {
     it('serves a deprecated version with its warning, converting with strategy None', async () => {
       await client.post(base, cronTab('versioned', { image: 'i', replicas: 2 }));

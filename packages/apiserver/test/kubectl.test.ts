@@ -153,12 +153,32 @@ describe('startApiServer with a real kubectl', function () {
     expect(ns.stdout).to.match(/^NAME\s+STATUS\s+AGE\nteam-a\s+Active\s+\d+s\n$/);
   });
 
+  it('prints printer columns, and the priority-1 ones only with -o wide', async () => {
+    expect((await kubectl('apply', '-f', join(fixturesDir, 'crontab-crd.yaml'))).stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created\n');
+    await kubectl('wait', '--for=condition=established', '--timeout=10s', 'crd/crontabs.stable.example.com');
+    const ct = join(dir, 'ct.yaml');
+    writeFileSync(ct, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: my-new-cron-object\nspec:\n  cronSpec: "* * * * */5"\n  image: my-awesome-cron-image\n');
+    expect((await kubectl('apply', '-f', ct)).stdout).to.equal('crontab.stable.example.com/my-new-cron-object created\n');
+    const got = await kubectl('get', 'ct');
+    expect(got.stdout).to.match(/^NAME\s+SPEC\s+REPLICAS\s+AGE\nmy-new-cron-object\s+\* \* \* \* \*\/5\s+1\s+\d+s\n$/);
+    const wide = await kubectl('get', 'ct', '-o', 'wide');
+    expect(wide.stdout).to.match(/^NAME\s+SPEC\s+REPLICAS\s+IMAGE\s+AGE\nmy-new-cron-object\s+\* \* \* \* \*\/5\s+1\s+my-awesome-cron-image\s+\d+s\n$/);
+    const invalid = join(dir, 'bad.yaml');
+    writeFileSync(invalid, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: bad\nspec:\n  replicas: 15\n');
+    const rejected = await kubectl('apply', '-f', invalid);
+    expect(rejected.code).to.equal(1);
+    expect(rejected.stderr).to.contain('The CronTab "bad" is invalid: spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10');
+  });
+
   it('deletes the CRD and with it its shirts', async () => {
     const deleted = await kubectl('delete', '-f', join(fixturesDir, 'shirt-resource-definition.yaml'));
     expect(deleted.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io "shirts.stable.example.com" deleted\n');
     await server.idle();
-    const crds = await kubectl('get', 'crds');
-    expect(crds.stdout).to.equal('');
-    expect(crds.stderr).to.equal('No resources found\n');
+    const crds = await kubectl('get', 'crds', '-o', 'name');
+    expect(crds.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com\n');
+    const shirts = await kubectl('get', 'shirts');
+    expect(shirts.code).to.equal(1);
+    // kubectl's cached discovery still maps shirts; the server no longer serves them (as in the docs page).
+    expect(shirts.stderr).to.equal('Error from server (NotFound): Unable to list "stable.example.com/v1, Resource=shirts": the server could not find the requested resource\n');
   });
 });
