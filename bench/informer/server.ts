@@ -107,9 +107,10 @@ const streams = { all: Buffer.from(allLines.join('')), blue: Buffer.from(blueLin
 allLines.length = 0;
 blueLines.length = 0;
 
+const selected = { all: listItems.map((_, i) => i), blue: listItems.flatMap((text, i) => (text.includes('"color":"blue"') ? [i] : [])) };
+
 function listPage(selector: boolean, limit: number, start: number): string {
-  const indexes: number[] = [];
-  for (let i = 0; i < listItems.length; i++) if (!selector || listItems[i].includes('"color":"blue"')) indexes.push(i);
+  const indexes = selector ? selected.blue : selected.all;
   const end = limit > 0 ? Math.min(indexes.length, start + limit) : indexes.length;
   const metadata: Record<string, string> = { resourceVersion: listResourceVersion };
   if (end < indexes.length) metadata.continue = Buffer.from(String(end)).toString('base64url');

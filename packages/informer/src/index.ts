@@ -51,7 +51,7 @@ export type {
 } from './reflector.js';
 export type { SharedInformerDefaults } from './sharedInformerFactory.js';
 export type { IndexFunc, Indexers, KeyFunc, StoreOptions } from './store.js';
-export type { FieldPath, FieldRequirementInput, FieldSelectorSet, FieldValue } from './types.js';
+export type { FieldPath, FieldRequirementInput, FieldSelectorSet, FieldValue, KubeObjectLike } from './types.js';
 export type { FieldSelectorInput, LabelSelectorInput } from './internal/selection.js';
 export type { SelectableFieldRef } from './internal/resourceInfo.js';
 export type { WatchDecoderOptions } from './watchDecoder.js';

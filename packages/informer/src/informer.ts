@@ -10,7 +10,7 @@ import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
 import { consoleLogger } from './logger.js';
 import { Reflector, type ObjectEvent, type ReflectorStatus } from './reflector.js';
 import { Store, labelsIndex, labelsIndexFunc, metaNamespaceIndexFunc, namespaceIndex, type Indexers } from './store.js';
-import type { FieldPath, FieldValue } from './types.js';
+import type { FieldPath, FieldValue, KubeObjectLike } from './types.js';
 import { DeleteReasonResolver } from './internal/deleteReasons.js';
 import { describe, unsupportedFieldLabel } from './internal/errors.js';
 import { HandlerQueue, type Notification } from './internal/handlerQueue.js';
@@ -21,7 +21,7 @@ import { resourceFieldsFor, toFieldSelector, toLabelSelector, type FieldSelector
 export type SelectionMode = 'server' | 'client';
 
 /** Options of an {@link Informer}: the resource, its selectors, and how to keep it in sync. */
-export interface InformerOptions<T extends KubeObject = KubeObject> extends ResourceRef {
+export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends ResourceRef {
   /** Objects whose labels match. @defaultValue everything */
   labelSelector?: LabelSelectorInput;
   /** Objects whose fields match (KEP-4358 for custom resources). @defaultValue everything */
@@ -106,7 +106,7 @@ interface InformerControlEvents {
 type ObjectEventName = 'add' | 'update' | 'delete' | 'synced';
 
 /** Drops `metadata.managedFields` (in place: the object comes fresh from the decoder). The default transform. */
-export function dropManagedFields<T extends KubeObject>(obj: T): T {
+export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
   if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
   return obj;
 }
@@ -152,7 +152,7 @@ export function dropManagedFields<T extends KubeObject>(obj: T): T {
  * await shirts.waitForSync();
  * ```
  */
-export class Informer<T extends KubeObject = KubeObject> {
+export class Informer<T extends KubeObjectLike = KubeObject> {
   /** The resource this informer caches. */
   readonly resource: Readonly<ResourceRef>;
   /** The field selector, parsed and canonical. */

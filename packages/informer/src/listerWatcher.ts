@@ -2,6 +2,7 @@ import { KubeError, parseApiVersion, realClock, resourcePath, type Clock, type K
 import type { KubeConfigLike } from './kubeConfig.js';
 import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
+import type { KubeObjectLike } from './types.js';
 
 /** The resource a {@link ListerWatcher} reads: an API version, a plural resource name and perhaps a namespace. */
 export interface ResourceRef {
@@ -67,15 +68,15 @@ export interface ListerWatcherOptions extends WatchDecoderOptions {
  * truncated lines, also as `ERROR` events) are values in the stream; a broken connection throws from
  * the iteration. Iterate once.
  */
-export class WatchStream<T extends KubeObject = KubeObject> implements AsyncIterable<WatchEvent<T>> {
+export class WatchStream<T extends KubeObjectLike = KubeObject> implements AsyncIterable<WatchEvent<T & KubeObject>> {
   /** @internal */
   constructor(private readonly response: HttpResponse, private readonly decoderOptions: WatchDecoderOptions) {}
 
   /** Yields the events of each received chunk as one array. */
-  async *batches(): AsyncGenerator<WatchEvent<T>[], void, undefined> {
-    const decoder = new WatchDecoder<T>(this.decoderOptions);
-    let batch: WatchEvent<T>[] = [];
-    const collect = (e: WatchEvent<T>): void => {
+  async *batches(): AsyncGenerator<WatchEvent<T & KubeObject>[], void, undefined> {
+    const decoder = new WatchDecoder<T & KubeObject>(this.decoderOptions);
+    let batch: WatchEvent<T & KubeObject>[] = [];
+    const collect = (e: WatchEvent<T & KubeObject>): void => {
       batch.push(e);
     };
     for await (const chunk of this.response.chunks()) {
@@ -88,7 +89,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements AsyncIter
     if (batch.length > 0) yield batch;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+  async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T & KubeObject>> {
     for await (const batch of this.batches()) yield* batch;
   }
 
@@ -117,7 +118,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements AsyncIter
  * const page = await lw.list({ limit: 500, fieldSelector: 'spec.color=blue' });
  * ```
  */
-export class ListerWatcher<T extends KubeObject = KubeObject> {
+export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   /** The resource. */
   readonly resource: Readonly<ResourceRef>;
   private readonly client: RestClient;
@@ -143,7 +144,7 @@ export class ListerWatcher<T extends KubeObject = KubeObject> {
    * @throws KubeError for a non-2xx answer (`Expired` (410) for an expired `continue` token,
    *   `BadRequest` for an unsupported field label, …) or the network error.
    */
-  async list(options: ListOptions = {}, request: RequestOptions = {}): Promise<KubeList<T>> {
+  async list(options: ListOptions = {}, request: RequestOptions = {}): Promise<KubeList<T & KubeObject>> {
     const query = new URLSearchParams();
     if (options.labelSelector) query.set('labelSelector', options.labelSelector);
     if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
@@ -152,7 +153,7 @@ export class ListerWatcher<T extends KubeObject = KubeObject> {
     if (options.resourceVersion !== undefined && options.resourceVersion !== '') query.set('resourceVersion', options.resourceVersion);
     if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
     const body = await this.client.requestJSON({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
-    return asList<T>(body);
+    return asList<T & KubeObject>(body);
   }
 
   /**
@@ -182,12 +183,12 @@ export class ListerWatcher<T extends KubeObject = KubeObject> {
    *
    * @throws KubeError for other non-2xx answers, or the network error.
    */
-  async get(name: string, request: RequestOptions = {}): Promise<T | undefined> {
+  async get(name: string, request: RequestOptions = {}): Promise<(T & KubeObject) | undefined> {
     const gv = parseApiVersion(this.resource.apiVersion);
     const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
     try {
       const body = await this.client.requestJSON({ path, signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
-      return body as T;
+      return body as T & KubeObject;
     } catch (err) {
       if (err instanceof KubeError && err.code === 404) return undefined;
       throw err;

@@ -4,16 +4,17 @@ import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
 import { describe, isExpired, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
 import { IdleTimeoutError } from './internal/restClient.js';
+import type { KubeObjectLike } from './types.js';
 
 /** What a {@link Reflector} needs from a list+watch source; {@link ListerWatcher} is one. */
-export interface ListerWatcherLike<T extends KubeObject = KubeObject> {
-  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<T>>;
+export interface ListerWatcherLike<T extends KubeObjectLike = KubeObject> {
+  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<T & KubeObject>>;
   watch(options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<T>>;
 }
 
 /** What a {@link Reflector} needs from an open watch; {@link WatchStream} is one. */
-export interface WatchStreamLike<T extends KubeObject = KubeObject> {
-  batches(): AsyncIterable<WatchEvent<T>[]>;
+export interface WatchStreamLike<T extends KubeObjectLike = KubeObject> {
+  batches(): AsyncIterable<WatchEvent<T & KubeObject>[]>;
   setIdleTimeout(ms: number): void;
   close(err?: Error): void;
 }
@@ -121,10 +122,10 @@ class InitialEventsTimeout extends Error {
   override name = 'InitialEventsTimeout';
 }
 
-interface OpenWatch<T extends KubeObject> {
+interface OpenWatch<T extends KubeObjectLike> {
   stream: WatchStreamLike<T>;
-  iterator: AsyncIterator<WatchEvent<T>[]>;
-  pending: WatchEvent<T>[];
+  iterator: AsyncIterator<WatchEvent<T & KubeObject>[]>;
+  pending: WatchEvent<T & KubeObject>[];
 }
 
 /**
@@ -149,7 +150,7 @@ interface OpenWatch<T extends KubeObject> {
  *
  * @see https://github.com/kubernetes/client-go/blob/master/tools/cache/reflector.go
  */
-export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<ReflectorEvents> {
+export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitter<ReflectorEvents> {
   private readonly lw: ListerWatcherLike<T>;
   private readonly target: ReflectorTarget<T>;
   private readonly clock: Clock;
@@ -335,7 +336,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
       let resourceVersion = '';
       let expired = false;
       for (;;) {
-        let page: KubeList<T>;
+        let page: KubeList<T & KubeObject>;
         try {
           page = await this.lw.list(
             { limit: this.opts.pageSize, continue: cont, labelSelector: this.labelSelector, fieldSelector: this.fieldSelector },
@@ -376,7 +377,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
     const initial = new Map<string, T>();
     try {
       for (;;) {
-        let next: IteratorResult<WatchEvent<T>[]>;
+        let next: IteratorResult<WatchEvent<T & KubeObject>[]>;
         try {
           next = await iterator.next();
         } catch (err) {
@@ -487,7 +488,7 @@ export class Reflector<T extends KubeObject = KubeObject> extends EventEmitter<R
   }
 
   /** Applies a batch of watch events; returns how many were objects or bookmarks. Throws on `ERROR`. */
-  private handleEvents(batch: WatchEvent<T>[]): number {
+  private handleEvents(batch: WatchEvent<T & KubeObject>[]): number {
     let n = 0;
     for (const event of batch) {
       switch (event.type) {

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { KubeObject } from '@kubekit/core';
 import { Informer, type InformerOptions } from './informer.js';
 import type { KubeConfigLike } from './kubeConfig.js';
+import type { KubeObjectLike } from './types.js';
 import { toFieldSelector, toLabelSelector } from './internal/selection.js';
 
 /** Defaults a {@link SharedInformerFactory} applies to the informers it creates. */
@@ -47,7 +48,7 @@ export class SharedInformerFactory {
    *
    * @throws SelectorParseError when a selector does not parse.
    */
-  informer<T extends KubeObject = KubeObject>(options: InformerOptions<T>): Informer<T> {
+  informer<T extends KubeObjectLike = KubeObject>(options: InformerOptions<T>): Informer<T> {
     const key = SharedInformerFactory.keyOf(options);
     let informer = this.informers.get(key) as Informer<T> | undefined;
     if (informer === undefined) {
@@ -59,7 +60,7 @@ export class SharedInformerFactory {
   }
 
   /** The identity of an informer: resource, namespace and canonical selectors. */
-  static keyOf<T extends KubeObject>(options: InformerOptions<T>): string {
+  static keyOf<T extends KubeObjectLike>(options: InformerOptions<T>): string {
     const field = toFieldSelector(options.fieldSelector).toString();
     const label = toLabelSelector(options.labelSelector).toString();
     return JSON.stringify([options.apiVersion, options.plural, options.namespace ?? '', label, field]);

@@ -1,4 +1,5 @@
 import { KubeError, objectKey, type KubeObject } from '@kubekit/core';
+import type { KubeObjectLike } from './types.js';
 
 /**
  * Computes the index values of an object: the object is listed under each returned value. An empty
@@ -21,12 +22,12 @@ export const namespaceIndex = 'namespace';
 export const labelsIndex = 'labels';
 
 /** Indexes an object by `metadata.namespace` (`''` for cluster-scoped objects), as client-go's `MetaNamespaceIndexFunc`. */
-export function metaNamespaceIndexFunc(obj: KubeObject): readonly string[] {
+export function metaNamespaceIndexFunc(obj: KubeObjectLike): readonly string[] {
   return [obj.metadata?.namespace ?? ''];
 }
 
 /** Indexes an object by each of its labels, as the value `key=value`. */
-export function labelsIndexFunc(obj: KubeObject): readonly string[] {
+export function labelsIndexFunc(obj: KubeObjectLike): readonly string[] {
   const labels = obj.metadata?.labels;
   if (labels === undefined || labels === null) return [];
   const out: string[] = [];
@@ -62,7 +63,7 @@ const noValues: readonly string[] = [];
  *   stored object corrupts the indexes that were computed from it.
  * - Lookups return arrays in no particular order.
  */
-export class Store<T extends KubeObject = KubeObject> {
+export class Store<T extends KubeObjectLike = KubeObject> {
   private items = new Map<string, T>();
   private readonly indices = new Map<string, IndexState<T>>();
   /** The key function in use. */

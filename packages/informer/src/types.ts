@@ -1,4 +1,14 @@
-import type { KubeObject } from '@kubekit/core';
+import type { KubeObject, ObjectMeta } from '@kubekit/core';
+
+/**
+ * What kubekit needs of an object type: Kubernetes metadata. `KubeObject`, plain interfaces and
+ * `@CustomResource` classes (which have no index signature) all fit.
+ */
+export interface KubeObjectLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+}
 
 type Depth = [never, 0, 1, 2, 3, 4, 5];
 type Scalar = string | number | bigint | boolean;

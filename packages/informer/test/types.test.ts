@@ -51,3 +51,40 @@ describe('FieldPath', () => {
     })).to.not.throw();
   });
 });
+
+describe('Informer of a @CustomResource class', () => {
+  it('does give typed objects, typed field paths and the decorators\' typed field selectors', async () => {
+    const { CustomResource, CustomResourceObject, Field, Selectable, customResourceInfo, fieldSelector } = await import('@kubekit/decorators');
+    const { FakeApiServer } = await import('./helpers/fakeApiServer.js');
+    const { noopLogger } = await import('@kubekit/core');
+
+    class ShirtSpec {
+      @Selectable() @Field('string') color?: string;
+      @Field('string') size?: string;
+    }
+    @CustomResource({ group: 'stable.example.com', version: 'v1', kind: 'Shirt' })
+    class Shirt extends CustomResourceObject {
+      @Field(() => ShirtSpec) spec?: ShirtSpec;
+    }
+
+    const server = await new FakeApiServer().start();
+    server.create({ metadata: { name: 'a', namespace: 'default' }, spec: { color: 'blue', size: 'M' } });
+    server.create({ metadata: { name: 'b', namespace: 'default' }, spec: { color: 'red', size: 'M' } });
+    const { apiVersion, plural } = customResourceInfo(Shirt);
+    const informer = new Informer<Shirt>(server.kubeConfig(), {
+      apiVersion, plural, logger: noopLogger, streamingList: 'never',
+      fieldSelector: fieldSelector(Shirt, { 'spec.color': 'blue' }),
+    });
+    const stop = new AbortController();
+    const done = informer.start(stop.signal);
+    await informer.waitForSync();
+    const colors: (string | undefined)[] = informer.list().map((s) => s.spec?.color);
+    expect(colors).to.deep.equal(['blue']);
+    expect(informer.byField('spec.size', 'M').map((s) => s.metadata.name)).to.deep.equal(['a']);
+    // @ts-expect-error — not a field of Shirt
+    informer.byField('spec.colour', 'blue');
+    stop.abort();
+    await done;
+    await server.close();
+  });
+});

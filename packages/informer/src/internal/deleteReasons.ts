@@ -2,10 +2,11 @@ import { makeObjectKey, objectKey, type Clock, type KubeList, type KubeObject, t
 import type { DeleteReason } from '../events.js';
 import type { ListOptions, RequestOptions } from '../listerWatcher.js';
 import { describe } from './errors.js';
+import type { KubeObjectLike } from '../types.js';
 
 /** The lister the resolver confirms with. */
-export interface Lister<T extends KubeObject> {
-  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<T>>;
+export interface Lister<T extends KubeObjectLike> {
+  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<T & KubeObject>>;
 }
 
 interface Pending<T> {
@@ -31,7 +32,7 @@ const attempts = 4;
  * and a warning is logged. The answer describes the object when it was checked, so an object that left
  * the selection and was deleted right after reads as `deleted`.
  */
-export class DeleteReasonResolver<T extends KubeObject> {
+export class DeleteReasonResolver<T extends KubeObjectLike> {
   private pending: Pending<T>[] = [];
   private scheduled = false;
 
