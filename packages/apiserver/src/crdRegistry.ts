@@ -82,7 +82,7 @@ export class CrdRegistry {
     for (const r of this.runtimes.values()) r.detach();
   }
 
-  /** The served type of a group, version and plural (or short name... no: plural only), if any. */
+  /** The served type of a group, version and plural, if any. */
   resolve(group: string, version: string, resource: string): CustomResourceType | undefined {
     return this.byGVR.get(`${group}/${version}/${resource}`);
   }
@@ -100,10 +100,8 @@ export class CrdRegistry {
   private rebuild(crd: CustomResourceDefinition, prev?: CustomResourceDefinition): void {
     const name = crd.metadata.name ?? '';
     const existing = this.runtimes.get(name);
-    if (existing !== undefined && prev !== undefined && existing.crd.metadata.generation === crd.metadata.generation
-      && this.sameServing(existing.crd, crd)) {
-      return;
-    }
+    // Status and metadata changes (conditions, finalizers, a deletionTimestamp) leave what is served as it is.
+    if (existing !== undefined && prev !== undefined && this.sameServing(existing.crd, crd)) return;
     this.remove(name);
     const others = this.definitions().filter((o) => o.metadata.name !== name);
     if (nameConflict(crd, others) !== undefined) return;
