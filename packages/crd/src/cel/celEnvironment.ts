@@ -1,11 +1,11 @@
 /**
  * The CEL environment of `x-kubernetes-validations` rules: the Kubernetes base environment's
- * libraries (standard, strings v2, lists, regex, URLs, IP/CIDR, quantity, sets, optionals, two-variable
- * comprehensions) and the variables `self` and `oldSelf` typed from the schema; and the compilation of
+ * libraries (standard, strings v2, lists, regex, URLs, IP/CIDR, quantity, format, sets, optionals,
+ * two-variable comprehensions) and the variables `self` and `oldSelf` typed from the schema; and the compilation of
  * one expression in it (parse, type-check, estimate cost).
  *
- * Functions Kubernetes declares that kubekit does not implement (the `format` and `semver` libraries,
- * authorization checks, `sortBy`) fail to compile with "… is not supported by kubekit", so that a rule
+ * Functions Kubernetes declares that kubekit does not implement (the `semver` library, authorization
+ * checks, `sortBy`) fail to compile with "… is not supported by kubekit", so that a rule
  * kubekit cannot check is never passed silently.
  */
 import type { Expr } from './internal/ast.js';
@@ -17,6 +17,7 @@ import type { CelType } from './internal/types.js';
 import { mapType, optionalType, typeParam } from './internal/types.js';
 import type { FunctionDecl, OverloadDecl } from './libraries/library.js';
 import { func, overload } from './libraries/library.js';
+import { formatLibrary } from './libraries/format.js';
 import { listsLibrary } from './libraries/lists.js';
 import { netLibrary } from './libraries/net.js';
 import { optionalIndexOverloads, optionalsLibrary } from './libraries/optionals.js';
@@ -54,7 +55,8 @@ function mergeLibraries(...libs: (readonly FunctionDecl[])[]): Map<string, Funct
 
 /** Every function rules may call, by name. */
 const functions = mergeLibraries(
-  standardLibrary, stringsLibrary, listsLibrary, regexLibrary, setsLibrary, optionalsLibrary, urlsLibrary, netLibrary, quantityLibrary, [mapInsert],
+  standardLibrary, stringsLibrary, listsLibrary, regexLibrary, setsLibrary, optionalsLibrary, urlsLibrary, netLibrary, quantityLibrary,
+  formatLibrary, [mapInsert],
 );
 
 const overloads = new Map<string, OverloadDecl>();
@@ -67,10 +69,6 @@ const notSupported = (what: string): string => `${what} is not supported by kube
 
 /** Names Kubernetes declares that kubekit does not implement. */
 const unsupported = new Map<string, string>([
-  ...['format.dns1123Label', 'format.dns1123Subdomain', 'format.dns1035Label', 'format.qualifiedName', 'format.dns1123LabelPrefix',
-    'format.dns1123SubdomainPrefix', 'format.dns1035LabelPrefix', 'format.labelValue', 'format.uri', 'format.uuid', 'format.byte',
-    'format.date', 'format.datetime', 'format.named', 'validate']
-    .map((n): [string, string] => [n, notSupported(`function '${n}' (Kubernetes format library)`)]),
   ...['semver', 'isSemver', 'major', 'minor', 'patch']
     .map((n): [string, string] => [n, notSupported(`function '${n}' (Kubernetes semver library)`)]),
   ...['path', 'group', 'serviceAccount', 'resource', 'subresource', 'name', 'check', 'allowed', 'reason', 'errored', 'error',

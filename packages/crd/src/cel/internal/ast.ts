@@ -61,10 +61,14 @@ const maxRecursionDepth = 250;
  * offsets of the `.` and `[` so the resulting nodes can be marked optional. String literals are
  * skipped.
  */
-function stripOptionalSyntax(src: string): { text: string; selects: Set<number>; indexes: Set<number> } {
+function stripOptionalSyntax(src: string): { text: string; selects: Set<number>; indexes: Set<number>; entries: Map<number, Set<number>> } {
   const out = src.split('');
   const selects = new Set<number>();
   const indexes = new Set<number>();
+  // Optional elements of list literals and entries of map literals: literal offset → element indexes.
+  const entries = new Map<number, Set<number>>();
+  const stack: { open: number; literal: boolean; index: number }[] = [];
+  let prev = '';
   let i = 0;
   while (i < src.length) {
     const c = src[i];
@@ -78,19 +82,42 @@ function stripOptionalSyntax(src: string): { text: string; selects: Set<number>;
         i++;
       }
       i += quote.length;
+      prev = 'x';
       continue;
     }
-    if (c === '.' || c === '[') {
-      let j = i + 1;
-      while (j < src.length && /\s/.test(src[j])) j++;
-      if (src[j] === '?') {
+    let j = i + 1;
+    while (j < src.length && /\s/.test(src[j])) j++;
+    const nextIsQuestion = src[j] === '?';
+    if (c === '.' && nextIsQuestion) {
+      out[j] = ' ';
+      selects.add(i);
+    } else if (c === '[' || c === '{') {
+      // `[` after an operand indexes; otherwise it opens a list literal (`{` opens a map literal).
+      const literal = c === '{' || !/[A-Za-z0-9_)\]}'"]/.test(prev);
+      stack.push({ open: i, literal, index: 0 });
+      if (nextIsQuestion) {
         out[j] = ' ';
-        (c === '.' ? selects : indexes).add(i);
+        if (literal) entries.set(i, new Set([0]));
+        else indexes.add(i);
+      }
+    } else if (c === '(') {
+      stack.push({ open: i, literal: false, index: 0 });
+    } else if (c === ']' || c === '}' || c === ')') {
+      stack.pop();
+    } else if (c === ',' && stack.length > 0) {
+      const top = stack[stack.length - 1];
+      top.index++;
+      if (nextIsQuestion && top.literal) {
+        out[j] = ' ';
+        const set = entries.get(top.open) ?? new Set<number>();
+        set.add(top.index);
+        entries.set(top.open, set);
       }
     }
+    if (!/\s/.test(c)) prev = c;
     i++;
   }
-  return { text: out.join(''), selects, indexes };
+  return { text: out.join(''), selects, indexes, entries };
 }
 
 function isIdentChar(c: string | undefined): boolean {
@@ -142,6 +169,7 @@ class Converter {
     private readonly pbOffsets: Record<string, number>,
     private readonly optionalSelects: Set<number>,
     private readonly optionalIndexes: Set<number>,
+    private readonly optionalEntries: Map<number, Set<number>>,
     private readonly issues: CelIssues,
   ) {}
 
@@ -191,18 +219,19 @@ class Converter {
       case 'callExpr': return this.convertCall(k.value as { function: string; target?: PbExpr; args: PbExpr[] }, offset);
       case 'listExpr': {
         const l = k.value as { elements: PbExpr[] };
-        if (this.optionalIndexes.has(offset)) this.issues.report(offset, 'optional list elements are not supported by kubekit');
-        return { kind: 'list', id: this.newId(offset), elements: l.elements.map((x) => this.convert(x)), optionalIndices: [] };
+        const optional = [...(this.optionalEntries.get(offset) ?? [])].filter((n) => n < l.elements.length);
+        return { kind: 'list', id: this.newId(offset), elements: l.elements.map((x) => this.convert(x)), optionalIndices: optional };
       }
       case 'structExpr': {
         const s = k.value as { messageName: string; entries: { id: bigint; keyKind: { case: string; value: unknown }; value: PbExpr; optionalEntry: boolean }[] };
         if (s.messageName !== '') {
           return { kind: 'struct', id: this.newId(offset), typeName: s.messageName };
         }
-        const entries: MapEntry[] = s.entries.map((en) => {
+        const optional = this.optionalEntries.get(offset) ?? new Set<number>();
+        const entries: MapEntry[] = s.entries.map((en, idx) => {
           const key = this.convert(en.keyKind.value as PbExpr);
           const value = this.convert(en.value);
-          return { id: this.newId(this.offsetOf(en)), key, value, optional: en.optionalEntry };
+          return { id: this.newId(this.offsetOf(en)), key, value, optional: en.optionalEntry || optional.has(idx) };
         });
         return { kind: 'map', id: this.newId(offset), entries };
       }
@@ -398,7 +427,7 @@ class CelRecursionError extends Error {}
 
 /** Parses `source`; syntax and macro errors are reported to `issues` (the tree is then unusable). */
 export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undefined {
-  const { text, selects, indexes } = stripOptionalSyntax(source);
+  const { text, selects, indexes, entries } = stripOptionalSyntax(source);
   let pb: ReturnType<typeof parse>;
   try {
     pb = parse(text);
@@ -408,7 +437,7 @@ export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undef
     issues.report(loc?.start?.offset ?? 0, `Syntax error: ${raw}`);
     return undefined;
   }
-  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, selects, indexes, issues);
+  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, selects, indexes, entries, issues);
   try {
     const expr = conv.convert(pb.expr as unknown as PbExpr);
     return { expr, source, offsets: conv.offsets };

@@ -306,11 +306,14 @@ class Checker {
     };
     switch (e.kind) {
       case 'list': {
-        if (!exempt) {
-          const first = e.elements[0];
-          for (const el of e.elements.slice(1)) {
-            if (!isExactType(typeOf(first), typeOf(el))) {
-              mismatch(el, typeOf(first), typeOf(el));
+        if (!exempt && e.elements.length > 0) {
+          const elemType = (idx: number): CelType => {
+            const t = typeOf(e.elements[idx]);
+            return e.optionalIndices.includes(idx) ? maybeUnwrapOptional(t)[0] : t;
+          };
+          for (let idx = 1; idx < e.elements.length; idx++) {
+            if (!isExactType(elemType(0), elemType(idx))) {
+              mismatch(e.elements[idx], elemType(0), elemType(idx));
               break;
             }
           }
@@ -320,10 +323,11 @@ class Checker {
       }
       case 'map': {
         if (!exempt && e.entries.length > 0) {
-          const [k0, v0] = [typeOf(e.entries[0].key), typeOf(e.entries[0].value)];
+          const valType = (en: (typeof e.entries)[number]): CelType => (en.optional ? maybeUnwrapOptional(typeOf(en.value))[0] : typeOf(en.value));
+          const [k0, v0] = [typeOf(e.entries[0].key), valType(e.entries[0])];
           for (const en of e.entries.slice(1)) {
             if (!isExactType(k0, typeOf(en.key))) mismatch(en.key, k0, typeOf(en.key));
-            if (!isExactType(v0, typeOf(en.value))) mismatch(en.value, v0, typeOf(en.value));
+            if (!isExactType(v0, valType(en))) mismatch(en.value, v0, valType(en));
           }
         }
         e.entries.forEach((en) => {
@@ -379,7 +383,13 @@ class Checker {
       this.check(en.key);
       k = this.joinTypes(k, this.getType(en.key));
       this.check(en.value);
-      v = this.joinTypes(v, this.getType(en.value));
+      let vt = this.getType(en.value);
+      if (en.optional) {
+        const [inner, isOpt] = maybeUnwrapOptional(vt);
+        if (!isOpt && !isDyn(inner)) this.report(en.value, `expected type '${formatType(optionalType(inner))}' but found '${formatType(inner)}'`);
+        vt = inner;
+      }
+      v = this.joinTypes(v, vt);
     }
     this.setType(e, k === undefined || v === undefined ? mapType(this.newTypeVar(), this.newTypeVar()) : mapType(k, v));
   }

@@ -151,10 +151,15 @@ class Evaluator {
       case 'call': return this.evalCall(e, frame);
       case 'list': {
         const items: CelVal[] = [];
-        for (const el of e.elements) {
-          const v = this.eval(el, frame);
+        for (let idx = 0; idx < e.elements.length; idx++) {
+          const v = this.eval(e.elements[idx], frame);
           if (v instanceof ErrVal) return v;
-          items.push(v);
+          if (e.optionalIndices.includes(idx)) {
+            if (!(v instanceof OptionalVal)) return noSuchOverload();
+            if (v.value !== undefined) items.push(v.value);
+          } else {
+            items.push(v);
+          }
         }
         this.charge(10);
         return new ArrayList(items);
@@ -164,8 +169,13 @@ class Evaluator {
         for (const en of e.entries) {
           const k = this.eval(en.key, frame);
           if (k instanceof ErrVal) return k;
-          const v = this.eval(en.value, frame);
+          let v = this.eval(en.value, frame);
           if (v instanceof ErrVal) return v;
+          if (en.optional) {
+            if (!(v instanceof OptionalVal)) return noSuchOverload();
+            if (v.value === undefined) continue;
+            v = v.value;
+          }
           if (!m.set(k, v)) return new ErrVal(`Failed with repeated key: ${String(k)}`);
         }
         this.charge(30);

@@ -4,7 +4,8 @@
  * on optionals). Optional field selection (`a.?f`) and `optMap`/`optFlatMap` are handled by the
  * parser and the interpreter.
  */
-import { ListVal, MapVal, OptionalVal, UintVal, sizeOf } from '../internal/values.js';
+import { DurationVal, ListVal, MapVal, OptionalVal, TimestampVal, UintVal, sizeOf } from '../internal/values.js';
+import { MIN_TIMESTAMP_NS } from '../internal/time.js';
 import type { CelVal } from '../internal/values.js';
 import { BoolType, IntType, listType, mapType, optionalType, typeParam } from '../internal/types.js';
 import { err, func, memberOverload, overload } from './library.js';
@@ -17,6 +18,9 @@ const V = typeParam('V');
 function isZero(v: CelVal): boolean {
   if (v === null || v === false || v === '' || v === 0n || v === 0) return true;
   if (v instanceof UintVal) return v.value === 0n;
+  if (v instanceof DurationVal) return v.ns === 0n;
+  // Go's zero time.Time: 0001-01-01T00:00:00Z.
+  if (v instanceof TimestampVal) return v.ns === MIN_TIMESTAMP_NS;
   const n = sizeOf(v);
   return n !== undefined && typeof v !== 'string' && n === 0;
 }

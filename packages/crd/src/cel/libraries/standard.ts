@@ -11,7 +11,7 @@ import {
 import type { CelVal } from '../internal/values.js';
 import {
   BoolType, BytesType, DoubleType, DurationType, DynType, IntType, NullType, StringType, TimestampType, UintType,
-  listType, mapType, typeOfType, typeParam,
+  listType, mapType, objectType, opaqueType, typeOfType, typeParam,
 } from '../internal/types.js';
 import {
   MAX_DURATION_NS, MAX_TIMESTAMP_NS, MIN_DURATION_NS, MIN_TIMESTAMP_NS, NS_PER_SECOND, civilTime, formatDuration,
@@ -288,6 +288,10 @@ export const typeIdentifiers: ReadonlyMap<string, ReturnType<typeof typeOfType>>
   ['map', typeOfType(mapType(A, B))], ['null_type', typeOfType(NullType)], ['string', typeOfType(StringType)],
   ['timestamp', typeOfType(TimestampType)], ['type', typeOfType(typeOfType())], ['uint', typeOfType(UintType)],
   ['google.protobuf.Timestamp', typeOfType(TimestampType)], ['google.protobuf.Duration', typeOfType(DurationType)],
+  // The Kubernetes libraries' types.
+  ['net.IP', typeOfType(opaqueType('net.IP'))], ['net.CIDR', typeOfType(opaqueType('net.CIDR'))],
+  ['kubernetes.Quantity', typeOfType(objectType('kubernetes.Quantity'))], ['kubernetes.URL', typeOfType(objectType('kubernetes.URL'))],
+  ['kubernetes.NamedFormat', typeOfType(objectType('kubernetes.NamedFormat'))],
 ]);
 
 /** The runtime value of a type identifier. */
