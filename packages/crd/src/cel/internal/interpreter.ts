@@ -12,7 +12,7 @@ import { typeIdentifierValue } from '../libraries/standard.js';
 import { optionalIndex } from '../libraries/optionals.js';
 import { callCost } from '../cost.js';
 import {
-  ArrayList, ErrVal, ListVal, LiteralMap, MapVal, ObjectVal, OptionalVal, UintVal, equals, noSuchOverload,
+  ArrayList, ErrVal, ListVal, LiteralMap, MapVal, OptionalVal, UintVal, equals, noSuchOverload,
 } from './values.js';
 import type { CelVal } from './values.js';
 
@@ -213,8 +213,11 @@ class Evaluator {
 
   private presence(v: CelVal, field: string): CelVal {
     if (v instanceof OptionalVal) return v.value === undefined ? false : this.presence(v.value, field);
-    if (v instanceof ObjectVal) return v.field(field) !== undefined;
-    if (v instanceof MapVal) return v.find(field) !== undefined;
+    if (v instanceof MapVal) {
+      // A present field whose value does not convert (invalid data) is an error, as in the apiserver.
+      const f = v.find(field);
+      return f instanceof ErrVal ? f : f !== undefined;
+    }
     return noSuchOverload();
   }
 
