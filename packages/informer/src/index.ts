@@ -19,6 +19,7 @@
 
 export { Backoff, defaultBackoffPolicy } from './backoff.js';
 export { Informer, dropManagedFields } from './informer.js';
+export { KubeClient, ResourceClient } from './kubeClient.js';
 export { loadKubeConfig } from './kubeConfig.js';
 export { ListerWatcher, WatchStream } from './listerWatcher.js';
 export { consoleLogger } from './logger.js';
@@ -36,6 +37,7 @@ export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } 
 export type { BackoffPolicy } from './backoff.js';
 export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 export type { InformerOptions, InformerStatus, SelectionMode } from './informer.js';
+export type { KubeClientOptions, ListRequest, PatchType, ResourceClientRef, WriteOptions } from './kubeClient.js';
 export type { KubeConfigCluster, KubeConfigLike, KubeConfigSource } from './kubeConfig.js';
 export type { ListOptions, ListerWatcherOptions, RequestOptions, ResourceRef, WatchOptions } from './listerWatcher.js';
 export type {

@@ -12,6 +12,8 @@ export interface RequestInit {
   /** Abort when no byte arrives for this long (headers or body). 0 disables. */
   idleTimeoutMs?: number;
   body?: string;
+  /** The body's media type. @defaultValue `application/json` */
+  contentType?: string;
 }
 
 /** An error for a request that saw no byte for too long. */
@@ -150,7 +152,11 @@ export class RestClient {
     const headers = (options.headers ?? {}) as Record<string, string | string[] | number>;
     headers['Accept'] = 'application/json';
     headers['User-Agent'] = this.userAgent;
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (init.body !== undefined) {
+      headers['Content-Type'] = init.contentType ?? 'application/json';
+      // Node frames DELETE bodies only with an explicit length (it never chunks DELETE, GET or HEAD).
+      headers['Content-Length'] = Buffer.byteLength(init.body);
+    }
     const base = this.server.pathname.replace(/\/$/, '');
     const result: RequestOptions = {
       protocol: this.server.protocol,

@@ -1,0 +1,213 @@
+import {
+  KubeError, parseApiVersion, realClock, resourcePath, stringifyJSON, type Clock, type KubeList, type KubeObject,
+} from '@kubekit/core';
+import type { KubeConfigLike } from './kubeConfig.js';
+import { RestClient } from './internal/restClient.js';
+
+/** Options of a {@link KubeClient}. */
+export interface KubeClientOptions {
+  /** The `User-Agent` header. @defaultValue `kubekit` */
+  userAgent?: string;
+  /** Abort a request when no byte arrives for this long. @defaultValue 60000 ms */
+  requestIdleTimeoutMs?: number;
+  /** @defaultValue realClock */
+  clock?: Clock;
+}
+
+/** A resource a {@link ResourceClient} reads and writes. */
+export interface ResourceClientRef {
+  /** `v1` or `<group>/<version>`. */
+  apiVersion: string;
+  /** The plural resource name used in URLs. */
+  plural: string;
+  /** Whether objects live in namespaces. @defaultValue true */
+  namespaced?: boolean;
+}
+
+/** Options every write accepts. */
+export interface WriteOptions {
+  /** Validate and admit, but do not persist (`dryRun=All`). @defaultValue false */
+  dryRun?: boolean;
+  /** The field manager recorded in managedFields. @defaultValue the server's default */
+  fieldManager?: string;
+  /** How the server treats unknown and duplicate fields. @defaultValue the server's default (kubectl sends Strict) */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  signal?: AbortSignal;
+}
+
+/** The patch formats of the Kubernetes API. */
+export type PatchType = 'merge' | 'json' | 'apply' | 'strategic';
+
+const patchContentTypes: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  apply: 'application/apply-patch+yaml',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+/** Options of a list. */
+export interface ListRequest {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads and writes the objects of any resource of a cluster with the credentials of a `KubeConfig`,
+ * over kubekit's own keep-alive HTTP (the same transport as the informers). Failures are `KubeError`s
+ * carrying the server's `reason` (`NotFound`, `Conflict`, `Invalid` with its causes, …).
+ *
+ * @example
+ * ```ts
+ * const client = new KubeClient(kc);
+ * const shirts = client.resource<Shirt>({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
+ * await shirts.create({ metadata: { name: 'example1', namespace: 'default' }, spec: { color: 'blue' } });
+ * ```
+ */
+export class KubeClient {
+  private readonly rest: RestClient;
+  private readonly idleTimeoutMs: number;
+
+  constructor(kubeConfig: KubeConfigLike, options: KubeClientOptions = {}) {
+    this.rest = new RestClient(kubeConfig, options.clock ?? realClock, options.userAgent ?? 'kubekit');
+    this.idleTimeoutMs = options.requestIdleTimeoutMs ?? 60_000;
+  }
+
+  /** A client for one resource. */
+  resource<T extends KubeObject = KubeObject>(ref: ResourceClientRef): ResourceClient<T> {
+    return new ResourceClient<T>(this, ref);
+  }
+
+  /**
+   * Sends a request to any path of the API and returns the decoded JSON body.
+   *
+   * @throws KubeError for a non-2xx answer (from its `Status` body), or the network error.
+   */
+  request(method: string, path: string, body?: unknown, options: { contentType?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+    const text = body === undefined ? undefined : typeof body === 'string' ? body : stringifyJSON(body);
+    return this.rest.requestJSON({ method, path, body: text, contentType: options.contentType, signal: options.signal, idleTimeoutMs: this.idleTimeoutMs });
+  }
+
+  /** Closes idle keep-alive connections. */
+  close(): void {
+    this.rest.destroy();
+  }
+}
+
+/** Create, read, update, patch and delete for one resource; see {@link KubeClient}. */
+export class ResourceClient<T extends KubeObject = KubeObject> {
+  private readonly group: string;
+  private readonly version: string;
+
+  constructor(private readonly client: KubeClient, readonly ref: ResourceClientRef) {
+    ({ group: this.group, version: this.version } = parseApiVersion(ref.apiVersion));
+  }
+
+  /** Reads one object. @throws KubeError `NotFound` when it does not exist. */
+  async get(name: string, options: { namespace?: string; signal?: AbortSignal } = {}): Promise<T> {
+    return (await this.client.request('GET', this.path(options.namespace, name), undefined, options)) as T;
+  }
+
+  /** Reads one object, or `undefined` when it does not exist. */
+  async tryGet(name: string, options: { namespace?: string; signal?: AbortSignal } = {}): Promise<T | undefined> {
+    try {
+      return await this.get(name, options);
+    } catch (err) {
+      if (err instanceof KubeError && err.reason === 'NotFound') return undefined;
+      throw err;
+    }
+  }
+
+  /** Lists one page (all namespaces unless `namespace` is given). */
+  async list(options: ListRequest = {}): Promise<KubeList<T>> {
+    const query = new URLSearchParams();
+    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+    if (options.limit) query.set('limit', String(options.limit));
+    if (options.continue) query.set('continue', options.continue);
+    if (options.resourceVersion !== undefined) query.set('resourceVersion', options.resourceVersion);
+    return (await this.client.request('GET', withQuery(this.path(options.namespace), query), undefined, options)) as KubeList<T>;
+  }
+
+  /** Creates an object in its `metadata.namespace`. @throws KubeError `AlreadyExists`, `Invalid`, … */
+  async create(obj: T, options: WriteOptions = {}): Promise<T> {
+    return (await this.client.request('POST', withQuery(this.path(this.namespaceOf(obj)), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+  }
+
+  /** Replaces an object (PUT); a stale `metadata.resourceVersion` gets `Conflict`. */
+  async update(obj: T, options: WriteOptions = {}): Promise<T> {
+    return (await this.client.request('PUT', withQuery(this.path(this.namespaceOf(obj), this.nameOf(obj)), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+  }
+
+  /** Replaces an object's status through the `status` subresource; a stale resourceVersion gets `Conflict`. */
+  async updateStatus(obj: T, options: WriteOptions = {}): Promise<T> {
+    return (await this.client.request('PUT', withQuery(this.path(this.namespaceOf(obj), this.nameOf(obj), 'status'), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+  }
+
+  /**
+   * Patches an object: JSON merge patch (the default), JSON patch, server-side apply (`apply`, which
+   * requires `fieldManager`) or strategic merge patch (built-in kinds only).
+   */
+  async patch(name: string, patch: unknown, options: WriteOptions & { type?: PatchType; namespace?: string; subresource?: 'status' | 'scale'; force?: boolean } = {}): Promise<T> {
+    const type = options.type ?? 'merge';
+    if (type === 'apply' && !options.fieldManager) throw KubeError.badRequest('fieldManager is required for apply patch');
+    const query = writeQuery(options);
+    if (options.force) query.set('force', 'true');
+    const path = withQuery(this.path(options.namespace, name, options.subresource), query);
+    return (await this.client.request('PATCH', path, patch, { contentType: patchContentTypes[type], signal: options.signal })) as T;
+  }
+
+  /** Server-side apply of a whole object as `fieldManager`, creating it when it does not exist. */
+  apply(obj: T, options: WriteOptions & { fieldManager: string; force?: boolean; subresource?: 'status' }): Promise<T> {
+    return this.patch(this.nameOf(obj), this.withTypeMeta(obj), { ...options, type: 'apply', namespace: this.namespaceOf(obj) });
+  }
+
+  /**
+   * Deletes an object; with finalizers it is only marked for deletion. Returns what the server
+   * returned (the object, or a `Status`).
+   */
+  async delete(name: string, options: { namespace?: string; propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean; signal?: AbortSignal } = {}): Promise<unknown> {
+    const body: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
+    if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
+    if (options.preconditions) body.preconditions = options.preconditions;
+    if (options.dryRun) body.dryRun = ['All'];
+    return this.client.request('DELETE', this.path(options.namespace, name), body, options);
+  }
+
+  private path(namespace: string | undefined, name?: string, subresource?: string): string {
+    const namespaced = this.ref.namespaced ?? true;
+    return resourcePath({ group: this.group, version: this.version, resource: this.ref.plural }, namespaced ? namespace : undefined, name, subresource);
+  }
+
+  private namespaceOf(obj: T): string | undefined {
+    return obj.metadata?.namespace ?? ((this.ref.namespaced ?? true) ? 'default' : undefined);
+  }
+
+  private nameOf(obj: T): string {
+    const name = obj.metadata?.name;
+    if (!name) throw KubeError.badRequest('the object has no metadata.name');
+    return name;
+  }
+
+  private withTypeMeta(obj: T): T {
+    if (obj.apiVersion !== undefined && obj.kind !== undefined) return obj;
+    return { apiVersion: this.ref.apiVersion, ...obj };
+  }
+}
+
+function writeQuery(options: WriteOptions): URLSearchParams {
+  const q = new URLSearchParams();
+  if (options.dryRun) q.set('dryRun', 'All');
+  if (options.fieldManager) q.set('fieldManager', options.fieldManager);
+  if (options.fieldValidation) q.set('fieldValidation', options.fieldValidation);
+  return q;
+}
+
+function withQuery(path: string, query: URLSearchParams): string {
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}

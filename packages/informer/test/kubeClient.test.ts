@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { KubeError, type KubeObject } from '@kubekit/core';
+import { KubeClient, loadKubeConfig, type ResourceClient } from '@kubekit/informer';
+
+type Shirt = KubeObject<{ color?: string; size?: string }, { phase?: string }>;
+
+const shirtCRD = {
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'shirts.stable.example.com' },
+  spec: {
+    group: 'stable.example.com', scope: 'Namespaced', names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
+    versions: [{
+      name: 'v1', served: true, storage: true, subresources: { status: {} },
+      selectableFields: [{ jsonPath: '.spec.color' }, { jsonPath: '.spec.size' }],
+      schema: { openAPIV3Schema: { type: 'object', properties: {
+        spec: { type: 'object', properties: { color: { type: 'string' }, size: { type: 'string', default: 'M' } } },
+        status: { type: 'object', properties: { phase: { type: 'string' } } },
+      } } },
+    }],
+  },
+};
+
+const shirt = (name: string, color: string): Shirt => ({ apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { namespace: 'default', name }, spec: { color } });
+
+describe('KubeClient', () => {
+  let server: ApiServer;
+  let client: KubeClient;
+  let shirts: ResourceClient<Shirt>;
+
+  before(async () => {
+    server = await startApiServer();
+    client = new KubeClient(await loadKubeConfig({ kind: 'string', text: server.kubeconfig }));
+    await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', shirtCRD);
+    shirts = client.resource<Shirt>({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
+  });
+  after(async () => { client.close(); await server.close(); });
+
+  it('creates, reads and lists with a field selector over real HTTP, with defaults applied by the server', async () => {
+    const created = await shirts.create(shirt('example1', 'blue'));
+    expect(created.spec).to.deep.equal({ color: 'blue', size: 'M' });
+    await shirts.create(shirt('example2', 'green'));
+    expect((await shirts.get('example1', { namespace: 'default' })).metadata.uid).to.equal(created.metadata.uid);
+    const blue = await shirts.list({ namespace: 'default', fieldSelector: 'spec.color=blue' });
+    expect(blue.items.map((s) => s.metadata.name)).to.deep.equal(['example1']);
+    expect(await shirts.tryGet('nope', { namespace: 'default' })).to.equal(undefined);
+  });
+
+  it('reports the server\'s reasons: AlreadyExists, NotFound, Conflict and field label errors', async () => {
+    const err = async (p: Promise<unknown>): Promise<KubeError> => { try { await p; } catch (e) { return e as KubeError; } throw new Error('expected a failure'); };
+    expect((await err(shirts.create(shirt('example1', 'blue')))).reason).to.equal('AlreadyExists');
+    expect((await err(shirts.get('missing', { namespace: 'default' }))).reason).to.equal('NotFound');
+    const current = await shirts.get('example1', { namespace: 'default' });
+    await shirts.update({ ...current, spec: { ...current.spec, size: 'L' } });
+    const conflict = await err(shirts.update({ ...current, spec: { ...current.spec, size: 'XL' } }));
+    expect(conflict.reason).to.equal('Conflict');
+    const badField = await err(shirts.list({ fieldSelector: 'spec.colour=blue' }));
+    expect(badField.reason).to.equal('BadRequest');
+    expect(badField.message).to.equal('field label not supported: spec.colour');
+  });
+
+  it('writes status through the status subresource, patches, applies and deletes', async () => {
+    const current = await shirts.get('example2', { namespace: 'default' });
+    const withStatus = await shirts.updateStatus({ ...current, status: { phase: 'Selected' } });
+    expect(withStatus.status).to.deep.equal({ phase: 'Selected' });
+    const patched = await shirts.patch('example2', { spec: { color: 'blue' } }, { namespace: 'default' });
+    expect(patched.spec?.color).to.equal('blue');
+    const jsonPatched = await shirts.patch('example2', [{ op: 'replace', path: '/spec/size', value: 'S' }], { namespace: 'default', type: 'json' });
+    expect(jsonPatched.spec?.size).to.equal('S');
+    const applied = await shirts.apply(shirt('example3', 'red'), { fieldManager: 'kubekit-test' });
+    expect(applied.spec?.color).to.equal('red');
+    // Regression: a DELETE carrying DeleteOptions needs an explicit Content-Length, or the server cannot frame it.
+    await shirts.delete('example3', { namespace: 'default' });
+    expect(await shirts.tryGet('example3', { namespace: 'default' })).to.equal(undefined);
+    let missingManager: unknown;
+    try { await shirts.patch('example2', {}, { type: 'apply' }); } catch (e) { missingManager = e; }
+    expect((missingManager as KubeError).message).to.equal('fieldManager is required for apply patch');
+  });
+});
