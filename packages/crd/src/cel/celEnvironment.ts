@@ -13,6 +13,8 @@ import { parseExpr } from './internal/ast.js';
 import { checkExpr } from './internal/checker.js';
 import type { CheckEnv, CheckedExpr } from './internal/checker.js';
 import { CelIssues } from './internal/issues.js';
+import { compileRegex } from './internal/regex.js';
+import { ErrVal } from './internal/values.js';
 import type { CelType } from './internal/types.js';
 import { mapType, optionalType, typeParam } from './internal/types.js';
 import type { FunctionDecl, OverloadDecl } from './libraries/library.js';
@@ -128,12 +130,34 @@ function refersTo(e: Expr, checked: CheckedExpr, name: string): boolean {
   }
 }
 
+/** What `cel.Program` rejects: constant regular expressions of `find`/`findAll` that do not compile. */
+function programError(e: Expr): string | undefined {
+  const sub = (x: Expr | undefined): string | undefined => (x === undefined ? undefined : programError(x));
+  switch (e.kind) {
+    case 'call': {
+      const pattern = e.args[0];
+      if ((e.fn === 'find' || e.fn === 'findAll') && e.target !== undefined && pattern?.kind === 'literal' && typeof pattern.value === 'string') {
+        const re = compileRegex(pattern.value);
+        if (re instanceof ErrVal) return re.message;
+      }
+      return sub(e.target) ?? e.args.map(programError).find((x) => x !== undefined);
+    }
+    case 'select': return programError(e.operand);
+    case 'list': return e.elements.map(programError).find((x) => x !== undefined);
+    case 'map': return e.entries.flatMap((en) => [programError(en.key), programError(en.value)]).find((x) => x !== undefined);
+    case 'comprehension': return [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].map(programError).find((x) => x !== undefined);
+    default: return undefined;
+  }
+}
+
 /**
  * Parses, type-checks and cost-estimates `source` in `env`. A syntax or type error gives
- * `<prefix>ERROR: <input>:1:6: …`; a result type other than `resultType` gives `mismatch`.
+ * `<prefix>ERROR: <input>:1:6: …`; a result type other than `resultType` gives `mismatch`; a constant
+ * regular expression that does not compile gives `<programPrefix>error parsing regexp: …`.
  */
 export function compileExpression(
   source: string, env: CheckEnv, root: DeclType | undefined, resultType: CelType, prefix: string, mismatch: string,
+  programPrefix = 'program instantiation failed: ',
 ): CompileResult {
   const issues = new CelIssues(source);
   const parsed = parseExpr(source, issues);
@@ -141,6 +165,8 @@ export function compileExpression(
   const checked = checkExpr(env, parsed, issues);
   if (issues.length > 0) return { ok: false, detail: prefix + issues.toString() };
   if (checked.resultType.kind !== resultType.kind) return { ok: false, detail: mismatch };
+  const invalidProgram = programError(parsed.expr);
+  if (invalidProgram !== undefined) return { ok: false, detail: programPrefix + invalidProgram };
   const cost = estimateCost(checked, root);
   return { ok: true, expr: { source, checked, usesOldSelf: refersTo(parsed.expr, checked, 'oldSelf'), cost } };
 }

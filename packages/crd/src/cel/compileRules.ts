@@ -82,7 +82,8 @@ function compileRule(schema: JSONSchemaProps, rule: ValidationRule, declType: De
   };
   const msgSource = typeof rule.messageExpression === 'string' ? rule.messageExpression : '';
   if (msgSource !== '') {
-    const msg = compileExpression(msgSource, env, declType, StringType, 'messageExpression compilation failed: ', 'messageExpression must evaluate to a string');
+    const msg = compileExpression(msgSource, env, declType, StringType, 'messageExpression compilation failed: ', 'messageExpression must evaluate to a string',
+      'messageExpression instantiation failed: ');
     if (!msg.ok) return { ...out, messageExpressionError: msg.detail };
     out = { ...out, messageExpression: msg.expr, messageExpressionMaxCost: msg.expr.cost.max };
   }

@@ -7,7 +7,8 @@ import { validateCustomResourceRules } from '../../src/cel/evaluateRules.js';
 
 interface Case {
   name: string;
-  obj: Record<string, unknown>;
+  obj: unknown;
+  oldObj?: unknown;
   schema: JSONSchemaProps;
   valid: string[];
   errors: Record<string, string>;
@@ -24,12 +25,12 @@ describe('validateCustomResourceRules (TestValidationExpressions)', () => {
     describe(c.name, () => {
       for (const rule of c.valid) {
         it(`holds: ${rule}`, () => {
-          expect(validateCustomResourceRules(withRule(c.schema, rule), c.obj).map(String)).to.deep.equal([]);
+          expect(validateCustomResourceRules(withRule(c.schema, rule), c.obj, c.oldObj).map(String)).to.deep.equal([]);
         });
       }
       for (const [rule, message] of Object.entries(c.errors)) {
         it(`fails: ${rule}`, () => {
-          const errs = validateCustomResourceRules(withRule(c.schema, rule), c.obj).map(String);
+          const errs = validateCustomResourceRules(withRule(c.schema, rule), c.obj, c.oldObj).map(String);
           expect(errs).to.have.length(1);
           expect(errs[0]).to.contain(message);
         });

@@ -39,6 +39,8 @@ export function parseURL(raw: string): URLVal | string {
   if (raw === '') return fail('empty url');
   if (/[\x00-\x1f\x7f]/.test(raw)) return fail('net/url: invalid control character in URL');
   let rest = raw;
+  const hash = rest.indexOf('#');
+  if (hash >= 0) rest = rest.slice(0, hash);
   let rawQuery = '';
   const qm = rest.indexOf('?');
   if (qm >= 0) {
@@ -77,7 +79,17 @@ export function parseURL(raw: string): URLVal | string {
     return new URLVal(raw, scheme, '', '', rawQuery);
   }
   if (hasBadEscape(rest)) return fail('invalid URL escape');
-  return new URLVal(raw, scheme, host, rest, rawQuery);
+  return new URLVal(raw, scheme, host, escapePath(rest), rawQuery);
+}
+
+/** Go's `URL.EscapedPath()` of a parsed path: keeps valid escapes, encodes what a path may not hold. */
+function escapePath(path: string): string {
+  let out = '';
+  for (const ch of path) {
+    if (/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]/.test(ch)) out += ch;
+    else for (const b of Buffer.from(ch, 'utf8')) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }
 
 function hostname(host: string): string {
