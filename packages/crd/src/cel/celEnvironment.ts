@@ -1,11 +1,11 @@
 /**
  * The CEL environment of `x-kubernetes-validations` rules: the Kubernetes base environment's
- * libraries (standard, strings v2, lists, regex, URLs, IP/CIDR, quantity, format, sets, optionals,
- * two-variable comprehensions) and the variables `self` and `oldSelf` typed from the schema; and the compilation of
+ * libraries (standard, strings v2, lists, regex, URLs, IP/CIDR, quantity, format, semver, sets,
+ * optionals, two-variable comprehensions) and the variables `self` and `oldSelf` typed from the schema; and the compilation of
  * one expression in it (parse, type-check, estimate cost).
  *
- * Functions Kubernetes declares that kubekit does not implement (the `semver` library, authorization
- * checks, `sortBy`) fail to compile with "… is not supported by kubekit", so that a rule
+ * Functions Kubernetes declares that kubekit does not implement (authorization checks, `sortBy`) fail
+ * to compile with "… is not supported by kubekit", so that a rule
  * kubekit cannot check is never passed silently.
  */
 import type { Expr } from './internal/ast.js';
@@ -25,6 +25,7 @@ import { netLibrary } from './libraries/net.js';
 import { optionalIndexOverloads, optionalsLibrary } from './libraries/optionals.js';
 import { quantityLibrary } from './libraries/quantity.js';
 import { regexLibrary } from './libraries/regex.js';
+import { semverLibrary } from './libraries/semver.js';
 import { setsLibrary } from './libraries/sets.js';
 import { standardLibrary, typeIdentifiers } from './libraries/standard.js';
 import { stringsLibrary } from './libraries/strings.js';
@@ -58,7 +59,7 @@ function mergeLibraries(...libs: (readonly FunctionDecl[])[]): Map<string, Funct
 /** Every function rules may call, by name. */
 const functions = mergeLibraries(
   standardLibrary, stringsLibrary, listsLibrary, regexLibrary, setsLibrary, optionalsLibrary, urlsLibrary, netLibrary, quantityLibrary,
-  formatLibrary, [mapInsert],
+  formatLibrary, semverLibrary, [mapInsert],
 );
 
 const overloads = new Map<string, OverloadDecl>();
@@ -71,8 +72,6 @@ const notSupported = (what: string): string => `${what} is not supported by kube
 
 /** Names Kubernetes declares that kubekit does not implement. */
 const unsupported = new Map<string, string>([
-  ...['semver', 'isSemver', 'major', 'minor', 'patch']
-    .map((n): [string, string] => [n, notSupported(`function '${n}' (Kubernetes semver library)`)]),
   ...['path', 'group', 'serviceAccount', 'resource', 'subresource', 'name', 'check', 'allowed', 'reason', 'errored', 'error',
     'fieldSelector', 'labelSelector']
     .map((n): [string, string] => [n, notSupported(`function '${n}' (Kubernetes authorization library)`)]),

@@ -115,6 +115,16 @@ const truths: Record<string, string[]> = {
     "cidr('192.168.1.5/24').masked() == cidr('192.168.1.0/24') && cidr('192.168.1.0/24').prefixLength() == 24 && cidr('192.168.1.0/24').ip() == ip('192.168.1.0')",
     "isCIDR('10.0.0.0/8') && !isCIDR('10.0.0.0/33') && string(cidr('::1/128')) == '::1/128'",
   ],
+  // k8s.io/apiserver pkg/cel/library/semver_test.go
+  semver: [
+    'semver("1.2.3") == semver("1.2.3") && semver("1.2.3") != semver("1.0.0") && isSemver("1.2.3-beta.1+build.1")',
+    '!isSemver("") && !isSemver("v1.0.0") && !isSemver(" 1.0.0") && !isSemver("1. 0.0") && !isSemver("01.01.01") && !isSemver("1") && !isSemver("1.1")',
+    'isSemver("v1.0.0", true) && isSemver("01.01.01", true) && isSemver("1", true) && isSemver("1.1", true) && !isSemver("1.0.0 ", true)',
+    'semver("v01.01", true) == semver("1.1.0") && semver("1.0.0").isLessThan(semver("1.2.3")) && !semver("1.0.0").isLessThan(semver("1.0.0"))',
+    'semver("1.2.3").isGreaterThan(semver("1.0.0")) && semver("1.0.0").compareTo(semver("1.2.3")) == -1 && semver("1.2.3").compareTo(semver("1.2.3")) == 0',
+    'semver("1.2.3").major() == 1 && semver("1.2.3").minor() == 2 && semver("1.2.3").patch() == 3',
+    'semver("1.0.0-alpha").isLessThan(semver("1.0.0-alpha.1")) && semver("1.0.0-alpha.beta").isLessThan(semver("1.0.0-beta")) && semver("1.0.0-rc.1").isLessThan(semver("1.0.0"))',
+  ],
   quantity: [
     "quantity('1Gi') == quantity('1024Mi') && quantity('1k').isGreaterThan(quantity('999')) && quantity('500m').isLessThan(quantity('1'))",
     "quantity('1.5').asApproximateFloat() == 1.5 && quantity('2k').asInteger() == 2000 && !quantity('1.5').isInteger()",

@@ -70,8 +70,8 @@ describe('compileRules', () => {
     });
 
     it('says when a function is not supported by kubekit', () => {
-      const e = crdErrors(withFoo(ruleOn({ type: 'string' }, { rule: "semver(self).major() > 1" })));
-      expect(e[0]).to.contain("function 'semver' (Kubernetes semver library) is not supported by kubekit");
+      const e = crdErrors(withFoo(ruleOn({ type: 'array', items: { type: 'string' } }, { rule: 'self.sortBy(x, x) == self' })));
+      expect(e[0]).to.contain("macro 'sortBy' is not supported by kubekit");
     });
   });
 

@@ -291,7 +291,7 @@ export const typeIdentifiers: ReadonlyMap<string, ReturnType<typeof typeOfType>>
   // The Kubernetes libraries' types.
   ['net.IP', typeOfType(opaqueType('net.IP'))], ['net.CIDR', typeOfType(opaqueType('net.CIDR'))],
   ['kubernetes.Quantity', typeOfType(objectType('kubernetes.Quantity'))], ['kubernetes.URL', typeOfType(objectType('kubernetes.URL'))],
-  ['kubernetes.NamedFormat', typeOfType(objectType('kubernetes.NamedFormat'))],
+  ['kubernetes.NamedFormat', typeOfType(objectType('kubernetes.NamedFormat'))], ['kubernetes.Semver', typeOfType(objectType('kubernetes.Semver'))],
 ]);
 
 /** The runtime value of a type identifier. */
