@@ -3,7 +3,7 @@
 // Run: node --import tsx --conditions=kubekit-source bench/controller/workQueue.ts
 import PQueue from 'p-queue';
 import { EventEmitter } from 'eventemitter3';
-import { Controller, WorkQueue } from '@kubekit/controller';
+import { Controller, WorkQueue, type SourceHandlers } from '@kubekit/controller';
 import type { KubeObject } from '@kubekit/core';
 
 const items = 200_000;
@@ -42,6 +42,10 @@ async function workQueueAddsWithDedup(): Promise<number> {
 
 class Source extends EventEmitter {
   waitForSync(): Promise<void> { return Promise.resolve(); }
+  addEventHandler(h: SourceHandlers<KubeObject>): { remove(): void } {
+    this.on('add', h.add);
+    return { remove: () => this.off('add', h.add) };
+  }
 }
 
 async function controllerNoop(n: number): Promise<number> {

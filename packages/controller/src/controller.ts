@@ -6,14 +6,19 @@ import type { RateLimiter } from './rateLimiter.js';
 import { WorkQueue } from './workQueue.js';
 import type { ControllerMetrics } from './prometheusMetrics.js';
 
+/** The handlers a controller registers on an {@link EventSource}. */
+export interface SourceHandlers<T> {
+  add(obj: T): void;
+  update(obj: T, old: T): void;
+  delete(obj: T, info?: unknown): void;
+}
+
 /**
- * Where a controller's events come from: an informer, or anything with the same event surface. Handlers
- * receive `add(obj)`, `update(obj, old)` and `delete(obj)`; `waitForSync` resolves once the initial list
- * has been delivered.
+ * Where a controller's events come from: an `Informer` of `@kubekit/informer`, or anything with the
+ * same surface. `waitForSync` resolves once the initial state has been delivered.
  */
 export interface EventSource<T extends KubeObject = KubeObject> {
-  on(event: 'add' | 'update' | 'delete', listener: (obj: T, other?: unknown) => void): unknown;
-  off(event: 'add' | 'update' | 'delete', listener: (obj: T, other?: unknown) => void): unknown;
+  addEventHandler(handlers: SourceHandlers<T>): { remove(): void };
   waitForSync(signal?: AbortSignal): Promise<unknown>;
 }
 
@@ -210,24 +215,22 @@ export class Controller {
         this.logger.error('mapping an event to requests failed', { error: describe(err) });
       }
     };
-    const onAdd = (obj: T): void => { if (predicates.every((p) => p.create?.(obj) ?? true)) enqueue(obj); };
-    const onUpdate = (obj: T, old?: unknown): void => {
-      const previous = (old ?? obj) as T;
-      if (predicates.every((p) => p.update?.(obj, previous) ?? true)) {
-        enqueue(obj);
-        // An owner change must also reach the previous owner.
-        if (previous !== obj) enqueue(previous);
-      }
+    const handlers: SourceHandlers<T> = {
+      add: (obj) => { if (predicates.every((p) => p.create?.(obj) ?? true)) enqueue(obj); },
+      update: (obj, old) => {
+        if (predicates.every((p) => p.update?.(obj, old) ?? true)) {
+          enqueue(obj);
+          // An owner change must also reach the previous owner.
+          if (old !== obj) enqueue(old);
+        }
+      },
+      delete: (obj) => { if (predicates.every((p) => p.delete?.(obj) ?? true)) enqueue(obj); },
     };
-    const onDelete = (obj: T): void => { if (predicates.every((p) => p.delete?.(obj) ?? true)) enqueue(obj); };
-    const s = source as unknown as EventSource<KubeObject>;
-    const add = onAdd as (obj: KubeObject, other?: unknown) => void;
-    const update = onUpdate as (obj: KubeObject, other?: unknown) => void;
-    const del = onDelete as (obj: KubeObject, other?: unknown) => void;
+    let registration: { remove(): void } | undefined;
     this.sources.push({
-      source: s,
-      attach: () => { s.on('add', add); s.on('update', update); s.on('delete', del); },
-      detach: () => { s.off('add', add); s.off('update', update); s.off('delete', del); },
+      source: source as unknown as EventSource<KubeObject>,
+      attach: () => { registration = source.addEventHandler(handlers); },
+      detach: () => { registration?.remove(); registration = undefined; },
     });
     return this;
   }

@@ -7,6 +7,18 @@
  */
 
 export { Controller } from './controller.js';
+export { EventRecorder } from './eventRecorder.js';
+export { kubeLeaseClient } from './leaseClient.js';
+export {
+  addFinalizer,
+  controllerReference,
+  handleFinalizer,
+  hasFinalizer,
+  removeFinalizer,
+  retryOnConflict,
+  setControllerReference,
+  updateStatus,
+} from './objectHelpers.js';
 export { createLogger } from './logger.js';
 export {
   allPredicates,
@@ -30,8 +42,10 @@ export {
 export { WorkQueue } from './workQueue.js';
 export { noopWorkQueueMetrics } from './workQueueMetrics.js';
 
-export type { ControllerOptions, EventSource, MapFunc } from './controller.js';
+export type { ControllerOptions, EventSource, MapFunc, SourceHandlers } from './controller.js';
+export type { CoreEvent, EventRecorderOptions } from './eventRecorder.js';
 export type { CreateLoggerOptions } from './logger.js';
+export type { FinalizerOutcome, RetryOnConflictOptions } from './objectHelpers.js';
 export type { Predicate } from './predicates.js';
 export type { ReconcileFunc, ReconcileResult, Reconciler, Request } from './reconciler.js';
 export type { ManagerOptions, Runnable, SyncableRunnable } from './manager.js';

@@ -3,7 +3,7 @@ import { EventEmitter } from 'eventemitter3';
 import { PassThrough } from 'node:stream';
 import { FakeClock, type KubeObject } from '@kubekit/core';
 import {
-  Controller, ItemExponentialFailureRateLimiter, TerminalError, createLogger, generationChangedPredicate, type EventSource, type Request,
+  Controller, ItemExponentialFailureRateLimiter, TerminalError, createLogger, generationChangedPredicate, type EventSource, type Request, type SourceHandlers,
 } from '@kubekit/controller';
 
 /** An event source driven by the test: emit events, resolve sync when told. */
@@ -12,6 +12,10 @@ class FakeSource extends EventEmitter implements EventSource {
   private readonly sync = new Promise<void>((resolve) => { this.synced = resolve; });
   markSynced(): void { this.synced(); }
   waitForSync(): Promise<void> { return this.sync; }
+  addEventHandler(h: SourceHandlers<KubeObject>): { remove(): void } {
+    this.on('add', h.add); this.on('update', h.update); this.on('delete', h.delete);
+    return { remove: () => { this.off('add', h.add); this.off('update', h.update); this.off('delete', h.delete); } };
+  }
 }
 
 function shirt(name: string, generation = 1, extra: Partial<KubeObject['metadata']> = {}): KubeObject {

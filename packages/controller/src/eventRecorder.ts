@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { KubeError, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import type { KubeClient, ResourceClient } from '@kubekit/informer';
+
+/** A core/v1 Event. */
+export interface CoreEvent extends KubeObject {
+  involvedObject: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string; resourceVersion?: string };
+  reason: string;
+  message: string;
+  type: 'Normal' | 'Warning';
+  count: number;
+  firstTimestamp: string;
+  lastTimestamp: string;
+  source: { component: string; host?: string };
+  reportingComponent: string;
+  reportingInstance?: string;
+}
+
+/** Options of an {@link EventRecorder}. */
+export interface EventRecorderOptions {
+  /** `source.component` and `reportingComponent`, e.g. the operator's name. */
+  component: string;
+  /** `source.host` and `reportingInstance`. @defaultValue none */
+  host?: string;
+  /** @defaultValue realClock */
+  clock?: Clock;
+  /** Where failures to record are reported (recording never throws). @defaultValue none */
+  logger?: Logger;
+}
+
+/**
+ * Records core/v1 Events about objects, as client-go's `record.EventRecorder`: the same reason and
+ * message about the same object are aggregated into one Event whose `count` grows. Recording is best
+ * effort: failures are logged, never thrown into a reconcile.
+ */
+export class EventRecorder {
+  private readonly events: ResourceClient<CoreEvent>;
+  private readonly options: EventRecorderOptions;
+  private readonly seen = new Map<string, CoreEvent>();
+
+  constructor(client: KubeClient, options: EventRecorderOptions) {
+    this.events = client.resource<CoreEvent>({ apiVersion: 'v1', plural: 'events' });
+    this.options = options;
+  }
+
+  /** Records an event about `obj`; resolves once written (or once the failure was logged). */
+  async event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+    const { clock = realClock, logger = noopLogger, component, host } = this.options;
+    const namespace = obj.metadata.namespace || 'default';
+    const key = [obj.metadata.uid ?? '', obj.apiVersion, obj.kind, namespace, obj.metadata.name, type, reason, message].join('\u0000');
+    const now = new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    try {
+      const previous = this.seen.get(key);
+      if (previous) {
+        try {
+          const updated = await this.events.patch(previous.metadata.name!, { count: previous.count + 1, lastTimestamp: now }, { namespace });
+          this.seen.set(key, updated);
+          return;
+        } catch (err) {
+          if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+        }
+      }
+      const created = await this.events.create({
+        apiVersion: 'v1', kind: 'Event',
+        metadata: { namespace, name: `${obj.metadata.name}.${randomBytes(8).toString('hex')}` },
+        involvedObject: {
+          apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace,
+          uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion,
+        },
+        reason, message, type, count: 1, firstTimestamp: now, lastTimestamp: now,
+        source: host === undefined ? { component } : { component, host },
+        reportingComponent: component,
+        ...(host === undefined ? {} : { reportingInstance: host }),
+      });
+      this.seen.set(key, created);
+    } catch (err) {
+      logger.warn('recording an event failed', { reason, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}
