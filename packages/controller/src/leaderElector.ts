@@ -1,7 +1,7 @@
-import { KubeError, realClock, type Clock, type ObjectMeta } from '@kubekit/core';
+import { KubeError, realClock, type Clock, type KubeObject, type ObjectMeta } from '@kubekit/core';
 
 /** A coordination.k8s.io/v1 Lease. */
-export interface Lease {
+export interface Lease extends KubeObject {
   apiVersion: 'coordination.k8s.io/v1';
   kind: 'Lease';
   metadata: ObjectMeta;
