@@ -4,6 +4,12 @@ import {
 import type { KubeConfigLike } from './kubeConfig.js';
 import { RestClient } from './internal/restClient.js';
 
+/** A meta.k8s.io/v1 Table: what `kubectl get` prints. */
+export interface Table {
+  columnDefinitions: { name: string; type: string; format?: string; priority?: number; description?: string }[];
+  rows: { cells: unknown[]; object?: unknown }[];
+}
+
 /** Options of a {@link KubeClient}. */
 export interface KubeClientOptions {
   /** The `User-Agent` header. @defaultValue `kubekit` */
@@ -87,9 +93,19 @@ export class KubeClient {
    *
    * @throws KubeError for a non-2xx answer (from its `Status` body), or the network error.
    */
-  request(method: string, path: string, body?: unknown, options: { contentType?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+  request(method: string, path: string, body?: unknown, options: { contentType?: string; accept?: string; signal?: AbortSignal } = {}): Promise<unknown> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : stringifyJSON(body);
-    return this.rest.requestJSON({ method, path, body: text, contentType: options.contentType, signal: options.signal, idleTimeoutMs: this.idleTimeoutMs });
+    return this.rest.requestJSON({
+      method, path, body: text, contentType: options.contentType, accept: options.accept, signal: options.signal, idleTimeoutMs: this.idleTimeoutMs,
+    });
+  }
+
+  /**
+   * A list as the server renders it for `kubectl get` (a meta.k8s.io/v1 Table with the resource's
+   * printer columns).
+   */
+  async table(path: string, signal?: AbortSignal): Promise<Table> {
+    return (await this.request('GET', path, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', signal })) as Table;
   }
 
   /** Closes idle keep-alive connections. */

@@ -43,6 +43,9 @@ describe('KubeClient', () => {
     const blue = await shirts.list({ namespace: 'default', fieldSelector: 'spec.color=blue' });
     expect(blue.items.map((s) => s.metadata.name)).to.deep.equal(['example1']);
     expect(await shirts.tryGet('nope', { namespace: 'default' })).to.equal(undefined);
+    const table = await client.table('/apis/stable.example.com/v1/namespaces/default/shirts');
+    expect(table.columnDefinitions[0].name).to.equal('Name');
+    expect(table.rows.map((r) => r.cells[0])).to.deep.equal(['example1', 'example2']);
   });
 
   it('reports the server\'s reasons: AlreadyExists, NotFound, Conflict and field label errors', async () => {

@@ -14,6 +14,8 @@ export interface RequestInit {
   body?: string;
   /** The body's media type. @defaultValue `application/json` */
   contentType?: string;
+  /** The media types accepted. @defaultValue `application/json` */
+  accept?: string;
 }
 
 /** An error for a request that saw no byte for too long. */
@@ -150,7 +152,7 @@ export class RestClient {
       if (!plainHttp) throw err;
     }
     const headers = (options.headers ?? {}) as Record<string, string | string[] | number>;
-    headers['Accept'] = 'application/json';
+    headers['Accept'] = init.accept ?? 'application/json';
     headers['User-Agent'] = this.userAgent;
     if (init.body !== undefined) {
       headers['Content-Type'] = init.contentType ?? 'application/json';
