@@ -1,6 +1,7 @@
 // The shirts operator against the embedded API server over real HTTP, and `npm run demo` as a user runs it.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -95,7 +96,7 @@ describe('npm run demo', function () {
       expect(stdout).to.contain('"color.red":"1"');
       if (flags.includes('--no-kubectl')) expect(stdout).to.contain('tables are rendered by kubekit');
       // Without a network path to the npm registry the demo falls back to kubekit's tables, and says why.
-      else expect(stdout).to.contain(existsSync(`${root}/.tools/kubectl`) ? `kubectl: ${root}/.tools/kubectl` : 'could not get kubectl');
+      else expect(stdout).to.contain(existsSync(join(root, '.tools', 'kubectl')) ? `kubectl: ${join(root, '.tools', 'kubectl')}` : 'could not get kubectl');
       expect(stdout).to.contain('Done: only blue shirts were reconciled');
     });
   }
