@@ -5,7 +5,7 @@
  */
 import { FieldError, FieldPath, invalid, type FieldPathLike } from '@kubekit/core';
 import { Decoder } from './internal/decode.js';
-import { isDNS1035Label } from './internal/dns.js';
+import { isDNS1035Label } from '@kubekit/selectors';
 import type { Names } from './internal/model.js';
 import type { CustomResourceDefinitionNames } from './types.js';
 

@@ -15,7 +15,8 @@
 import { FieldError, FieldPath, invalid, notSupported, required } from '@kubekit/core';
 import { safeBadValue } from './internal/decode.js';
 import { decodeCrd } from './internal/decodeCrd.js';
-import { isDNS1123Subdomain, maskTrailingDash } from './internal/dns.js';
+import { isDNS1123Subdomain } from '@kubekit/selectors';
+import { maskTrailingDash } from './internal/dns.js';
 import { jsonStringSlice, invalidJSON } from './internal/goJSON.js';
 import { semanticEqual, toInternal } from './internal/internalCrd.js';
 import type { Crd, Spec } from './internal/model.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { validateCustomResourceDefinitionNames } from '@kubekit/crd';
 import type { CustomResourceDefinitionNames } from '@kubekit/crd';
 
-const dns1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name', or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const dns1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 describe('validateCustomResourceDefinitionNames', () => {
   it('accepts the docs page names', () => {

@@ -5,7 +5,7 @@
  * names checked as path segments).
  */
 import { FieldError, FieldPath, invalid, required } from '@kubekit/core';
-import { isDNS1035Label } from './dns.js';
+import { isDNS1035Label } from '@kubekit/selectors';
 import type { Schema } from './model.js';
 import { structuralItems, structuralProperties } from './structural.js';
 import { decodeMeta, isPathSegment, validateObjectMeta } from './valueObjectMeta.js';

@@ -4,7 +4,7 @@
  * apiserver reports for a webhook URL.
  */
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required } from '@kubekit/core';
-import { isDNS1035Label, isDNS1123Subdomain } from './dns.js';
+import { isDNS1035Label, isDNS1123Subdomain } from '@kubekit/selectors';
 import { jsonStringSlice, invalidJSON } from './goJSON.js';
 import type { Conversion } from './model.js';
 

@@ -3,7 +3,9 @@
  * `<format>.validate(string)`, which returns the apimachinery validation messages
  * (`optional.none()` when the string is valid).
  */
+import { isDNS1035Label as dns1035Label, isDNS1123Label as dns1123Label, isDNS1123Subdomain as dns1123Subdomain } from '@kubekit/selectors';
 import { formatValidators } from '../../internal/valueFormats.js';
+import { maskTrailingDash } from '../../internal/dns.js';
 import { ArrayList, OpaqueVal, OptionalVal } from '../internal/values.js';
 import type { CelVal } from '../internal/values.js';
 import { StringType, listType, objectType, optionalType } from '../internal/types.js';
@@ -36,37 +38,8 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
 const maxLen = (n: number): string => `must be no more than ${n} characters`;
 const bytes = (s: string): number => Buffer.byteLength(s);
 
-const labelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const subdomainFmt = `${labelFmt}(\\.${labelFmt})*`;
-const dns1035Fmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const labelRe = new RegExp(`^${labelFmt}$`);
-const subdomainRe = new RegExp(`^${subdomainFmt}$`);
-const dns1035Re = new RegExp(`^${dns1035Fmt}$`);
 const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
-
-function dns1123Label(s: string): string[] {
-  const errs: string[] = [];
-  if (bytes(s) > 63) errs.push(maxLen(63));
-  if (!labelRe.test(s)) {
-    errs.push(subdomainRe.test(s) ? 'must not contain dots' : regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", labelFmt, 'my-name', '123-abc'));
-  }
-  return errs;
-}
-
-function dns1123Subdomain(s: string): string[] {
-  const errs: string[] = [];
-  if (bytes(s) > 253) errs.push(maxLen(253));
-  if (!subdomainRe.test(s)) errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", subdomainFmt, 'example.com'));
-  return errs;
-}
-
-function dns1035Label(s: string): string[] {
-  const errs: string[] = [];
-  if (bytes(s) > 63) errs.push(maxLen(63));
-  if (!dns1035Re.test(s)) errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035Fmt, 'my-name', 'abc-123'));
-  return errs;
-}
 
 const qualifiedNameMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
@@ -96,11 +69,6 @@ function labelValue(s: string): string[] {
     errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", qualifiedNameFmt, 'MyValue', 'my_value', '12345'));
   }
   return errs;
-}
-
-/** `apimachinery/pkg/api/validation.maskTrailingDash`. */
-function maskTrailingDash(name: string): string {
-  return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 }
 
 const strfmt = (name: string, message: string) => (s: string): string[] => (formatValidators.get(name)?.(s) === true ? [] : [message]);
