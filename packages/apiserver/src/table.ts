@@ -5,8 +5,7 @@
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables
  */
-import { KubeError, type KubeObject } from '@kubekit/core';
-import { humanDuration } from './internal/humanDuration.js';
+import { KubeError, humanDuration, type KubeObject } from '@kubekit/core';
 import { evaluatePath } from './internal/jsonPath.js';
 import type { ResourceType, TableColumnDefinition } from './resourceType.js';
 

@@ -30,6 +30,7 @@ export {
 } from './fieldError.js';
 export { noopLogger } from './logger.js';
 export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
+export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { parseJSON, stringifyJSON } from './json.js';

@@ -5,9 +5,8 @@
  *
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/tableconvertor/tableconvertor.go
  */
-import { goSprint } from '@kubekit/core';
+import { goSprint, humanDuration } from '@kubekit/core';
 import type { CustomResourceColumnDefinition } from '@kubekit/crd';
-import { humanDuration } from './humanDuration.js';
 import { findJSONPath } from './jsonPath.js';
 
 /** The column the apiserver serves when a version declares none (`serveDefaultColumnsIfEmpty`). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { humanDuration } from '../../src/internal/humanDuration.js';
+import { humanDuration } from '@kubekit/core';
 
 const s = 1000;
 const m = 60 * s;
