@@ -30,6 +30,11 @@ switch (values.what) {
     keep.push(m, await m.loadKubeConfig({ kind: 'string', text: kubeconfig }));
     break;
   }
+  case 'informer+loadKubeConfig(client-node)': {
+    const m = await import('@kubekit/informer');
+    keep.push(m, await m.loadKubeConfig({ kind: 'string', text: kubeconfig }, { reader: 'client-node' }));
+    break;
+  }
   case 'client-node': {
     const k8s = await import('@kubernetes/client-node');
     const kc = new k8s.KubeConfig();
