@@ -37,8 +37,12 @@ export interface ReflectorTarget<T> {
   apply(event: ObjectEvent<T>): void;
 }
 
-/** What a {@link Reflector} is doing. */
-export type ReflectorPhase = 'idle' | 'listing' | 'watching' | 'backoff' | 'stopped';
+/**
+ * What a {@link Reflector} is doing: `listing` (a list or the initial events of a streaming list),
+ * `connecting` (a watch request sent, no answer yet), `watching` (a watch is open), `backoff` (waiting
+ * after a failure; `retryInMs` says how long), `stopped`.
+ */
+export type ReflectorPhase = 'idle' | 'listing' | 'connecting' | 'watching' | 'backoff' | 'stopped';
 
 /** Whether the server serves streaming lists (`sendInitialEvents`), as far as the reflector knows. */
 export type StreamingListSupport = 'unknown' | 'supported' | 'unsupported' | 'disabled';
@@ -457,6 +461,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       let open = this.openWatch;
       this.openWatch = undefined;
       if (open === undefined) {
+        this.setPhase('connecting');
         const stream = await this.lw.watch(
           {
             resourceVersion: this.rv,

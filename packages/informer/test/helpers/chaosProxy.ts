@@ -18,6 +18,8 @@ export class ChaosProxy {
   private readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
   private readonly held = new Set<http.ServerResponse>();
+  /** The URLs of held requests (for failure messages). */
+  readonly heldUrls = new Map<http.ServerResponse, string>();
   url = '';
   /** Faults still allowed. */
   budget = 0;
@@ -78,7 +80,11 @@ export class ChaosProxy {
         return;
       case 'silent':
         this.held.add(res);
-        res.on('close', () => this.held.delete(res));
+        this.heldUrls.set(res, req.url ?? '');
+        res.on('close', () => {
+          this.held.delete(res);
+          this.heldUrls.delete(res);
+        });
         if (isWatch) {
           res.writeHead(200, { 'Content-Type': 'application/json' });
           res.flushHeaders();
