@@ -487,7 +487,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       if (old !== undefined && this.queues.size > 0) this.notify(key, { kind: 'delete', obj, reason: this.deleteReason(obj) });
       return;
     }
-    const old = this.store.upsert(obj);
+    const old = this.store.upsert(obj, key);
     if (this.queues.size === 0) return;
     this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
   }

@@ -79,9 +79,8 @@ export class Store<T extends KubeObjectLike = KubeObject> {
     return this.items.size;
   }
 
-  /** Stores `obj` under its key and returns the object it replaced, if any. */
-  upsert(obj: T): T | undefined {
-    const key = this.keyFunc(obj);
+  /** Stores `obj` under its key (computed unless given) and returns the object it replaced, if any. */
+  upsert(obj: T, key: string = this.keyFunc(obj)): T | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
     if (this.indices.size > 0) this.reindex(key, old, obj);

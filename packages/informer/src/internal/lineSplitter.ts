@@ -24,20 +24,17 @@ export class LineSplitter {
     for (;;) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) break;
-      let line: Buffer;
       if (this.carryBytes > 0) {
         this.carry.push(chunk.subarray(start, nl));
-        line = Buffer.concat(this.carry, this.carryBytes + (nl - start));
+        const line = Buffer.concat(this.carry, this.carryBytes + (nl - start));
         this.carry = [];
         this.carryBytes = 0;
+        emit(line, 0, line.length, onLine);
       } else {
-        line = chunk.subarray(start, nl);
+        // The common case: decode straight from the chunk, without a view per line.
+        emit(chunk, start, nl, onLine);
       }
       start = nl + 1;
-      let end = line.length;
-      if (end > 0 && line[end - 1] === 13) end--;
-      if (end === 0 || isBlank(line, end)) continue;
-      onLine(line.toString('utf8', 0, end));
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
@@ -62,10 +59,14 @@ export class LineSplitter {
   }
 }
 
-function isBlank(line: Buffer, end: number): boolean {
-  for (let i = 0; i < end; i++) {
-    const c = line[i];
-    if (c !== 32 && c !== 9 && c !== 13) return false;
+/** Calls `onLine` with bytes [start, end) as text, without a trailing `\r`, unless blank. */
+function emit(buf: Buffer, start: number, end: number, onLine: (line: string) => void): void {
+  if (end > start && buf[end - 1] === 13) end--;
+  for (let i = start; i < end; i++) {
+    const c = buf[i];
+    if (c !== 32 && c !== 9 && c !== 13) {
+      onLine(buf.toString('utf8', start, end));
+      return;
+    }
   }
-  return true;
 }
