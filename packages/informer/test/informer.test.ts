@@ -367,6 +367,25 @@ describe('Informer', () => {
     expect(errors.map((e) => e.message)).to.deep.equal(['boom']);
   });
 
+  it('does stop calling a listener removed with off()', async () => {
+    server.create(shirt('a'));
+    const inf = informer();
+    const adds: string[] = [];
+    const errors: Error[] = [];
+    const onAdd = (o: Shirt): void => void adds.push(o.metadata.name!);
+    const onError = (e: Error): void => void errors.push(e);
+    inf.on('add', onAdd).on('error', onError);
+    start(inf);
+    await inf.waitForSync();
+    await inf.idle();
+    inf.off('add', onAdd).off('error', onError);
+    expect(inf.status.handlers).to.equal(0);
+    server.create(shirt('b'));
+    await until(() => inf.size === 2, 'b');
+    await inf.idle();
+    expect(adds).to.deep.equal(['a']);
+  });
+
   it('does redeliver every object as update(obj, obj) each resync period', async () => {
     server.create(shirt('a'));
     const inf = informer({ resyncPeriodMs: 30_000 });
