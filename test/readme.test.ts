@@ -47,7 +47,8 @@ describe('README examples', function () {
       const shirts = new KubeClient(kc).resource({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
       const blue = new Informer(kc, { apiVersion: 'stable.example.com/v1', plural: 'shirts', fieldSelector: 'spec.color=blue' });
       const reasons: string[] = [];
-      blue.on('delete', (shirt, { reason }) => { reasons.push(`${shirt.metadata.name} ${reason}`); });
+      // Regression: an expression-bodied handler that returns a value (push returns a number) type-checks.
+      blue.on('delete', (shirt, { reason }) => reasons.push(`${shirt.metadata.name} ${reason}`));
       const controller = new Controller({
         name: 'blue-shirts',
         reconciler: async ({ namespace, name }) => {

@@ -19,13 +19,13 @@ export interface DeleteInfo {
  */
 export interface EventHandlers<T> {
   /** An object entered the cache (created, listed at start, or moved into the selection). */
-  add?(obj: T): void | Promise<void>;
+  add?(obj: T): unknown;
   /** An object in the cache changed; `old` is the state this handler last saw. Also called by resync with `obj === old`. */
-  update?(obj: T, old: T): void | Promise<void>;
+  update?(obj: T, old: T): unknown;
   /** An object left the cache; `info.reason` says whether it was deleted or left the selection. */
-  delete?(obj: T, info: DeleteInfo): void | Promise<void>;
+  delete?(obj: T, info: DeleteInfo): unknown;
   /** Every object of the initial state has been delivered to this registration. */
-  synced?(): void | Promise<void>;
+  synced?(): unknown;
 }
 
 /** A registered set of {@link EventHandlers}. */

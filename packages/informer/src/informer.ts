@@ -371,10 +371,10 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   }
 
   /** Listens to an object event (`add`, `update`, `delete`, `synced`) — a registration of its own — or to `error`/`status`. */
-  on(event: 'add', handler: (obj: T) => void | Promise<void>): this;
-  on(event: 'update', handler: (obj: T, old: T) => void | Promise<void>): this;
-  on(event: 'delete', handler: (obj: T, info: { reason: DeleteReason }) => void | Promise<void>): this;
-  on(event: 'synced', handler: () => void | Promise<void>): this;
+  on(event: 'add', handler: (obj: T) => unknown): this;
+  on(event: 'update', handler: (obj: T, old: T) => unknown): this;
+  on(event: 'delete', handler: (obj: T, info: { reason: DeleteReason }) => unknown): this;
+  on(event: 'synced', handler: () => unknown): this;
   on(event: 'error', handler: (error: Error) => void): this;
   on(event: 'status', handler: (status: InformerStatus) => void): this;
   on(event: ObjectEventName | 'error' | 'status', handler: (...args: never[]) => unknown): this {
