@@ -9,7 +9,7 @@
 import { FieldError, FieldPath, goSprint, internalError, invalid, notFound } from '@kubekit/core';
 import type { CustomResourceDefinition, CustomResourceSubresourceScale, JSONSchemaProps } from './types.js';
 import { toFieldError } from './internal/valueConvert.js';
-import { exceedsDepth, goKind } from './internal/valueGo.js';
+import { exceedsDepth, goKind, goTypeName } from './internal/valueGo.js';
 import { decodeMeta, generatedName, nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './internal/valueObjectMeta.js';
 import type { Meta } from './internal/valueObjectMeta.js';
 import { SchemaTooDeepError, compileSchema } from './internal/valueSchema.js';
@@ -65,18 +65,6 @@ function hasValidationRules(schema: JSONSchemaProps): boolean {
   return found;
 }
 
-/** Go's `%T` of a decoded JSON value. */
-function goTypeName(v: unknown): string {
-  switch (goKind(v)) {
-    case 'nil': return '<nil>';
-    case 'bool': return 'bool';
-    case 'string': return 'string';
-    case 'int': return 'int64';
-    case 'float': return 'float64';
-    case 'slice': return '[]interface {}';
-    default: return 'map[string]interface {}';
-  }
-}
 
 /** `unstructured.NestedFieldNoCopy` + a type check, with its error text. */
 function nested(obj: Record<string, unknown>, dotted: string, want: 'int64' | 'string'): { value: unknown; error?: string } {

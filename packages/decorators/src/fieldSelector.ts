@@ -1,3 +1,4 @@
+import { escapeFieldValue } from '@kubekit/selectors';
 import { KubeError } from '@kubekit/core';
 import { lookupRecord } from './internal/metadata.js';
 import { buildVersion } from './internal/schemaBuilder.js';
@@ -59,10 +60,6 @@ export type FieldRequirement<TValue> = TValue | { '!=': TValue };
 /** The requirements {@link fieldSelector} takes for resources of type `T`, by field label. */
 export type FieldSelectorSet<T> = { [P in SelectableFieldPath<T>]?: FieldRequirement<ValueAt<T, P>> };
 
-/** Escapes a field selector value: `\` → `\\`, `,` → `\,`, `=` → `\=`. */
-function escapeValue(value: string): string {
-  return value.replace(/[\\,=]/g, (c) => `\\${c}`);
-}
 
 function valueText(value: unknown, label: string): string {
   switch (typeof value) {
@@ -113,9 +110,9 @@ export function fieldSelector<TClass extends ClassRef>(resource: TClass, require
     if (requirement === undefined) continue;
     if (!labels.has(label)) throw new KubeError('BadRequest', `field label not supported: ${label}`);
     if (requirement !== null && typeof requirement === 'object' && '!=' in requirement) {
-      terms.push(`${label}!=${escapeValue(valueText((requirement as Record<string, unknown>)['!='], label))}`);
+      terms.push(`${label}!=${escapeFieldValue(valueText((requirement as Record<string, unknown>)['!='], label))}`);
     } else {
-      terms.push(`${label}=${escapeValue(valueText(requirement, label))}`);
+      terms.push(`${label}=${escapeFieldValue(valueText(requirement, label))}`);
     }
   }
   return terms.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(',');

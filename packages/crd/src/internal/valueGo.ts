@@ -224,3 +224,16 @@ export function exceedsDepth(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/** Go's `%T` of a decoded JSON value. */
+export function goTypeName(v: unknown): string {
+  switch (goKind(v)) {
+    case 'nil': return '<nil>';
+    case 'bool': return 'bool';
+    case 'string': return 'string';
+    case 'int': return 'int64';
+    case 'float': return 'float64';
+    case 'slice': return '[]interface {}';
+    default: return 'map[string]interface {}';
+  }
+}

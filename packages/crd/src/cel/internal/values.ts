@@ -10,7 +10,7 @@
  * comprehension macros can absorb them as CEL requires.
  */
 import type { JSONSchemaProps } from '../../types.js';
-import { goKind } from '../../internal/valueGo.js';
+import { goKind, goTypeName } from '../../internal/valueGo.js';
 import { escapeProperty, unescapeProperty } from './escaping.js';
 import { parseDate, parseStrfmtDateTime, parseStrfmtDuration } from './time.js';
 import type { CelType } from './types.js';
@@ -334,17 +334,6 @@ export function fromJSON(raw: unknown, schema: JSONSchemaProps): CelVal {
   }
 }
 
-function goTypeName(v: unknown): string {
-  switch (goKind(v)) {
-    case 'nil': return '<nil>';
-    case 'bool': return 'bool';
-    case 'string': return 'string';
-    case 'int': return 'int64';
-    case 'float': return 'float64';
-    case 'slice': return '[]interface {}';
-    default: return 'map[string]interface {}';
-  }
-}
 
 /** The runtime type of a value (`type(x)`). Objects are maps at run time, as in the apiserver. */
 export function typeOfValue(v: CelVal): CelType {
