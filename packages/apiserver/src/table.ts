@@ -6,7 +6,7 @@
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables
  */
 import { KubeError, humanDuration, type KubeObject } from '@kubekit/core';
-import { evaluatePath } from './internal/jsonPath.js';
+import { evaluateJSONPath } from '@kubekit/crd';
 import type { ResourceType, TableColumnDefinition } from './resourceType.js';
 
 /** What each row carries. */
@@ -87,7 +87,7 @@ export function ageCell(obj: KubeObject, now: number): string {
  * when the path selects nothing.
  */
 export function printerColumnCell(obj: KubeObject, column: { type: string; jsonPath: string }, now: number): unknown {
-  const results = evaluatePath(obj, column.jsonPath);
+  const results = evaluateJSONPath(obj, column.jsonPath);
   if (results.length === 0) return null;
   const value = results[0];
   switch (column.type) {

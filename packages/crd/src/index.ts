@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 
+export { evaluateJSONPath, parseJSONPath } from './jsonPath.js';
 export { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './validateCustomResourceDefinition.js';
 export { validateStructuralSchema } from './structuralSchema.js';
 export { maxSelectableFields, validateSelectableFields } from './selectableFields.js';
@@ -26,6 +27,7 @@ export { createValidationRulesCompiler } from './cel/compileRules.js';
 export { schemaHasValidationRules, validateCustomResourceRules } from './cel/evaluateRules.js';
 export { perCallLimit, runtimeCELCostBudget, staticEstimatedCRDCostLimit, staticEstimatedCostLimit } from './cel/cost.js';
 
+export type { JSONPathStep } from './jsonPath.js';
 export type { ValidateCustomResourceDefinitionOptions } from './validateCustomResourceDefinition.js';
 export type { ValidateStructuralSchemaOptions } from './structuralSchema.js';
 export type { ValidateSelectableFieldsOptions } from './selectableFields.js';

@@ -6,8 +6,7 @@
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/tableconvertor/tableconvertor.go
  */
 import { goSprint, humanDuration } from '@kubekit/core';
-import type { CustomResourceColumnDefinition } from '@kubekit/crd';
-import { findJSONPath } from './jsonPath.js';
+import { evaluateJSONPath, type CustomResourceColumnDefinition } from '@kubekit/crd';
 
 /** The column the apiserver serves when a version declares none (`serveDefaultColumnsIfEmpty`). */
 const defaultColumns: readonly CustomResourceColumnDefinition[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }];
@@ -22,7 +21,7 @@ const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 
 /** The text of one cell; `''` for the apiserver's nil cell. */
 export function cellText(object: unknown, column: CustomResourceColumnDefinition, now: Date): string {
-  const results = findJSONPath(object, column.jsonPath);
+  const results = evaluateJSONPath(object, column.jsonPath);
   if (results.length === 0) return '';
   const value = results[0];
   if (value === null || value === undefined) return '';
