@@ -4,6 +4,7 @@ import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { WorkQueue } from './workQueue.js';
+import { finishedWithin } from './internal/deadline.js';
 import type { ControllerMetrics } from './prometheusMetrics.js';
 
 /** The handlers a controller registers on an {@link EventSource}. */
@@ -162,14 +163,9 @@ export class Controller {
   }
 
   private async drain(pool: PQueue, inFlight: AbortController): Promise<void> {
-    let timedOut = false;
-    const timer = this.clock.setTimeout(() => {
-      timedOut = true;
-      inFlight.abort(new Error('graceful shutdown timeout'));
-    }, this.gracefulShutdownTimeoutMs);
-    await Promise.race([pool.onIdle(), this.clock.sleep(this.gracefulShutdownTimeoutMs + 1)]);
-    timer.cancel();
-    if (timedOut) this.logger.warn('in-flight reconciles did not finish within the graceful shutdown timeout', { pending: pool.pending });
+    if (await finishedWithin(pool.onIdle(), this.gracefulShutdownTimeoutMs, this.clock)) return;
+    inFlight.abort(new Error('graceful shutdown timeout'));
+    this.logger.warn('in-flight reconciles did not finish within the graceful shutdown timeout', { pending: pool.pending });
   }
 
   private async process(key: string, signal: AbortSignal): Promise<void> {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { KubeError, noopLogger, realClock, type Clock, type Logger } from '@kubekit/core';
 import { LeaderElector, type LeaseClient } from './leaderElector.js';
 import { ControllerMetrics } from './prometheusMetrics.js';
+import { finishedWithin } from './internal/deadline.js';
 
 /** Anything a manager runs: `start(signal)` resolves once `signal` aborted and it stopped. */
 export interface Runnable {
@@ -176,12 +177,9 @@ export class Manager {
   }
 
   private async withDeadline(work: Promise<unknown>, what: string): Promise<void> {
-    const timeout = this.options.gracefulShutdownTimeoutMs ?? 30_000;
-    let timer: { cancel(): void } | undefined;
-    const expired = new Promise<'timeout'>((resolve) => { timer = this.clock.setTimeout(() => resolve('timeout'), timeout); });
-    const outcome = await Promise.race([work.then(() => 'done' as const), expired]);
-    timer?.cancel();
-    if (outcome === 'timeout') this.logger.warn(`${what} did not stop within the graceful shutdown timeout`);
+    if (!(await finishedWithin(work, this.options.gracefulShutdownTimeoutMs ?? 30_000, this.clock))) {
+      this.logger.warn(`${what} did not stop within the graceful shutdown timeout`);
+    }
   }
 
   private async check(checks: Map<string, () => Promise<void> | void>): Promise<string[]> {

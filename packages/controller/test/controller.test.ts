@@ -160,4 +160,26 @@ describe('Controller', () => {
     const failure = entries.find((e) => e.message === 'reconcile failed; retrying with backoff');
     expect(failure).to.include({ controller: 'shirts', namespace: 'default', name: 'a', level: 'error', error: 'Error: late failure' });
   });
+
+  it('aborts reconciles still running at the graceful shutdown timeout, and leaves no timer behind', async () => {
+    const clock = new FakeClock(0);
+    const source = new FakeSource(); source.markSynced();
+    let aborted = false;
+    const c = new Controller({
+      name: 'stuck', clock, gracefulShutdownTimeoutMs: 5_000,
+      reconciler: (_req, signal) => new Promise<void>((resolve) => { signal.addEventListener('abort', () => { aborted = true; resolve(); }, { once: true }); }),
+    }).for(source);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    source.emit('add', shirt('a'));
+    await tick();
+    ac.abort();
+    await clock.advance(4_999);
+    expect(aborted).to.equal(false);
+    await clock.advance(1);
+    await run;
+    expect(aborted).to.equal(true);
+    expect(clock.pendingTimers()).to.equal(0);
+  });
 });
