@@ -109,12 +109,18 @@ export class FieldError {
   readonly field: string;
   readonly badValue: unknown;
   readonly detail: string;
+  /**
+   * How the bad value is printed, when Go prints it otherwise than its JSON shape suggests: a named
+   * string type or a Go struct goes through `json.Marshal` (`Invalid value: "In"`, `{"Name":"v1",…}`).
+   */
+  readonly badValueText: string | undefined;
 
-  constructor(type: FieldErrorType, field: FieldPathLike, badValue: unknown, detail = '') {
+  constructor(type: FieldErrorType, field: FieldPathLike, badValue: unknown, detail = '', badValueText?: string) {
     this.type = type;
     this.field = String(field);
     this.badValue = badValue;
     this.detail = detail;
+    this.badValueText = badValueText;
   }
 
   /** The message without the field path (Go's `ErrorBody()`), as used in `Status` causes. */
@@ -123,7 +129,7 @@ export class FieldError {
     const omitted = this.type === 'FieldValueRequired' || this.type === 'FieldValueForbidden' ||
       this.type === 'FieldValueTooLong' || this.type === 'FieldValueTooShort' || this.type === 'InternalError' ||
       this.badValue === omitValue;
-    if (!omitted) s += `: ${formatBadValue(this.badValue)}`;
+    if (!omitted) s += `: ${this.badValueText ?? formatBadValue(this.badValue)}`;
     if (this.detail.length > 0) s += `: ${this.detail}`;
     return s;
   }
@@ -136,7 +142,7 @@ export class FieldError {
   /** A copy of this error with the field path prefixed, for errors computed relative to a sub-tree. */
   withPrefix(prefix: string): FieldError {
     const field = this.field === '' ? prefix : this.field.startsWith('[') ? prefix + this.field : `${prefix}.${this.field}`;
-    return new FieldError(this.type, field, this.badValue, this.detail);
+    return new FieldError(this.type, field, this.badValue, this.detail, this.badValueText);
   }
 
   /** The error as JSON: its fields and its text. */

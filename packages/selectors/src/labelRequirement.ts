@@ -1,7 +1,6 @@
-import { FieldPath, aggregateMessage, goQuote, invalid, type FieldError, type FieldPathLike } from '@kubekit/core';
+import { FieldError, FieldPath, aggregateMessage, goJSON, goQuote, invalid, type FieldPathLike } from '@kubekit/core';
 import { goStringsAreSorted, sortGoStrings } from './internal/goStrings.js';
 import { parseInt64 } from './internal/int64.js';
-import { JSONValueFieldError } from './internal/jsonValueFieldError.js';
 import { SelectorParseError } from './selectorParseError.js';
 import { validateLabelKey, validateLabelValue } from './validation.js';
 
@@ -78,27 +77,28 @@ export function validateLabelRequirement(
   switch (operator) {
     case 'in':
     case 'notin':
-      if (vals.length === 0) errs.push(new JSONValueFieldError('FieldValueInvalid', valuesPath, values, "for 'in', 'notin' operators, values set can't be empty"));
+      if (vals.length === 0) errs.push(new FieldError('FieldValueInvalid', valuesPath, values, "for 'in', 'notin' operators, values set can't be empty"));
       break;
     case '=':
     case '==':
     case '!=':
-      if (vals.length !== 1) errs.push(new JSONValueFieldError('FieldValueInvalid', valuesPath, values, 'exact-match compatibility requires one single value'));
+      if (vals.length !== 1) errs.push(new FieldError('FieldValueInvalid', valuesPath, values, 'exact-match compatibility requires one single value'));
       break;
     case 'exists':
     case '!':
-      if (vals.length !== 0) errs.push(new JSONValueFieldError('FieldValueInvalid', valuesPath, values, 'values set must be empty for exists and does not exist'));
+      if (vals.length !== 0) errs.push(new FieldError('FieldValueInvalid', valuesPath, values, 'values set must be empty for exists and does not exist'));
       break;
     case 'gt':
     case 'lt':
-      if (vals.length !== 1) errs.push(new JSONValueFieldError('FieldValueInvalid', valuesPath, values, "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (vals.length !== 1) errs.push(new FieldError('FieldValueInvalid', valuesPath, values, "for 'Gt', 'Lt' operators, exactly one value is required"));
       vals.forEach((v, i) => {
         if (parseInt64(v) === undefined) errs.push(invalid(valuesPath.index(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
       });
       break;
     default: {
       const supported = labelOperators.map((o) => goQuote(o)).join(', ');
-      errs.push(new JSONValueFieldError('FieldValueNotSupported', childPath(path, 'operator'), operator, `supported values: ${supported}`));
+      // selection.Operator is a named string type: Go prints it with json.Marshal, not %q.
+      errs.push(new FieldError('FieldValueNotSupported', childPath(path, 'operator'), operator, `supported values: ${supported}`, goJSON(operator)));
     }
   }
   vals.forEach((v, i) => {

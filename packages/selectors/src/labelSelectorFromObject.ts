@@ -1,9 +1,8 @@
 import {
-  FieldPath, aggregateMessage, forbidden, goQuote, invalid, required, typeInvalid, type FieldError, type FieldPathLike,
+  FieldError, FieldPath, aggregateMessage, forbidden, goJSON, goQuote, invalid, required, typeInvalid, type FieldPathLike,
 } from '@kubekit/core';
 import { decodeLabelSelector } from './internal/decodeLabelSelector.js';
 import { sortGoStrings } from './internal/goStrings.js';
-import { JSONValueFieldError } from './internal/jsonValueFieldError.js';
 import { makeRequirement, validateLabelRequirement, type LabelOperator, type LabelRequirement } from './labelRequirement.js';
 import { LabelSelector, everythingLabelSelector, nothingLabelSelector, sortByKey } from './labelSelector.js';
 import { SelectorParseError } from './selectorParseError.js';
@@ -164,7 +163,7 @@ export function validateLabelSelector(
         break;
       default:
         if (options.allowUnknownOperatorInRequirement !== true) {
-          errs.push(new JSONValueFieldError('FieldValueInvalid', p.child('operator'), expr.operator, 'not a valid selector operator'));
+          errs.push(new FieldError('FieldValueInvalid', p.child('operator'), expr.operator, 'not a valid selector operator', goJSON(expr.operator)));
         }
     }
     for (const msg of isQualifiedName(expr.key)) errs.push(invalid(p.child('key'), expr.key, msg));

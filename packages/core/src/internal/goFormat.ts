@@ -96,13 +96,13 @@ function integerText(n: number): string {
 }
 
 /**
- * Go's `json.Marshal` of a decoded JSON value: compact, map keys sorted, `<`, `>`, `&`, U+2028 and
- * U+2029 escaped as `\u003c`-style sequences; `bigint`s as plain integers.
+ * Go's `json.Marshal` of a decoded JSON value: compact, map keys sorted, strings as {@link goJSONString};
+ * `bigint`s as plain integers.
  */
 export function goJSON(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   switch (typeof value) {
-    case 'string': return goEscapeJSONString(JSON.stringify(value));
+    case 'string': return goJSONString(value);
     case 'boolean': return value ? 'true' : 'false';
     case 'bigint': return value.toString();
     case 'number': return Number.isFinite(value) ? JSON.stringify(value) : 'null';
@@ -112,12 +112,48 @@ export function goJSON(value: unknown): string {
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
     const entries = Object.keys(record).sort().filter((k) => record[k] !== undefined)
-      .map((k) => `${goEscapeJSONString(JSON.stringify(k))}:${goJSON(record[k])}`);
+      .map((k) => `${goJSONString(k)}:${goJSON(record[k])}`);
     return `{${entries.join(',')}}`;
   }
   return 'null';
 }
 
-function goEscapeJSONString(quoted: string): string {
-  return quoted.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const hex = '0123456789abcdef';
+
+/**
+ * Go's `json.Marshal` of a string: `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`-style
+ * sequences, control characters as `\u00XX` (except `\b \f \n \r \t`), and a lone surrogate as
+ * U+FFFD, which is what it becomes when the text reaches a Go server as UTF-8.
+ */
+export function goJSONString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    switch (u) {
+      case 0x22: out += '\\"'; continue;
+      case 0x5c: out += '\\\\'; continue;
+      case 0x08: out += '\\b'; continue;
+      case 0x0c: out += '\\f'; continue;
+      case 0x0a: out += '\\n'; continue;
+      case 0x0d: out += '\\r'; continue;
+      case 0x09: out += '\\t'; continue;
+      case 0x3c: case 0x3e: case 0x26: case 0x2028: case 0x2029:
+        out += '\\u' + u.toString(16).padStart(4, '0');
+        continue;
+    }
+    if (u < 0x20) {
+      out += '\\u00' + hex[u >> 4] + hex[u & 0xf];
+    } else if (u >= 0xd800 && u < 0xe000) {
+      const next = s.charCodeAt(i + 1);
+      if (u < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+        out += s[i] + s[i + 1];
+        i++;
+      } else {
+        out += '\ufffd';
+      }
+    } else {
+      out += s[i];
+    }
+  }
+  return out + '"';
 }

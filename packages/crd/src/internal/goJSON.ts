@@ -4,56 +4,19 @@
  * (`spec.versions: Invalid value: [{"Name":"v1",…}]: must contain unique version names`). The internal
  * types carry no JSON tags, so fields appear under their Go names, in declaration order, none omitted.
  */
-import { FieldError } from '@kubekit/core';
-import type { FieldErrorType, FieldPathLike } from '@kubekit/core';
+import { FieldError, goJSON, goJSONString } from '@kubekit/core';
+import type { FieldPathLike } from '@kubekit/core';
 import type { ColumnDef, Rule, Schema, SchemaOrArray, SchemaOrBool, SchemaOrStringArray, Version } from './model.js';
-
-/** A field error whose bad value is printed from precomputed JSON text. */
-export class GoValueFieldError extends FieldError {
-  /** The bad value as Go's `json.Marshal` prints it. */
-  readonly valueText: string;
-
-  constructor(type: FieldErrorType, field: FieldPathLike, badValue: unknown, valueText: string, detail: string) {
-    super(type, field, badValue, detail);
-    this.valueText = valueText;
-  }
-
-  override body(): string {
-    return this.detail.length > 0 ? `Invalid value: ${this.valueText}: ${this.detail}` : `Invalid value: ${this.valueText}`;
-  }
-
-  override withPrefix(prefix: string): FieldError {
-    const field = this.field === '' ? prefix : this.field.startsWith('[') ? prefix + this.field : `${prefix}.${this.field}`;
-    return new GoValueFieldError(this.type, field, this.badValue, this.valueText, this.detail);
-  }
-}
 
 /** `field.Invalid` with a bad value printed from `valueText`. */
 export function invalidJSON(field: FieldPathLike, badValue: unknown, valueText: string, detail: string): FieldError {
-  return new GoValueFieldError('FieldValueInvalid', field, badValue, valueText, detail);
+  return new FieldError('FieldValueInvalid', field, badValue, detail, valueText);
 }
 
-function str(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+const str = goJSONString;
 
 /** `json.Marshal` of a decoded JSON value (an `interface{}`). */
-export function jsonValue(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  switch (typeof v) {
-    case 'string': return str(v);
-    case 'boolean': return v ? 'true' : 'false';
-    case 'bigint': return v.toString();
-    case 'number': return Number.isFinite(v) ? JSON.stringify(v) : 'null';
-    default: break;
-  }
-  if (Array.isArray(v)) return `[${v.map(jsonValue).join(',')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${str(k)}:${jsonValue(o[k])}`).join(',')}}`;
-  }
-  return 'null';
-}
+export const jsonValue = goJSON;
 
 /** `json.Marshal` of a `[]string` (`null` when nil). */
 export function jsonStringSlice(values: readonly string[] | undefined): string {

@@ -4,7 +4,7 @@
  */
 import { FieldError, FieldPath, invalid, notSupported, required, tooLong, typeInvalid } from '@kubekit/core';
 import type { FieldPathLike } from '@kubekit/core';
-import { goJSONMarshal } from './valueGo.js';
+import { goJSON } from '@kubekit/core';
 import { Code } from './valueValidator.js';
 import type { ValidationError } from './valueValidator.js';
 
@@ -30,7 +30,7 @@ export function toFieldError(base: FieldPath | undefined, e: ValidationError): F
     case Code.RequiredFail:
       return required(path, '');
     case Code.EnumFail:
-      return notSupported(path, e.value ?? null, (e.values ?? []).map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))));
+      return notSupported(path, e.value ?? null, (e.values ?? []).map((v) => (typeof v === 'string' ? v : goJSON(v))));
     case Code.TooLongFail:
       return tooLong(path, '', e.valid ?? -1);
     case Code.MaxItemsFail:

@@ -165,34 +165,6 @@ export function enumMatches(data: unknown, dataKind: GoKind, enumValue: unknown)
 }
 
 /**
- * Go's `json.Marshal` of a decoded JSON value: map keys sorted, `<`, `>`, `&`, U+2028 and U+2029
- * escaped, integers in full, floats as encoding/json writes them.
- */
-export function goJSONMarshal(value: unknown): string {
-  const kind = goKind(value);
-  switch (kind) {
-    case 'nil': return 'null';
-    case 'bool': return value ? 'true' : 'false';
-    case 'int': return String(asInt64(value));
-    case 'float': {
-      const f = asFloat64(value);
-      // encoding/json refuses NaN and infinities; the apiserver never decodes them.
-      return Number.isFinite(f) ? JSON.stringify(f) : 'null';
-    }
-    case 'string': return goJSONString(value as string);
-    case 'slice': return `[${(value as unknown[]).map(goJSONMarshal).join(',')}]`;
-    case 'map': {
-      const m = value as Record<string, unknown>;
-      return `{${Object.keys(m).sort().map((k) => `${goJSONString(k)}:${goJSONMarshal(m[k])}`).join(',')}}`;
-    }
-  }
-}
-
-function goJSONString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/**
  * Measures nesting iteratively and reports whether `value` holds more than `limit` nested arrays and
  * objects (Go's encoding/json rejects JSON nested deeper than 10000).
  */

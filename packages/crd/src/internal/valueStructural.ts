@@ -7,7 +7,8 @@
 import { FieldPath, duplicate, invalid, required } from '@kubekit/core';
 import type { FieldError } from '@kubekit/core';
 import type { JSONSchemaProps } from '../types.js';
-import { goJSONMarshal, goKind } from './valueGo.js';
+import { goJSON } from '@kubekit/core';
+import { goKind } from './valueGo.js';
 import { decodeMeta, isDNS1035Label, isPathSegment, parseGroupVersion, validateObjectMeta } from './valueObjectMeta.js';
 
 function isMap(v: unknown): v is Record<string, unknown> {
@@ -31,9 +32,9 @@ function itemsOf(s: JSONSchemaProps): JSONSchemaProps | undefined {
 /** The key Go's `map[interface{}]int` would use for a scalar, or the JSON of a compound value. */
 function setKey(x: unknown): string {
   const k = goKind(x);
-  if (k === 'map' || k === 'slice') return `j${goJSONMarshal(x)}`;
+  if (k === 'map' || k === 'slice') return `j${goJSON(x)}`;
   if (k === 'nil') return 'n';
-  return `${k[0]}${goJSONMarshal(x)}`;
+  return `${k[0]}${goJSON(x)}`;
 }
 
 const unspecified = Symbol('unspecifiedKeyValue');

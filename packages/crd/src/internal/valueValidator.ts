@@ -9,7 +9,7 @@
  * message text. Where Go iterates a map (schema properties, object keys) the order is random upstream;
  * here schema properties go in sorted order and object keys in insertion order.
  */
-import { goQuote } from '@kubekit/core';
+import { goQuote, goJSON } from '@kubekit/core';
 import { validatesFormat } from '../formats.js';
 import { constraintInRange } from './valueSchema.js';
 import type { CompiledPattern, CompiledSchema } from './valueSchema.js';
@@ -19,7 +19,6 @@ import {
   compareInt64,
   deepEqual,
   enumMatches,
-  goJSONMarshal,
   goKind,
   goNumberText,
   int64OfFloat,
@@ -163,7 +162,7 @@ function mapListKey(s: CompiledSchema, x: unknown): string | undefined {
   const parts: string[] = [];
   for (const k of s.listMapKeys) {
     if (!Object.hasOwn(m, k)) return undefined;
-    parts.push(goJSONMarshal(m[k]));
+    parts.push(goJSON(m[k]));
   }
   return parts.join('\u0000');
 }

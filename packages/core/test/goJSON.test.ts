@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { goJSONString, goJSONStrings } from '../../src/internal/goJson.js';
+import { goJSON, goJSONString } from '@kubekit/core';
 
 describe('goJSONString', () => {
   it("escapes as Go's json.Marshal does: HTML characters, U+2028/U+2029, \\b and \\f", () => {
@@ -11,8 +11,14 @@ describe('goJSONString', () => {
   });
 
   it('prints a nil slice as null and an empty one as []', () => {
-    expect(goJSONStrings(null)).to.equal('null');
-    expect(goJSONStrings([])).to.equal('[]');
-    expect(goJSONStrings(['bar', 'foo'])).to.equal('["bar","foo"]');
+    expect(goJSON(null)).to.equal('null');
+    expect(goJSON([])).to.equal('[]');
+    expect(goJSON(['bar', 'foo'])).to.equal('["bar","foo"]');
+  });
+});
+
+describe('goJSON', () => {
+  it('sorts map keys, drops undefined, keeps big integers exact', () => {
+    expect(goJSON({ b: 1, a: [true, null], c: undefined, d: 12345678901234567n })).to.equal('{"a":[true,null],"b":1,"d":12345678901234567}');
   });
 });
