@@ -102,7 +102,8 @@ export class Controller {
 
   /** Reconciles the objects of `source` themselves (controller-runtime's `For`). */
   for<T extends KubeObject>(source: EventSource<T>, ...predicates: Predicate<T>[]): this {
-    return this.addSource(source, (obj) => [{ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }], predicates);
+    // An object's own key never changes, so updates need not map the old state too.
+    return this.addSource(source, (obj) => [{ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }], predicates, false);
   }
 
   /**
@@ -202,7 +203,7 @@ export class Controller {
     }
   }
 
-  private addSource<T extends KubeObject>(source: EventSource<T>, map: MapFunc<T>, predicates: Predicate<T>[]): this {
+  private addSource<T extends KubeObject>(source: EventSource<T>, map: MapFunc<T>, predicates: Predicate<T>[], mapOld = true): this {
     if (this.started) throw new Error(`controller ${this.name}: watches must be added before start`);
     const enqueue = (obj: T): void => {
       try {
@@ -217,7 +218,7 @@ export class Controller {
         if (predicates.every((p) => p.update?.(obj, old) ?? true)) {
           enqueue(obj);
           // An owner change must also reach the previous owner.
-          if (old !== obj) enqueue(old);
+          if (mapOld && old !== obj) enqueue(old);
         }
       },
       delete: (obj) => { if (predicates.every((p) => p.delete?.(obj) ?? true)) enqueue(obj); },

@@ -182,4 +182,21 @@ describe('Controller', () => {
     expect(aborted).to.equal(true);
     expect(clock.pendingTimers()).to.equal(0);
   });
+
+  it('reconciles both the previous and the new owner when an owned object changes hands', async () => {
+    const pods = new FakeSource(); pods.markSynced();
+    const seen: string[] = [];
+    const c = new Controller({ name: 'x', reconciler: ({ name }) => { seen.push(name); } })
+      .owns(pods, { apiVersion: 'stable.example.com/v1', kind: 'Shirt' });
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await tick();
+    const owned = (owner: string): KubeObject => ({ metadata: { namespace: 'default', name: 'pod', ownerReferences: [
+      { apiVersion: 'stable.example.com/v1', kind: 'Shirt', name: owner, uid: owner, controller: true }] } });
+    pods.emit('update', owned('new-owner'), owned('old-owner'));
+    for (let i = 0; i < 10 && seen.length < 2; i++) await tick();
+    expect(seen.sort()).to.deep.equal(['new-owner', 'old-owner']);
+    ac.abort();
+    await run;
+  });
 });
