@@ -13,6 +13,7 @@ const layers = {
   informer: 3,
   apiserver: 3,
   controller: 4,
+  webhook: 4,
   cli: 5,
 };
 
@@ -30,6 +31,7 @@ const extraBans = {
   apiserver: ['informer', 'controller', 'decorators', 'cli'],
   informer: ['apiserver', 'controller', 'decorators', 'cli'],
   controller: ['apiserver', 'decorators', 'cli'],
+  webhook: ['apiserver', 'informer', 'controller', 'cli'],
 };
 
 function forbiddenFor(pkg) {
