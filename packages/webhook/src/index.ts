@@ -15,6 +15,7 @@ export { allow, admissionRequestOf, deny, reviewAdmission } from './admissionRev
 export { certificateFileNames, generateCertificates, readCertificates, writeCertificates } from './certificates.js';
 export { conversionRequestOf, reviewConversion } from './conversionReview.js';
 export { createJSONPatch, escapePointerToken, jsonEqual } from './jsonPatch.js';
+export { webhookConfigurations } from './webhookConfiguration.js';
 export { WebhookMetrics } from './webhookMetrics.js';
 export { WebhookServer, startWebhookServer } from './webhookServer.js';
 
@@ -32,5 +33,15 @@ export type {
   ConversionReview,
   UserInfo,
 } from './reviewTypes.js';
+export type {
+  LabelSelectorSpec,
+  MutatingWebhook,
+  MutatingWebhookConfiguration,
+  RuleWithOperations,
+  ValidatingWebhook,
+  ValidatingWebhookConfiguration,
+  WebhookClientConfig,
+  WebhookConfigurationOptions,
+} from './webhookConfiguration.js';
 export type { ReviewResult } from './webhookMetrics.js';
 export type { AnyAdmissionHandler, RunningWebhookServer, WebhookRoute, WebhookServerOptions, WebhookTLSOptions } from './webhookServer.js';
