@@ -16,3 +16,4 @@ export { kubeconfigYAML } from './kubeconfig.js';
 
 export type { ApiServer, ApiServerOptions } from './startApiServer.js';
 export type { KubeconfigOptions } from './kubeconfig.js';
+export type { WebhookServiceResolver } from './internal/webhookClient.js';
