@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { KubeError, noopLogger, realClock, type Clock, type Logger } from '@kubekit/core';
 import { LeaderElector, type LeaseClient } from './leaderElector.js';
 import { ControllerMetrics } from './prometheusMetrics.js';
-import { finishedWithin } from './internal/deadline.js';
+import { finishedWithin, stoppedWithin } from './internal/deadline.js';
 
 /** Anything a manager runs: `start(signal)` resolves once `signal` aborted and it stopped. */
 export interface Runnable {
@@ -134,7 +134,7 @@ export class Manager {
     const le = this.options.leaderElection;
     if (le === undefined) {
       this.leading = true;
-      await this.withDeadline(Promise.all(this.leaderOnly.map((r) => this.run(r, signal))), 'controllers');
+      await this.stopWithin(Promise.all(this.leaderOnly.map((r) => this.run(r, signal))), signal, 'controllers');
       this.leading = false;
       return undefined;
     }
@@ -153,7 +153,7 @@ export class Manager {
       onStartedLeading: async (work) => {
         this.leading = true;
         this.logger.info('became leader; starting controllers', { identity });
-        await this.withDeadline(Promise.all(this.leaderOnly.map((r) => this.run(r, work))), 'controllers');
+        await this.stopWithin(Promise.all(this.leaderOnly.map((r) => this.run(r, work))), work, 'controllers');
       },
       onStoppedLeading: () => {
         this.leading = false;
@@ -176,6 +176,17 @@ export class Manager {
     }
   }
 
+  /**
+   * Waits for `work` that runs until `signal` aborts; the graceful shutdown timeout counts from the
+   * abort, never from the start (it bounds shutdown, not the run).
+   */
+  private async stopWithin(work: Promise<unknown>, signal: AbortSignal, what: string): Promise<void> {
+    if (!(await stoppedWithin(work, signal, this.options.gracefulShutdownTimeoutMs ?? 30_000, this.clock))) {
+      this.logger.warn(`${what} did not stop within the graceful shutdown timeout`);
+    }
+  }
+
+  /** Waits for `work` already told to stop, no longer than the graceful shutdown timeout. */
   private async withDeadline(work: Promise<unknown>, what: string): Promise<void> {
     if (!(await finishedWithin(work, this.options.gracefulShutdownTimeoutMs ?? 30_000, this.clock))) {
       this.logger.warn(`${what} did not stop within the graceful shutdown timeout`);

@@ -177,8 +177,7 @@ class Coster {
         let sum = this.cost(e.operand);
         const k = this.typeOf(e.operand).kind;
         if (k === 'map' || k === 'object' || k === 'typeParam') sum = addR(sum, range(1n));
-        const p = this.getPath(e.operand);
-        if (p !== undefined) this.paths.set(e.id, [...p, e.field]);
+        this.paths.set(e.id, [...(this.getPath(e.operand) ?? []), e.field]);
         if (e.optional) {
           // `_?._` is a call in cel-go: one more unit.
           return addR(sum, range(1n));
@@ -234,7 +233,6 @@ class Coster {
     const entry = this.entrySize(rangeExpr);
     let container = entry?.container;
     if (container === undefined) container = this.typeOf(rangeExpr).kind === 'list' ? 'list' : 'map';
-    const base = this.getPath(rangeExpr);
     let size: Range | undefined;
     let sub: string;
     if (which === 'key') {
@@ -250,7 +248,7 @@ class Coster {
       size = entry?.key;
       sub = '@keys';
     }
-    this.push(name, { path: base === undefined ? undefined : [...base, sub], size, entry: undefined });
+    this.push(name, { path: [...(this.getPath(rangeExpr) ?? []), sub], size, entry: undefined });
   }
 
   private costComprehension(e: Extract<Expr, { kind: 'comprehension' }>): Range {
@@ -309,12 +307,10 @@ class Coster {
       if (est.size !== undefined) resultSize = resultSize === undefined ? est.size : unionR(resultSize, est.size);
       if (id === 'index_list' && e.args.length > 0) {
         resultSize = this.entrySize(e.args[0])?.val;
-        const p = this.getPath(e.args[0]);
-        if (p !== undefined) this.paths.set(e.id, [...p, '@items']);
+        this.paths.set(e.id, [...(this.getPath(e.args[0]) ?? []), '@items']);
       } else if (id === 'index_map' && e.args.length > 0) {
         resultSize = this.entrySize(e.args[0])?.val;
-        const p = this.getPath(e.args[0]);
-        if (p !== undefined) this.paths.set(e.id, [...p, '@values']);
+        this.paths.set(e.id, [...(this.getPath(e.args[0]) ?? []), '@values']);
       }
       if (resultSize === undefined) resultSize = this.computeSize(e);
     }

@@ -4,12 +4,14 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parseJSON } from '@kubekit/core';
 import type { JSONSchemaProps } from '../../src/index.js';
+import { validateCustomResourceDefinition } from '../../src/index.js';
 import { celRuntime, compileExpression, ruleEnvironment } from '../../src/cel/celEnvironment.js';
-import { ruleDeclType } from '../../src/cel/compileRules.js';
+import { compileRules, ruleDeclType } from '../../src/cel/compileRules.js';
 import { costErrorMessage } from '../../src/cel/cost.js';
 import { evaluate } from '../../src/cel/internal/interpreter.js';
 import { BoolType } from '../../src/cel/internal/types.js';
 import { fromJSON } from '../../src/cel/internal/values.js';
+import { crdWith, specSchema } from './helpers.js';
 
 interface Case {
   name: string;
@@ -39,6 +41,41 @@ describe('cost', () => {
         });
       }
     }
+  });
+
+  describe('estimated cost of values without a path (issue #12)', () => {
+    // cel-go's checker/cost.go appends '@items' (or '@keys', a field name, '@values') to the path of
+    // the range, the operand or the indexed value even when that has no path, e.g. the result of
+    // filter or map; the apiserver's CRD sizeEstimator (apiextensions-apiserver schema/cel
+    // compilation.go) then drops the first element as if it were 'self' and resolves the rest on
+    // self's own type. Figures from cel-go v0.26 with apiextensions-apiserver v0.34.
+    const name = { type: 'string', maxLength: 63 } as const;
+    const spec: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        envars: { type: 'array', maxItems: 16, items: { type: 'object', properties: { name, value: name } } },
+        value: { type: 'string', maxLength: 10 },
+      },
+    };
+    const estimate = (rule: string): bigint => {
+      const [compiled] = compileRules({ ...spec, 'x-kubernetes-validations': [{ rule }] }, false)!;
+      expect(compiled.error, rule).to.equal(undefined);
+      return compiled.maxCost;
+    };
+    const filterAll = "self.envars.filter(e, e.name == 'MY_ENV').all(e, e.value.matches('^[a-zA-Z]*$'))";
+
+    it('sizes e.value of an iteration over filter() by self.value (590, not MaxUint64)', () => {
+      expect(estimate(filterAll)).to.equal(590n);
+    });
+
+    it('sizes the items of map() by self (350, not 1550)', () => {
+      expect(estimate("self.envars.map(e, e.value).all(v, v.matches('^[a-zA-Z]*$'))")).to.equal(350n);
+    });
+
+    it('accepts the docs example rule in a CRD, as the apiserver does', () => {
+      const schema = specSchema({ ...spec, 'x-kubernetes-validations': [{ rule: filterAll }] });
+      expect(validateCustomResourceDefinition(crdWith(schema)).map(String)).to.deep.equal([]);
+    });
   });
 
   describe('costErrorMessage', () => {
