@@ -104,7 +104,7 @@ describe('customResourceDefinitions with a hub-and-spoke conversion', () => {
       ['v1beta1', false, [{ jsonPath: '.spec.hue' }]],
       ['v1alpha1', false, undefined],
     ]);
-    expect(crd.spec.versions[1]?.schema?.openAPIV3Schema.properties?.spec?.properties).to.have.keys('hue', 'size');
+    expect(crd.spec.versions[1]?.schema?.openAPIV3Schema?.properties?.spec?.properties).to.have.keys('hue', 'size');
   });
 
   it('refuses a webhook conversion without a client config, naming the declaration and the option', () => {
