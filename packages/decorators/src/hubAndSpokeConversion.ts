@@ -25,17 +25,27 @@ interface Spoke {
   readonly fromHub: (o: KubeObject) => ConvertedObject<KubeObject>;
 }
 
+/** The original metadata with `given`'s labels and annotations (built without `delete`, which slows objects down). */
+function mergedMetadata(original: ObjectMeta, given: Pick<ObjectMeta, 'labels' | 'annotations'>): ObjectMeta {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(original)) if (key !== 'labels' && key !== 'annotations') out[key] = (original as Record<string, unknown>)[key];
+  if (Object.hasOwn(given, 'labels') && given.labels !== undefined) out.labels = given.labels;
+  if (Object.hasOwn(given, 'annotations') && given.annotations !== undefined) out.annotations = given.annotations;
+  return out as ObjectMeta;
+}
+
 function withHeader(body: ConvertedObject<KubeObject>, apiVersion: string, original: KubeObject): KubeObject {
   if (typeof body !== 'object' || body === null) throw new TypeError(`conversion to ${apiVersion} returned ${body === null ? 'null' : typeof body}, expected an object`);
-  const metadata: ObjectMeta = { ...original.metadata };
   const given = Object.hasOwn(body, 'metadata') ? body.metadata : undefined;
-  if (given !== undefined) {
-    for (const field of ['labels', 'annotations'] as const) {
-      if (Object.hasOwn(given, field) && given[field] !== undefined) metadata[field] = given[field];
-      else delete metadata[field];
-    }
-  }
-  return { ...body, apiVersion, kind: original.kind, metadata };
+  const kind = original.kind;
+  const metadata = given === undefined || given === null ? original.metadata : mergedMetadata(original.metadata, given);
+  // The header first and the body spread after it is V8's fast path (a spread followed by more
+  // properties is two orders of magnitude slower); the header is then set again over the body's.
+  const out = { apiVersion, kind, metadata, ...(body as object) } as KubeObject;
+  out.apiVersion = apiVersion;
+  out.kind = kind;
+  out.metadata = metadata;
+  return out;
 }
 
 /**
@@ -46,7 +56,8 @@ function withHeader(body: ConvertedObject<KubeObject>, apiVersion: string, origi
  * {@link customResourceDefinitions} (and `kubekit crd generate`) emit `spec.conversion` with strategy
  * `Webhook`, `conversionReviewVersions: ['v1']` and the `conversionWebhook` client config it is given.
  *
- * Conversion functions get the whole typed object and must not modify it.
+ * Conversion functions get the whole typed object and must not modify it; a converted object may share
+ * parts (such as `metadata`) with the object it was converted from.
  */
 export class HubAndSpokeConversion<THub> {
   /** `group/version` of the hub. */
@@ -105,11 +116,10 @@ export class HubAndSpokeConversion<THub> {
   convert(object: KubeObject, desiredAPIVersion: string): KubeObject {
     const from = String(object.apiVersion);
     if (from === desiredAPIVersion) return object;
-    const known = (): string => this.apiVersions.join(', ');
     const source = from === this.hubAPIVersion ? undefined : this.spokes.get(from);
-    if (from !== this.hubAPIVersion && source === undefined) throw new TypeError(`no conversion from ${from} for ${this.kind}: expected one of ${known()}`);
+    if (from !== this.hubAPIVersion && source === undefined) throw new TypeError(`no conversion from ${from} for ${this.kind}: expected one of ${this.apiVersions.join(', ')}`);
     const target = desiredAPIVersion === this.hubAPIVersion ? undefined : this.spokes.get(desiredAPIVersion);
-    if (desiredAPIVersion !== this.hubAPIVersion && target === undefined) throw new TypeError(`no conversion to ${desiredAPIVersion} for ${this.kind}: expected one of ${known()}`);
+    if (desiredAPIVersion !== this.hubAPIVersion && target === undefined) throw new TypeError(`no conversion to ${desiredAPIVersion} for ${this.kind}: expected one of ${this.apiVersions.join(', ')}`);
     const hub = source === undefined ? object : withHeader(source.toHub(object), this.hubAPIVersion, object);
     return target === undefined ? hub : withHeader(target.fromHub(hub), desiredAPIVersion, object);
   }

@@ -62,13 +62,15 @@ function stringMap(value: unknown, what: string): Record<string, string> | undef
 function restoreMetadata(original: ObjectMeta, converted: unknown): ObjectMeta {
   if (converted === undefined || converted === original) return original;
   if (!isRecord(converted)) throw new Error('invalid metadata in converted object');
-  const out: ObjectMeta = { ...original };
-  for (const field of ['labels', 'annotations'] as const) {
-    const value = stringMap(Object.hasOwn(converted, field) ? converted[field] : undefined, field);
-    if (value === undefined) delete out[field];
-    else out[field] = value;
-  }
-  return out;
+  const labels = stringMap(Object.hasOwn(converted, 'labels') ? converted.labels : undefined, 'labels');
+  const annotations = stringMap(Object.hasOwn(converted, 'annotations') ? converted.annotations : undefined, 'annotations');
+  if (labels === original.labels && annotations === original.annotations) return original;
+  // Built afresh rather than copied and `delete`d: deleting puts an object in V8's slow dictionary mode.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(original)) if (key !== 'labels' && key !== 'annotations') out[key] = (original as Record<string, unknown>)[key];
+  if (labels !== undefined) out.labels = labels;
+  if (annotations !== undefined) out.annotations = annotations;
+  return out as ObjectMeta;
 }
 
 /**
@@ -97,12 +99,18 @@ export async function reviewConversion(body: unknown, converter: Converter): Pro
       const result = converter.convert(original, desiredAPIVersion);
       const converted = result instanceof Promise ? await result : result;
       if (!isRecord(converted)) throw new Error('the converter returned no object');
-      convertedObjects[i] = {
-        ...converted,
-        apiVersion: desiredAPIVersion,
-        kind: original.kind,
-        metadata: restoreMetadata(original.metadata, Object.hasOwn(converted, 'metadata') ? converted.metadata : undefined),
-      };
+      const kind = original.kind;
+      const metadata = restoreMetadata(original.metadata, Object.hasOwn(converted, 'metadata') ? converted.metadata : undefined);
+      if (converted.apiVersion === desiredAPIVersion && converted.kind === kind && converted.metadata === metadata) {
+        convertedObjects[i] = converted;
+        continue;
+      }
+      // The header first and the spread after it is V8's fast path; the header is then set over the body's.
+      const out = { apiVersion: desiredAPIVersion, kind, metadata, ...(converted as object) } as KubeObject;
+      out.apiVersion = desiredAPIVersion;
+      out.kind = kind;
+      out.metadata = metadata;
+      convertedObjects[i] = out;
     }
   } catch (err) {
     const name = objects[i]?.metadata?.name;
