@@ -2,7 +2,8 @@
  * Admission webhooks in the write path, as the apiserver's `MutatingAdmissionWebhook` and
  * `ValidatingAdmissionWebhook` plugins run them: the webhooks of every stored
  * `MutatingWebhookConfiguration` (configurations by name, webhooks in order), then, after the
- * object's own validation, those of every `ValidatingWebhookConfiguration`.
+ * object's own validation, those of every `ValidatingWebhookConfiguration` (also for DELETE, with the
+ * object being deleted as `oldObject`).
  *
  * Per webhook: `rules` (operations, groups, versions, resources with `/subresource` and `*` forms,
  * scope), `matchPolicy` (`Equivalent` also matches the other served versions of a custom resource and
@@ -146,6 +147,15 @@ export class Admission {
     const invocations = this.matching(this.options.validatingType, attrs);
     // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
     for (const inv of invocations) await this.call(inv, attrs, false);
+  }
+
+  /**
+   * The validating webhooks of a DELETE, with the object about to be deleted as `oldObject` (mutating
+   * webhooks cannot change a deletion; they are not called for it here).
+   */
+  validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject): Promise<void> {
+    const wctx: WriteContext = { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '' };
+    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx });
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {

@@ -156,6 +156,19 @@ describe('admission webhooks in the embedded server', function () {
     expect(webhook.calls[0].review.request.object?.data).to.deep.equal({ a: '2' });
   });
 
+  it('sends DELETEs with the object being deleted as oldObject, and refuses them when denied', async () => {
+    expect((await client.post(cms, configMap('keep'))).status).to.equal(201);
+    webhook.answers.set('/delete', (review) => (review.request.oldObject?.metadata.name === 'keep' ? { allowed: false, status: { message: 'kept' } } : { allowed: true }));
+    await configure('Validating', 'delete', [hook('delete.example.com', '/delete', { rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })]);
+    const r = await client.delete(`${cms}/keep`);
+    expect(r.status).to.equal(403);
+    expect(r.body.message).to.equal('configmaps "keep" is forbidden: admission webhook "delete.example.com" denied the request: kept');
+    expect(webhook.calls[0].review.request).to.deep.include({ operation: 'DELETE', object: null, name: 'keep' });
+    expect((await client.get(`${cms}/keep`)).status).to.equal(200);
+    webhook.answers.set('/delete', () => ({ allowed: true }));
+    expect((await client.delete(`${cms}/keep`)).status).to.equal(200);
+  });
+
   it('fails closed with failurePolicy Fail and open with Ignore when the webhook cannot be called', async () => {
     await configure('Validating', 'unreachable', [hook('down.example.com', '/x', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle }, failurePolicy: 'Ignore' })]);
     expect((await client.post(cms, configMap('a'))).status).to.equal(201);

@@ -53,6 +53,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The deepest object a handler is given, as the apiserver's JSON decoder allows. */
+const maxDepth = 10_000;
+
+/** How deeply `value` nests (iteratively; stops counting past the limit). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > deepest) deepest = d;
+    if (deepest > maxDepth) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
 const operations = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
 
 /** Reads and checks an AdmissionReview's request; throws `BadRequest` naming what is wrong. */
@@ -75,6 +92,7 @@ export function admissionRequestOf(body: unknown): { apiVersion: AdmissionReview
   for (const field of ['object', 'oldObject'] as const) {
     const value = request[field];
     if (value !== undefined && value !== null && !isRecord(value)) throw new KubeError('BadRequest', `request.${field}: must be an object`);
+    if (depthOf(value) > maxDepth) throw new KubeError('BadRequest', `request.${field}: nested deeper than ${maxDepth} levels`);
   }
   return { apiVersion, request: request as unknown as AdmissionRequest };
 }

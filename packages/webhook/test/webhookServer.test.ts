@@ -95,6 +95,26 @@ describe('startWebhookServer', function () {
     }
   });
 
+  it('answers hostile bodies without harm: nesting beyond the apiserver\'s limit, __proto__ keys in objects and patches', async () => {
+    const webhook = await startWebhookServer({
+      conversion: { convert: (o, to) => ({ ...o, apiVersion: to }) },
+      mutate: (req: { object?: KubeObject<Record<string, unknown>> }) => { req.object!.spec!.checked = true; },
+    });
+    try {
+      const deep = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"d","kind":{},"resource":{},"operation":"CREATE","userInfo":{},"object":{"metadata":{},"spec":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}}}`;
+      const r = await post(`${webhook.url}/mutate`, webhook.caBundle, deep);
+      expect(r.status).to.equal(400);
+      expect(r.json()).to.include({ reason: 'BadRequest', message: 'request.object: nested deeper than 10000 levels' });
+      const hostile = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"h","kind":{},"resource":{},"operation":"CREATE","userInfo":{},"object":{"metadata":{"name":"a","__proto__":{"polluted":true}},"spec":{"__proto__":{"polluted":true}}}}}`;
+      const m = (await post(`${webhook.url}/mutate`, webhook.caBundle, hostile)).json() as AdmissionReview;
+      expect(m.response!.allowed).to.equal(true);
+      expect(JSON.parse(Buffer.from(m.response!.patch!, 'base64').toString())).to.deep.equal([{ op: 'add', path: '/spec/checked', value: true }]);
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    } finally {
+      await webhook.close();
+    }
+  });
+
   it('refuses TLS older than 1.2', async () => {
     const webhook = await startWebhookServer({ validate: () => allow() });
     try {
