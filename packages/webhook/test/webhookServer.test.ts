@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { FakeClock, type KubeObject } from '@kubekit/core';
 import { Manager } from '@kubekit/controller';
-import { allow, deny, generateCertificates, startWebhookServer, WebhookServer, writeCertificates, type ConversionReview, type AdmissionReview } from '@kubekit/webhook';
+import { allow, deny, generateCertificates, startWebhookServer, WebhookMetrics, WebhookServer, writeCertificates, type ConversionReview, type AdmissionReview } from '@kubekit/webhook';
 
 interface Reply { status: number; body: string; json: () => unknown }
 
@@ -200,10 +200,11 @@ describe('WebhookServer', function () {
   this.timeout(30_000);
 
   it('runs in a Manager: ready once serving, stopped when the manager stops', async () => {
-    const server = new WebhookServer({ validate: () => allow() });
+    const manager0 = new Manager({ probes: { port: 0 } });
+    const server = new WebhookServer({ validate: () => allow(), metrics: new WebhookMetrics(manager0.metrics.registry) });
     // A leader-only runnable that runs until stopped stands for the operator's controllers.
     const controller = { start: (signal: AbortSignal) => new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })) };
-    const manager = new Manager({ probes: { port: 0 } }).add(server, { leaderElection: false }).add(controller).addReadyCheck('webhook', () => server.readyCheck());
+    const manager = manager0.add(server, { leaderElection: false }).add(controller).addReadyCheck('webhook', () => server.readyCheck());
     expect(() => server.readyCheck()).to.throw(/not serving yet/);
     const stop = new AbortController();
     const running = manager.start(stop.signal);
@@ -211,6 +212,9 @@ describe('WebhookServer', function () {
     const ready = await fetch(`${manager.probeAddress()!}/readyz`);
     expect(ready.status).to.equal(200);
     expect((await post(`${server.url}/readyz`, server.caBundle, '', {}, 'GET')).body).to.equal('ok');
+    await post(`${server.url}/validate`, server.caBundle, admissionBody({ metadata: { name: 'a' } }));
+    const metrics = await (await fetch(`${manager.probeAddress()!}/metrics`)).text();
+    expect(metrics, 'the webhook metrics are served on the manager\'s /metrics').to.include('kubekit_webhook_reviews_total{webhook="/validate",result="allowed"} 1');
     stop.abort();
     await running;
     expect(() => server.readyCheck()).to.throw(/not serving yet/);

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { customResourceInfo, toYAML } from '@kubekit/decorators';
-import { generateCertificates, webhookConfigurations, writeCertificates, type RuleWithOperations, type WebhookClientConfig } from '@kubekit/webhook';
+// @kubekit/webhook (and prom-client with it) loads only when a webhook command runs: other commands start faster.
+import type { RuleWithOperations, WebhookClientConfig } from '@kubekit/webhook';
 import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
 import type { CliContext } from '../internal/context.js';
@@ -67,6 +68,7 @@ export interface WebhookCertsOptions {
 export async function webhookCerts(ctx: CliContext, options: WebhookCertsOptions): Promise<number> {
   const days = options.days === undefined ? 365 : Number(options.days);
   if (!Number.isInteger(days) || days < 1) throw new CommandError(`--days ${JSON.stringify(options.days)}: expected a whole number of days, at least 1`, exitCodes.usage);
+  const { generateCertificates, writeCertificates } = await import('@kubekit/webhook');
   let certs;
   try {
     certs = generateCertificates({ hosts: options.host, validityDays: days });
@@ -113,6 +115,7 @@ export async function webhookConfig(ctx: CliContext, modules: readonly string[],
     kinds.set(key, rule);
   }
   const name = options.name ?? [...kinds.keys()][0];
+  const { webhookConfigurations } = await import('@kubekit/webhook');
   const both = options.validate !== true && options.mutate !== true;
   let objects;
   try {
