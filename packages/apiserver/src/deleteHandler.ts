@@ -12,6 +12,7 @@ import { respondObject, type RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { maxRetries } from './writeHandler.js';
+import { cloneJSON } from './internal/own.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -110,7 +111,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       return view;
     }
     if (current.metadata.deletionTimestamp !== undefined) return view;
-    const marked = structuredClone(view);
+    const marked = cloneJSON(view);
     marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
     marked.metadata.deletionGracePeriodSeconds = 0;
     if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;

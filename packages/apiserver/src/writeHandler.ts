@@ -21,6 +21,7 @@ import { respondObject, type RestRequest } from './restRequest.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
+import { cloneJSON } from './internal/own.js';
 
 /** How often an update is retried when the object changes under it. */
 export const maxRetries = 16;
@@ -200,7 +201,7 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
   if ((decoded.metadata.name ?? '') !== r.info.name) {
     throw KubeError.badRequest(`the name of the object (${decoded.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
-  return () => structuredClone(decoded);
+  return () => cloneJSON(decoded);
 }
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
@@ -411,7 +412,7 @@ function scaleUpdate(type: ResourceType, body: unknown): (old: KubeObject) => Ku
         new FieldError('FieldValueInvalid', 'spec.replicas', replicas, 'must be greater than or equal to 0'),
       ]);
     }
-    const obj = structuredClone(old);
+    const obj = cloneJSON(old);
     setPath(obj as Record<string, unknown>, type.names.scale!.specReplicasPath, replicas);
     return obj;
   };

@@ -58,3 +58,8 @@ export function cloneJSON<T>(value: T): T {
   }
   return root as T;
 }
+
+/** Copies the own enumerable properties of `source` onto `target` (`Object.assign` that never sets a prototype). */
+export function assignOwn(target: JSONObject, source: JSONObject): void {
+  for (const k of Object.keys(source)) setOwn(target, k, source[k]);
+}
