@@ -346,7 +346,14 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     ...(info.subresource !== '' ? { subresource: info.subresource } : {}),
   });
   const key = storeKey(namespace, info.name);
+  if (info.subresource === 'scale') {
+    // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
+    await update(ctx, r, namespace, wctx, dryRun, (old) => scaleUpdate(type, applyConfiguration(scaleOf(type, old), config, []))(old), bodyResourceVersion(body));
+    return;
+  }
   if (ctx.store.get(type.bucket, key) === undefined) {
+    // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
+    if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
     const created = applyConfiguration(undefined, config, []) as KubeObject;
     if (isObject(created.metadata)) created.metadata.managedFields = [entry(appliedFieldPaths(config))];
     await create(ctx, r, namespace, created, wctx, dryRun);
