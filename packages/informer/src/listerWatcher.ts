@@ -47,7 +47,18 @@ export interface RequestOptions {
   namespace?: string;
   /** Abort when no byte arrives for this long, in ms. @defaultValue the ListerWatcher's `requestIdleTimeoutMs` */
   idleTimeoutMs?: number;
+  /**
+   * Ask for metadata only (`PartialObjectMetadata`, or `PartialObjectMetadataList` for a list), with
+   * plain JSON as fallback for a server that does not serve it (then whole objects come back).
+   * Lists and gets only. @defaultValue false
+   */
+  metadataOnly?: boolean;
 }
+
+/** The Accept header of a metadata-only get. */
+const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json';
+/** The Accept header of a metadata-only list. */
+const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json';
 
 /** Options of a {@link ListerWatcher}. */
 export interface ListerWatcherOptions extends WatchDecoderOptions {
@@ -152,7 +163,12 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     if (options.continue) query.set('continue', options.continue);
     if (options.resourceVersion !== undefined && options.resourceVersion !== '') query.set('resourceVersion', options.resourceVersion);
     if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
-    const body = await this.client.requestJSON({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
+    const body = await this.client.requestJSON({
+      path: this.url(query, request.namespace),
+      signal: request.signal,
+      idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
+      accept: request.metadataOnly === true ? metadataListAccept : undefined,
+    });
     return asList<T & KubeObject>(body);
   }
 
@@ -179,7 +195,8 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   }
 
   /**
-   * Reads one object by name; `undefined` when the server answers 404.
+   * Reads one object by name (with `metadataOnly`, its `PartialObjectMetadata`); `undefined` when the
+   * server answers 404.
    *
    * @throws KubeError for other non-2xx answers, or the network error.
    */
@@ -187,7 +204,12 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     const gv = parseApiVersion(this.resource.apiVersion);
     const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
     try {
-      const body = await this.client.requestJSON({ path, signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
+      const body = await this.client.requestJSON({
+        path,
+        signal: request.signal,
+        idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
+        accept: request.metadataOnly === true ? metadataAccept : undefined,
+      });
       return body as T & KubeObject;
     } catch (err) {
       if (err instanceof KubeError && err.code === 404) return undefined;
