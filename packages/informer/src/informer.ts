@@ -220,7 +220,9 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       selectableFields: options.selectableFields,
       source: options.selectableFields === undefined ? undefined : 'options',
     };
-    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent });
+    // The default transform drops managedFields: leave them out while decoding instead of after.
+    const skipManagedFields = options.transform === undefined;
+    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent, skipManagedFields });
     this.store = new Store<T>({ indexers: options.indexers });
     const transform = options.transform === undefined ? (dropManagedFields as (obj: T) => T) : options.transform ?? undefined;
     this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e) }, {

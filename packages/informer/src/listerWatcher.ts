@@ -1,6 +1,7 @@
-import { KubeError, parseApiVersion, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { KubeError, parseApiVersion, parseJSON, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
+import { skipManagedFieldsInList } from './internal/skipManagedFields.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
 import type { KubeObjectLike } from './types.js';
 
@@ -163,12 +164,22 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     if (options.continue) query.set('continue', options.continue);
     if (options.resourceVersion !== undefined && options.resourceVersion !== '') query.set('resourceVersion', options.resourceVersion);
     if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
-    const body = await this.client.requestJSON({
+    const init = {
       path: this.url(query, request.namespace),
       signal: request.signal,
       idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
       accept: request.metadataOnly === true ? metadataListAccept : undefined,
-    });
+    };
+    if (this.options.skipManagedFields !== true) return asList<T & KubeObject>(await this.client.requestJSON(init));
+    const res = await this.client.request(init);
+    const text = await readBody(res);
+    if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
+    let body: unknown;
+    try {
+      body = parseJSON(skipManagedFieldsInList(text));
+    } catch (err) {
+      throw new KubeError('InternalError', `unable to decode the response of GET ${init.path}: ${(err as Error).message}`, { cause: err });
+    }
     return asList<T & KubeObject>(body);
   }
 
