@@ -1,7 +1,7 @@
 import { KubeError, parseApiVersion, parseJSON, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
-import { skipManagedFieldsInList } from './internal/skipManagedFields.js';
+import { skipManagedFieldsInList, skipManagedFieldsInObject } from './internal/skipManagedFields.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
 import type { KubeObjectLike } from './types.js';
 
@@ -171,16 +171,19 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       accept: request.metadataOnly === true ? metadataListAccept : undefined,
     };
     if (this.options.skipManagedFields !== true) return asList<T & KubeObject>(await this.client.requestJSON(init));
+    return asList<T & KubeObject>(await this.requestSkipping(init, skipManagedFieldsInList));
+  }
+
+  /** A GET's decoded JSON body, with `managedFields` cut from its text first. */
+  private async requestSkipping(init: { path: string; signal?: AbortSignal; idleTimeoutMs: number; accept?: string }, skip: (text: string) => string): Promise<unknown> {
     const res = await this.client.request(init);
     const text = await readBody(res);
     if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-    let body: unknown;
     try {
-      body = parseJSON(skipManagedFieldsInList(text));
+      return parseJSON(skip(text));
     } catch (err) {
       throw new KubeError('InternalError', `unable to decode the response of GET ${init.path}: ${(err as Error).message}`, { cause: err });
     }
-    return asList<T & KubeObject>(body);
   }
 
   /**
@@ -215,13 +218,14 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     const gv = parseApiVersion(this.resource.apiVersion);
     const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
     try {
-      const body = await this.client.requestJSON({
+      const init = {
         path,
         signal: request.signal,
         idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
         accept: request.metadataOnly === true ? metadataAccept : undefined,
-      });
-      return body as T & KubeObject;
+      };
+      if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
+      return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
     } catch (err) {
       if (err instanceof KubeError && err.code === 404) return undefined;
       throw err;

@@ -58,7 +58,6 @@ interface Lookup {
   uid: string;
   reason: PendingReason;
   queuedAt: number;
-  abort: AbortController | undefined;
 }
 
 /**
@@ -73,12 +72,12 @@ interface Lookup {
  *   object that left the selection and was deleted right after reads as `deleted`.
  * - Coalesced per object: an object of the same name that comes back (re-enters the selection, or is
  *   re-created) before its lookup is answered settles the question without the server (same `uid` ⇒
- *   `leftSelection`, another ⇒ `deleted`) and cancels the lookup.
+ *   `leftSelection`, another ⇒ `deleted`): its lookup is not sent, or its answer ignored.
  * - Bounded: `concurrency` lookups in flight, a token bucket of `qps`/`burst`; a departure whose
  *   lookup could not start within `maxWaitMs` gets `'unknown'`, as does one whose lookup failed
  *   (no retry: a failure is reported, not guessed over) or was forbidden (403 on both forms).
- * - {@link DeleteReasonResolver.stop} aborts the lookups in flight and settles every pending reason
- *   as `'unknown'`.
+ * - {@link DeleteReasonResolver.stop} settles every pending reason as `'unknown'` and sends nothing
+ *   more; lookups in flight end with the informer's signal.
  */
 export class DeleteReasonResolver {
   private readonly waiting: Lookup[] = [];
@@ -131,7 +130,7 @@ export class DeleteReasonResolver {
     // A second departure under the same key means the first was settled already (it came back).
     this.byKey.get(key)?.reason.settle('unknown');
     const meta = obj.metadata ?? {};
-    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now(), abort: undefined };
+    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now() };
     // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
     const ahead = this.waiting.length - this.waitingHead;
     if (ahead >= this.concurrency && this.startDelayMs(ahead + 1) > this.maxWaitMs) {
@@ -146,7 +145,8 @@ export class DeleteReasonResolver {
 
   /**
    * An object with `key` and `uid` entered the cache: settles a pending reason of the same key
-   * without asking the server, and cancels its lookup.
+   * without asking the server. A lookup not sent yet is not sent; the answer of one in flight is
+   * ignored (aborting it would cost its keep-alive connection).
    */
   settle(key: string, uid: string | undefined): void {
     const lookup = this.byKey.get(key);
@@ -154,7 +154,6 @@ export class DeleteReasonResolver {
     this.byKey.delete(key);
     this.counts.settledLocally++;
     lookup.reason.settle((uid ?? '') === lookup.uid ? 'leftSelection' : 'deleted');
-    lookup.abort?.abort();
   }
 
   /** Aborts lookups in flight and settles every pending reason as `'unknown'`. */
@@ -162,10 +161,8 @@ export class DeleteReasonResolver {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
-    for (const lookup of this.byKey.values()) {
-      this.unknown(lookup.reason);
-      lookup.abort?.abort();
-    }
+    // Lookups in flight end with the informer's signal.
+    for (const lookup of this.byKey.values()) this.unknown(lookup.reason);
     this.byKey.clear();
     this.waiting.length = 0;
     this.waitingHead = 0;
@@ -234,22 +231,16 @@ export class DeleteReasonResolver {
 
   private async run(lookup: Lookup): Promise<void> {
     this.inFlight++;
-    const abort = new AbortController();
-    lookup.abort = abort;
-    const outer = this.signal();
-    const onAbort = (): void => abort.abort(outer?.reason);
-    if (outer?.aborted) abort.abort(outer.reason);
-    else outer?.addEventListener('abort', onAbort, { once: true });
+    const signal = this.signal();
     try {
-      const reason = await this.ask(lookup, abort.signal);
+      const reason = await this.ask(lookup, signal);
       if (this.byKey.get(lookup.key) === lookup) lookup.reason.settle(reason);
     } catch (err) {
-      if (this.byKey.get(lookup.key) === lookup && !abort.signal.aborted) {
+      if (this.byKey.get(lookup.key) === lookup && signal?.aborted !== true) {
         this.logger.warn(`could not confirm why ${lookup.namespace === undefined ? '' : `${lookup.namespace}/`}${lookup.name} left the cache; reporting the reason as unknown`, { error: describe(err) });
       }
       this.unknown(lookup.reason);
     } finally {
-      outer?.removeEventListener('abort', onAbort);
       if (this.byKey.get(lookup.key) === lookup) this.byKey.delete(lookup.key);
       this.inFlight--;
       this.pump();
@@ -257,7 +248,7 @@ export class DeleteReasonResolver {
   }
 
   /** One request (a second only the first time a GET is forbidden, in the list form). */
-  private async ask(lookup: Lookup, signal: AbortSignal): Promise<DeleteReason> {
+  private async ask(lookup: Lookup, signal: AbortSignal | undefined): Promise<DeleteReason> {
     if (!this.useList) {
       try {
         this.counts.lookups++;

@@ -19,6 +19,7 @@ const COLON = 0x3a;
 const COMMA = 0x2c;
 
 const eventPath = ['object', 'metadata'];
+const objectPath = ['metadata'];
 const listPath = ['items', '', 'metadata'];
 
 // The fast path, for JSON as the apiserver writes custom resources (compact, keys sorted): an
@@ -54,6 +55,18 @@ export function skipManagedFieldsInEvent(line: string): string {
     if (name !== -1) return line.slice(0, end - managedFieldsKey) + line.slice(name);
   }
   return cut(line, eventPath, true);
+}
+
+/** An object's text (a GET's answer) without `metadata.managedFields`. */
+export function skipManagedFieldsInObject(text: string): string {
+  if (!text.includes('"managedFields"')) return text;
+  itemHead.lastIndex = 0;
+  if (itemHead.test(text)) {
+    const end = itemHead.lastIndex;
+    const name = nameAfter(text, end);
+    if (name !== -1) return text.slice(0, end - managedFieldsKey) + text.slice(name);
+  }
+  return cut(text, objectPath, true);
 }
 
 /** A list's text without `items[*].metadata.managedFields`. */

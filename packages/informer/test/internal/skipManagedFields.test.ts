@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { skipManagedFieldsInEvent, skipManagedFieldsInList } from '../../src/internal/skipManagedFields.js';
+import { skipManagedFieldsInEvent, skipManagedFieldsInList, skipManagedFieldsInObject } from '../../src/internal/skipManagedFields.js';
 
 /** What the default transform leaves of an object: the same without `metadata.managedFields`. */
 function dropped(obj: Record<string, unknown>): Record<string, unknown> {
@@ -59,6 +59,12 @@ describe('skipManagedFields', () => {
       const text = style === 'sorted' ? `{"type":"MODIFIED","object":${sortedJSON(obj)}}` : write({ type: 'MODIFIED', object: obj }, style);
       expect(JSON.parse(skipManagedFieldsInEvent(text))).to.deep.equal(roundTrip({ type: 'MODIFIED', object: dropped(obj as Record<string, unknown>) }));
     }), { numRuns: 500 });
+  });
+
+  it('does cut only metadata.managedFields from an object', () => {
+    fc.assert(fc.property(arbObject, styles, (obj, style) => {
+      expect(JSON.parse(skipManagedFieldsInObject(write(obj, style)))).to.deep.equal(roundTrip(dropped(obj as Record<string, unknown>)));
+    }), { numRuns: 300 });
   });
 
   it('does cut only items[*].metadata.managedFields from a list', () => {
