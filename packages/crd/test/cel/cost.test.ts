@@ -72,6 +72,13 @@ describe('cost', () => {
       expect(estimate("self.envars.map(e, e.value).all(v, v.matches('^[a-zA-Z]*$'))")).to.equal(350n);
     });
 
+    it('sizes a field of an indexed filter() result, or of a list or map literal, by self\'s field', () => {
+      expect(estimate("self.envars.filter(e, true)[0].value.matches('^[a-zA-Z]*$')")).to.equal(238n);
+      expect(estimate("[self.envars[0]][0].value.matches('^[a-zA-Z]*$')")).to.equal(30n);
+      expect(estimate("self.envars.map(e, {'value': e.value}).all(m, m.value.matches('^[a-zA-Z]*$'))")).to.equal(1038n);
+      expect(estimate("self.envars.map(e, e.value)[0].matches('^[a-zA-Z]*$')")).to.equal(316n);
+    });
+
     it('accepts the docs example rule in a CRD, as the apiserver does', () => {
       const schema = specSchema({ ...spec, 'x-kubernetes-validations': [{ rule: filterAll }] });
       expect(validateCustomResourceDefinition(crdWith(schema)).map(String)).to.deep.equal([]);
