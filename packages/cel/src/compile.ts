@@ -60,7 +60,7 @@ export interface Evaluation {
   /**
    * The result: `boolean`, `string`, `number` (double), `bigint` (int and uint), `null`, `Uint8Array`
    * (bytes), arrays (lists), null-prototype objects (maps, objects), RFC 3339 strings (timestamps),
-   * Go duration strings (`1h30m0s`), type names (types) and `undefined` (an empty optional). Values of
+   * durations as CEL prints them (`5400s`), type names (types) and `undefined` (an empty optional). Values of
    * the library types (URL, IP, CIDR, quantity, semver, format) are opaque objects: convert them in the
    * expression (`string(ip(x))`, `quantity(x).asInteger()`) to see their content.
    */
@@ -175,7 +175,7 @@ export function compile(expression: string, options: CompileOptions = {}): Progr
  * @example
  * ```ts
  * const schema = { type: 'object', properties: { names: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 64 } } } };
- * estimateCost("self.names.all(n, n.startsWith('a'))", schema).max; // 105n
+ * estimateCost("self.names.all(n, n.startsWith('a'))", schema); // { min: 3n, max: 53n }
  * ```
  */
 export function estimateCost(expression: string, schema: Schema, options: Omit<CompileOptions, 'schema'> = {}): CostEstimate {
