@@ -9,8 +9,8 @@
  * `Uint8Array`; errors are {@link ErrVal} values (not exceptions) so that `&&`, `||` and the
  * comprehension macros can absorb them as CEL requires.
  */
-import type { JSONSchemaProps } from '../../types.js';
-import { goKind, goTypeName } from '../../internal/valueGo.js';
+import type { Schema } from '../schema.js';
+import { goKind, goTypeName } from './goKind.js';
 import { escapeProperty, unescapeProperty } from './escaping.js';
 import { parseDate, parseStrfmtDateTime, parseStrfmtDuration } from './time.js';
 import type { CelType } from './types.js';
@@ -108,7 +108,7 @@ export class ArrayList extends ListVal {
 class JsonList extends ListVal {
   private readonly cache: (CelVal | undefined)[];
 
-  constructor(private readonly raw: readonly unknown[], private readonly items: JSONSchemaProps) {
+  constructor(private readonly raw: readonly unknown[], private readonly items: Schema) {
     super();
     this.cache = new Array(raw.length);
   }
@@ -180,7 +180,7 @@ export class LiteralMap extends MapVal {
 
 /** A JSON object under an `additionalProperties` schema. */
 class JsonMap extends MapVal {
-  constructor(readonly raw: Record<string, unknown>, private readonly values: JSONSchemaProps) {
+  constructor(readonly raw: Record<string, unknown>, private readonly values: Schema) {
     super();
   }
 
@@ -200,7 +200,7 @@ class JsonMap extends MapVal {
 
 /** A JSON object under a schema with `properties` (or an embedded resource): a CEL object. */
 export class ObjectVal extends MapVal {
-  constructor(readonly raw: Record<string, unknown>, readonly schema: JSONSchemaProps) {
+  constructor(readonly raw: Record<string, unknown>, readonly schema: Schema) {
     super();
   }
 
@@ -229,23 +229,23 @@ export class ObjectVal extends MapVal {
   }
 }
 
-const metaCache = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
+const metaCache = new WeakMap<Schema, Schema>();
 
 /**
  * The schema with `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` declared, as
  * the root of a resource and embedded resources expose them (`WithTypeAndObjectMeta`).
  */
-export function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
+export function withTypeAndObjectMeta(s: Schema): Schema {
   const p = s.properties;
   const meta = p?.metadata;
   if (p !== undefined && p.kind?.type === 'string' && p.apiVersion?.type === 'string' && meta?.type === 'object' &&
     meta.properties?.name?.type === 'string' && meta.properties?.generateName?.type === 'string') return s;
   const cached = metaCache.get(s);
   if (cached !== undefined) return cached;
-  const capped = (existing: JSONSchemaProps | undefined, max: number): JSONSchemaProps => ({
+  const capped = (existing: Schema | undefined, max: number): Schema => ({
     type: 'string', maxLength: existing?.maxLength !== undefined && existing.maxLength < max ? existing.maxLength : max,
   });
-  const out: JSONSchemaProps = {
+  const out: Schema = {
     ...s,
     properties: {
       ...p,
@@ -267,7 +267,7 @@ function base64Decode(s: string): Uint8Array | undefined {
 }
 
 /** `UnstructuredToVal`: a JSON value under its structural schema. */
-export function fromJSON(raw: unknown, schema: JSONSchemaProps): CelVal {
+export function fromJSON(raw: unknown, schema: Schema): CelVal {
   if (raw === null || raw === undefined) {
     return schema.nullable === true ? null : new ErrVal('invalid data, got null for schema with nullable=false');
   }

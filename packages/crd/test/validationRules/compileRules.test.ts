@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import type { JSONSchemaProps, ValidationRule } from '../../src/index.js';
 import { validateCustomResourceDefinition } from '../../src/index.js';
-import { compileRules } from '../../src/cel/compileRules.js';
-import { crdWith, object } from './helpers.js';
+import { compileRules } from '../../src/validationRules/compileRules.js';
+import { crdWith, object, specSchema } from './helpers.js';
 
 const root = 'spec.validation.openAPIV3Schema';
 
@@ -72,6 +72,22 @@ describe('compileRules', () => {
     it('says when a function is not supported by kubekit', () => {
       const e = crdErrors(withFoo(ruleOn({ type: 'array', items: { type: 'string' } }, { rule: 'self.sortBy(x, x) == self' })));
       expect(e[0]).to.contain("macro 'sortBy' is not supported by kubekit");
+    });
+  });
+
+  describe('estimated cost', () => {
+    it('accepts the docs example filter().all() rule, whose items are sized by self (issue #12; the apiserver estimates 590)', () => {
+      const name = { type: 'string', maxLength: 63 } as const;
+      const spec: JSONSchemaProps = {
+        type: 'object',
+        properties: {
+          envars: { type: 'array', maxItems: 16, items: { type: 'object', properties: { name, value: name } } },
+          value: { type: 'string', maxLength: 10 },
+        },
+        'x-kubernetes-validations': [{ rule: "self.envars.filter(e, e.name == 'MY_ENV').all(e, e.value.matches('^[a-zA-Z]*$'))" }],
+      };
+      expect(crdErrors(specSchema(spec))).to.deep.equal([]);
+      expect(compileRules(spec, false)![0].maxCost).to.equal(590n);
     });
   });
 

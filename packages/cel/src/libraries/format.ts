@@ -4,8 +4,7 @@
  * (`optional.none()` when the string is valid).
  */
 import { isDNS1035Label as dns1035Label, isDNS1123Label as dns1123Label, isDNS1123Subdomain as dns1123Subdomain } from '@kubekit/selectors';
-import { formatValidators } from '../../internal/valueFormats.js';
-import { maskTrailingDash } from '../../internal/dns.js';
+import { formatValidators } from '../internal/stringFormats.js';
 import { ArrayList, OpaqueVal, OptionalVal } from '../internal/values.js';
 import type { CelVal } from '../internal/values.js';
 import { StringType, listType, objectType, optionalType } from '../internal/types.js';
@@ -33,6 +32,11 @@ export class FormatVal extends OpaqueVal {
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+/** `apimachinery/pkg/api/validation.maskTrailingDash`, including its two-character cut. */
+function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith('-') ? `${name.slice(0, name.length - 2)}a` : name;
 }
 
 const maxLen = (n: number): string => `must be no more than ${n} characters`;

@@ -5,10 +5,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import type { JSONSchemaProps } from '../../src/index.js';
-import { escapeProperty, unescapeProperty } from '../../src/cel/internal/escaping.js';
-import { formatType } from '../../src/cel/internal/types.js';
-import { schemaDeclType } from '../../src/cel/schemaTypes.js';
+import type { Schema as JSONSchemaProps } from '../src/index.js';
+import { escapeProperty, unescapeProperty } from '../src/internal/escaping.js';
+import { formatType } from '../src/internal/types.js';
+import { schemaDeclType } from '../src/schemaTypes.js';
 
 const escaping = JSON.parse(readFileSync(new URL('./fixtures/escaping.json', import.meta.url), 'utf8')) as {
   cases: { unescaped: string; escaped?: string; unescapable?: boolean }[];

@@ -3,12 +3,12 @@
 // ext/lists_test.go, optional tests in cel/cel_test.go; apiserver pkg/cel/library lists, regex, urls,
 // ip, cidr and quantity tests), and the CEL spec for the standard library.
 import { expect } from 'chai';
-import type { JSONSchemaProps } from '../../src/index.js';
-import { celRuntime, compileExpression, ruleEnvironment } from '../../src/cel/celEnvironment.js';
-import { ruleDeclType } from '../../src/cel/compileRules.js';
-import { evaluate } from '../../src/cel/internal/interpreter.js';
-import { BoolType } from '../../src/cel/internal/types.js';
-import { ErrVal, fromJSON } from '../../src/cel/internal/values.js';
+import type { Schema as JSONSchemaProps } from '../src/index.js';
+import { celRuntime, compileExpression, ruleEnvironment } from '../src/celEnvironment.js';
+import { ruleDeclType } from '../src/schemaTypes.js';
+import { evaluate } from '../src/internal/interpreter.js';
+import { BoolType } from '../src/internal/types.js';
+import { ErrVal, fromJSON } from '../src/internal/values.js';
 
 const selfSchema: JSONSchemaProps = {
   type: 'object',

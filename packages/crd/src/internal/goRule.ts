@@ -3,7 +3,7 @@
  * compile errors (`Invalid value: apiextensions.ValidationRule{Rule:"self == true", Message:"", …}`).
  */
 import { goQuote } from '@kubekit/core';
-import type { ValidationRule } from '../../types.js';
+import type { ValidationRule } from '../types.js';
 
 /** The address Go would print for a set pointer; the apiserver's value differs from run to run. */
 const placeholderAddress = '0xc000000000';

@@ -10,14 +10,13 @@
 import { FieldError, FieldPath, forbidden, internalError, invalid } from '@kubekit/core';
 import type { CustomResourceDefinition, JSONSchemaProps, ValidationRule } from '../types.js';
 import { resolveFieldPath } from '../simpleJsonPath.js';
-import { compileExpression, ruleEnvironment } from './celEnvironment.js';
-import type { CompiledExpression } from './celEnvironment.js';
-import { costErrorMessage, staticEstimatedCRDCostLimit, staticEstimatedCostLimit } from './cost.js';
-import { BoolType, StringType } from './internal/types.js';
-import { goValidationRule } from './internal/goRule.js';
+import {
+  BoolType, StringType, compileExpression, costErrorMessage, maxRequestSizeBytes, ruleDeclType, ruleEnvironment, staticEstimatedCRDCostLimit,
+  staticEstimatedCostLimit,
+} from '@kubekit/cel';
+import type { CompiledExpression, DeclType } from '@kubekit/cel';
+import { goValidationRule } from '../internal/goRule.js';
 import { invalidGo } from '../internal/goSyntax.js';
-import type { DeclType } from './schemaTypes.js';
-import { assignTypeNames, maxRequestSizeBytes, schemaDeclType } from './schemaTypes.js';
 
 /** One rule after compilation. */
 export interface CompiledRule {
@@ -37,20 +36,6 @@ export interface CompiledRule {
   readonly messageExpressionMaxCost: bigint;
   /** `fieldPath` resolved in the schema (`foo.test.x`, `testMap[foo]`). */
   readonly normalizedFieldPath?: string;
-}
-
-let typeNameCounter = 0;
-
-/** A fresh name for `self`'s type, as the apiserver's `generateUniqueSelfTypeName`. */
-function selfTypeName(): string {
-  typeNameCounter = (typeNameCounter + 1) % 1_000_000_000;
-  return `selfType${typeNameCounter}`;
-}
-
-/** The CEL type of a schema node as rules at that node see it (objects named for error messages). */
-export function ruleDeclType(schema: JSONSchemaProps, isResourceRoot: boolean): DeclType | undefined {
-  const d = schemaDeclType(schema, isResourceRoot);
-  return d === undefined ? undefined : assignTypeNames(d, selfTypeName());
 }
 
 function trimSpace(s: string): string {

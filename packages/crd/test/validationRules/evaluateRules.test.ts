@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { JSONSchemaProps, ValidationRule } from '../../src/index.js';
 import { validateCustomResource } from '../../src/index.js';
-import { validateCustomResourceRules } from '../../src/cel/evaluateRules.js';
+import { validateCustomResourceRules } from '../../src/validationRules/evaluateRules.js';
 import { cronTab, crdWith, object, specSchema } from './helpers.js';
 
 const int: JSONSchemaProps = { type: 'integer' };

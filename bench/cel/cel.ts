@@ -1,10 +1,10 @@
 // CEL x-kubernetes-validations: the cost of compiling rules (parse, type-check, cost estimate) and of
 // evaluating them on an object, against structuredClone of the same object measured in the same run.
 //
-// Run: node --import tsx --conditions=kubekit-source bench/crd/cel.ts
+// Run: npm run bench -- cel
 import type { JSONSchemaProps } from '@kubekit/crd';
 import { validateCustomResourceRules } from '@kubekit/crd';
-import { compileRules } from '../../packages/crd/src/cel/compileRules.js';
+import { compileRules } from '../../packages/crd/src/validationRules/compileRules.js';
 import { measure, ratio, report } from '../internal/measure.js';
 
 const rules = [

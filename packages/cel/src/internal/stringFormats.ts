@@ -3,7 +3,7 @@
  * (dashes dropped). Regular expressions are Go's, rewritten for ECMAScript with the same meaning
  * (`\d` and `\s` are ASCII in RE2, so they are spelled out).
  */
-import { isCIDR, isEmail, isIPv4, isIPv6, isMAC, isRequestURI } from './valueNetFormats.js';
+import { isCIDR, isEmail, isIPv4, isIPv6, isMAC, isRequestURI } from './netFormats.js';
 
 type FormatValidator = (value: string) => boolean;
 

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { JSONSchemaProps } from '../../src/index.js';
-import { validateCustomResourceRules } from '../../src/cel/evaluateRules.js';
+import { validateCustomResourceRules } from '../../src/validationRules/evaluateRules.js';
 
 interface Case {
   name: string;

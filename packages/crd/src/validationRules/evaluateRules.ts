@@ -13,15 +13,14 @@
 import { FieldError, duplicate, forbidden, internalError, invalid, omitValue, required } from '@kubekit/core';
 import type { JSONSchemaProps, ValidationRule } from '../types.js';
 import { deepEqual, goKind } from '../internal/valueGo.js';
-import { celRuntime } from './celEnvironment.js';
-import type { CompiledExpression } from './celEnvironment.js';
+import {
+  CostLimitExceededError, ErrVal, OptionalVal, celRuntime, evaluateChecked as evaluate, fromJSON, perCallLimit, ruleDeclType, runtimeCELCostBudget,
+  withTypeAndObjectMeta,
+} from '@kubekit/cel';
+import type { CelVal, CompiledExpression } from '@kubekit/cel';
 import type { CompiledRule } from './compileRules.js';
-import { compileRules, ruleDeclType } from './compileRules.js';
-import { perCallLimit, runtimeCELCostBudget } from './cost.js';
+import { compileRules } from './compileRules.js';
 import { joinFieldPath } from './fieldPath.js';
-import { CostLimitExceededError, evaluate } from './internal/interpreter.js';
-import { ErrVal, OptionalVal, fromJSON, withTypeAndObjectMeta } from './internal/values.js';
-import type { CelVal } from './internal/values.js';
 
 /** Options of {@link validateCustomResourceRules}. */
 export interface ValidateRulesOptions {

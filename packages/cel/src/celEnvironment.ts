@@ -151,11 +151,11 @@ function programError(e: Expr): string | undefined {
 
 /**
  * Parses, type-checks and cost-estimates `source` in `env`. A syntax or type error gives
- * `<prefix>ERROR: <input>:1:6: …`; a result type other than `resultType` gives `mismatch`; a constant
+ * `<prefix>ERROR: <input>:1:6: …`; a result type other than `resultType` (when given) gives `mismatch`; a constant
  * regular expression that does not compile gives `<programPrefix>error parsing regexp: …`.
  */
 export function compileExpression(
-  source: string, env: CheckEnv, root: DeclType | undefined, resultType: CelType, prefix: string, mismatch: string,
+  source: string, env: CheckEnv, root: DeclType | undefined, resultType: CelType | undefined, prefix: string, mismatch: string,
   programPrefix = 'program instantiation failed: ',
 ): CompileResult {
   const issues = new CelIssues(source);
@@ -163,7 +163,7 @@ export function compileExpression(
   if (parsed === undefined || issues.length > 0) return { ok: false, detail: prefix + issues.toString() };
   const checked = checkExpr(env, parsed, issues);
   if (issues.length > 0) return { ok: false, detail: prefix + issues.toString() };
-  if (checked.resultType.kind !== resultType.kind) return { ok: false, detail: mismatch };
+  if (resultType !== undefined && checked.resultType.kind !== resultType.kind) return { ok: false, detail: mismatch };
   const invalidProgram = programError(parsed.expr);
   if (invalidProgram !== undefined) return { ok: false, detail: programPrefix + invalidProgram };
   const cost = estimateCost(checked, root);

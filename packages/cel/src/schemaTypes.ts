@@ -9,7 +9,7 @@
  *
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation-rules
  */
-import type { JSONSchemaProps } from '../types.js';
+import type { Schema } from './schema.js';
 import { escapeProperty } from './internal/escaping.js';
 import type { CelType } from './internal/types.js';
 import {
@@ -55,7 +55,7 @@ function zeroIfNegative(v: number): number {
   return v < 0 ? 0 : v;
 }
 
-function maxStringLengthPerRequest(s: JSONSchemaProps): number {
+function maxStringLengthPerRequest(s: Schema): number {
   if (s['x-kubernetes-int-or-string'] === true) return maxRequestSizeBytes - 2;
   switch (s.format) {
     case 'duration': return 32;
@@ -65,7 +65,7 @@ function maxStringLengthPerRequest(s: JSONSchemaProps): number {
   }
 }
 
-function stringMaxElements(s: JSONSchemaProps): number {
+function stringMaxElements(s: Schema): number {
   if (s.maxLength !== undefined) return zeroIfNegative(s.maxLength) * 4;
   if (s.enum !== undefined && s.enum.length > 0) {
     let max = 0;
@@ -80,7 +80,7 @@ function stringMaxElements(s: JSONSchemaProps): number {
  * adds `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` (the root of a custom
  * resource, and embedded resources). Object types are named `object` until {@link assignTypeNames}.
  */
-export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: boolean): DeclType | undefined {
+export function schemaDeclType(s: Schema | undefined, isResourceRoot: boolean): DeclType | undefined {
   if (s === undefined) return undefined;
   if (s['x-kubernetes-int-or-string'] === true) {
     return scalar(DynType, 1, s.maxLength !== undefined ? zeroIfNegative(s.maxLength) * 4 : maxStringLengthPerRequest(s));
@@ -151,6 +151,24 @@ export function assignTypeNames(t: DeclType, name: string): DeclType {
     return { ...t, elem, celType: listType(elem.celType) };
   }
   return t;
+}
+
+let typeNameCounter = 0;
+
+/** A fresh name for `self`'s type, as the apiserver's `generateUniqueSelfTypeName`. */
+function selfTypeName(): string {
+  typeNameCounter = (typeNameCounter + 1) % 1_000_000_000;
+  return `selfType${typeNameCounter}`;
+}
+
+/**
+ * The CEL type of a schema node as rules at that node see it: {@link schemaDeclType} with its object
+ * types named `selfType<N>` (fresh each time, as the apiserver names them so that no rule can depend
+ * on a name) and `selfType<N>.<field>`. `undefined` when the node cannot be exposed to CEL.
+ */
+export function ruleDeclType(schema: Schema, isResourceRoot: boolean): DeclType | undefined {
+  const d = schemaDeclType(schema, isResourceRoot);
+  return d === undefined ? undefined : assignTypeNames(d, selfTypeName());
 }
 
 /** Every object type in a tree, by name, with its fields' CEL types. */
