@@ -91,6 +91,15 @@ const cases: Case[] = [
   { label: 'watch timeoutSeconds=abc', send: (s) => s('GET', `${W}?watch=true&timeoutSeconds=abc`), status: 400, message: 'strconv.ParseInt: parsing "abc": invalid syntax' },
   // Ends at once: the real server may put one ERROR event ("context deadline exceeded") in the stream.
   { label: 'watch timeoutSeconds=-1', send: (s) => s('GET', `${W}?watch=true&timeoutSeconds=-1`), status: 200 },
+  // Write options (ValidateCreateOptions / ValidatePatchOptions): every problem at once, 422 on the options kind.
+  { label: 'create with dryRun=Some&fieldValidation=Nope', send: (s) => s('POST', `${W}?dryRun=Some&fieldValidation=Nope`, widget('opts')), status: 422,
+    message: 'CreateOptions.meta.k8s.io "" is invalid: [dryRun: Unsupported value: ["Some"]: supported values: "All", fieldValidation: Unsupported value: "Nope": supported values: "", "Ignore", "Strict", "Warn"]' },
+  { label: 'merge patch with force', send: (s) => s('PATCH', `${W}/seed?force=true`, '{}', 'application/merge-patch+json'), status: 422,
+    message: 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch' },
+  { label: 'apply without fieldManager', send: (s) => s('PATCH', `${W}/seed`, widget('seed'), 'application/apply-patch+yaml'), status: 422,
+    message: 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch' },
+  { label: 'update with a fieldManager holding a control character', send: (s) => s('PUT', `${W}/seed?fieldManager=a%07b`, widget('seed')), status: 422,
+    message: 'UpdateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "a\\ab": invalid character U+0007 (at position 1)' },
   // Server-side apply never creates through a subresource.
   { label: 'apply to the status of a missing object', send: (s) => s('PATCH', `${W}/ghost/status?fieldManager=m`, widget('ghost'), 'application/apply-patch+yaml'), status: 404, message: 'widgets.hostile.example.com "ghost" not found' },
   { label: 'apply to the scale of a missing object', send: (s) => s('PATCH', `${W}/ghost/scale?fieldManager=m`, widget('ghost'), 'application/apply-patch+yaml'), status: 404, message: 'widgets.hostile.example.com "ghost" not found' },
