@@ -4,7 +4,8 @@
  * applied before and no longer applies; no conflict detection between managers).
  */
 import { KubeError } from '@kubekit/core';
-import { getOwn, isObject, setOwn } from './internal/own.js';
+import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
+import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
 
 /** The patch media types the apiserver accepts. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
@@ -22,7 +23,7 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
 
 /** RFC 7386: applies a merge patch to (a copy of) `target`. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return structuredClone(patch);
+  if (!isObject(patch)) return cloneJSON(patch);
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
@@ -102,6 +103,8 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
 
 function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
   const parts = pointer(path);
+  // The document stays within the nesting limit: what is added lands `parts.length` levels down.
+  if (parts.length + valueDepth(value, embeddedMaxDepth) > embeddedMaxDepth) throw embeddedDepthError();
   if (parts.length === 0) return value;
   const { parent, key } = parentOf(doc, parts, op, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
@@ -120,23 +123,30 @@ function remove(doc: unknown, path: string, op = 'remove'): unknown {
   return doc;
 }
 
+/** The most operations one JSON patch may hold (`maxJSONPatchOperations` in handlers/patch.go). */
+export const maxJSONPatchOperations = 10_000;
+
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
 export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  let doc: unknown = structuredClone(target);
+  if (patch.length > maxJSONPatchOperations) {
+    throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
+  }
+  checkValueDepth(target);
+  let doc: unknown = cloneJSON(target);
   for (const raw of patch as Operation[]) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
     switch (raw.op) {
-      case 'add': doc = add(doc, raw.path, structuredClone(raw.value)); break;
+      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value)); break;
       case 'remove': doc = remove(doc, raw.path); break;
-      case 'replace': getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, structuredClone(raw.value), 'replace'); break;
+      case 'replace': getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, cloneJSON(raw.value), 'replace'); break;
       case 'move': {
         const v = getAt(doc, raw.from ?? '', 'move');
         doc = remove(doc, raw.from ?? '', 'move');
         doc = add(doc, raw.path, v, 'move');
         break;
       }
-      case 'copy': doc = add(doc, raw.path, structuredClone(getAt(doc, raw.from ?? '', 'copy')), 'copy'); break;
+      case 'copy': doc = add(doc, raw.path, cloneJSON(getAt(doc, raw.from ?? '', 'copy')), 'copy'); break;
       case 'test': {
         const v = getAt(doc, raw.path, 'test');
         if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
@@ -186,14 +196,14 @@ function deletePath(obj: Record<string, unknown>, path: string): void {
  * before (`previous`) but no longer applies are removed.
  */
 export function applyConfiguration(live: unknown, config: Record<string, unknown>, previous: readonly string[]): unknown {
-  const merged = mergeApplied(structuredClone(live ?? {}), config) as Record<string, unknown>;
+  const merged = mergeApplied(cloneJSON(live ?? {}), config) as Record<string, unknown>;
   const now = new Set(appliedFieldPaths(config));
   for (const p of previous) if (!now.has(p) && ![...now].some((n) => n.startsWith(`${p}.`))) deletePath(merged, p);
   return merged;
 }
 
 function mergeApplied(target: unknown, config: unknown): unknown {
-  if (!isObject(config)) return structuredClone(config);
+  if (!isObject(config)) return cloneJSON(config);
   const out: Record<string, unknown> = isObject(target) ? target : {};
   for (const [k, v] of Object.entries(config)) setOwn(out, k, mergeApplied(getOwn(out, k), v));
   return out;
