@@ -13,15 +13,15 @@
  * (`Ignore` skips a webhook that cannot be called or answers nonsense, `Fail` rejects the request),
  * and for mutating webhooks JSON patches (the patched object is pruned and defaulted again) and
  * `reinvocationPolicy: IfNeeded` (called once more when a later webhook changed the object).
- * A denial becomes the apiserver's error: `<resource> "<name>" is forbidden: admission webhook "<w>"
- * denied the request: <message>`, with the webhook's code and reason.
+ * A denial becomes the apiserver's error: `admission webhook "<w>" denied the request: <message>`, with
+ * the webhook's code (at least 400) and reason.
  *
  * The embedded server has no authentication: requests are made as `system:admin`.
  *
  * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/
  */
 import { randomUUID } from 'node:crypto';
-import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger } from '@kubekit/core';
+import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
 import { labelSelectorFromObject } from '@kubekit/selectors';
 import { deepEqual } from './internal/deepEqual.js';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
@@ -79,6 +79,9 @@ export interface AdmissionOptions {
   resolveService?: WebhookServiceResolver;
   logger?: Logger;
 }
+
+/** The reason of a denial that names none, by its code. */
+const reasonsByCode: Readonly<Record<number, StatusReason>> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError' };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -266,7 +269,7 @@ export class Admission {
       throw new KubeError('InternalError', `Internal error occurred: ${message}`, { details: { causes: [{ message }] } });
     }
     if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === 'string') attrs.wctx.warnings.push(w);
-    if (response.allowed !== true) throw this.denial(hook.name, attrs, isObject(response.status) ? response.status : undefined);
+    if (response.allowed !== true) throw this.denial(hook.name, isObject(response.status) ? response.status : undefined);
     if (!mutating || response.patch === undefined || response.patch === null) return undefined;
     if (response.patchType !== 'JSONPatch') {
       throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": unsupported patch type "${String(response.patchType ?? '')}"`);
@@ -283,19 +286,20 @@ export class Admission {
     return this.convert(decoded, sendAs, type);
   }
 
-  /** The apiserver's `ToStatusErr`. */
-  private denial(webhook: string, attrs: AdmissionAttributes, status: Record<string, unknown> | undefined): KubeError {
-    const code = typeof status?.code === 'number' && status.code !== 0 ? status.code : 403;
+  /**
+   * The apiserver's `ToStatusErr` as of Kubernetes 1.34 (the reference kube-apiserver's): a code below
+   * 400 becomes 400, the message is `admission webhook "<w>" denied the request: <message or reason>`
+   * (or `… without explanation`), the webhook's reason and details are kept. The apiserver leaves the
+   * reason empty when the webhook gave none; kubekit's Status always has one, taken from the code.
+   */
+  private denial(webhook: string, status: Record<string, unknown> | undefined): KubeError {
+    const given = typeof status?.code === 'number' ? status.code : 0;
+    const code = given < 400 ? 400 : given;
     const deniedBy = `admission webhook "${webhook}" denied the request`;
-    const given = typeof status?.message === 'string' ? status.message : '';
+    const text = typeof status?.message === 'string' ? status.message : '';
     const reasonText = typeof status?.reason === 'string' ? status.reason : '';
-    const message = given !== '' ? `${deniedBy}: ${given}` : reasonText !== '' ? `${deniedBy}: ${reasonText}` : `${deniedBy} without explanation`;
-    const { group, resource } = attrs.type.names;
-    const name = attrs.name === '' ? 'Unknown' : attrs.name;
-    const prefix = code === 500 ? 'Internal error occurred' : `${group === '' ? resource : `${resource}.${group}`} "${name}" is forbidden`;
-    const reason = isStatusReason(reasonText) ? reasonText : code === 500 ? 'InternalError' : 'Forbidden';
-    const details = isObject(status?.details) ? status.details
-      : code === 500 ? { causes: [{ message }] } : { group, kind: resource, name };
-    return new KubeError(reason, `${prefix}: ${message}`, { code, details });
+    const message = text !== '' ? `${deniedBy}: ${text}` : reasonText !== '' ? `${deniedBy}: ${reasonText}` : `${deniedBy} without explanation`;
+    const reason = isStatusReason(reasonText) ? reasonText : (reasonsByCode[code] ?? 'Unknown');
+    return new KubeError(reason, message, { code, ...(isObject(status?.details) ? { details: status.details } : {}) });
   }
 }
