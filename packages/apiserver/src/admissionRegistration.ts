@@ -48,7 +48,7 @@ function validateClientConfig(cc: unknown, path: FieldPath): FieldError[] {
       errs.push(required(path.child('url'), 'url must be a valid URL'));
     }
     if (url !== undefined) {
-      if (url.protocol !== 'https:') errs.push(invalid(path.child('url'), url.protocol.replace(/:$/, ''), "'https' is the only allowed URL scheme"));
+      if (url.protocol !== 'https:') errs.push(invalid(path.child('url'), url.protocol.replace(/:$/, ''), "'https' is the only allowed URL scheme; desired format: https://host[/path]"));
       if (url.search !== '') errs.push(invalid(path.child('url'), url.search.slice(1), 'query parameters are not permitted in the URL'));
       if (url.hash !== '') errs.push(invalid(path.child('url'), url.hash.slice(1), 'fragments are not permitted in the URL'));
     }
@@ -103,20 +103,22 @@ function validateConfiguration(mutating: boolean): (o: KubeObject) => FieldError
       if (name === '') errs.push(required(p.child('name'), ''));
       else if (!dns1123Subdomain.test(name) || name.length > 253) errs.push(invalid(p.child('name'), name, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"));
       else if (name.split('.').length < 3) errs.push(invalid(p.child('name'), name, 'should be a domain with at least three segments separated by dots'));
-      if (name !== '' && seen.has(name)) errs.push(duplicate(p.child('name'), name));
-      seen.add(name);
-      const versions = Array.isArray(w.admissionReviewVersions) ? w.admissionReviewVersions : [];
-      if (versions.length === 0) errs.push(required(p.child('admissionReviewVersions'), 'must specify one of v1, v1beta1'));
-      else if (!versions.some((v) => v === 'v1' || v === 'v1beta1')) errs.push(invalid(p.child('admissionReviewVersions'), versions, 'must include at least one of v1, v1beta1'));
+      // In the reference kube-apiserver's order: rules, policies, side effects, timeout, client config,
+      // review versions, and a duplicate name last.
+      errs.push(...validateRules(w.rules, p.child('rules')));
+      if (w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') errs.push(notSupported(p.child('failurePolicy'), w.failurePolicy, ['Fail', 'Ignore']));
+      if (w.matchPolicy !== 'Exact' && w.matchPolicy !== 'Equivalent') errs.push(notSupported(p.child('matchPolicy'), w.matchPolicy, ['Equivalent', 'Exact']));
       if (w.sideEffects === undefined) errs.push(required(p.child('sideEffects'), 'must specify one of None, NoneOnDryRun'));
       else if (w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') errs.push(notSupported(p.child('sideEffects'), w.sideEffects, ['None', 'NoneOnDryRun']));
       const t = w.timeoutSeconds;
       if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 30) errs.push(invalid(p.child('timeoutSeconds'), t, 'the timeout value must be between 1 and 30 seconds'));
-      if (w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') errs.push(notSupported(p.child('failurePolicy'), w.failurePolicy, ['Fail', 'Ignore']));
-      if (w.matchPolicy !== 'Exact' && w.matchPolicy !== 'Equivalent') errs.push(notSupported(p.child('matchPolicy'), w.matchPolicy, ['Equivalent', 'Exact']));
       if (mutating && w.reinvocationPolicy !== 'Never' && w.reinvocationPolicy !== 'IfNeeded') errs.push(notSupported(p.child('reinvocationPolicy'), w.reinvocationPolicy, ['IfNeeded', 'Never']));
       errs.push(...validateClientConfig(w.clientConfig, p.child('clientConfig')));
-      errs.push(...validateRules(w.rules, p.child('rules')));
+      const versions = Array.isArray(w.admissionReviewVersions) ? w.admissionReviewVersions : [];
+      if (versions.length === 0) errs.push(required(p.child('admissionReviewVersions'), 'must specify one of v1, v1beta1'));
+      else if (!versions.some((v) => v === 'v1' || v === 'v1beta1')) errs.push(invalid(p.child('admissionReviewVersions'), versions, 'must include at least one of v1, v1beta1'));
+      if (name !== '' && seen.has(name)) errs.push(duplicate(p.child('name'), name));
+      seen.add(name);
     });
     return errs;
   };

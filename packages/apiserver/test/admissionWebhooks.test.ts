@@ -100,16 +100,17 @@ describe('admission webhooks in the embedded server', function () {
       webhooks: [{ name: 'short', clientConfig: {}, admissionReviewVersions: ['v2'], timeoutSeconds: 31, rules: [] }, { name: 'short', clientConfig: { url: 'http://x/y' }, sideEffects: 'Some', admissionReviewVersions: ['v1'] }],
     });
     expect(bad.status).to.equal(422);
+    // Word for word what the reference kube-apiserver (1.34) answers for the same configuration.
     expect(bad.body.message).to.equal('ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad" is invalid: [' + [
       'webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
-      'webhooks[0].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1',
       'webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
       'webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
       'webhooks[0].clientConfig: Required value: exactly one of url or service is required',
+      'webhooks[0].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1',
       'webhooks[1].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
-      'webhooks[1].name: Duplicate value: "short"',
       'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
-      'webhooks[1].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme',
+      'webhooks[1].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]',
+      'webhooks[1].name: Duplicate value: "short"',
     ].join(', ') + ']');
   });
 
