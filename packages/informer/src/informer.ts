@@ -301,6 +301,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
         return q.idle();
       });
       await Promise.all(idle);
+      await this.resolver.drained();
       this.listerWatcher.close();
       const waiters = this.syncWaiters;
       this.syncWaiters = [];

@@ -251,6 +251,18 @@ describe('Informer', () => {
     expect(nameLookups()).to.have.length(1);
   });
 
+  it('does cancel lookups in flight when stopped', async () => {
+    const { inf } = await watchingBlue(['a', 'b']);
+    server.faults.push({ on: 'get', kind: 'noResponse' }, { on: 'get', kind: 'noResponse' });
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    server.update('default', 'b', (o) => (o.spec!.color = 'red'));
+    await until(() => nameLookups().length === 2 && inf.status.deleteReasons.pending === 2, 'the lookups');
+    stop.abort();
+    await Promise.all(runs);
+    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, unknown: 2 });
+    expect(logger.lines.filter((l) => l.startsWith('warn could not confirm'))).to.deep.equal([]);
+  });
+
   it('does settle a pending reason when the object comes back, without waiting for the server', async () => {
     const { inf, log } = await watchingBlue(['a', 'b']);
     server.faults.push({ on: 'get', kind: 'noResponse' }, { on: 'get', kind: 'noResponse' });

@@ -84,6 +84,7 @@ export class DeleteReasonResolver {
   private waitingHead = 0;
   private readonly byKey = new Map<string, Lookup>();
   private inFlight = 0;
+  private readonly running = new Set<Promise<void>>();
   private tokens: number;
   private tokensAt: number;
   private timer: TimerHandle | undefined;
@@ -168,6 +169,12 @@ export class DeleteReasonResolver {
     this.waitingHead = 0;
   }
 
+  /** Resolves once no lookup is in flight (after {@link DeleteReasonResolver.stop}, once the signal ended them). */
+  async drained(): Promise<void> {
+    // Nothing starts once stopped, so this ends after one round; bounded all the same.
+    for (let i = 0; i < 100 && this.running.size > 0; i++) await Promise.all([...this.running]);
+  }
+
   private unknown(reason: PendingReason): void {
     if (reason.value === undefined) this.counts.unknown++;
     reason.settle('unknown');
@@ -210,7 +217,9 @@ export class DeleteReasonResolver {
         return;
       }
       this.tokens -= 1;
-      void this.run(lookup);
+      const done = this.run(lookup);
+      this.running.add(done);
+      void done.finally(() => this.running.delete(done));
     }
   }
 
