@@ -128,13 +128,14 @@ export class DeleteReasonResolver {
       this.unknown(reason);
       return reason;
     }
-    // A second departure under the same key means the first was settled already (it came back).
-    this.byKey.get(key)?.reason.settle('unknown');
+    // A second departure under the same key means the object came back meanwhile (settled already).
+    const previous = this.byKey.get(key);
+    if (previous !== undefined) this.unknown(previous.reason);
     const meta = obj.metadata ?? {};
     const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now() };
     // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
     const ahead = this.waiting.length - this.waitingHead;
-    if (ahead >= this.concurrency && this.startDelayMs(ahead + 1) > this.maxWaitMs) {
+    if (this.startDelayMs(ahead + 1) > this.maxWaitMs) {
       this.unknown(reason);
       return reason;
     }
@@ -157,7 +158,7 @@ export class DeleteReasonResolver {
     lookup.reason.settle((uid ?? '') === lookup.uid ? 'leftSelection' : 'deleted');
   }
 
-  /** Aborts lookups in flight and settles every pending reason as `'unknown'`. */
+  /** Settles every pending reason as `'unknown'` and sends nothing more; lookups in flight end with the informer's signal. */
   stop(): void {
     this.stopped = true;
     this.timer?.cancel();
