@@ -7,7 +7,8 @@ import type { BackoffPolicy } from './backoff.js';
 import type { DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
-import { consoleLogger } from './logger.js';
+import { defaultLogger } from './logger.js';
+import type { InformerMetricsSink } from './metrics.js';
 import { Reflector, type ObjectEvent, type ReflectorStatus } from './reflector.js';
 import { Store, labelsIndex, labelsIndexFunc, metaNamespaceIndexFunc, namespaceIndex, type Indexers } from './store.js';
 import type { FieldPath, FieldValue, KubeObjectLike } from './types.js';
@@ -79,13 +80,21 @@ export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends 
   idleTimeoutMs?: number;
   /** Idle limit while a streaming list sends its initial events, in ms. @defaultValue 10000 */
   initialEventsIdleTimeoutMs?: number;
-  /** Delays after failures. @defaultValue 800 ms doubling to 30 s, jitter 1, reset after 2 min */
+  /** Delays after failures. @defaultValue 800 ms doubling to 5 s, jitter 1 (so at most 10 s), reset after 10 s of health */
   backoff?: Partial<BackoffPolicy>;
+  /**
+   * Fail {@link Informer.waitForSync} after this many attempts in a row failed with a permanent error
+   * (400, 403, 404, 405: a selector the server rejects, a resource it does not serve, forbidden). The
+   * informer keeps retrying after that, so a later CRD or RBAC change still brings it in sync. @defaultValue 3
+   */
+  permanentErrorAttempts?: number;
+  /** Where list, watch, event and cache-size counts go; a `Manager` sets its own. @defaultValue none */
+  metrics?: InformerMetricsSink;
   /** @defaultValue the real clock of @kubekit/core */
   clock?: Clock;
   /** Random numbers in [0, 1), for jitter. @defaultValue Math.random */
   random?: () => number;
-  /** @defaultValue {@link consoleLogger} (warnings and errors only) */
+  /** @defaultValue {@link defaultLogger}: silent unless `KUBEKIT_LOG_LEVEL` is set */
   logger?: Logger;
   /** The `User-Agent` header. @defaultValue `kubekit-informer` */
   userAgent?: string;
@@ -160,7 +169,10 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   confirmed — budget spent, lookup failed or forbidden, `confirmDeletes: false`, informer stopping —
  *   is `unknown`, never a guess. Nothing is asked while no registration has a `delete` handler.
  * - Errors: list and watch failures are `error` events and show in {@link Informer.status}; the
- *   informer retries forever with backoff (see {@link Reflector}). A handler that throws or rejects is
+ *   informer retries forever with backoff (see {@link Reflector}). Permanent errors (a selector the
+ *   server rejects, a resource it does not serve, forbidden) fail {@link Informer.waitForSync} with the
+ *   server's message after `permanentErrorAttempts` attempts and show in `status.permanentError`; the
+ *   informer goes on retrying, so it syncs once the CRD or the RBAC rules change. A handler that throws or rejects is
  *   reported as an `error` event and delivery goes on.
  * - Objects are shared between the cache and all handlers: treat them as immutable.
  *
@@ -208,6 +220,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   private runSignal: AbortSignal | undefined;
   private resyncTimer: TimerHandle | undefined;
   private enteringClientMode = false;
+  private fallbackImpossible = false;
 
   /**
    * @throws SelectorParseError (a `KubeError`, `BadRequest`) with the apiserver's text when a selector does not parse.
@@ -218,7 +231,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     this.fieldSelector = toFieldSelector(options.fieldSelector);
     this.labelSelector = toLabelSelector(options.labelSelector);
     this.clock = options.clock ?? realClock;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger();
     this.info = {
       kind: options.kind,
       namespaced: options.namespaced,
@@ -230,7 +243,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent, skipManagedFields });
     this.store = new Store<T>({ indexers: options.indexers });
     const transform = options.transform === undefined ? (dropManagedFields as (obj: T) => T) : options.transform ?? undefined;
-    this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e) }, {
+    this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e), size: () => this.store.size }, {
       labelSelector: this.labelSelector.toString(),
       fieldSelector: this.fieldSelector.toString(),
       pageSize: options.pageSize,
@@ -239,12 +252,18 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       idleTimeoutMs: options.idleTimeoutMs,
       initialEventsIdleTimeoutMs: options.initialEventsIdleTimeoutMs,
       backoff: options.backoff,
+      permanentErrorAttempts: options.permanentErrorAttempts,
+      metrics: options.metrics,
+      metricsName: metricsName(options),
       clock: this.clock,
       random: options.random,
       transform,
       logger: this.logger,
     });
-    this.reflector.on('status', () => this.emitter.emit('status', this.status));
+    this.reflector.on('status', (st) => {
+      if (st.permanentError !== undefined && !this.synced) this.failSyncWaiters(st.permanentError);
+      this.emitter.emit('status', this.status);
+    });
     this.reflector.on('error', (err) => this.onReflectorError(err));
     this.resolver = new DeleteReasonResolver(this.listerWatcher, this.clock, this.logger, () => this.runSignal, options.deleteReasons);
   }
@@ -260,6 +279,11 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       handlers: this.queues.size,
       deleteReasons: { pending: this.resolver.pending, lookups, unknown },
     };
+  }
+
+  /** Reports list, watch, event and cache-size counts to `sink` from now on (a `Manager` calls this). */
+  useMetrics(sink: InformerMetricsSink | undefined): void {
+    this.reflector.useMetrics(sink);
   }
 
   /** Whether the cache has received the complete state at least once. */
@@ -313,10 +337,14 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   /**
    * Resolves once the cache holds the complete state, at once if it does.
    *
-   * @throws the signal's reason when `signal` aborts first; KubeError (`Timeout`) when the informer stops first.
+   * @throws the signal's reason when `signal` aborts first; KubeError (`Timeout`) when the informer stops
+   * first; the server's error (a `KubeError` with its message) once `permanentErrorAttempts` attempts in
+   * a row failed with a permanent error (see `status.permanentError`; the informer keeps retrying).
    */
   waitForSync(signal?: AbortSignal): Promise<void> {
     if (this.synced) return Promise.resolve();
+    const permanent = this.reflector.status.permanentError;
+    if (permanent !== undefined) return Promise.reject(permanent);
     return new Promise<void>((resolve, reject) => {
       const waiter = { resolve, reject };
       this.syncWaiters.push(waiter);
@@ -325,6 +353,12 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
         reject(signal.reason);
       }, { once: true });
     });
+  }
+
+  private failSyncWaiters(err: Error): void {
+    const waiters = this.syncWaiters;
+    this.syncWaiters = [];
+    for (const w of waiters) w.reject(err);
   }
 
   /** Every cached object (a new array). */
@@ -616,7 +650,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     const label = unsupportedFieldLabel(err);
     if (label !== undefined && this.mode === 'server' && !this.fieldSelector.isEmpty()) {
       if (this.options.clientSideSelection === 'fallback') {
-        if (!this.enteringClientMode) {
+        if (!this.enteringClientMode && !this.fallbackImpossible) {
           this.enteringClientMode = true;
           void this.enterClientMode(`the server does not support the field selector (${err.message})`, this.runSignal)
             .catch((e: unknown) => this.emitError(e instanceof Error ? e : new Error(String(e))))
@@ -643,6 +677,9 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       // Known fields: the server's own conversion (renames legacy labels, rejects unknown ones).
       predicate = selectorMatcher({ fields, fieldSelector: this.fieldSelector, labelSelector: this.labelSelector, convertFieldLabels: known });
     } catch (err) {
+      // The selector cannot be evaluated here either: trying again on every retry would only repeat
+      // this error. The server's 400 stays the informer's error (permanent: waitForSync fails with it).
+      this.fallbackImpossible = true;
       this.logger.error(`cannot select client-side: ${describe(err)}`);
       this.emitError(err instanceof Error ? err : new Error(String(err)));
       return;
@@ -678,4 +715,10 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   private emitError(error: Error): void {
     this.emitter.emit('error', error);
   }
+}
+
+/** The `resource` label of an informer's metrics: `plural.group`, or `plural` for the core group. */
+function metricsName(resource: ResourceRef): string {
+  const slash = resource.apiVersion.indexOf('/');
+  return slash < 0 ? resource.plural : `${resource.plural}.${resource.apiVersion.slice(0, slash)}`;
 }
