@@ -449,3 +449,42 @@ export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undef
     throw err;
   }
 }
+
+/** A deep copy of a tree, with the same ids (the checker rewrites namespaced calls in place). */
+function cloneExpr(e: Expr): Expr {
+  switch (e.kind) {
+    case 'literal': case 'ident': case 'struct': return { ...e };
+    case 'select': return { ...e, operand: cloneExpr(e.operand) };
+    case 'call': return { ...e, target: e.target === undefined ? undefined : cloneExpr(e.target), args: e.args.map(cloneExpr) };
+    case 'list': return { ...e, elements: e.elements.map(cloneExpr) };
+    case 'map': return { ...e, entries: e.entries.map((en) => ({ ...en, key: cloneExpr(en.key), value: cloneExpr(en.value) })) };
+    case 'comprehension':
+      return {
+        ...e, iterRange: cloneExpr(e.iterRange), accuInit: cloneExpr(e.accuInit), loopCondition: cloneExpr(e.loopCondition),
+        loopStep: cloneExpr(e.loopStep), result: cloneExpr(e.result),
+      };
+  }
+}
+
+/** How many distinct sources {@link parseExprCached} keeps; the least recently used go first. */
+const parseCacheSize = 512;
+const parseCache = new Map<string, ParsedExpr>();
+
+/**
+ * {@link parseExpr}, remembering the trees of sources that parsed without issues: a CRD's rules are
+ * compiled when it is validated and again when its validator is built, and every version repeats
+ * them. Each call returns its own copy of the tree.
+ */
+export function parseExprCached(source: string, issues: CelIssues): ParsedExpr | undefined {
+  let parsed = parseCache.get(source);
+  if (parsed !== undefined) {
+    parseCache.delete(source);
+  } else {
+    const before = issues.length;
+    parsed = parseExpr(source, issues);
+    if (parsed === undefined || issues.length > before) return parsed;
+  }
+  parseCache.set(source, parsed);
+  if (parseCache.size > parseCacheSize) parseCache.delete(parseCache.keys().next().value as string);
+  return { expr: cloneExpr(parsed.expr), source: parsed.source, offsets: parsed.offsets };
+}
