@@ -450,18 +450,35 @@ export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undef
   }
 }
 
-/** A deep copy of a tree, with the same ids (the checker rewrites namespaced calls in place). */
+/**
+ * A deep copy of a tree, with the same ids (the checker rewrites namespaced calls in place). Each kind
+ * is built in one shape, so the passes over trees stay monomorphic.
+ */
 function cloneExpr(e: Expr): Expr {
   switch (e.kind) {
-    case 'literal': case 'ident': case 'struct': return { ...e };
-    case 'select': return { ...e, operand: cloneExpr(e.operand) };
-    case 'call': return { ...e, target: e.target === undefined ? undefined : cloneExpr(e.target), args: e.args.map(cloneExpr) };
-    case 'list': return { ...e, elements: e.elements.map(cloneExpr) };
-    case 'map': return { ...e, entries: e.entries.map((en) => ({ ...en, key: cloneExpr(en.key), value: cloneExpr(en.value) })) };
+    case 'literal': return { kind: 'literal', id: e.id, value: e.value };
+    case 'ident': return { kind: 'ident', id: e.id, name: e.name };
+    case 'struct': return { kind: 'struct', id: e.id, typeName: e.typeName };
+    case 'select': return { kind: 'select', id: e.id, operand: cloneExpr(e.operand), field: e.field, testOnly: e.testOnly, optional: e.optional };
+    case 'call': {
+      const args: Expr[] = [];
+      for (const a of e.args) args.push(cloneExpr(a));
+      return { kind: 'call', id: e.id, fn: e.fn, target: e.target === undefined ? undefined : cloneExpr(e.target), args };
+    }
+    case 'list': {
+      const elements: Expr[] = [];
+      for (const x of e.elements) elements.push(cloneExpr(x));
+      return { kind: 'list', id: e.id, elements, optionalIndices: e.optionalIndices };
+    }
+    case 'map': {
+      const entries: MapEntry[] = [];
+      for (const en of e.entries) entries.push({ id: en.id, key: cloneExpr(en.key), value: cloneExpr(en.value), optional: en.optional });
+      return { kind: 'map', id: e.id, entries };
+    }
     case 'comprehension':
       return {
-        ...e, iterRange: cloneExpr(e.iterRange), accuInit: cloneExpr(e.accuInit), loopCondition: cloneExpr(e.loopCondition),
-        loopStep: cloneExpr(e.loopStep), result: cloneExpr(e.result),
+        kind: 'comprehension', id: e.id, iterVar: e.iterVar, iterVar2: e.iterVar2, iterRange: cloneExpr(e.iterRange), accuVar: e.accuVar,
+        accuInit: cloneExpr(e.accuInit), loopCondition: cloneExpr(e.loopCondition), loopStep: cloneExpr(e.loopStep), result: cloneExpr(e.result),
       };
   }
 }
