@@ -13,6 +13,7 @@ const layers = {
   decorators: 2,
   informer: 3,
   apiserver: 3,
+  envtest: 3,
   controller: 4,
   cli: 5,
 };
@@ -34,7 +35,10 @@ const extraBans = {
   decorators: ['attrs'],
   apiserver: ['informer', 'controller', 'decorators', 'cli'],
   informer: ['apiserver', 'controller', 'decorators', 'cli'],
-  controller: ['apiserver', 'decorators', 'cli'],
+  controller: ['apiserver', 'decorators', 'cli', 'envtest'],
+  // DESIGN.md: envtest (the real kube-apiserver) is for tests only; no SDK package imports it.
+  cli: ['envtest'],
+  envtest: ['informer', 'controller', 'decorators', 'cli'],
 };
 
 function forbiddenFor(pkg) {
