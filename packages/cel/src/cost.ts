@@ -7,7 +7,7 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#resource-use-by-validation-functions
  */
 import type { Expr } from './internal/ast.js';
-import { accumulatorName } from './internal/ast.js';
+import { accumulatorName, optionalTargetPrefix } from './internal/ast.js';
 import type { CheckedExpr } from './internal/checker.js';
 import type { CelType } from './internal/types.js';
 import { isScalarType } from './internal/types.js';
@@ -68,6 +68,8 @@ interface LocalVar {
   path: string[] | undefined;
   size: Range | undefined;
   entry: EntrySize | undefined;
+  /** What a reference costs, when not 1: the copied target of cel-go's `optMap` expansion. */
+  refCost?: Range;
 }
 
 /** What the Kubernetes estimator sees of an argument. */
@@ -165,7 +167,7 @@ class Coster {
       case 'ident': {
         const v = this.peek(e.name);
         this.paths.set(e.id, v !== undefined && v.path !== undefined ? v.path : [e.name]);
-        return range(1n);
+        return v?.refCost ?? range(1n);
       }
       case 'select': {
         const ref = this.checked.references.get(e.id);
@@ -174,14 +176,13 @@ class Coster {
           return range(1n);
         }
         if (e.testOnly) return this.cost(e.operand);
+        // `a.?b` is a call of `_?._` in cel-go: one unit besides its operand, no field selection, and no
+        // path, so its size is not looked up in the schema.
+        if (e.optional) return addR(this.cost(e.operand), range(1n));
         let sum = this.cost(e.operand);
         const k = this.typeOf(e.operand).kind;
         if (k === 'map' || k === 'object' || k === 'typeParam') sum = addR(sum, range(1n));
         this.paths.set(e.id, [...(this.getPath(e.operand) ?? []), e.field]);
-        if (e.optional) {
-          // `_?._` is a call in cel-go: one more unit.
-          return addR(sum, range(1n));
-        }
         return sum;
       }
       case 'call': return this.costCall(e);
@@ -218,8 +219,14 @@ class Coster {
   }
 
   private costBind(e: Extract<Expr, { kind: 'comprehension' }>): Range {
-    let sum = addR(this.cost(e.iterRange), this.cost(e.accuInit));
-    this.push(e.accuVar, { path: this.getPath(e.accuInit), size: this.computeSize(e.accuInit), entry: this.entrySize(e.accuInit) });
+    // kubekit binds the target of `optMap`/`optFlatMap` once where cel-go's macro copies it into
+    // `target.hasValue()` and `target.value()`: estimate it as the copies, each reference costing the target.
+    const copied = e.accuVar.startsWith(optionalTargetPrefix);
+    const init = this.cost(e.accuInit);
+    let sum = copied ? range(0n) : addR(this.cost(e.iterRange), init);
+    this.push(e.accuVar, {
+      path: this.getPath(e.accuInit), size: this.computeSize(e.accuInit), entry: this.entrySize(e.accuInit), refCost: copied ? init : undefined,
+    });
     sum = addR(sum, this.cost(e.result));
     this.pop(e.accuVar);
     const s = this.computeSize(e.result);

@@ -75,6 +75,41 @@ describe('cost', () => {
     });
   });
 
+  describe('estimated cost of optional selections and optMap', () => {
+    // cel-go parses `a.?b` as a call of `_?._` (one unit, no field selection, no path into the schema)
+    // and expands `t.optMap(v, e)` into `t.hasValue() ? optional.of(cel.bind(v, t.value(), e)) :
+    // optional.none()`, copying `t`; kubekit binds `t` once and estimates it as the copies. Figures from
+    // apiextensions-apiserver v0.34.4 cel.Compile.
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        o: { type: 'object', properties: { s: { type: 'string', maxLength: 20 }, n: { type: 'integer' } } },
+        m: { type: 'object', maxProperties: 5, additionalProperties: { type: 'string', maxLength: 8 } },
+        l: { type: 'array', maxItems: 4, items: { type: 'string', maxLength: 6 } },
+        u: { type: 'object', properties: { s: { type: 'string' } } },
+      },
+    };
+    const cases: [string, bigint][] = [
+      ["self.?o.?s.optMap(v, v.size()).orValue(0) > 1", 23n],
+      ["self.o.?s.optFlatMap(v, v == '' ? optional.none() : optional.of(v)).hasValue()", 22n],
+      ["self.o.?s.optMap(v, v + 'x').optMap(w, w.size()).orValue(0) >= 0", 3689348814741910585n],
+      ["self.?o.?s.orValue('').startsWith('a')", 5n],
+      ["[?self.o.?s, ?self.m[?'k']].size() >= 0", 18n],
+      ["{?'a': self.o.?s}.size() >= 0", 35n],
+      ["self.m[?'k'].orValue('') == self.o.?s.orValue('')", 1844674407370955272n],
+      ["self.l[?1].optMap(x, x.matches('^a+$')).orValue(false)", 1844674407370955285n],
+    ];
+    for (const [rule, max] of cases) {
+      it(`estimates ${max} for ${rule}`, () => {
+        expect(estimateCost(rule, schema).max).to.equal(max);
+      });
+    }
+
+    it('does not size an optional selection by the schema (the apiserver rejects this rule on an unbounded string)', () => {
+      expect(estimateCost("self.?u.?s == optional.of('value')", schema).max).to.equal(1844674407370955268n);
+    });
+  });
+
   describe('costErrorMessage', () => {
     it('prints the factor as the apiserver does', () => {
       const tail = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';

@@ -45,6 +45,8 @@ export interface ParsedExpr {
 
 /** The accumulator of macro comprehensions. */
 export const accumulatorName = '@result';
+/** The prefix of the variable kubekit binds an `optMap`/`optFlatMap` target to (cel-go copies the target instead). */
+export const optionalTargetPrefix = '@opt';
 const unusedIterVar = '#unused';
 
 /** The protobuf `Expr` shape of `@bufbuild/cel` (only what is read here). */
@@ -325,7 +327,7 @@ class Converter {
         return undefined;
       }
       // cel-go copies the target into `.value()`; binding it once keeps chained calls linear in size.
-      const opt = `@opt${this.nextId}`;
+      const opt = `${optionalTargetPrefix}${this.nextId}`;
       const optIdent = (): Expr => ({ kind: 'ident', id: this.newId(at), name: opt });
       const inner: Expr = {
         kind: 'comprehension', id: this.newId(at), iterVar: unusedIterVar, iterVar2: '',
