@@ -333,6 +333,8 @@ class Coster {
       const c = addR(factorR(mulR(this.sizeOrUnknown(args[0]), this.sizeOrUnknown(args[1])), setsFactor), range(1n));
       return { cost: addR(c, argSum) };
     }
+    const lists = this.listsCallCost(id, target, args);
+    if (lists !== undefined) return { cost: addR(lists.cost, argSum), size: lists.size };
     const k8s = this.kubernetesCallCost(fn, id, target, args);
     if (k8s !== undefined) return { cost: addR(k8s.cost, argSum), size: k8s.size };
     switch (id) {
@@ -408,6 +410,53 @@ class Coster {
 
   private sizeEstimate(n: Node): Range {
     return n.size ?? this.estimateSize(n.path) ?? unknownSize;
+  }
+
+  /**
+   * cel-go's ext.Lists (version 3, as Kubernetes declares it) estimators, which take precedence over
+   * Kubernetes' own: a call unit and a list allocation, plus the result's size times a factor.
+   */
+  private listsCallCost(id: string, target: Node | undefined, args: Node[]): { cost: Range; size: Range } | undefined {
+    const allocating = (factor: number, size: Range): { cost: Range; size: Range } => ({ cost: addR(factorR(size, factor), range(1n + listCreateBaseCost)), size });
+    switch (id) {
+      case 'list_slice': {
+        if (target === undefined || args.length !== 2) return undefined;
+        const start = nodeAsUint(args[0], 0n);
+        const end = nodeAsUint(args[1], this.sizeEstimate(target).max);
+        // uint64 arithmetic: an end before the start wraps around, as in Go.
+        return allocating(1, range((end - start + TWO64N) % TWO64N));
+      }
+      case 'lists_range':
+        if (target !== undefined || args.length !== 1) return undefined;
+        return allocating(1, range(nodeAsUint(args[0], MAX)));
+      case 'list_reverse':
+        if (target === undefined || args.length !== 0) return undefined;
+        return allocating(1, this.sizeEstimate(target));
+      case 'list_flatten': case 'list_flatten_int': {
+        if (target === undefined || args.length > 1) return undefined;
+        const depth = args.length === 1 ? nodeAsUint(args[0], MAX) : 1n;
+        return allocating(Number(depth), this.sizeEstimate(target));
+      }
+      case 'list_distinct': {
+        if (target === undefined || args.length !== 0) return undefined;
+        const sz = this.sizeEstimate(target);
+        return allocating(2, mulR(sz, sz));
+      }
+      case 'list_sort': {
+        if (target === undefined || args.length !== 0) return undefined;
+        const sz = this.sizeEstimate(target);
+        const n = mulR(sz, sz);
+        // cel-go has one overload per comparable element type; strings and bytes cost a traversal more.
+        const elem = target.type.kind === 'list' ? target.type.params[0].kind : 'dyn';
+        if (elem === 'string' || elem === 'bytes') return allocating(2 + stringTraversalCostFactor, n);
+        if (elem === 'dyn') {
+          const low = allocating(2, n);
+          return { cost: range(low.cost.min, allocating(2 + stringTraversalCostFactor, n).cost.max), size: n };
+        }
+        return allocating(2, n);
+      }
+      default: return undefined;
+    }
   }
 
   /** Kubernetes' `CostEstimator.EstimateCallCost` (the cost of the call itself, without its arguments). */
@@ -537,6 +586,16 @@ class Coster {
   }
 }
 
+const TWO64N = 2n ** 64n;
+const listCreateBaseCost = 10n;
+
+/** cel-go's `nodeAsIntValue`: an int literal as uint64 (negatives as 0), else `fallback`. */
+function nodeAsUint(n: Node, fallback: bigint): bigint {
+  const e = n.expr;
+  if (e === undefined || e.kind !== 'literal' || typeof e.value !== 'bigint') return fallback;
+  return e.value < 0n ? 0n : e.value;
+}
+
 function codePoints(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
@@ -599,6 +658,15 @@ export function callCost(fn: string, id: string, args: readonly CelVal[], result
     default: break;
   }
   switch (id) {
+    // cel-go's ext.Lists (version 3) trackers: a call unit and a list allocation, plus a factor of a size.
+    case 'list_slice': case 'lists_range': case 'list_reverse': return 11 + size(result);
+    case 'list_flatten': case 'list_flatten_int': return 11 + Math.floor(size(args[0]) * (args.length === 2 ? Number(args[1]) : 1));
+    case 'list_distinct': case 'list_sort': {
+      const n = size(args[0]);
+      const first = args[0] instanceof ListVal && args[0].size() > 0 ? args[0].get(0) : undefined;
+      const factor = typeof first === 'string' || first instanceof Uint8Array ? 2 + stringTraversalCostFactor : 2;
+      return 11 + Math.floor(n * n * factor);
+    }
     case 'list_sets_contains_list': case 'list_sets_intersects_list': return 1 + Math.floor(size(args[0]) * size(args[1]));
     case 'list_sets_equivalent_list': return 1 + Math.floor(size(args[0]) * size(args[1]) * 2);
     // The apiserver charges prefix and suffix checks by the prefix's or suffix's size
