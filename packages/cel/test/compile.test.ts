@@ -137,3 +137,12 @@ describe('compile caches', () => {
     expect(() => compile(`${expr} &&`)).to.throw(CelError, 'Syntax error');
   });
 });
+
+describe('objects with keys named like prototype members', () => {
+  it('see only declared properties: a "constructor" or "__proto__" key in the data is not a field', () => {
+    const schema: Schema = { type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-preserve-unknown-fields': true };
+    const data = JSON.parse('{"a": 1, "constructor": {"x": 1}, "__proto__": {"y": 2}, "toString": 3}') as unknown;
+    expect(compile('self.a == 1 && self == self', { schema }).evaluate(data).value).to.equal(true);
+    expect({ ...(compile('self', { schema }).evaluate(data).value as object) }).to.deep.equal({ a: 1n });
+  });
+});
