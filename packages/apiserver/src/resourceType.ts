@@ -24,6 +24,8 @@ export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /** Computes `status.selector` of the Scale (built-in kinds: their `spec.selector` as text). */
+  selector?: (object: KubeObject) => string;
 }
 
 /** Names, scope and capabilities, as discovery shows them. */

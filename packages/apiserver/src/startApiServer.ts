@@ -7,6 +7,8 @@ import { isIP, type AddressInfo } from 'node:net';
 import { generate as generateSelfSigned } from 'selfsigned';
 import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { builtinResourceTypes } from './builtinKinds.js';
+import { serviceResourceTypes } from './builtinServiceKinds.js';
+import { workloadResourceTypes } from './builtinWorkloads.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
 import { CrdRegistry } from './crdRegistry.js';
@@ -144,7 +146,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     },
   };
   const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate });
-  const catalog = new ResourceCatalog(builtinResourceTypes(), new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...serviceResourceTypes(store), ...workloadResourceTypes()], new CustomResourceDefinitionType(gate), crds);
 
   for (const name of defaultNamespaces) {
     if (store.get('/namespaces', name) !== undefined) continue;

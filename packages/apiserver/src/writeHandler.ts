@@ -11,7 +11,7 @@ import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type Manage
 import { parse as parseYAML } from 'yaml';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
-import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
+import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
@@ -46,7 +46,7 @@ type BodyUse = 'object' | PatchType;
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
-  if (ct === protobufMediaType && r.type.names.group === '') return decodeProtobuf(body);
+  if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) return decodeProtobuf(body);
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
@@ -387,7 +387,7 @@ export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
   const scale = type.names.scale!;
   const spec = getPath(obj, scale.specReplicasPath);
   const status = getPath(obj, scale.statusReplicasPath);
-  const selector = scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
+  const selector = scale.selector !== undefined ? scale.selector(obj) : scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
   const m = obj.metadata;
   return {
     kind: 'Scale', apiVersion: 'autoscaling/v1',
