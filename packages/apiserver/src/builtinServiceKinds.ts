@@ -274,7 +274,10 @@ function validateBinding(o: KubeObject, kinds: string[]): FieldError[] {
 
 function roleRefUnchanged(o: KubeObject, old: KubeObject): FieldError[] {
   if (JSON.stringify(o.roleRef) === JSON.stringify(old.roleRef)) return [];
-  return [invalid('roleRef', o.roleRef ?? null, 'cannot change roleRef')];
+  // The internal RoleRef has no JSON tags: Go prints its field names.
+  const ref = isObject(o.roleRef) ? o.roleRef : {};
+  const text = JSON.stringify({ APIGroup: String(ref.apiGroup ?? ''), Kind: String(ref.kind ?? ''), Name: String(ref.name ?? '') });
+  return [new FieldError('FieldValueInvalid', 'roleRef', o.roleRef ?? null, 'cannot change roleRef', text)];
 }
 
 function subjectsOf(kind: string): (o: KubeObject) => string {

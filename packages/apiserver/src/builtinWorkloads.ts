@@ -96,13 +96,6 @@ function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
   return errs;
 }
 
-/** Go's `%#v` of a `map[string]string` (keys sorted), as field errors print template labels. */
-export function goStringMap(m: Record<string, unknown> | undefined): string {
-  if (m === undefined) return 'map[string]string(nil)';
-  const keys = Object.keys(m).sort();
-  return `map[string]string{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(m[k]))}`).join(', ')}}`;
-}
-
 /**
  * The selector checks of `ValidateDeploymentSpec`, `ValidateReplicaSetSpec`, `ValidateDaemonSetSpec`
  * and `ValidateStatefulSetSpec`: required, not empty, valid, and matching the template's labels.
@@ -110,7 +103,12 @@ export function goStringMap(m: Record<string, unknown> | undefined): string {
 function validateSelector(o: KubeObject, kindWord: string, templatePath = ['spec', 'template']): FieldError[] {
   const specPath = FieldPath.root('spec');
   const selector = valueAt(o, 'spec', 'selector');
-  if (selector === undefined || selector === null) return [required(specPath.child('selector'), '')];
+  const labels = objectAt(o, ...templatePath, 'metadata', 'labels');
+  const mismatch = invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? null, '`selector` does not match template `labels`');
+  if (selector === undefined || selector === null) {
+    // A nil selector selects nothing, so the template never matches (DaemonSets only say that).
+    return kindWord === 'daemonset' ? [mismatch] : [required(specPath.child('selector'), ''), mismatch];
+  }
   if (!isObject(selector)) return [invalid(specPath.child('selector'), selector, 'invalid label selector')];
   const ml = isObject(selector.matchLabels) ? Object.keys(selector.matchLabels).length : 0;
   const me = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0;
@@ -123,13 +121,9 @@ function validateSelector(o: KubeObject, kindWord: string, templatePath = ['spec
   } catch (err) {
     return [invalid(specPath.child('selector'), selector, `invalid label selector: ${err instanceof Error ? err.message : String(err)}`)];
   }
-  const labels = objectAt(o, ...templatePath, 'metadata', 'labels');
   const set: Record<string, string> = {};
   for (const [k, v] of Object.entries(labels ?? {})) set[k] = String(v);
-  if (!parsed.matches(set)) {
-    const p = FieldPath.root(...templatePath).child('metadata', 'labels');
-    return [new FieldError('FieldValueInvalid', p, labels ?? null, '`selector` does not match template `labels`', goStringMap(labels))];
-  }
+  if (!parsed.matches(set)) return [mismatch];
   return [];
 }
 
@@ -143,6 +137,13 @@ function validateRestartPolicy(template: unknown, path: FieldPath, allowed: stri
   const policy = valueAt(template, 'spec', 'restartPolicy');
   if (typeof policy === 'string' && !allowed.includes(policy)) return [notSupported(path.child('spec', 'restartPolicy'), policy, allowed)];
   return [];
+}
+
+/** A Job's pod template must say `OnFailure` or `Never` (anything else is `Required`, as upstream words it). */
+function validateJobRestartPolicy(template: unknown, path: FieldPath): FieldError[] {
+  const policy = valueAt(template, 'spec', 'restartPolicy');
+  if (policy === 'OnFailure' || policy === 'Never') return [];
+  return [required(path.child('spec', 'restartPolicy'), 'valid values: "OnFailure", "Never"')];
 }
 
 /** A field that may not change after creation: `field is immutable`. */
@@ -375,6 +376,7 @@ const job: BuiltinSpec = {
     o.status = {};
     const spec = child(o, 'spec');
     if (spec.manualSelector === true) return;
+    spec.manualSelector = false;
     // generateSelector: the Job's uid selects its pods.
     const uid = o.metadata.uid ?? '';
     const name = o.metadata.name ?? '';
@@ -386,9 +388,7 @@ const job: BuiltinSpec = {
     const tp = FieldPath.root('spec', 'template');
     const template = valueAt(o, 'spec', 'template');
     const errs = [...validateSelector(o, 'job'), ...validatePodTemplate(template, tp)];
-    const policy = valueAt(template, 'spec', 'restartPolicy');
-    if (policy === undefined) errs.push(required(tp.child('spec', 'restartPolicy'), 'valid values: "OnFailure", "Never"'));
-    else errs.push(...validateRestartPolicy(template, tp, ['OnFailure', 'Never']));
+    errs.push(...validateJobRestartPolicy(template, tp));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
       const v = valueAt(o, 'spec', f);
       if (typeof v === 'number' && v < 0) errs.push(invalid(FieldPath.root('spec', f), v, 'must be greater than or equal to 0'));
@@ -404,7 +404,7 @@ const cronJob: BuiltinSpec = {
   columns: [
     { def: { name: 'Schedule', type: 'string', priority: 0, description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.' }, cell: (o) => String(valueAt(o, 'spec', 'schedule') ?? '') },
     { def: { name: 'Timezone', type: 'string', priority: 0, description: 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.' }, cell: (o) => { const tz = valueAt(o, 'spec', 'timeZone'); return typeof tz === 'string' ? tz : '<none>'; } },
-    { def: { name: 'Suspend', type: 'boolean', priority: 0, description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.' }, cell: (o) => valueAt(o, 'spec', 'suspend') === true },
+    { def: { name: 'Suspend', type: 'boolean', priority: 0, description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.' }, cell: (o) => (valueAt(o, 'spec', 'suspend') === true ? 'True' : 'False') },
     int('Active', 'A list of pointers to currently running jobs.', (o) => { const a = valueAt(o, 'status', 'active'); return Array.isArray(a) ? a.length : 0; }),
     { def: { name: 'Last Schedule', type: 'string', priority: 0, description: 'Information when was the last time the job was successfully scheduled.' }, cell: (o, now) => { const t = valueAt(o, 'status', 'lastScheduleTime'); return typeof t === 'string' ? humanDuration(now - Date.parse(t)) : '<none>'; } },
   ],
@@ -433,8 +433,7 @@ const cronJob: BuiltinSpec = {
     const tp = FieldPath.root('spec', 'jobTemplate', 'spec', 'template');
     const template = valueAt(o, 'spec', 'jobTemplate', 'spec', 'template');
     errs.push(...validatePodTemplate(template, tp));
-    if (valueAt(template, 'spec', 'restartPolicy') === undefined) errs.push(required(tp.child('spec', 'restartPolicy'), 'valid values: "OnFailure", "Never"'));
-    else errs.push(...validateRestartPolicy(template, tp, ['OnFailure', 'Never']));
+    errs.push(...validateJobRestartPolicy(template, tp));
     return errs;
   },
 };
