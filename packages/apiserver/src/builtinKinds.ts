@@ -44,6 +44,8 @@ export interface BuiltinSpec {
   /** Validation of an update only (immutable fields), on top of `validate`. */
   validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
   deleteReturnsObject?: boolean;
+  /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
+  orphanDependentsByDefault?: boolean;
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
 }
@@ -61,6 +63,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly bucket: string;
   readonly allowUnconditionalUpdate = true;
   readonly deleteReturnsObject: boolean;
+  readonly orphanDependentsByDefault: boolean;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
 
@@ -71,6 +74,7 @@ export class BuiltinResourceType implements ResourceType {
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
+    this.orphanDependentsByDefault = spec.orphanDependentsByDefault ?? false;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
   }

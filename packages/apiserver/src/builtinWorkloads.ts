@@ -355,6 +355,7 @@ function defaultJobSpec(spec: JSONObject): void {
 }
 
 const job: BuiltinSpec = {
+  orphanDependentsByDefault: true,
   names: { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], status: true, nameValidation: 'subdomain' },
   generation: true,
   columns: [

@@ -79,6 +79,8 @@ export interface ResourceType {
   readonly deprecationWarning?: string;
   /** Whether DELETE answers with the deleted object (else with a `Status`). */
   readonly deleteReturnsObject: boolean;
+  /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
+  readonly orphanDependentsByDefault?: boolean;
 
   /** Shows a stored object in this version (read defaulting and conversion). */
   fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject>;
