@@ -159,7 +159,8 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
-  if (pt === undefined || (pt === 'strategic' && r.type.names.group !== '' && !r.type.names.group.endsWith('.k8s.io'))) {
+  const builtinGroup = r.type.names.group === '' || r.type.names.group.endsWith('.k8s.io') || r.type.names.group === 'apps' || r.type.names.group === 'batch';
+  if (pt === undefined || (pt === 'strategic' && !builtinGroup)) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
   }
   const body = await readObject(ctx, r, wctx, pt);
