@@ -5,7 +5,9 @@
  * finalizer, Secret `stringData`, config key validation, Pod status kept apart from spec).
  *
  * Built-in objects are stored as sent (no pruning of unknown fields); there is no controller behind
- * them (Pods are never scheduled or run).
+ * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Services,
+ * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
+ * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
 import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
