@@ -133,7 +133,7 @@ const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
   const allocator = new ServiceAllocator(store);
   return {
-    names: { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true, nameValidation: 'label' },
+    names: { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true, nameValidation: 'dns1035' },
     columns: [
       { def: { name: 'Type', type: 'string', priority: 0, description: 'type determines how the Service is exposed.' }, cell: (o) => String(valueAt(o, 'spec', 'type') ?? 'ClusterIP') },
       { def: { name: 'Cluster-IP', type: 'string', priority: 0, description: 'clusterIP is the IP address of the service.' }, cell: (o) => String(valueAt(o, 'spec', 'clusterIP') ?? '<none>') },

@@ -11,7 +11,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
  */
 import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { labelSelectorFromObject, type LabelSelectorObject } from '@kubekit/selectors';
+import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, type JSONObject } from './internal/own.js';
 

@@ -41,8 +41,8 @@ export interface ResourceNames {
   shortNames: readonly string[];
   categories: readonly string[];
   verbs: readonly string[];
-  /** How names are validated: DNS-1123 subdomains (most kinds) or labels (namespaces). */
-  nameValidation: 'subdomain' | 'label';
+  /** How names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
+  nameValidation: 'subdomain' | 'label' | 'dns1035';
   /** Whether `/status` is served. */
   status: boolean;
   /** The `/scale` subresource, when served. */

@@ -139,6 +139,8 @@ describe('built-in workload kinds', () => {
     expect(kept.body.spec.clusterIP).to.equal(clusterIP);
     const bad = await client.post('/api/v1/namespaces/default/services', { metadata: { name: 'bs' }, spec: { ports: [{ port: 80 }, { port: 81 }] } });
     expect(bad.body.message).to.equal('Service "bs" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]');
+    const badName = await client.post('/api/v1/namespaces/default/services', { metadata: { name: '1abc' }, spec: { ports: [{ port: 80 }] } });
+    expect(badName.body.message).to.equal('Service "1abc" is invalid: metadata.name: Invalid value: "1abc": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')');
     const table = await client.get('/api/v1/namespaces/default/services', tableAccept);
     expect(table.body.columnDefinitions.map((c: { name: string }) => c.name)).to.deep.equal(['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector']);
     const np = table.body.rows.find((row: { cells: unknown[] }) => row.cells[0] === 'np');
