@@ -9,6 +9,7 @@
  */
 import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
+import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
@@ -137,6 +138,10 @@ function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
   }
 }
 
+function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', namespace: string, name: string, dryRun: boolean, wctx: WriteContext): AdmissionAttributes {
+  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx };
+}
+
 function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeError {
   return KubeError.invalid({ group: type.names.group, kind: type.names.kind }, name, errs);
 }
@@ -196,14 +201,17 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
   const { type } = r;
-  const obj = type.decode(body, wctx);
+  let obj = type.decode(body, wctx);
   checkNamespace(ctx, type, obj, namespace);
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
+  const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
+  obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   fillSystemFieldsOnCreate(obj.metadata, wctx.now);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
   const errs = type.validateCreate(obj, wctx);
   if (errs.length > 0) throw invalid(type, name, errs);
+  await ctx.admission?.validate({ ...attrs, object: obj });
   const stored = await type.toStorage(obj);
   const key = storeKey(obj.metadata.namespace ?? '', name);
   if (dryRun) {
@@ -230,10 +238,12 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     const current = ctx.store.get(type.bucket, key);
     if (current === undefined) throw KubeError.notFound(type.groupResource, info.name);
     const old = await type.fromStorage(current);
-    const obj = mutate(old);
+    let obj = mutate(old);
     checkNamespace(ctx, type, obj, namespace);
     checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
     checkResourceVersion(type, info.name, precondition);
+    const attrs = { ...admissionAttributes(r, 'UPDATE', namespace, info.name, dryRun, wctx), oldObject: old };
+    obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
     if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '' && !type.allowUnconditionalUpdate) {
@@ -249,6 +259,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     type.prepareForUpdate(obj, old, wctx);
     const errs = type.validateUpdate(obj, old, wctx);
     if (errs.length > 0) throw invalid(type, info.name, errs);
+    await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
     if (ctx.store.get(type.bucket, key) !== current) {
       if (precondition !== undefined || attempt >= maxRetries) {
