@@ -47,6 +47,8 @@ export function listStrategy(path: readonly string[]): ListStrategy {
     case 'volumes': case 'imagePullSecrets': case 'resourceClaims': case 'schedulingGates':
       return { key: 'name' };
     case 'hostAliases': return { key: 'ip' };
+    // Validating/MutatingWebhookConfiguration.webhooks.
+    case 'webhooks': return path.length === 1 ? { key: 'name' } : undefined;
     case 'topologySpreadConstraints': return { key: 'topologyKey' };
     case 'conditions': return parent === 'status' ? { key: 'type' } : undefined;
     // ServiceSpec.ports (the container ports are handled above).

@@ -58,6 +58,13 @@ describe('strategicMerge', () => {
     expect(out).to.deep.equal({ spec: { strategy: { type: 'Recreate' } } });
   });
 
+  it('merges Service ports by port and webhooks by name', () => {
+    const svc = strategicMerge({ spec: { ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https' }] } }, { spec: { ports: [{ port: 443, targetPort: 8443 }] } });
+    expect(svc).to.deep.equal({ spec: { ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https', targetPort: 8443 }] } });
+    const hooks = strategicMerge({ webhooks: [{ name: 'a.example.com', timeoutSeconds: 10 }] }, { webhooks: [{ name: 'b.example.com' }] });
+    expect(hooks).to.deep.equal({ webhooks: [{ name: 'a.example.com', timeoutSeconds: 10 }, { name: 'b.example.com' }] });
+  });
+
   it('refuses an element without its merge key', () => {
     expect(() => strategicMerge(pod, { spec: { containers: [{ image: 'x' }] } })).to.throw('does not contain declared merge key: name');
   });
