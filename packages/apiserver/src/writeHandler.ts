@@ -12,7 +12,7 @@ import { parse as parseYAML } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
-import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
+import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
@@ -47,7 +47,7 @@ type BodyUse = 'object' | PatchType;
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
-  if (ct === protobufMediaType && r.type.names.group === '') return decodeProtobuf(body);
+  if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) return decodeProtobuf(body);
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
@@ -164,7 +164,8 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
-  if (pt === undefined || (pt === 'strategic' && r.type.names.group !== '' && !r.type.names.group.endsWith('.k8s.io'))) {
+  const builtinGroup = r.type.names.group === '' || r.type.names.group.endsWith('.k8s.io') || r.type.names.group === 'apps' || r.type.names.group === 'batch';
+  if (pt === undefined || (pt === 'strategic' && !builtinGroup)) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
   }
   const body = await readObject(ctx, r, wctx, pt);
@@ -398,7 +399,7 @@ export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
   const scale = type.names.scale!;
   const spec = getPath(obj, scale.specReplicasPath);
   const status = getPath(obj, scale.statusReplicasPath);
-  const selector = scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
+  const selector = scale.selector !== undefined ? scale.selector(obj) : scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
   const m = obj.metadata;
   return {
     kind: 'Scale', apiVersion: 'autoscaling/v1',
