@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const packages = readdirSync(join(root, 'packages')).filter((p) => existsSync(join(root, 'packages', p, 'package.json')));
@@ -32,12 +32,20 @@ describe('npm packages', function () {
 
   after(() => { if (work) rmSync(work, { recursive: true, force: true }); });
 
-  it('packs dist with types and without tests or sources', () => {
+  it('packs dist with types, the sources its maps name, a LICENSE, and no tests', () => {
     for (const p of packages) {
       const list = packedFiles.get(p)!;
       expect(list, p).to.include('dist/index.js');
       expect(list, p).to.include('dist/index.d.ts');
-      expect(list.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.endsWith('.tsbuildinfo')), p).to.deep.equal([]);
+      expect(list, p).to.include('LICENSE');
+      expect(list.filter((f) => f.startsWith('test/') || f.endsWith('.tsbuildinfo')), p).to.deep.equal([]);
+      // Every source and declaration map names files that are in the tarball (stack traces and
+      // go-to-definition land on real files).
+      const packed = new Set(list);
+      for (const map of list.filter((f) => f.endsWith('.map'))) {
+        const { sources } = JSON.parse(readFileSync(join(root, 'packages', p, map), 'utf8')) as { sources: string[] };
+        for (const source of sources) expect(packed.has(posix.join(posix.dirname(map), source)), `${p}/${map} -> ${source}`).to.equal(true);
+      }
     }
   });
 

@@ -2,7 +2,7 @@
 // strangers from a registry: the root LICENSE, sources shipped for the source maps, the root's Node
 // engines, and peer ranges that admit only what loads on every Node version the engines admit.
 import { expect } from 'chai';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import semver from 'semver';
 
@@ -55,5 +55,17 @@ describe('workspace packages', () => {
   it('checks the rule it enforces: the old range would have been refused', () => {
     expect(semver.intersects('^1.4.0 || ^2.0.0', '>=2.0.0-0')).to.equal(true);
     expect(semver.intersects('^1.4.0', '>=2.0.0-0')).to.equal(false);
+  });
+
+  it('have their bins executable and linked after npm run build (npx kubekit in a fresh clone)', function () {
+    if (!existsSync(join(root, 'packages/cli/dist/bin.js'))) this.skip(); // mocha straight from sources, nothing built
+    for (const p of packages) {
+      const bin = (manifest(p) as { bin?: Record<string, string> }).bin ?? {};
+      for (const [command, file] of Object.entries(bin)) {
+        const link = join(root, 'node_modules/.bin', command);
+        expect(realpathSync(link), `node_modules/.bin/${command}`).to.equal(realpathSync(join(root, 'packages', p, file)));
+        accessSync(link, constants.X_OK);
+      }
+    }
   });
 });
