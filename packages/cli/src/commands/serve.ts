@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { startApiServer } from '@kubekit/apiserver';
 import type { Logger } from '@kubekit/core';
 import { validateCustomResourceDefinition } from '@kubekit/crd';
 import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
 import type { CliContext } from '../internal/context.js';
 import { displayPath, readDefinitions } from '../internal/documents.js';
+import { loadApiServer } from '../internal/loadApiServer.js';
 
 /** Options of `kubekit serve`. */
 export interface ServeOptions {
@@ -71,6 +71,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     for (const error of errors) ctx.stderr.write(`* ${error.toString()}\n`);
   }
   if (invalid > 0) return exitCodes.failure;
+  const { startApiServer } = await loadApiServer();
   const server = await startApiServer({
     port,
     host: options.host ?? '127.0.0.1',
