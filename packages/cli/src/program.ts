@@ -124,6 +124,7 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the server to this file')
     .option('--crd <file>', 'create the CRDs of this file at start (repeatable)', collect)
     .option('-v, --verbose', 'log every request to stderr')
+    .option('--feature-gates <gates>', 'as kube-apiserver\'s, e.g. CustomResourceFieldSelectors=false (repeatable; default: all on)', collect)
     .action((options: Parameters<typeof serve>[1]) => run(() => serve(ctx, options))());
 
   const withExitCodes = (command: Command): void => {

@@ -6,6 +6,7 @@ import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
 import type { CliContext } from '../internal/context.js';
 import { displayPath, readDefinitions } from '../internal/documents.js';
+import { parseFeatureGates } from '../internal/featureGates.js';
 import { loadApiServer } from '../internal/loadApiServer.js';
 
 /** Options of `kubekit serve`. */
@@ -22,6 +23,8 @@ export interface ServeOptions {
   crd?: string[];
   /** Log every request to stderr. @defaultValue false */
   verbose?: boolean;
+  /** kube-apiserver's `--feature-gates` (`CustomResourceFieldSelectors=false`). @defaultValue every gate on */
+  featureGates?: string[];
 }
 
 function stderrLogger(ctx: CliContext, fields: Record<string, unknown> = {}): Logger {
@@ -60,6 +63,7 @@ function untilStopped(ctx: CliContext): Promise<void> {
 export async function serve(ctx: CliContext, options: ServeOptions): Promise<number> {
   const port = options.port === undefined ? 0 : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError(`--port must be a port number, got ${JSON.stringify(options.port)}`, exitCodes.usage);
+  const gates = parseFeatureGates(options.featureGates);
   const definitions = options.crd === undefined || options.crd.length === 0 ? [] : await readDefinitions(ctx, options.crd);
   // Checked here as well as by the server, so a bad file fails before anything starts.
   let invalid = 0;
@@ -77,6 +81,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     host: options.host ?? '127.0.0.1',
     dataDir: options.dataDir === undefined ? undefined : resolve(ctx.cwd, options.dataDir),
     logger: options.verbose === true ? stderrLogger(ctx) : undefined,
+    customResourceFieldSelectors: gates.CustomResourceFieldSelectors,
   });
   try {
     for (const { crd, file } of definitions) {
