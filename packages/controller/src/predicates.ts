@@ -5,8 +5,11 @@ import type { KubeObject } from '@kubekit/core';
  * function lets that kind of event through.
  */
 export interface Predicate<T extends KubeObject = KubeObject> {
+  /** Whether an added object (also each object of the initial list) is enqueued. */
   create?(obj: T): boolean;
+  /** Whether an update is enqueued, given the new and the previous object. */
   update?(obj: T, old: T): boolean;
+  /** Whether a deleted object (or one that left the informer's selection) is enqueued. */
   delete?(obj: T): boolean;
 }
 
