@@ -62,6 +62,7 @@ describe('workspace packages', () => {
     for (const p of packages) {
       const bin = (manifest(p) as { bin?: Record<string, string> }).bin ?? {};
       for (const [command, file] of Object.entries(bin)) {
+        expect(existsSync(join(root, 'packages', p, file)), `@kubekit/${p}'s bin ${command} names ${file}, which must exist after the build (and be packed)`).to.equal(true);
         const link = join(root, 'node_modules/.bin', command);
         expect(realpathSync(link), `node_modules/.bin/${command}`).to.equal(realpathSync(join(root, 'packages', p, file)));
         accessSync(link, constants.X_OK);

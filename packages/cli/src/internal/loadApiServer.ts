@@ -2,7 +2,7 @@ import { exitCodes } from '../exitCodes.js';
 import { CommandError } from './context.js';
 
 /** What `kubekit serve` uses of `@kubekit/apiserver`. */
-export type ApiServerModule = Pick<typeof import('@kubekit/apiserver'), 'startApiServer'>;
+export type ApiServerModule = Pick<typeof import('@kubekit/apiserver'), 'startApiServer' | 'DataDirectoryError'>;
 
 /**
  * Imports `@kubekit/apiserver`, an optional peer of the CLI: a project that only generates and checks
