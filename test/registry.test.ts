@@ -120,7 +120,7 @@ describe('the packages from a registry', function () {
       cpSync(join(root, f), join(repo, f), { recursive: true, preserveTimestamps: true });
     }
     for (const p of packages) {
-      cpSync(join(root, 'packages', p), join(repo, 'packages', p), { recursive: true, preserveTimestamps: true, filter: (src) => !src.includes('node_modules') });
+      cpSync(join(root, 'packages', p), join(repo, 'packages', p), { recursive: true, preserveTimestamps: true, filter: (src) => !/[\\/](?:node_modules|\.build|\.bin)(?:[\\/]|$)/.test(src) });
     }
     symlinkSync(join(root, 'node_modules'), join(repo, 'node_modules'));
     writeFileSync(join(repo, '.gitignore'), 'node_modules/\ndist/\n*.tsbuildinfo\n');
