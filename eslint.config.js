@@ -67,7 +67,7 @@ const layerConfigs = Object.keys(layers).map((pkg) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.tools/**', '.tmp/**', 'scripts/*.cjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.tools/**', '.tmp/**', 'site/**', 'scripts/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {

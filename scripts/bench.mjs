@@ -14,6 +14,7 @@ const all = {
   'attrs-defaulter': ['bench/attrs-defaulter/fieldSelection.ts', 'bench/attrs-defaulter/defaulting.ts'],
   apiserver: ['bench/apiserver/apiserver.ts'],
   informer: ['bench/informer/run.ts'],
+  'informer-node24': ['bench/informer/clientNode2.mjs'],
   controller: ['bench/controller/workQueue.ts'],
   webhook: ['bench/webhook/webhook.ts'],
 };

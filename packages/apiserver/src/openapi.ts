@@ -15,6 +15,7 @@ import { stringifyJSON } from '@kubekit/core';
 import type { CustomResourceDefinition } from '@kubekit/crd';
 import type { ResourceCatalog } from './catalog.js';
 import { CustomResourceType } from './customResourceHandler.js';
+import { apiextensionsV1Prefix, customResourceDefinitionSchemas } from './internal/crdSchemas.js';
 import { sendText } from './internal/http.js';
 import { metaSchemas, objectMetaRef } from './internal/metaSchemas.js';
 import { openAPIV3Schema } from './internal/semantics.js';
@@ -23,6 +24,7 @@ import type { ResourceType } from './resourceType.js';
 /** The component name of a kind: the reversed group, the version and the kind (`com.example.stable.v1.CronTab`). */
 export function definitionName(group: string, version: string, kind: string): string {
   if (group === '') return `io.k8s.api.core.${version}.${kind}`;
+  if (group === 'apiextensions.k8s.io' && version === 'v1') return `${apiextensionsV1Prefix}.${kind}`;
   if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.slice(0, -'.k8s.io'.length).split('.').reverse().join('.')}.${version}.${kind}`;
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
@@ -158,6 +160,11 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
     }
     Object.assign(paths, pathsOf(t));
     const n = t.names;
+    if (n.group === 'apiextensions.k8s.io' && n.version === 'v1' && n.kind === 'CustomResourceDefinition') {
+      // Typed like the apiserver's, so kubectl apply can compute its strategic merge patch.
+      Object.assign(schemas, customResourceDefinitionSchemas());
+      continue;
+    }
     const kindDef = definitionName(n.group, n.version, n.kind);
     schemas[kindDef] = builtinKindSchema(t);
     schemas[definitionName(n.group, n.version, n.listKind)] = {

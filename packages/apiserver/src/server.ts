@@ -10,6 +10,7 @@ import type { ResourceCatalog } from './catalog.js';
 import { serveDiscovery } from './discovery.js';
 import { sendError, sendJSON, toKubeError } from './internal/http.js';
 import { serveOpenAPI } from './openapi.js';
+import { serveOpenAPIV2 } from './openapiV2.js';
 import { handleResourceRequest, resourceNotFound } from './restHandler.js';
 import { parseRequestInfo } from './router.js';
 import type { ServerContext } from './serverContext.js';
@@ -80,6 +81,10 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   if (!authorized(req, options.token)) {
     req.resume();
     sendJSON(res, 401, new KubeError('Unauthorized', 'Unauthorized').toStatus());
+    return;
+  }
+  if (path === '/openapi/v2' && method === 'GET') {
+    serveOpenAPIV2(options.catalog, req.headers.accept, res, options.customResourceFieldSelectors);
     return;
   }
   if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {

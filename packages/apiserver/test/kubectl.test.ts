@@ -3,7 +3,7 @@
 // CustomResourceDefinitions" (section "Field selectors").
 import { expect } from 'chai';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +128,30 @@ describe('startApiServer with a real kubectl', function () {
       'shirt.stable.example.com/example3 unchanged',
       '',
     ].join('\n'));
+  });
+
+  it('re-applies an updated CRD with the patch computed from the OpenAPI v3 schema of CustomResourceDefinition, without a warning', async () => {
+    // Regression for issue #16: the embedded server published CustomResourceDefinition with an untyped
+    // schema while advertising strategic merge patch, and every apply of a changed CRD printed
+    // `warning: error calculating patch from openapi v3 spec: unable to find api field "spec"`.
+    const original = readFileSync(join(fixturesDir, 'shirt-resource-definition.yaml'), 'utf8');
+    const updated = original
+      .replace('    kind: Shirt\n', '    kind: Shirt\n    shortNames: [shs]\n')
+      .replace('              size:\n                type: string\n', '              size:\n                type: string\n                default: M\n              tags:\n                type: array\n                items: {type: object, properties: {name: {type: string}}}\n');
+    expect(updated).to.not.equal(original);
+    writeFileSync(join(dir, 'updated-crd.yaml'), updated);
+    const applied = await kubectl('apply', '-f', join(dir, 'updated-crd.yaml'));
+    expect(applied.stderr).to.equal('');
+    expect(applied.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/shirts.stable.example.com configured\n');
+    const got = JSON.parse((await kubectl('get', 'crd', 'shirts.stable.example.com', '-o', 'json')).stdout) as { spec: { names: { shortNames?: string[] }; versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } };
+    expect(got.spec.names.shortNames).to.deep.equal(['shs']);
+    expect(Object.keys(got.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties)).to.deep.equal(['color', 'size', 'tags']);
+    // And back: the three-way patch removes what the last applied configuration added.
+    const reverted = await kubectl('apply', '-f', join(fixturesDir, 'shirt-resource-definition.yaml'));
+    expect(reverted.stderr).to.equal('');
+    const back = JSON.parse((await kubectl('get', 'crd', 'shirts.stable.example.com', '-o', 'json')).stdout) as typeof got;
+    expect(back.spec.names.shortNames).to.equal(undefined);
+    expect(back.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties).to.deep.equal({ color: { type: 'string' }, size: { type: 'string' } });
   });
 
   it('deletes a shirt', async () => {

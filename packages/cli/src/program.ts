@@ -131,6 +131,7 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--token-file <file>', 'require the bearer token on the first line of this file')
     .option('--tls', 'serve https with a self-signed certificate generated at start (the kubeconfig carries it as CA)')
     .option('-v, --verbose', 'log every request to stderr')
+    .option('--feature-gates <gates>', 'as kube-apiserver\'s, e.g. CustomResourceFieldSelectors=false (repeatable; default: all on)', collect)
     .action((options: Parameters<typeof serve>[1]) => run(() => serve(ctx, options))());
 
   registerWebhookCommands(program, ctx, run);

@@ -46,7 +46,7 @@ export type { ControllerOptions, EventSource, MapFunc, SourceHandlers } from './
 export type { CoreEvent, EventRecorderOptions } from './eventRecorder.js';
 export type { CreateLoggerOptions } from './logger.js';
 export type { FinalizerOutcome, RetryOnConflictOptions } from './objectHelpers.js';
-export type { Predicate } from './predicates.js';
+export type { Predicate, PredicateFactory } from './predicates.js';
 export type { ReconcileFunc, ReconcileResult, Reconciler, Request } from './reconciler.js';
 export type { ManagerOptions, Runnable, SyncableRunnable } from './manager.js';
 export type { Lease, LeaseClient, LeaderCallbacks, LeaderElectorOptions } from './leaderElector.js';

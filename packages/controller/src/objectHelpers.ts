@@ -95,11 +95,19 @@ export function controllerReference(owner: KubeObject): OwnerReference {
 }
 
 /**
- * Makes `owner` the controller of `obj` (returns a copy), as controller-runtime's
- * `SetControllerReference`: cluster-scoped objects cannot be owned by namespaced ones, owners must
- * share the namespace, and an object has at most one controller.
+ * Makes `owner` the controller of `obj`, as controller-runtime's `SetControllerReference`: it sets
+ * `obj.metadata.ownerReferences` **in place** (and returns `obj` itself, for chaining), replacing a
+ * reference to the same owner (same API group, kind and name) and keeping the others. Cluster-scoped
+ * objects cannot be owned by namespaced ones, owners must share the namespace, and an object has at
+ * most one controller. Nothing changes when it throws.
  *
  * @throws KubeError (`Invalid`/`AlreadyExists`) naming the conflict.
+ * @example
+ * ```ts
+ * const job = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'job-1' } };
+ * setControllerReference(cronTab, job);   // job.metadata.ownerReferences now names cronTab
+ * await configMaps.create(job);
+ * ```
  */
 export function setControllerReference<T extends KubeObject>(owner: KubeObject, obj: T): T {
   const ref = controllerReference(owner);
@@ -109,9 +117,16 @@ export function setControllerReference<T extends KubeObject>(owner: KubeObject, 
   if (ownerNs !== '' && ownerNs !== objNs) throw new KubeError('Invalid', `cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`);
   const refs = obj.metadata.ownerReferences ?? [];
   const existing = refs.find((r) => r.controller === true);
-  if (existing && existing.uid !== ref.uid) {
-    throw new KubeError('AlreadyExists', `Object ${objNs}/${obj.metadata.name} is already owned by another ${existing.kind} controller ${existing.name}`);
+  if (existing && !referSameObject(existing, ref)) {
+    throw new KubeError('AlreadyExists', `Object ${objNs}/${obj.metadata.name ?? ''} is already owned by another ${existing.kind} controller ${existing.name}`);
   }
-  const others = refs.filter((r) => r.uid !== ref.uid);
-  return { ...obj, metadata: { ...obj.metadata, ownerReferences: [...others, ref] } };
+  const index = refs.findIndex((r) => referSameObject(r, ref));
+  obj.metadata.ownerReferences = index < 0 ? [...refs, ref] : refs.map((r, i) => (i === index ? ref : r));
+  return obj;
+}
+
+/** Whether two owner references name the same object: API group, kind and name (controller-runtime's `referSameObject`). */
+function referSameObject(a: OwnerReference, b: OwnerReference): boolean {
+  const group = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '');
+  return group(a.apiVersion) === group(b.apiVersion) && a.kind === b.kind && a.name === b.name;
 }

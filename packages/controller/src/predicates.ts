@@ -5,30 +5,45 @@ import type { KubeObject } from '@kubekit/core';
  * function lets that kind of event through.
  */
 export interface Predicate<T extends KubeObject = KubeObject> {
+  /** Whether an added object (also each object of the initial list) is enqueued. */
   create?(obj: T): boolean;
+  /** Whether an update is enqueued, given the new and the previous object. */
   update?(obj: T, old: T): boolean;
+  /** Whether a deleted object (or one that left the informer's selection) is enqueued. */
   delete?(obj: T): boolean;
 }
 
-/** Passes updates only when `metadata.generation` changed (spec changes of resources with a status subresource). */
-export function generationChangedPredicate<T extends KubeObject>(): Predicate<T> {
-  return { update: (obj, old) => obj.metadata.generation !== old.metadata.generation };
+/**
+ * A built-in predicate, usable both as it is and called: `.for(shirts, generationChangedPredicate)` and
+ * `.for(shirts, generationChangedPredicate())` filter the same way (controller-runtime writes
+ * `predicate.GenerationChangedPredicate{}`; calling is kept for kubekit code written before).
+ */
+export type PredicateFactory = (<T extends KubeObject>() => Predicate<T>) & Predicate<KubeObject>;
+
+function predicateFactory(predicate: Predicate<KubeObject>): PredicateFactory {
+  const call = <T extends KubeObject>(): Predicate<T> => predicate;
+  return Object.assign(call, predicate);
 }
+
+/** Passes updates only when `metadata.generation` changed (spec changes of resources with a status subresource). */
+export const generationChangedPredicate: PredicateFactory = predicateFactory({
+  update: (obj, old) => obj.metadata.generation !== old.metadata.generation,
+});
 
 /** Passes updates only when `metadata.resourceVersion` changed (drops resyncs). */
-export function resourceVersionChangedPredicate<T extends KubeObject>(): Predicate<T> {
-  return { update: (obj, old) => obj.metadata.resourceVersion !== old.metadata.resourceVersion };
-}
+export const resourceVersionChangedPredicate: PredicateFactory = predicateFactory({
+  update: (obj, old) => obj.metadata.resourceVersion !== old.metadata.resourceVersion,
+});
 
 /** Passes updates only when the labels changed. */
-export function labelsChangedPredicate<T extends KubeObject>(): Predicate<T> {
-  return { update: (obj, old) => !sameRecord(obj.metadata.labels, old.metadata.labels) };
-}
+export const labelsChangedPredicate: PredicateFactory = predicateFactory({
+  update: (obj, old) => !sameRecord(obj.metadata.labels, old.metadata.labels),
+});
 
 /** Passes updates only when the annotations changed. */
-export function annotationsChangedPredicate<T extends KubeObject>(): Predicate<T> {
-  return { update: (obj, old) => !sameRecord(obj.metadata.annotations, old.metadata.annotations) };
-}
+export const annotationsChangedPredicate: PredicateFactory = predicateFactory({
+  update: (obj, old) => !sameRecord(obj.metadata.annotations, old.metadata.annotations),
+});
 
 /** Passes an event when any of the predicates passes it. */
 export function anyPredicate<T extends KubeObject>(...predicates: Predicate<T>[]): Predicate<T> {

@@ -120,7 +120,7 @@ describe('controllers against the embedded API server', function () {
     expect((stale as KubeError).reason).to.equal('Conflict');
     const owned = setControllerReference(result, shirt('child', 'blue'));
     expect(owned.metadata.ownerReferences).to.deep.equal([controllerReference(result)]);
-    expect(() => setControllerReference({ ...result, metadata: { ...result.metadata, uid: 'other' } }, owned)).to.throw(KubeError, /already owned by another Shirt controller conflicted/);
+    expect(() => setControllerReference({ ...result, metadata: { ...result.metadata, name: 'other', uid: 'other' } }, owned)).to.throw(KubeError, /already owned by another Shirt controller conflicted/);
     expect(new TerminalError('x').reason).to.equal('Invalid');
   });
 

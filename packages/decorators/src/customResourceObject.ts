@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '@kubekit/core';
+import type { KubeObject, ObjectMeta } from '@kubekit/core';
 import type { ResourceScope } from '@kubekit/crd';
 import type { CustomResourceOptions } from './customResource.js';
 import { lookupRecord } from './internal/metadata.js';
@@ -25,6 +25,23 @@ export abstract class CustomResourceObject {
 
 /** A resource object of a decorated class: its own fields plus `apiVersion`, `kind` and `metadata`. */
 export type ResourceOf<TClass extends ClassRef> = InstanceType<TClass> & { apiVersion?: string; kind?: string; metadata: ObjectMeta };
+
+/**
+ * The object type that informers, clients and controllers take for a decorated class: a `KubeObject`
+ * with the class's `spec` and `status` types. The class itself lacks `KubeObject`'s index signature
+ * (which would cost it its typed field selectors), so `resource<Shirt>()` does not compile, while
+ * `resource<KubeObjectOf<typeof Shirt>>()` does.
+ *
+ * @example
+ * ```ts
+ * type ShirtObject = KubeObjectOf<typeof Shirt>;
+ * const shirts = new KubeClient(kc).resource<ShirtObject>({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
+ * ```
+ */
+export type KubeObjectOf<TClass extends ClassRef> = KubeObject<
+  InstanceType<TClass> extends { spec?: infer TSpec } ? NonNullable<TSpec> : unknown,
+  InstanceType<TClass> extends { status?: infer TStatus } ? NonNullable<TStatus> : unknown
+>;
 
 /** The API coordinates of a `@CustomResource` class. */
 export interface CustomResourceInfo {

@@ -48,7 +48,7 @@ export { Validation } from './validation.js';
 
 export type { CustomResourceOptions } from './customResource.js';
 export type { CustomResourceDefinitionOptions } from './customResourceDefinition.js';
-export type { CustomResourceInfo, ResourceOf } from './customResourceObject.js';
+export type { CustomResourceInfo, KubeObjectOf, ResourceOf } from './customResourceObject.js';
 export type {
   ArrayFieldOptions,
   BooleanFieldOptions,

@@ -26,7 +26,10 @@ export interface ResourceClientRef {
   apiVersion: string;
   /** The plural resource name used in URLs. */
   plural: string;
-  /** Whether objects live in namespaces. @defaultValue true */
+  /**
+   * Whether objects live in namespaces. @defaultValue read from the server's discovery document
+   * (`/api/v1` or `/apis/<group>/<version>`) on first use
+   */
   namespaced?: boolean;
 }
 
@@ -77,15 +80,57 @@ export interface ListRequest {
 export class KubeClient {
   private readonly rest: RestClient;
   private readonly idleTimeoutMs: number;
+  /** Discovery per group-version: plural → namespaced. */
+  private readonly scopes = new Map<string, Promise<Map<string, boolean>>>();
 
   constructor(kubeConfig: KubeConfigLike, options: KubeClientOptions = {}) {
     this.rest = new RestClient(kubeConfig, options.clock ?? realClock, options.userAgent ?? 'kubekit');
     this.idleTimeoutMs = options.requestIdleTimeoutMs ?? 60_000;
   }
 
-  /** A client for one resource. */
+  /** A client for one resource; its scope comes from discovery unless `ref.namespaced` says it. */
   resource<T extends KubeObject = KubeObject>(ref: ResourceClientRef): ResourceClient<T> {
     return new ResourceClient<T>(this, ref);
+  }
+
+  /**
+   * Whether a resource is namespaced, from the server's discovery document of its group-version (read
+   * once per group-version and client, and again when it does not list the resource yet, such as
+   * right after its CRD was created).
+   *
+   * @throws KubeError `NotFound` when the server does not serve the resource; the discovery request's error otherwise.
+   */
+  async isNamespaced(apiVersion: string, plural: string, signal?: AbortSignal): Promise<boolean> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let cached = this.scopes.get(apiVersion);
+      if (cached === undefined || attempt > 0) {
+        cached = this.discover(apiVersion, signal);
+        this.scopes.set(apiVersion, cached);
+        cached.catch(() => this.scopes.delete(apiVersion));
+      }
+      const scopes = await cached;
+      const namespaced = scopes.get(plural);
+      if (namespaced !== undefined) return namespaced;
+    }
+    throw new KubeError('NotFound', `the server doesn't have a resource type "${plural}" in ${apiVersion}`);
+  }
+
+  private async discover(apiVersion: string, signal?: AbortSignal): Promise<Map<string, boolean>> {
+    const { group, version } = parseApiVersion(apiVersion);
+    let list: unknown;
+    try {
+      list = await this.request('GET', group === '' ? `/api/${version}` : `/apis/${group}/${version}`, undefined, { signal });
+    } catch (err) {
+      if (err instanceof KubeError && err.reason === 'NotFound') return new Map();
+      throw err;
+    }
+    const scopes = new Map<string, boolean>();
+    const resources = (list as { resources?: unknown }).resources;
+    for (const r of Array.isArray(resources) ? resources : []) {
+      const { name, namespaced } = (r ?? {}) as { name?: unknown; namespaced?: unknown };
+      if (typeof name === 'string' && typeof namespaced === 'boolean') scopes.set(name, namespaced);
+    }
+    return scopes;
   }
 
   /**
@@ -125,7 +170,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** Reads one object. @throws KubeError `NotFound` when it does not exist. */
   async get(name: string, options: { namespace?: string; signal?: AbortSignal } = {}): Promise<T> {
-    return (await this.client.request('GET', this.path(options.namespace, name), undefined, options)) as T;
+    return (await this.client.request('GET', await this.path(options.namespace, name, undefined, options.signal), undefined, options)) as T;
   }
 
   /** Reads one object, or `undefined` when it does not exist. */
@@ -146,22 +191,22 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     if (options.limit) query.set('limit', String(options.limit));
     if (options.continue) query.set('continue', options.continue);
     if (options.resourceVersion !== undefined) query.set('resourceVersion', options.resourceVersion);
-    return (await this.client.request('GET', withQuery(this.path(options.namespace), query), undefined, options)) as KubeList<T>;
+    return (await this.client.request('GET', withQuery(await this.path(options.namespace, undefined, undefined, options.signal), query), undefined, options)) as KubeList<T>;
   }
 
   /** Creates an object in its `metadata.namespace`. @throws KubeError `AlreadyExists`, `Invalid`, … */
   async create(obj: T, options: WriteOptions = {}): Promise<T> {
-    return (await this.client.request('POST', withQuery(this.path(this.namespaceOf(obj)), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+    return (await this.client.request('POST', withQuery(await this.path(await this.namespaceOf(obj, options.signal), undefined, undefined, options.signal), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
   }
 
   /** Replaces an object (PUT); a stale `metadata.resourceVersion` gets `Conflict`. */
   async update(obj: T, options: WriteOptions = {}): Promise<T> {
-    return (await this.client.request('PUT', withQuery(this.path(this.namespaceOf(obj), this.nameOf(obj)), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+    return (await this.client.request('PUT', withQuery(await this.path(await this.namespaceOf(obj, options.signal), this.nameOf(obj), undefined, options.signal), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
   }
 
   /** Replaces an object's status through the `status` subresource; a stale resourceVersion gets `Conflict`. */
   async updateStatus(obj: T, options: WriteOptions = {}): Promise<T> {
-    return (await this.client.request('PUT', withQuery(this.path(this.namespaceOf(obj), this.nameOf(obj), 'status'), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+    return (await this.client.request('PUT', withQuery(await this.path(await this.namespaceOf(obj, options.signal), this.nameOf(obj), 'status', options.signal), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
   }
 
   /**
@@ -173,13 +218,13 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     if (type === 'apply' && !options.fieldManager) throw KubeError.badRequest('fieldManager is required for apply patch');
     const query = writeQuery(options);
     if (options.force) query.set('force', 'true');
-    const path = withQuery(this.path(options.namespace, name, options.subresource), query);
+    const path = withQuery(await this.path(options.namespace, name, options.subresource, options.signal), query);
     return (await this.client.request('PATCH', path, patch, { contentType: patchContentTypes[type], signal: options.signal })) as T;
   }
 
   /** Server-side apply of a whole object as `fieldManager`, creating it when it does not exist. */
-  apply(obj: T, options: WriteOptions & { fieldManager: string; force?: boolean; subresource?: 'status' }): Promise<T> {
-    return this.patch(this.nameOf(obj), this.withTypeMeta(obj), { ...options, type: 'apply', namespace: this.namespaceOf(obj) });
+  async apply(obj: T, options: WriteOptions & { fieldManager: string; force?: boolean; subresource?: 'status' }): Promise<T> {
+    return this.patch(this.nameOf(obj), this.withTypeMeta(obj), { ...options, type: 'apply', namespace: await this.namespaceOf(obj, options.signal) });
   }
 
   /**
@@ -191,16 +236,22 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
     if (options.preconditions) body.preconditions = options.preconditions;
     if (options.dryRun) body.dryRun = ['All'];
-    return this.client.request('DELETE', this.path(options.namespace, name), body, options);
+    return this.client.request('DELETE', await this.path(options.namespace, name, undefined, options.signal), body, options);
   }
 
-  private path(namespace: string | undefined, name?: string, subresource?: string): string {
-    const namespaced = this.ref.namespaced ?? true;
+  /** Whether the resource is namespaced: `ref.namespaced`, else discovery (see {@link KubeClient.isNamespaced}). */
+  namespaced(signal?: AbortSignal): Promise<boolean> {
+    return this.ref.namespaced !== undefined ? Promise.resolve(this.ref.namespaced) : this.client.isNamespaced(this.ref.apiVersion, this.ref.plural, signal);
+  }
+
+  private async path(namespace: string | undefined, name?: string, subresource?: string, signal?: AbortSignal): Promise<string> {
+    const namespaced = await this.namespaced(signal);
     return resourcePath({ group: this.group, version: this.version, resource: this.ref.plural }, namespaced ? namespace : undefined, name, subresource);
   }
 
-  private namespaceOf(obj: T): string | undefined {
-    return obj.metadata?.namespace ?? ((this.ref.namespaced ?? true) ? 'default' : undefined);
+  private async namespaceOf(obj: T, signal?: AbortSignal): Promise<string | undefined> {
+    if (!(await this.namespaced(signal))) return undefined;
+    return obj.metadata?.namespace ?? 'default';
   }
 
   private nameOf(obj: T): string {

@@ -1,5 +1,6 @@
 import type { RequestOptions } from 'node:https';
 import { KubeError, type Clock } from '@kubekit/core';
+import { importClientNode } from './internal/clientNode.js';
 import * as reader from './internal/kubeConfigReader.js';
 
 /**
@@ -83,7 +84,7 @@ export async function loadKubeConfig(source: KubeConfigSource = { kind: 'default
       if (!(err instanceof reader.UnsupportedKubeConfig)) throw err;
     }
   }
-  const { KubeConfig } = await import('@kubernetes/client-node');
+  const { KubeConfig } = await importClientNode();
   const kc = new KubeConfig();
   switch (source.kind) {
     case 'default': kc.loadFromDefault(); break;

@@ -1,11 +1,12 @@
 import { customResourceFieldsOptionsFor, selectorMatcher } from '@kubekit/attrs';
 import type { SelectionPredicate } from '@kubekit/attrs';
 import { KubeError } from '@kubekit/core';
+import { defaultAndPrune } from '@kubekit/defaulter';
 import { toYAML } from '@kubekit/decorators';
 import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
 import type { CliContext } from '../internal/context.js';
-import { nameOf, namespaceOf, readDefinitions, readObjects } from '../internal/documents.js';
+import { displayPath, nameOf, namespaceOf, readDefinitions, readObjects } from '../internal/documents.js';
 import { cellText, visibleColumns } from '../internal/printerColumns.js';
 import { resolveObjects } from '../internal/resolveResource.js';
 import type { ResolvedObject } from '../internal/resolveResource.js';
@@ -33,8 +34,9 @@ const outputs = ['wide', 'name', 'yaml', 'json'];
 
 /**
  * `kubekit select -f <objects> --crd <crd>`: filters manifests offline with the apiserver's semantics
- * (field labels converted and checked per version, absent fields read as `""`, label selectors as
- * `kubectl -l`), and prints them as `kubectl get` would, with the CRD's printer columns.
+ * (objects pruned and defaulted with their version's schema first, as stored; field labels converted
+ * and checked per version, absent fields read as `""`, label selectors as `kubectl -l`), and prints
+ * them as `kubectl get` would, with the CRD's printer columns.
  *
  * @returns 0, or 1 when the apiserver would refuse the selector (`field label not supported: …`)
  */
@@ -43,8 +45,9 @@ export async function select(ctx: CliContext, options: SelectOptions): Promise<n
     throw new CommandError(`unknown output format ${JSON.stringify(options.output)}: use one of ${outputs.join(', ')}`, exitCodes.usage);
   }
   const definitions = await readDefinitions(ctx, options.crd);
-  const { objects, problems } = resolveObjects(ctx, definitions, await readObjects(ctx, options.filename));
-  for (const problem of problems) ctx.stderr.write(`${ctx.colors.yellow('warning:')} ${problem}\n`);
+  const resolved = resolveObjects(ctx, definitions, await readObjects(ctx, options.filename));
+  for (const problem of resolved.problems) ctx.stderr.write(`${ctx.colors.yellow('warning:')} ${problem}\n`);
+  const objects = resolved.objects.map((item) => asStored(ctx, item));
 
   const predicates = new Map<string, SelectionPredicate>();
   const selected: ResolvedObject[] = [];
@@ -89,6 +92,23 @@ export async function select(ctx: CliContext, options: SelectOptions): Promise<n
       printTables(ctx, selected, options);
       return exitCodes.success;
   }
+}
+
+/**
+ * The object as the apiserver stores it (KEP-575): unknown fields pruned and defaults applied with its
+ * version's schema, so a selector or printer column on a defaulted field sees the default. An object
+ * the apiserver would refuse to decode stays as written, with a warning.
+ */
+function asStored(ctx: CliContext, item: ResolvedObject): ResolvedObject {
+  const object = structuredClone(item.object);
+  try {
+    defaultAndPrune(object, item.version.schema?.openAPIV3Schema, { isResourceRoot: true });
+  } catch (err) {
+    if (!(err instanceof KubeError)) throw err;
+    ctx.stderr.write(`${ctx.colors.yellow('warning:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))} is selected as written, not defaulted: ${err.message}\n`);
+    return item;
+  }
+  return { ...item, object };
 }
 
 /**

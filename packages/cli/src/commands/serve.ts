@@ -1,13 +1,14 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DataDirectoryError, startApiServer } from '@kubekit/apiserver';
 import type { Logger } from '@kubekit/core';
 import { validateCustomResourceDefinition } from '@kubekit/crd';
 import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
 import type { CliContext } from '../internal/context.js';
 import { displayPath, readDefinitions } from '../internal/documents.js';
+import { parseFeatureGates } from '../internal/featureGates.js';
+import { loadApiServer } from '../internal/loadApiServer.js';
 
 /** Options of `kubekit serve`. */
 export interface ServeOptions {
@@ -29,6 +30,8 @@ export interface ServeOptions {
   tls?: boolean;
   /** Log every request to stderr. @defaultValue false */
   verbose?: boolean;
+  /** kube-apiserver's `--feature-gates` (`CustomResourceFieldSelectors=false`). @defaultValue every gate on */
+  featureGates?: string[];
 }
 
 function stderrLogger(ctx: CliContext, fields: Record<string, unknown> = {}): Logger {
@@ -67,6 +70,7 @@ function untilStopped(ctx: CliContext): Promise<void> {
 export async function serve(ctx: CliContext, options: ServeOptions): Promise<number> {
   const port = options.port === undefined ? 0 : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CommandError(`--port must be a port number, got ${JSON.stringify(options.port)}`, exitCodes.usage);
+  const gates = parseFeatureGates(options.featureGates);
   const definitions = options.crd === undefined || options.crd.length === 0 ? [] : await readDefinitions(ctx, options.crd);
   // Checked here as well as by the server, so a bad file fails before anything starts.
   let invalid = 0;
@@ -80,6 +84,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   if (invalid > 0) return exitCodes.failure;
   const token = await readToken(ctx, options);
   const host = options.host ?? '127.0.0.1';
+  const { startApiServer, DataDirectoryError } = await loadApiServer();
   let server: Awaited<ReturnType<typeof startApiServer>>;
   try {
     server = await startApiServer({
@@ -89,6 +94,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
       tls: options.tls === true,
       dataDir: options.dataDir === undefined ? undefined : resolve(ctx.cwd, options.dataDir),
       logger: options.verbose === true ? stderrLogger(ctx) : undefined,
+      customResourceFieldSelectors: gates.CustomResourceFieldSelectors,
     });
   } catch (err) {
     if (err instanceof DataDirectoryError) throw new CommandError(err.message, exitCodes.failure);
