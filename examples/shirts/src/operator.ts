@@ -30,6 +30,10 @@ export interface ShirtsOperatorOptions {
   logger?: Logger;
   /** Leader election on this Lease client; without it the operator runs at once. @defaultValue none */
   leaseClient?: LeaseClient;
+  /** This instance's identity in leader election. @defaultValue `<hostname>_<random>` */
+  identity?: string;
+  /** Serve `/healthz`, `/readyz` and `/metrics` here. @defaultValue not served */
+  probes?: { host?: string; port?: number };
   /** Called after every reconcile of a selected shirt, with its name and the phase written. */
   onReconciled?: (name: string, phase: ShirtStatus['phase']) => void;
 }
@@ -100,7 +104,8 @@ export function shirtsOperator(options: ShirtsOperatorOptions): ShirtsOperator {
 
   const manager = new Manager({
     logger,
-    leaderElection: options.leaseClient === undefined ? undefined : { client: options.leaseClient, namespace, name: 'shirts-operator' },
+    leaderElection: options.leaseClient === undefined ? undefined : { client: options.leaseClient, namespace, name: 'shirts-operator', identity: options.identity },
+    probes: options.probes,
   });
   manager.add(blueShirts, { leaderElection: false }).add(allShirts, { leaderElection: false }).add(blue).add(inventory);
   return { manager, blueShirts, allShirts, client };
