@@ -314,7 +314,7 @@ export class Manager {
           if (!this.synced) failures.unshift('informers: caches not synced');
           answer(failures.length ? 500 : 200, failures.length ? failures.join('\n') : 'ok');
         } else if (path === '/metrics') {
-          answer(200, await this.metrics.registry.metrics(), this.metrics.registry.contentType);
+          answer(200, await this.metrics.scrape(), this.metrics.registry.contentType);
         } else {
           answer(404, 'not found');
         }
