@@ -215,6 +215,7 @@ export class Manager {
       return undefined;
     }
     const identity = le.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
+    this.metrics.leading(le.name, false);
     const elector = new LeaderElector({
       lock: { namespace: le.namespace, name: le.name }, identity, client: le.client, clock: this.clock,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
