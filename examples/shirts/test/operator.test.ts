@@ -1,11 +1,14 @@
-// The shirts operator against the embedded API server over real HTTP, and `npm run demo` as a user runs it.
+// The shirts operator against the embedded API server over real HTTP and against the real kube-apiserver
+// (@kubekit/envtest, when Go is on PATH), and `npm run demo` as a user runs it.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { spawnSync } from 'node:child_process';
+import { startApiServer } from '@kubekit/apiserver';
+import { startReferenceApiServer } from '@kubekit/envtest';
 import { runCli } from '@kubekit/cli';
 import { customResourceDefinition } from '@kubekit/decorators';
 import { KubeClient, loadKubeConfig, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
@@ -14,7 +17,7 @@ import { shirtsOperator, type ShirtObject } from '../src/operator.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -22,23 +25,31 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
-describe('examples/shirts operator', function () {
-  this.timeout(60_000);
-  let server: ApiServer;
+const backends: { name: string; start: () => Promise<{ kubeconfig: string; close(): Promise<void> }> }[] = [{ name: 'embedded', start: () => startApiServer() }];
+if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && process.env.KUBEKIT_BACKENDS !== 'embedded') {
+  backends.push({ name: 'reference', start: () => startReferenceApiServer() });
+}
+
+for (const backend of backends) describe(`examples/shirts operator (${backend.name} API server)`, function () {
+  this.timeout(backend.name === 'reference' ? 30 * 60_000 : 60_000);
+  let server: { kubeconfig: string; close(): Promise<void> };
   let kc: KubeConfigLike;
   let client: KubeClient;
   let shirts: ResourceClient<ShirtObject>;
 
   before(async () => {
-    server = await startApiServer();
+    server = await backend.start();
     kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig });
     client = new KubeClient(kc);
     await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', customResourceDefinition(ManagedShirt));
     shirts = client.resource<ShirtObject>({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
+    // A real apiserver serves a new CRD's resource a moment after accepting it.
+    await until('shirts served', () => client.request('GET', '/apis/stable.example.com/v1/shirts').then(() => true, () => false));
   });
   after(async () => { client.close(); await server.close(); });
 
-  it('has its generated managed CRD committed and up to date', async () => {
+  it('has its generated managed CRD committed and up to date', async function () {
+    if (backend.name !== 'embedded') this.skip();
     let stderr = '';
     const code = await runCli(['crd', 'generate', 'examples/shirts/src/managedShirt.ts', '--out', 'examples/shirts/crd/managed', '--check'], {
       cwd: root, env: {}, stdout: { write: () => undefined }, stderr: { write: (t: string) => { stderr += t; } }, readStdin: () => Promise.resolve(''),

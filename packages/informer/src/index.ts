@@ -41,6 +41,7 @@ export type { LogFormat, LogLevel, LogSettings, StreamLoggerOptions } from './lo
 export type { InformerMetricsSink, RestClientMetricsSink } from './metrics.js';
 export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 export type { InformerOptions, InformerStatus, SelectionMode } from './informer.js';
+export type { DeleteReasonOptions } from './internal/deleteReasons.js';
 export type { KubeClientOptions, ListRequest, PatchType, ResourceClientRef, Table, WriteOptions } from './kubeClient.js';
 export type { KubeConfigCluster, KubeConfigLike, KubeConfigSource, LoadKubeConfigOptions } from './kubeConfig.js';
 export type { ListOptions, ListerWatcherOptions, RequestOptions, ResourceRef, WatchOptions } from './listerWatcher.js';

@@ -12,9 +12,9 @@ import type { InformerMetricsSink } from './metrics.js';
 import { Reflector, type ObjectEvent, type ReflectorStatus } from './reflector.js';
 import { Store, labelsIndex, labelsIndexFunc, metaNamespaceIndexFunc, namespaceIndex, type Indexers } from './store.js';
 import type { FieldPath, FieldValue, KubeObjectLike } from './types.js';
-import { DeleteReasonResolver } from './internal/deleteReasons.js';
+import { DeleteReasonResolver, type DeleteReasonOptions, type PendingReason } from './internal/deleteReasons.js';
 import { describe, unsupportedFieldLabel } from './internal/errors.js';
-import { HandlerQueue, type Notification } from './internal/handlerQueue.js';
+import { HandlerQueue, type Deliverer, type Notification } from './internal/handlerQueue.js';
 import { discoverResourceInfo, type ResourceInfo, type SelectableFieldRef } from './internal/resourceInfo.js';
 import { resourceFieldsFor, toFieldSelector, toLabelSelector, type FieldSelectorInput, type LabelSelectorInput } from './internal/selection.js';
 
@@ -45,10 +45,16 @@ export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends 
   kind?: string;
   /**
    * Confirm with the server whether an object that left a selected informer was deleted or only left
-   * the selection (see {@link Informer}). Without it, such deletes report `deleted` unless the object
-   * visibly no longer matches. @defaultValue true
+   * the selection (see {@link Informer}, Deletes). Without it, such deletes report `'unknown'` unless
+   * the object visibly no longer matches or was being deleted. @defaultValue true
    */
   confirmDeletes?: boolean;
+  /**
+   * The budget of those confirmations: lookups per second and burst, lookups in flight, and how long
+   * a departure may wait for one before its reason is `'unknown'`.
+   * @defaultValue qps 50, burst 500, concurrency 8, maxWaitMs 5000
+   */
+  deleteReasons?: DeleteReasonOptions;
   /**
    * Applied to every object before it is cached. The default drops `metadata.managedFields`, as
    * controller-runtime users commonly do; `null` keeps objects as received.
@@ -113,6 +119,7 @@ interface InformerControlEvents {
 }
 
 type ObjectEventName = 'add' | 'update' | 'delete' | 'synced';
+type Listener = (...args: unknown[]) => unknown;
 
 /** Drops `metadata.managedFields` (in place: the object comes fresh from the decoder). The default transform. */
 export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
@@ -132,7 +139,11 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   vanished during a disconnect become `delete`s).
  * - Ordering: each handler registration sees the changes of one object in the order they happened,
  *   starting with `add`, and `synced` after the objects of the initial state. `update(obj, old)`
- *   passes the state this registration saw before. Registrations are independent.
+ *   passes the state this registration saw before. Every listener added with {@link Informer.on}
+ *   belongs to one shared registration, so `on('add')`, `on('update')` and `on('delete')` added
+ *   separately still see each object's changes in order; each {@link Informer.addEventHandler} is a
+ *   registration of its own, independent of the others. Order is per object, not global: a delete
+ *   whose reason is being confirmed holds back that object's later notifications only.
  * - Buffering: the cache is updated as events arrive, whatever the handlers do. Each registration has
  *   its own queue. Up to `handlerBufferSize` notifications wait as they are (every state, in order);
  *   beyond that the handler is lagging, and a notification for an object that already has one waiting
@@ -141,11 +152,17 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   in order, while memory stays bounded by `handlerBufferSize` plus twice the number of objects, and
  *   the stream never waits for a handler. A handler that returns a promise is awaited before its
  *   registration's next notification; synchronous handlers run in slices that yield to I/O.
- * - Deletes: `delete(obj, { reason })` says `deleted` or `leftSelection`. The apiserver sends `DELETED`
- *   for both, carrying the last matching state. With client-side selection kubekit sees the change
- *   itself. With server-side selection it asks the server (`confirmDeletes`): a list restricted to the
- *   object's name and no other selector finds it with the same `uid` (left the selection) or not
- *   (deleted); bursts are answered by one list. Without selectors every delete is `deleted`.
+ * - Deletes: `delete(obj, { reason })` says `deleted`, `leftSelection` or `unknown`. The apiserver
+ *   sends `DELETED` for both, carrying the last matching state. Without selectors every delete is
+ *   `deleted`; with client-side selection kubekit sees the change itself. With server-side selection:
+ *   a last state with `metadata.deletionTimestamp` is `deleted` and one that visibly does not match is
+ *   `leftSelection`, without asking; otherwise kubekit asks the server (`confirmDeletes`), at most
+ *   once per departure and never with a list of the whole resource: a metadata-only GET by name (or,
+ *   without get permission, a list restricted to `metadata.name`) finds the object with the same
+ *   `uid` (`leftSelection`) or not (`deleted`). An object that comes back before the answer settles
+ *   it without a request. The lookups have a budget (`deleteReasons`); a reason that could not be
+ *   confirmed — budget spent, lookup failed or forbidden, `confirmDeletes: false`, informer stopping —
+ *   is `unknown`, never a guess.
  * - Errors: list and watch failures are `error` events and show in {@link Informer.status}; the
  *   informer retries forever with backoff (see {@link Reflector}). Permanent errors (a selector the
  *   server rejects, a resource it does not serve, forbidden) fail {@link Informer.waitForSync} with the
@@ -177,10 +194,12 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   private readonly options: InformerOptions<T>;
   private readonly store: Store<T>;
   private readonly reflector: Reflector<T>;
-  private readonly resolver: DeleteReasonResolver<T>;
+  private readonly resolver: DeleteReasonResolver;
   private readonly emitter = new EventEmitter<InformerControlEvents>();
   private readonly queues = new Set<HandlerQueue<T>>();
-  private readonly listeners = new Map<string, Map<(...args: never[]) => unknown, HandlerQueue<T>>>();
+  /** The listeners added with `on`, which share one registration (`onQueue`). */
+  private readonly listeners = new Map<ObjectEventName, Set<Listener>>();
+  private onQueue: HandlerQueue<T> | undefined;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private info: ResourceInfo;
@@ -214,7 +233,9 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       selectableFields: options.selectableFields,
       source: options.selectableFields === undefined ? undefined : 'options',
     };
-    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent });
+    // The default transform drops managedFields: leave them out while decoding instead of after.
+    const skipManagedFields = options.transform === undefined;
+    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent, skipManagedFields });
     this.store = new Store<T>({ indexers: options.indexers });
     const transform = options.transform === undefined ? (dropManagedFields as (obj: T) => T) : options.transform ?? undefined;
     this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e), size: () => this.store.size }, {
@@ -239,7 +260,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       this.emitter.emit('status', this.status);
     });
     this.reflector.on('error', (err) => this.onReflectorError(err));
-    this.resolver = new DeleteReasonResolver<T>(this.listerWatcher, this.clock, this.logger, () => this.runSignal);
+    this.resolver = new DeleteReasonResolver(this.listerWatcher, this.clock, this.logger, () => this.runSignal, options.deleteReasons);
   }
 
   /** The current state: the reflector's phase and counters, the selection mode, the cache size. */
@@ -285,6 +306,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     } finally {
       this.stopped = true;
       this.resyncTimer?.cancel();
+      this.resolver.stop();
       const idle = [...this.queues].map((q) => {
         q.stop();
         return q.idle();
@@ -404,7 +426,12 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     };
   }
 
-  /** Listens to an object event (`add`, `update`, `delete`, `synced`) — a registration of its own — or to `error`/`status`. */
+  /**
+   * Listens to an object event (`add`, `update`, `delete`, `synced`) or to `error`/`status`. All
+   * object listeners share one registration, so each object's events reach them in order whichever
+   * events they listen to; a listener added late first receives an `add` for each cached object
+   * (and `synced` if the informer has synced), as a new registration would.
+   */
   on(event: 'add', handler: (obj: T) => unknown): this;
   on(event: 'update', handler: (obj: T, old: T) => unknown): this;
   on(event: 'delete', handler: (obj: T, info: { reason: DeleteReason }) => unknown): this;
@@ -416,10 +443,18 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       this.emitter.on(event, handler as (...args: unknown[]) => void);
       return this;
     }
-    const queue = this.register({ [event]: handler } as EventHandlers<T>);
-    let byHandler = this.listeners.get(event);
-    if (byHandler === undefined) this.listeners.set(event, (byHandler = new Map()));
-    byHandler.set(handler, queue);
+    const listener = handler as Listener;
+    let set = this.listeners.get(event);
+    if (set === undefined) this.listeners.set(event, (set = new Set()));
+    if (set.has(listener)) return this;
+    set.add(listener);
+    if (this.onQueue === undefined) {
+      this.onQueue = this.register(this.onDeliverer(), false);
+    }
+    if (!this.stopped) {
+      if (event === 'add') for (const [key, obj] of this.store.entries()) this.onQueue.enqueue(key, { kind: 'add', obj, to: listener });
+      if (event === 'synced' && this.synced) this.onQueue.synced(listener);
+    }
     return this;
   }
 
@@ -429,13 +464,38 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       this.emitter.off(event, handler as (...args: unknown[]) => void);
       return this;
     }
-    const queue = this.listeners.get(event)?.get(handler);
-    if (queue !== undefined) {
-      queue.stop();
-      this.queues.delete(queue);
-      this.listeners.get(event)?.delete(handler);
+    this.listeners.get(event)?.delete(handler as Listener);
+    if (this.onQueue !== undefined && [...this.listeners.values()].every((set) => set.size === 0)) {
+      this.onQueue.stop();
+      this.queues.delete(this.onQueue);
+      this.onQueue = undefined;
     }
     return this;
+  }
+
+  /** Delivers the shared registration's notifications to the listeners of each event. */
+  private onDeliverer(): Deliverer<T> {
+    const fanOut = (event: ObjectEventName, to: unknown, args: unknown[]): unknown => {
+      const set = this.listeners.get(event);
+      if (set === undefined || set.size === 0) return undefined;
+      if (to !== undefined) return set.has(to as Listener) ? (to as Listener)(...args) : undefined;
+      let pending: Promise<unknown>[] | undefined;
+      for (const listener of [...set]) {
+        try {
+          const result = listener(...args);
+          if (result instanceof Promise) (pending ??= []).push(result.catch((err: unknown) => this.reportHandlerError(err)));
+        } catch (err) {
+          this.reportHandlerError(err);
+        }
+      }
+      return pending === undefined ? undefined : Promise.all(pending);
+    };
+    return {
+      add: (obj, to) => fanOut('add', to, [obj]),
+      update: (obj, old) => fanOut('update', undefined, [obj, old]),
+      delete: (obj, info) => fanOut('delete', undefined, [obj, info]),
+      synced: (to) => fanOut('synced', to, []),
+    };
   }
 
   /** Resolves once every registration has delivered everything pending (for tests and orderly shutdowns). */
@@ -446,15 +506,17 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     }
   }
 
-  private register(handlers: EventHandlers<T>): HandlerQueue<T> {
+  private register(handlers: Deliverer<T>, replay = true): HandlerQueue<T> {
     const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000);
     this.queues.add(queue);
     if (this.stopped) {
       queue.stop();
       return queue;
     }
-    for (const [key, obj] of this.store.entries()) queue.enqueue(key, { kind: 'add', obj });
-    if (this.synced) queue.synced();
+    if (replay) {
+      for (const [key, obj] of this.store.entries()) queue.enqueue(key, { kind: 'add', obj });
+      if (this.synced) queue.synced();
+    }
     return queue;
   }
 
@@ -476,6 +538,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       allKeys?.add(key);
       if (match !== undefined && !match.matches(obj)) continue;
       const old = this.store.get(key);
+      if (old === undefined) this.resolver.settle(key, obj.metadata?.uid);
       if (old !== undefined && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) {
         // Unchanged: keep the instance the handlers saw, so a later `update` passes it as `old`.
         incoming.push(old);
@@ -489,7 +552,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       for (const { key, obj, old } of changed) this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
       for (const obj of incoming) previous.delete(this.store.keyFunc(obj));
       for (const [key, old] of previous) {
-        const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(old);
+        const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(key, old);
         this.notify(key, { kind: 'delete', obj: old, reason });
       }
     }
@@ -518,21 +581,25 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       }
     } else if (event.type === 'DELETED') {
       const old = this.store.delete(key);
-      if (old !== undefined && this.queues.size > 0) this.notify(key, { kind: 'delete', obj, reason: this.deleteReason(obj) });
+      if (old !== undefined && this.queues.size > 0) this.notify(key, { kind: 'delete', obj, reason: this.deleteReason(key, obj) });
       return;
     }
     const old = this.store.upsert(obj, key);
+    // An object back under a name whose departure is being confirmed answers the question.
+    if (old === undefined && this.resolver.pending > 0) this.resolver.settle(key, obj.metadata?.uid);
     if (this.queues.size === 0) return;
     this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
   }
 
   /** The reason of a server-side `DELETED` (or of an object missing from a relist). */
-  private deleteReason(obj: T): DeleteReason | Promise<DeleteReason> {
+  private deleteReason(key: string, obj: T): DeleteReason | PendingReason {
     if (!this.hasSelectors()) return 'deleted';
+    // Being deleted (finalizers ran): a deletion, whatever else changed.
+    if (obj.metadata?.deletionTimestamp != null) return 'deleted';
     // The server sends the last matching state; one that visibly does not match left the selection.
     if (!this.localMatcher().matches(obj)) return 'leftSelection';
-    if (this.options.confirmDeletes === false) return 'deleted';
-    return this.resolver.resolve(obj);
+    if (this.options.confirmDeletes === false) return 'unknown';
+    return this.resolver.resolve(key, obj);
   }
 
   private localMatcher(): SelectionPredicate {

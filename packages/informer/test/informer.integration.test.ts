@@ -1,5 +1,5 @@
 // The KEP-4358 integration scenario, through informers, against the embedded API server over real
-// HTTP: a CRD with two versions whose selectable field moves between them (v1 `spec.color`, v1beta1
+// HTTP, and against the real kube-apiserver (@kubekit/envtest, when Go is on PATH): a CRD with two versions whose selectable field moves between them (v1 `spec.color`, v1beta1
 // `spec.hue`, converted by a webhook); single and combined field selectors, with label selectors;
 // objects created, deleted and moved out of (and into) the selection. Cases from
 // staging/src/k8s.io/apiextensions-apiserver/test/integration/fieldselector_test.go TestSelectableFields
@@ -7,14 +7,14 @@
 import { expect } from 'chai';
 import { setMaxListeners } from 'node:events';
 import { KubeError, noopLogger, type KubeObject } from '@kubekit/core';
-import { startApiServer, type ApiServer } from '@kubekit/apiserver';
 import { selectorMatcher, createCustomResourceFields } from '@kubekit/attrs';
 import { Informer } from '../src/informer.js';
 import { loadKubeConfig, type KubeConfigLike } from '../src/kubeConfig.js';
 import { SharedInformerFactory } from '../src/sharedInformerFactory.js';
 import { EventLog } from './helpers/eventLog.js';
+import { testBackends, type TestServer } from './helpers/backends.js';
 import { Kube, fixture, startConversionWebhook } from './helpers/kube.js';
-import { until } from './helpers/until.js';
+import { until, untilAsync } from './helpers/until.js';
 
 interface Case {
   id: string;
@@ -54,16 +54,29 @@ interface Watched {
   errors: Error[];
 }
 
-/** Waits until an informer has seen every write up to the server's latest (bookmarks carry it) and delivered it. */
-async function caughtUp(server: ApiServer, informer: Informer): Promise<void> {
-  const target = server.resourceVersion;
-  await until(() => Number(informer.status.resourceVersion ?? 0) >= target, `${informer.fieldSelector} at ${target}`, 10_000);
+/**
+ * Waits until an informer has seen every write and delivered it. On the embedded server: up to the
+ * server's latest resourceVersion (bookmarks carry it). On the real one, whose resourceVersions also
+ * count its own writes elsewhere: until the cache equals `expected` (a fresh list), object versions included.
+ */
+async function caughtUp(server: TestServer, informer: Informer, expected: () => Promise<KubeObject[]>): Promise<void> {
+  if (server.resourceVersion !== undefined) {
+    const target = server.resourceVersion();
+    await until(() => Number(informer.status.resourceVersion ?? 0) >= target, `${informer.fieldSelector} at ${target}`, 10_000);
+  } else {
+    const view = (objects: Iterable<KubeObject>) => JSON.stringify([...objects].map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort());
+    await untilAsync(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return view(informer.list()) === view(await expected());
+    }, `${informer.fieldSelector} to equal a fresh list`, 30_000);
+  }
   await informer.idle();
 }
 
-describe('Informer against the embedded API server: the KEP-4358 scenario', function () {
-  this.timeout(60_000);
-  let server: ApiServer;
+for (const backend of testBackends()) {
+describe(`Informer against the ${backend.name} API server: the KEP-4358 scenario`, function () {
+  this.timeout(backend.name === 'reference' ? 30 * 60_000 : 60_000);
+  let server: TestServer;
   let kube: Kube;
   let kc: KubeConfigLike;
   let webhook: Awaited<ReturnType<typeof startConversionWebhook>>;
@@ -80,8 +93,8 @@ describe('Informer against the embedded API server: the KEP-4358 scenario', func
 
   before(async () => {
     webhook = await startConversionWebhook('tests.example.com');
-    server = await startApiServer({ bookmarkIntervalMs: 20 });
-    kube = new Kube(server.url);
+    server = await backend.start({ bookmarkIntervalMs: 20 });
+    kube = new Kube(server.url, server.auth);
     kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig });
     const crd = structuredClone(vectors.crdFixture);
     crd.spec.conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } };
@@ -114,7 +127,7 @@ describe('Informer against the embedded API server: the KEP-4358 scenario', func
       await createShirts();
       await kube.ok('DELETE', path('tests.example.com/v1', 'shirt1'));
       await kube.ok('PATCH', path('tests.example.com/v1', 'shirt2'), { spec: { color: 'green' } }, 'application/merge-patch+json');
-      await Promise.all(selecting.map((w) => caughtUp(server, w.informer)));
+      await Promise.all(selecting.map((w) => caughtUp(server, w.informer, () => kube.list(path(w.c.apiVersion), w.c.fieldSelector, w.c.labelSelector))));
     });
 
     for (const c of cases) {
@@ -147,8 +160,8 @@ describe('Informer against the embedded API server: the KEP-4358 scenario', func
       blue.log.clear();
       hue.log.clear();
       await kube.ok('PATCH', path('tests.example.com/v1', 'shirt3'), { spec: { color: 'blue' } }, 'application/merge-patch+json');
-      await caughtUp(server, blue.informer);
-      await caughtUp(server, hue.informer);
+      await caughtUp(server, blue.informer, () => kube.list(path(blue.c.apiVersion), blue.c.fieldSelector));
+      await caughtUp(server, hue.informer, () => kube.list(path(hue.c.apiVersion), hue.c.fieldSelector));
       expect(blue.log.lines).to.deep.equal(['add shirt3']);
       expect(hue.log.lines).to.deep.equal(['add shirt3']);
       expect((hue.informer.get('shirt3')!.spec as { hue?: string }).hue).to.equal('blue');
@@ -158,21 +171,25 @@ describe('Informer against the embedded API server: the KEP-4358 scenario', func
     it('does report an object that left the selection and was then deleted as deleted', async () => {
       const blue = watched.find((w) => w.c.id === 'integration/001')!;
       blue.log.clear();
+      const fresh = () => kube.list(path(blue.c.apiVersion), blue.c.fieldSelector);
       await kube.ok('PATCH', path('tests.example.com/v1', 'shirt3'), { spec: { color: 'red' } }, 'application/merge-patch+json');
-      await caughtUp(server, blue.informer);
+      await caughtUp(server, blue.informer, fresh);
       await kube.ok('DELETE', path('tests.example.com/v1', 'shirt3'));
       await kube.ok('POST', path('tests.example.com/v1'), { ...vectors.instances[2], spec: { color: 'blue', quantity: 1 } });
-      await caughtUp(server, blue.informer);
+      await caughtUp(server, blue.informer, fresh);
       expect(blue.log.lines).to.deep.equal(['delete shirt3 leftSelection', 'add shirt3']);
       await kube.ok('DELETE', path('tests.example.com/v1', 'shirt3'));
-      await caughtUp(server, blue.informer);
+      await caughtUp(server, blue.informer, fresh);
       expect(blue.log.lines.at(-1)).to.equal('delete shirt3 deleted');
     });
   });
 
   describe('sharing', () => {
-    it('does open one watch per distinct selector through a SharedInformerFactory', async () => {
-      const before = server.watchCount;
+    it('does open one watch per distinct selector through a SharedInformerFactory', async function () {
+      const watchCount = server.watchCount;
+      // Only the embedded server counts its watches.
+      if (watchCount === undefined) this.skip();
+      const before = watchCount();
       const factory = new SharedInformerFactory(kc, { logger: noopLogger });
       const a = factory.informer({ apiVersion: 'tests.example.com/v1', plural: 'shirts', fieldSelector: 'spec.size=M,spec.color=blue' });
       const b = factory.informer({ apiVersion: 'tests.example.com/v1', plural: 'shirts', fieldSelector: 'spec.color=blue,spec.size=M' });
@@ -180,16 +197,16 @@ describe('Informer against the embedded API server: the KEP-4358 scenario', func
       const local = new AbortController();
       const done = factory.start(local.signal);
       await factory.waitForSync();
-      await until(() => server.watchCount === before + 1, 'one more watch');
+      await until(() => watchCount() === before + 1, 'one more watch');
       local.abort();
       await done;
     });
   });
 });
 
-describe('Informer against the embedded API server with the CustomResourceFieldSelectors gate off', function () {
-  this.timeout(30_000);
-  let server: ApiServer;
+describe(`Informer against the ${backend.name} API server with the CustomResourceFieldSelectors gate off`, function () {
+  this.timeout(backend.name === 'reference' ? 30 * 60_000 : 30_000);
+  let server: TestServer;
   let kube: Kube;
   let kc: KubeConfigLike;
   const stop = new AbortController();
@@ -204,8 +221,8 @@ describe('Informer against the embedded API server with the CustomResourceFieldS
   const shirts = '/apis/stable.example.com/v1/namespaces/default/shirts';
 
   before(async () => {
-    server = await startApiServer({ bookmarkIntervalMs: 20, customResourceFieldSelectors: false });
-    kube = new Kube(server.url);
+    server = await backend.start({ bookmarkIntervalMs: 20, gateOff: true });
+    kube = new Kube(server.url, server.auth);
     kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig });
     await kube.createCRD(server, crd);
   });
@@ -241,20 +258,22 @@ describe('Informer against the embedded API server with the CustomResourceFieldS
       await kube.ok('POST', base, { apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { name: 'a' }, spec: { color: 'blue' } });
       await kube.ok('POST', base, { apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { name: 'b' }, spec: { color: 'red' } });
       await kube.ok('POST', base, { apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { name: 'c' }, spec: { color: 'blue' } });
-      await caughtUp(server, informer);
+      const fields = createCustomResourceFields({ namespaced: true, selectableFields: [{ jsonPath: '.spec.color' }] });
+      const match = selectorMatcher({ fields, fieldSelector: 'spec.color=blue' });
+      const selected = async () => (await kube.list(base)).filter((o) => match.matches(o));
+      await caughtUp(server, informer, selected);
       await kube.ok('PATCH', `${base}/a`, { spec: { color: 'green' } }, 'application/merge-patch+json');
       await kube.ok('PATCH', `${base}/b`, { spec: { color: 'blue' } }, 'application/merge-patch+json');
       await kube.ok('DELETE', `${base}/c`);
-      await caughtUp(server, informer);
+      await caughtUp(server, informer, selected);
       const ns = (line: string): string => line.replace(/ ([abc])\b/, ` ${namespace}/$1`);
       expect(log.lines).to.deep.equal(['synced', 'add a', 'add c', 'delete a leftSelection', 'add b', 'delete c deleted'].map(ns));
       log.expectView(informer.list());
       // The cache equals what a server with the gate on would list: every object, through the selector.
-      const fields = createCustomResourceFields({ namespaced: true, selectableFields: [{ jsonPath: '.spec.color' }] });
-      const match = selectorMatcher({ fields, fieldSelector: 'spec.color=blue' });
       const all = await kube.list(base);
       expect(names(informer.list())).to.deep.equal(names(all.filter((o) => match.matches(o))));
       expect(names(informer.list())).to.deep.equal(['b']);
     });
   }
 });
+}

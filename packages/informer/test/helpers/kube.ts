@@ -1,9 +1,9 @@
-/** Test helpers around the embedded API server: a JSON client, CRD setup, a conversion webhook. */
+/** Test helpers around an API server (embedded or real): a JSON client, CRD setup, a conversion webhook. */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { parseJSON, stringifyJSON, type KubeList, type KubeObject } from '@kubekit/core';
-import type { ApiServer } from '@kubekit/apiserver';
 import { untilAsync } from './until.js';
 
 export const tls = (name: string): string => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), 'utf8');
@@ -17,18 +17,37 @@ export interface Reply<T = unknown> {
   body: T;
 }
 
+/** How to reach a server that needs TLS and a token (the real kube-apiserver of @kubekit/envtest). */
+export interface KubeAuth {
+  token?: string;
+  /** The CA (PEM) of an https server. */
+  ca?: string;
+}
+
 /** A JSON client of one server. */
 export class Kube {
-  constructor(readonly baseUrl: string) {}
+  constructor(readonly baseUrl: string, private readonly auth: KubeAuth = {}) {}
 
-  async request<T = unknown>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': contentType },
-      body: body === undefined ? undefined : stringifyJSON(body),
+  request<T = unknown>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply<T>> {
+    const url = new URL(this.baseUrl + path);
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['Content-Type'] = contentType;
+    if (this.auth.token !== undefined) headers.Authorization = `Bearer ${this.auth.token}`;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(url, { method, headers, ca: this.auth.ca }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: (text === '' ? undefined : parseJSON(text)) as T });
+        });
+      });
+      req.on('error', reject);
+      if (body !== undefined) req.write(stringifyJSON(body));
+      req.end();
     });
-    const text = await res.text();
-    return { status: res.status, body: (text === '' ? undefined : parseJSON(text)) as T };
   }
 
   async ok<T = KubeObject>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {
@@ -45,14 +64,18 @@ export class Kube {
     return list.items;
   }
 
-  /** Creates a CRD and waits until its resource is served. */
-  async createCRD(server: ApiServer, crd: KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } }): Promise<void> {
+  /** Creates a CRD and waits until its resource is served (and, on a real apiserver, Established). */
+  async createCRD(server: { idle(): Promise<void> }, crd: KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } }): Promise<void> {
     await this.ok('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
     await server.idle();
     for (const v of crd.spec.versions) {
       const path = `/apis/${crd.spec.group}/${v.name}/${crd.spec.names.plural}`;
-      await untilAsync(async () => (await this.request('GET', path)).status === 200, `${path} served`, 10_000);
+      await untilAsync(async () => (await this.request('GET', path)).status === 200, `${path} served`, 60_000);
     }
+    await untilAsync(async () => {
+      const got = await this.request<{ status?: { conditions?: { type: string; status: string }[] } }>('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
+      return (got.body.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
+    }, `${crd.metadata.name} established`, 60_000);
   }
 }
 

@@ -1,0 +1,87 @@
+// The real kube-apiserver in one call: built (or reused), started on 127.0.0.1 with a CA, an admin
+// token and a kubeconfig that @kubernetes/client-node loads; stopped by close() or by the death of the
+// process that started it. Runs when Go is on PATH (CI builds the server first: .ci/run).
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
+
+const haveGo = spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0;
+
+function get(server: ReferenceApiServer, path: string, token = server.token): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, server.url), { ca: server.ca, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+(haveGo ? describe : describe.skip)('startReferenceApiServer', function () {
+  this.timeout(45 * 60_000);
+  let server: ReferenceApiServer;
+  before(async () => { server = await startReferenceApiServer(); });
+  after(async () => { await server?.close(); });
+
+  it('does serve the real kube-apiserver over TLS on 127.0.0.1, with the version it was built from', async () => {
+    expect(server.url).to.match(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const v = await get(server, '/version');
+    expect(v.status).to.equal(200);
+    expect(JSON.parse(v.body)).to.include({ gitVersion: server.version, major: '1' });
+    expect((await get(server, '/readyz')).body).to.equal('ok');
+  });
+
+  it('does require the admin token (anonymous requests are forbidden)', async () => {
+    expect((await get(server, '/api/v1/namespaces', '')).status).to.equal(403);
+    expect((await get(server, '/api/v1/namespaces')).status).to.equal(200);
+  });
+
+  it('does write a kubeconfig that @kubernetes/client-node loads, with the CA and the token', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(server.kubeconfig);
+    expect(kc.getCurrentCluster()?.server).to.equal(server.url);
+    expect(kc.getCurrentUser()?.token).to.equal(server.token);
+    expect(existsSync(server.kubeconfigPath)).to.equal(true);
+  });
+
+  it('does stop on close() and remove its temp dir', async () => {
+    const other = await startReferenceApiServer();
+    const pid = other.pid;
+    await other.close();
+    expect(alive(pid)).to.equal(false);
+    expect(existsSync(other.kubeconfigPath)).to.equal(false);
+  });
+
+  it('does stop when the process that started it dies (no orphans)', async () => {
+    const script = `import { startReferenceApiServer } from '@kubekit/envtest';
+const s = await startReferenceApiServer();
+process.stdout.write(String(s.pid) + '\\n');
+setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => { out += c.toString(); if (out.includes('\n')) resolve(Number(out.trim())); });
+      child.once('exit', (code) => reject(new Error(`the starter exited (${code}) before the server was ready`)));
+    });
+    expect(alive(pid)).to.equal(true);
+    child.kill('SIGKILL');
+    await until(() => !alive(pid), `exit of the orphaned server ${pid}`);
+  });
+});

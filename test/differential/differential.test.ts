@@ -1,0 +1,107 @@
+// The differential suite: every scenario runs against kubekit's embedded API server and against the real
+// kube-apiserver (built from the official Go modules by @kubekit/envtest); the normalised transcripts must
+// be identical, or the difference must be in allowlist.ts with its reason. Without Go on PATH the real
+// server's recorded transcripts (fixtures/reference.json, written with KUBEKIT_DIFFERENTIAL_RECORD=1)
+// stand in for it.
+import { expect } from 'chai';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { allowedDifferences } from './allowlist.js';
+import { referenceAvailable, startKubekit, startReference, type Backend, type ServerSet } from './backends.js';
+import { canonical, firstDifference, normalizeSteps, type Step } from './normalize.js';
+import { scenarios, type Scenario } from './scenarios.js';
+import { Session } from './session.js';
+
+const fixtureFile = new URL('./fixtures/reference.json', import.meta.url);
+interface Recording { version: string; scenarios: Record<string, Step[]> }
+
+const live = referenceAvailable();
+const recording: Recording | undefined = !live && existsSync(fixtureFile) ? (JSON.parse(readFileSync(fixtureFile, 'utf8')) as Recording) : undefined;
+const record = live && process.env.KUBEKIT_DIFFERENTIAL_RECORD === '1';
+
+async function transcript(backend: Backend, scenario: Scenario): Promise<Step[]> {
+  const s = new Session(backend);
+  try {
+    await scenario.run(s);
+  } catch (err) {
+    s.steps.push({ label: 'scenario failed', error: String((err as Error).message).replace(/^(kubekit|reference): /, '') });
+  } finally {
+    s.close();
+  }
+  return normalizeSteps(s.steps, { managedFields: scenario.managedFields });
+}
+
+/** Step labels whose normalised content differs (or `*` when the transcripts do not line up). */
+function differingSteps(a: Step[], b: Step[]): string[] {
+  if (a.length !== b.length) return ['*'];
+  const out: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].label !== b[i].label) return ['*'];
+    if (canonical(a[i]) !== canonical(b[i])) out.push(a[i].label);
+  }
+  return out;
+}
+
+describe(`differential: kubekit's embedded server vs the real kube-apiserver (${live ? 'live' : 'recorded'})`, function () {
+  this.timeout(60 * 60_000);
+  const servers = new Map<string, Backend>();
+  const results: { name: string; verdict: 'identical' | 'allowed' | 'differs'; note?: string }[] = [];
+  const recorded: Record<string, Step[]> = {};
+  let referenceVersion = '';
+
+  before(async function () {
+    if (!live && recording === undefined) this.skip();
+    const sets = new Set<ServerSet>(scenarios.map((s) => s.servers ?? 'default'));
+    for (const set of sets) {
+      servers.set(`kubekit/${set}`, await startKubekit(set));
+      if (live) servers.set(`reference/${set}`, await startReference(set));
+    }
+    referenceVersion = recording?.version ?? 'live';
+  });
+
+  after(async function () {
+    await Promise.all([...servers.values()].map((b) => b.close()));
+    if (results.length === 0) return;
+    const identical = results.filter((r) => r.verdict === 'identical').length;
+    const allowed = results.filter((r) => r.verdict === 'allowed').length;
+    process.stdout.write(`differential: ${results.length} scenarios, ${identical} identical, ${results.length - identical} differ (${allowed} allow-listed)\n`);
+    if (record) {
+      writeFileSync(fixtureFile, `${JSON.stringify({ version: referenceVersion, scenarios: recorded }, null, 1)}\n`);
+      process.stdout.write(`differential: recorded the reference transcripts into ${fixtureFile.pathname}\n`);
+    }
+  });
+
+  for (const scenario of scenarios) {
+    it(`does answer ${scenario.name} as the real kube-apiserver does`, async function () {
+      const set = scenario.servers ?? 'default';
+      const kubekit = servers.get(`kubekit/${set}`)!;
+      let reference: Step[];
+      let mine: Step[];
+      if (live) {
+        [mine, reference] = await Promise.all([transcript(kubekit, scenario), transcript(servers.get(`reference/${set}`)!, scenario)]);
+        recorded[scenario.name] = reference;
+      } else {
+        const r = recording!.scenarios[scenario.name];
+        if (r === undefined) this.skip();
+        reference = r;
+        mine = await transcript(kubekit, scenario);
+      }
+      const differing = differingSteps(mine, reference);
+      const allow = allowedDifferences.find((a) => a.scenario === scenario.name);
+      if (differing.length === 0) {
+        results.push({ name: scenario.name, verdict: 'identical' });
+        process.stdout.write(`      differential: ${scenario.name}: identical${allow ? ' (its allow-list entry is no longer needed)' : ''}\n`);
+        return;
+      }
+      const covered = allow !== undefined && (allow.steps === undefined || (!differing.includes('*') && differing.every((d) => allow.steps!.includes(d))));
+      const diff = firstDifference(canonical(reference), canonical(mine));
+      if (covered) {
+        results.push({ name: scenario.name, verdict: 'allowed', note: allow.reason });
+        process.stdout.write(`      differential: ${scenario.name}: differs in ${differing.join(', ')} (allow-listed: ${allow.reason})\n`);
+        return;
+      }
+      results.push({ name: scenario.name, verdict: 'differs' });
+      process.stdout.write(`      differential: ${scenario.name}: DIFFERS in ${differing.join(', ')}\n`);
+      expect.fail(`${scenario.name}: kubekit (+) differs from the real kube-apiserver (-) in steps ${differing.join(', ')}:\n${diff}`);
+    });
+  }
+});

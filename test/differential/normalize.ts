@@ -1,0 +1,114 @@
+/**
+ * Normalising answers so two servers' transcripts compare: uids, timestamps and resourceVersions are
+ * replaced by their order of first appearance, generated names by their prefix, ages and continue
+ * tokens by placeholders. What stays is what a client may rely on: status codes, reasons, messages,
+ * causes, warnings and bodies.
+ */
+
+/** One recorded step of a scenario. */
+export interface Step {
+  label: string;
+  [key: string]: unknown;
+}
+
+export interface NormalizeOptions {
+  /** Keep `metadata.managedFields` (server-side apply scenarios compare them). @defaultValue false */
+  managedFields?: boolean;
+}
+
+const timeKeys = new Set(['creationTimestamp', 'deletionTimestamp', 'lastTransitionTime', 'time', 'renewTime', 'acquireTime', 'eventTime', 'firstTimestamp', 'lastTimestamp']);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Normalises a scenario's steps (a deep copy; the input is untouched). */
+export function normalizeSteps(steps: readonly Step[], options: NormalizeOptions = {}): Step[] {
+  const uids = new Map<string, string>();
+  const rvs = new Map<string, string>();
+  const generated = new Map<string, string>();
+
+  // First pass: generated names (metadata.generateName + suffix) anywhere in the transcript.
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) { v.forEach(collect); return; }
+    if (!isRecord(v)) return;
+    const meta = v.metadata;
+    if (isRecord(meta) && typeof meta.generateName === 'string' && typeof meta.name === 'string' && meta.name.startsWith(meta.generateName) && meta.name !== meta.generateName) {
+      if (!generated.has(meta.name)) generated.set(meta.name, `${meta.generateName}<generated-${generated.size + 1}>`);
+    }
+    for (const k of Object.keys(v)) collect(v[k]);
+  };
+  collect(steps);
+
+  const rv = (value: string): string => {
+    if (!/^\d+$/.test(value)) return value;
+    let n = rvs.get(value);
+    if (n === undefined) { n = `<rv-${rvs.size + 1}>`; rvs.set(value, n); }
+    return n;
+  };
+  const str = (s: string): string => {
+    let out = s;
+    for (const [name, placeholder] of generated) out = out.split(name).join(placeholder);
+    out = out.replace(/too old resource version: (\d+) \((\d+)\)/g, (_m, a: string, b: string) => `too old resource version: ${rv(a)} (${rv(b)})`);
+    return out;
+  };
+
+  const walk = (v: unknown, key: string | undefined, parent: Record<string, unknown> | undefined): unknown => {
+    if (typeof v === 'string') {
+      if (key === 'uid' && v !== '') {
+        let n = uids.get(v);
+        if (n === undefined) { n = `<uid-${uids.size + 1}>`; uids.set(v, n); }
+        return n;
+      }
+      if (key !== undefined && timeKeys.has(key)) return '<time>';
+      if (key === 'resourceVersion') return rv(v);
+      if (key === 'continue' && v !== '') return '<continue>';
+      return str(v);
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, undefined, undefined));
+    if (!isRecord(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      if (k === 'managedFields' && !options.managedFields) continue;
+      out[k] = walk(v[k], k, v);
+    }
+    // Table rows: the Age column's cells are durations since creation.
+    if (out.kind === 'Table' && Array.isArray(out.columnDefinitions) && Array.isArray(out.rows)) {
+      const ages = (out.columnDefinitions as { name?: string }[]).flatMap((c, i) => (c.name === 'Age' ? [i] : []));
+      for (const row of out.rows as { cells?: unknown[] }[]) for (const i of ages) if (row.cells && i < row.cells.length) row.cells[i] = '<age>';
+    }
+    void parent;
+    return out;
+  };
+  return steps.map((s) => walk(s, undefined, undefined) as Step);
+}
+
+/** Stable JSON with sorted keys (order of object keys is not part of the API). */
+export function canonical(v: unknown): string {
+  const sort = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(sort);
+    if (!isRecord(x)) return x;
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(x).sort()) o[k] = sort(x[k]);
+    return o;
+  };
+  return JSON.stringify(sort(v), null, 1);
+}
+
+/** The first differing lines of two canonical transcripts, for the report. */
+export function firstDifference(a: string, b: string, context = 3): string {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  let i = 0;
+  while (i < la.length && i < lb.length && la[i] === lb[i]) i++;
+  const from = Math.max(0, i - context);
+  const lines: string[] = [];
+  for (let j = from; j < Math.min(Math.max(la.length, lb.length), i + context + 1); j++) {
+    if (la[j] === lb[j]) lines.push(`   ${la[j] ?? ''}`);
+    else {
+      if (j < la.length) lines.push(` - ${la[j]}`);
+      if (j < lb.length) lines.push(` + ${lb[j]}`);
+    }
+  }
+  return lines.join('\n');
+}
