@@ -103,6 +103,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       throw KubeError.conflict(type.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
     }
     const view = await type.fromStorage(current);
+    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view);
     const pending = (current.metadata.finalizers ?? []).length > 0 || (type.deferDeletion?.(view) ?? false);
     if (!pending) {
       if (dryRun) return view;

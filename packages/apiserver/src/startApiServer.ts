@@ -6,6 +6,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { generate as generateSelfSigned } from 'selfsigned';
 import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { Admission } from './admission.js';
+import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
@@ -18,6 +20,7 @@ import { createRequestHandler } from './server.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
 import { ObjectStore } from './storage/objectStore.js';
 import { WatchHub } from './watchHub.js';
+import type { WebhookServiceResolver } from './internal/webhookClient.js';
 import { randomUUID } from 'node:crypto';
 
 /** Options of {@link startApiServer}. Every option has a default; `{}` starts an in-memory server. */
@@ -66,6 +69,12 @@ export interface ApiServerOptions {
   fieldIndexes?: boolean;
   /** The clock for timestamps and watch timers. @defaultValue the real clock */
   clock?: Clock;
+  /**
+   * Where webhooks given as a `service` reference (conversion, admission) are dialled: a base URL for
+   * the service; the certificate is still checked for `<name>.<namespace>.svc`.
+   * @defaultValue `https://127.0.0.1:<service port>`
+   */
+  resolveWebhookService?: WebhookServiceResolver;
 }
 
 /** A serving certificate and its private key, PEM-encoded. */
@@ -143,8 +152,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return ns.metadata.deletionTimestamp === undefined ? 'Active' : 'Terminating';
     },
   };
-  const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate });
-  const catalog = new ResourceCatalog(builtinResourceTypes(), new CustomResourceDefinitionType(gate), crds);
+  const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
+  const [mutatingType, validatingType] = admissionRegistrationTypes();
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), mutatingType, validatingType], new CustomResourceDefinitionType(gate), crds);
+  ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {
     if (store.get('/namespaces', name) !== undefined) continue;

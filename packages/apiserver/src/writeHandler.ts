@@ -9,6 +9,7 @@
  */
 import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
+import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
@@ -18,6 +19,7 @@ import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDept
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf, type PatchType } from './patch.js';
 import { respondObject, type RestRequest } from './restRequest.js';
+import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
@@ -30,22 +32,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function writeContext(ctx: ServerContext, r: RestRequest): WriteContext {
-  const fv = r.query.get('fieldValidation') ?? '';
-  let fieldValidation: WriteContext['fieldValidation'];
-  switch (fv) {
-    case '': fieldValidation = 'Warn'; break;
-    case 'Strict': case 'Warn': case 'Ignore': fieldValidation = fv; break;
-    default: throw KubeError.badRequest(`fieldValidation parameter must be one of: Ignore, Warn, Strict; got "${fv}"`);
-  }
-  return { fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
-}
-
-/** Whether the request asks for `dryRun=All` (and only that). */
-export function isDryRun(r: RestRequest): boolean {
-  const values = r.query.getAll('dryRun');
-  for (const v of values) if (v !== 'All') throw KubeError.badRequest(`Invalid dryRun value: ${v}`);
-  return values.length > 0;
+function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions): WriteContext {
+  return { fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
 }
 
 /** What a body is read for: the object of a create or update, or a patch of a type. */
@@ -150,14 +138,20 @@ function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
   }
 }
 
+function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', namespace: string, name: string, dryRun: boolean, wctx: WriteContext): AdmissionAttributes {
+  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx };
+}
+
 function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeError {
   return KubeError.invalid({ group: type.names.group, kind: type.names.kind }, name, errs);
 }
 
 /** Create, update or patch, by verb and subresource. */
 export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const dryRun = isDryRun(r);
-  const wctx = writeContext(ctx, r);
+  const verb = r.info.verb === 'create' ? 'create' : r.info.verb === 'update' ? 'update' : 'patch';
+  const options = validateWriteOptions(r.query, verb, verb === 'patch' ? patchTypeOf(contentType(r.req)) : undefined);
+  const { dryRun } = options;
+  const wctx = writeContext(ctx, r, options);
   if (r.info.verb === 'create') {
     const body = await readObject(ctx, r, wctx, 'object');
     await create(ctx, r, namespace, body, wctx, dryRun);
@@ -206,14 +200,17 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
   const { type } = r;
-  const obj = type.decode(body, wctx);
+  let obj = type.decode(body, wctx);
   checkNamespace(ctx, type, obj, namespace);
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
+  const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
+  obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   fillSystemFieldsOnCreate(obj.metadata, wctx.now);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
   const errs = type.validateCreate(obj, wctx);
   if (errs.length > 0) throw invalid(type, name, errs);
+  await ctx.admission?.validate({ ...attrs, object: obj });
   const stored = await type.toStorage(obj);
   const key = storeKey(obj.metadata.namespace ?? '', name);
   if (dryRun) {
@@ -240,10 +237,12 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     const current = ctx.store.get(type.bucket, key);
     if (current === undefined) throw KubeError.notFound(type.groupResource, info.name);
     const old = await type.fromStorage(current);
-    const obj = mutate(old);
+    let obj = mutate(old);
     checkNamespace(ctx, type, obj, namespace);
     checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
     checkResourceVersion(type, info.name, precondition);
+    const attrs = { ...admissionAttributes(r, 'UPDATE', namespace, info.name, dryRun, wctx), oldObject: old };
+    obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
     if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '' && !type.allowUnconditionalUpdate) {
@@ -259,6 +258,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     type.prepareForUpdate(obj, old, wctx);
     const errs = type.validateUpdate(obj, old, wctx);
     if (errs.length > 0) throw invalid(type, info.name, errs);
+    await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
     if (ctx.store.get(type.bucket, key) !== current) {
       if (precondition !== undefined || attempt >= maxRetries) {
@@ -337,7 +337,6 @@ class UnsignedInvalid extends FieldError {
 async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
   const { type, info } = r;
   const manager = r.query.get('fieldManager') ?? '';
-  if (manager === '') throw KubeError.badRequest('PATCH, application/apply-patch+yaml: fieldManager is required for apply requests');
   if (!isObject(body)) throw KubeError.badRequest('error decoding YAML: the applied configuration must be an object');
   const config = body;
   const entry = (paths: string[]): ManagedFieldsEntry => ({
@@ -346,7 +345,14 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     ...(info.subresource !== '' ? { subresource: info.subresource } : {}),
   });
   const key = storeKey(namespace, info.name);
+  if (info.subresource === 'scale') {
+    // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
+    await update(ctx, r, namespace, wctx, dryRun, (old) => scaleUpdate(type, applyConfiguration(scaleOf(type, old), config, []))(old), bodyResourceVersion(body));
+    return;
+  }
   if (ctx.store.get(type.bucket, key) === undefined) {
+    // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
+    if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
     const created = applyConfiguration(undefined, config, []) as KubeObject;
     if (isObject(created.metadata)) created.metadata.managedFields = [entry(appliedFieldPaths(config))];
     await create(ctx, r, namespace, created, wctx, dryRun);

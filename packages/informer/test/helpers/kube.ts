@@ -41,7 +41,14 @@ export class Kube {
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: (text === '' ? undefined : parseJSON(text)) as T });
+          // Not every answer is JSON: Go's mux answers "404 page not found" for a resource not served yet.
+          let body: unknown = text === '' ? undefined : text;
+          try {
+            if (text !== '') body = parseJSON(text);
+          } catch {
+            // Keep the text.
+          }
+          resolve({ status: res.statusCode ?? 0, body: body as T });
         });
       });
       req.on('error', reject);
