@@ -3,7 +3,8 @@
 // - `blue-shirts` watches only blue shirts: its informer lists and watches with the field selector
 //   spec.color=blue, so the server sends nothing else and the cache holds nothing else. It marks each
 //   selected shirt `status.phase: Selected`, and `Released` once the shirt leaves the selection (the
-//   informer tells a departure from a real deletion).
+//   informer tells a departure from a real deletion). It also looks at every shirt still marked
+//   Selected that is not blue, so a departure missed during a leader change is released all the same.
 // - `inventory` watches every shirt and keeps a ConfigMap `shirt-inventory` with the number of shirts
 //   of each size and colour, counted with the informer's index on the selectable fields (a lookup per
 //   value, not a scan), written with server-side apply.
@@ -30,6 +31,10 @@ export interface ShirtsOperatorOptions {
   logger?: Logger;
   /** Leader election on this Lease client; without it the operator runs at once. @defaultValue none */
   leaseClient?: LeaseClient;
+  /** This instance's identity in leader election. @defaultValue `<hostname>_<random>` */
+  identity?: string;
+  /** Serve `/healthz`, `/readyz` and `/metrics` here. @defaultValue not served */
+  probes?: { host?: string; port?: number };
   /** Called after every reconcile of a selected shirt, with its name and the phase written. */
   onReconciled?: (name: string, phase: ShirtStatus['phase']) => void;
 }
@@ -86,7 +91,11 @@ export function shirtsOperator(options: ShirtsOperatorOptions): ShirtsOperator {
       logger.info(`reconciled shirt ${name}: Released`, { color: live.spec?.color });
       options.onReconciled?.(name, 'Released');
     },
-  }).for(blueShirts);
+  }).for(blueShirts)
+    // Level-triggered: a shirt still marked Selected that is no longer blue is released even when its
+    // departure was never seen here (it left while another instance led, or before a restart).
+    .watches(allShirts, (shirt) => (shirt.status?.phase === 'Selected' && shirt.spec?.color !== 'blue'
+      ? [{ namespace: shirt.metadata.namespace ?? namespace, name: shirt.metadata.name ?? '' }] : []));
 
   const inventory = new Controller({
     name: 'inventory', logger,
@@ -100,7 +109,8 @@ export function shirtsOperator(options: ShirtsOperatorOptions): ShirtsOperator {
 
   const manager = new Manager({
     logger,
-    leaderElection: options.leaseClient === undefined ? undefined : { client: options.leaseClient, namespace, name: 'shirts-operator' },
+    leaderElection: options.leaseClient === undefined ? undefined : { client: options.leaseClient, namespace, name: 'shirts-operator', identity: options.identity },
+    probes: options.probes,
   });
   manager.add(blueShirts, { leaderElection: false }).add(allShirts, { leaderElection: false }).add(blue).add(inventory);
   return { manager, blueShirts, allShirts, client };

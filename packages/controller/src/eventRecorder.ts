@@ -24,14 +24,21 @@ export interface EventRecorderOptions {
   host?: string;
   /** @defaultValue realClock */
   clock?: Clock;
-  /** Where failures to record are reported (recording never throws). @defaultValue none */
+  /** Where failures to record are reported (recording never throws). @defaultValue `defaultLogger()` of @kubekit/informer */
   logger?: Logger;
+  /**
+   * How many recent events are remembered for aggregation, least recently recorded forgotten first
+   * (client-go's `maxLruCacheEntries`). Bounds memory in an operator that runs for months.
+   * @defaultValue 4096
+   */
+  cacheSize?: number;
 }
 
 /**
  * Records core/v1 Events about objects, as client-go's `record.EventRecorder`: the same reason and
  * message about the same object are aggregated into one Event whose `count` grows. Recording is best
- * effort: failures are logged, never thrown into a reconcile.
+ * effort: failures are logged, never thrown into a reconcile. Aggregation remembers the last
+ * `cacheSize` events (an LRU, as client-go's correlator); an older one recurring starts a new Event.
  */
 export class EventRecorder {
   private readonly events: ResourceClient<CoreEvent>;
@@ -54,7 +61,7 @@ export class EventRecorder {
       if (previous) {
         try {
           const updated = await this.events.patch(previous.metadata.name!, { count: previous.count + 1, lastTimestamp: now }, { namespace });
-          this.seen.set(key, updated);
+          this.remember(key, updated);
           return;
         } catch (err) {
           if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
@@ -72,9 +79,22 @@ export class EventRecorder {
         reportingComponent: component,
         ...(host === undefined ? {} : { reportingInstance: host }),
       });
-      this.seen.set(key, created);
+      this.remember(key, created);
     } catch (err) {
       logger.warn('recording an event failed', { reason, error: err instanceof Error ? err.message : String(err) });
     }
+  }
+
+  /** The number of events remembered for aggregation (at most `cacheSize`). */
+  get cached(): number {
+    return this.seen.size;
+  }
+
+  private remember(key: string, event: CoreEvent): void {
+    // Map order is insertion order: delete and set again makes `key` the most recent.
+    this.seen.delete(key);
+    this.seen.set(key, event);
+    const max = Math.max(1, this.options.cacheSize ?? 4096);
+    while (this.seen.size > max) this.seen.delete(this.seen.keys().next().value as string);
   }
 }

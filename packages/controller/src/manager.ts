@@ -215,6 +215,7 @@ export class Manager {
       return undefined;
     }
     const identity = le.identity ?? `${hostname()}_${randomBytes(4).toString('hex')}`;
+    this.metrics.leading(le.name, false);
     const elector = new LeaderElector({
       lock: { namespace: le.namespace, name: le.name }, identity, client: le.client, clock: this.clock,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
@@ -314,7 +315,7 @@ export class Manager {
           if (!this.synced) failures.unshift('informers: caches not synced');
           answer(failures.length ? 500 : 200, failures.length ? failures.join('\n') : 'ok');
         } else if (path === '/metrics') {
-          answer(200, await this.metrics.registry.metrics(), this.metrics.registry.contentType);
+          answer(200, await this.metrics.scrape(), this.metrics.registry.contentType);
         } else {
           answer(404, 'not found');
         }

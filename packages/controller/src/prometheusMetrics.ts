@@ -7,11 +7,23 @@ export interface ControllerMetricsOptions {
   /** @defaultValue a new registry */
   registry?: Registry;
   /**
-   * Register prom-client's default process and Node.js metrics (`process_cpu_seconds_total`,
-   * `process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, `nodejs_eventloop_lag_seconds`, …),
-   * unless the registry has them already. @defaultValue true
+   * Serve prom-client's default process and Node.js metrics (`process_cpu_seconds_total`,
+   * `process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, `nodejs_eventloop_lag_seconds`, …)
+   * with {@link ControllerMetrics.scrape}. They live in one registry per process (their collectors
+   * observe the whole process), not in `registry`. @defaultValue true
    */
   processMetrics?: boolean;
+}
+
+let processRegistry: Registry | undefined;
+
+/** The process-wide registry of prom-client's default metrics, created on first use. */
+function processMetricsRegistry(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
 /**
@@ -53,15 +65,15 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
   private readonly failures: Counter<'resource'>;
   private readonly events: Counter<'resource' | 'type'>;
   private readonly cacheObjects: Gauge<'resource'>;
+  private readonly process: Registry | undefined;
 
   /** A registry (the old signature), or options. */
   constructor(options: Registry | ControllerMetricsOptions = {}) {
     const opts: ControllerMetricsOptions = options instanceof Registry ? { registry: options } : options;
     const registry = opts.registry ?? new Registry();
     this.registry = registry;
-    if (opts.processMetrics !== false && registry.getSingleMetric('process_cpu_user_seconds_total') === undefined) {
-      collectDefaultMetrics({ register: registry });
-    }
+    this.process = opts.processMetrics !== false && registry.getSingleMetric('process_cpu_user_seconds_total') === undefined
+      ? processMetricsRegistry() : undefined;
     const buckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10];
     this.depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers: [registry] });
     this.adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers: [registry] });
@@ -97,6 +109,13 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
     this.failures = new Counter({ name: 'kubekit_informer_failures_total', help: 'Failed lists and watches of informers', labelNames: ['resource'], registers: [registry] });
     this.events = new Counter({ name: 'kubekit_informer_events_total', help: 'Watch events applied by informers, by type', labelNames: ['resource', 'type'], registers: [registry] });
     this.cacheObjects = new Gauge({ name: 'kubekit_informer_cache_objects', help: 'Objects in the cache of each informer', labelNames: ['resource'], registers: [registry] });
+  }
+
+  /** Everything to serve on `/metrics`: `registry`'s metrics, then the process metrics (text format, `registry.contentType`). */
+  async scrape(): Promise<string> {
+    const own = await this.registry.metrics();
+    if (this.process === undefined) return own;
+    return `${own.endsWith('\n') || own === '' ? own : `${own}\n`}${await this.process.metrics()}`;
   }
 
   /** Records one REST request (a {@link RestClientMetricsSink}). */

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { startApiServer, type ApiServer } from '@kubekit/apiserver';
 import { FakeClock, KubeError } from '@kubekit/core';
 import { Informer, KubeClient, loadKubeConfig, type KubeConfigLike } from '@kubekit/informer';
-import { Controller, Manager, type Runnable, type SyncableRunnable } from '@kubekit/controller';
+import { Controller, EventRecorder, Manager, type CoreEvent, type Runnable, type SyncableRunnable } from '@kubekit/controller';
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'shirts.stable.example.com' },
@@ -76,6 +76,23 @@ describe('Manager operations', function () {
       ac.abort();
       await run;
     }
+  });
+
+  // client-go's EventCorrelator keeps an LRU of 4096 entries; an unbounded map grew with every object ever seen.
+  it('remembers a bounded number of events for aggregation (an LRU), so a long-running recorder does not grow', async () => {
+    const recorder = new EventRecorder(client, { component: 'lru-test', cacheSize: 2 });
+    const obj = (name: string) => ({ apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { namespace: 'default', name, uid: `uid-${name}` } });
+    for (const name of ['lru-a', 'lru-b', 'lru-c']) await recorder.event(obj(name), 'Normal', 'Seen', 'seen');
+    expect(recorder.cached).to.equal(2);
+    await recorder.event(obj('lru-c'), 'Normal', 'Seen', 'seen'); // remembered: aggregated
+    await recorder.event(obj('lru-a'), 'Normal', 'Seen', 'seen'); // forgotten: a new Event
+    expect(recorder.cached).to.equal(2);
+    const events = (await client.request('GET', '/api/v1/namespaces/default/events') as { items: CoreEvent[] }).items
+      .filter((e) => e.source?.component === 'lru-test');
+    const counts = (name: string): number[] => events.filter((e) => e.involvedObject.name === name).map((e) => e.count).sort();
+    expect(counts('lru-a')).to.deep.equal([1, 1]);
+    expect(counts('lru-b')).to.deep.equal([1]);
+    expect(counts('lru-c')).to.deep.equal([2]);
   });
 
   it('rejects start with the server\'s message when a cache cannot sync (a field selector the server rejects)', async () => {
