@@ -41,7 +41,10 @@ export class Kube {
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, body: (text === '' ? undefined : parseJSON(text)) as T });
+          // A real apiserver answers "404 page not found" (text) for a group it does not serve yet.
+          let body: unknown = text === '' ? undefined : text;
+          try { if (text !== '') body = parseJSON(text); } catch { /* not JSON: keep the text */ }
+          resolve({ status: res.statusCode ?? 0, body: body as T });
         });
       });
       req.on('error', reject);
