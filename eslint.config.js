@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 const layers = {
   core: 0,
   selectors: 1,
+  cel: 1,
   crd: 1,
   attrs: 2,
   defaulter: 2,
@@ -17,14 +18,18 @@ const layers = {
   cli: 5,
 };
 
-/** Imports DESIGN.md allows within one layer (crd uses selectors' name and label validation). */
+/**
+ * Imports DESIGN.md allows within one layer: crd uses selectors' name and label validation and the CEL
+ * engine; cel's format library uses selectors' DNS name validation.
+ */
 const sameLayerAllowed = {
-  crd: ['selectors'],
+  cel: ['selectors'],
+  crd: ['selectors', 'cel'],
 };
 
 /** Extra bans within the same or lower layers that DESIGN.md spells out. */
 const extraBans = {
-  selectors: ['crd'],
+  selectors: ['crd', 'cel'],
   attrs: ['defaulter', 'decorators'],
   defaulter: ['attrs', 'decorators'],
   decorators: ['attrs'],

@@ -9,7 +9,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const all = {
   core: ['bench/core/json.ts'],
   selectors: ['bench/selectors/selectors.ts'],
-  crd: ['bench/crd/crdValidation.ts', 'bench/crd/valueValidation.ts', 'bench/crd/cel.ts'],
+  cel: ['bench/cel/cel.ts'],
+  crd: ['bench/crd/crdValidation.ts', 'bench/crd/valueValidation.ts'],
   'attrs-defaulter': ['bench/attrs-defaulter/fieldSelection.ts', 'bench/attrs-defaulter/defaulting.ts'],
   apiserver: ['bench/apiserver/apiserver.ts'],
   informer: ['bench/informer/run.ts'],

@@ -8,6 +8,11 @@
 // - kubekit:     @kubekit/informer's Informer (defaults: managedFields dropped).
 // - kubekit-raw: the same, keeping objects as received (transform: null).
 // - client-node: @kubernetes/client-node 1.4's ListWatch (makeInformer's class), with the selector.
+//
+// With --churn, kubekit also registers handlers (as a controller would), so that every departure
+// from the selection gets its reason; it is done once the last event is in and every notification
+// delivered. It then checks each delivered reason against the server's truth (/bench/truth) and
+// reads the server's request counts (/bench/stats, before and after).
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
@@ -15,8 +20,11 @@ import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-
 const { values } = parseArgs({
   options: {
     impl: { type: 'string' }, url: { type: 'string' }, final: { type: 'string' }, selector: { type: 'string', default: '' },
+    labels: { type: 'string', default: '' }, churn: { type: 'boolean', default: false },
   },
 });
+const labelSelector = values.labels!;
+const churn = values.churn!;
 const impl = values.impl!;
 const url = values.url!;
 const finalRv = values.final!;
@@ -52,7 +60,7 @@ async function floor(): Promise<() => Started> {
     const cache = new Map<string, { metadata: { name: string; namespace: string; resourceVersion: string } }>();
     let lastRv = '';
     let req: http.IncomingMessage | undefined;
-    const sel = fieldSelector === '' ? '' : `&fieldSelector=${encodeURIComponent(fieldSelector)}`;
+    const sel = (fieldSelector === '' ? '' : `&fieldSelector=${encodeURIComponent(fieldSelector)}`) + (labelSelector === '' ? '' : `&labelSelector=${encodeURIComponent(labelSelector)}`);
     void (async () => {
       let cont = '';
       let listRv = '';
@@ -93,12 +101,21 @@ async function kubekit(raw: boolean): Promise<() => Started> {
   const kc = { getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} };
   return () => {
     const informer = new Informer(kc, {
-      apiVersion: 'stable.example.com/v1', plural: 'shirts', fieldSelector, logger: noopLogger, streamingList: 'never',
+      apiVersion: 'stable.example.com/v1', plural: 'shirts', fieldSelector, labelSelector, logger: noopLogger, streamingList: 'never',
       ...(raw ? { transform: null } : {}),
+      ...(churn ? { deleteReasons: { qps: 100_000, burst: 10_000, concurrency: 16 } } : {}),
     });
     const stop = new AbortController();
     void informer.start(stop.signal);
-    return { done: () => informer.status.resourceVersion === finalRv, count: () => informer.size, stop: () => stop.abort() };
+    if (!churn) return { done: () => informer.status.resourceVersion === finalRv, count: () => informer.size, stop: () => stop.abort() };
+    const registration = informer.addEventHandler({
+      delete: (o, { reason }) => void reasons.set(`${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`, reason),
+    });
+    return {
+      done: () => informer.status.resourceVersion === finalRv && registration.pending() === 0,
+      count: () => informer.size,
+      stop: () => stop.abort(),
+    };
   };
 }
 
@@ -109,8 +126,8 @@ async function clientNode(): Promise<() => Started> {
   const api = kc.makeApiClient(k8s.CustomObjectsApi);
   return () => {
     const listFn = (): Promise<KubernetesListObject<KubernetesObject>> =>
-      api.listClusterCustomObject({ group: 'stable.example.com', version: 'v1', plural: 'shirts', fieldSelector: fieldSelector || undefined }) as Promise<KubernetesListObject<KubernetesObject>>;
-    const informer = new k8s.ListWatch('/apis/stable.example.com/v1/shirts', new k8s.Watch(kc), listFn, false, undefined, fieldSelector || undefined);
+      api.listClusterCustomObject({ group: 'stable.example.com', version: 'v1', plural: 'shirts', fieldSelector: fieldSelector || undefined, labelSelector: labelSelector || undefined }) as Promise<KubernetesListObject<KubernetesObject>>;
+    const informer = new k8s.ListWatch('/apis/stable.example.com/v1/shirts', new k8s.Watch(kc), listFn, false, labelSelector || undefined, fieldSelector || undefined);
     let done = false;
     informer.on('update', (o) => {
       if (o.metadata?.resourceVersion === finalRv) done = true;
@@ -119,6 +136,14 @@ async function clientNode(): Promise<() => Started> {
     return { done: () => done, count: () => informer.list().length, stop: () => informer.stop() };
   };
 }
+
+/** kubekit's delivered delete reasons, by `namespace/name@resourceVersion` (churn). */
+const reasons = new Map<string, string>();
+const fetchJSON = async (path: string): Promise<unknown> => {
+  const res = await fetch(url + path);
+  return res.json();
+};
+const statsBefore = churn ? (await fetchJSON('/bench/stats')) as Record<string, number> : undefined;
 
 const heapStart = heap();
 const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await kubekit(false) : impl === 'kubekit-raw' ? await kubekit(true) : await clientNode();
@@ -144,6 +169,27 @@ const result = {
   importHeapMB: (heapImported - heapStart) / 1e6,
   ingestHeapMB: (heapAfter - heapImported) / 1e6,
 };
-process.stdout.write(JSON.stringify(result) + '\n');
+let churnResult: Record<string, number> | undefined;
+if (churn) {
+  const truth = (await fetchJSON('/bench/truth')) as Record<string, string>;
+  const after = (await fetchJSON('/bench/stats')) as Record<string, number>;
+  let wrong = 0;
+  let unknown = 0;
+  let missing = 0;
+  for (const [key, reason] of Object.entries(truth)) {
+    const got = reasons.get(key);
+    if (got === undefined) missing++;
+    else if (got === 'unknown') unknown++;
+    else if (got !== reason) wrong++;
+  }
+  churnResult = {
+    departures: Object.keys(truth).length,
+    delivered: reasons.size,
+    wrong, unknown, missing,
+    nameLookups: after.nameLookups - statsBefore!.nameLookups,
+    unfilteredLists: after.unfilteredLists - statsBefore!.unfilteredLists,
+  };
+}
+process.stdout.write(JSON.stringify(churnResult === undefined ? result : { ...result, ...churnResult }) + '\n');
 await run.stop();
 process.exit(0);

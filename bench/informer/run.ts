@@ -3,13 +3,24 @@
 // @kubernetes/client-node 1.4's ListWatch. Reports events/s, CPU and heap growth after GC, as ratios
 // to the floor and to client-node measured in the same run, and the heap cost of imports.
 //
-// Usage: node --import tsx --conditions=kubekit-source bench/informer/run.ts [--repeat 3] [--quick]
+// With churn (the default; --no-churn skips it, --churn-only runs only it): 50,000 objects and
+// 100,000 events where thousands of objects leave and enter the selection (field and label
+// selection), kubekit with delete handlers; every delivered reason is checked against the server's
+// truth, and the server counts name lookups and unfiltered lists. Targets, as ratios in the run:
+// wall ≥ 0.9× the floor, heap growth ≤ 0.5× client-node's, no unfiltered list, lookups ≤ departures.
+//
+// Usage: node --import tsx --conditions=kubekit-source bench/informer/run.ts [--repeat 3] [--quick] [--no-churn | --churn-only]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' }, quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    repeat: { type: 'string', default: '3' }, quick: { type: 'boolean', default: false },
+    'no-churn': { type: 'boolean', default: false }, 'churn-only': { type: 'boolean', default: false },
+  },
+});
 const repeat = Number(values.repeat);
 const here = (f: string): string => fileURLToPath(new URL(f, import.meta.url));
 const nodeArgs = ['--expose-gc', '--import', 'tsx', '--conditions=kubekit-source'];
@@ -21,6 +32,14 @@ interface Result {
   cpuMs: number;
   importHeapMB: number;
   ingestHeapMB: number;
+  // Churn only (kubekit): the server's counts during the run, and the reasons checked against its truth.
+  departures?: number;
+  delivered?: number;
+  wrong?: number;
+  unknown?: number;
+  missing?: number;
+  nameLookups?: number;
+  unfilteredLists?: number;
 }
 
 function firstLine(child: ChildProcess): Promise<string> {
@@ -50,33 +69,66 @@ const scenarios: [number, number][] = values.quick ? [[10_000, 50_000]] : [[10_0
 const selectors = ['', 'spec.color=blue'];
 const impls = ['floor', 'kubekit', 'kubekit-raw', 'client-node'];
 
+/** Runs every implementation `repeat` times round-robin (so that noise from other processes falls on all alike) and prints the table. */
+async function cell(title: string, info: { url: string; finalResourceVersion: string }, impls: string[], args: string[], objects: number, events: number): Promise<Map<string, Result>> {
+  const results = new Map<string, Result[]>(impls.map((i) => [i, []]));
+  for (let r = 0; r < repeat; r++) {
+    for (const impl of impls) {
+      results.get(impl)!.push(JSON.parse(await run('./client.ts', ['--impl', impl, '--url', info.url, '--final', info.finalResourceVersion, ...args])) as Result);
+    }
+  }
+  const rows = new Map<string, Result>(impls.map((i) => [i, median(results.get(i)!, (x) => x.wallMs)]));
+  const floor = rows.get('floor')!;
+  const cn = rows.get('client-node')!;
+  console.log(title);
+  console.log('impl         | cached | wall ms | events/s | ×floor | CPU ms | events/CPU-s | ×floor | heap MB | ×floor | ×client-node');
+  console.log('-------------|--------|---------|----------|--------|--------|--------------|--------|---------|--------|-------------');
+  for (const [impl, x] of rows) {
+    const rate = (objects + events) / (x.wallMs / 1000);
+    const floorRate = (objects + events) / (floor.wallMs / 1000);
+    const cpuMs = median(results.get(impl)!, (y) => y.cpuMs).cpuMs;
+    const floorCpuMs = median(results.get('floor')!, (y) => y.cpuMs).cpuMs;
+    const cpuRate = (objects + events) / (cpuMs / 1000);
+    console.log(`${impl.padEnd(12)} | ${String(x.objects).padStart(6)} | ${String(x.wallMs).padStart(7)} | ${fmt(rate).padStart(8)} | ${fmt(rate / floorRate, 2).padStart(6)} | ${String(cpuMs).padStart(6)} | ${fmt(cpuRate).padStart(12)} | ${fmt(floorCpuMs / cpuMs, 2).padStart(6)} | ${fmt(x.ingestHeapMB, 1).padStart(7)} | ${fmt(x.ingestHeapMB / floor.ingestHeapMB, 2).padStart(6)} | ${fmt(x.ingestHeapMB / cn.ingestHeapMB, 2).padStart(12)}`);
+  }
+  return rows;
+}
+
 console.log(`node ${process.version}; ${repeat} runs per cell (round-robin), medians; events = list items + watch events sent; heap = growth after GC while ingesting (minus heap right after import)\n`);
-for (const [objects, events] of scenarios) {
-  const server = spawn(process.execPath, ['--import', 'tsx', here('./server.ts'), '--objects', String(objects), '--events', String(events)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const info = JSON.parse(await firstLine(server)) as { url: string; finalResourceVersion: string; objectBytes: number };
-  try {
-    for (const selector of selectors) {
-      // Round-robin over the implementations, so that noise from other processes falls on all alike.
-      const results = new Map<string, Result[]>(impls.map((i) => [i, []]));
-      for (let r = 0; r < repeat; r++) {
-        for (const impl of impls) {
-          results.get(impl)!.push(JSON.parse(await run('./client.ts', ['--impl', impl, '--url', info.url, '--final', info.finalResourceVersion, '--selector', selector])) as Result);
-        }
+if (!values['churn-only']) {
+  for (const [objects, events] of scenarios) {
+    const server = spawn(process.execPath, ['--import', 'tsx', here('./server.ts'), '--objects', String(objects), '--events', String(events)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const info = JSON.parse(await firstLine(server)) as { url: string; finalResourceVersion: string; objectBytes: number };
+    try {
+      for (const selector of selectors) {
+        await cell(`list ${objects} + watch ${events} events, ${info.objectBytes} B/object, ${selector === '' ? 'no field selector' : `fieldSelector=${selector}`}`, info, impls, ['--selector', selector], objects, events);
+        console.log();
       }
-      const rows = new Map<string, Result>(impls.map((i) => [i, median(results.get(i)!, (x) => x.wallMs)]));
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }
+}
+
+if (!values['no-churn']) {
+  const [objects, events] = values.quick ? [10_000, 20_000] : [50_000, 100_000];
+  const server = spawn(process.execPath, ['--import', 'tsx', here('./server.ts'), '--objects', String(objects), '--events', String(events), '--churn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = JSON.parse(await firstLine(server)) as { url: string; finalResourceVersion: string; objectBytes: number; selected: number; departures: number; deletions: number; entries: number };
+  try {
+    for (const [flag, selector] of [['--selector', 'spec.color=blue'], ['--labels', 'color=blue']]) {
+      const title = `churn: list ${objects} + watch ${events} events, ${flag === '--selector' ? 'fieldSelector' : 'labelSelector'}=${selector}: ${info.selected} selected at list time, ${info.departures} departures (${info.deletions} deletions), ${info.entries} entries`;
+      const rows = await cell(title, info, ['floor', 'kubekit', 'client-node'], [flag, selector, '--churn'], objects, events);
+      const k = rows.get('kubekit')!;
       const floor = rows.get('floor')!;
       const cn = rows.get('client-node')!;
-      console.log(`list ${objects} + watch ${events} events, ${info.objectBytes} B/object, ${selector === '' ? 'no field selector' : `fieldSelector=${selector}`}`);
-      console.log('impl         | cached | wall ms | events/s | ×floor | CPU ms | events/CPU-s | ×floor | heap MB | ×floor | ×client-node');
-      console.log('-------------|--------|---------|----------|--------|--------|--------------|--------|---------|--------|-------------');
-      for (const [impl, x] of rows) {
-        const rate = (objects + events) / (x.wallMs / 1000);
-        const floorRate = (objects + events) / (floor.wallMs / 1000);
-        const cpuMs = median(results.get(impl)!, (y) => y.cpuMs).cpuMs;
-        const floorCpuMs = median(results.get('floor')!, (y) => y.cpuMs).cpuMs;
-        const cpuRate = (objects + events) / (cpuMs / 1000);
-        console.log(`${impl.padEnd(12)} | ${String(x.objects).padStart(6)} | ${String(x.wallMs).padStart(7)} | ${fmt(rate).padStart(8)} | ${fmt(rate / floorRate, 2).padStart(6)} | ${String(cpuMs).padStart(6)} | ${fmt(cpuRate).padStart(12)} | ${fmt(floorCpuMs / cpuMs, 2).padStart(6)} | ${fmt(x.ingestHeapMB, 1).padStart(7)} | ${fmt(x.ingestHeapMB / floor.ingestHeapMB, 2).padStart(6)} | ${fmt(x.ingestHeapMB / cn.ingestHeapMB, 2).padStart(12)}`);
-      }
+      const checks: [string, boolean][] = [
+        [`wall ${fmt(floor.wallMs / k.wallMs, 2)}× floor ≥ 0.9`, floor.wallMs / k.wallMs >= 0.9],
+        [`heap ${fmt(k.ingestHeapMB / cn.ingestHeapMB, 2)}× client-node ≤ 0.5`, k.ingestHeapMB / cn.ingestHeapMB <= 0.5],
+        [`unfiltered lists ${k.unfilteredLists} = 0`, k.unfilteredLists === 0],
+        [`name lookups ${k.nameLookups} ≤ departures ${k.departures}`, k.nameLookups! <= k.departures!],
+        [`reasons: ${k.delivered} delivered, ${k.wrong} wrong, ${k.missing} missing, ${k.unknown} unknown`, k.wrong === 0 && k.missing === 0],
+      ];
+      console.log(`kubekit (median run): ${checks.map(([text, ok]) => `${text} ${ok ? 'ok' : 'MISSED'}`).join('; ')}`);
       console.log();
     }
   } finally {

@@ -15,6 +15,7 @@ import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, Writ
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
+import { assignOwn, cloneJSON, setOwn } from './internal/own.js';
 
 interface BuiltinSpec {
   names: Omit<ResourceNames, 'verbs' | 'categories' | 'listKind'> & { categories?: string[] };
@@ -87,7 +88,7 @@ export class BuiltinResourceType implements ResourceType {
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
     reportFieldProblems(ctx, []);
-    const obj = decodeObjectShape(structuredClone(body));
+    const obj = decodeObjectShape(cloneJSON(body));
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
@@ -110,7 +111,8 @@ export class BuiltinResourceType implements ResourceType {
       const status = object.status;
       const meta = object.metadata;
       for (const k of Object.keys(object)) delete object[k];
-      Object.assign(object, structuredClone(old), { metadata: { ...old.metadata, resourceVersion: meta.resourceVersion } });
+      assignOwn(object, cloneJSON(old));
+      object.metadata = { ...old.metadata, resourceVersion: meta.resourceVersion };
       if (status === undefined) delete object.status;
       else object.status = status;
     } else if (old.status === undefined) {
@@ -239,7 +241,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
 export function mergeStringData(o: KubeObject): void {
   if (!isObject(o.stringData)) return;
   const data = isObject(o.data) ? { ...o.data } : {};
-  for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+  for (const [k, v] of Object.entries(o.stringData)) setOwn(data, k, Buffer.from(String(v), 'utf8').toString('base64'));
   o.data = data;
   delete o.stringData;
 }

@@ -20,6 +20,7 @@ import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey, type StoreEvent } from './storage/objectStore.js';
+import { cloneJSON } from './internal/own.js';
 
 const namespacesBucket = '/namespaces';
 const crdGR = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
@@ -107,11 +108,11 @@ export class Controllers {
       await this.finalizeCRD(crd, now);
       return;
     }
-    const next = structuredClone(crd);
+    const next = cloneJSON(crd);
     const conflict = nameConflict(crd, this.catalog.crds.definitions());
     if (conflict === undefined) {
       next.status ??= {};
-      next.status.acceptedNames = structuredClone(crd.spec.names);
+      next.status.acceptedNames = cloneJSON(crd.spec.names);
       setCondition(next, { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }, now);
       setCondition(next, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }, now);
     } else {
@@ -139,7 +140,7 @@ export class Controllers {
       await store.delete(crdGR, name, name, { rv: current.metadata.resourceVersion }).durable;
       return;
     }
-    const next = structuredClone(current) as unknown as CustomResourceDefinition;
+    const next = cloneJSON(current) as unknown as CustomResourceDefinition;
     next.metadata.finalizers = finalizers;
     setCondition(next, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
     await store.update(crdGR, name, name, next as unknown as KubeObject, current.metadata.resourceVersion).durable;
@@ -157,7 +158,7 @@ export class Controllers {
     if (current === undefined) return;
     if ((current.metadata.finalizers ?? []).length > 0) {
       // Other finalizers keep the namespace; drop the `kubernetes` one from its spec.
-      const next = structuredClone(current);
+      const next = cloneJSON(current);
       next.spec = { ...(next.spec as Record<string, unknown>), finalizers: [] };
       await store.update(namespaceGR, name, name, next, current.metadata.resourceVersion).durable;
       return;
@@ -182,7 +183,7 @@ export class Controllers {
       }
       remaining++;
       if (o.metadata.deletionTimestamp === undefined) {
-        const marked = structuredClone(o);
+        const marked = cloneJSON(o);
         marked.metadata.deletionTimestamp = now;
         marked.metadata.deletionGracePeriodSeconds = 0;
         if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;

@@ -16,6 +16,7 @@ import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, Writ
 import { bucketOf } from './storage/objectStore.js';
 import { nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
+import { assignOwn, cloneJSON } from './internal/own.js';
 
 /** The finalizer the apiserver puts on a CRD being deleted, removed once its objects are gone. */
 export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -96,7 +97,7 @@ export class CustomResourceDefinitionType implements ResourceType {
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
     reportFieldProblems(ctx, []);
-    const obj = decodeObjectShape(structuredClone(body));
+    const obj = decodeObjectShape(cloneJSON(body));
     if (obj.apiVersion !== apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${apiVersion})`);
     }
@@ -128,13 +129,13 @@ export class CustomResourceDefinitionType implements ResourceType {
       const status = crd.status;
       const { resourceVersion } = object.metadata;
       for (const k of Object.keys(object)) delete object[k];
-      Object.assign(object, structuredClone(old));
+      assignOwn(object, cloneJSON(old));
       object.metadata.resourceVersion = resourceVersion;
       if (status === undefined) delete object.status;
       else crd.status = status;
       return;
     }
-    crd.status = structuredClone(oldCRD.status);
+    crd.status = cloneJSON(oldCRD.status);
     if (!deepEqual(crd.spec, oldCRD.spec)) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const storage = (crd.spec?.versions ?? []).find((v) => v.storage)?.name;
     if (storage !== undefined) {

@@ -19,6 +19,7 @@ import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, Writ
 import { FieldIndex } from './storage/fieldIndex.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 import { ageCell, ageColumn, nameColumn, printerColumnCell } from './table.js';
+import { assignOwn, cloneJSON } from './internal/own.js';
 
 /** Options that change how custom resources behave. */
 export interface CustomResourceOptions {
@@ -110,7 +111,7 @@ export class CustomResourceRuntime {
     let d = this.decoded.get(stored);
     if (d === undefined) {
       const v = this.versions.get(versionOf(stored)) ?? this.version(this.storageVersion);
-      d = structuredClone(stored);
+      d = cloneJSON(stored);
       v.compiled.defaultAndPrune(d, { isResourceRoot: true, returnPruned: false, dropInvalidMetadata: true });
       this.decoded.set(stored, d);
     }
@@ -224,7 +225,7 @@ export class CustomResourceType implements ResourceType {
       const name = isObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
       throw KubeError.invalid({ group: this.names.group, kind: body.kind }, name, [new FieldError('FieldValueInvalid', 'kind', body.kind, `must be ${this.names.kind}`)]);
     }
-    const obj = structuredClone(body) as KubeObject;
+    const obj = cloneJSON(body) as KubeObject;
     reportFieldProblems(ctx, this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true }));
     if (!isObject(obj.metadata)) obj.metadata = {};
     return obj;
@@ -240,7 +241,7 @@ export class CustomResourceType implements ResourceType {
       const status = object.status;
       const { managedFields, resourceVersion } = object.metadata;
       for (const k of Object.keys(object)) delete object[k];
-      Object.assign(object, structuredClone(old));
+      assignOwn(object, cloneJSON(old));
       object.metadata.resourceVersion = resourceVersion;
       if (managedFields !== undefined) object.metadata.managedFields = managedFields;
       else delete object.metadata.managedFields;

@@ -2,7 +2,8 @@
  * Deletes: DELETE of one object (preconditions; finalizers and deferred deletions only mark it
  * deleting) and DELETE of a collection (every selected object).
  */
-import { KubeError, parseJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
+import { embeddedDepthError, embeddedMaxDepth, scanNesting } from './internal/nesting.js';
 import { readBody, sendJSON } from './internal/http.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
 import { timestamp } from './objectMeta.js';
@@ -10,7 +11,8 @@ import type { ResourceType } from './resourceType.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
-import { isDryRun, maxRetries } from './writeHandler.js';
+import { maxRetries } from './writeHandler.js';
+import { cloneJSON } from './internal/own.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -18,9 +20,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** DELETE of one object: finalizers and deferred deletions mark it deleting, else it goes. */
 export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const dryRun = isDryRun(r);
   const options = await readDeleteOptions(ctx, r);
-  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, dryRun);
+  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun);
   respondDeleted(ctx, r, view);
 }
 
@@ -36,21 +37,56 @@ function respondDeleted(ctx: ServerContext, r: RestRequest, view: KubeObject): v
   });
 }
 
-/** The preconditions of a DELETE. */
+/** The options of a DELETE that the embedded server honours (`metav1.DeleteOptions`). */
 export interface DeleteOptions {
   uid?: string;
   resourceVersion?: string;
+  /** `dryRun: ["All"]`: everything but the write. */
+  dryRun: boolean;
 }
 
+const propagationPolicies = ['Foreground', 'Background', 'Orphan'];
+
+/**
+ * The `DeleteOptions` of a DELETE as the apiserver reads them (handlers/delete.go `DeleteResource`):
+ * from the body when there is one (then the query is not read at all), else from the query; then
+ * `ValidateDeleteOptions` (a bad `dryRun` or `propagationPolicy` is a 422 on `DeleteOptions`).
+ */
 async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<DeleteOptions> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
-  if (body.length === 0) return {};
-  const parsed = parseJSON(body.toString('utf8'));
-  if (!isObject(parsed) || !isObject(parsed.preconditions)) return {};
-  const p = parsed.preconditions;
+  let dryRun: unknown;
+  let propagation: unknown;
+  let preconditions: Record<string, unknown> = {};
+  if (body.length > 0) {
+    const text = body.toString('utf8');
+    if (scanNesting(text, embeddedMaxDepth) !== undefined) throw embeddedDepthError();
+    const parsed = parseJSON(text);
+    if (!isObject(parsed)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type v1.DeleteOptions`);
+    dryRun = Object.hasOwn(parsed, 'dryRun') ? parsed.dryRun : undefined;
+    propagation = Object.hasOwn(parsed, 'propagationPolicy') ? parsed.propagationPolicy : undefined;
+    if (Object.hasOwn(parsed, 'preconditions') && isObject(parsed.preconditions)) preconditions = parsed.preconditions;
+    if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((v) => typeof v !== 'string'))) {
+      throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(dryRun) ? 'array' : typeof dryRun} into Go struct field DeleteOptions.dryRun of type []string`);
+    }
+    if (propagation !== undefined && propagation !== null && typeof propagation !== 'string') {
+      throw KubeError.badRequest(`json: cannot unmarshal ${typeof propagation} into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation`);
+    }
+  } else {
+    const values = r.query.getAll('dryRun');
+    dryRun = values.length > 0 ? values : undefined;
+    propagation = r.query.get('propagationPolicy') ?? undefined;
+  }
+  const dryRunValues = (dryRun ?? []) as string[];
+  const errs: FieldError[] = [];
+  if (typeof propagation === 'string' && !propagationPolicies.includes(propagation)) {
+    errs.push(notSupported('propagationPolicy', propagation, [...propagationPolicies, 'nil']));
+  }
+  if (dryRunValues.some((v) => v !== 'All')) errs.push(notSupported('dryRun', dryRunValues, ['All']));
+  if (errs.length > 0) throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   return {
-    uid: typeof p.uid === 'string' ? p.uid : undefined,
-    resourceVersion: typeof p.resourceVersion === 'string' ? p.resourceVersion : undefined,
+    uid: typeof preconditions.uid === 'string' ? preconditions.uid : undefined,
+    resourceVersion: typeof preconditions.resourceVersion === 'string' ? preconditions.resourceVersion : undefined,
+    dryRun: dryRunValues.length > 0,
   };
 }
 
@@ -75,7 +111,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       return view;
     }
     if (current.metadata.deletionTimestamp !== undefined) return view;
-    const marked = structuredClone(view);
+    const marked = cloneJSON(view);
     marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
     marked.metadata.deletionGracePeriodSeconds = 0;
     if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
@@ -95,9 +131,9 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
 /** DELETE of a collection: every selected object, as a list of what was deleted. */
 export async function deleteCollection(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type } = r;
-  const dryRun = isDryRun(r);
   const opts = parseListOptions(r.query, type, false);
   const options = await readDeleteOptions(ctx, r);
+  const { dryRun } = options;
   const selection = selectionOf(type, namespace, opts);
   const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' });
   const items: KubeObject[] = [];

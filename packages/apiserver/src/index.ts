@@ -13,6 +13,7 @@
 
 export { startApiServer } from './startApiServer.js';
 export { kubeconfigYAML } from './kubeconfig.js';
+export { DataDirectoryError } from './persistence.js';
 
-export type { ApiServer, ApiServerOptions } from './startApiServer.js';
+export type { ApiServer, ApiServerOptions, ServingCertificate } from './startApiServer.js';
 export type { KubeconfigOptions } from './kubeconfig.js';

@@ -14,6 +14,8 @@ export interface KubeconfigOptions {
   name?: string;
   /** The context's namespace. @defaultValue `default` */
   namespace?: string;
+  /** The PEM certificate(s) to trust for an `https` server (`certificate-authority-data`). @defaultValue none */
+  certificateAuthority?: string;
 }
 
 /** A kubeconfig with one cluster, user and context, the current one. */
@@ -22,11 +24,21 @@ export function kubeconfigYAML(options: KubeconfigOptions): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    // client-node refuses plain http unless TLS verification is marked as skipped; kubectl ignores it.
-    clusters: [{ name, cluster: options.server.startsWith('http:') ? { server: options.server, 'insecure-skip-tls-verify': true } : { server: options.server } }],
+    clusters: [{ name, cluster: clusterOf(options) }],
     users: [{ name, user: options.token === undefined ? {} : { token: options.token } }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } }],
     'current-context': name,
     preferences: {},
   }, { version: '1.1' });
+}
+
+function clusterOf(options: KubeconfigOptions): Record<string, unknown> {
+  // @kubernetes/client-node refuses a plain-http server unless TLS verification is marked as skipped
+  // (there is no TLS to verify); kubectl and client-go ignore the flag for http. An https server is
+  // verified against its CA, never skipped.
+  if (options.server.startsWith('http:')) return { server: options.server, 'insecure-skip-tls-verify': true };
+  if (options.certificateAuthority !== undefined) {
+    return { server: options.server, 'certificate-authority-data': Buffer.from(options.certificateAuthority).toString('base64') };
+  }
+  return { server: options.server };
 }

@@ -4,7 +4,7 @@
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions
  */
-import { FieldError, KubeError, forbidden, invalid, notSupported, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, forbidden, goQuote, invalid, notSupported, type KubeObject } from '@kubekit/core';
 import { parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from './internal/semantics.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
@@ -44,10 +44,9 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
     fieldSelector = parseFieldSelector(fieldText).transform((label, value) => type.convertFieldLabel(label, value));
   }
   const limitText = query.get('limit');
-  const limit = limitText === null || limitText === '' ? 0 : Number(limitText);
-  if (!Number.isInteger(limit)) throw KubeError.badRequest(`limit: Invalid value: "${limitText}": must be an integer`);
+  const limit = limitText === null ? 0 : parseInt64(limitText);
   const timeoutText = query.get('timeoutSeconds');
-  const timeoutSeconds = timeoutText === null || timeoutText === '' ? undefined : Number(timeoutText);
+  const timeoutSeconds = timeoutText === null ? undefined : parseInt64(timeoutText);
   const sie = query.get('sendInitialEvents');
   const opts: ListOptions = {
     labelSelector,
@@ -59,10 +58,29 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
     watch,
     allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',
     sendInitialEvents: sie === null || sie === '' ? undefined : sie === 'true',
-    timeoutSeconds: timeoutSeconds !== undefined && Number.isFinite(timeoutSeconds) ? timeoutSeconds : undefined,
+    timeoutSeconds,
   };
   validateListOptions(opts);
   return opts;
+}
+
+const minInt64 = -(2n ** 63n);
+const maxInt64 = 2n ** 63n - 1n;
+
+/**
+ * An integer query parameter as the apiserver converts it (`runtime.Convert_Slice_string_To_int64`:
+ * `strconv.ParseInt(s, 10, 64)` of the first value); a parse error is a 400 with Go's text, as the
+ * list handler answers it (`DecodeParameters` → `errors.NewBadRequest`, handlers/get.go).
+ */
+export function parseInt64(text: string): number {
+  let problem: string | undefined;
+  if (!/^[+-]?[0-9]+$/.test(text)) problem = 'invalid syntax';
+  else {
+    const n = BigInt(text);
+    if (n < minInt64 || n > maxInt64) problem = 'value out of range';
+  }
+  if (problem !== undefined) throw KubeError.badRequest(`strconv.ParseInt: parsing ${goQuote(text)}: ${problem}`);
+  return Number(text);
 }
 
 /** `ValidateListOptions` of apimachinery, with its messages. */

@@ -4,6 +4,8 @@
  * applied before and no longer applies; no conflict detection between managers).
  */
 import { KubeError } from '@kubekit/core';
+import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
+import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
 
 /** The patch media types the apiserver accepts. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
@@ -19,17 +21,13 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** RFC 7386: applies a merge patch to (a copy of) `target`. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return structuredClone(patch);
+  if (!isObject(patch)) return cloneJSON(patch);
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
+    else setOwn(out, k, applyMergePatch(getOwn(out, k), v));
   }
   return out;
 }
@@ -47,7 +45,7 @@ function stripDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDirectives);
   if (!isObject(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$') && !k.startsWith('$setElementOrder/')) out[k] = stripDirectives(x);
+  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) setOwn(out, k, stripDirectives(x));
   return out;
 }
 
@@ -71,22 +69,24 @@ function patchError(message: string): KubeError {
 function parentOf(doc: unknown, parts: string[], op: string, path: string): { parent: Record<string, unknown> | unknown[]; key: string } {
   let cur: unknown = doc;
   for (let i = 0; i < parts.length - 1; i++) {
-    const p = parts[i];
-    if (Array.isArray(cur)) cur = cur[Number(p)];
-    else if (isObject(cur)) cur = cur[p];
-    else cur = undefined;
+    cur = child(cur, parts[i]);
     if (cur === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   }
   if (!Array.isArray(cur) && !isObject(cur)) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return { parent: cur, key: parts[parts.length - 1] };
 }
 
+/** The member `p` of an object (own properties only) or array (decimal indexes only), or undefined. */
+function child(cur: unknown, p: string): unknown {
+  if (Array.isArray(cur)) return /^(0|[1-9]\d*)$/.test(p) ? cur[Number(p)] : undefined;
+  if (isObject(cur)) return getOwn(cur, p);
+  return undefined;
+}
+
 function getAt(doc: unknown, path: string, op: string): unknown {
   let cur: unknown = doc;
   for (const p of pointer(path)) {
-    if (Array.isArray(cur)) cur = cur[Number(p)];
-    else if (isObject(cur)) cur = Object.hasOwn(cur, p) ? cur[p] : undefined;
-    else cur = undefined;
+    cur = child(cur, p);
     if (cur === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   }
   return cur;
@@ -103,10 +103,12 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
 
 function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
   const parts = pointer(path);
+  // The document stays within the nesting limit: what is added lands `parts.length` levels down.
+  if (parts.length + valueDepth(value, embeddedMaxDepth) > embeddedMaxDepth) throw embeddedDepthError();
   if (parts.length === 0) return value;
   const { parent, key } = parentOf(doc, parts, op, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
-  else parent[key] = value;
+  else setOwn(parent, key, value);
   return doc;
 }
 
@@ -121,23 +123,30 @@ function remove(doc: unknown, path: string, op = 'remove'): unknown {
   return doc;
 }
 
+/** The most operations one JSON patch may hold (`maxJSONPatchOperations` in handlers/patch.go). */
+export const maxJSONPatchOperations = 10_000;
+
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
 export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  let doc: unknown = structuredClone(target);
+  if (patch.length > maxJSONPatchOperations) {
+    throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
+  }
+  checkValueDepth(target);
+  let doc: unknown = cloneJSON(target);
   for (const raw of patch as Operation[]) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
     switch (raw.op) {
-      case 'add': doc = add(doc, raw.path, structuredClone(raw.value)); break;
+      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value)); break;
       case 'remove': doc = remove(doc, raw.path); break;
-      case 'replace': getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, structuredClone(raw.value), 'replace'); break;
+      case 'replace': getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, cloneJSON(raw.value), 'replace'); break;
       case 'move': {
         const v = getAt(doc, raw.from ?? '', 'move');
         doc = remove(doc, raw.from ?? '', 'move');
         doc = add(doc, raw.path, v, 'move');
         break;
       }
-      case 'copy': doc = add(doc, raw.path, structuredClone(getAt(doc, raw.from ?? '', 'copy')), 'copy'); break;
+      case 'copy': doc = add(doc, raw.path, cloneJSON(getAt(doc, raw.from ?? '', 'copy')), 'copy'); break;
       case 'test': {
         const v = getAt(doc, raw.path, 'test');
         if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
@@ -168,12 +177,12 @@ function deletePath(obj: Record<string, unknown>, path: string): void {
   const stack: Record<string, unknown>[] = [obj];
   let cur: Record<string, unknown> = obj;
   for (let i = 0; i < parts.length - 1; i++) {
-    const next = cur[parts[i]];
+    const next = getOwn(cur, parts[i]);
     if (!isObject(next)) return;
     cur = next;
     stack.push(cur);
   }
-  delete cur[parts[parts.length - 1]];
+  if (Object.hasOwn(cur, parts[parts.length - 1])) delete cur[parts[parts.length - 1]];
   // Drop objects the removal left empty.
   for (let i = stack.length - 1; i > 0; i--) {
     if (Object.keys(stack[i]).length === 0) delete stack[i - 1][parts[i - 1]];
@@ -187,15 +196,15 @@ function deletePath(obj: Record<string, unknown>, path: string): void {
  * before (`previous`) but no longer applies are removed.
  */
 export function applyConfiguration(live: unknown, config: Record<string, unknown>, previous: readonly string[]): unknown {
-  const merged = mergeApplied(structuredClone(live ?? {}), config) as Record<string, unknown>;
+  const merged = mergeApplied(cloneJSON(live ?? {}), config) as Record<string, unknown>;
   const now = new Set(appliedFieldPaths(config));
   for (const p of previous) if (!now.has(p) && ![...now].some((n) => n.startsWith(`${p}.`))) deletePath(merged, p);
   return merged;
 }
 
 function mergeApplied(target: unknown, config: unknown): unknown {
-  if (!isObject(config)) return structuredClone(config);
+  if (!isObject(config)) return cloneJSON(config);
   const out: Record<string, unknown> = isObject(target) ? target : {};
-  for (const [k, v] of Object.entries(config)) out[k] = mergeApplied(out[k], v);
+  for (const [k, v] of Object.entries(config)) setOwn(out, k, mergeApplied(getOwn(out, k), v));
   return out;
 }

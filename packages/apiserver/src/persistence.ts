@@ -9,11 +9,83 @@
  *
  * Files: `snapshot.jsonl` (a header line `{"rv":N}`, then one record per object) and
  * `wal.<startRV>.log` segments.
+ *
+ * The directory is made private (0700) and every file is created 0600. No file in it is opened
+ * through a symbolic link (`O_NOFOLLOW`), and the snapshot's temporary file is created exclusively
+ * after removing whatever had its name, so a link planted in the directory cannot redirect a write.
+ * A damaged snapshot or log stops the open with a {@link DataDirectoryError} that names the file, the
+ * line and how to recover; nothing in the directory is changed then.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseJSON, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { KubeError, parseJSON, stringifyJSON, type KubeObject } from '@kubekit/core';
+
+/** A data directory that cannot be used as it is: a damaged file, a symbolic link, a wrong type. */
+export class DataDirectoryError extends KubeError {
+  override name = 'DataDirectoryError';
+
+  /**
+   * @param message what is wrong and how to recover
+   * @param file the file concerned
+   * @param line its 1-based line, when the problem is in one
+   */
+  constructor(message: string, readonly file: string, readonly line?: number, options: { cause?: unknown } = {}) {
+    super('InternalError', message, options);
+  }
+}
+
+const fileMode = 0o600;
+const dirMode = 0o700;
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW;
+
+/** Reads a file without following a symbolic link at its name; undefined when there is none. */
+function readPrivateFile(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, readFlags);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new DataDirectoryError(`${file} is a symbolic link; kubekit does not follow links in its data directory. Replace it with the file itself.`, file, undefined, { cause: err });
+    throw new DataDirectoryError(`cannot read ${file}: ${(err as Error).message}`, file, undefined, { cause: err });
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new DataDirectoryError(`${file} is not a regular file`, file);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates (0700) or tightens the data directory; refuses a path that is not a directory. */
+function preparePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: dirMode });
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink()) {
+    // The directory named by the user may be a link to where they keep data; what is inside is not followed.
+    if (!statSync(dir).isDirectory()) throw new DataDirectoryError(`${dir} is not a directory`, dir);
+  } else if (!st.isDirectory()) {
+    throw new DataDirectoryError(`${dir} is not a directory`, dir);
+  }
+  chmodSync(dir, dirMode);
+}
+
+function damaged(file: string, line: number, detail: string, recovery: string, cause?: unknown): DataDirectoryError {
+  return new DataDirectoryError(`${file} is damaged at line ${line}: ${detail}. The server did not start; the files were left as they were. ${recovery}`, file, line, { cause });
+}
+
+const snapshotRecovery = 'To recover, restore this file from a backup; or move it out of the directory to start from the write-ahead log segments alone (objects only the snapshot held are then lost).';
+const logRecovery = 'To recover, restore this file from a backup; or truncate it before this line to keep the writes before it (the later writes are then lost).';
+
+/** Checks one parsed record line of the snapshot or the log. */
+function isRecord(r: unknown, needsObject: boolean): r is PersistedRecord {
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return false;
+  const o = r as Record<string, unknown>;
+  if (typeof o.rv !== 'number' || !Number.isSafeInteger(o.rv) || o.rv < 0 || typeof o.bucket !== 'string' || typeof o.key !== 'string') return false;
+  if (o.object === undefined) return !needsObject;
+  return o.object !== null && typeof o.object === 'object' && !Array.isArray(o.object);
+}
 
 /** One persisted change: the new object under a key, or its deletion (no `object`). */
 export interface PersistedRecord {
@@ -73,41 +145,51 @@ export class FilePersistence implements Persistence {
    * starts a new log segment.
    */
   static async open(dir: string, options: FilePersistenceOptions = {}): Promise<{ persistence: FilePersistence; records: PersistedRecord[]; rv: number }> {
-    mkdirSync(dir, { recursive: true });
+    preparePrivateDir(dir);
     const state = new Map<string, PersistedRecord>();
     let rv = 0;
     const snapshotPath = join(dir, 'snapshot.jsonl');
-    let snapshotText: string | undefined;
-    try {
-      snapshotText = readFileSync(snapshotPath, 'utf8');
-    } catch {
-      snapshotText = undefined;
-    }
+    const snapshotText = readPrivateFile(snapshotPath);
     if (snapshotText !== undefined) {
       const lines = snapshotText.split('\n');
-      const header = parseJSON(lines[0]) as { rv: number };
-      rv = header.rv;
-      for (let i = 1; i < lines.length; i++) {
-        if (lines[i] === '') continue;
-        const r = parseJSON(lines[i]) as PersistedRecord;
+      let header: unknown;
+      try {
+        header = parseJSON(lines[0]);
+      } catch (err) {
+        throw damaged(snapshotPath, 1, lines[0] === '' ? 'the file is empty or its header line is missing' : `the header line is not JSON (${(err as Error).message})`, snapshotRecovery, err);
+      }
+      const headerRV = (header as { rv?: unknown } | null)?.rv;
+      if (typeof headerRV !== 'number' || !Number.isSafeInteger(headerRV) || headerRV < 0) throw damaged(snapshotPath, 1, 'the header line is not {"rv":N}', snapshotRecovery);
+      rv = headerRV;
+      if (lines[lines.length - 1] !== '') throw damaged(snapshotPath, lines.length, 'the last line is cut off (the file is truncated)', snapshotRecovery);
+      for (let i = 1; i < lines.length - 1; i++) {
+        let r: unknown;
+        try {
+          r = parseJSON(lines[i]);
+        } catch (err) {
+          throw damaged(snapshotPath, i + 1, `the line is not JSON (${(err as Error).message})`, snapshotRecovery, err);
+        }
+        if (!isRecord(r, true)) throw damaged(snapshotPath, i + 1, 'the line is not a {"rv","bucket","key","object"} record', snapshotRecovery);
         state.set(`${r.bucket}\u0000${r.key}`, r);
       }
     }
     const segments = listSegments(dir);
     for (const seg of segments) {
-      const text = readFileSync(join(dir, seg.file), 'utf8');
+      const file = join(dir, seg.file);
+      const text = readPrivateFile(file) ?? '';
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
         if (line === '') continue;
-        let r: PersistedRecord;
+        let r: unknown;
         try {
-          r = parseJSON(line) as PersistedRecord;
-        } catch {
+          r = parseJSON(line);
+        } catch (err) {
           // A torn write at the end of the log: it was never acknowledged.
           if (i >= lines.length - 2) break;
-          throw new Error(`corrupt write-ahead log ${seg.file} at line ${i + 1}`);
+          throw damaged(file, i + 1, `the line is not JSON (${(err as Error).message})`, logRecovery, err);
         }
+        if (!isRecord(r, false)) throw damaged(file, i + 1, 'the line is not a {"rv","bucket","key"} record', logRecovery);
         if (r.rv <= rv) continue;
         rv = r.rv;
         const k = `${r.bucket}\u0000${r.key}`;
@@ -219,14 +301,32 @@ function listSegments(dir: string): { file: string; start: number }[] {
 }
 
 async function openSegment(dir: string, startRV: number): Promise<FileHandle> {
-  const handle = await open(join(dir, `wal.${startRV}.log`), 'a');
+  const file = join(dir, `wal.${startRV}.log`);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, fileMode);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new DataDirectoryError(`${file} is a symbolic link; kubekit does not follow links in its data directory. Remove it.`, file, undefined, { cause: err });
+    throw err;
+  }
+  await handle.chmod(fileMode);
   syncDir(dir);
   return handle;
 }
 
+/**
+ * Writes the snapshot through a temporary file: whatever has the temporary name (a left-over file or
+ * a planted link) is removed first, and the file is created exclusively, never following a link.
+ */
 function writeSnapshot(dir: string, rv: number, records: readonly PersistedRecord[]): void {
   const tmp = join(dir, 'snapshot.jsonl.tmp');
-  const fd = openSync(tmp, 'w');
+  try {
+    unlinkSync(tmp);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, fileMode);
   try {
     const parts: string[] = [stringifyJSON({ rv })];
     let size = 0;

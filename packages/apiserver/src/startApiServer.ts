@@ -2,7 +2,9 @@
  * `startApiServer`: the embedded Kubernetes API server's entry point.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIP, type AddressInfo } from 'node:net';
+import { generate as generateSelfSigned } from 'selfsigned';
 import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { ResourceCatalog } from './catalog.js';
@@ -32,6 +34,12 @@ export interface ApiServerOptions {
   /** A bearer token required on every request but `/version` and the health checks. @defaultValue none */
   token?: string;
   /**
+   * Serve https: with this certificate and key (PEM), or, with `true`, with a self-signed certificate
+   * generated at start for `127.0.0.1`, `::1`, `localhost` and the bound address. The kubeconfig then
+   * carries the certificate as its CA. @defaultValue plain http
+   */
+  tls?: boolean | ServingCertificate;
+  /**
    * The `CustomResourceFieldSelectors` feature gate. Off, the server behaves as a pre-1.31 cluster:
    * `selectableFields` are dropped from CRD writes (unless the stored CRD already had them), custom
    * field selectors get `400 field label not supported`, and OpenAPI omits
@@ -60,10 +68,22 @@ export interface ApiServerOptions {
   clock?: Clock;
 }
 
+/** A serving certificate and its private key, PEM-encoded. */
+export interface ServingCertificate {
+  /** The certificate (chain), PEM. */
+  cert: string;
+  /** The private key, PEM. */
+  key: string;
+  /** The CA clients should trust, PEM. @defaultValue `cert` (self-signed) */
+  ca?: string;
+}
+
 /** A running embedded API server. */
 export interface ApiServer {
-  /** The base URL, `http://127.0.0.1:PORT`. */
+  /** The base URL, `http://127.0.0.1:PORT` (`https` with TLS; a loopback address when bound to all addresses). */
   readonly url: string;
+  /** The CA certificate (PEM) clients should trust, when serving https. */
+  readonly certificateAuthority: string | undefined;
   /** A kubeconfig (YAML text) for this server, with its token if any. */
   readonly kubeconfig: string;
   /** The port bound. */
@@ -145,10 +165,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     version: { major, minor, gitVersion: `v${version}.0-kubekit` },
     serverAddress: () => address,
   });
-  const server: Server = createServer({ keepAliveTimeout: 65_000 }, handler);
+  const bindHost = options.host ?? '127.0.0.1';
+  const serving = options.tls === true ? await selfSignedCertificate(bindHost) : options.tls === false ? undefined : options.tls;
+  const server: Server = serving === undefined
+    ? createServer({ keepAliveTimeout: 65_000 }, handler)
+    : createHttpsServer({ keepAliveTimeout: 65_000, cert: serving.cert, key: serving.key }, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 0, bindHost, () => {
       server.off('error', reject);
       resolve();
     });
@@ -156,14 +180,21 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   address = `${host}:${addr.port}`;
-  const url = `http://${address}`;
-  logger.info(`kubekit API server listening on ${url}`, { url, dataDir: options.dataDir ?? '', customResourceFieldSelectors: gate });
+  // Bound to every address, the server is reached at its loopback one: 0.0.0.0 names no host to dial.
+  const reachable = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '[::1]' : host;
+  const url = `${serving === undefined ? 'http' : 'https'}://${reachable}:${addr.port}`;
+  logger.info(`kubekit API server listening on ${url}`, { url, address, dataDir: options.dataDir ?? '', customResourceFieldSelectors: gate });
+  if (!isLoopback(addr.address) && options.token === undefined) {
+    logger.warn(`serving on ${address}, which is not a loopback address, without a token: anyone who can reach it can read and change everything`, { address });
+  }
+  const certificateAuthority = serving === undefined ? undefined : serving.ca ?? serving.cert;
 
   let closing: Promise<void> | undefined;
   return {
     url,
     port: addr.port,
-    kubeconfig: kubeconfigYAML({ server: url, token: options.token }),
+    certificateAuthority,
+    kubeconfig: kubeconfigYAML({ server: url, token: options.token, certificateAuthority }),
     get resourceVersion() {
       return store.resourceVersion;
     },
@@ -185,4 +216,28 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return closing;
     },
   };
+}
+
+/** Whether an address is a loopback one (`127.0.0.0/8`, `::1`, `::ffff:127.x`). */
+export function isLoopback(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
+  return a === 'localhost' || a === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(a);
+}
+
+/** A self-signed serving certificate (EC P-256, one year) for the loopback names and the bound host. */
+async function selfSignedCertificate(bindHost: string): Promise<ServingCertificate> {
+  const hosts = new Set(['127.0.0.1', '::1', 'localhost']);
+  if (bindHost !== '0.0.0.0' && bindHost !== '::' && bindHost !== '') hosts.add(bindHost.replace(/^\[|\]$/g, ''));
+  const now = Date.now();
+  const generated = await generateSelfSigned([{ name: 'commonName', value: 'kubekit-apiserver' }], {
+    keyType: 'ec', curve: 'P-256', algorithm: 'sha256',
+    notBeforeDate: new Date(now - 60_000), notAfterDate: new Date(now + 365 * 24 * 3600_000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [...hosts].map((h) => (isIP(h) !== 0 ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })) },
+    ],
+  });
+  return { cert: generated.cert, key: generated.private };
 }

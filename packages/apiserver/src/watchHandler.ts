@@ -90,6 +90,12 @@ export function serveWatch(ctx: ServerContext, res: ServerResponse, type: Resour
     onStop: (w) => hub.remove(w),
   }, fromRV);
   watcher.begin();
+  // A negative timeoutSeconds makes the apiserver's watch timer fire at once (handlers/get.go passes
+  // it to context.WithTimeout and the watch server's time.NewTimer): the stream ends empty.
+  if (opts.timeoutSeconds !== undefined && opts.timeoutSeconds < 0) {
+    watcher.stop('timeout');
+    return watcher;
+  }
   if (error !== undefined) {
     watcher.sendError(error.toStatus());
     return watcher;

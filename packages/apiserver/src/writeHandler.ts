@@ -7,19 +7,21 @@
  * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
-import { KubeError, FieldError, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
+import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
-import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf } from './patch.js';
+import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf, type PatchType } from './patch.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
+import { cloneJSON } from './internal/own.js';
 
 /** How often an update is retried when the object changes under it. */
 export const maxRetries = 16;
@@ -46,8 +48,15 @@ export function isDryRun(r: RestRequest): boolean {
   return values.length > 0;
 }
 
-/** Reads a JSON (or YAML) object body, noting its duplicate fields unless they are ignored. */
-async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext): Promise<unknown> {
+/** What a body is read for: the object of a create or update, or a patch of a type. */
+type BodyUse = 'object' | PatchType;
+
+/**
+ * Reads a JSON (or YAML) object body, noting its duplicate fields unless they are ignored. Bodies
+ * nested deeper than the apiserver's decoders allow get the apiserver's 400 for the request's kind of
+ * body; bodies the embedded server cannot nest as deeply get a 400 that says so.
+ */
+async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
   if (ct === protobufMediaType && r.type.names.group === '') return decodeProtobuf(body);
@@ -55,19 +64,63 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
   const text = body.toString('utf8');
-  if (ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml') {
+  const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
+  if (scanNesting(text, embeddedMaxDepth, yaml) !== undefined) {
+    const excess = scanNesting(text, apiserverMaxDepth, yaml);
+    throw excess === undefined ? embeddedDepthError() : tooDeep(r, use, yaml, excess, body, wctx);
+  }
+  if (yaml && !looksLikeJSON(text)) {
+    let parsed: unknown;
     try {
-      const parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
-      if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
-      return parsed;
+      parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
     } catch (err) {
+      // Nesting can exhaust the YAML parser's stack (it recurses), even below the embedded limit.
+      if (err instanceof RangeError || (err instanceof Error && err.message.includes('Maximum call stack size exceeded'))) throw embeddedDepthError();
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
+    checkValueDepth(parsed);
+    if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
+    return parsed;
   }
   if (text.trim() === '') throw KubeError.badRequest('the body of the request was empty');
   const parsed = parseJSON(text);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = jsonDuplicateFields(text);
   return parsed;
+}
+
+/**
+ * Whether a YAML body is a JSON object, which the JSON parser reads (YAML is a superset of JSON, and
+ * the YAML parser recurses where the JSON parser does not): kubectl and client-go send apply patches
+ * as JSON.
+ */
+function looksLikeJSON(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The apiserver's 400 for a body nested past its decoders' limit, which depends on who decodes it:
+ * the object decoder of create and update (`transformDecodeError` in handlers/rest.go), the patch
+ * decoders of handlers/patch.go (`applyJSPatch`, `strategicPatchObject`, the apply patcher's YAML).
+ */
+function tooDeep(r: RestRequest, use: BodyUse, yaml: boolean, excess: DepthExcess, body: Buffer, wctx: WriteContext): KubeError {
+  const strict = wctx.fieldValidation !== 'Ignore';
+  switch (use) {
+    case 'object': {
+      const kind = r.info.subresource === 'scale' ? 'Scale' : r.type.names.kind;
+      const cause = yaml ? goYAMLDepthMessage(excess) : `couldn't get version/kind; json parse error: ${goJSONDepthMessage(excess)}`;
+      return KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${cause} (${summarizeData(body)})`);
+    }
+    case 'json': return KubeError.badRequest(strict ? `error decoding patch: ${goJSONDepthMessage(excess)}` : goJSONDepthMessage(excess));
+    case 'merge': return KubeError.badRequest(strict ? `error decoding patch: ${goJSONDepthMessage(excess)}` : 'Invalid JSON Patch');
+    case 'strategic': return KubeError.badRequest(goJSONDepthMessage(excess));
+    case 'apply': return KubeError.badRequest(`error decoding YAML: error converting YAML to JSON: ${goYAMLDepthMessage(excess)}`);
+  }
 }
 
 function sendWarnings(r: RestRequest, wctx: WriteContext): void {
@@ -106,12 +159,12 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   const dryRun = isDryRun(r);
   const wctx = writeContext(ctx, r);
   if (r.info.verb === 'create') {
-    const body = await readObject(ctx, r, wctx);
+    const body = await readObject(ctx, r, wctx, 'object');
     await create(ctx, r, namespace, body, wctx, dryRun);
     return;
   }
   if (r.info.verb === 'update') {
-    const body = await readObject(ctx, r, wctx);
+    const body = await readObject(ctx, r, wctx, 'object');
     const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(r, body, wctx);
     await update(ctx, r, namespace, wctx, dryRun, mutate, bodyResourceVersion(body));
     return;
@@ -120,7 +173,7 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   if (pt === undefined || (pt === 'strategic' && r.type.names.group !== '' && !r.type.names.group.endsWith('.k8s.io'))) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
   }
-  const body = await readObject(ctx, r, wctx);
+  const body = await readObject(ctx, r, wctx, pt);
   if (pt === 'apply') {
     await apply(ctx, r, namespace, body, wctx, dryRun);
     return;
@@ -128,6 +181,8 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
     const patched = pt === 'json' ? applyJSONPatch(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    // A JSON patch can nest deeper than its body (copy and move).
+    checkValueDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     return r.type.decode(patched, wctx);
   };
@@ -146,7 +201,7 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
   if ((decoded.metadata.name ?? '') !== r.info.name) {
     throw KubeError.badRequest(`the name of the object (${decoded.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
-  return () => structuredClone(decoded);
+  return () => cloneJSON(decoded);
 }
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
@@ -187,6 +242,8 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     const old = await type.fromStorage(current);
     const obj = mutate(old);
     checkNamespace(ctx, type, obj, namespace);
+    checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
+    checkResourceVersion(type, info.name, precondition);
     if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '' && !type.allowUnconditionalUpdate) {
@@ -233,6 +290,27 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     sendWarnings(r, wctx);
     respond(ctx, r, await type.fromStorage(write.event.object));
     return;
+  }
+}
+
+/** The largest resourceVersion Go's `strconv.ParseUint(rv, 10, 64)` reads. */
+const maxUint64 = 18446744073709551615n;
+
+/**
+ * Refuses a resourceVersion that is not an unsigned 64-bit decimal, with the text of the parse error
+ * (`APIObjectVersioner.ObjectResourceVersion` parses it with `strconv.ParseUint`). The apiserver's
+ * generic store returns that parse error unwrapped (registry/store.go `Update`), which its handler
+ * turns into a 500; the embedded server answers 422 `Invalid` on `metadata.resourceVersion`, the
+ * shape `APIObjectVersioner.ParseResourceVersion` gives the same parse error elsewhere.
+ */
+function checkResourceVersion(type: ResourceType, name: string, rv: unknown): void {
+  if (rv === undefined || rv === '') return;
+  const text = typeof rv === 'string' ? rv : String(rv);
+  let problem: string | undefined;
+  if (!/^[0-9]+$/.test(text)) problem = 'invalid syntax';
+  else if (BigInt(text) > maxUint64) problem = 'value out of range';
+  if (problem !== undefined) {
+    throw invalid(type, name, [new FieldError('FieldValueInvalid', 'metadata.resourceVersion', text, `strconv.ParseUint: parsing ${goQuote(text)}: ${problem}`)]);
   }
 }
 
@@ -324,7 +402,7 @@ function scaleUpdate(type: ResourceType, body: unknown): (old: KubeObject) => Ku
         new FieldError('FieldValueInvalid', 'spec.replicas', replicas, 'must be greater than or equal to 0'),
       ]);
     }
-    const obj = structuredClone(old);
+    const obj = cloneJSON(old);
     setPath(obj as Record<string, unknown>, type.names.scale!.specReplicasPath, replicas);
     return obj;
   };

@@ -122,7 +122,10 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--host <address>', 'the address to bind', '127.0.0.1')
     .option('--data-dir <dir>', 'keep data in this directory (default: memory only)')
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the server to this file')
-    .option('--crd <file>', 'create the CRDs of this file at start (repeatable)', collect)
+    .option('--crd <file>', 'apply the CRDs of this file at start (repeatable)', collect)
+    .option('--token <token>', 'require this bearer token on every request (visible to other users in the process list: prefer --token-file)')
+    .option('--token-file <file>', 'require the bearer token on the first line of this file')
+    .option('--tls', 'serve https with a self-signed certificate generated at start (the kubeconfig carries it as CA)')
     .option('-v, --verbose', 'log every request to stderr')
     .action((options: Parameters<typeof serve>[1]) => run(() => serve(ctx, options))());
 

@@ -1,10 +1,12 @@
 import PQueue from 'p-queue';
-import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { defaultLogger } from '@kubekit/informer';
 import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { WorkQueue } from './workQueue.js';
 import { finishedWithin } from './internal/deadline.js';
+import type { WorkQueueMetrics } from './workQueueMetrics.js';
 import type { ControllerMetrics } from './prometheusMetrics.js';
 
 /** The handlers a controller registers on an {@link EventSource}. */
@@ -38,10 +40,15 @@ export interface ControllerOptions {
   rateLimiter?: RateLimiter<string>;
   /** @defaultValue realClock */
   clock?: Clock;
-  /** @defaultValue no logging */
+  /** @defaultValue `defaultLogger()` of @kubekit/informer: silent unless `KUBEKIT_LOG_LEVEL` is set */
   logger?: Logger;
-  /** Reconcile and queue metrics. @defaultValue none */
+  /** Reconcile and queue metrics. @defaultValue none; a `Manager` hands down its own */
   metrics?: ControllerMetrics;
+  /**
+   * How long `start` waits for the sources to sync before it fails, as controller-runtime's
+   * `CacheSyncTimeout`. @defaultValue 120000 ms
+   */
+  cacheSyncTimeoutMs?: number;
   /** How long shutdown waits for in-flight reconciles before abandoning them. @defaultValue 30000 ms */
   gracefulShutdownTimeoutMs?: number;
 }
@@ -60,7 +67,8 @@ interface Watch {
  *   controlling owner for `Owns`, a map function for `Watches`), filtered by predicates, and queued.
  * - One object is never reconciled by two workers at once; events arriving meanwhile coalesce into one
  *   more reconcile afterwards.
- * - Workers start only once every source has synced.
+ * - Workers start only once every source has synced. `start` rejects when a source fails to sync
+ *   (its `waitForSync` rejects, a permanent error) or does not within `cacheSyncTimeoutMs`.
  * - A reconcile that throws is retried with backoff; a {@link TerminalError} is logged and not retried;
  *   neither ever escapes the controller.
  * - `start(signal)` resolves after `signal` aborts, the queue stops taking work, and in-flight reconciles
@@ -80,7 +88,8 @@ export class Controller {
   private readonly concurrency: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly metrics: ControllerMetrics | undefined;
+  private metrics: ControllerMetrics | undefined;
+  private readonly cacheSyncTimeoutMs: number;
   private readonly gracefulShutdownTimeoutMs: number;
   private readonly sources: Watch[] = [];
   private started = false;
@@ -88,16 +97,31 @@ export class Controller {
   constructor(options: ControllerOptions) {
     this.name = options.name;
     this.clock = options.clock ?? realClock;
-    this.logger = (options.logger ?? noopLogger).child({ controller: options.name });
+    this.logger = (options.logger ?? defaultLogger()).child({ controller: options.name });
     this.metrics = options.metrics;
+    this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
     this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? 1);
     this.gracefulShutdownTimeoutMs = options.gracefulShutdownTimeoutMs ?? 30_000;
     const r = options.reconciler;
     this.reconcile = typeof r === 'function' ? r : (req, signal) => r.reconcile(req, signal);
-    this.queue = new WorkQueue<string>({
-      name: options.name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: options.metrics?.forQueue(options.name),
-    });
-    options.metrics?.trackQueue(this.queue);
+    // The queue reports to whatever metrics the controller has at the time (a Manager may hand them down later).
+    const name = options.name;
+    const queueMetrics: WorkQueueMetrics = {
+      added: () => this.metrics?.forQueue(name).added(),
+      depth: (d) => this.metrics?.forQueue(name).depth(d),
+      queued: (sec) => this.metrics?.forQueue(name).queued(sec),
+      worked: (sec) => this.metrics?.forQueue(name).worked(sec),
+      retried: () => this.metrics?.forQueue(name).retried(),
+    };
+    this.queue = new WorkQueue<string>({ name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: queueMetrics });
+    if (options.metrics !== undefined) this.useMetrics(options.metrics);
+  }
+
+  /** Reports reconcile and queue metrics to `metrics` from now on (a `Manager` calls this with its own). */
+  useMetrics(metrics: ControllerMetrics): void {
+    this.metrics = metrics;
+    metrics.trackQueue(this.queue);
+    metrics.concurrency(this.name, this.concurrency);
   }
 
   /** Reconciles the objects of `source` themselves (controller-runtime's `For`). */
@@ -141,11 +165,12 @@ export class Controller {
     const onAbort = (): void => this.queue.shutDown();
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) this.queue.shutDown();
-    try {
-      await Promise.all(this.sources.map((w) => w.source.waitForSync(signal)));
-      this.logger.info('caches synced; starting workers', { workers: this.concurrency });
-    } catch (err) {
-      if (!signal.aborted) this.logger.error('waiting for caches to sync failed', { error: describe(err) });
+    const syncFailure = await this.waitForSources(signal);
+    if (syncFailure !== undefined) {
+      signal.removeEventListener('abort', onAbort);
+      this.queue.shutDown();
+      for (const w of this.sources) w.detach();
+      throw syncFailure;
     }
     const inFlight = new AbortController();
     const pool = new PQueue({ concurrency: this.concurrency });
@@ -160,6 +185,34 @@ export class Controller {
     } finally {
       signal.removeEventListener('abort', onAbort);
       for (const w of this.sources) w.detach();
+    }
+  }
+
+  /** Waits for every source to sync; returns the error to fail with (unless `signal` aborted). */
+  private async waitForSources(signal: AbortSignal): Promise<Error | undefined> {
+    const waiting = new AbortController();
+    const stop = (): void => waiting.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    const timer = this.clock.setTimeout(() => waiting.abort(new KubeError('Timeout', `timed out after ${this.cacheSyncTimeoutMs} ms`)), this.cacheSyncTimeoutMs);
+    // A source may ignore the signal: the wait ends on the abort whatever the source does.
+    const aborted = new Promise<never>((_, reject) => waiting.signal.addEventListener('abort', () => reject(waiting.signal.reason), { once: true }));
+    aborted.catch(() => undefined);
+    try {
+      await Promise.race([Promise.all(this.sources.map((w) => w.source.waitForSync(waiting.signal))), aborted]);
+      this.logger.info('caches synced; starting workers', { workers: this.concurrency });
+      return undefined;
+    } catch (err) {
+      if (signal.aborted) return undefined;
+      const error = waiting.signal.aborted ? waiting.signal.reason as Error : err;
+      this.logger.error('waiting for caches to sync failed', { error: describe(error) });
+      if (error instanceof KubeError) {
+        return new KubeError(error.reason, `controller ${this.name}: failed to wait for caches to sync: ${error.message}`, { code: error.code, cause: error });
+      }
+      return new KubeError('InternalError', `controller ${this.name}: failed to wait for caches to sync: ${describe(error)}`, { cause: error });
+    } finally {
+      timer.cancel();
+      signal.removeEventListener('abort', stop);
+      waiting.abort(new Error('done waiting'));
     }
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { KubeError, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
-import type { KubeClient, ResourceClient } from '@kubekit/informer';
+import { KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { defaultLogger, type KubeClient, type ResourceClient } from '@kubekit/informer';
 
 /** A core/v1 Event. */
 export interface CoreEvent extends KubeObject {
@@ -45,7 +45,7 @@ export class EventRecorder {
 
   /** Records an event about `obj`; resolves once written (or once the failure was logged). */
   async event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
-    const { clock = realClock, logger = noopLogger, component, host } = this.options;
+    const { clock = realClock, logger = defaultLogger(), component, host } = this.options;
     const namespace = obj.metadata.namespace || 'default';
     const key = [obj.metadata.uid ?? '', obj.apiVersion, obj.kind, namespace, obj.metadata.name, type, reason, message].join('\u0000');
     const now = new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,11 +1,12 @@
 import winston from 'winston';
 import type { LogFields, Logger } from '@kubekit/core';
+import { logSettingsFromEnv } from '@kubekit/informer';
 
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {
-  /** `json` for machines, `text` for people. @defaultValue `'text'` */
+  /** `json` for machines, `text` for people. @defaultValue `KUBEKIT_LOG_FORMAT`, else `'text'` */
   format?: 'json' | 'text';
-  /** The lowest level written. @defaultValue `'info'` */
+  /** The lowest level written. @defaultValue `KUBEKIT_LOG_LEVEL` (unless `off`), else `'info'` */
   level?: 'error' | 'warn' | 'info' | 'debug';
   /** Where lines go. @defaultValue standard error */
   stream?: NodeJS.WritableStream;
@@ -15,14 +16,15 @@ export interface CreateLoggerOptions {
 
 /** A winston logger with kubekit's formats: JSON lines, or `time level message key=value…` text. */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const env = logSettingsFromEnv();
   const text = winston.format.printf(({ level, message, timestamp, ...fields }) => {
     const extra = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)}`);
     return [timestamp, level.toUpperCase().padEnd(5), message, ...extra].join(' ');
   });
   const logger = winston.createLogger({
-    level: options.level ?? 'info',
+    level: options.level ?? env.level ?? 'info',
     defaultMeta: options.fields,
-    format: winston.format.combine(winston.format.timestamp(), options.format === 'json' ? winston.format.json() : text),
+    format: winston.format.combine(winston.format.timestamp(), (options.format ?? env.format) === 'json' ? winston.format.json() : text),
     transports: [new winston.transports.Stream({ stream: options.stream ?? process.stderr })],
   });
   return wrap(logger);

@@ -1,19 +1,30 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { KubeError, noopLogger, realClock, type Clock, type Logger } from '@kubekit/core';
+import { KubeError, realClock, type Clock, type Logger } from '@kubekit/core';
+import { defaultLogger, registerRestClientMetrics, type InformerMetricsSink } from '@kubekit/informer';
 import { LeaderElector, type LeaseClient } from './leaderElector.js';
 import { ControllerMetrics } from './prometheusMetrics.js';
-import { finishedWithin } from './internal/deadline.js';
+import { finishedWithin, stoppedWithin } from './internal/deadline.js';
 
 /** Anything a manager runs: `start(signal)` resolves once `signal` aborted and it stopped. */
 export interface Runnable {
   start(signal: AbortSignal): Promise<void>;
 }
 
-/** A runnable whose readiness the manager waits for before starting leader-only work (an informer). */
+/**
+ * A runnable whose readiness the manager waits for before starting leader-only work (an informer).
+ * `waitForSync` rejecting (a permanent error) fails the manager's start. A `status` with a
+ * `permanentError` makes `/readyz` fail while it lasts.
+ */
 export interface SyncableRunnable extends Runnable {
   waitForSync(signal?: AbortSignal): Promise<unknown>;
+  readonly status?: { permanentError?: Error; lastError?: Error };
+}
+
+/** A runnable that reports to the manager's metrics (informers, controllers): the manager calls `useMetrics` on `add`. */
+interface MetricsUser {
+  useMetrics(metrics: ControllerMetrics & InformerMetricsSink): void;
 }
 
 /** Options of a {@link Manager}. */
@@ -34,10 +45,19 @@ export interface ManagerOptions {
   };
   /** Serve `/healthz`, `/readyz` and `/metrics` here; port 0 picks a free port. @defaultValue not served */
   probes?: { host?: string; port?: number };
-  /** @defaultValue a new ControllerMetrics with its own registry */
+  /**
+   * The metrics served on `/metrics`, handed to every controller and informer added (replacing their
+   * own), and registered for the process's REST client metrics while the manager runs.
+   * @defaultValue a new ControllerMetrics with its own registry and the default process metrics
+   */
   metrics?: ControllerMetrics;
-  /** @defaultValue no logging */
+  /** @defaultValue `defaultLogger()` of @kubekit/informer: silent unless `KUBEKIT_LOG_LEVEL` is set */
   logger?: Logger;
+  /**
+   * How long `start` waits for the caches (the syncable runnables) to sync before it fails, as
+   * controller-runtime's `CacheSyncTimeout`. @defaultValue 120000 ms
+   */
+  cacheSyncTimeoutMs?: number;
   /** How long shutdown waits for runnables to stop. @defaultValue 30000 ms */
   gracefulShutdownTimeoutMs?: number;
   /** @defaultValue realClock */
@@ -49,7 +69,11 @@ export interface ManagerOptions {
  *
  * Contract:
  * - Runnables added with `leaderElection: false` (informers, caches) start at once; `/readyz` turns
- *   ready once every syncable one has synced.
+ *   ready once every syncable one has synced, and fails while one reports a permanent error.
+ * - A cache that fails to sync (its `waitForSync` rejects: a permanent error such as a field selector
+ *   the server rejects, a missing resource, forbidden) or does not sync within `cacheSyncTimeoutMs`
+ *   stops everything and makes `start` reject with a `KubeError` saying which and why. A runnable
+ *   that fails (rejects before the signal aborted) does the same, as in controller-runtime.
  * - Leader-only runnables (controllers, by default) start after the caches synced and, with leader
  *   election, only while this process leads. Losing leadership stops them and makes `start` reject
  *   with a `KubeError` (reason `Conflict`), so the process can exit and restart cleanly, as
@@ -69,17 +93,23 @@ export class Manager {
   private server: Server | undefined;
   private synced = false;
   private leading = false;
+  private failure: Error | undefined;
+  private stopAll: AbortController | undefined;
 
   constructor(options: ManagerOptions = {}) {
     this.options = options;
-    this.logger = options.logger ?? noopLogger;
+    this.logger = options.logger ?? defaultLogger();
     this.clock = options.clock ?? realClock;
     this.metrics = options.metrics ?? new ControllerMetrics();
   }
 
-  /** Adds a runnable; leader-only unless `leaderElection: false` (informers should pass false). */
+  /**
+   * Adds a runnable; leader-only unless `leaderElection: false` (informers should pass false). A
+   * runnable with `useMetrics` (informers, controllers) is handed the manager's metrics.
+   */
   add(runnable: Runnable, options: { leaderElection?: boolean } = {}): this {
     (options.leaderElection === false ? this.always : this.leaderOnly).push(runnable);
+    if (typeof (runnable as Partial<MetricsUser>).useMetrics === 'function') (runnable as unknown as MetricsUser).useMetrics(this.metrics);
     return this;
   }
 
@@ -109,32 +139,78 @@ export class Manager {
   /** Runs everything until `signal` aborts; see the class contract. */
   async start(signal: AbortSignal): Promise<void> {
     if (this.options.probes) await this.serveProbes(this.options.probes);
+    const unregister = registerRestClientMetrics(this.metrics);
+    // Everything stops when `signal` aborts or a runnable fails.
+    const all = new AbortController();
+    const stopAll = (): void => all.abort(signal.reason);
+    if (signal.aborted) stopAll();
+    else signal.addEventListener('abort', stopAll, { once: true });
+    this.failure = undefined;
+    this.stopAll = all;
     const background = new AbortController();
-    const stopBackground = (): void => background.abort(signal.reason);
-    signal.addEventListener('abort', stopBackground, { once: true });
+    const stopBackground = (): void => background.abort(all.signal.reason);
+    all.signal.addEventListener('abort', stopBackground, { once: true });
     const alwaysRuns = this.always.map((r) => this.run(r, background.signal));
     let lost: KubeError | undefined;
     try {
-      await Promise.all(this.always.map((r) => ('waitForSync' in r ? (r as SyncableRunnable).waitForSync(signal) : undefined)));
+      await this.waitForCaches(all.signal);
       this.synced = true;
       this.logger.info('caches synced');
-      if (!signal.aborted) lost = await this.runLeaderWork(signal);
+      if (!all.signal.aborted) lost = await this.runLeaderWork(all.signal);
+      // Runnables that return early do not end the manager: it runs until the signal aborts.
+      if (lost === undefined) await aborted(all.signal);
     } catch (err) {
-      if (!signal.aborted) throw err;
+      if (!all.signal.aborted) this.failure ??= err instanceof Error ? err : new Error(String(err));
     } finally {
       background.abort(new Error('manager stopped'));
-      signal.removeEventListener('abort', stopBackground);
+      signal.removeEventListener('abort', stopAll);
+      all.signal.removeEventListener('abort', stopBackground);
       await this.withDeadline(Promise.all(alwaysRuns), 'runnables');
       await this.closeProbes();
+      unregister();
+      this.synced = false;
     }
+    if (this.failure) throw this.failure;
     if (lost) throw lost;
+  }
+
+  /** Waits for every syncable runnable; throws the first failure, or a timeout after `cacheSyncTimeoutMs`. */
+  private async waitForCaches(signal: AbortSignal): Promise<void> {
+    const syncable = this.always.filter((r): r is SyncableRunnable => typeof (r as Partial<SyncableRunnable>).waitForSync === 'function');
+    const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
+    const waiting = new AbortController();
+    const stop = (): void => waiting.abort(signal.reason);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+    const timedOut = new KubeError('Timeout', 'timeout');
+    const timer = this.clock.setTimeout(() => waiting.abort(timedOut), timeoutMs);
+    const ended = new Promise<never>((_, reject) => waiting.signal.addEventListener('abort', () => reject(waiting.signal.reason), { once: true }));
+    ended.catch(() => undefined);
+    try {
+      await Promise.race([Promise.all(syncable.map((r) => r.waitForSync(waiting.signal))), ended]);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (waiting.signal.reason === timedOut) {
+        const pending = syncable.map((r, i) => ({ r, i })).filter(({ r }) => !('hasSynced' in r && typeof r.hasSynced === 'function' && (r.hasSynced as () => boolean)()));
+        const why = pending.map(({ r, i }) => `${describeRunnable(r, i)}${r.status?.lastError ? ` (last error: ${r.status.lastError.message})` : ''}`).join(', ');
+        throw new KubeError('Timeout', `timed out waiting for caches to sync after ${timeoutMs} ms: ${why || 'a cache'} did not sync`);
+      }
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.logger.error('a cache failed to sync', { error: error.message });
+      if (error instanceof KubeError) throw new KubeError(error.reason, `failed to wait for caches to sync: ${error.message}`, { code: error.code, cause: error, details: error.details });
+      throw new KubeError('InternalError', `failed to wait for caches to sync: ${error.message}`, { cause: error });
+    } finally {
+      timer.cancel();
+      signal.removeEventListener('abort', stop);
+      waiting.abort(new Error('done waiting'));
+    }
   }
 
   private async runLeaderWork(signal: AbortSignal): Promise<KubeError | undefined> {
     const le = this.options.leaderElection;
     if (le === undefined) {
       this.leading = true;
-      await this.withDeadline(Promise.all(this.leaderOnly.map((r) => this.run(r, signal))), 'controllers');
+      await this.stopWithin(Promise.all(this.leaderOnly.map((r) => this.run(r, signal))), signal, 'controllers');
       this.leading = false;
       return undefined;
     }
@@ -152,11 +228,13 @@ export class Manager {
       onNewLeader: (id) => this.logger.info('new leader observed', { leader: id, self: id === identity }),
       onStartedLeading: async (work) => {
         this.leading = true;
+        this.metrics.leading(le.name, true);
         this.logger.info('became leader; starting controllers', { identity });
-        await this.withDeadline(Promise.all(this.leaderOnly.map((r) => this.run(r, work))), 'controllers');
+        await this.stopWithin(Promise.all(this.leaderOnly.map((r) => this.run(r, work))), work, 'controllers');
       },
       onStoppedLeading: () => {
         this.leading = false;
+        this.metrics.leading(le.name, false);
         if (!signal.aborted) {
           lost = new KubeError('Conflict', `leader election lost: ${identity} could not renew lease ${le.namespace}/${le.name}`);
           this.logger.error('leader election lost; stopping', { identity });
@@ -172,14 +250,39 @@ export class Manager {
     try {
       await runnable.start(signal);
     } catch (err) {
-      if (!signal.aborted) this.logger.error('runnable failed', { error: err instanceof Error ? err.message : String(err) });
+      if (signal.aborted) return;
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.logger.error('runnable failed; stopping the manager', { error: error.message });
+      this.failure ??= error;
+      this.stopAll?.abort(error);
     }
   }
 
+  /**
+   * Waits for `work` that runs until `signal` aborts; the graceful shutdown timeout counts from the
+   * abort, never from the start (it bounds shutdown, not the run).
+   */
+  private async stopWithin(work: Promise<unknown>, signal: AbortSignal, what: string): Promise<void> {
+    if (!(await stoppedWithin(work, signal, this.options.gracefulShutdownTimeoutMs ?? 30_000, this.clock))) {
+      this.logger.warn(`${what} did not stop within the graceful shutdown timeout`);
+    }
+  }
+
+  /** Waits for `work` already told to stop, no longer than the graceful shutdown timeout. */
   private async withDeadline(work: Promise<unknown>, what: string): Promise<void> {
     if (!(await finishedWithin(work, this.options.gracefulShutdownTimeoutMs ?? 30_000, this.clock))) {
       this.logger.warn(`${what} did not stop within the graceful shutdown timeout`);
     }
+  }
+
+  /** Readiness failures of caches that report a permanent error. */
+  private cacheFailures(): string[] {
+    const out: string[] = [];
+    this.always.forEach((r, i) => {
+      const permanent = (r as SyncableRunnable).status?.permanentError;
+      if (permanent !== undefined) out.push(`${describeRunnable(r, i)}: ${permanent.message}`);
+    });
+    return out;
   }
 
   private async check(checks: Map<string, () => Promise<void> | void>): Promise<string[]> {
@@ -207,6 +310,7 @@ export class Manager {
           answer(failures.length ? 500 : 200, failures.length ? failures.join('\n') : 'ok');
         } else if (path === '/readyz') {
           const failures = await this.check(this.readyChecks);
+          failures.unshift(...this.cacheFailures());
           if (!this.synced) failures.unshift('informers: caches not synced');
           answer(failures.length ? 500 : 200, failures.length ? failures.join('\n') : 'ok');
         } else if (path === '/metrics') {
@@ -231,6 +335,22 @@ export class Manager {
       server.closeAllConnections();
     });
   }
+}
+
+/** Resolves once `signal` aborted. */
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** A runnable's name for messages: an informer's resource and selectors, else its position. */
+function describeRunnable(r: Runnable, index: number): string {
+  const inf = r as { resource?: { plural?: string; namespace?: string }; fieldSelector?: { toString(): string; isEmpty?(): boolean } };
+  if (inf.resource?.plural !== undefined) {
+    const fs = inf.fieldSelector?.toString() ?? '';
+    return `informer ${inf.resource.plural}${inf.resource.namespace ? ` in ${inf.resource.namespace}` : ''}${fs ? ` (fieldSelector ${fs})` : ''}`;
+  }
+  return `runnable ${index}`;
 }
 
 /**

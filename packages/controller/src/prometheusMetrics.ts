@@ -1,17 +1,37 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { InformerMetricsSink, RestClientMetricsSink } from '@kubekit/informer';
 import type { WorkQueueMetrics, WorkQueueProgress } from './workQueueMetrics.js';
 
+/** Options of {@link ControllerMetrics}. */
+export interface ControllerMetricsOptions {
+  /** @defaultValue a new registry */
+  registry?: Registry;
+  /**
+   * Register prom-client's default process and Node.js metrics (`process_cpu_seconds_total`,
+   * `process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, `nodejs_eventloop_lag_seconds`, …),
+   * unless the registry has them already. @defaultValue true
+   */
+  processMetrics?: boolean;
+}
+
 /**
- * Work queue and reconcile metrics in Prometheus form, with client-go's and controller-runtime's metric
- * names (`workqueue_depth`, `workqueue_adds_total`, `workqueue_queue_duration_seconds`,
+ * An operator's metrics in Prometheus form, with client-go's and controller-runtime's names where they
+ * have one: work queues (`workqueue_depth`, `workqueue_adds_total`, `workqueue_queue_duration_seconds`,
  * `workqueue_work_duration_seconds`, `workqueue_unfinished_work_seconds`,
- * `workqueue_longest_running_processor_seconds`, `workqueue_retries_total`,
- * `controller_runtime_reconcile_total`, `controller_runtime_reconcile_errors_total`,
- * `controller_runtime_reconcile_time_seconds`), labelled by queue or controller `name`.
+ * `workqueue_longest_running_processor_seconds`, `workqueue_retries_total`, by queue `name`),
+ * reconciles (`controller_runtime_reconcile_total`, `controller_runtime_reconcile_errors_total`,
+ * `controller_runtime_reconcile_time_seconds`, `controller_runtime_max_concurrent_reconciles`, by
+ * `controller`), the REST client (`rest_client_requests_total` by `code`, `method`, `host`;
+ * `rest_client_request_duration_seconds` by `verb`, `host`), leader election
+ * (`leader_election_master_status` by `name`), informers (`kubekit_informer_lists_total`,
+ * `kubekit_informer_relists_total`, `kubekit_informer_watches_total`, `kubekit_informer_failures_total`,
+ * `kubekit_informer_events_total` by `type`, `kubekit_informer_cache_objects`, by `resource`), and
+ * prom-client's default process metrics.
  *
- * One instance per registry; a manager creates one and hands queues their per-name metrics.
+ * One instance per registry; a manager creates one and hands it to its controllers and informers, and
+ * registers it for the REST client metrics of the process while it runs.
  */
-export class ControllerMetrics {
+export class ControllerMetrics implements InformerMetricsSink, RestClientMetricsSink {
   /** The registry the metrics are registered in; serve `registry.metrics()` on `/metrics`. */
   readonly registry: Registry;
   private readonly depth: Gauge<'name'>;
@@ -23,9 +43,25 @@ export class ControllerMetrics {
   private readonly reconcileErrors: Counter<'controller'>;
   private readonly reconcileTime: Histogram<'controller'>;
   private readonly progress = new Map<string, () => WorkQueueProgress>();
+  private readonly maxConcurrent: Gauge<'controller'>;
+  private readonly restRequests: Counter<'code' | 'method' | 'host'>;
+  private readonly restLatency: Histogram<'verb' | 'host'>;
+  private readonly leaderStatus: Gauge<'name'>;
+  private readonly lists: Counter<'resource'>;
+  private readonly relists: Counter<'resource'>;
+  private readonly watches: Counter<'resource'>;
+  private readonly failures: Counter<'resource'>;
+  private readonly events: Counter<'resource' | 'type'>;
+  private readonly cacheObjects: Gauge<'resource'>;
 
-  constructor(registry: Registry = new Registry()) {
+  /** A registry (the old signature), or options. */
+  constructor(options: Registry | ControllerMetricsOptions = {}) {
+    const opts: ControllerMetricsOptions = options instanceof Registry ? { registry: options } : options;
+    const registry = opts.registry ?? new Registry();
     this.registry = registry;
+    if (opts.processMetrics !== false && registry.getSingleMetric('process_cpu_user_seconds_total') === undefined) {
+      collectDefaultMetrics({ register: registry });
+    }
     const buckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10];
     this.depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers: [registry] });
     this.adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers: [registry] });
@@ -48,6 +84,61 @@ export class ControllerMetrics {
     this.reconcileTotal = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [registry] });
     this.reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [registry] });
     this.reconcileTime = new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], registers: [registry] });
+    this.maxConcurrent = new Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'], registers: [registry] });
+    this.restRequests = new Counter({ name: 'rest_client_requests_total', help: 'Number of HTTP requests, partitioned by status code, method, and host.', labelNames: ['code', 'method', 'host'], registers: [registry] });
+    this.restLatency = new Histogram({
+      name: 'rest_client_request_duration_seconds', help: 'Request latency in seconds. Broken down by verb, and host.', labelNames: ['verb', 'host'], registers: [registry],
+      buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+    });
+    this.leaderStatus = new Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease. Please make sure to group by name.', labelNames: ['name'], registers: [registry] });
+    this.lists = new Counter({ name: 'kubekit_informer_lists_total', help: 'Complete lists (paginated or streaming) received by informers, first syncs and relists', labelNames: ['resource'], registers: [registry] });
+    this.relists = new Counter({ name: 'kubekit_informer_relists_total', help: 'Complete lists received by informers after their first sync', labelNames: ['resource'], registers: [registry] });
+    this.watches = new Counter({ name: 'kubekit_informer_watches_total', help: 'Watch requests opened by informers', labelNames: ['resource'], registers: [registry] });
+    this.failures = new Counter({ name: 'kubekit_informer_failures_total', help: 'Failed lists and watches of informers', labelNames: ['resource'], registers: [registry] });
+    this.events = new Counter({ name: 'kubekit_informer_events_total', help: 'Watch events applied by informers, by type', labelNames: ['resource', 'type'], registers: [registry] });
+    this.cacheObjects = new Gauge({ name: 'kubekit_informer_cache_objects', help: 'Objects in the cache of each informer', labelNames: ['resource'], registers: [registry] });
+  }
+
+  /** Records one REST request (a {@link RestClientMetricsSink}). */
+  request(method: string, host: string, code: string, seconds: number): void {
+    this.restRequests.inc({ code, method, host });
+    this.restLatency.observe({ verb: method, host }, seconds);
+  }
+
+  /** Records a complete list of an informer (an `InformerMetricsSink`). */
+  listed(resource: string, relist: boolean): void {
+    this.lists.inc({ resource });
+    if (relist) this.relists.inc({ resource });
+  }
+
+  /** Records a watch opened by an informer. */
+  watchStarted(resource: string): void {
+    this.watches.inc({ resource });
+  }
+
+  /** Records a failed list or watch of an informer. */
+  failed(resource: string): void {
+    this.failures.inc({ resource });
+  }
+
+  /** Records a watch event applied by an informer. */
+  event(resource: string, type: string): void {
+    this.events.inc({ resource, type });
+  }
+
+  /** Sets the number of objects an informer caches. */
+  cacheSize(resource: string, objects: number): void {
+    this.cacheObjects.set({ resource }, objects);
+  }
+
+  /** Sets whether this process leads lease `name` (1) or not (0). */
+  leading(name: string, leader: boolean): void {
+    this.leaderStatus.set({ name }, leader ? 1 : 0);
+  }
+
+  /** Sets a controller's configured concurrency. */
+  concurrency(controller: string, workers: number): void {
+    this.maxConcurrent.set({ controller }, workers);
   }
 
   /** The hooks a work queue named `name` reports to. */

@@ -6,7 +6,7 @@
  * @see https://github.com/kubernetes/kube-openapi/tree/master/pkg/validation/strfmt
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/validation/formats.go
  */
-import { formatValidators } from './internal/valueFormats.js';
+import { stringFormatValidators as formatValidators } from '@kubekit/cel';
 
 /**
  * Go-openapi's format-name normalisation: dashes are dropped, so `date-time` and `datetime` (and, as

@@ -23,9 +23,9 @@ export { validateCustomResource } from './validateCustomResource.js';
 export { validateValue } from './validateValue.js';
 export { definitionName, openAPIV3Schema } from './openAPIV3Schema.js';
 export { effectiveFormat, isKnownFormat, normalizeFormatName, supportedStringFormats, validatesFormat } from './formats.js';
-export { createValidationRulesCompiler } from './cel/compileRules.js';
-export { schemaHasValidationRules, validateCustomResourceRules } from './cel/evaluateRules.js';
-export { perCallLimit, runtimeCELCostBudget, staticEstimatedCRDCostLimit, staticEstimatedCostLimit } from './cel/cost.js';
+export { createValidationRulesCompiler } from './validationRules/compileRules.js';
+export { schemaHasValidationRules, validateCustomResourceRules } from './validationRules/evaluateRules.js';
+export { perCallLimit, runtimeCELCostBudget, staticEstimatedCRDCostLimit, staticEstimatedCostLimit } from '@kubekit/cel';
 
 export type { JSONPathStep } from './jsonPath.js';
 export type { ValidateCustomResourceDefinitionOptions } from './validateCustomResourceDefinition.js';
@@ -35,8 +35,8 @@ export type { FieldPathResolution, ResolveFieldPathOptions } from './simpleJsonP
 export type { CustomResourceCELValidator, ValidateCustomResourceOptions } from './validateCustomResource.js';
 export type { ValidateValueOptions } from './validateValue.js';
 export type { OpenAPIV3Document } from './openAPIV3Schema.js';
-export type { ValidationRulesCompiler } from './cel/compileRules.js';
-export type { ValidateRulesOptions } from './cel/evaluateRules.js';
+export type { ValidationRulesCompiler } from './validationRules/compileRules.js';
+export type { ValidateRulesOptions } from './validationRules/evaluateRules.js';
 export type {
   CustomResourceColumnDefinition,
   CustomResourceConversion,

@@ -15,7 +15,7 @@ import type { Meta } from './internal/valueObjectMeta.js';
 import { SchemaTooDeepError, compileSchema } from './internal/valueSchema.js';
 import { validateEmbeddedResources, validateListSetsAndMaps } from './internal/valueStructural.js';
 import { validateFresh, validateUpdateRoot } from './internal/valueValidator.js';
-import { validateCustomResourceRules } from './cel/evaluateRules.js';
+import { validateCustomResourceRules } from './validationRules/evaluateRules.js';
 
 /**
  * Evaluates a version's `x-kubernetes-validations` (CEL) rules on an object; `oldObject` is set for

@@ -31,7 +31,7 @@ import { namesErrors } from './names.js';
 import { maxSelectableFields } from './selectableFields.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 import { validateValue } from './validateValue.js';
-import { createValidationRulesCompiler } from './cel/compileRules.js';
+import { createValidationRulesCompiler } from './validationRules/compileRules.js';
 
 const apiApprovedAnnotation = 'api-approved.kubernetes.io';
 

@@ -5,8 +5,10 @@
  *   another `uid`).
  * - `leftSelection`: the object still exists but no longer matches the informer's field or label
  *   selector. The apiserver sends `DELETED` in both cases; see `Informer` for how kubekit tells them apart.
+ * - `unknown`: either, unconfirmed: the server could not be asked (the lookup budget was spent, the
+ *   lookup failed or was forbidden, `confirmDeletes: false`, the informer was stopping). Never a guess.
  */
-export type DeleteReason = 'deleted' | 'leftSelection';
+export type DeleteReason = 'deleted' | 'leftSelection' | 'unknown';
 
 /** The second argument of a `delete` handler. */
 export interface DeleteInfo {
@@ -22,7 +24,7 @@ export interface EventHandlers<T> {
   add?(obj: T): unknown;
   /** An object in the cache changed; `old` is the state this handler last saw. Also called by resync with `obj === old`. */
   update?(obj: T, old: T): unknown;
-  /** An object left the cache; `info.reason` says whether it was deleted or left the selection. */
+  /** An object left the cache; `info.reason` says whether it was deleted or left the selection (or that this is unknown). */
   delete?(obj: T, info: DeleteInfo): unknown;
   /** Every object of the initial state has been delivered to this registration. */
   synced?(): unknown;

@@ -22,7 +22,9 @@ export { Informer, dropManagedFields } from './informer.js';
 export { KubeClient, ResourceClient } from './kubeClient.js';
 export { loadKubeConfig } from './kubeConfig.js';
 export { ListerWatcher, WatchStream } from './listerWatcher.js';
-export { consoleLogger } from './logger.js';
+export { consoleLogger, defaultLogger, logSettingsFromEnv, streamLogger } from './logger.js';
+export { registerRestClientMetrics } from './metrics.js';
+export { backoffCapMs } from './backoff.js';
 export { Reflector } from './reflector.js';
 export { SharedInformerFactory } from './sharedInformerFactory.js';
 export {
@@ -35,8 +37,11 @@ export {
 export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } from './watchDecoder.js';
 
 export type { BackoffPolicy } from './backoff.js';
+export type { LogFormat, LogLevel, LogSettings, StreamLoggerOptions } from './logger.js';
+export type { InformerMetricsSink, RestClientMetricsSink } from './metrics.js';
 export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 export type { InformerOptions, InformerStatus, SelectionMode } from './informer.js';
+export type { DeleteReasonOptions } from './internal/deleteReasons.js';
 export type { KubeClientOptions, ListRequest, PatchType, ResourceClientRef, Table, WriteOptions } from './kubeClient.js';
 export type { KubeConfigCluster, KubeConfigLike, KubeConfigSource, LoadKubeConfigOptions } from './kubeConfig.js';
 export type { ListOptions, ListerWatcherOptions, RequestOptions, ResourceRef, WatchOptions } from './listerWatcher.js';

@@ -7,13 +7,14 @@ import type { BackoffPolicy } from './backoff.js';
 import type { DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
-import { consoleLogger } from './logger.js';
+import { defaultLogger } from './logger.js';
+import type { InformerMetricsSink } from './metrics.js';
 import { Reflector, type ObjectEvent, type ReflectorStatus } from './reflector.js';
 import { Store, labelsIndex, labelsIndexFunc, metaNamespaceIndexFunc, namespaceIndex, type Indexers } from './store.js';
 import type { FieldPath, FieldValue, KubeObjectLike } from './types.js';
-import { DeleteReasonResolver } from './internal/deleteReasons.js';
+import { DeleteReasonResolver, type DeleteReasonOptions, type PendingReason } from './internal/deleteReasons.js';
 import { describe, unsupportedFieldLabel } from './internal/errors.js';
-import { HandlerQueue, type Notification } from './internal/handlerQueue.js';
+import { HandlerQueue, type Deliverer, type Notification } from './internal/handlerQueue.js';
 import { discoverResourceInfo, type ResourceInfo, type SelectableFieldRef } from './internal/resourceInfo.js';
 import { resourceFieldsFor, toFieldSelector, toLabelSelector, type FieldSelectorInput, type LabelSelectorInput } from './internal/selection.js';
 
@@ -44,10 +45,16 @@ export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends 
   kind?: string;
   /**
    * Confirm with the server whether an object that left a selected informer was deleted or only left
-   * the selection (see {@link Informer}). Without it, such deletes report `deleted` unless the object
-   * visibly no longer matches. @defaultValue true
+   * the selection (see {@link Informer}, Deletes). Without it, such deletes report `'unknown'` unless
+   * the object visibly no longer matches or was being deleted. @defaultValue true
    */
   confirmDeletes?: boolean;
+  /**
+   * The budget of those confirmations: lookups per second and burst, lookups in flight, and how long
+   * a departure may wait for one before its reason is `'unknown'`.
+   * @defaultValue qps 50, burst 500, concurrency 8, maxWaitMs 5000
+   */
+  deleteReasons?: DeleteReasonOptions;
   /**
    * Applied to every object before it is cached. The default drops `metadata.managedFields`, as
    * controller-runtime users commonly do; `null` keeps objects as received.
@@ -73,13 +80,21 @@ export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends 
   idleTimeoutMs?: number;
   /** Idle limit while a streaming list sends its initial events, in ms. @defaultValue 10000 */
   initialEventsIdleTimeoutMs?: number;
-  /** Delays after failures. @defaultValue 800 ms doubling to 30 s, jitter 1, reset after 2 min */
+  /** Delays after failures. @defaultValue 800 ms doubling to 5 s, jitter 1 (so at most 10 s), reset after 10 s of health */
   backoff?: Partial<BackoffPolicy>;
+  /**
+   * Fail {@link Informer.waitForSync} after this many attempts in a row failed with a permanent error
+   * (400, 403, 404, 405: a selector the server rejects, a resource it does not serve, forbidden). The
+   * informer keeps retrying after that, so a later CRD or RBAC change still brings it in sync. @defaultValue 3
+   */
+  permanentErrorAttempts?: number;
+  /** Where list, watch, event and cache-size counts go; a `Manager` sets its own. @defaultValue none */
+  metrics?: InformerMetricsSink;
   /** @defaultValue the real clock of @kubekit/core */
   clock?: Clock;
   /** Random numbers in [0, 1), for jitter. @defaultValue Math.random */
   random?: () => number;
-  /** @defaultValue {@link consoleLogger} (warnings and errors only) */
+  /** @defaultValue {@link defaultLogger}: silent unless `KUBEKIT_LOG_LEVEL` is set */
   logger?: Logger;
   /** The `User-Agent` header. @defaultValue `kubekit-informer` */
   userAgent?: string;
@@ -104,6 +119,7 @@ interface InformerControlEvents {
 }
 
 type ObjectEventName = 'add' | 'update' | 'delete' | 'synced';
+type Listener = (...args: unknown[]) => unknown;
 
 /** Drops `metadata.managedFields` (in place: the object comes fresh from the decoder). The default transform. */
 export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
@@ -123,7 +139,11 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   vanished during a disconnect become `delete`s).
  * - Ordering: each handler registration sees the changes of one object in the order they happened,
  *   starting with `add`, and `synced` after the objects of the initial state. `update(obj, old)`
- *   passes the state this registration saw before. Registrations are independent.
+ *   passes the state this registration saw before. Every listener added with {@link Informer.on}
+ *   belongs to one shared registration, so `on('add')`, `on('update')` and `on('delete')` added
+ *   separately still see each object's changes in order; each {@link Informer.addEventHandler} is a
+ *   registration of its own, independent of the others. Order is per object, not global: a delete
+ *   whose reason is being confirmed holds back that object's later notifications only.
  * - Buffering: the cache is updated as events arrive, whatever the handlers do. Each registration has
  *   its own queue. Up to `handlerBufferSize` notifications wait as they are (every state, in order);
  *   beyond that the handler is lagging, and a notification for an object that already has one waiting
@@ -132,13 +152,22 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   in order, while memory stays bounded by `handlerBufferSize` plus twice the number of objects, and
  *   the stream never waits for a handler. A handler that returns a promise is awaited before its
  *   registration's next notification; synchronous handlers run in slices that yield to I/O.
- * - Deletes: `delete(obj, { reason })` says `deleted` or `leftSelection`. The apiserver sends `DELETED`
- *   for both, carrying the last matching state. With client-side selection kubekit sees the change
- *   itself. With server-side selection it asks the server (`confirmDeletes`): a list restricted to the
- *   object's name and no other selector finds it with the same `uid` (left the selection) or not
- *   (deleted); bursts are answered by one list. Without selectors every delete is `deleted`.
+ * - Deletes: `delete(obj, { reason })` says `deleted`, `leftSelection` or `unknown`. The apiserver
+ *   sends `DELETED` for both, carrying the last matching state. Without selectors every delete is
+ *   `deleted`; with client-side selection kubekit sees the change itself. With server-side selection:
+ *   a last state with `metadata.deletionTimestamp` is `deleted` and one that visibly does not match is
+ *   `leftSelection`, without asking; otherwise kubekit asks the server (`confirmDeletes`), at most
+ *   once per departure and never with a list of the whole resource: a metadata-only GET by name (or,
+ *   without get permission, a list restricted to `metadata.name`) finds the object with the same
+ *   `uid` (`leftSelection`) or not (`deleted`). An object that comes back before the answer settles
+ *   it without a request. The lookups have a budget (`deleteReasons`); a reason that could not be
+ *   confirmed — budget spent, lookup failed or forbidden, `confirmDeletes: false`, informer stopping —
+ *   is `unknown`, never a guess.
  * - Errors: list and watch failures are `error` events and show in {@link Informer.status}; the
- *   informer retries forever with backoff (see {@link Reflector}). A handler that throws or rejects is
+ *   informer retries forever with backoff (see {@link Reflector}). Permanent errors (a selector the
+ *   server rejects, a resource it does not serve, forbidden) fail {@link Informer.waitForSync} with the
+ *   server's message after `permanentErrorAttempts` attempts and show in `status.permanentError`; the
+ *   informer goes on retrying, so it syncs once the CRD or the RBAC rules change. A handler that throws or rejects is
  *   reported as an `error` event and delivery goes on.
  * - Objects are shared between the cache and all handlers: treat them as immutable.
  *
@@ -165,10 +194,12 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   private readonly options: InformerOptions<T>;
   private readonly store: Store<T>;
   private readonly reflector: Reflector<T>;
-  private readonly resolver: DeleteReasonResolver<T>;
+  private readonly resolver: DeleteReasonResolver;
   private readonly emitter = new EventEmitter<InformerControlEvents>();
   private readonly queues = new Set<HandlerQueue<T>>();
-  private readonly listeners = new Map<string, Map<(...args: never[]) => unknown, HandlerQueue<T>>>();
+  /** The listeners added with `on`, which share one registration (`onQueue`). */
+  private readonly listeners = new Map<ObjectEventName, Set<Listener>>();
+  private onQueue: HandlerQueue<T> | undefined;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private info: ResourceInfo;
@@ -184,6 +215,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   private runSignal: AbortSignal | undefined;
   private resyncTimer: TimerHandle | undefined;
   private enteringClientMode = false;
+  private fallbackImpossible = false;
 
   /**
    * @throws SelectorParseError (a `KubeError`, `BadRequest`) with the apiserver's text when a selector does not parse.
@@ -194,17 +226,19 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     this.fieldSelector = toFieldSelector(options.fieldSelector);
     this.labelSelector = toLabelSelector(options.labelSelector);
     this.clock = options.clock ?? realClock;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? defaultLogger();
     this.info = {
       kind: options.kind,
       namespaced: options.namespaced,
       selectableFields: options.selectableFields,
       source: options.selectableFields === undefined ? undefined : 'options',
     };
-    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent });
+    // The default transform drops managedFields: leave them out while decoding instead of after.
+    const skipManagedFields = options.transform === undefined;
+    this.listerWatcher = new ListerWatcher<T>(kubeConfig, this.resource, { clock: this.clock, userAgent: options.userAgent, skipManagedFields });
     this.store = new Store<T>({ indexers: options.indexers });
     const transform = options.transform === undefined ? (dropManagedFields as (obj: T) => T) : options.transform ?? undefined;
-    this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e) }, {
+    this.reflector = new Reflector<T>(this.listerWatcher, { replace: (objs, rv) => this.onReplace(objs, rv), apply: (e) => this.onEvent(e), size: () => this.store.size }, {
       labelSelector: this.labelSelector.toString(),
       fieldSelector: this.fieldSelector.toString(),
       pageSize: options.pageSize,
@@ -213,19 +247,30 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       idleTimeoutMs: options.idleTimeoutMs,
       initialEventsIdleTimeoutMs: options.initialEventsIdleTimeoutMs,
       backoff: options.backoff,
+      permanentErrorAttempts: options.permanentErrorAttempts,
+      metrics: options.metrics,
+      metricsName: metricsName(options),
       clock: this.clock,
       random: options.random,
       transform,
       logger: this.logger,
     });
-    this.reflector.on('status', () => this.emitter.emit('status', this.status));
+    this.reflector.on('status', (st) => {
+      if (st.permanentError !== undefined && !this.synced) this.failSyncWaiters(st.permanentError);
+      this.emitter.emit('status', this.status);
+    });
     this.reflector.on('error', (err) => this.onReflectorError(err));
-    this.resolver = new DeleteReasonResolver<T>(this.listerWatcher, this.clock, this.logger, () => this.runSignal);
+    this.resolver = new DeleteReasonResolver(this.listerWatcher, this.clock, this.logger, () => this.runSignal, options.deleteReasons);
   }
 
   /** The current state: the reflector's phase and counters, the selection mode, the cache size. */
   get status(): InformerStatus {
     return { ...this.reflector.status, selection: this.mode, selectionReason: this.modeReason, objects: this.store.size, handlers: this.queues.size };
+  }
+
+  /** Reports list, watch, event and cache-size counts to `sink` from now on (a `Manager` calls this). */
+  useMetrics(sink: InformerMetricsSink | undefined): void {
+    this.reflector.useMetrics(sink);
   }
 
   /** Whether the cache has received the complete state at least once. */
@@ -261,6 +306,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     } finally {
       this.stopped = true;
       this.resyncTimer?.cancel();
+      this.resolver.stop();
       const idle = [...this.queues].map((q) => {
         q.stop();
         return q.idle();
@@ -277,10 +323,14 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   /**
    * Resolves once the cache holds the complete state, at once if it does.
    *
-   * @throws the signal's reason when `signal` aborts first; KubeError (`Timeout`) when the informer stops first.
+   * @throws the signal's reason when `signal` aborts first; KubeError (`Timeout`) when the informer stops
+   * first; the server's error (a `KubeError` with its message) once `permanentErrorAttempts` attempts in
+   * a row failed with a permanent error (see `status.permanentError`; the informer keeps retrying).
    */
   waitForSync(signal?: AbortSignal): Promise<void> {
     if (this.synced) return Promise.resolve();
+    const permanent = this.reflector.status.permanentError;
+    if (permanent !== undefined) return Promise.reject(permanent);
     return new Promise<void>((resolve, reject) => {
       const waiter = { resolve, reject };
       this.syncWaiters.push(waiter);
@@ -289,6 +339,12 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
         reject(signal.reason);
       }, { once: true });
     });
+  }
+
+  private failSyncWaiters(err: Error): void {
+    const waiters = this.syncWaiters;
+    this.syncWaiters = [];
+    for (const w of waiters) w.reject(err);
   }
 
   /** Every cached object (a new array). */
@@ -370,7 +426,12 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     };
   }
 
-  /** Listens to an object event (`add`, `update`, `delete`, `synced`) — a registration of its own — or to `error`/`status`. */
+  /**
+   * Listens to an object event (`add`, `update`, `delete`, `synced`) or to `error`/`status`. All
+   * object listeners share one registration, so each object's events reach them in order whichever
+   * events they listen to; a listener added late first receives an `add` for each cached object
+   * (and `synced` if the informer has synced), as a new registration would.
+   */
   on(event: 'add', handler: (obj: T) => unknown): this;
   on(event: 'update', handler: (obj: T, old: T) => unknown): this;
   on(event: 'delete', handler: (obj: T, info: { reason: DeleteReason }) => unknown): this;
@@ -382,10 +443,18 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       this.emitter.on(event, handler as (...args: unknown[]) => void);
       return this;
     }
-    const queue = this.register({ [event]: handler } as EventHandlers<T>);
-    let byHandler = this.listeners.get(event);
-    if (byHandler === undefined) this.listeners.set(event, (byHandler = new Map()));
-    byHandler.set(handler, queue);
+    const listener = handler as Listener;
+    let set = this.listeners.get(event);
+    if (set === undefined) this.listeners.set(event, (set = new Set()));
+    if (set.has(listener)) return this;
+    set.add(listener);
+    if (this.onQueue === undefined) {
+      this.onQueue = this.register(this.onDeliverer(), false);
+    }
+    if (!this.stopped) {
+      if (event === 'add') for (const [key, obj] of this.store.entries()) this.onQueue.enqueue(key, { kind: 'add', obj, to: listener });
+      if (event === 'synced' && this.synced) this.onQueue.synced(listener);
+    }
     return this;
   }
 
@@ -395,13 +464,38 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       this.emitter.off(event, handler as (...args: unknown[]) => void);
       return this;
     }
-    const queue = this.listeners.get(event)?.get(handler);
-    if (queue !== undefined) {
-      queue.stop();
-      this.queues.delete(queue);
-      this.listeners.get(event)?.delete(handler);
+    this.listeners.get(event)?.delete(handler as Listener);
+    if (this.onQueue !== undefined && [...this.listeners.values()].every((set) => set.size === 0)) {
+      this.onQueue.stop();
+      this.queues.delete(this.onQueue);
+      this.onQueue = undefined;
     }
     return this;
+  }
+
+  /** Delivers the shared registration's notifications to the listeners of each event. */
+  private onDeliverer(): Deliverer<T> {
+    const fanOut = (event: ObjectEventName, to: unknown, args: unknown[]): unknown => {
+      const set = this.listeners.get(event);
+      if (set === undefined || set.size === 0) return undefined;
+      if (to !== undefined) return set.has(to as Listener) ? (to as Listener)(...args) : undefined;
+      let pending: Promise<unknown>[] | undefined;
+      for (const listener of [...set]) {
+        try {
+          const result = listener(...args);
+          if (result instanceof Promise) (pending ??= []).push(result.catch((err: unknown) => this.reportHandlerError(err)));
+        } catch (err) {
+          this.reportHandlerError(err);
+        }
+      }
+      return pending === undefined ? undefined : Promise.all(pending);
+    };
+    return {
+      add: (obj, to) => fanOut('add', to, [obj]),
+      update: (obj, old) => fanOut('update', undefined, [obj, old]),
+      delete: (obj, info) => fanOut('delete', undefined, [obj, info]),
+      synced: (to) => fanOut('synced', to, []),
+    };
   }
 
   /** Resolves once every registration has delivered everything pending (for tests and orderly shutdowns). */
@@ -412,15 +506,17 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     }
   }
 
-  private register(handlers: EventHandlers<T>): HandlerQueue<T> {
+  private register(handlers: Deliverer<T>, replay = true): HandlerQueue<T> {
     const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000);
     this.queues.add(queue);
     if (this.stopped) {
       queue.stop();
       return queue;
     }
-    for (const [key, obj] of this.store.entries()) queue.enqueue(key, { kind: 'add', obj });
-    if (this.synced) queue.synced();
+    if (replay) {
+      for (const [key, obj] of this.store.entries()) queue.enqueue(key, { kind: 'add', obj });
+      if (this.synced) queue.synced();
+    }
     return queue;
   }
 
@@ -442,6 +538,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       allKeys?.add(key);
       if (match !== undefined && !match.matches(obj)) continue;
       const old = this.store.get(key);
+      if (old === undefined) this.resolver.settle(key, obj.metadata?.uid);
       if (old !== undefined && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) {
         // Unchanged: keep the instance the handlers saw, so a later `update` passes it as `old`.
         incoming.push(old);
@@ -455,7 +552,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       for (const { key, obj, old } of changed) this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
       for (const obj of incoming) previous.delete(this.store.keyFunc(obj));
       for (const [key, old] of previous) {
-        const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(old);
+        const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(key, old);
         this.notify(key, { kind: 'delete', obj: old, reason });
       }
     }
@@ -484,21 +581,25 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       }
     } else if (event.type === 'DELETED') {
       const old = this.store.delete(key);
-      if (old !== undefined && this.queues.size > 0) this.notify(key, { kind: 'delete', obj, reason: this.deleteReason(obj) });
+      if (old !== undefined && this.queues.size > 0) this.notify(key, { kind: 'delete', obj, reason: this.deleteReason(key, obj) });
       return;
     }
     const old = this.store.upsert(obj, key);
+    // An object back under a name whose departure is being confirmed answers the question.
+    if (old === undefined && this.resolver.pending > 0) this.resolver.settle(key, obj.metadata?.uid);
     if (this.queues.size === 0) return;
     this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
   }
 
   /** The reason of a server-side `DELETED` (or of an object missing from a relist). */
-  private deleteReason(obj: T): DeleteReason | Promise<DeleteReason> {
+  private deleteReason(key: string, obj: T): DeleteReason | PendingReason {
     if (!this.hasSelectors()) return 'deleted';
+    // Being deleted (finalizers ran): a deletion, whatever else changed.
+    if (obj.metadata?.deletionTimestamp != null) return 'deleted';
     // The server sends the last matching state; one that visibly does not match left the selection.
     if (!this.localMatcher().matches(obj)) return 'leftSelection';
-    if (this.options.confirmDeletes === false) return 'deleted';
-    return this.resolver.resolve(obj);
+    if (this.options.confirmDeletes === false) return 'unknown';
+    return this.resolver.resolve(key, obj);
   }
 
   private localMatcher(): SelectionPredicate {
@@ -527,7 +628,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     const label = unsupportedFieldLabel(err);
     if (label !== undefined && this.mode === 'server' && !this.fieldSelector.isEmpty()) {
       if (this.options.clientSideSelection === 'fallback') {
-        if (!this.enteringClientMode) {
+        if (!this.enteringClientMode && !this.fallbackImpossible) {
           this.enteringClientMode = true;
           void this.enterClientMode(`the server does not support the field selector (${err.message})`, this.runSignal)
             .catch((e: unknown) => this.emitError(e instanceof Error ? e : new Error(String(e))))
@@ -554,6 +655,9 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       // Known fields: the server's own conversion (renames legacy labels, rejects unknown ones).
       predicate = selectorMatcher({ fields, fieldSelector: this.fieldSelector, labelSelector: this.labelSelector, convertFieldLabels: known });
     } catch (err) {
+      // The selector cannot be evaluated here either: trying again on every retry would only repeat
+      // this error. The server's 400 stays the informer's error (permanent: waitForSync fails with it).
+      this.fallbackImpossible = true;
       this.logger.error(`cannot select client-side: ${describe(err)}`);
       this.emitError(err instanceof Error ? err : new Error(String(err)));
       return;
@@ -589,4 +693,10 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   private emitError(error: Error): void {
     this.emitter.emit('error', error);
   }
+}
+
+/** The `resource` label of an informer's metrics: `plural.group`, or `plural` for the core group. */
+function metricsName(resource: ResourceRef): string {
+  const slash = resource.apiVersion.indexOf('/');
+  return slash < 0 ? resource.plural : `${resource.plural}.${resource.apiVersion.slice(0, slash)}`;
 }

@@ -1,6 +1,7 @@
-import { KubeError, parseApiVersion, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { KubeError, parseApiVersion, parseJSON, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
+import { skipManagedFieldsInList, skipManagedFieldsInObject } from './internal/skipManagedFields.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
 import type { KubeObjectLike } from './types.js';
 
@@ -47,7 +48,18 @@ export interface RequestOptions {
   namespace?: string;
   /** Abort when no byte arrives for this long, in ms. @defaultValue the ListerWatcher's `requestIdleTimeoutMs` */
   idleTimeoutMs?: number;
+  /**
+   * Ask for metadata only (`PartialObjectMetadata`, or `PartialObjectMetadataList` for a list), with
+   * plain JSON as fallback for a server that does not serve it (then whole objects come back).
+   * Lists and gets only. @defaultValue false
+   */
+  metadataOnly?: boolean;
 }
+
+/** The Accept header of a metadata-only get. */
+const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json';
+/** The Accept header of a metadata-only list. */
+const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json';
 
 /** Options of a {@link ListerWatcher}. */
 export interface ListerWatcherOptions extends WatchDecoderOptions {
@@ -152,8 +164,26 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     if (options.continue) query.set('continue', options.continue);
     if (options.resourceVersion !== undefined && options.resourceVersion !== '') query.set('resourceVersion', options.resourceVersion);
     if (options.resourceVersionMatch) query.set('resourceVersionMatch', options.resourceVersionMatch);
-    const body = await this.client.requestJSON({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
-    return asList<T & KubeObject>(body);
+    const init = {
+      path: this.url(query, request.namespace),
+      signal: request.signal,
+      idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
+      accept: request.metadataOnly === true ? metadataListAccept : undefined,
+    };
+    if (this.options.skipManagedFields !== true) return asList<T & KubeObject>(await this.client.requestJSON(init));
+    return asList<T & KubeObject>(await this.requestSkipping(init, skipManagedFieldsInList));
+  }
+
+  /** A GET's decoded JSON body, with `managedFields` cut from its text first. */
+  private async requestSkipping(init: { path: string; signal?: AbortSignal; idleTimeoutMs: number; accept?: string }, skip: (text: string) => string): Promise<unknown> {
+    const res = await this.client.request(init);
+    const text = await readBody(res);
+    if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
+    try {
+      return parseJSON(skip(text));
+    } catch (err) {
+      throw new KubeError('InternalError', `unable to decode the response of GET ${init.path}: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   /**
@@ -179,7 +209,8 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   }
 
   /**
-   * Reads one object by name; `undefined` when the server answers 404.
+   * Reads one object by name (with `metadataOnly`, its `PartialObjectMetadata`); `undefined` when the
+   * server answers 404.
    *
    * @throws KubeError for other non-2xx answers, or the network error.
    */
@@ -187,8 +218,14 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     const gv = parseApiVersion(this.resource.apiVersion);
     const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
     try {
-      const body = await this.client.requestJSON({ path, signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000 });
-      return body as T & KubeObject;
+      const init = {
+        path,
+        signal: request.signal,
+        idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
+        accept: request.metadataOnly === true ? metadataAccept : undefined,
+      };
+      if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
+      return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
     } catch (err) {
       if (err instanceof KubeError && err.code === 404) return undefined;
       throw err;

@@ -1,8 +1,10 @@
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, noopLogger, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
+import { KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
-import { describe, isExpired, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
+import type { InformerMetricsSink } from './metrics.js';
+import { defaultLogger } from './logger.js';
+import { describe, isExpired, isPermanent, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
 import { IdleTimeoutError } from './internal/restClient.js';
 import type { KubeObjectLike } from './types.js';
 
@@ -35,6 +37,8 @@ export interface ObjectEvent<T> {
 export interface ReflectorTarget<T> {
   replace(objects: T[], resourceVersion: string): void;
   apply(event: ObjectEvent<T>): void;
+  /** The number of objects the target holds, for the `cacheSize` metric. @defaultValue not reported */
+  size?(): number;
 }
 
 /**
@@ -59,6 +63,13 @@ export interface ReflectorStatus {
   consecutiveFailures: number;
   /** The most recent failure, if any since the last successful sync or watch event. */
   lastError: Error | undefined;
+  /**
+   * Set once `permanentErrorAttempts` attempts in a row failed with an error that cannot go away by
+   * itself (400, 403, 404, 405: a rejected selector, a missing resource, forbidden); cleared by the next
+   * successful sync or watch event. The reflector keeps retrying (with its backoff, so at most every
+   * 10 s by default): a CRD or RBAC change fixes such errors.
+   */
+  permanentError: Error | undefined;
   /** When in `backoff`: how long until the next attempt, in ms. */
   retryInMs: number | undefined;
   /** Complete lists (or streaming lists) received. */
@@ -104,13 +115,22 @@ export interface ReflectorOptions<T> {
   listIdleTimeoutMs?: number;
   /** Delays after failures. @defaultValue {@link defaultBackoffPolicy} */
   backoff?: Partial<BackoffPolicy>;
+  /**
+   * After this many attempts in a row failed with a permanent error (400, 403, 404, 405), report it in
+   * `status.permanentError` (the informer then fails `waitForSync`). @defaultValue 3
+   */
+  permanentErrorAttempts?: number;
+  /** Where list, watch, event and cache-size counts go. @defaultValue none */
+  metrics?: InformerMetricsSink;
+  /** The `resource` label of the metrics. @defaultValue `''` */
+  metricsName?: string;
   /** @defaultValue the real clock of @kubekit/core */
   clock?: Clock;
   /** Random numbers in [0, 1) for jitter. @defaultValue Math.random */
   random?: () => number;
   /** Applied to each object before it reaches the target (never to bookmarks). @defaultValue none */
   transform?: (obj: T) => T;
-  /** @defaultValue `noopLogger` of @kubekit/core */
+  /** @defaultValue {@link defaultLogger} (silent unless `KUBEKIT_LOG_LEVEL` is set) */
   logger?: Logger;
 }
 
@@ -147,8 +167,11 @@ interface OpenWatch<T extends KubeObjectLike> {
  *   backoff if it happens again). An expired `continue` token ⇒ the list starts over. Anything else
  *   (network errors, 5xx, 429, a silent connection, a truncated or undecodable line) ⇒ wait per the
  *   backoff policy (at least `Retry-After`), then resume the watch, or relist if never synced. A watch
- *   the server ends normally (its `timeoutSeconds`) resumes at once. The reflector never gives up:
- *   it stops only when the signal passed to {@link Reflector.start} aborts.
+ *   the server ends normally (its `timeoutSeconds`) resumes at once. The backoff starts over once a
+ *   list completed or a watch stayed open for its `resetAfterMs`. Permanent errors (400, 403, 404, 405)
+ *   are retried the same way, and after `permanentErrorAttempts` in a row they show in
+ *   `status.permanentError`. The reflector never gives up: it stops only when the signal passed to
+ *   {@link Reflector.start} aborts.
  * - Observability: every phase change is a `status` event, every failure an `error` event, and
  *   {@link Reflector.status} is always current.
  *
@@ -163,6 +186,11 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private readonly logger: Logger;
   private readonly opts: Required<Pick<ReflectorOptions<T>, 'pageSize' | 'minWatchTimeoutSeconds' | 'idleTimeoutMs' | 'initialEventsIdleTimeoutMs' | 'listIdleTimeoutMs'>>;
   private readonly transform: ((obj: T) => T) | undefined;
+  private readonly permanentErrorAttempts: number;
+  private readonly metricsName: string;
+  private metrics: InformerMetricsSink | undefined;
+  private permanentFailures = 0;
+  private permanentError: Error | undefined;
 
   private labelSelector: string;
   private fieldSelector: string;
@@ -186,8 +214,11 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff(options.backoff, this.clock, this.random);
-    this.logger = options.logger ?? noopLogger;
+    this.logger = options.logger ?? defaultLogger();
     this.transform = options.transform;
+    this.permanentErrorAttempts = Math.max(1, options.permanentErrorAttempts ?? 3);
+    this.metrics = options.metrics;
+    this.metricsName = options.metricsName ?? '';
     this.labelSelector = options.labelSelector ?? '';
     this.fieldSelector = options.fieldSelector ?? '';
     this.streaming = options.streamingList === 'never' ? 'disabled' : 'unknown';
@@ -209,12 +240,18 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       streamingList: this.streaming,
       consecutiveFailures: this.backoff.consecutiveFailures,
       lastError: this.lastError,
+      permanentError: this.permanentError,
       retryInMs: this.retryInMs,
       syncs: this.syncs,
       watches: this.watches,
       labelSelector: this.labelSelector,
       fieldSelector: this.fieldSelector,
     };
+  }
+
+  /** Reports to `sink` from now on (replacing the `metrics` option). */
+  useMetrics(sink: InformerMetricsSink | undefined): void {
+    this.metrics = sink;
   }
 
   /** The resource version of the last event applied or bookmark seen. */
@@ -247,6 +284,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   relist(): void {
     this.needSync = true;
     this.backoff.reset();
+    this.permanentFailures = 0;
     this.attempt?.abort(new Interrupted('relist requested'));
   }
 
@@ -290,6 +328,14 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private async recover(err: unknown, signal: AbortSignal): Promise<void> {
     const error = err instanceof Error ? err : new Error(String(err));
     this.lastError = error;
+    this.metrics?.failed(this.metricsName);
+    if (isPermanent(err)) {
+      this.permanentFailures++;
+      if (this.permanentFailures >= this.permanentErrorAttempts && this.permanentError === undefined) {
+        this.permanentError = error;
+        this.logger.error(`${this.needSync ? 'list' : 'watch'} failed ${this.permanentFailures} times with a permanent error; still retrying`, { error: describe(err) });
+      }
+    }
     const relist = isExpired(err) || isTooLargeResourceVersion(err);
     const firstFailure = this.backoff.consecutiveFailures === 0;
     let delay = this.backoff.next();
@@ -377,6 +423,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private async streamingList(signal: AbortSignal): Promise<void> {
     const stream = await this.openStreamingList(signal);
     this.watches++;
+    this.metrics?.watchStarted(this.metricsName);
     const iterator = stream.batches()[Symbol.asyncIterator]();
     const initial = new Map<string, T>();
     try {
@@ -443,11 +490,16 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
 
   private completeSync(items: T[], resourceVersion: string): void {
     this.target.replace(items, resourceVersion);
+    this.metrics?.listed(this.metricsName, this.syncs > 0);
+    this.reportSize();
+    this.backoff.healthy();
     this.rv = resourceVersion;
     this.needSync = false;
     this.synced = true;
     this.syncs++;
     this.lastError = undefined;
+    this.permanentFailures = 0;
+    this.permanentError = undefined;
     this.emit('status', this.status);
   }
 
@@ -473,6 +525,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
           { signal, idleTimeoutMs: this.opts.idleTimeoutMs },
         );
         this.watches++;
+        this.metrics?.watchStarted(this.metricsName);
+        this.backoff.healthy();
         open = { stream, iterator: stream.batches()[Symbol.asyncIterator](), pending: [] };
       }
       this.openWatch = open;
@@ -502,6 +556,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
         case 'DELETED': {
           const rv = event.object.metadata?.resourceVersion;
           this.target.apply({ type: event.type, object: this.applyTransform(event.object) });
+          this.metrics?.event(this.metricsName, event.type);
           if (rv) this.rv = rv;
           n++;
           break;
@@ -516,11 +571,18 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
           throw KubeError.fromStatus(event.object);
       }
     }
-    if (n > 0 && this.lastError !== undefined) {
+    if (n > 0) this.reportSize();
+    if (n > 0 && (this.lastError !== undefined || this.permanentError !== undefined)) {
       this.lastError = undefined;
+      this.permanentFailures = 0;
+      this.permanentError = undefined;
       this.emit('status', this.status);
     }
     return n;
+  }
+
+  private reportSize(): void {
+    if (this.metrics !== undefined && this.target.size !== undefined) this.metrics.cacheSize(this.metricsName, this.target.size());
   }
 
   private applyTransform(obj: T): T {

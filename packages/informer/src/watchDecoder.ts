@@ -1,5 +1,6 @@
 import { parseJSON, type KubeObject, type Status, type WatchEvent } from '@kubekit/core';
 import { LineSplitter } from './internal/lineSplitter.js';
+import { skipManagedFieldsInEvent } from './internal/skipManagedFields.js';
 
 /** The `type` values of a watch event that kubekit understands. */
 const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
@@ -8,6 +9,12 @@ const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']
 export interface WatchDecoderOptions {
   /** The longest line accepted, in bytes; a longer one ends the stream with an `ERROR` event. @defaultValue 67108864 (64 MiB) */
   maxLineBytes?: number;
+  /**
+   * Leave out each event object's `metadata.managedFields` while decoding (cut from the text before
+   * it is parsed, so they cost no parsing). The informer does this when its transform is the default,
+   * which drops them anyway. @defaultValue false
+   */
+  skipManagedFields?: boolean;
 }
 
 /**
@@ -30,15 +37,18 @@ export function watchStreamFailure(message: string): Status {
 export class WatchDecoder<T extends KubeObject = KubeObject> {
   private readonly splitter: LineSplitter;
   private failed = false;
+  private readonly skipManagedFields: boolean;
 
   constructor(options: WatchDecoderOptions = {}) {
     this.splitter = new LineSplitter(options.maxLineBytes ?? 64 * 1024 * 1024);
+    this.skipManagedFields = options.skipManagedFields === true;
   }
 
   /** Feeds a chunk; calls `onEvent` for each event completed by it. */
   push(chunk: Buffer, onEvent: (event: WatchEvent<T>) => void): void {
     if (this.failed) return;
-    const ok = this.splitter.push(chunk, (line) => onEvent(decodeWatchLine<T>(line)));
+    const skip = this.skipManagedFields;
+    const ok = this.splitter.push(chunk, (line) => onEvent(decodeWatchLine<T>(skip ? skipManagedFieldsInEvent(line) : line)));
     if (!ok) {
       this.failed = true;
       onEvent({ type: 'ERROR', object: watchStreamFailure('unable to decode an event from the watch stream: line too long') });

@@ -6,6 +6,17 @@ import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApi
 import { FakeClock } from './helpers/fakeClock.js';
 import { until } from './helpers/until.js';
 
+/** Log lines grouped by object, in order (`synced` left out). */
+function byObject(lines: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const line of lines) {
+    const [kind, key, ...rest] = line.split(' ');
+    if (key === undefined) continue;
+    (out[key] ??= []).push([kind, ...rest].join(' '));
+  }
+  return out;
+}
+
 function shirt(name: string, color = 'blue', extra: Partial<Shirt['metadata']> = {}): Shirt {
   return { metadata: { name, namespace: 'default', labels: { app: 'shop' }, ...extra }, spec: { color, size: 'M' } };
 }
@@ -70,6 +81,16 @@ describe('Informer', () => {
     }, what);
   }
 
+  /** Requests that ask about one object: GETs by name and lists restricted to `metadata.name`. */
+  function nameLookups(): FakeApiServer['requests'] {
+    return server.requests.filter((r) => /\/shirts\/[^/]+$/.test(r.path) || (r.query.get('fieldSelector') ?? '').startsWith('metadata.name='));
+  }
+
+  /** Lists (not watches) with neither selector, of the collection. */
+  function unfilteredLists(): number {
+    return server.requests.filter((r) => /\/shirts$/.test(r.path) && !r.query.has('watch') && !r.query.has('fieldSelector') && !r.query.has('labelSelector')).length;
+  }
+
   function expectCache(inf: Informer<Shirt>): void {
     const fmt = (o: Shirt): string => `${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`;
     expect(inf.list().map(fmt).sort()).to.deep.equal(fresh(inf).map(fmt).sort());
@@ -128,10 +149,13 @@ describe('Informer', () => {
     server.delete('default', 'c');
     server.create({ ...shirt('c'), metadata: { ...shirt('c').metadata, uid: 'another-uid' } });
     await until(() => log.lines.length === 4, 'four notifications');
-    expect(log.lines).to.deep.equal(['delete default/a leftSelection', 'delete default/b deleted', 'delete default/c deleted', 'add default/c']);
-    const confirms = server.requests.filter((r) => r.query.get('fieldSelector')?.startsWith('metadata.name='));
-    expect(confirms.map((r) => r.query.get('fieldSelector')).sort()).to.deep.equal(['metadata.name=a', 'metadata.name=b', 'metadata.name=c']);
-    expect(confirms.every((r) => !r.query.has('labelSelector') && r.path.includes('/namespaces/default/'))).to.equal(true);
+    expect(byObject(log.lines)).to.deep.equal({ 'default/a': ['delete leftSelection'], 'default/b': ['delete deleted'], 'default/c': ['delete deleted', 'add'] });
+    // One metadata-only GET by name per departure at most (c may be settled by its re-creation first).
+    const lookups = nameLookups();
+    expect(lookups.map((r) => r.path)).to.include.members([`/apis/${apiVersion}/namespaces/default/shirts/a`, `/apis/${apiVersion}/namespaces/default/shirts/b`]);
+    expect(lookups.length).to.be.at.most(3);
+    expect(lookups.every((r) => r.accept.startsWith('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'))).to.equal(true);
+    expect(unfilteredLists()).to.equal(0);
     server.update('default', 'a', (o) => (o.spec!.color = 'blue'));
     await until(() => log.lines.length === 5, 'back in');
     expect(log.lines[4]).to.equal('add default/a');
@@ -151,7 +175,7 @@ describe('Informer', () => {
     await until(() => log.lines.includes('delete default/a leftSelection'), 'leftSelection');
   });
 
-  it('does answer a burst of deletions with one list', async () => {
+  it('does confirm a burst of departures with one lookup each, never an unfiltered list (regression: issue 13)', async () => {
     for (let i = 0; i < 30; i++) server.create(shirt(`s${i}`));
     const inf = informer({ fieldSelector: 'spec.color=blue' });
     const log = new EventLog<Shirt>();
@@ -166,11 +190,12 @@ describe('Informer', () => {
     await until(() => log.lines.filter((l) => l.startsWith('delete')).length === 30, 'thirty deletes');
     expect(log.lines.filter((l) => l.endsWith('leftSelection'))).to.have.length(15);
     expect(log.lines.filter((l) => l.endsWith(' deleted'))).to.have.length(15);
-    const confirms = server.requests.filter((r) => r.query.get('fieldSelector')?.startsWith('metadata.name='));
-    expect(confirms.length).to.be.at.most(16);
+    for (let i = 0; i < 30; i++) expect(log.lines).to.include(`delete default/s${i} ${i % 2 === 0 ? 'deleted' : 'leftSelection'}`);
+    expect(nameLookups().length).to.be.at.most(30);
+    expect(unfilteredLists()).to.equal(0);
   });
 
-  it('does report deletes as deleted without confirmation when asked', async () => {
+  it('does report the reasons of deletes as unknown without confirmation when asked', async () => {
     server.create(shirt('a'));
     const inf = informer({ fieldSelector: 'spec.color=blue', confirmDeletes: false });
     const log = new EventLog<Shirt>();
@@ -179,7 +204,141 @@ describe('Informer', () => {
     await inf.waitForSync();
     await until(() => server.watchers.size === 1, 'watch');
     server.update('default', 'a', (o) => (o.spec!.color = 'green'));
-    await until(() => log.lines.includes('delete default/a deleted'), 'delete');
+    await until(() => log.lines.includes('delete default/a unknown'), 'delete');
+    expect(nameLookups()).to.deep.equal([]);
+  });
+
+  /** An informer selecting blue shirts a, b, … with a log, synced and watching. */
+  async function watchingBlue(names: string[], options: Partial<InformerOptions<Shirt>> = {}): Promise<{ inf: Informer<Shirt>; log: EventLog<Shirt> }> {
+    for (const n of names) server.create(shirt(n));
+    const inf = informer({ fieldSelector: 'spec.color=blue', ...options });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    log.clear();
+    return { inf, log };
+  }
+
+  it('does report a last state with a deletionTimestamp as deleted without asking', async () => {
+    const { log } = await watchingBlue(['a']);
+    server.update('default', 'a', (o) => {
+      o.metadata.finalizers = ['example.com/cleanup'];
+      o.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    });
+    server.delete('default', 'a');
+    await until(() => log.lines.length === 2, 'update and delete');
+    expect(log.lines).to.deep.equal(['update default/a', 'delete default/a deleted']);
+    expect(nameLookups()).to.deep.equal([]);
+  });
+
+  it('does not let a delete whose reason is pending delay other objects, and reports a failed lookup as unknown', async () => {
+    const { inf, log } = await watchingBlue(['a', 'b']);
+    server.faults.push({ on: 'get', kind: 'noResponse' });
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    await until(() => nameLookups().length === 1, 'the lookup');
+    server.update('default', 'b', (o) => (o.spec!.size = 'L'));
+    server.update('default', 'a', (o) => (o.spec!.size = 'S'));
+    await until(() => log.lines.includes('update default/b'), 'b past a');
+    expect(log.lines).to.deep.equal(['update default/b']);
+    expect(inf.status.objects).to.equal(1);
+    // The lookup times out (no byte for 60 s): the reason is unknown, not a guess.
+    clock.advance(60_000);
+    await until(() => log.lines.length === 2, 'the delete');
+    expect(log.lines[1]).to.equal('delete default/a unknown');
+    expect(logger.lines.some((l) => l.startsWith('warn could not confirm why default/a left the cache'))).to.equal(true);
+    expect(nameLookups()).to.have.length(1);
+  });
+
+  it('does settle a pending reason when the object comes back, without waiting for the server', async () => {
+    const { inf, log } = await watchingBlue(['a', 'b']);
+    server.faults.push({ on: 'get', kind: 'noResponse' }, { on: 'get', kind: 'noResponse' });
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    server.delete('default', 'b');
+    await until(() => nameLookups().length === 2, 'the lookups');
+    server.update('default', 'a', (o) => (o.spec!.color = 'blue'));
+    server.create({ ...shirt('b'), metadata: { ...shirt('b').metadata, uid: 'another-uid' } });
+    await until(() => log.lines.length === 4, 'four notifications');
+    expect(byObject(log.lines)).to.deep.equal({ 'default/a': ['delete leftSelection', 'add'], 'default/b': ['delete deleted', 'add'] });
+    log.expectView(inf.list());
+    expect(nameLookups()).to.have.length(2);
+  });
+
+  it('does confirm with a list restricted to the name when the informer may not get objects', async () => {
+    const { log } = await watchingBlue(['a', 'b']);
+    server.faults.push({ on: 'get', kind: 'status', code: 403, reason: 'Forbidden', message: 'shirts.stable.example.com "a" is forbidden: User "x" cannot get resource "shirts"' });
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    await until(() => log.lines.length === 1, 'a');
+    server.delete('default', 'b');
+    await until(() => log.lines.length === 2, 'b');
+    expect(log.lines).to.deep.equal(['delete default/a leftSelection', 'delete default/b deleted']);
+    const lookups = nameLookups();
+    expect(lookups.map((r) => r.query.get('fieldSelector') ?? r.path.split('/').pop())).to.deep.equal(['a', 'metadata.name=a', 'metadata.name=b']);
+    expect(lookups.slice(1).every((r) => r.path === `/apis/${apiVersion}/namespaces/default/shirts` && !r.query.has('labelSelector'))).to.equal(true);
+  });
+
+  it('does report reasons beyond the lookup budget as unknown at once', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const { inf, log } = await watchingBlue(names, { deleteReasons: { qps: 1, burst: 1, concurrency: 1, maxWaitMs: 1000 } });
+    for (const n of names) server.update('default', n, (o) => (o.spec!.color = 'red'));
+    // The first takes the only token; the second waits for the next (1 s, within maxWaitMs); the rest cannot start in time.
+    await until(() => log.lines.length === 4, 'four deletes');
+    expect(log.lines.filter((l) => l.endsWith(' unknown'))).to.have.length(3);
+    clock.advance(1000);
+    await until(() => log.lines.length === 5, 'the fifth');
+    expect(log.lines.filter((l) => l.endsWith(' leftSelection'))).to.have.length(2);
+    expect(nameLookups()).to.have.length(2);
+    expect(inf.size).to.equal(0);
+  });
+
+  it('does deliver each object\'s events in order to on() listeners registered separately (issue 13)', async () => {
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const calls: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    inf.on('add', async (o) => {
+      calls.push(`add ${o.metadata.name} start`);
+      if (o.metadata.name === 'a') await gate;
+      calls.push(`add ${o.metadata.name} end`);
+    });
+    inf.on('update', (o) => void calls.push(`update ${o.metadata.name}`));
+    inf.on('delete', (o, { reason }) => void calls.push(`delete ${o.metadata.name} ${reason}`));
+    inf.on('synced', () => void calls.push('synced'));
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    server.create(shirt('a'));
+    server.update('default', 'a', (o) => (o.spec!.size = 'L'));
+    server.delete('default', 'a');
+    await until(() => inf.size === 0 && calls.includes('add a start'), 'a in and out');
+    await new Promise((r) => setImmediate(r));
+    expect(calls).to.deep.equal(['synced', 'add a start']);
+    release();
+    await until(() => calls.length === 5, 'the rest');
+    expect(calls).to.deep.equal(['synced', 'add a start', 'add a end', 'update a', 'delete a deleted']);
+    expect(inf.status.handlers).to.equal(1);
+  });
+
+  it('does replay the cache to a late on() listener only', async () => {
+    const inf = informer();
+    server.create(shirt('a'));
+    const early: string[] = [];
+    inf.on('add', (o) => void early.push(`add ${o.metadata.name}`));
+    start(inf);
+    await inf.waitForSync();
+    await inf.idle();
+    const late: string[] = [];
+    const lateAdd = (o: Shirt): void => void late.push(`add ${o.metadata.name}`);
+    inf.on('add', lateAdd);
+    inf.on('synced', () => void late.push('synced'));
+    await inf.idle();
+    expect(early).to.deep.equal(['add a']);
+    expect(late).to.deep.equal(['add a', 'synced']);
+    inf.off('add', lateAdd);
+    server.create(shirt('b'));
+    await until(() => early.length === 2, 'b');
+    expect(late).to.deep.equal(['add a', 'synced']);
   });
 
   it('does derive deletes for objects that vanished during a disconnect', async () => {

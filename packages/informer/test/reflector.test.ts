@@ -163,14 +163,67 @@ describe('Reflector', () => {
     expect(reflector.status.lastError).to.equal(undefined);
   });
 
-  it('does stretch delays with jitter and cap them at 30 s', async () => {
+  it('does stretch delays with jitter and cap them at 5 s before jitter (10 s at most)', async () => {
     for (let i = 0; i < 8; i++) server.faults.push({ on: 'list', kind: 'status', code: 503, reason: 'ServiceUnavailable' });
     const { reflector } = start({ random: () => 0.5 });
     const delays: number[] = [];
     for (let i = 0; i < 8; i++) delays.push(await passBackoff(reflector));
-    expect(delays).to.deep.equal([1200, 2400, 4800, 9600, 19200, 38400, 45000, 45000]);
+    expect(delays).to.deep.equal([1200, 2400, 4800, 7500, 7500, 7500, 7500, 7500]);
     await until(() => reflector.status.phase === 'watching', 'watching');
   });
+
+  // client-go resets its backoff after a successful watch; kubekit once a watch stayed open for resetAfterMs.
+  it('does start the backoff over once a watch stayed healthy for resetAfterMs, and reports no failures then', async () => {
+    server.create(shirt('a'));
+    for (let i = 0; i < 5; i++) server.faults.push({ on: 'list', kind: 'status', code: 503, reason: 'ServiceUnavailable' });
+    const { reflector } = start();
+    for (let i = 0; i < 5; i++) await passBackoff(reflector);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(reflector.status.consecutiveFailures).to.equal(5);
+    // A short healthy spell does not reset: the next failure waits the capped delay.
+    clock.advance(1000);
+    server.resetWatches();
+    await passBackoff(reflector, 5000);
+    await until(() => reflector.status.phase === 'watching', 'watching again');
+    clock.advance(10_000);
+    expect(reflector.status.consecutiveFailures).to.equal(0);
+    server.resetWatches();
+    await passBackoff(reflector, 800);
+    await until(() => reflector.status.phase === 'watching', 'watching at last');
+  });
+
+  it('does report a permanent list error after three attempts in a row, keep retrying, and clear it once a list succeeds', async () => {
+    server.create(shirt('a'));
+    const message = 'field label not supported: spec.version';
+    for (let i = 0; i < 5; i++) server.faults.push({ on: 'list', kind: 'status', code: 400, reason: 'BadRequest', message });
+    const { reflector, rec } = start();
+    await passBackoff(reflector);
+    await passBackoff(reflector);
+    expect(reflector.status.permanentError).to.equal(undefined);
+    await until(() => reflector.status.phase === 'backoff', 'third backoff');
+    expect(reflector.status.permanentError?.message).to.equal(message);
+    expect(reflector.status.permanentError).to.have.property('code', 400);
+    expect(errors.map((e) => e.message)).to.deep.equal([message, message, message]);
+    for (let i = 0; i < 3; i++) await passBackoff(reflector);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expectInSync(rec, server.objects.values());
+    expect(reflector.status.permanentError).to.equal(undefined);
+    expect(errors).to.have.length(5);
+  });
+
+  for (const [code, reason] of [[403, 'Forbidden'], [404, 'NotFound']] as const) {
+    it(`does count a ${code} as permanent, and a 500 between permanent errors does not reset the count`, async () => {
+      server.faults.push({ on: 'list', kind: 'status', code, reason });
+      server.faults.push({ on: 'list', kind: 'status', code: 500, reason: 'InternalError' });
+      server.faults.push({ on: 'list', kind: 'status', code, reason });
+      server.faults.push({ on: 'list', kind: 'status', code, reason, message: 'the last one' });
+      const { reflector } = start();
+      for (let i = 0; i < 3; i++) await passBackoff(reflector);
+      expect(reflector.status.permanentError).to.equal(undefined);
+      await until(() => reflector.status.phase === 'backoff', 'fourth backoff');
+      expect(reflector.status.permanentError?.message).to.equal('the last one');
+    });
+  }
 
   it('does wait at least Retry-After on 429', async () => {
     server.faults.push({ on: 'list', kind: 'status', code: 429, reason: 'TooManyRequests', retryAfter: 7 });

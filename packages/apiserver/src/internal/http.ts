@@ -27,7 +27,7 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   for (const part of header.split(',')) {
     const [type, ...rest] = part.split(';').map((s) => s.trim());
     if (type === '') continue;
-    const params: Record<string, string> = {};
+    const params: Record<string, string> = Object.create(null) as Record<string, string>;
     let q = 1;
     for (const p of rest) {
       const eq = p.indexOf('=');

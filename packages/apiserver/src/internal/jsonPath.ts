@@ -2,6 +2,7 @@
  * Reading and writing the scale subresource's paths (`.spec.replicas`) with @kubekit/crd's JSONPath.
  */
 import { evaluateJSONPath, parseJSONPath } from '@kubekit/crd';
+import { getOwn, isObject, setOwn } from './own.js';
 
 /** The single value at a path (`.spec.replicas`), or undefined. */
 export function getPath(obj: unknown, path: string): unknown {
@@ -16,9 +17,12 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
   let cur = obj;
   for (let i = 0; i < steps.length - 1; i++) {
     const name = (steps[i] as { name: string }).name;
-    const next = cur[name];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[name] = {};
-    cur = cur[name] as Record<string, unknown>;
+    let next = getOwn(cur, name);
+    if (!isObject(next)) {
+      next = {};
+      setOwn(cur, name, next);
+    }
+    cur = next as Record<string, unknown>;
   }
-  cur[(steps[steps.length - 1] as { name: string }).name] = value;
+  setOwn(cur, (steps[steps.length - 1] as { name: string }).name, value);
 }

@@ -1,6 +1,7 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { startApiServer } from '@kubekit/apiserver';
+import { DataDirectoryError, startApiServer } from '@kubekit/apiserver';
 import type { Logger } from '@kubekit/core';
 import { validateCustomResourceDefinition } from '@kubekit/crd';
 import { exitCodes } from '../exitCodes.js';
@@ -18,8 +19,14 @@ export interface ServeOptions {
   dataDir?: string;
   /** Write a kubeconfig for the server to this file. @defaultValue none */
   kubeconfigOut?: string;
-  /** CRD files to create once the server is up. @defaultValue none */
+  /** CRD files to apply (server-side) once the server is up, so a restart over a data dir works. @defaultValue none */
   crd?: string[];
+  /** A bearer token every request must carry (but /version and the health checks). @defaultValue none */
+  token?: string;
+  /** A file holding the bearer token (its first line). @defaultValue none */
+  tokenFile?: string;
+  /** Serve https with a self-signed certificate generated at start; the kubeconfig carries it as CA. @defaultValue false */
+  tls?: boolean;
   /** Log every request to stderr. @defaultValue false */
   verbose?: boolean;
 }
@@ -71,29 +78,45 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     for (const error of errors) ctx.stderr.write(`* ${error.toString()}\n`);
   }
   if (invalid > 0) return exitCodes.failure;
-  const server = await startApiServer({
-    port,
-    host: options.host ?? '127.0.0.1',
-    dataDir: options.dataDir === undefined ? undefined : resolve(ctx.cwd, options.dataDir),
-    logger: options.verbose === true ? stderrLogger(ctx) : undefined,
-  });
+  const token = await readToken(ctx, options);
+  const host = options.host ?? '127.0.0.1';
+  let server: Awaited<ReturnType<typeof startApiServer>>;
+  try {
+    server = await startApiServer({
+      port,
+      host,
+      token,
+      tls: options.tls === true,
+      dataDir: options.dataDir === undefined ? undefined : resolve(ctx.cwd, options.dataDir),
+      logger: options.verbose === true ? stderrLogger(ctx) : undefined,
+    });
+  } catch (err) {
+    if (err instanceof DataDirectoryError) throw new CommandError(err.message, exitCodes.failure);
+    throw err;
+  }
+  if (token === undefined && !isLoopbackHost(host)) {
+    ctx.stderr.write(`${ctx.colors.yellow('warning:')} serving on ${host} without --token: anyone who can reach this address can read, change and delete everything. Pass --token or --token-file.\n`);
+  }
   try {
     for (const { crd, file } of definitions) {
-      const response = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(crd),
+      // Applied, not created: a restart over a data directory finds the CRDs already there.
+      const name = crd.metadata.name ?? '';
+      const headers: Record<string, string> = { 'content-type': 'application/apply-patch+yaml' };
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      const response = await serverFetch(server, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}?fieldManager=kubekit-serve&force=true`, {
+        method: 'PATCH', headers, body: JSON.stringify(crd),
       });
-      const body = (await response.json()) as { message?: string };
+      const body = (await response.json()) as { message?: string; metadata?: { generation?: number } };
       if (!response.ok) {
         ctx.stderr.write(`${ctx.colors.red('error:')} ${displayPath(ctx, file)}: ${body.message ?? response.statusText}\n`);
         return exitCodes.failure;
       }
-      ctx.stdout.write(`customresourcedefinition.apiextensions.k8s.io/${crd.metadata.name ?? ''} created\n`);
+      const verb = response.status === 201 ? 'created' : 'serverside-applied';
+      ctx.stdout.write(`customresourcedefinition.apiextensions.k8s.io/${name} ${verb}\n`);
     }
     if (options.kubeconfigOut !== undefined) {
       const file = resolve(ctx.cwd, options.kubeconfigOut);
-      await writeFile(file, server.kubeconfig, { mode: 0o600 });
+      await writePrivateFile(file, server.kubeconfig);
       ctx.stdout.write(`kubeconfig written to ${displayPath(ctx, file)}\n`);
     }
     ctx.stdout.write(`kubekit API server listening on ${ctx.stdoutColors.bold(server.url)} (Ctrl-C to stop)\n`);
@@ -102,4 +125,67 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   } finally {
     await server.close();
   }
+}
+
+/** The token of `--token` or `--token-file` (its first line), refusing both at once and an empty one. */
+async function readToken(ctx: CliContext, options: ServeOptions): Promise<string | undefined> {
+  if (options.token !== undefined && options.tokenFile !== undefined) {
+    throw new CommandError('--token and --token-file cannot both be given', exitCodes.usage);
+  }
+  let token = options.token;
+  if (options.tokenFile !== undefined) {
+    const file = resolve(ctx.cwd, options.tokenFile);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new CommandError(`--token-file: cannot read ${displayPath(ctx, file)}: ${(err as Error).message}`, exitCodes.usage);
+    }
+    token = text.split(/\r?\n/)[0].trim();
+    if (token === '') throw new CommandError(`--token-file: ${displayPath(ctx, file)} holds no token on its first line`, exitCodes.usage);
+  }
+  if (token !== undefined && (token === '' || /[\s\x00-\x1f\x7f]/.test(token))) {
+    throw new CommandError('--token must be non-empty, without spaces or control characters (it travels in an HTTP header)', exitCodes.usage);
+  }
+  return token;
+}
+
+/** Whether a bind address only accepts connections from this machine. */
+function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * Writes a file readable by its owner only, also over an existing file (whose mode is tightened, not
+ * kept), never through a symbolic link at its name.
+ */
+async function writePrivateFile(file: string, text: string): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A request to the server just started, trusting its own certificate when it serves https. */
+async function serverFetch(server: { url: string; certificateAuthority: string | undefined }, path: string, init: { method: string; headers: Record<string, string>; body: string }): Promise<{ ok: boolean; status: number; statusText: string; json(): Promise<unknown> }> {
+  if (server.certificateAuthority === undefined) return fetch(`${server.url}${path}`, init);
+  const { request } = await import('node:https');
+  return new Promise((resolvePromise, reject) => {
+    const req = request(`${server.url}${path}`, { method: init.method, headers: init.headers, ca: server.certificateAuthority }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
+        resolvePromise({ ok: status >= 200 && status < 300, status, statusText: res.statusMessage ?? '', json: () => Promise.resolve(JSON.parse(text) as unknown) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }

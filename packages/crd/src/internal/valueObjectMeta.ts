@@ -5,7 +5,7 @@
  */
 import { forbidden, goSprint, invalid, notSupported, required, tooLong } from '@kubekit/core';
 import type { FieldError, FieldPath } from '@kubekit/core';
-import { byteLength } from './valueFormats.js';
+import { byteLength } from './dns.js';
 import { goKind } from './valueGo.js';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';

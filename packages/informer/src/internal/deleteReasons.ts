@@ -1,125 +1,286 @@
-import { makeObjectKey, objectKey, type Clock, type KubeList, type KubeObject, type Logger } from '@kubekit/core';
+import { KubeError, type Clock, type KubeList, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
 import type { DeleteReason } from '../events.js';
 import type { ListOptions, RequestOptions } from '../listerWatcher.js';
 import { describe } from './errors.js';
 import type { KubeObjectLike } from '../types.js';
 
-/** The lister the resolver confirms with. */
-export interface Lister<T extends KubeObjectLike> {
-  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<T & KubeObject>>;
+/** The requests the resolver confirms with: a metadata-only GET by name, or a list restricted to one name. */
+export interface NameLookup {
+  get(name: string, request?: RequestOptions): Promise<KubeObjectLike | undefined>;
+  list(options: ListOptions, request?: RequestOptions): Promise<KubeList<KubeObjectLike & KubeObject>>;
 }
 
-interface Pending<T> {
-  obj: T;
-  resolve: (reason: DeleteReason) => void;
+/**
+ * How an informer confirms delete reasons with the server (see `Informer`, Deletes): a budget of
+ * lookups, one per departure at most.
+ */
+export interface DeleteReasonOptions {
+  /** Lookups per second, sustained (a token bucket). @defaultValue 50 */
+  qps?: number;
+  /** Lookups that may start at once after a quiet period (the bucket's size). @defaultValue 500 */
+  burst?: number;
+  /** Lookups in flight at once. @defaultValue 8 */
+  concurrency?: number;
+  /**
+   * A departure whose lookup could not start within this long of the departure (the budget is
+   * spent) gets the reason `'unknown'`, at once when that can be foreseen. @defaultValue 5000
+   */
+  maxWaitMs?: number;
 }
 
-/** At or below this many objects in a batch, each is confirmed on its own; above, one full list answers all. */
-const perObjectLimit = 16;
-const concurrency = 4;
-const attempts = 4;
+/**
+ * The reason of a delete that is being confirmed: `value` once known (set synchronously when a later
+ * event settles it), and a promise of it. Never rejects.
+ */
+export class PendingReason {
+  private settled: DeleteReason | undefined;
+  private resolvePromise!: (reason: DeleteReason) => void;
+  /** Resolves with the reason once known. */
+  readonly promise = new Promise<DeleteReason>((resolve) => (this.resolvePromise = resolve));
+
+  /** The reason, once known. */
+  get value(): DeleteReason | undefined {
+    return this.settled;
+  }
+
+  /** Sets the reason; later calls are ignored. */
+  settle(reason: DeleteReason): void {
+    if (this.settled !== undefined) return;
+    this.settled = reason;
+    this.resolvePromise(reason);
+  }
+}
+
+interface Lookup {
+  key: string;
+  name: string;
+  namespace: string | undefined;
+  uid: string;
+  reason: PendingReason;
+  queuedAt: number;
+}
 
 /**
  * Tells a real deletion from a departure from the selection, for `DELETED` events of a server-side
  * selected watch (the apiserver sends `DELETED` for both, carrying the last state that matched).
  *
- * How: after the object left the cache, ask the server whether an object of that name still exists,
- * with a list restricted by `metadata.name` (a list, not a get, so the informer's list permission is
- * enough) and no other selector. Absent, or present with another `uid` ⇒ `deleted`; present with the
- * same `uid` ⇒ `leftSelection`. Confirmations are batched: a burst of more than 16 (a relist that lost
- * many objects, a collection delete) is answered by one paginated list of the whole resource. A failed
- * confirmation is retried 3 times (200 ms, 400 ms, 800 ms); if it still fails the reason is `deleted`
- * and a warning is logged. The answer describes the object when it was checked, so an object that left
- * the selection and was deleted right after reads as `deleted`.
+ * Contract:
+ * - At most one request per departure, and never a list of the whole resource: a metadata-only GET
+ *   by name (`PartialObjectMetadata`); after a 403 on it, a list restricted to `metadata.name` (list
+ *   permission suffices) from then on. Absent, or present with another `uid` ⇒ `deleted`; present
+ *   with the same `uid` ⇒ `leftSelection`. The answer describes the object when it was checked, so an
+ *   object that left the selection and was deleted right after reads as `deleted`.
+ * - Coalesced per object: an object of the same name that comes back (re-enters the selection, or is
+ *   re-created) before its lookup is answered settles the question without the server (same `uid` ⇒
+ *   `leftSelection`, another ⇒ `deleted`): its lookup is not sent, or its answer ignored.
+ * - Bounded: `concurrency` lookups in flight, a token bucket of `qps`/`burst`; a departure whose
+ *   lookup could not start within `maxWaitMs` gets `'unknown'`, as does one whose lookup failed
+ *   (no retry: a failure is reported, not guessed over) or was forbidden (403 on both forms).
+ * - {@link DeleteReasonResolver.stop} settles every pending reason as `'unknown'` and sends nothing
+ *   more; lookups in flight end with the informer's signal.
  */
-export class DeleteReasonResolver<T extends KubeObjectLike> {
-  private pending: Pending<T>[] = [];
-  private scheduled = false;
+export class DeleteReasonResolver {
+  private readonly waiting: Lookup[] = [];
+  private waitingHead = 0;
+  private readonly byKey = new Map<string, Lookup>();
+  private inFlight = 0;
+  private tokens: number;
+  private tokensAt: number;
+  private timer: TimerHandle | undefined;
+  private useList = false;
+  private forbidden = false;
+  private stopped = false;
+  private readonly qps: number;
+  private readonly burst: number;
+  private readonly concurrency: number;
+  private readonly maxWaitMs: number;
+  /** Requests sent, and reasons reported as `'unknown'` (for status and tests). */
+  readonly counts = { lookups: 0, unknown: 0, settledLocally: 0 };
 
   constructor(
-    private readonly lister: Lister<T>,
+    private readonly lookup: NameLookup,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly signal: () => AbortSignal | undefined,
-  ) {}
+    options: DeleteReasonOptions = {},
+  ) {
+    this.qps = positive(options.qps, 50, 'qps');
+    this.burst = Math.max(1, positive(options.burst, 500, 'burst'));
+    this.concurrency = Math.max(1, Math.floor(positive(options.concurrency, 8, 'concurrency')));
+    this.maxWaitMs = positive(options.maxWaitMs, 5000, 'maxWaitMs');
+    this.tokens = this.burst;
+    this.tokensAt = clock.now();
+  }
 
-  /** The reason `obj` (which just left the cache) left it. Never rejects. */
-  resolve(obj: T): Promise<DeleteReason> {
-    return new Promise<DeleteReason>((resolve) => {
-      this.pending.push({ obj, resolve });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        // A macrotask, so the rest of the chunk being applied joins the batch.
-        setImmediate(() => void this.flush());
+  /** The number of departures waiting for or in a lookup. */
+  get pending(): number {
+    return this.byKey.size;
+  }
+
+  /**
+   * The reason the object with `key` (which just left the cache in state `obj`) left it, once the
+   * server confirmed it. Returns the pending reason at once.
+   */
+  resolve(key: string, obj: KubeObjectLike): PendingReason {
+    const reason = new PendingReason();
+    if (this.stopped || this.forbidden) {
+      this.unknown(reason);
+      return reason;
+    }
+    // A second departure under the same key means the first was settled already (it came back).
+    this.byKey.get(key)?.reason.settle('unknown');
+    const meta = obj.metadata ?? {};
+    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now() };
+    // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
+    const ahead = this.waiting.length - this.waitingHead;
+    if (ahead >= this.concurrency && this.startDelayMs(ahead + 1) > this.maxWaitMs) {
+      this.unknown(reason);
+      return reason;
+    }
+    this.byKey.set(key, lookup);
+    this.waiting.push(lookup);
+    this.pump();
+    return reason;
+  }
+
+  /**
+   * An object with `key` and `uid` entered the cache: settles a pending reason of the same key
+   * without asking the server. A lookup not sent yet is not sent; the answer of one in flight is
+   * ignored (aborting it would cost its keep-alive connection).
+   */
+  settle(key: string, uid: string | undefined): void {
+    const lookup = this.byKey.get(key);
+    if (lookup === undefined) return;
+    this.byKey.delete(key);
+    this.counts.settledLocally++;
+    lookup.reason.settle((uid ?? '') === lookup.uid ? 'leftSelection' : 'deleted');
+  }
+
+  /** Aborts lookups in flight and settles every pending reason as `'unknown'`. */
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    // Lookups in flight end with the informer's signal.
+    for (const lookup of this.byKey.values()) this.unknown(lookup.reason);
+    this.byKey.clear();
+    this.waiting.length = 0;
+    this.waitingHead = 0;
+  }
+
+  private unknown(reason: PendingReason): void {
+    if (reason.value === undefined) this.counts.unknown++;
+    reason.settle('unknown');
+  }
+
+  /** The wait, in ms, before the `n`-th lookup from now can take a token. */
+  private startDelayMs(n: number): number {
+    this.refill();
+    const short = n - this.tokens;
+    return short <= 0 ? 0 : (short / this.qps) * 1000;
+  }
+
+  private refill(): void {
+    const now = this.clock.now();
+    if (now > this.tokensAt) {
+      this.tokens = Math.min(this.burst, this.tokens + ((now - this.tokensAt) * this.qps) / 1000);
+      this.tokensAt = now;
+    }
+  }
+
+  /** Starts lookups while there are slots and tokens; arms a timer for the next token otherwise. */
+  private pump(): void {
+    while (!this.stopped && this.inFlight < this.concurrency) {
+      const lookup = this.nextWaiting();
+      if (lookup === undefined) return;
+      this.refill();
+      if (this.clock.now() - lookup.queuedAt > this.maxWaitMs) {
+        this.byKey.delete(lookup.key);
+        this.unknown(lookup.reason);
+        continue;
       }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
-    if (batch.length <= perObjectLimit) {
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        while (next < batch.length) {
-          const item = batch[next++];
-          item.resolve(await this.withRetries(() => this.confirmOne(item.obj), 'deleted'));
+      if (this.tokens < 1) {
+        this.waitingHead--;
+        if (this.timer === undefined) {
+          this.timer = this.clock.setTimeout(() => {
+            this.timer = undefined;
+            this.pump();
+          }, Math.ceil(((1 - this.tokens) / this.qps) * 1000));
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
-      return;
-    }
-    const existing = await this.withRetries(() => this.listAll(), undefined);
-    for (const item of batch) {
-      if (existing === undefined) item.resolve('deleted');
-      else item.resolve(existing.get(objectKey(item.obj)) === (item.obj.metadata.uid ?? '') ? 'leftSelection' : 'deleted');
+        return;
+      }
+      this.tokens -= 1;
+      void this.run(lookup);
     }
   }
 
-  private async confirmOne(obj: T): Promise<DeleteReason> {
-    const { name, namespace, uid } = obj.metadata;
-    const list = await this.lister.list(
-      { fieldSelector: `metadata.name=${name ?? ''}`, labelSelector: '' },
-      { signal: this.signal(), namespace: namespace || undefined },
-    );
-    const found = list.items.find((o) => o.metadata?.name === name);
-    if (found === undefined) return 'deleted';
-    return (found.metadata.uid ?? '') === (uid ?? '') ? 'leftSelection' : 'deleted';
-  }
-
-  private async listAll(): Promise<Map<string, string>> {
-    const uids = new Map<string, string>();
-    let cont: string | undefined;
-    for (let pages = 0; pages < 100_000; pages++) {
-      const page = await this.lister.list({ limit: 500, continue: cont, labelSelector: '', fieldSelector: '' }, { signal: this.signal() });
-      for (const o of page.items) uids.set(makeObjectKey(o.metadata?.namespace, o.metadata?.name ?? ''), o.metadata?.uid ?? '');
-      cont = page.metadata?.continue || undefined;
-      if (cont === undefined) break;
+  private nextWaiting(): Lookup | undefined {
+    while (this.waitingHead < this.waiting.length) {
+      const lookup = this.waiting[this.waitingHead++];
+      if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
+        this.waiting.splice(0, this.waitingHead);
+        this.waitingHead = 0;
+      }
+      // Settled meanwhile (the object came back): no request.
+      if (this.byKey.get(lookup.key) === lookup) return lookup;
     }
-    return uids;
+    this.waiting.length = 0;
+    this.waitingHead = 0;
+    return undefined;
   }
 
-  private async withRetries<R, F>(fn: () => Promise<R>, fallback: F): Promise<R | F> {
-    let delay = 200;
-    for (let i = 1; ; i++) {
+  private async run(lookup: Lookup): Promise<void> {
+    this.inFlight++;
+    const signal = this.signal();
+    try {
+      const reason = await this.ask(lookup, signal);
+      if (this.byKey.get(lookup.key) === lookup) lookup.reason.settle(reason);
+    } catch (err) {
+      if (this.byKey.get(lookup.key) === lookup && signal?.aborted !== true) {
+        this.logger.warn(`could not confirm why ${lookup.namespace === undefined ? '' : `${lookup.namespace}/`}${lookup.name} left the cache; reporting the reason as unknown`, { error: describe(err) });
+      }
+      this.unknown(lookup.reason);
+    } finally {
+      if (this.byKey.get(lookup.key) === lookup) this.byKey.delete(lookup.key);
+      this.inFlight--;
+      this.pump();
+    }
+  }
+
+  /** One request (a second only the first time a GET is forbidden, in the list form). */
+  private async ask(lookup: Lookup, signal: AbortSignal | undefined): Promise<DeleteReason> {
+    if (!this.useList) {
       try {
-        return await fn();
+        this.counts.lookups++;
+        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true });
+        return this.verdict(found, lookup);
       } catch (err) {
-        const signal = this.signal();
-        if (signal?.aborted) return fallback;
-        if (i >= attempts) {
-          this.logger.warn('could not confirm why an object left the cache; reporting it as deleted', { error: describe(err) });
-          return fallback;
-        }
-        try {
-          await this.clock.sleep(delay, signal);
-        } catch {
-          return fallback;
-        }
-        delay *= 2;
+        if (!(err instanceof KubeError && err.code === 403)) throw err;
+        this.useList = true;
+        this.logger.info('the informer may not get objects by name; confirming delete reasons with lists restricted to metadata.name');
       }
     }
+    try {
+      this.counts.lookups++;
+      const list = await this.lookup.list({ fieldSelector: `metadata.name=${lookup.name}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
+      return this.verdict(list.items.find((o) => o.metadata?.name === lookup.name), lookup);
+    } catch (err) {
+      if (err instanceof KubeError && err.code === 403 && !this.forbidden) {
+        this.forbidden = true;
+        this.logger.warn('the informer may neither get objects nor list them by name; the reasons of server-side deletes are reported as unknown', { error: describe(err) });
+      }
+      throw err;
+    }
   }
+
+  private verdict(found: KubeObjectLike | undefined, lookup: Lookup): DeleteReason {
+    if (found === undefined) return 'deleted';
+    return (found.metadata?.uid ?? '') === lookup.uid ? 'leftSelection' : 'deleted';
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0) || !Number.isFinite(value)) throw KubeError.badRequest(`deleteReasons.${name} must be a positive number, got ${String(value)}`);
+  return value;
 }

@@ -53,6 +53,16 @@ export function unsupportedFieldLabel(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * An error that retrying cannot fix without a change elsewhere (a CRD, RBAC, the selectors): `400 Bad
+ * Request` (a rejected selector), `403 Forbidden`, `404 Not Found` (no such resource), `405 Method Not
+ * Allowed` (the resource cannot be listed or watched). controller-runtime's cache reports such list
+ * errors instead of syncing; kubekit reports them after a few attempts and keeps retrying.
+ */
+export function isPermanent(err: unknown): boolean {
+  return err instanceof KubeError && [400, 403, 404, 405].includes(err.code) && !isExpired(err);
+}
+
 /** A one-line description of any thrown value. */
 export function describe(err: unknown): string {
   if (err instanceof Error) return err.message;

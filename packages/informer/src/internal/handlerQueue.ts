@@ -1,24 +1,32 @@
 import type { DeleteReason } from '../events.js';
+import type { PendingReason } from './deleteReasons.js';
 
-/** One pending notification for a handler. */
+/** One pending notification for a handler; `to` limits it to one listener of a shared registration. */
 export type Notification<T> =
-  | { kind: 'add'; obj: T }
+  | { kind: 'add'; obj: T; to?: unknown }
   | { kind: 'update'; obj: T; old: T }
-  | { kind: 'delete'; obj: T; reason: DeleteReason | Promise<DeleteReason> }
-  | { kind: 'synced' };
+  | { kind: 'delete'; obj: T; reason: DeleteReason | PendingReason }
+  | { kind: 'synced'; to?: unknown };
 
 /** What a registration delivers to. */
 export interface Deliverer<T> {
-  add?(obj: T): unknown;
+  add?(obj: T, to?: unknown): unknown;
   update?(obj: T, old: T): unknown;
   delete?(obj: T, info: { reason: DeleteReason }): unknown;
-  synced?(): unknown;
+  synced?(to?: unknown): unknown;
 }
 
 interface Entry<T> {
   key: string | symbol;
   /** `undefined` once merged away (an add then a delete the handler never saw). */
   n: Notification<T> | undefined;
+}
+
+/** The notifications of one object held behind a delete whose reason is not known yet. */
+interface Held<T> {
+  entries: Entry<T>[];
+  /** Whether its first entry's reason is known, so the chain can be delivered. */
+  ready: boolean;
 }
 
 const syncedKey = Symbol('synced');
@@ -28,6 +36,10 @@ const sliceMs = 10;
 
 /**
  * A handler's queue of notifications.
+ *
+ * Order is per object, not global: a delete whose reason is still being confirmed holds back that
+ * object's later notifications only; other objects' notifications go past it. Once the reason is
+ * known, the held notifications are delivered, in order, before anything else.
  *
  * Buffering policy (documented on `Informer`): up to `exactLimit` pending notifications are kept as
  * they are — every state, in order. Beyond that the handler is lagging, and a new notification for
@@ -41,6 +53,9 @@ export class HandlerQueue<T> {
   private entries: Entry<T>[] = [];
   private head = 0;
   private readonly last = new Map<string | symbol, Entry<T>>();
+  private readonly held = new Map<string | symbol, Held<T>>();
+  private readonly readyKeys: (string | symbol)[] = [];
+  private heldCount = 0;
   private draining = false;
   private stopped = false;
   private syncedDelivered = false;
@@ -57,29 +72,32 @@ export class HandlerQueue<T> {
     return this.syncedDelivered;
   }
 
-  /** The number of pending notifications. */
+  /** The number of pending notifications (held ones included). */
   get size(): number {
-    return this.entries.length - this.head;
+    return this.entries.length - this.head + this.heldCount;
   }
 
   /** Stops delivering; pending notifications are dropped. A handler call in progress finishes. */
   stop(): void {
     this.stopped = true;
     this.last.clear();
+    this.held.clear();
+    this.readyKeys.length = 0;
+    this.heldCount = 0;
     this.entries = [];
     this.head = 0;
     this.resolveIdle();
   }
 
-  /** Resolves once nothing is pending or being delivered. */
+  /** Resolves once nothing is pending (held notifications included) or being delivered. */
   idle(): Promise<void> {
     if (!this.draining && this.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Queues `synced` behind everything pending now. */
-  synced(): void {
-    this.enqueue(syncedKey, { kind: 'synced' });
+  /** Queues `synced` behind everything pending now (`to`: for one listener of a shared registration). */
+  synced(to?: unknown): void {
+    this.enqueue(syncedKey, to === undefined ? { kind: 'synced' } : { kind: 'synced', to });
   }
 
   /** Queues a notification for the object with `key`; merges it with one pending when the handler lags. */
@@ -109,18 +127,89 @@ export class HandlerQueue<T> {
     this.last.set(key, entry);
   }
 
+  /** The next notification to deliver: held ones whose reason is now known first, then the queue's. */
   private next(): Notification<T> | undefined {
+    const fromHeld = this.nextHeld();
+    if (fromHeld !== undefined) return fromHeld;
     while (this.head < this.entries.length) {
       const entry = this.entries[this.head++];
       if (this.head > 1024 && this.head * 2 > this.entries.length) {
         this.entries = this.entries.slice(this.head);
         this.head = 0;
       }
+      if (entry.n === undefined) {
+        if (this.last.get(entry.key) === entry) this.last.delete(entry.key);
+        continue;
+      }
+      const held = this.held.get(entry.key);
+      if (held !== undefined) {
+        held.entries.push(entry);
+        this.heldCount++;
+        continue;
+      }
+      if (isUnsettledDelete(entry.n)) {
+        this.hold(entry);
+        continue;
+      }
       if (this.last.get(entry.key) === entry) this.last.delete(entry.key);
-      if (entry.n !== undefined) return entry.n;
+      return entry.n;
     }
     this.entries = [];
     this.head = 0;
+    return undefined;
+  }
+
+  /** Holds `entry` (a delete whose reason is pending) and what follows for its object until the reason is known. */
+  private hold(entry: Entry<T>): void {
+    const held: Held<T> = { entries: [entry], ready: false };
+    this.held.set(entry.key, held);
+    this.heldCount++;
+    this.waitFor(entry, held);
+  }
+
+  private waitFor(entry: Entry<T>, held: Held<T>): void {
+    const reason = (entry.n as Extract<Notification<T>, { kind: 'delete' }>).reason as PendingReason;
+    void reason.promise.then(() => {
+      if (this.stopped || this.held.get(entry.key) !== held) return;
+      held.ready = true;
+      this.readyKeys.push(entry.key);
+      if (!this.draining) {
+        this.draining = true;
+        queueMicrotask(() => void this.drain());
+      }
+    });
+  }
+
+  private nextHeld(): Notification<T> | undefined {
+    while (this.readyKeys.length > 0) {
+      const key = this.readyKeys[0];
+      const held = this.held.get(key);
+      if (held === undefined || !held.ready) {
+        this.readyKeys.shift();
+        continue;
+      }
+      const entry = held.entries[0];
+      if (entry === undefined) {
+        this.held.delete(key);
+        this.readyKeys.shift();
+        continue;
+      }
+      if (entry.n !== undefined && isUnsettledDelete(entry.n)) {
+        // Another departure behind a re-entry, still being confirmed: hold on.
+        held.ready = false;
+        this.readyKeys.shift();
+        this.waitFor(entry, held);
+        continue;
+      }
+      held.entries.shift();
+      this.heldCount--;
+      if (this.last.get(key) === entry) this.last.delete(key);
+      if (held.entries.length === 0) {
+        this.held.delete(key);
+        this.readyKeys.shift();
+      }
+      if (entry.n !== undefined) return entry.n;
+    }
     return undefined;
   }
 
@@ -141,10 +230,10 @@ export class HandlerQueue<T> {
       }
     } finally {
       this.draining = false;
-      if (!this.stopped && this.size > 0) {
+      if (!this.stopped && (this.head < this.entries.length || this.readyKeys.length > 0)) {
         this.draining = true;
         queueMicrotask(() => void this.drain());
-      } else {
+      } else if (this.size === 0) {
         this.resolveIdle();
       }
     }
@@ -156,16 +245,10 @@ export class HandlerQueue<T> {
     for (const w of waiters) w();
   }
 
-  /** Calls the handler; awaits only when it returns a promise (or a delete's reason is pending). */
+  /** Calls the handler; awaits only when it returns a promise. */
   private deliver(n: Notification<T>): Promise<void> | undefined {
     if (n.kind === 'delete' && typeof n.reason !== 'string') {
-      return n.reason.then(
-        (reason) => (this.stopped ? undefined : this.call({ kind: 'delete', obj: n.obj, reason })),
-        (err: unknown) => {
-          this.onError(err);
-          return this.stopped ? undefined : this.call({ kind: 'delete', obj: n.obj, reason: 'deleted' });
-        },
-      );
+      return this.call({ kind: 'delete', obj: n.obj, reason: n.reason.value ?? 'unknown' });
     }
     return this.call(n);
   }
@@ -174,12 +257,12 @@ export class HandlerQueue<T> {
     let result: unknown;
     try {
       switch (n.kind) {
-        case 'add': result = this.handler.add?.(n.obj); break;
+        case 'add': result = n.to === undefined ? this.handler.add?.(n.obj) : this.handler.add?.(n.obj, n.to); break;
         case 'update': result = this.handler.update?.(n.obj, n.old); break;
         case 'delete': result = this.handler.delete?.(n.obj, { reason: n.reason as DeleteReason }); break;
         case 'synced':
           this.syncedDelivered = true;
-          result = this.handler.synced?.();
+          result = n.to === undefined ? this.handler.synced?.() : this.handler.synced?.(n.to);
           break;
       }
     } catch (err) {
@@ -201,6 +284,8 @@ export class HandlerQueue<T> {
  * `undefined` when they cancel out, or `'both'` when both must be delivered (a re-creation after a delete).
  */
 function merge<T>(pending: Notification<T>, n: Notification<T>): Notification<T> | undefined | 'both' {
+  // A notification for one listener (a replay) never merges with one for all.
+  if (targeted(pending) || targeted(n)) return 'both';
   switch (pending.kind) {
     case 'add':
       if (n.kind === 'update' || n.kind === 'add') return { kind: 'add', obj: n.obj };
@@ -215,4 +300,12 @@ function merge<T>(pending: Notification<T>, n: Notification<T>): Notification<T>
     case 'synced':
       return 'both';
   }
+}
+
+function targeted<T>(n: Notification<T>): boolean {
+  return (n.kind === 'add' || n.kind === 'synced') && n.to !== undefined;
+}
+
+function isUnsettledDelete<T>(n: Notification<T>): boolean {
+  return n.kind === 'delete' && typeof n.reason !== 'string' && n.reason.value === undefined;
 }

@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https, { type RequestOptions } from 'node:https';
 import { KubeError, parseJSON, type Clock, type StatusDetails, type TimerHandle } from '@kubekit/core';
 import type { KubeConfigLike } from '../kubeConfig.js';
+import { reportRestRequest } from '../metrics.js';
 
 /** Options of one request. */
 export interface RequestInit {
@@ -59,6 +60,8 @@ export class RestClient {
       let settled = false;
       const transport = this.isHttps ? https : http;
       const req = transport.request(options);
+      const sentAt = clock.now();
+      const report = (code: string): void => reportRestRequest(init.method ?? 'GET', this.server.host, code, (clock.now() - sentAt) / 1000);
       const arm = (): void => {
         timer?.cancel();
         timer = undefined;
@@ -83,11 +86,13 @@ export class RestClient {
         cleanup();
         if (!settled) {
           settled = true;
+          report('<error>');
           reject(err);
         }
       });
       req.on('response', (res) => {
         settled = true;
+        report(String(res.statusCode ?? 0));
         arm();
         res.on('close', cleanup);
         // An error of the request after the response (a reset mid-body) must reach the body's readers.

@@ -30,7 +30,7 @@ export type Fault =
   | { on: FaultTarget; kind: 'noResponse' };
 
 /** `list` is a first page, `continue` a later one, `watch` any watch, `get` a GET of one object. */
-export type FaultTarget = 'list' | 'continue' | 'watch' | 'streamingList' | 'any';
+export type FaultTarget = 'list' | 'continue' | 'watch' | 'streamingList' | 'get' | 'any';
 
 interface HistoryEntry {
   rv: number;
@@ -55,6 +55,7 @@ interface Request {
   method: string;
   path: string;
   query: URLSearchParams;
+  accept: string;
 }
 
 export interface FakeApiServerOptions {
@@ -307,17 +308,25 @@ export class FakeApiServer {
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x');
     const query = url.searchParams;
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query });
+    const accept = req.headers.accept ?? '';
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, accept });
     const m = /^\/apis\/stable\.example\.com\/v1\/(?:namespaces\/([^/]+)\/)?shirts(?:\/([^/]+))?$/.exec(url.pathname);
     if (m === null) {
       this.json(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
       return;
     }
     const namespace = m[1] ? decodeURIComponent(m[1]) : undefined;
+    const metadataOnly = /as=PartialObjectMetadata/.test(accept);
     if (m[2] !== undefined) {
+      const fault = this.takeFault('get');
+      if (fault?.kind === 'status') {
+        this.json(res, fault.code, status(fault.code, fault.reason ?? 'InternalError', fault.message ?? 'injected failure'));
+        return;
+      }
+      if (fault?.kind === 'noResponse') return;
       const o = this.objects.get(`${namespace ?? ''}/${decodeURIComponent(m[2])}`);
       if (o === undefined) this.json(res, 404, status(404, 'NotFound', `shirts.stable.example.com "${m[2]}" not found`));
-      else this.json(res, 200, o);
+      else this.json(res, 200, metadataOnly ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata } : o);
       return;
     }
     const watch = query.get('watch') === 'true' || query.get('watch') === '1';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { PendingReason } from '../../src/internal/deleteReasons.js';
 import { HandlerQueue, type Notification } from '../../src/internal/handlerQueue.js';
 
 interface Obj {
@@ -72,17 +73,77 @@ describe('HandlerQueue', () => {
     expect(order).to.deep.equal(['start a', 'end a', 'start b', 'end b']);
   });
 
-  it('does wait for a pending delete reason without reordering', async () => {
+  it('does hold back only the object whose delete reason is pending, in order (issue 13)', async () => {
     const { lines, handler } = recorder();
     const q = new HandlerQueue<Obj>(handler, () => {});
-    let decide!: (r: 'leftSelection') => void;
-    q.enqueue('a', { kind: 'delete', obj: { k: 'a', v: 1 }, reason: new Promise((r) => (decide = r)) });
+    const reason = new PendingReason();
+    q.enqueue('a', { kind: 'delete', obj: { k: 'a', v: 1 }, reason });
     q.enqueue('b', { kind: 'add', obj: { k: 'b', v: 1 } });
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 2 } });
+    q.enqueue('b', { kind: 'update', obj: { k: 'b', v: 2 }, old: { k: 'b', v: 1 } });
     await new Promise((r) => setImmediate(r));
-    expect(lines).to.deep.equal([]);
-    decide('leftSelection');
+    expect(lines).to.deep.equal(['add b1', 'update b2<-1']);
+    expect(q.size).to.equal(2);
+    let idle = false;
+    void q.idle().then(() => (idle = true));
+    await new Promise((r) => setImmediate(r));
+    expect(idle).to.equal(false);
+    q.enqueue('a', { kind: 'update', obj: { k: 'a', v: 3 }, old: { k: 'a', v: 2 } });
+    reason.settle('leftSelection');
     await q.idle();
-    expect(lines).to.deep.equal(['delete a1 leftSelection', 'add b1']);
+    expect(lines).to.deep.equal(['add b1', 'update b2<-1', 'delete a1 leftSelection', 'add a2', 'update a3<-2']);
+  });
+
+  it('does deliver a delete whose reason was settled before its turn without holding it', async () => {
+    const { lines, handler } = recorder();
+    const q = new HandlerQueue<Obj>(handler, () => {});
+    const first = new PendingReason();
+    const second = new PendingReason();
+    q.enqueue('a', { kind: 'delete', obj: { k: 'a', v: 1 }, reason: first });
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 2 } });
+    q.enqueue('a', { kind: 'delete', obj: { k: 'a', v: 2 }, reason: second });
+    q.enqueue('a', { kind: 'add', obj: { k: 'a', v: 3 } });
+    first.settle('deleted');
+    await new Promise((r) => setImmediate(r));
+    expect(lines).to.deep.equal(['delete a1 deleted', 'add a2']);
+    second.settle('unknown');
+    await q.idle();
+    expect(lines).to.deep.equal(['delete a1 deleted', 'add a2', 'delete a2 unknown', 'add a3']);
+  });
+
+  it('does keep per-object order under random interleavings of pending reasons', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.record({ k: fc.constantFrom('a', 'b', 'c'), pending: fc.boolean(), settleAt: fc.nat(20) }), { maxLength: 30 }),
+      async (steps) => {
+        const seen = new Map<string, number[]>();
+        const q = new HandlerQueue<Obj>({
+          add: (o) => void (seen.get(o.k) ?? seen.set(o.k, []).get(o.k)!).push(o.v),
+          delete: (o) => void (seen.get(o.k) ?? seen.set(o.k, []).get(o.k)!).push(o.v),
+        }, () => {});
+        const reasons: { at: number; r: PendingReason }[] = [];
+        const sent = new Map<string, number[]>();
+        const present = new Set<string>();
+        steps.forEach((step, v) => {
+          (sent.get(step.k) ?? sent.set(step.k, []).get(step.k)!).push(v);
+          if (present.has(step.k)) {
+            present.delete(step.k);
+            const r = new PendingReason();
+            if (step.pending) reasons.push({ at: step.settleAt, r });
+            else r.settle('deleted');
+            q.enqueue(step.k, { kind: 'delete', obj: { k: step.k, v }, reason: r });
+          } else {
+            present.add(step.k);
+            q.enqueue(step.k, { kind: 'add', obj: { k: step.k, v } });
+          }
+        });
+        for (const { r } of reasons.sort((x, y) => y.at - x.at)) {
+          await new Promise((res) => setImmediate(res));
+          r.settle('leftSelection');
+        }
+        await q.idle();
+        expect(Object.fromEntries(seen)).to.deep.equal(Object.fromEntries(sent));
+      },
+    ), { numRuns: 100 });
   });
 
   it('does report throwing and rejecting handlers and go on', async () => {

@@ -1,0 +1,108 @@
+// Nesting limits of request bodies. The apiserver decodes JSON with Go's encoding/json scanner, which
+// refuses a value nested deeper than 10,000 levels (`maxNestingDepth` in encoding/json/scanner.go:
+// "invalid character '{' exceeded max depth"), and YAML with go-yaml, which stops at 10,000 flow
+// levels or indents (`max_flow_level`/`max_indents` in go.yaml.in/yaml/v2 scannerc.go: "exceeded max
+// depth of 10000"). The embedded server's pipeline recurses over objects on Node's stack, so it accepts
+// less than that: {@link embeddedMaxDepth} levels, with a clear 400 above it instead of a stack overflow.
+import { KubeError } from '@kubekit/core';
+
+/** The deepest nesting the apiserver's JSON and YAML decoders accept. */
+export const apiserverMaxDepth = 10_000;
+
+/**
+ * The deepest nesting the embedded server accepts in a request body or a patched object (the top-level
+ * object is level 1). Its defaulting, validation and storage recurse over objects; this bound keeps
+ * them far from Node's default stack limit.
+ */
+export const embeddedMaxDepth = 1000;
+
+/** Where a text first nests deeper than a limit: the character that opened the level, and its line. */
+export interface DepthExcess {
+  /** The `{` or `[` that opened the first level beyond the limit. */
+  char: string;
+  /** Its 0-based line. */
+  line: number;
+}
+
+/**
+ * Scans JSON (or flow-style YAML) text for the first `{`/`[` that opens a level deeper than `limit`,
+ * skipping quoted strings. Iterative and linear in the text.
+ */
+export function scanNesting(text: string, limit: number, yaml = false): DepthExcess | undefined {
+  let depth = 0;
+  let line = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) line++;
+    else if (c === 0x22) { // "
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+        else if (d === 0x0a) line++;
+      }
+    } else if (yaml && c === 0x27) { // ' (YAML single quotes, '' escapes a quote)
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x27 && text.charCodeAt(i + 1) === 0x27) i++;
+        else if (d === 0x27) break;
+        else if (d === 0x0a) line++;
+      }
+    } else if (yaml && c === 0x23) { // # comment to the end of the line
+      while (i + 1 < text.length && text.charCodeAt(i + 1) !== 0x0a) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > limit) return { char: text[i], line };
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** How deeply a decoded value nests (a scalar 0, `{}` 1), counted iteratively up to `limit + 1`. */
+export function valueDepth(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+    }
+  }
+  return max;
+}
+
+/** The 400 for a body the embedded server cannot nest as deeply as the apiserver would. */
+export function embeddedDepthError(): KubeError {
+  return KubeError.badRequest(`object nesting exceeds the embedded server's maximum depth of ${embeddedMaxDepth} (a real apiserver accepts up to ${apiserverMaxDepth})`);
+}
+
+/** Throws {@link embeddedDepthError} when a decoded value nests deeper than {@link embeddedMaxDepth}. */
+export function checkValueDepth(value: unknown): void {
+  if (valueDepth(value, embeddedMaxDepth) > embeddedMaxDepth) throw embeddedDepthError();
+}
+
+/**
+ * The first 30 bytes of a body as the apiserver quotes them in decode errors (`summarizeData` in
+ * handlers/rest.go): as text when it starts with `{`, else in hex.
+ */
+export function summarizeData(body: Buffer, maxLength = 30): string {
+  if (body.length === 0) return '<empty>';
+  const head = body.subarray(0, maxLength);
+  const more = body.length > maxLength ? ' ...' : '';
+  return body[0] === 0x7b ? head.toString('utf8') + more : head.toString('hex') + more;
+}
+
+/** Go's encoding/json message for a value nested past its limit. */
+export function goJSONDepthMessage(excess: DepthExcess): string {
+  return `invalid character '${excess.char}' exceeded max depth`;
+}
+
+/** go-yaml's message for a document nested past its limit (`yaml: line N: …` past the first line). */
+export function goYAMLDepthMessage(excess: DepthExcess): string {
+  return `yaml: ${excess.line > 0 ? `line ${excess.line + 1}: ` : ''}exceeded max depth of ${apiserverMaxDepth}`;
+}

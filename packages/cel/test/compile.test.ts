@@ -1,0 +1,109 @@
+// The package's face: compile an expression in the Kubernetes environment, evaluate it against JSON,
+// estimate its cost. Semantics are the engine's (tested in the other files against upstream tables);
+// these tests hold the API's contract: typing from the schema, conversions both ways, errors, limits.
+import { expect } from 'chai';
+import { CelError, compile, estimateCost, perCallLimit } from '../src/index.js';
+import type { Schema } from '../src/index.js';
+
+const replicas: Schema = { type: 'object', properties: { replicas: { type: 'integer' }, maxReplicas: { type: 'integer' } } };
+
+describe('compile', () => {
+  it('compiles and evaluates against a JSON object typed by the schema (the @example)', () => {
+    const program = compile('self.replicas <= self.maxReplicas', { schema: replicas });
+    expect(program.resultType).to.equal('bool');
+    expect(program.usesOldSelf).to.equal(false);
+    expect(program.estimatedCost).to.deep.equal({ min: 5n, max: 5n });
+    expect(program.evaluate({ replicas: 3, maxReplicas: 5 })).to.deep.equal({ value: true, cost: 5 });
+    expect(program.evaluate({ replicas: 6, maxReplicas: 5 }).value).to.equal(false);
+  });
+
+  it('throws a CelError (Invalid, stage compile) with cel-go\'s message when the expression does not compile', () => {
+    const err = (() => {
+      try {
+        compile('self == true', { schema: { type: 'integer' } });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).to.be.instanceOf(CelError);
+    expect((err as CelError).reason).to.equal('Invalid');
+    expect((err as CelError).stage).to.equal('compile');
+    expect((err as CelError).message).to.equal("ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, bool)'\n | self == true\n | .....^");
+    expect(() => compile('self.nope > 0', { schema: replicas })).to.throw(CelError, "undefined field 'nope'");
+    expect(() => compile('self.replicas +')).to.throw(CelError, 'Syntax error');
+  });
+
+  it('refuses a schema CEL cannot see', () => {
+    expect(() => compile('true', { schema: { type: 'array' } })).to.throw(CelError, 'unable to convert the schema to CEL declarations');
+  });
+
+  it('types self as dyn without a schema: objects are maps, integers int, other numbers double', () => {
+    expect(compile('self.a.b + [1, 2]').evaluate({ a: { b: [0] } }).value).to.deep.equal([0n, 1n, 2n]);
+    expect(compile('self.t * 2.0').evaluate({ t: 1.5 }).value).to.equal(3);
+    expect(compile("self.name.startsWith('a') && self.n == 3").evaluate({ name: 'abc', n: 3 }).value).to.equal(true);
+    expect(compile('self').evaluate(null).value).to.equal(null);
+  });
+
+  it('gives results back as plain JavaScript', () => {
+    const value = (expr: string): unknown => compile(expr).evaluate({}).value;
+    expect(value("duration('90m')")).to.equal('5400s');
+    expect(value("timestamp('2024-01-01T00:00:00+02:00')")).to.equal('2024-01-01T00:00:00+02:00');
+    expect(value('3u')).to.equal(3n);
+    expect(value('optional.of(1)')).to.equal(1n);
+    expect(value('optional.none()')).to.equal(undefined);
+    expect(value('type(1)')).to.equal('int');
+    expect(value("b'ab'")).to.deep.equal(new Uint8Array([97, 98]));
+    const map = value("{'a': [1, 2], '__proto__': [3]}") as Record<string, unknown>;
+    expect(Object.getPrototypeOf(map)).to.equal(null);
+    expect(Object.keys(map)).to.deep.equal(['a', '__proto__']);
+    expect(map.a).to.deep.equal([1n, 2n]);
+  });
+
+  it('converts objects with their schema: formats, escaped property names, resource roots', () => {
+    const schema: Schema = { type: 'object', properties: { 'x-y': { type: 'integer' }, d: { type: 'string', format: 'date' } } };
+    const self = compile('self', { schema }).evaluate({ 'x-y': 1, d: '2024-02-03' }).value;
+    expect({ ...(self as object) }).to.deep.equal({ 'x-y': 1n, d: '2024-02-03T00:00:00Z' });
+    expect(compile('self.x__dash__y == 1 && self.d.getFullYear() == 2024', { schema }).evaluate({ 'x-y': 1, d: '2024-02-03' }).value).to.equal(true);
+    const root = compile("self.metadata.name.startsWith('a') && self.kind == 'K'", { schema, isResourceRoot: true });
+    expect(root.evaluate({ apiVersion: 'v1', kind: 'K', metadata: { name: 'abc' } }).value).to.equal(true);
+    expect(() => compile("self.kind == 'K'", { schema })).to.throw(CelError, "undefined field 'kind'");
+  });
+
+  it('binds oldSelf, optional with optionalOldSelf', () => {
+    const v: Schema = { type: 'object', properties: { v: { type: 'integer' } } };
+    const t = compile('self.v > oldSelf.v', { schema: v });
+    expect(t.usesOldSelf).to.equal(true);
+    expect(t.evaluate({ v: 2 }, { v: 1 }).value).to.equal(true);
+    const o = compile('oldSelf.hasValue() ? oldSelf.value().v < self.v : true', { schema: v, optionalOldSelf: true });
+    expect(o.evaluate({ v: 2 }).value).to.equal(true);
+    expect(o.evaluate({ v: 2 }, { v: 3 }).value).to.equal(false);
+  });
+
+  it('throws a CelError (stage evaluate) for runtime errors and past the cost limit', () => {
+    expect(() => compile("self['x']").evaluate({})).to.throw(CelError, 'no such key: x');
+    const quadratic = compile('self.all(x, self.all(y, true))');
+    const big = Array.from({ length: 2000 }, (_, i) => i);
+    expect(() => quadratic.evaluate(big)).to.throw(CelError, 'operation cancelled: actual cost limit exceeded');
+    expect(quadratic.evaluate(big.slice(0, 10)).cost).to.be.below(perCallLimit);
+    expect(() => quadratic.evaluate(big.slice(0, 10), undefined, { costLimit: 10 })).to.throw(CelError, 'actual cost limit exceeded');
+  });
+
+  it('can be evaluated many times with different objects', () => {
+    const p = compile('self.replicas', { schema: replicas });
+    for (let i = 0; i < 5; i++) expect(p.evaluate({ replicas: i }).value).to.equal(BigInt(i));
+  });
+});
+
+describe('estimateCost', () => {
+  it('estimates as the apiserver does for a rule at the schema (the @example)', () => {
+    const schema: Schema = { type: 'object', properties: { names: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 64 } } } };
+    expect(estimateCost("self.names.all(n, n.startsWith('a'))", schema)).to.deep.equal({ min: 3n, max: 53n });
+  });
+
+  it('is unbounded for unbounded data, and throws for expressions that do not compile', () => {
+    const schema: Schema = { type: 'object', properties: { names: { type: 'array', items: { type: 'string' } } } };
+    expect(estimateCost("self.names.all(n, n.matches('^a+$'))", schema).max > 10_000_000n).to.equal(true);
+    expect(() => estimateCost('self.names > 1', schema)).to.throw(CelError, "found no matching overload for '_>_'");
+  });
+});

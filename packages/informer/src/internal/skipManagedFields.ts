@@ -1,0 +1,237 @@
+/**
+ * Cuts `metadata.managedFields` out of the JSON text of watch events and lists before it is parsed,
+ * so that the informer's default transform (which drops them) costs no parsing: they are often
+ * half of an object's bytes and most of its JSON values.
+ *
+ * Only the `managedFields` of the objects themselves go: `object.metadata` of a watch event and
+ * `items[*].metadata` of a list. The text is walked as JSON (strings skipped whole, escapes
+ * honoured), so a key of that name anywhere else — in a spec, inside a string — stays. Text that is
+ * not well-formed is returned as it is, for the parser to report.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+const eventPath = ['object', 'metadata'];
+const objectPath = ['metadata'];
+const listPath = ['items', '', 'metadata'];
+
+// The fast path, for JSON as the apiserver writes custom resources (compact, keys sorted): an
+// object opens with apiVersion, kind and metadata, whose members before managedFields can only be
+// these (flat string maps, strings, integers, a list of strings), and whose member after it is
+// `name` (every stored object has one). A key `"name":` cannot occur inside managedFields (its
+// entries' keys are fixed, fieldsV1's all start with `f:`, `k:`, `v:`, `i:` or are `.`, and quotes
+// inside strings are escaped), so the first one after `"managedFields":[` ends the array when `],`
+// comes right before it. Native regular expressions and `indexOf` find all of this; anything else
+// takes the walk.
+const str = String.raw`"(?:[^"\\]|\\.)*"`;
+const metadataHead = String.raw`"metadata":\{(?:"(?:annotations|labels)":\{(?:${str}:${str},?)*\},|"(?:creationTimestamp|deletionTimestamp|generateName)":${str},|"(?:deletionGracePeriodSeconds|generation)":-?\d+,|"finalizers":\[(?:${str},?)*\],)*"managedFields":\[`;
+const objectHead = String.raw`\{"apiVersion":${str},"kind":${str},${metadataHead}`;
+const eventHead = new RegExp(String.raw`\{"type":"[A-Z]+","object":${objectHead}`, 'y');
+const itemHead = new RegExp(objectHead, 'y');
+const listHead = new RegExp(String.raw`\{"apiVersion":${str},"items":\[`, 'y');
+const managedFieldsKey = '"managedFields":['.length;
+
+/** Where the `"name":` that ends the managedFields array starting before `from` is, or -1. */
+function nameAfter(text: string, from: number): number {
+  const at = text.indexOf('"name":', from);
+  return at > 1 && text.charCodeAt(at - 1) === COMMA && text.charCodeAt(at - 2) === CLOSE_ARRAY ? at : -1;
+}
+
+/** A watch event's text without `object.metadata.managedFields`. */
+export function skipManagedFieldsInEvent(line: string): string {
+  // Most lines of most resources have none: nothing to do.
+  if (!line.includes('"managedFields"')) return line;
+  eventHead.lastIndex = 0;
+  if (eventHead.test(line)) {
+    const end = eventHead.lastIndex;
+    const name = nameAfter(line, end);
+    if (name !== -1) return line.slice(0, end - managedFieldsKey) + line.slice(name);
+  }
+  return cut(line, eventPath, true);
+}
+
+/** An object's text (a GET's answer) without `metadata.managedFields`. */
+export function skipManagedFieldsInObject(text: string): string {
+  if (!text.includes('"managedFields"')) return text;
+  itemHead.lastIndex = 0;
+  if (itemHead.test(text)) {
+    const end = itemHead.lastIndex;
+    const name = nameAfter(text, end);
+    if (name !== -1) return text.slice(0, end - managedFieldsKey) + text.slice(name);
+  }
+  return cut(text, objectPath, true);
+}
+
+/** A list's text without `items[*].metadata.managedFields`. */
+export function skipManagedFieldsInList(text: string): string {
+  if (!text.includes('"managedFields"')) return text;
+  return fastList(text) ?? cut(text, listPath, false);
+}
+
+/** The fast path for a list whose every item has the shape above; `undefined` when one has not. */
+function fastList(text: string): string | undefined {
+  listHead.lastIndex = 0;
+  if (!listHead.test(text)) return undefined;
+  let p = listHead.lastIndex;
+  let out = '';
+  let from = 0;
+  for (;;) {
+    if (text.charCodeAt(p) === CLOSE_ARRAY) return out + text.slice(from);
+    itemHead.lastIndex = p;
+    if (!itemHead.test(text)) return undefined;
+    const head = itemHead.lastIndex;
+    const name = nameAfter(text, head);
+    if (name === -1) return undefined;
+    out += text.slice(from, head - managedFieldsKey);
+    from = name;
+    // The rest of the item: from inside its metadata, two levels deep.
+    const end = closeFrom(text, name, 2);
+    if (end === -1) return undefined;
+    p = end;
+    if (text.charCodeAt(p) === COMMA) p++;
+    else if (text.charCodeAt(p) !== CLOSE_ARRAY) return undefined;
+  }
+}
+
+/** The index just past the container that closes `depth` levels up from `i`, or -1. */
+function closeFrom(text: string, i: number, depth: number): number {
+  const n = text.length;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth++;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Walks `text` as JSON and cuts every `managedFields` member of an object reached by `path` (keys;
+ * `''` for any array element). One tight loop: this runs on every byte the informer receives.
+ */
+function cut(text: string, path: readonly string[], once: boolean): string {
+  // Most lines of most resources have none: nothing to walk.
+  if (!text.includes('"managedFields"')) return text;
+  const n = text.length;
+  // matched: how many leading levels of the current position follow `path`; depth: containers open.
+  let depth = 0;
+  let matched = 0;
+  let pendingKey = -1; // the start of the last key read at this depth, until its value opens
+  let pendingKeyEnd = -1;
+  let out = '';
+  let from = 0;
+  const target = path.length; // the depth of the metadata object's members
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const start = i;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+      if (i >= n) return text;
+      // A key? (the next non-space character is a colon)
+      let j = i + 1;
+      while (j < n && isSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) !== COLON) continue;
+      pendingKey = start;
+      pendingKeyEnd = i + 1;
+      if (matched === target && depth === target + 1 && keyIs(text, start, i + 1, 'managedFields')) {
+        let v = j + 1;
+        while (v < n && isSpace(text.charCodeAt(v))) v++;
+        const end = valueEnd(text, v);
+        if (end === -1) return text;
+        // Cut the member with the comma before it, or with the one after it when it comes first.
+        let before = start - 1;
+        while (isSpace(text.charCodeAt(before))) before--;
+        let cutFrom = start;
+        let cutTo = end;
+        if (text.charCodeAt(before) === COMMA) {
+          cutFrom = before;
+        } else {
+          let after = end;
+          while (after < n && isSpace(text.charCodeAt(after))) after++;
+          if (text.charCodeAt(after) === COMMA) cutTo = after + 1;
+        }
+        out += text.slice(from, cutFrom);
+        from = cutTo;
+        if (once) return out + text.slice(from);
+        i = end - 1;
+        pendingKey = -1;
+        continue;
+      }
+      i = j;
+      continue;
+    }
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      // Opening a container inside the top-level one: it follows the path if its parent does and
+      // it is reached by the path's next key (or, for '', as an element of an array).
+      if (depth >= 1 && matched === depth - 1 && depth - 1 < target) {
+        const want = path[depth - 1];
+        if (want === '' ? pendingKey === -1 : pendingKey !== -1 && keyIs(text, pendingKey, pendingKeyEnd, want)) matched = depth;
+      }
+      depth++;
+      pendingKey = -1;
+      continue;
+    }
+    if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      depth--;
+      // The container closed was entered at `depth`: it no longer counts.
+      if (matched >= depth) matched = Math.max(0, depth - 1);
+      pendingKey = -1;
+      continue;
+    }
+    if (c === COMMA) pendingKey = -1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** The index just past the JSON value that starts at `i`, or -1 if it does not end. */
+function valueEnd(text: string, i: number): number {
+  const n = text.length;
+  let depth = 0;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+      if (depth === 0) return i < n ? i + 1 : -1;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth++;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (depth === 0) return i;
+      if (--depth === 0) return i + 1;
+    } else if (depth === 0 && c === COMMA) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Whether the string from `start` (its opening quote) to `end` (past its closing quote) is `name`. */
+function keyIs(text: string, start: number, end: number, name: string): boolean {
+  return end - start - 2 === name.length && text.startsWith(name, start + 1);
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}

@@ -1,0 +1,205 @@
+// Churn through selected informers, end to end against the embedded API server over real HTTP
+// (issue 13): objects enter and leave a field and a label selection by the hundred — recoloured,
+// deleted (half of them through a finalizer, so that the last state carries a deletionTimestamp),
+// re-created under the same name — and every delete must carry the right reason, in each object's
+// order, without any list of the whole resource and with at most one name lookup per departure.
+//
+// As in the informer benchmark, an object that ever left the selection is never deleted later: a
+// lookup answers with the object as it is when asked, so only then is the event's truth knowable.
+import { expect } from 'chai';
+import { setMaxListeners } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { noopLogger, type KubeObject } from '@kubekit/core';
+import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { Informer } from '../src/informer.js';
+import { loadKubeConfig } from '../src/kubeConfig.js';
+import { Kube } from './helpers/kube.js';
+import { until } from './helpers/until.js';
+
+const group = 'churn.example.com';
+const base = `/apis/${group}/v1/namespaces/default/shirts`;
+const colors = ['blue', 'red', 'green'];
+
+/** A seeded generator (mulberry32): the same churn every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Recorded {
+  /** Per object name, the notifications in delivery order (`add`, `update`, `delete <reason>`). */
+  events: Map<string, string[]>;
+}
+
+/** A proxy in front of the apiserver that counts requests by kind, so the test sees what the informers asked. */
+async function countingProxy(target: string): Promise<{ url: string; requests: { path: string; query: URLSearchParams; accept: string }[]; close: () => Promise<void> }> {
+  const upstream = new URL(target);
+  const requests: { path: string; query: URLSearchParams; accept: string }[] = [];
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '' });
+    const out = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+    res.on('close', () => out.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      agent.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('Informer churn against the embedded API server (issue 13)', function () {
+  this.timeout(120_000);
+  let server: ApiServer;
+  let kube: Kube;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  const stop = new AbortController();
+  setMaxListeners(20, stop.signal);
+  const runs: Promise<void>[] = [];
+
+  before(async () => {
+    server = await startApiServer({ bookmarkIntervalMs: 20 });
+    kube = new Kube(server.url);
+    await kube.createCRD(server, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `shirts.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } } } },
+          selectableFields: [{ jsonPath: '.spec.color' }],
+        }],
+      },
+    } as KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } });
+    proxy = await countingProxy(server.url);
+  });
+
+  after(async () => {
+    stop.abort();
+    await Promise.all(runs);
+    await proxy.close();
+    await server.close();
+  });
+
+  it('does give every delete its right reason, in each object\'s order, with no unfiltered list and at most one lookup per departure', async () => {
+    const kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig.replace(server.url, proxy.url) });
+    const watch = (selector: { fieldSelector?: string; labelSelector?: string }): { informer: Informer; recorded: Recorded } => {
+      const informer = new Informer(kc, { apiVersion: `${group}/v1`, plural: 'shirts', namespace: 'default', logger: noopLogger, ...selector });
+      const recorded: Recorded = { events: new Map() };
+      const push = (o: KubeObject, line: string): void => {
+        const name = o.metadata.name!;
+        recorded.events.set(name, [...(recorded.events.get(name) ?? []), line]);
+      };
+      // Registered separately: one shared registration keeps each object's order across them.
+      informer.on('add', (o) => push(o, 'add'));
+      informer.on('update', (o) => push(o, 'update'));
+      informer.on('delete', (o, { reason }) => push(o, `delete ${reason}`));
+      runs.push(informer.start(stop.signal));
+      return { informer, recorded };
+    };
+    const byField = watch({ fieldSelector: 'spec.color=blue' });
+    const byLabel = watch({ labelSelector: 'color=blue' });
+    await Promise.all([byField.informer.waitForSync(), byLabel.informer.waitForSync()]);
+
+    // The truth, per object name: every change of its presence in the selection, in order.
+    const truth = new Map<string, string[]>();
+    const note = (name: string, line: string): void => void truth.set(name, [...(truth.get(name) ?? []), line]);
+    const random = rng(13);
+    const live = new Map<string, string>(); // name → colour
+    const everLeft = new Set<string>();
+    const deleted: string[] = [];
+    const paint = (name: string, color: string): Promise<KubeObject> =>
+      kube.ok('PATCH', `${base}/${name}`, { metadata: { labels: { color } }, spec: { color } }, 'application/merge-patch+json');
+    const create = async (name: string): Promise<void> => {
+      const color = colors[Math.floor(random() * colors.length)];
+      await kube.ok('POST', base, { apiVersion: `${group}/v1`, kind: 'Shirt', metadata: { name, labels: { color } }, spec: { color } });
+      live.set(name, color);
+      if (color === 'blue') note(name, 'add');
+    };
+    for (let i = 0; i < 120; i++) await create(`shirt-${i}`);
+    let departures = 0;
+    for (let step = 0; step < 360; step++) {
+      const roll = random();
+      const names = [...live.keys()];
+      const name = names[Math.floor(random() * names.length)];
+      if (roll < 0.15 && !everLeft.has(name)) {
+        const wasBlue = live.get(name) === 'blue';
+        if (random() < 0.5) {
+          // Through a finalizer: marked (still selected, an update), then gone with a deletionTimestamp.
+          await kube.ok('PATCH', `${base}/${name}`, { metadata: { finalizers: ['example.com/cleanup'] } }, 'application/merge-patch+json');
+          await kube.ok('DELETE', `${base}/${name}`);
+          await kube.ok('PATCH', `${base}/${name}`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+        } else {
+          await kube.ok('DELETE', `${base}/${name}`);
+        }
+        live.delete(name);
+        deleted.push(name);
+        if (wasBlue) {
+          note(name, 'delete deleted');
+          departures++;
+        }
+      } else if (roll < 0.25 && deleted.length > 0) {
+        await create(deleted.splice(Math.floor(random() * deleted.length), 1)[0]);
+      } else {
+        const before = live.get(name)!;
+        const after = colors[Math.floor(random() * colors.length)];
+        if (after === before) continue;
+        await paint(name, after);
+        live.set(name, after);
+        if (before === 'blue') {
+          everLeft.add(name);
+          note(name, 'delete leftSelection');
+          departures++;
+        } else if (after === 'blue') {
+          note(name, 'add');
+        }
+      }
+    }
+    expect(departures).to.be.greaterThan(50);
+
+    const target = server.resourceVersion;
+    for (const { informer } of [byField, byLabel]) {
+      await until(() => Number(informer.status.resourceVersion ?? 0) >= target, 'caught up', 60_000);
+      await informer.idle();
+    }
+    for (const { informer, recorded } of [byField, byLabel]) {
+      const selector = informer.fieldSelector.isEmpty() ? informer.labelSelector.toString() : informer.fieldSelector.toString();
+      // Only the presence changes (adds and deletes) are in the truth; updates are the informer's own business.
+      const seen = new Map([...recorded.events].map(([name, lines]) => [name, lines.filter((l) => l !== 'update')]));
+      for (const [name, lines] of truth) expect(seen.get(name) ?? [], `${selector}: ${name}`).to.deep.equal(lines);
+      expect([...seen.keys()].filter((n) => !truth.has(n) && (seen.get(n) ?? []).length > 0), selector).to.deep.equal([]);
+      expect(informer.list().map((o) => o.metadata.name).sort()).to.deep.equal([...live].filter(([, c]) => c === 'blue').map(([n]) => n).sort());
+      expect(informer.status.lastError, selector).to.equal(undefined);
+    }
+
+    const collection = proxy.requests.filter((r) => r.path === base && !r.query.has('watch'));
+    const unfiltered = collection.filter((r) => !r.query.has('fieldSelector') && !r.query.has('labelSelector'));
+    const lookups = proxy.requests.filter((r) => r.path.startsWith(`${base}/`) || (r.query.get('fieldSelector') ?? '').startsWith('metadata.name='));
+    expect(unfiltered, 'unfiltered lists').to.deep.equal([]);
+    // Both informers look up their own departures, deletions with a deletionTimestamp excepted.
+    expect(lookups.length).to.be.at.most(2 * departures);
+    expect(lookups.every((r) => r.accept.startsWith('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'))).to.equal(true);
+  });
+});

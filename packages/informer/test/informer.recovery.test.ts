@@ -1,0 +1,100 @@
+// Recovery after an outage, measured on the real clock with the default backoff: an informer reads the
+// embedded API server through a proxy that resets every connection for a few seconds (so its backoff
+// climbs to the cap) while objects keep changing; once the faults stop, the cache must equal the
+// server's list within 5 s plus one backoff cap (10 s). client-go's reflector can take a minute here.
+import { expect } from 'chai';
+import { noopLogger, type KubeObject } from '@kubekit/core';
+import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { backoffCapMs } from '../src/backoff.js';
+import { Informer } from '../src/informer.js';
+import { FaultProxy } from './helpers/faultProxy.js';
+import { Kube } from './helpers/kube.js';
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'shirts.recovery.example.com' },
+  spec: {
+    group: 'recovery.example.com', scope: 'Namespaced', names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
+    versions: [{
+      name: 'v1', served: true, storage: true, selectableFields: [{ jsonPath: '.spec.color' }],
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' }, n: { type: 'integer' } } } } } },
+    }],
+  },
+};
+const base = '/apis/recovery.example.com/v1/namespaces/default/shirts';
+
+describe('Informer recovery after faults stop (real clock, default backoff)', function () {
+  this.timeout(120_000);
+  let server: ApiServer;
+  let kube: Kube;
+  let proxy: FaultProxy;
+
+  before(async () => {
+    server = await startApiServer({ bookmarkIntervalMs: 1000 });
+    kube = new Kube(server.url);
+    await kube.createCRD(server, crd);
+    proxy = await new FaultProxy(server.url).start();
+  });
+  after(async () => {
+    await proxy.close();
+    await server.close();
+  });
+
+  it('does converge within 5 s plus one backoff cap once connection resets stop', async () => {
+    const informer = new Informer<KubeObject<{ color: string; n: number }>>(
+      { getCurrentCluster: () => ({ server: proxy.url }), applyToHTTPSOptions: async () => {} },
+      { apiVersion: 'recovery.example.com/v1', plural: 'shirts', namespace: 'default', fieldSelector: 'spec.color=blue', logger: noopLogger },
+    );
+    const stop = new AbortController();
+    const done = informer.start(stop.signal);
+    await informer.waitForSync();
+    const figures: number[] = [];
+    let n = 0;
+    const write = async (): Promise<void> => {
+      n++;
+      const name = `s${n % 15}`;
+      const color = ['blue', 'red'][n % 2];
+      const r = await kube.request('PATCH', `${base}/${name}`, { spec: { color, n } }, 'application/merge-patch+json');
+      if (r.status === 404) await kube.ok('POST', base, { apiVersion: 'recovery.example.com/v1', kind: 'Shirt', metadata: { name }, spec: { color, n } });
+      if (n % 7 === 0) await kube.request('DELETE', `${base}/s${(n * 3) % 15}`);
+    };
+    const inSync = async (): Promise<boolean> => {
+      const want = (await kube.list(base, 'spec.color=blue')).map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+      const have = informer.list().map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+      return JSON.stringify(want) === JSON.stringify(have);
+    };
+    try {
+      for (let round = 0; round < 2; round++) {
+        // Eight seconds of faults: every connection is reset within 300 ms, and all of them every 500 ms.
+        proxy.flaky = true;
+        const faultsEnd = Date.now() + 8000;
+        let lastReset = Date.now();
+        while (Date.now() < faultsEnd) {
+          await write();
+          if (Date.now() - lastReset >= 500) {
+            proxy.resetAll();
+            lastReset = Date.now();
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const failures = informer.status.consecutiveFailures;
+        proxy.flaky = false;
+        await write();
+        const stopped = Date.now();
+        const limit = 5000 + backoffCapMs();
+        while (!(await inSync())) {
+          if (Date.now() - stopped > limit + 5000) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const converged = Date.now() - stopped;
+        figures.push(converged);
+        console.log(`      round ${round + 1}: ${failures} consecutive failures when faults stopped; converged ${converged} ms after (limit ${limit} ms); ${proxy.resets} resets so far`);
+        expect(failures, 'the faults made the informer fail').to.be.greaterThan(2);
+        expect(converged).to.be.below(limit);
+      }
+    } finally {
+      stop.abort();
+      await done;
+    }
+    expect(figures).to.have.length(2);
+  });
+});

@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { skipManagedFieldsInEvent, skipManagedFieldsInList, skipManagedFieldsInObject } from '../../src/internal/skipManagedFields.js';
+
+/** What the default transform leaves of an object: the same without `metadata.managedFields`. */
+function dropped(obj: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(obj);
+  const meta = copy.metadata as Record<string, unknown> | undefined;
+  if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) delete meta.managedFields;
+  return copy;
+}
+
+/** JSON as the apiserver writes custom resources: compact, keys sorted. */
+function sortedJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJSON).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${sortedJSON(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function write(value: unknown, style: 'compact' | 'spaced' | 'sorted'): string {
+  return style === 'sorted' ? sortedJSON(value) : style === 'spaced' ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+}
+
+/** Parsed back, as the informer would see it (-0 is 0 in JSON). */
+function roundTrip(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
+
+const styles = fc.constantFrom('compact' as const, 'spaced' as const, 'sorted' as const);
+
+const managedFields = [
+  { manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: '2025-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { '.': {}, 'f:managedFields': {} }, 'f:status': { 'k:{"type":"Ready"}': { '.': {} } } } },
+  { manager: 'a "quoted" \\ manager ]}', operation: 'Apply', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:x]': {} } } } },
+];
+
+const arbObject = fc.record({
+  apiVersion: fc.constant('stable.example.com/v1'),
+  kind: fc.constant('Shirt'),
+  metadata: fc.record({
+    name: fc.string(),
+    labels: fc.dictionary(fc.string(), fc.string()),
+    annotations: fc.dictionary(fc.constantFrom('"managedFields":[', 'a', 'managedFields', '\\"'), fc.string()),
+    managedFields: fc.constantFrom(managedFields, [], undefined),
+    generation: fc.integer(),
+    finalizers: fc.array(fc.string()),
+    uid: fc.string(),
+  }, { requiredKeys: ['name'] }),
+  spec: fc.record({ managedFields: fc.jsonValue(), other: fc.jsonValue(), metadata: fc.record({ managedFields: fc.jsonValue() }) }, { requiredKeys: [] }),
+  data: fc.record({ metadata: fc.record({ managedFields: fc.constant(managedFields) }) }, { requiredKeys: [] }),
+}, { requiredKeys: ['apiVersion', 'kind', 'metadata'] });
+
+describe('skipManagedFields', () => {
+  it('does cut only object.metadata.managedFields from a watch event, whatever else is named so', () => {
+    fc.assert(fc.property(arbObject, styles, (obj, style) => {
+      // The event envelope is a Go struct: type first, whatever the object's key order.
+      const text = style === 'sorted' ? `{"type":"MODIFIED","object":${sortedJSON(obj)}}` : write({ type: 'MODIFIED', object: obj }, style);
+      expect(JSON.parse(skipManagedFieldsInEvent(text))).to.deep.equal(roundTrip({ type: 'MODIFIED', object: dropped(obj as Record<string, unknown>) }));
+    }), { numRuns: 500 });
+  });
+
+  it('does cut only metadata.managedFields from an object', () => {
+    fc.assert(fc.property(arbObject, styles, (obj, style) => {
+      expect(JSON.parse(skipManagedFieldsInObject(write(obj, style)))).to.deep.equal(roundTrip(dropped(obj as Record<string, unknown>)));
+    }), { numRuns: 300 });
+  });
+
+  it('does cut only items[*].metadata.managedFields from a list', () => {
+    fc.assert(fc.property(fc.array(arbObject, { maxLength: 5 }), styles, (items, style) => {
+      const list = { apiVersion: 'stable.example.com/v1', kind: 'ShirtList', metadata: { resourceVersion: '1', managedFields }, items };
+      const expected = { ...list, items: items.map((o) => dropped(o as Record<string, unknown>)) };
+      expect(JSON.parse(skipManagedFieldsInList(write(list, style)))).to.deep.equal(roundTrip(expected));
+    }), { numRuns: 500 });
+  });
+
+  it('does cut managedFields wherever it stands among the metadata members', () => {
+    for (const text of [
+      '{"type":"ADDED","object":{"metadata":{"managedFields":[{"a":1}],"name":"x"}}}',
+      '{"type":"ADDED","object":{"metadata":{"name":"x","managedFields":[{"a":1}]}}}',
+      '{"type":"ADDED","object":{"metadata":{"managedFields":[]}}}',
+      '{ "type" : "ADDED" , "object" : { "metadata" : { "name" : "x" , "managedFields" : [ { "a" : "]" } ] , "uid" : "u" } } }',
+    ]) {
+      const expected = JSON.parse(text) as { object: Record<string, unknown> };
+      expected.object = dropped(expected.object);
+      expect(JSON.parse(skipManagedFieldsInEvent(text)), text).to.deep.equal(expected);
+    }
+  });
+
+  it('does leave text that is not well-formed as it is, for the parser to report', () => {
+    for (const text of ['{"type":"ADDED","object":{"metadata":{"managedFields":[{"a":"', '{"object":{"metadata":{"managedFields":[[[', 'not json "managedFields"']) {
+      expect(skipManagedFieldsInEvent(text)).to.equal(text);
+    }
+  });
+});
