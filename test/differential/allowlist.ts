@@ -24,11 +24,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: 'the same ValidationRule printing (JSON in 1.34, %#v in kubekit); both servers agree the docs\' messageExpression example is rejected (its cost, step "docs example").',
   },
   {
-    scenario: 'crd/cel-cost-comprehension-over-filter',
-    steps: ['filter then all'],
-    reason: 'issue 12 "known divergence": the cost of a comprehension over filter()/map() results (cel-go\'s "@items" path); upstream accepts, kubekit rejects. Fixed in packages/crd/src/cel/cost.ts by the CEL helper; remove this entry when that lands.',
-  },
-  {
     scenario: 'crd/create-update-answers',
     steps: ['create'],
     reason: 'a new CRD\'s status.conditions: the apiserver serialises its nil slice as null, kubekit starts with [] (its CRD controllers append to it).',
