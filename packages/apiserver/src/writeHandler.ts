@@ -18,6 +18,7 @@ import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDept
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf, type PatchType } from './patch.js';
 import { respondObject, type RestRequest } from './restRequest.js';
+import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
@@ -30,22 +31,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function writeContext(ctx: ServerContext, r: RestRequest): WriteContext {
-  const fv = r.query.get('fieldValidation') ?? '';
-  let fieldValidation: WriteContext['fieldValidation'];
-  switch (fv) {
-    case '': fieldValidation = 'Warn'; break;
-    case 'Strict': case 'Warn': case 'Ignore': fieldValidation = fv; break;
-    default: throw KubeError.badRequest(`fieldValidation parameter must be one of: Ignore, Warn, Strict; got "${fv}"`);
-  }
-  return { fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
-}
-
-/** Whether the request asks for `dryRun=All` (and only that). */
-export function isDryRun(r: RestRequest): boolean {
-  const values = r.query.getAll('dryRun');
-  for (const v of values) if (v !== 'All') throw KubeError.badRequest(`Invalid dryRun value: ${v}`);
-  return values.length > 0;
+function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions): WriteContext {
+  return { fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
 }
 
 /** What a body is read for: the object of a create or update, or a patch of a type. */
@@ -156,8 +143,10 @@ function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeErro
 
 /** Create, update or patch, by verb and subresource. */
 export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const dryRun = isDryRun(r);
-  const wctx = writeContext(ctx, r);
+  const verb = r.info.verb === 'create' ? 'create' : r.info.verb === 'update' ? 'update' : 'patch';
+  const options = validateWriteOptions(r.query, verb, verb === 'patch' ? patchTypeOf(contentType(r.req)) : undefined);
+  const { dryRun } = options;
+  const wctx = writeContext(ctx, r, options);
   if (r.info.verb === 'create') {
     const body = await readObject(ctx, r, wctx, 'object');
     await create(ctx, r, namespace, body, wctx, dryRun);
@@ -327,7 +316,6 @@ function sameContent(a: KubeObject, b: KubeObject): boolean {
 async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
   const { type, info } = r;
   const manager = r.query.get('fieldManager') ?? '';
-  if (manager === '') throw KubeError.badRequest('PATCH, application/apply-patch+yaml: fieldManager is required for apply requests');
   if (!isObject(body)) throw KubeError.badRequest('error decoding YAML: the applied configuration must be an object');
   const config = body;
   const entry = (paths: string[]): ManagedFieldsEntry => ({
@@ -336,7 +324,14 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     ...(info.subresource !== '' ? { subresource: info.subresource } : {}),
   });
   const key = storeKey(namespace, info.name);
+  if (info.subresource === 'scale') {
+    // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
+    await update(ctx, r, namespace, wctx, dryRun, (old) => scaleUpdate(type, applyConfiguration(scaleOf(type, old), config, []))(old), bodyResourceVersion(body));
+    return;
+  }
   if (ctx.store.get(type.bucket, key) === undefined) {
+    // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
+    if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
     const created = applyConfiguration(undefined, config, []) as KubeObject;
     if (isObject(created.metadata)) created.metadata.managedFields = [entry(appliedFieldPaths(config))];
     await create(ctx, r, namespace, created, wctx, dryRun);

@@ -123,6 +123,25 @@ describe('hostile input: the apiserver\'s answers', () => {
     });
   });
 
+  describe('server-side apply on subresources (found by the fuzz test)', () => {
+    it('answers 404 for apply to the status or scale of an object that does not exist, creating nothing (StatusREST.Update: forceAllowCreate=false)', async () => {
+      for (const sub of ['status', 'scale']) {
+        const res = await client.request('PATCH', `${widgets()}/ghost/${sub}?fieldManager=m`, JSON.stringify(widget('ghost')), 'application/apply-patch+yaml');
+        expect(res.status, `${sub}: ${res.text}`).to.equal(404);
+      }
+      expect((await client.get(`${widgets()}/ghost`)).status).to.equal(404);
+    });
+
+    it('applies a Scale to the scale subresource: its replicas land in the object\'s spec', async () => {
+      expect((await client.post(widgets(), widget('scaled'))).status).to.equal(201);
+      const res = await client.request('PATCH', `${widgets()}/scaled/scale?fieldManager=m`, '{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"scaled"},"spec":{"replicas":7}}', 'application/apply-patch+yaml');
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.kind).to.equal('Scale');
+      expect(res.body.spec.replicas).to.equal(7);
+      expect((await client.get(`${widgets()}/scaled`)).body.spec.replicas).to.equal(7);
+    });
+  });
+
   describe('query parameters (runtime.Convert_Slice_string_To_int64: strconv.ParseInt; DecodeParameters errors are 400)', () => {
     it('answers limit=99999999999999999999999 with 400 "value out of range" and limit=abc with "invalid syntax"', async () => {
       const big = await client.get(`${widgets()}?limit=99999999999999999999999`);

@@ -1,7 +1,7 @@
 // Issue 15, findings 2, 5 and 7: `kubekit serve` with a token, TLS, a kubeconfig only its owner reads,
 // a warning when it is reachable from the network without a token, and restarts over a data dir.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,17 @@ describe('serve under hostile conditions', function () {
       expect(await served.stop()).to.equal(0);
     }
     expect(served.stderr()).to.equal('');
+  });
+
+  it('refuses to write --kubeconfig-out through a symbolic link', async () => {
+    const victim = join(dir, 'victim');
+    writeFileSync(victim, 'precious\n');
+    const link = join(dir, 'kubeconfig');
+    symlinkSync(victim, link);
+    const served = await serve(['--token', 't', '--kubeconfig-out', link]);
+    expect(served.url).to.match(/^exited 1: /);
+    expect(served.stderr()).to.contain('it is a symbolic link (not followed: write to the file itself)');
+    expect(readFileSync(victim, 'utf8')).to.equal('precious\n');
   });
 
   it('reads the token from --token-file and refuses an empty one or both flags', async () => {

@@ -116,7 +116,13 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     }
     if (options.kubeconfigOut !== undefined) {
       const file = resolve(ctx.cwd, options.kubeconfigOut);
-      await writePrivateFile(file, server.kubeconfig);
+      try {
+        await writePrivateFile(file, server.kubeconfig);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'ELOOP' ? 'it is a symbolic link (not followed: write to the file itself)' : (err as Error).message;
+        throw new CommandError(`--kubeconfig-out: cannot write ${displayPath(ctx, file)}: ${why}`, exitCodes.failure);
+      }
       ctx.stdout.write(`kubeconfig written to ${displayPath(ctx, file)}\n`);
     }
     ctx.stdout.write(`kubekit API server listening on ${ctx.stdoutColors.bold(server.url)} (Ctrl-C to stop)\n`);
