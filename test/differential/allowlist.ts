@@ -32,8 +32,8 @@ export const allowedDifferences: AllowedDifference[] = [
   //      (patch.ts, deleteHandler.ts, restRequest.ts, query parsing), left to them
   {
     scenario: 'cr/create-get-update-conflict',
-    steps: ['create in a missing namespace', 'malformed JSON', 'delete'],
-    reason: 'details.group "" is sent where the apiserver omits it (core group); a malformed body gets kubekit\'s JSON.parse text instead of "the object provided is unrecognized (must be of type Widget): couldn\'t get version/kind; json parse error: …"; deleting a custom resource returns the object where the apiserver returns a Status Success with details (deleteHandler.ts, owned by the apiserver-hardening helper).',
+    steps: ['malformed JSON', 'delete'],
+    reason: 'a malformed body gets kubekit\'s JSON.parse text instead of "the object provided is unrecognized (must be of type Widget): couldn\'t get version/kind; json parse error: …"; deleting a custom resource returns the object where the apiserver returns a Status Success with details (deleteHandler.ts, owned by the apiserver-hardening helper).',
   },
   {
     scenario: 'cr/merge-and-json-patch',
@@ -42,13 +42,13 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   {
     scenario: 'cr/server-side-apply',
-    steps: ['apply without fieldManager', 'bob conflicts on color', 'bob forces color', 'alice drops replicas'],
-    reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying; a missing fieldManager is 400 instead of 422 PatchOptions Invalid. Server-side apply merge semantics are a feature of their own (structured-merge-diff), not a wording fix.',
+    steps: ['bob conflicts on color', 'bob forces color', 'alice drops replicas'],
+    reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
   },
   {
     scenario: 'cr/field-validation',
-    steps: ['Strict: unknown fields', 'Strict: duplicate field', 'Warn: duplicate field', 'bad fieldValidation value', 'Strict: unknown metadata field'],
-    reason: 'the apiserver prefixes strict decoding errors with "Widget in version \\"v1\\" cannot be handled as a Widget: ", names duplicate fields by their full path ("spec.color"), and rejects a bad fieldValidation value as 422 CreateOptions Invalid; kubekit reads the query in restRequest.ts (the query-parsing helper\'s area) and reports duplicates by key.',
+    steps: ['Strict: unknown fields', 'Strict: duplicate field', 'Warn: duplicate field', 'Strict: unknown metadata field'],
+    reason: 'the apiserver prefixes strict decoding errors with "Widget in version \\"v1\\" cannot be handled as a Widget: " and names duplicate fields by their full path ("spec.color"); kubekit reports duplicates by key (internal/fieldValidation.ts, decoding: the hardening helper\'s area).',
   },
   {
     scenario: 'cr/defaulting',
@@ -68,7 +68,7 @@ export const allowedDifferences: AllowedDifference[] = [
   {
     scenario: 'watch/initial-events-and-bookmarks',
     steps: ['sendInitialEvents without resourceVersionMatch', 'sendInitialEvents on a list'],
-    reason: 'ListOptions validation (query parsing, the hardening helper\'s area): 1.34 no longer requires allowWatchBookmarks with sendInitialEvents, omits details.name "", and orders the causes resourceVersionMatch first.',
+    reason: 'ListOptions validation (query parsing, the hardening helper\'s area): 1.34 no longer requires allowWatchBookmarks with sendInitialEvents, and orders the causes resourceVersionMatch first.',
   },
   {
     scenario: 'watch/resource-versions',
