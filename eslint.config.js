@@ -15,6 +15,7 @@ const layers = {
   apiserver: 3,
   envtest: 3,
   controller: 4,
+  webhook: 4,
   cli: 5,
 };
 
@@ -39,6 +40,7 @@ const extraBans = {
   // DESIGN.md: envtest (the real kube-apiserver) is for tests only; no SDK package imports it.
   cli: ['envtest'],
   envtest: ['informer', 'controller', 'decorators', 'cli'],
+  webhook: ['apiserver', 'informer', 'controller', 'cli', 'envtest'],
 };
 
 function forbiddenFor(pkg) {

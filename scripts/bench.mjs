@@ -15,6 +15,7 @@ const all = {
   apiserver: ['bench/apiserver/apiserver.ts'],
   informer: ['bench/informer/run.ts'],
   controller: ['bench/controller/workQueue.ts'],
+  webhook: ['bench/webhook/webhook.ts'],
 };
 const wanted = process.argv.slice(2);
 for (const name of wanted) {

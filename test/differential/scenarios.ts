@@ -183,7 +183,7 @@ export const scenarios: Scenario[] = [
   },
   {
     // The cost estimate of a comprehension over the result of filter/map (issue 12's "known divergence";
-    // the fix belongs to packages/crd/src/cel/cost.ts).
+    // fixed in packages/cel/src/cost.ts).
     name: 'crd/cel-cost-comprehension-over-filter',
     async run(s) {
       const envars = { type: 'array', maxItems: 10, items: { type: 'object', properties: { name: { type: 'string', maxLength: 10 }, value: { type: 'string', maxLength: 10 } } } };

@@ -5,7 +5,9 @@
  * finalizer, Secret `stringData`, config key validation, Pod status kept apart from spec).
  *
  * Built-in objects are stored as sent (no pruning of unknown fields); there is no controller behind
- * them (Pods are never scheduled or run).
+ * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Services,
+ * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
+ * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
 import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
@@ -16,15 +18,36 @@ import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, setOwn } from './internal/own.js';
+import { deepEqual } from './internal/deepEqual.js';
 
-interface BuiltinSpec {
+/** One Table column of a built-in kind and how its cell is computed. */
+export interface BuiltinColumn {
+  def: Omit<TableColumnDefinition, 'format' | 'description'> & { format?: string; description?: string };
+  cell: (o: KubeObject, now: number) => unknown;
+}
+
+/** How one built-in kind is served: names, Table columns and its strategy rules. */
+export interface BuiltinSpec {
   names: Omit<ResourceNames, 'verbs' | 'categories' | 'listKind'> & { categories?: string[] };
-  columns?: { def: Omit<TableColumnDefinition, 'format' | 'description'> & { format?: string; description?: string }; cell: (o: KubeObject, now: number) => unknown }[];
+  /** The columns between `Name` and `Age`. */
+  columns?: BuiltinColumn[];
+  /** The columns after `Age` (kubectl's `-o wide` ones, priority 1). */
+  wide?: BuiltinColumn[];
+  /** Whether the Table has an `Age` column. @defaultValue true */
+  age?: boolean;
+  /** Whether `metadata.generation` starts at 1 and grows with each change of `spec`. */
+  generation?: boolean;
   prepareForCreate?: (o: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
   normalize?: (o: KubeObject) => void;
+  /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
+  defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
+  /** Validation of an update only (immutable fields), on top of `validate`. */
+  validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
   deleteReturnsObject?: boolean;
+  /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
+  orphanDependentsByDefault?: boolean;
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
   /** The verbs discovery lists. @defaultValue all eight */
@@ -44,6 +67,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly bucket: string;
   readonly allowUnconditionalUpdate = true;
   readonly deleteReturnsObject: boolean;
+  readonly orphanDependentsByDefault: boolean;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
 
@@ -54,6 +78,7 @@ export class BuiltinResourceType implements ResourceType {
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
+    this.orphanDependentsByDefault = spec.orphanDependentsByDefault ?? false;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
   }
@@ -70,7 +95,11 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   fieldSet(object: KubeObject): FieldSet {
-    return this.fields === undefined ? { 'metadata.name': object.metadata.name ?? '' } : this.fields.fieldGetter(object);
+    if (this.fields !== undefined) return this.fields.fieldGetter(object);
+    // DefaultMetaV1FieldSelectorConversion: name, and namespace for namespaced kinds.
+    return this.names.namespaced
+      ? { 'metadata.name': object.metadata.name ?? '', 'metadata.namespace': object.metadata.namespace ?? '' }
+      : { 'metadata.name': object.metadata.name ?? '' };
   }
 
   convertFieldLabel(label: string, value: string): [string, string] {
@@ -78,12 +107,14 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   tableColumns(): TableColumnDefinition[] {
-    const cols = (this.spec.columns ?? []).map((c) => ({ format: '', description: '', ...c.def }));
-    return [nameColumn, ...cols, builtinAgeColumn];
+    const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
+    const age = this.spec.age === false ? [] : [builtinAgeColumn];
+    return [nameColumn, ...(this.spec.columns ?? []).map(def), ...age, ...(this.spec.wide ?? []).map(def)];
   }
 
   tableCells(object: KubeObject, now: number): unknown[] {
-    return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ageCell(object, now)];
+    const age = this.spec.age === false ? [] : [ageCell(object, now)];
+    return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ...age, ...(this.spec.wide ?? []).map((c) => c.cell(object, now))];
   }
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
@@ -98,14 +129,19 @@ export class BuiltinResourceType implements ResourceType {
       throw KubeError.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.names.kind})`);
     }
     this.spec.normalize?.(obj);
+    this.spec.defaults?.(obj);
     return obj;
   }
 
   prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
+    if (this.spec.generation === true) object.metadata.generation = 1;
     this.spec.prepareForCreate?.(object);
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object.spec, old.spec)) {
+      object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
+    }
     if (!this.names.status) return;
     if (ctx.subresource === 'status') {
       const status = object.status;
@@ -127,7 +163,7 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [...validateObjectMetaUpdate(object.metadata, old.metadata), ...(this.spec.validate?.(object) ?? [])];
+    return [...validateObjectMetaUpdate(object.metadata, old.metadata), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
 

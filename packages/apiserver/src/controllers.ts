@@ -7,7 +7,7 @@
  *   `customresourcecleanup.apiextensions.k8s.io` finalizer is removed and the CRD goes;
  * - namespace finalization: a deleted namespace's objects are deleted, then the namespace goes.
  *
- * There is no garbage collector: `ownerReferences` are kept but never acted on.
+ * Owner references are acted on by the garbage collector (garbageCollector.ts).
  *
  * Work is queued by key and done one item at a time, off the write path.
  */
@@ -45,6 +45,11 @@ export class Controllers {
     this.closed = true;
     this.unsubscribe();
     this.queue.clear();
+  }
+
+  /** Whether no work is queued or running. */
+  isIdle(): boolean {
+    return !this.running && this.queue.size === 0;
   }
 
   /** Resolves once no work is queued or running. */

@@ -1,7 +1,8 @@
 /**
  * Conversion between the versions of a custom resource: `None` (the apiVersion is rewritten, fields
  * stay as they are) and `Webhook` (a `ConversionReview` is POSTed to the CRD's
- * `spec.conversion.webhook.clientConfig.url`, https with the CRD's `caBundle`).
+ * `spec.conversion.webhook.clientConfig`, a `url` or a `service` resolved to a local URL, https with the
+ * CRD's `caBundle`).
  *
  * As in the apiserver, converting to the version an object already has never calls the webhook, and
  * no defaulting happens after a webhook conversion.
@@ -9,9 +10,9 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/
  */
 import { randomUUID } from 'node:crypto';
-import { request as httpsRequest } from 'node:https';
-import { KubeError, parseJSON, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { KubeError, parseJSON, stringifyJSON, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import type { CustomResourceDefinition } from '@kubekit/crd';
+import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
 
 /** Converts objects of one CRD to a version. */
 export interface Converter {
@@ -39,27 +40,41 @@ export class NoneConverter implements Converter {
   }
 }
 
-/** The `Webhook` strategy: a `ConversionReview` round trip per object. */
+/** Options of {@link converterFor}. */
+export interface ConverterOptions {
+  /** Where `service` references are dialled. @defaultValue the service's port on 127.0.0.1 */
+  resolveService?: WebhookServiceResolver;
+  /** @defaultValue 10000 ms */
+  timeoutMs?: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The `Webhook` strategy: a `ConversionReview` round trip per object, checked as the apiserver checks
+ * the answer (apiextensions-apiserver `webhook_converter.go`): the review's kind and `uid`, one object
+ * back, its group/version and kind, the same name, namespace and uid; then the original metadata is
+ * restored except labels and annotations, which must be maps of strings.
+ */
 export class WebhookConverter implements Converter {
   readonly async = true;
-  private readonly url: URL;
-  private readonly ca: string | undefined;
+  private readonly clientConfig: WebhookClientConfig;
   private readonly kind: string;
   private readonly group: string;
   private readonly reviewVersion: string;
+  private readonly resolveService: WebhookServiceResolver;
+  private readonly timeoutMs: number;
 
-  constructor(crd: CustomResourceDefinition, private readonly timeoutMs = 10_000) {
+  constructor(crd: CustomResourceDefinition, options: ConverterOptions = {}) {
     const webhook = crd.spec.conversion?.webhook;
-    const url = webhook?.clientConfig?.url;
     this.group = crd.spec.group;
     this.kind = crd.spec.names.kind;
-    if (url === undefined) {
-      throw new KubeError('InternalError', `conversion webhook for ${this.group}, Kind=${this.kind}: only clientConfig.url is supported by the embedded API server (no services)`);
-    }
-    this.url = new URL(url);
-    const bundle = webhook?.clientConfig?.caBundle;
-    this.ca = bundle === undefined || bundle === '' ? undefined : Buffer.from(bundle, 'base64').toString('utf8');
-    this.reviewVersion = (webhook?.conversionReviewVersions ?? ['v1']).includes('v1') ? 'v1' : 'v1beta1';
+    this.clientConfig = { ...webhook?.clientConfig };
+    this.resolveService = options.resolveService ?? loopbackServiceResolver;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.reviewVersion = (webhook?.conversionReviewVersions ?? ['v1']).find((v) => v === 'v1' || v === 'v1beta1') ?? 'v1';
   }
 
   convert(object: KubeObject, version: string): KubeObject | Promise<KubeObject> {
@@ -67,8 +82,8 @@ export class WebhookConverter implements Converter {
     return this.call(object, `${this.group}/${version}`);
   }
 
-  private failure(desired: string, message: string): KubeError {
-    return new KubeError('InternalError', `conversion webhook for ${desired}, Kind=${this.kind} failed: ${message}`);
+  private failure(from: KubeObject, message: string): KubeError {
+    return new KubeError('InternalError', `conversion webhook for ${String(from.apiVersion)}, Kind=${this.kind} failed: ${message}`);
   }
 
   private async call(object: KubeObject, desired: string): Promise<KubeObject> {
@@ -78,51 +93,63 @@ export class WebhookConverter implements Converter {
       kind: 'ConversionReview',
       request: { uid, desiredAPIVersion: desired, objects: [object] },
     };
-    const text = await this.post(stringifyJSON(review)).catch((err: unknown) => {
-      throw this.failure(desired, err instanceof Error ? err.message : String(err));
+    const text = await postReview(this.clientConfig, stringifyJSON(review), this.timeoutMs, this.resolveService).catch((err: unknown) => {
+      throw this.failure(object, err instanceof Error ? err.message : String(err));
     });
-    let parsed: { response?: { uid?: string; convertedObjects?: KubeObject[]; result?: { status?: string; message?: string } } };
+    let parsed: unknown;
     try {
-      parsed = parseJSON(text) as typeof parsed;
+      parsed = parseJSON(text);
     } catch (err) {
-      throw this.failure(desired, `unmarshal response: ${err instanceof Error ? err.message : String(err)}`);
+      throw this.failure(object, `unmarshal response: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const response = parsed.response;
-    if (response === undefined) throw this.failure(desired, 'no response provided');
-    if (response.result?.status !== 'Success') throw this.failure(desired, response.result?.message ?? 'conversion failed');
-    const converted = response.convertedObjects ?? [];
-    if (converted.length !== 1) throw this.failure(desired, `expected 1 converted objects, got ${converted.length}`);
+    const body = isRecord(parsed) ? parsed : {};
+    if (this.reviewVersion === 'v1' && (body.apiVersion !== 'apiextensions.k8s.io/v1' || body.kind !== 'ConversionReview')) {
+      throw this.failure(object, `expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${String(body.apiVersion ?? '')}, Kind=${String(body.kind ?? '')}`);
+    }
+    const response = isRecord(body.response) ? body.response : undefined;
+    if (response === undefined) throw this.failure(object, 'no response provided');
+    if (this.reviewVersion === 'v1' && response.uid !== uid) throw this.failure(object, `expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
+    const result = isRecord(response.result) ? response.result : {};
+    if (result.status !== 'Success') {
+      throw this.failure(object, typeof result.message === 'string' && result.message !== '' ? result.message : `response.result.status was '${String(result.status ?? '')}', not 'Success'`);
+    }
+    const converted = Array.isArray(response.convertedObjects) ? response.convertedObjects : [];
+    if (converted.length !== 1) throw new KubeError('InternalError', `conversion webhook for ${String(object.apiVersion)}, Kind=${this.kind} returned ${converted.length} objects, expected 1`);
     const out = converted[0];
-    if (out.apiVersion !== desired) throw this.failure(desired, `invalid converted object: expected apiVersion ${desired}, got ${String(out.apiVersion)}`);
-    return out;
+    const invalidObject = (why: string): KubeError => new KubeError('InternalError', `conversion webhook for ${String(object.apiVersion)}, Kind=${this.kind} returned invalid object at index 0: ${why}`);
+    if (!isRecord(out)) throw invalidObject('not an object');
+    if (out.apiVersion !== desired) throw invalidObject(`invalid groupVersion (expected ${desired}, received ${String(out.apiVersion ?? '')})`);
+    if (out.kind !== object.kind) throw invalidObject(`invalid kind (expected ${String(object.kind)}, received ${String(out.kind ?? '')})`);
+    const meta = isRecord(out.metadata) ? out.metadata : undefined;
+    for (const field of ['name', 'namespace', 'uid'] as const) {
+      const want = object.metadata[field] ?? '';
+      const got = meta?.[field] ?? '';
+      if (want !== got) throw new KubeError('InternalError', `conversion webhook for ${String(object.apiVersion)}, Kind=${this.kind} returned invalid object: must have the same ${field === 'uid' ? 'UID' : field}: ${String(want)} != ${String(got)}`);
+    }
+    return { ...(out as KubeObject), metadata: this.restoreMetadata(object, meta) };
   }
 
-  private post(body: string): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(this.url, {
-        method: 'POST',
-        ca: this.ca,
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
-        timeout: this.timeoutMs,
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 500) >= 300) reject(new Error(`the server responded with ${res.statusCode}: ${text.slice(0, 200)}`));
-          else resolve(text);
-        });
-        res.on('error', reject);
-      });
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', reject);
-      req.end(body);
-    });
+  /** The original metadata with the converted object's labels and annotations (`restoreObjectMeta`). */
+  private restoreMetadata(original: KubeObject, converted: Record<string, unknown> | undefined): ObjectMeta {
+    if (converted === undefined) throw new KubeError('InternalError', `conversion webhook for ${String(original.apiVersion)}, Kind=${this.kind} returned invalid metadata: missing metadata in converted object`);
+    const metadata: ObjectMeta = structuredClone(original.metadata);
+    for (const field of ['labels', 'annotations'] as const) {
+      const value = Object.hasOwn(converted, field) ? converted[field] : undefined;
+      if (value === undefined || value === null) {
+        delete metadata[field];
+        continue;
+      }
+      const bad = !isRecord(value) ? `invalid metadata.${field} of type ${Array.isArray(value) ? '[]interface {}' : typeof value} in converted object`
+        : Object.keys(value).filter((k) => typeof value[k] !== 'string').map((k) => `metadata.${field}[${k}] must be a string, but is ${typeof value[k]} in converted object`)[0];
+      if (bad !== undefined) throw new KubeError('InternalError', `conversion webhook for ${String(original.apiVersion)}, Kind=${this.kind} returned invalid metadata: ${bad}`);
+      metadata[field] = value as Record<string, string>;
+    }
+    return metadata;
   }
 }
 
 /** The converter of a CRD's `spec.conversion`. */
-export function converterFor(crd: CustomResourceDefinition): Converter {
-  if (crd.spec.conversion?.strategy === 'Webhook') return new WebhookConverter(crd);
+export function converterFor(crd: CustomResourceDefinition, options: ConverterOptions = {}): Converter {
+  if (crd.spec.conversion?.strategy === 'Webhook') return new WebhookConverter(crd, options);
   return new NoneConverter(crd.spec.group);
 }

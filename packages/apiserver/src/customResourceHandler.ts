@@ -12,6 +12,7 @@ import { FieldError, KubeError, stringifyJSON, type KubeObject } from '@kubekit/
 import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
 import { converterFor, type Converter } from './conversion.js';
+import type { WebhookServiceResolver } from './internal/webhookClient.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { compileSchema, validateCustomResource, type CompiledSchema } from './internal/semantics.js';
@@ -25,6 +26,8 @@ import { assignOwn, cloneJSON } from './internal/own.js';
 export interface CustomResourceOptions {
   /** The `CustomResourceFieldSelectors` feature gate. */
   customResourceFieldSelectors: boolean;
+  /** Where conversion webhooks given as a `service` are dialled. @defaultValue the service's port on 127.0.0.1 */
+  resolveService?: WebhookServiceResolver;
 }
 
 interface VersionRuntime {
@@ -63,7 +66,7 @@ export class CustomResourceRuntime {
     this.namespaced = spec.scope === 'Namespaced';
     this.bucket = bucketOf({ group: spec.group, resource: spec.names.plural });
     this.storageVersion = spec.versions.find((v) => v.storage)?.name ?? spec.versions[0].name;
-    this.converter = converterFor(crd);
+    this.converter = converterFor(crd, { resolveService: options.resolveService });
     for (const v of spec.versions) {
       const schema: JSONSchemaProps = v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
       this.versions.set(v.name, {

@@ -2,9 +2,9 @@
  * Deletes: DELETE of one object (preconditions; finalizers and deferred deletions only mark it
  * deleting) and DELETE of a collection (every selected object).
  */
-import { FieldError, KubeError, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { embeddedDepthError, embeddedMaxDepth, scanNesting } from './internal/nesting.js';
-import { readBody, sendJSON } from './internal/http.js';
+import { addWarning, readBody, sendJSON } from './internal/http.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
 import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
@@ -21,8 +21,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** DELETE of one object: finalizers and deferred deletions mark it deleting, else it goes. */
 export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const options = await readDeleteOptions(ctx, r);
+  warnIfOrphaning(r, options);
   const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun);
   respondDeleted(ctx, r, view);
+}
+
+/** The warning of the Job REST's deletes without a policy: their default orphans the pods. */
+function warnIfOrphaning(r: RestRequest, options: DeleteOptions): void {
+  if (r.type.orphanDependentsByDefault === true && options.propagationPolicy === undefined) {
+    addWarning(r.res, 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning');
+  }
 }
 
 function respondDeleted(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
@@ -43,6 +51,31 @@ export interface DeleteOptions {
   resourceVersion?: string;
   /** `dryRun: ["All"]`: everything but the write. */
   dryRun: boolean;
+  /** `propagationPolicy`, or the deprecated `orphanDependents` (true: `Orphan`, false: `Background`). */
+  propagationPolicy?: PropagationPolicy;
+}
+
+/** How a deletion treats the object's dependents (`metav1.DeletionPropagation`). */
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+/** The finalizer of an owner whose dependents are orphaned before it goes. */
+export const orphanFinalizer = 'orphan';
+/** The finalizer of an owner deleted in the foreground: it goes once its blocking dependents are gone. */
+export const foregroundFinalizer = 'foregroundDeletion';
+
+/**
+ * The finalizers a deletion leaves on an object (registry/store.go
+ * `deletionFinalizersForGarbageCollection`): both garbage collector finalizers removed, then `orphan`
+ * added when the policy (or, without one, an existing `orphan` finalizer or the kind's default) says
+ * so, and `foregroundDeletion` likewise.
+ */
+export function deletionFinalizers(current: readonly string[], policy: PropagationPolicy | undefined, orphanByDefault: boolean): string[] {
+  const orphan = policy !== undefined ? policy === 'Orphan' : current.includes(orphanFinalizer) || (orphanByDefault && !current.includes(foregroundFinalizer));
+  const foreground = policy !== undefined ? policy === 'Foreground' : current.includes(foregroundFinalizer);
+  const out = current.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+  if (orphan) out.push(orphanFinalizer);
+  if (foreground) out.push(foregroundFinalizer);
+  return out;
 }
 
 const propagationPolicies = ['Foreground', 'Background', 'Orphan'];
@@ -56,6 +89,7 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   let dryRun: unknown;
   let propagation: unknown;
+  let orphan: unknown;
   let preconditions: Record<string, unknown> = {};
   if (body.length > 0) {
     const text = body.toString('utf8');
@@ -64,6 +98,10 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     if (!isObject(parsed)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type v1.DeleteOptions`);
     dryRun = Object.hasOwn(parsed, 'dryRun') ? parsed.dryRun : undefined;
     propagation = Object.hasOwn(parsed, 'propagationPolicy') ? parsed.propagationPolicy : undefined;
+    orphan = Object.hasOwn(parsed, 'orphanDependents') ? parsed.orphanDependents : undefined;
+    if (orphan !== undefined && orphan !== null && typeof orphan !== 'boolean') {
+      throw KubeError.badRequest(`json: cannot unmarshal ${typeof orphan} into Go struct field DeleteOptions.orphanDependents of type bool`);
+    }
     if (Object.hasOwn(parsed, 'preconditions') && isObject(parsed.preconditions)) preconditions = parsed.preconditions;
     if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((v) => typeof v !== 'string'))) {
       throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(dryRun) ? 'array' : typeof dryRun} into Go struct field DeleteOptions.dryRun of type []string`);
@@ -75,6 +113,8 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     const values = r.query.getAll('dryRun');
     dryRun = values.length > 0 ? values : undefined;
     propagation = r.query.get('propagationPolicy') ?? undefined;
+    const o = r.query.get('orphanDependents');
+    orphan = o === 'true' ? true : o === 'false' ? false : undefined;
   }
   const dryRunValues = (dryRun ?? []) as string[];
   const errs: FieldError[] = [];
@@ -82,11 +122,15 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     errs.push(notSupported('propagationPolicy', propagation, [...propagationPolicies, 'nil']));
   }
   if (dryRunValues.some((v) => v !== 'All')) errs.push(notSupported('dryRun', dryRunValues, ['All']));
+  if (typeof orphan === 'boolean' && typeof propagation === 'string') {
+    errs.push(invalid('propagationPolicy', propagation, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
   if (errs.length > 0) throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   return {
     uid: typeof preconditions.uid === 'string' ? preconditions.uid : undefined,
     resourceVersion: typeof preconditions.resourceVersion === 'string' ? preconditions.resourceVersion : undefined,
     dryRun: dryRunValues.length > 0,
+    propagationPolicy: typeof propagation === 'string' ? propagation as PropagationPolicy : orphan === true ? 'Orphan' : orphan === false ? 'Background' : undefined,
   };
 }
 
@@ -103,19 +147,27 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       throw KubeError.conflict(type.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
     }
     const view = await type.fromStorage(current);
-    const pending = (current.metadata.finalizers ?? []).length > 0 || (type.deferDeletion?.(view) ?? false);
+    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view);
+    const existing = current.metadata.finalizers ?? [];
+    const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
+    const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
     if (!pending) {
       if (dryRun) return view;
       const write = ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion });
       await write.durable;
       return view;
     }
-    if (current.metadata.deletionTimestamp !== undefined) return view;
+    const finalizersChanged = finalizers.length !== existing.length || finalizers.some((f, i) => f !== existing[i]);
+    if (current.metadata.deletionTimestamp !== undefined && !finalizersChanged) return view;
     const marked = cloneJSON(view);
-    marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
-    marked.metadata.deletionGracePeriodSeconds = 0;
-    if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
-    type.markDeleting?.(marked);
+    if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
+    else delete marked.metadata.finalizers;
+    if (marked.metadata.deletionTimestamp === undefined) {
+      marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
+      marked.metadata.deletionGracePeriodSeconds = 0;
+      if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
+      type.markDeleting?.(marked);
+    }
     const stored = await type.toStorage(marked);
     if (dryRun) return type.fromStorage(stored);
     if (ctx.store.get(type.bucket, key) !== current) {
@@ -133,6 +185,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const { type } = r;
   const opts = parseListOptions(r.query, type, false);
   const options = await readDeleteOptions(ctx, r);
+  warnIfOrphaning(r, options);
   const { dryRun } = options;
   const selection = selectionOf(type, namespace, opts);
   const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' });

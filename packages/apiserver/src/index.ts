@@ -17,3 +17,4 @@ export { DataDirectoryError } from './persistence.js';
 
 export type { ApiServer, ApiServerOptions, ServingCertificate } from './startApiServer.js';
 export type { KubeconfigOptions } from './kubeconfig.js';
+export type { WebhookServiceResolver } from './internal/webhookClient.js';

@@ -6,10 +6,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FieldError, FieldPath, KubeError, forbidden, invalid, required, type KubeObject, type ObjectMeta } from '@kubekit/core';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 
-/** How a kind's names are validated: DNS-1123 subdomains (most kinds) or labels (namespaces). */
-export type NameValidation = 'subdomain' | 'label';
+/** How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
+export type NameValidation = 'subdomain' | 'label' | 'dns1035';
 
 /** The largest total size of annotations (keys plus values), in bytes. */
 export const totalAnnotationSizeLimit = 256 * 1024;
@@ -105,7 +105,7 @@ export function keepSystemFieldsOnUpdate(meta: ObjectMeta, old: ObjectMeta): voi
 function nameErrors(name: string, how: NameValidation, prefix: boolean): string[] {
   // A generateName prefix may end in a dash: it is validated without it (`maskTrailingDash`).
   const value = prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -2) + 'a' : name;
-  return how === 'label' ? isDNS1123Label(value) : isDNS1123Subdomain(value);
+  return how === 'label' ? isDNS1123Label(value) : how === 'dns1035' ? isDNS1035Label(value) : isDNS1123Subdomain(value);
 }
 
 /** `ValidateObjectMeta` for a new object. */

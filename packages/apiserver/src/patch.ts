@@ -6,6 +6,7 @@
 import { KubeError } from '@kubekit/core';
 import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
+import { strategicMerge } from './strategicMergePatch.js';
 
 /** The patch media types the apiserver accepts. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
@@ -33,20 +34,11 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /**
- * A strategic merge patch as the embedded server applies it to built-in kinds: a merge patch in which
- * `$patch`/`$retainKeys`/`$setElementOrder` directives are dropped (lists are replaced, not merged
- * by key).
+ * A strategic merge patch of a built-in kind: lists merged by their merge keys, with the directives
+ * kubectl sends (see strategicMergePatch.ts).
  */
 export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
-  return applyMergePatch(target, stripDirectives(patch));
-}
-
-function stripDirectives(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stripDirectives);
-  if (!isObject(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) setOwn(out, k, stripDirectives(x));
-  return out;
+  return strategicMerge(target, patch);
 }
 
 interface Operation {

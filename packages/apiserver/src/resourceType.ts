@@ -24,6 +24,8 @@ export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /** Computes `status.selector` of the Scale (built-in kinds: their `spec.selector` as text). */
+  selector?: (object: KubeObject) => string;
 }
 
 /** Names, scope and capabilities, as discovery shows them. */
@@ -39,8 +41,8 @@ export interface ResourceNames {
   shortNames: readonly string[];
   categories: readonly string[];
   verbs: readonly string[];
-  /** How names are validated: DNS-1123 subdomains (most kinds) or labels (namespaces). */
-  nameValidation: 'subdomain' | 'label';
+  /** How names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
+  nameValidation: 'subdomain' | 'label' | 'dns1035';
   /** Whether `/status` is served. */
   status: boolean;
   /** The `/scale` subresource, when served. */
@@ -77,6 +79,8 @@ export interface ResourceType {
   readonly deprecationWarning?: string;
   /** Whether DELETE answers with the deleted object (else with a `Status`). */
   readonly deleteReturnsObject: boolean;
+  /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
+  readonly orphanDependentsByDefault?: boolean;
 
   /** Shows a stored object in this version (read defaulting and conversion). */
   fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject>;

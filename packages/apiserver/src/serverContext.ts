@@ -2,6 +2,7 @@
  * What request handlers share: the store, the watch fan-out, the clock and the server's limits.
  */
 import type { Clock } from '@kubekit/core';
+import type { Admission } from './admission.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import type { WatchHub } from './watchHub.js';
 
@@ -32,4 +33,6 @@ export interface ServerContext {
   readonly limits: ServerLimits;
   /** The phase of a namespace. */
   namespacePhase(namespace: string): NamespacePhase;
+  /** The admission webhooks of the stored webhook configurations. @defaultValue none */
+  admission?: Admission;
 }

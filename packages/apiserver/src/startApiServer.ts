@@ -6,9 +6,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { generate as generateSelfSigned } from 'selfsigned';
 import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { Admission } from './admission.js';
+import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
+import { serviceResourceTypes } from './builtinServiceKinds.js';
+import { workloadResourceTypes } from './builtinWorkloads.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
+import { GarbageCollector } from './garbageCollector.js';
 import { CrdRegistry } from './crdRegistry.js';
 import { CustomResourceDefinitionType } from './crdResource.js';
 import { kubeconfigYAML } from './kubeconfig.js';
@@ -18,6 +23,7 @@ import { createRequestHandler } from './server.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
 import { ObjectStore } from './storage/objectStore.js';
 import { WatchHub } from './watchHub.js';
+import type { WebhookServiceResolver } from './internal/webhookClient.js';
 import { randomUUID } from 'node:crypto';
 
 /** Options of {@link startApiServer}. Every option has a default; `{}` starts an in-memory server. */
@@ -66,6 +72,12 @@ export interface ApiServerOptions {
   fieldIndexes?: boolean;
   /** The clock for timestamps and watch timers. @defaultValue the real clock */
   clock?: Clock;
+  /**
+   * Where webhooks given as a `service` reference (conversion, admission) are dialled: a base URL for
+   * the service; the certificate is still checked for `<name>.<namespace>.svc`.
+   * @defaultValue `https://127.0.0.1:<service port>`
+   */
+  resolveWebhookService?: WebhookServiceResolver;
 }
 
 /** A serving certificate and its private key, PEM-encoded. */
@@ -92,7 +104,10 @@ export interface ApiServer {
   readonly resourceVersion: number;
   /** How many watches are open. */
   readonly watchCount: number;
-  /** Resolves once the background controllers (CRD status, namespace and CRD cleanup) are idle. */
+  /**
+   * Resolves once the background controllers (CRD status, namespace and CRD cleanup, the garbage
+   * collector of owner references) are idle.
+   */
   idle(): Promise<void>;
   /** Stops serving: ends watches and connections, flushes and closes storage. */
   close(): Promise<void>;
@@ -143,8 +158,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return ns.metadata.deletionTimestamp === undefined ? 'Active' : 'Terminating';
     },
   };
-  const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate });
-  const catalog = new ResourceCatalog(builtinResourceTypes(), new CustomResourceDefinitionType(gate), crds);
+  const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
+  const [mutatingType, validatingType] = admissionRegistrationTypes();
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...serviceResourceTypes(store), ...workloadResourceTypes(), mutatingType, validatingType], new CustomResourceDefinitionType(gate), crds);
+  ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {
     if (store.get('/namespaces', name) !== undefined) continue;
@@ -156,6 +173,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     await store.create({ group: '', resource: 'namespaces' }, name, name, ns).durable;
   }
   const controllers = new Controllers(ctx, catalog);
+  const collector = new GarbageCollector(ctx, catalog);
 
   const version = options.kubernetesVersion ?? (gate ? '1.33' : '1.30');
   const [major, minor] = version.split('.');
@@ -201,11 +219,19 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get watchCount() {
       return hub.size;
     },
-    idle: () => controllers.idle(),
+    async idle() {
+      // Each may give the other work (a namespace's cleanup orphans dependents, ...): wait until both rest.
+      for (let i = 0; i < 100; i++) {
+        await controllers.idle();
+        await collector.idle();
+        if (controllers.isIdle() && collector.isIdle()) return;
+      }
+    },
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         controllers.close();
+        collector.close();
         hub.close();
         server.closeAllConnections();
         await closed;

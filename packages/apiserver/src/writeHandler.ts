@@ -9,9 +9,10 @@
  */
 import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
+import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
-import { decodeProtobuf, protobufMediaType } from './internal/protobuf.js';
+import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
@@ -46,7 +47,7 @@ type BodyUse = 'object' | PatchType;
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
-  if (ct === protobufMediaType && r.type.names.group === '') return decodeProtobuf(body);
+  if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) return decodeProtobuf(body);
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
@@ -137,6 +138,10 @@ function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
   }
 }
 
+function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', namespace: string, name: string, dryRun: boolean, wctx: WriteContext): AdmissionAttributes {
+  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx };
+}
+
 function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeError {
   return KubeError.invalid({ group: type.names.group, kind: type.names.kind }, name, errs);
 }
@@ -159,7 +164,8 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
-  if (pt === undefined || (pt === 'strategic' && r.type.names.group !== '' && !r.type.names.group.endsWith('.k8s.io'))) {
+  const builtinGroup = r.type.names.group === '' || r.type.names.group.endsWith('.k8s.io') || r.type.names.group === 'apps' || r.type.names.group === 'batch';
+  if (pt === undefined || (pt === 'strategic' && !builtinGroup)) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
   }
   const body = await readObject(ctx, r, wctx, pt);
@@ -195,14 +201,17 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
   const { type } = r;
-  const obj = type.decode(body, wctx);
+  let obj = type.decode(body, wctx);
   checkNamespace(ctx, type, obj, namespace);
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
+  const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
+  obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   fillSystemFieldsOnCreate(obj.metadata, wctx.now);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
   const errs = type.validateCreate(obj, wctx);
   if (errs.length > 0) throw invalid(type, name, errs);
+  await ctx.admission?.validate({ ...attrs, object: obj });
   const stored = await type.toStorage(obj);
   const key = storeKey(obj.metadata.namespace ?? '', name);
   if (dryRun) {
@@ -229,10 +238,12 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     const current = ctx.store.get(type.bucket, key);
     if (current === undefined) throw KubeError.notFound(type.groupResource, info.name);
     const old = await type.fromStorage(current);
-    const obj = mutate(old);
+    let obj = mutate(old);
     checkNamespace(ctx, type, obj, namespace);
     checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
     checkResourceVersion(type, info.name, precondition);
+    const attrs = { ...admissionAttributes(r, 'UPDATE', namespace, info.name, dryRun, wctx), oldObject: old };
+    obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
     if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '' && !type.allowUnconditionalUpdate) {
@@ -249,6 +260,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     type.prepareForUpdate(obj, old, wctx);
     const errs = type.validateUpdate(obj, old, wctx);
     if (errs.length > 0) throw invalid(type, info.name, errs);
+    await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
     if (ctx.store.get(type.bucket, key) !== current) {
       if (precondition !== undefined || attempt >= maxRetries) {
@@ -377,7 +389,7 @@ export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
   const scale = type.names.scale!;
   const spec = getPath(obj, scale.specReplicasPath);
   const status = getPath(obj, scale.statusReplicasPath);
-  const selector = scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
+  const selector = scale.selector !== undefined ? scale.selector(obj) : scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
   const m = obj.metadata;
   return {
     kind: 'Scale', apiVersion: 'autoscaling/v1',

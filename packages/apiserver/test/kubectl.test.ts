@@ -181,4 +181,42 @@ describe('startApiServer with a real kubectl', function () {
     // kubectl's cached discovery still maps shirts; the server no longer serves them (as in the docs page).
     expect(shirts.stderr).to.equal('Error from server (NotFound): Unable to list "stable.example.com/v1, Resource=shirts": the server could not find the requested resource\n');
   });
+  it('creates a Deployment with kubectl create deployment (protobuf body), prints it and scales it', async () => {
+    const created = await kubectl('create', 'deployment', 'web', '--image=nginx');
+    expect(created.stderr).to.equal('');
+    expect(created.stdout).to.equal('deployment.apps/web created\n');
+    const got = await kubectl('get', 'deployment');
+    expect(got.stdout).to.match(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/1\s+0\s+0\s+\d+s\n$/);
+    const wide = await kubectl('get', 'deploy', 'web', '-o', 'wide');
+    expect(wide.stdout).to.match(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\nweb\s+0\/1\s+0\s+0\s+\d+s\s+nginx\s+nginx\s+app=web\n$/);
+    expect((await kubectl('scale', 'deployment', 'web', '--replicas=3')).stdout).to.equal('deployment.apps/web scaled\n');
+    const replicas = await kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.metadata.generation} {.spec.template.spec.containers[0].imagePullPolicy}');
+    expect(replicas.stdout).to.equal('3 2 Always');
+  });
+
+  it('creates Jobs, CronJobs, Services, ServiceAccounts and RBAC objects with kubectl create', async () => {
+    const runs = [
+      [['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created\n'],
+      [['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *'], 'cronjob.batch/tick created\n'],
+      [['create', 'service', 'nodeport', 'np', '--tcp=80'], 'service/np created\n'],
+      [['create', 'serviceaccount', 'robot'], 'serviceaccount/robot created\n'],
+      [['create', 'role', 'reader', '--verb=get', '--resource=pods'], 'role.rbac.authorization.k8s.io/reader created\n'],
+      [['create', 'rolebinding', 'reads', '--role=reader', '--serviceaccount=default:robot'], 'rolebinding.rbac.authorization.k8s.io/reads created\n'],
+      [['create', 'clusterrole', 'all-reader', '--verb=get,list', '--resource=pods'], 'clusterrole.rbac.authorization.k8s.io/all-reader created\n'],
+      [['create', 'clusterrolebinding', 'bob-reads', '--clusterrole=all-reader', '--user=bob'], 'clusterrolebinding.rbac.authorization.k8s.io/bob-reads created\n'],
+    ] as const;
+    for (const [args, out] of runs) {
+      const r = await kubectl(...args);
+      expect(r.stderr).to.equal('');
+      expect(r.stdout).to.equal(out);
+    }
+    const job = await kubectl('get', 'job', 'once', '-o', 'jsonpath={.spec.template.spec.restartPolicy} {.spec.template.spec.containers[0].command}');
+    expect(job.stdout).to.equal('Never ["echo","hi"]');
+    const svc = await kubectl('get', 'svc', 'np');
+    expect(svc.stdout).to.match(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nnp\s+NodePort\s+10\.96\.\d+\.\d+\s+<none>\s+80:3\d{4}\/TCP\s+\d+s\n$/);
+    const roles = await kubectl('get', 'role');
+    expect(roles.stdout).to.match(/^NAME\s+CREATED AT\nreader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
+    const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
+    expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
+  });
 });

@@ -17,6 +17,9 @@ function field(num: number, value: string | Uint8Array | number[]): number[] {
   const bytes = typeof value === 'string' ? [...Buffer.from(value)] : [...value];
   return [...varint(num * 8 + 2), ...varint(bytes.length), ...bytes];
 }
+function vfield(num: number, n: number): number[] {
+  return [...varint(num * 8), ...varint(n)];
+}
 function envelope(apiVersion: string, kind: string, raw: number[]): Uint8Array {
   return Uint8Array.from([0x6b, 0x38, 0x73, 0, ...field(1, [...field(1, apiVersion), ...field(2, kind)]), ...field(2, raw)]);
 }
@@ -39,8 +42,26 @@ describe('decodeProtobuf', () => {
     expect(ns).to.deep.equal({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' }, spec: { finalizers: ['kubernetes'] } });
   });
 
+  it('decodes the kinds of the generated schema (apps/v1 Deployment): nested messages, maps, int-or-string, zero values dropped', () => {
+    const selector = field(2, field(1, [...field(1, 'app'), ...field(2, 'web')]));
+    const container = [...field(1, 'nginx'), ...field(2, 'nginx:1.25'), ...field(6, vfield(3, 80))];
+    const template = field(3, [...field(1, field(11, [...field(1, 'app'), ...field(2, 'web')])), ...field(2, field(2, container))]);
+    // maxSurge as a string IntOrString (type 1, strVal 3); paused=false (field 7) is a Go zero value.
+    const strategy = field(4, [...field(1, 'RollingUpdate'), ...field(2, field(2, [...vfield(1, 1), ...field(3, '30%')]))]);
+    const spec = field(2, [...vfield(1, 3), ...selector, ...template, ...strategy, ...vfield(7, 0)]);
+    const d = decodeProtobuf(envelope('apps/v1', 'Deployment', [...field(1, field(1, 'web')), ...spec]));
+    expect(d).to.deep.equal({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: {
+        replicas: 3, selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '30%' } },
+      },
+    });
+  });
+
   it('answers other kinds with 415 and garbage with 400', () => {
-    expect(() => decodeProtobuf(envelope('v1', 'Pod', field(1, field(1, 'p'))))).to.throw(KubeError).with.property('reason', 'UnsupportedMediaType');
+    expect(() => decodeProtobuf(envelope('v1', 'Node', field(1, field(1, 'n'))))).to.throw(KubeError).with.property('reason', 'UnsupportedMediaType');
     expect(() => decodeProtobuf(Uint8Array.from([1, 2, 3, 4]))).to.throw(KubeError).with.property('reason', 'BadRequest');
   });
 });

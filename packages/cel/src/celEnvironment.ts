@@ -9,7 +9,7 @@
  * kubekit cannot check is never passed silently.
  */
 import type { Expr } from './internal/ast.js';
-import { parseExpr } from './internal/ast.js';
+import { parseExprCached } from './internal/ast.js';
 import { checkExpr } from './internal/checker.js';
 import type { CheckEnv, CheckedExpr } from './internal/checker.js';
 import { CelIssues } from './internal/issues.js';
@@ -159,7 +159,7 @@ export function compileExpression(
   programPrefix = 'program instantiation failed: ',
 ): CompileResult {
   const issues = new CelIssues(source);
-  const parsed = parseExpr(source, issues);
+  const parsed = parseExprCached(source, issues);
   if (parsed === undefined || issues.length > 0) return { ok: false, detail: prefix + issues.toString() };
   const checked = checkExpr(env, parsed, issues);
   if (issues.length > 0) return { ok: false, detail: prefix + issues.toString() };

@@ -7,7 +7,7 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#resource-use-by-validation-functions
  */
 import type { Expr } from './internal/ast.js';
-import { accumulatorName } from './internal/ast.js';
+import { accumulatorName, optionalTargetPrefix } from './internal/ast.js';
 import type { CheckedExpr } from './internal/checker.js';
 import type { CelType } from './internal/types.js';
 import { isScalarType } from './internal/types.js';
@@ -68,6 +68,8 @@ interface LocalVar {
   path: string[] | undefined;
   size: Range | undefined;
   entry: EntrySize | undefined;
+  /** What a reference costs, when not 1: the copied target of cel-go's `optMap` expansion. */
+  refCost?: Range;
 }
 
 /** What the Kubernetes estimator sees of an argument. */
@@ -165,7 +167,7 @@ class Coster {
       case 'ident': {
         const v = this.peek(e.name);
         this.paths.set(e.id, v !== undefined && v.path !== undefined ? v.path : [e.name]);
-        return range(1n);
+        return v?.refCost ?? range(1n);
       }
       case 'select': {
         const ref = this.checked.references.get(e.id);
@@ -174,14 +176,13 @@ class Coster {
           return range(1n);
         }
         if (e.testOnly) return this.cost(e.operand);
+        // `a.?b` is a call of `_?._` in cel-go: one unit besides its operand, no field selection, and no
+        // path, so its size is not looked up in the schema.
+        if (e.optional) return addR(this.cost(e.operand), range(1n));
         let sum = this.cost(e.operand);
         const k = this.typeOf(e.operand).kind;
         if (k === 'map' || k === 'object' || k === 'typeParam') sum = addR(sum, range(1n));
         this.paths.set(e.id, [...(this.getPath(e.operand) ?? []), e.field]);
-        if (e.optional) {
-          // `_?._` is a call in cel-go: one more unit.
-          return addR(sum, range(1n));
-        }
         return sum;
       }
       case 'call': return this.costCall(e);
@@ -218,8 +219,14 @@ class Coster {
   }
 
   private costBind(e: Extract<Expr, { kind: 'comprehension' }>): Range {
-    let sum = addR(this.cost(e.iterRange), this.cost(e.accuInit));
-    this.push(e.accuVar, { path: this.getPath(e.accuInit), size: this.computeSize(e.accuInit), entry: this.entrySize(e.accuInit) });
+    // kubekit binds the target of `optMap`/`optFlatMap` once where cel-go's macro copies it into
+    // `target.hasValue()` and `target.value()`: estimate it as the copies, each reference costing the target.
+    const copied = e.accuVar.startsWith(optionalTargetPrefix);
+    const init = this.cost(e.accuInit);
+    let sum = copied ? range(0n) : addR(this.cost(e.iterRange), init);
+    this.push(e.accuVar, {
+      path: this.getPath(e.accuInit), size: this.computeSize(e.accuInit), entry: this.entrySize(e.accuInit), refCost: copied ? init : undefined,
+    });
     sum = addR(sum, this.cost(e.result));
     this.pop(e.accuVar);
     const s = this.computeSize(e.result);
@@ -326,6 +333,8 @@ class Coster {
       const c = addR(factorR(mulR(this.sizeOrUnknown(args[0]), this.sizeOrUnknown(args[1])), setsFactor), range(1n));
       return { cost: addR(c, argSum) };
     }
+    const lists = this.listsCallCost(id, target, args);
+    if (lists !== undefined) return { cost: addR(lists.cost, argSum), size: lists.size };
     const k8s = this.kubernetesCallCost(fn, id, target, args);
     if (k8s !== undefined) return { cost: addR(k8s.cost, argSum), size: k8s.size };
     switch (id) {
@@ -401,6 +410,53 @@ class Coster {
 
   private sizeEstimate(n: Node): Range {
     return n.size ?? this.estimateSize(n.path) ?? unknownSize;
+  }
+
+  /**
+   * cel-go's ext.Lists (version 3, as Kubernetes declares it) estimators, which take precedence over
+   * Kubernetes' own: a call unit and a list allocation, plus the result's size times a factor.
+   */
+  private listsCallCost(id: string, target: Node | undefined, args: Node[]): { cost: Range; size: Range } | undefined {
+    const allocating = (factor: number, size: Range): { cost: Range; size: Range } => ({ cost: addR(factorR(size, factor), range(1n + listCreateBaseCost)), size });
+    switch (id) {
+      case 'list_slice': {
+        if (target === undefined || args.length !== 2) return undefined;
+        const start = nodeAsUint(args[0], 0n);
+        const end = nodeAsUint(args[1], this.sizeEstimate(target).max);
+        // uint64 arithmetic: an end before the start wraps around, as in Go.
+        return allocating(1, range((end - start + TWO64N) % TWO64N));
+      }
+      case 'lists_range':
+        if (target !== undefined || args.length !== 1) return undefined;
+        return allocating(1, range(nodeAsUint(args[0], MAX)));
+      case 'list_reverse':
+        if (target === undefined || args.length !== 0) return undefined;
+        return allocating(1, this.sizeEstimate(target));
+      case 'list_flatten': case 'list_flatten_int': {
+        if (target === undefined || args.length > 1) return undefined;
+        const depth = args.length === 1 ? nodeAsUint(args[0], MAX) : 1n;
+        return allocating(Number(depth), this.sizeEstimate(target));
+      }
+      case 'list_distinct': {
+        if (target === undefined || args.length !== 0) return undefined;
+        const sz = this.sizeEstimate(target);
+        return allocating(2, mulR(sz, sz));
+      }
+      case 'list_sort': {
+        if (target === undefined || args.length !== 0) return undefined;
+        const sz = this.sizeEstimate(target);
+        const n = mulR(sz, sz);
+        // cel-go has one overload per comparable element type; strings and bytes cost a traversal more.
+        const elem = target.type.kind === 'list' ? target.type.params[0].kind : 'dyn';
+        if (elem === 'string' || elem === 'bytes') return allocating(2 + stringTraversalCostFactor, n);
+        if (elem === 'dyn') {
+          const low = allocating(2, n);
+          return { cost: range(low.cost.min, allocating(2 + stringTraversalCostFactor, n).cost.max), size: n };
+        }
+        return allocating(2, n);
+      }
+      default: return undefined;
+    }
   }
 
   /** Kubernetes' `CostEstimator.EstimateCallCost` (the cost of the call itself, without its arguments). */
@@ -530,6 +586,16 @@ class Coster {
   }
 }
 
+const TWO64N = 2n ** 64n;
+const listCreateBaseCost = 10n;
+
+/** cel-go's `nodeAsIntValue`: an int literal as uint64 (negatives as 0), else `fallback`. */
+function nodeAsUint(n: Node, fallback: bigint): bigint {
+  const e = n.expr;
+  if (e === undefined || e.kind !== 'literal' || typeof e.value !== 'bigint') return fallback;
+  return e.value < 0n ? 0n : e.value;
+}
+
 function codePoints(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
@@ -592,11 +658,20 @@ export function callCost(fn: string, id: string, args: readonly CelVal[], result
     default: break;
   }
   switch (id) {
+    // cel-go's ext.Lists (version 3) trackers: a call unit and a list allocation, plus a factor of a size.
+    case 'list_slice': case 'lists_range': case 'list_reverse': return 11 + size(result);
+    case 'list_flatten': case 'list_flatten_int': return 11 + Math.floor(size(args[0]) * (args.length === 2 ? Number(args[1]) : 1));
+    case 'list_distinct': case 'list_sort': {
+      const n = size(args[0]);
+      const first = args[0] instanceof ListVal && args[0].size() > 0 ? args[0].get(0) : undefined;
+      const factor = typeof first === 'string' || first instanceof Uint8Array ? 2 + stringTraversalCostFactor : 2;
+      return 11 + Math.floor(n * n * factor);
+    }
     case 'list_sets_contains_list': case 'list_sets_intersects_list': return 1 + Math.floor(size(args[0]) * size(args[1]));
     case 'list_sets_equivalent_list': return 1 + Math.floor(size(args[0]) * size(args[1]) * 2);
-    // The apiserver charges prefix and suffix checks by the prefix's or suffix's size
-    // (celcoststability_test.go: 'Rook takes 👑'.startsWith('Rook') costs 1).
-    case 'starts_with_string': case 'ends_with_string': return traversal(args[1]);
+    // cel-go v0.26 charges prefix and suffix checks by the receiver's size (celcoststability_test.go of
+    // Kubernetes 1.34: self.val1.startsWith('Rook') on 'Rook takes 👑' costs 4 in all).
+    case 'starts_with_string': case 'ends_with_string': return traversal(args[0]);
     case 'string_to_bytes': case 'bytes_to_string': case 'strings_quote': case 'string_format':
       return traversal(args[0]);
     case 'in_list': return size(args[1]);

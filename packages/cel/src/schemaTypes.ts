@@ -161,14 +161,80 @@ function selfTypeName(): string {
   return `selfType${typeNameCounter}`;
 }
 
+/** How many schemas {@link ruleDeclType} remembers; the least recently used go first. */
+const declCacheSize = 256;
+const declCache = new Map<string, DeclType | null>();
+
+/**
+ * The parts of a schema its declarations depend on, as text: what {@link schemaDeclType} and
+ * `withTypeAndObjectMeta` read, and nothing else (rules, descriptions, defaults' values, patterns), so
+ * that schemas differing only in their rules share one declaration. `undefined` past a nesting depth.
+ */
+function declKey(s: Schema | undefined, depth = 0): string | undefined {
+  if (s === undefined || s === null || typeof s !== 'object') return '-';
+  if (depth > 1000) return undefined;
+  let key = `${s.type ?? ''}|${s.format ?? ''}|${s.nullable === true ? 'N' : ''}${s['x-kubernetes-int-or-string'] === true ? 'I' : ''}` +
+    `${s['x-kubernetes-embedded-resource'] === true ? 'E' : ''}${s['x-kubernetes-preserve-unknown-fields'] === true ? 'P' : ''}` +
+    `${s.default !== undefined ? 'D' : ''}|${s.maxLength ?? ''}|${s.maxItems ?? ''}|${s.maxProperties ?? ''}`;
+  if (Array.isArray(s.enum)) key += `|e${JSON.stringify(s.enum.filter((v) => typeof v === 'string'))}`;
+  if (Array.isArray(s.required)) key += `|r${JSON.stringify(s.required)}`;
+  if (s.items !== undefined) {
+    if (Array.isArray(s.items)) key += '|i[]';
+    else {
+      const k = declKey(s.items, depth + 1);
+      if (k === undefined) return undefined;
+      key += `|i{${k}}`;
+    }
+  }
+  const ap = s.additionalProperties;
+  if (ap !== undefined) {
+    if (typeof ap !== 'object') key += `|a${String(ap)}`;
+    else {
+      const k = declKey(ap, depth + 1);
+      if (k === undefined) return undefined;
+      key += `|a{${k}}`;
+    }
+  }
+  if (s.properties !== undefined && s.properties !== null) {
+    key += '|p{';
+    for (const name of Object.keys(s.properties)) {
+      const k = declKey(s.properties[name], depth + 1);
+      if (k === undefined) return undefined;
+      key += `${JSON.stringify(name)}:{${k}}`;
+    }
+    key += '}';
+  }
+  return key;
+}
+
 /**
  * The CEL type of a schema node as rules at that node see it: {@link schemaDeclType} with its object
- * types named `selfType<N>` (fresh each time, as the apiserver names them so that no rule can depend
- * on a name) and `selfType<N>.<field>`. `undefined` when the node cannot be exposed to CEL.
+ * types named `selfType<N>` (as the apiserver names them, so that no rule can depend on a name) and
+ * `selfType<N>.<field>`. `undefined` when the node cannot be exposed to CEL.
+ *
+ * The declarations are remembered by the parts of the schema they depend on (not by its identity, so a
+ * schema changed in place is declared anew): compiling many rules of one schema, or one CRD twice,
+ * declares it once, and the checking environment built on a declaration is cached with it.
  */
 export function ruleDeclType(schema: Schema, isResourceRoot: boolean): DeclType | undefined {
+  const k = declKey(schema);
+  if (k === undefined) {
+    // Too deep to remember cheaply: declare it without caching (schemaDeclType reports what it can).
+    const d = schemaDeclType(schema, isResourceRoot);
+    return d === undefined ? undefined : assignTypeNames(d, selfTypeName());
+  }
+  const key = `${isResourceRoot ? 'r' : 'n'}${k}`;
+  const cached = declCache.get(key);
+  if (cached !== undefined) {
+    declCache.delete(key);
+    declCache.set(key, cached);
+    return cached ?? undefined;
+  }
   const d = schemaDeclType(schema, isResourceRoot);
-  return d === undefined ? undefined : assignTypeNames(d, selfTypeName());
+  const named = d === undefined ? undefined : assignTypeNames(d, selfTypeName());
+  declCache.set(key, named ?? null);
+  if (declCache.size > declCacheSize) declCache.delete(declCache.keys().next().value as string);
+  return named;
 }
 
 /** Every object type in a tree, by name, with its fields' CEL types. */

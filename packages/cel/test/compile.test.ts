@@ -2,8 +2,10 @@
 // estimate its cost. Semantics are the engine's (tested in the other files against upstream tables);
 // these tests hold the API's contract: typing from the schema, conversions both ways, errors, limits.
 import { expect } from 'chai';
-import { CelError, compile, estimateCost, perCallLimit } from '../src/index.js';
+import { CelError, compile, estimateCost, perCallLimit, ruleDeclType } from '../src/index.js';
 import type { Schema } from '../src/index.js';
+import { parseExprCached } from '../src/internal/ast.js';
+import { CelIssues } from '../src/internal/issues.js';
 
 const replicas: Schema = { type: 'object', properties: { replicas: { type: 'integer' }, maxReplicas: { type: 'integer' } } };
 
@@ -105,5 +107,42 @@ describe('estimateCost', () => {
     const schema: Schema = { type: 'object', properties: { names: { type: 'array', items: { type: 'string' } } } };
     expect(estimateCost("self.names.all(n, n.matches('^a+$'))", schema).max > 10_000_000n).to.equal(true);
     expect(() => estimateCost('self.names > 1', schema)).to.throw(CelError, "found no matching overload for '_>_'");
+  });
+});
+
+describe('compile caches', () => {
+  it('declares a schema once for all its rules, and anew once the schema changed in place', () => {
+    const schema: Schema = { type: 'object', properties: { a: { type: 'integer' } } };
+    const first = ruleDeclType(schema, false);
+    expect(ruleDeclType({ ...schema, 'x-kubernetes-validations': [{ rule: 'true' }] } as Schema, false)).to.equal(first);
+    expect(compile('self.a > 0', { schema }).evaluate({ a: 1 }).value).to.equal(true);
+    schema.properties!.a = { type: 'string' };
+    expect(ruleDeclType(schema, false)).to.not.equal(first);
+    expect(() => compile('self.a > 0', { schema })).to.throw(CelError, "found no matching overload for '_>_' applied to '(string, int)'");
+    expect(ruleDeclType(schema, true)).to.not.equal(ruleDeclType(schema, false));
+  });
+
+  it('parses a source once, yet every compilation gets its own tree (the checker rewrites namespaced calls)', () => {
+    const expr = "strings.quote(self) == '\"a\"' && lists.range(2) == [0, 1] && optional.of(self).hasValue()";
+    const a = compile(expr, { schema: { type: 'string' } });
+    const b = compile(expr, { schema: { type: 'string' } });
+    expect(a.evaluate('a').value).to.equal(true);
+    expect(b.evaluate('a').value).to.equal(true);
+    // The remembered tree is the parser's, untouched by the checks above.
+    const tree = parseExprCached('strings.quote(self)', new CelIssues('strings.quote(self)'))!;
+    compile('strings.quote(self)');
+    expect(parseExprCached('strings.quote(self)', new CelIssues('strings.quote(self)'))!.expr).to.deep.equal(tree.expr);
+    expect(tree.expr).to.include({ kind: 'call', fn: 'quote' });
+    expect(() => compile(`${expr} &&`)).to.throw(CelError, 'Syntax error');
+    expect(() => compile(`${expr} &&`)).to.throw(CelError, 'Syntax error');
+  });
+});
+
+describe('objects with keys named like prototype members', () => {
+  it('see only declared properties: a "constructor" or "__proto__" key in the data is not a field', () => {
+    const schema: Schema = { type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-preserve-unknown-fields': true };
+    const data = JSON.parse('{"a": 1, "constructor": {"x": 1}, "__proto__": {"y": 2}, "toString": 3}') as unknown;
+    expect(compile('self.a == 1 && self == self', { schema }).evaluate(data).value).to.equal(true);
+    expect({ ...(compile('self', { schema }).evaluate(data).value as object) }).to.deep.equal({ a: 1n });
   });
 });

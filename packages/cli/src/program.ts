@@ -6,6 +6,7 @@ import { defaultObjects } from './commands/defaultObjects.js';
 import { fields } from './commands/fields.js';
 import { select } from './commands/select.js';
 import { serve } from './commands/serve.js';
+import { registerWebhookCommands } from './commands/webhookCommands.js';
 import { exitCodes, exitCodesHelp } from './exitCodes.js';
 import { CommandError, colorsFor } from './internal/context.js';
 import type { CliContext, TextOutput } from './internal/context.js';
@@ -81,8 +82,11 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('-o, --out <dir>', 'write <plural>.<group>.yaml files into this directory (default: print to stdout)')
     .option('--check', 'compare with the files in --out instead of writing; exit 1 when they differ')
     .option('--no-descriptions', 'do not take descriptions from doc comments')
+    .option('--conversion-webhook-url <url>', 'clientConfig.url of the conversion webhook of kinds with a hub-and-spoke conversion')
+    .option('--conversion-webhook-service <namespace/name[:port]>', 'the conversion webhook\'s service instead (path /convert)')
+    .option('--ca-bundle-file <file>', 'the CA (PEM) that signed the conversion webhook\'s certificate, as caBundle')
     .addHelpText('after', '\nExample:\n  kubekit crd generate src/shirt.ts --out crd\n  kubekit crd generate src/shirt.ts --out crd --check   # in CI')
-    .action((modules: string[], options: { out?: string; check?: boolean; descriptions?: boolean }) => run(() => crdGenerate(ctx, modules, options))());
+    .action((modules: string[], options: Parameters<typeof crdGenerate>[2]) => run(() => crdGenerate(ctx, modules, options))());
   crd
     .command('validate')
     .description('check CRD files with the apiserver\'s rules (structural schema, defaults, selectableFields, printer columns, …)')
@@ -128,6 +132,8 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--tls', 'serve https with a self-signed certificate generated at start (the kubeconfig carries it as CA)')
     .option('-v, --verbose', 'log every request to stderr')
     .action((options: Parameters<typeof serve>[1]) => run(() => serve(ctx, options))());
+
+  registerWebhookCommands(program, ctx, run);
 
   const withExitCodes = (command: Command): void => {
     command.addHelpText('after', exitCodesHelp);

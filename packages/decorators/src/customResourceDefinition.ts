@@ -2,6 +2,7 @@ import { FieldError, InvalidError, invalid } from '@kubekit/core';
 import type { KubeErrorOptions, StatusCause } from '@kubekit/core';
 import { validateCustomResourceDefinition } from '@kubekit/crd';
 import type {
+  WebhookClientConfig,
   CustomResourceConversion,
   CustomResourceDefinition,
   CustomResourceDefinitionNames,
@@ -24,6 +25,12 @@ export interface CustomResourceDefinitionOptions {
    * such as doc comments collected by `kubekit crd generate`. @defaultValue none
    */
   descriptions?: DescriptionLookup;
+  /**
+   * Where the apiserver reaches the conversion webhook of kinds that declare a
+   * `hubAndSpokeConversion`: `spec.conversion.webhook.clientConfig` (a `url`, or a `service`, and the
+   * `caBundle`). @defaultValue none: such kinds then fail validation, as the apiserver requires it
+   */
+  conversionWebhook?: WebhookClientConfig;
 }
 
 /**
@@ -134,7 +141,13 @@ function buildDefinition(classes: VersionClass[], options: CustomResourceDefinit
     if (value !== undefined) (names as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
   }
   const scope = (shared('scope', 'spec.scope') as CustomResourceDefinition['spec']['scope'] | undefined) ?? 'Namespaced';
-  const conversion = shared('conversion', 'spec.conversion') as CustomResourceConversion | undefined;
+  let conversion = shared('conversion', 'spec.conversion') as CustomResourceConversion | undefined;
+  const hubAndSpoke = sorted.find((v) => v.record.conversion !== undefined);
+  if (conversion === undefined && hubAndSpoke !== undefined) {
+    conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'] } };
+    if (options.conversionWebhook !== undefined) conversion.webhook!.clientConfig = { ...options.conversionWebhook };
+    origins.push({ path: 'spec.conversion', source: `hubAndSpokeConversion(${hubAndSpoke.record.conversion!.hub}) with the conversionWebhook option (kubekit crd generate --conversion-webhook-url or --conversion-webhook-service)` });
+  }
 
   const versions: CustomResourceDefinitionVersion[] = [];
   sorted.forEach((v, i) => {

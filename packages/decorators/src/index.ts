@@ -30,6 +30,7 @@ export { CustomResourceDeclarationError, customResourceDefinition, customResourc
 export { CustomResourceObject, customResourceInfo, isCustomResource } from './customResourceObject.js';
 export { Field } from './field.js';
 export { fieldSelector } from './fieldSelector.js';
+export { HubAndSpokeConversion, hubAndSpokeConversion } from './hubAndSpokeConversion.js';
 export { PrinterColumn } from './printerColumn.js';
 export {
   Description,
@@ -61,6 +62,7 @@ export type {
   ValueOfFieldOptions,
   ValueOfSchemaType,
 } from './field.js';
+export type { ConvertedObject, SpokeConversion } from './hubAndSpokeConversion.js';
 export type { FieldRequirement, FieldSelectorSet, SelectableFieldPath, SelectorValue } from './fieldSelector.js';
 export type { ClassPrinterColumnOptions, PrinterColumnOptions } from './printerColumn.js';
 export type { SelectableFieldOptions, SelectableValue } from './selectable.js';

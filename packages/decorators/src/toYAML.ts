@@ -15,6 +15,6 @@ import { Document } from 'yaml';
 export function toYAML(objects: unknown): string {
   const documents = Array.isArray(objects) ? objects : [objects];
   return documents
-    .map((object) => new Document(object, { version: '1.1' }).toString({ lineWidth: 0, indentSeq: false }))
+    .map((object) => new Document(object, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: false }))
     .join('---\n');
 }

@@ -12,6 +12,13 @@ describe('toYAML', () => {
     expect(parse(text)).to.deep.equal({ values: tricky });
   });
 
+  it('writes an object used twice in full both times, without YAML anchors and aliases', () => {
+    const colours = ['red', 'blue'];
+    const text = toYAML({ v1: { enum: colours }, v1beta1: { enum: colours } });
+    expect(text).to.not.match(/[&*]a1/);
+    expect(text.match(/- red/g)).to.have.length(2);
+  });
+
   it('writes one document per array item, separated by ---, keys in the objects\' order', () => {
     const text = toYAML([{ kind: 'A', apiVersion: 'v1' }, { b: 1, a: [1, 2] }]);
     expect(text).to.equal('kind: A\napiVersion: v1\n---\nb: 1\na:\n- 1\n- 2\n');

@@ -110,6 +110,11 @@ export interface InformerStatus extends ReflectorStatus {
   objects: number;
   /** The number of handler registrations. */
   handlers: number;
+  /**
+   * Delete reasons confirmed with the server: departures waiting for an answer now, lookups sent,
+   * and reasons reported as `'unknown'` (see {@link Informer}, Deletes), since the informer was created.
+   */
+  deleteReasons: { pending: number; lookups: number; unknown: number };
 }
 
 /** Events of an {@link Informer} besides object events. */
@@ -162,7 +167,7 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   `uid` (`leftSelection`) or not (`deleted`). An object that comes back before the answer settles
  *   it without a request. The lookups have a budget (`deleteReasons`); a reason that could not be
  *   confirmed — budget spent, lookup failed or forbidden, `confirmDeletes: false`, informer stopping —
- *   is `unknown`, never a guess.
+ *   is `unknown`, never a guess. Nothing is asked while no registration has a `delete` handler.
  * - Errors: list and watch failures are `error` events and show in {@link Informer.status}; the
  *   informer retries forever with backoff (see {@link Reflector}). Permanent errors (a selector the
  *   server rejects, a resource it does not serve, forbidden) fail {@link Informer.waitForSync} with the
@@ -265,7 +270,15 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
 
   /** The current state: the reflector's phase and counters, the selection mode, the cache size. */
   get status(): InformerStatus {
-    return { ...this.reflector.status, selection: this.mode, selectionReason: this.modeReason, objects: this.store.size, handlers: this.queues.size };
+    const { lookups, unknown } = this.resolver.counts;
+    return {
+      ...this.reflector.status,
+      selection: this.mode,
+      selectionReason: this.modeReason,
+      objects: this.store.size,
+      handlers: this.queues.size,
+      deleteReasons: { pending: this.resolver.pending, lookups, unknown },
+    };
   }
 
   /** Reports list, watch, event and cache-size counts to `sink` from now on (a `Manager` calls this). */
@@ -312,6 +325,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
         return q.idle();
       });
       await Promise.all(idle);
+      await this.resolver.drained();
       this.listerWatcher.close();
       const waiters = this.syncWaiters;
       this.syncWaiters = [];
@@ -591,6 +605,14 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
   }
 
+  /** Whether some registration has a `delete` handler; if none has, reasons are not looked up. */
+  private wantsDeleteReasons(): boolean {
+    for (const q of this.queues) {
+      if (q === this.onQueue ? (this.listeners.get('delete')?.size ?? 0) > 0 : q.handlesDeletes) return true;
+    }
+    return false;
+  }
+
   /** The reason of a server-side `DELETED` (or of an object missing from a relist). */
   private deleteReason(key: string, obj: T): DeleteReason | PendingReason {
     if (!this.hasSelectors()) return 'deleted';
@@ -598,7 +620,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     if (obj.metadata?.deletionTimestamp != null) return 'deleted';
     // The server sends the last matching state; one that visibly does not match left the selection.
     if (!this.localMatcher().matches(obj)) return 'leftSelection';
-    if (this.options.confirmDeletes === false) return 'unknown';
+    if (this.options.confirmDeletes === false || !this.wantsDeleteReasons()) return 'unknown';
     return this.resolver.resolve(key, obj);
   }
 

@@ -11,8 +11,9 @@ export interface WatchDecoderOptions {
   maxLineBytes?: number;
   /**
    * Leave out each event object's `metadata.managedFields` while decoding (cut from the text before
-   * it is parsed, so they cost no parsing). The informer does this when its transform is the default,
-   * which drops them anyway. @defaultValue false
+   * it is parsed, so they cost no parsing); through a `ListerWatcher`, list items' and got objects'
+   * too. The informer does this when its transform is the default, which drops them anyway.
+   * @defaultValue false
    */
   skipManagedFields?: boolean;
 }

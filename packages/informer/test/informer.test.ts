@@ -251,6 +251,18 @@ describe('Informer', () => {
     expect(nameLookups()).to.have.length(1);
   });
 
+  it('does cancel lookups in flight when stopped', async () => {
+    const { inf } = await watchingBlue(['a', 'b']);
+    server.faults.push({ on: 'get', kind: 'noResponse' }, { on: 'get', kind: 'noResponse' });
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    server.update('default', 'b', (o) => (o.spec!.color = 'red'));
+    await until(() => nameLookups().length === 2 && inf.status.deleteReasons.pending === 2, 'the lookups');
+    stop.abort();
+    await Promise.all(runs);
+    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, unknown: 2 });
+    expect(logger.lines.filter((l) => l.startsWith('warn could not confirm'))).to.deep.equal([]);
+  });
+
   it('does settle a pending reason when the object comes back, without waiting for the server', async () => {
     const { inf, log } = await watchingBlue(['a', 'b']);
     server.faults.push({ on: 'get', kind: 'noResponse' }, { on: 'get', kind: 'noResponse' });
@@ -290,6 +302,30 @@ describe('Informer', () => {
     expect(log.lines.filter((l) => l.endsWith(' leftSelection'))).to.have.length(2);
     expect(nameLookups()).to.have.length(2);
     expect(inf.size).to.equal(0);
+    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, unknown: 3 });
+  });
+
+  it('does not look reasons up when no registration handles deletes', async () => {
+    server.create(shirt('a'));
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const adds: string[] = [];
+    inf.addEventHandler({ add: (o) => void adds.push(o.metadata.name!) });
+    inf.on('update', () => {});
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    await until(() => inf.size === 0, 'departure');
+    await inf.idle();
+    expect(nameLookups()).to.deep.equal([]);
+    const reasons: string[] = [];
+    inf.on('delete', (o, { reason }) => void reasons.push(`${o.metadata.name} ${reason}`));
+    server.create(shirt('b'));
+    await until(() => inf.size === 1, 'b');
+    server.update('default', 'b', (o) => (o.spec!.color = 'red'));
+    await until(() => reasons.length === 1, 'b leaves');
+    expect(reasons).to.deep.equal(['b leftSelection']);
+    expect(nameLookups()).to.have.length(1);
   });
 
   it('does deliver each object\'s events in order to on() listeners registered separately (issue 13)', async () => {

@@ -1,12 +1,16 @@
 /**
- * Decoding of the Kubernetes protobuf wire format for the few built-in kinds kubectl's generator
- * commands send that way (`kubectl create namespace|configmap|secret`): the `k8s\0` envelope around a
- * `runtime.Unknown`, and the generated messages of Namespace, ConfigMap and Secret with the
- * ObjectMeta fields a client sets. Anything else is answered with 415, as JSON is always accepted.
+ * Decoding of the Kubernetes protobuf wire format for the built-in kinds kubectl's generator commands
+ * send that way (`kubectl create namespace|configmap|secret|deployment|job|cronjob|service|
+ * serviceaccount|role|rolebinding|clusterrole|clusterrolebinding`): the `k8s\0` envelope around a
+ * `runtime.Unknown`, hand-written decoders of Namespace, ConfigMap and Secret, and a decoder driven by
+ * the message schema of `protobufSchema.ts` (generated from upstream's `generated.proto` files) for
+ * the others. Anything else is answered with 415, as JSON is always accepted.
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
  */
 import { KubeError, type KubeObject } from '@kubekit/core';
+import { setOwn } from './own.js';
+import { protobufKinds, protobufMessages, protobufSpecialMessages, type ProtobufField } from './protobufSchema.js';
 
 /** The media type of Kubernetes protobuf. */
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
@@ -37,6 +41,13 @@ class Reader {
     if (this.pos + len > this.end) throw malformed();
     const out = this.buf.subarray(this.pos, this.pos + len);
     this.pos += len;
+    return out;
+  }
+
+  fixed(n: number): Uint8Array {
+    if (this.pos + n > this.end) throw malformed();
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
     return out;
   }
 
@@ -213,9 +224,140 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
     return true;
   });
   const decoder = decoders[`${apiVersion}/${kind}`];
+  const message = Object.hasOwn(protobufKinds, `${apiVersion}/${kind}`) ? protobufKinds[`${apiVersion}/${kind}`] : undefined;
+  if (decoder === undefined && message !== undefined && raw !== undefined) {
+    return { apiVersion, kind, ...decodeMessage(raw, message, 0) } as KubeObject;
+  }
   if (decoder === undefined || raw === undefined) throw unsupported();
   const obj: KubeObject = { apiVersion, kind, metadata: {} };
   const o = new Reader(raw);
   o.each(decoder(o, obj));
   return obj;
+}
+
+/** The API groups whose kinds may arrive as protobuf. */
+export const protobufGroups: readonly string[] = ['', 'apps', 'batch', 'rbac.authorization.k8s.io'];
+
+/** Pointer fields (`*int32`) whose zero value is meaningful: kept when the wire carries a zero. */
+const keepZero = new Set(['replicas', 'parallelism', 'completions', 'backoffLimit', 'partition', 'terminationGracePeriodSeconds']);
+
+const maxMessageDepth = 64;
+
+/** A signed 64-bit varint as a number (negative int32/int64 values are sign-extended to 10 bytes). */
+function signed(v: number): number {
+  return v >= 2 ** 63 ? v - 2 ** 64 : v;
+}
+
+function scalar(r: Reader, type: string, wireType: number): unknown {
+  switch (type) {
+    case 'string': return wireType === 2 ? r.string() : undefined;
+    case 'bytes': return wireType === 2 ? Buffer.from(r.bytes()).toString('base64') : undefined;
+    case 'bool': return wireType === 0 ? r.varint() !== 0 : undefined;
+    case 'double': {
+      if (wireType !== 1) return undefined;
+      const b = r.fixed(8);
+      return Buffer.from(b).readDoubleLE(0);
+    }
+    default: return wireType === 0 ? signed(r.varint()) : undefined;
+  }
+}
+
+function special(kind: string, bytes: Uint8Array): unknown {
+  const r = sub(bytes);
+  const fields = new Map<number, unknown>();
+  r.each((f, w) => {
+    if (w === 0) fields.set(f, signed(r.varint()));
+    else if (w === 2) fields.set(f, r.bytes());
+    else return false;
+    return true;
+  });
+  const text = (f: number): string => Buffer.from((fields.get(f) as Uint8Array | undefined) ?? new Uint8Array()).toString('utf8');
+  switch (kind) {
+    case 'time': {
+      const seconds = fields.get(1);
+      return typeof seconds === 'number' && seconds !== 0 ? new Date(seconds * 1000).toISOString().replace('.000Z', 'Z') : undefined;
+    }
+    case 'quantity': return text(1);
+    case 'intstr': return fields.get(1) === 1 ? text(3) : (fields.get(2) ?? 0);
+    case 'raw': {
+      const raw = text(1);
+      if (raw === '') return undefined;
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        throw malformed();
+      }
+    }
+    case 'duration': {
+      const ns = fields.get(1);
+      return typeof ns === 'number' ? `${ns / 1e9}s` : undefined;
+    }
+    default: return undefined;
+  }
+}
+
+/** The value of one field on the wire, by its schema type; undefined when the wire type does not fit. */
+function fieldValue(r: Reader, type: string, wireType: number, depth: number): unknown {
+  if (Object.hasOwn(protobufMessages, type) || Object.hasOwn(protobufSpecialMessages, type)) {
+    if (wireType !== 2) return undefined;
+    const b = r.bytes();
+    return Object.hasOwn(protobufSpecialMessages, type) ? special(protobufSpecialMessages[type], b) : decodeMessage(b, type, depth + 1);
+  }
+  return scalar(r, type, wireType);
+}
+
+function expectedWireType(type: string): number {
+  if (type === 'double') return 1;
+  if (type === 'string' || type === 'bytes' || Object.hasOwn(protobufMessages, type) || Object.hasOwn(protobufSpecialMessages, type)) return 2;
+  return 0;
+}
+
+function isZero(v: unknown): boolean {
+  return v === '' || v === 0 || v === false;
+}
+
+/** Decodes one message of the schema into its JSON form (Go's omitempty: zero scalars dropped). */
+function decodeMessage(bytes: Uint8Array, name: string, depth: number): Record<string, unknown> {
+  if (depth > maxMessageDepth) throw malformed();
+  const fields = protobufMessages[name];
+  const byNumber = new Map<number, ProtobufField>(fields.map((f) => [f[0], f]));
+  const out: Record<string, unknown> = {};
+  const r = sub(bytes);
+  r.each((num, wireType) => {
+    const field = byNumber.get(num);
+    if (field === undefined) return false;
+    const [, json, type, repeated] = field;
+    if (type.startsWith('map:')) {
+      if (wireType !== 2) return false;
+      const entry = sub(r.bytes());
+      let key = '';
+      let value: unknown;
+      entry.each((ef, ew) => {
+        if (ef === 1 && ew === 2) key = entry.string();
+        else if (ef === 2) value = fieldValue(entry, type.slice(4), ew, depth);
+        else return false;
+        return true;
+      });
+      const map = (Object.hasOwn(out, json) ? out[json] : (out[json] = {})) as Record<string, unknown>;
+      setOwn(map, key, value ?? (type === 'map:string' ? '' : {}));
+      return true;
+    }
+    if (repeated === 1 && wireType === 2 && type !== 'string' && type !== 'bytes' && !Object.hasOwn(protobufMessages, type) && !Object.hasOwn(protobufSpecialMessages, type)) {
+      // A packed repeated scalar.
+      const packed = sub(r.bytes());
+      const list = (Object.hasOwn(out, json) ? out[json] : (out[json] = [])) as unknown[];
+      while (!packed.done()) list.push(scalar(packed, type, type === 'double' ? 1 : 0));
+      return true;
+    }
+    if (wireType !== expectedWireType(type)) return false;
+    const value = fieldValue(r, type, wireType, depth);
+    if (repeated === 1) {
+      const list = (Object.hasOwn(out, json) ? out[json] : (out[json] = [])) as unknown[];
+      list.push(value ?? null);
+    } else if (value !== undefined && !(isZero(value) && !keepZero.has(json))) {
+      out[json] = value;
+    }
+    return true;
+  });
+  return out;
 }

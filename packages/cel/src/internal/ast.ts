@@ -45,6 +45,8 @@ export interface ParsedExpr {
 
 /** The accumulator of macro comprehensions. */
 export const accumulatorName = '@result';
+/** The prefix of the variable kubekit binds an `optMap`/`optFlatMap` target to (cel-go copies the target instead). */
+export const optionalTargetPrefix = '@opt';
 const unusedIterVar = '#unused';
 
 /** The protobuf `Expr` shape of `@bufbuild/cel` (only what is read here). */
@@ -325,7 +327,7 @@ class Converter {
         return undefined;
       }
       // cel-go copies the target into `.value()`; binding it once keeps chained calls linear in size.
-      const opt = `@opt${this.nextId}`;
+      const opt = `${optionalTargetPrefix}${this.nextId}`;
       const optIdent = (): Expr => ({ kind: 'ident', id: this.newId(at), name: opt });
       const inner: Expr = {
         kind: 'comprehension', id: this.newId(at), iterVar: unusedIterVar, iterVar2: '',
@@ -448,4 +450,60 @@ export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undef
     }
     throw err;
   }
+}
+
+/**
+ * A deep copy of a tree, with the same ids (the checker rewrites namespaced calls in place). Each kind
+ * is built in one shape, so the passes over trees stay monomorphic.
+ */
+function cloneExpr(e: Expr): Expr {
+  switch (e.kind) {
+    case 'literal': return { kind: 'literal', id: e.id, value: e.value };
+    case 'ident': return { kind: 'ident', id: e.id, name: e.name };
+    case 'struct': return { kind: 'struct', id: e.id, typeName: e.typeName };
+    case 'select': return { kind: 'select', id: e.id, operand: cloneExpr(e.operand), field: e.field, testOnly: e.testOnly, optional: e.optional };
+    case 'call': {
+      const args: Expr[] = [];
+      for (const a of e.args) args.push(cloneExpr(a));
+      return { kind: 'call', id: e.id, fn: e.fn, target: e.target === undefined ? undefined : cloneExpr(e.target), args };
+    }
+    case 'list': {
+      const elements: Expr[] = [];
+      for (const x of e.elements) elements.push(cloneExpr(x));
+      return { kind: 'list', id: e.id, elements, optionalIndices: e.optionalIndices };
+    }
+    case 'map': {
+      const entries: MapEntry[] = [];
+      for (const en of e.entries) entries.push({ id: en.id, key: cloneExpr(en.key), value: cloneExpr(en.value), optional: en.optional });
+      return { kind: 'map', id: e.id, entries };
+    }
+    case 'comprehension':
+      return {
+        kind: 'comprehension', id: e.id, iterVar: e.iterVar, iterVar2: e.iterVar2, iterRange: cloneExpr(e.iterRange), accuVar: e.accuVar,
+        accuInit: cloneExpr(e.accuInit), loopCondition: cloneExpr(e.loopCondition), loopStep: cloneExpr(e.loopStep), result: cloneExpr(e.result),
+      };
+  }
+}
+
+/** How many distinct sources {@link parseExprCached} keeps; the least recently used go first. */
+const parseCacheSize = 512;
+const parseCache = new Map<string, ParsedExpr>();
+
+/**
+ * {@link parseExpr}, remembering the trees of sources that parsed without issues: a CRD's rules are
+ * compiled when it is validated and again when its validator is built, and every version repeats
+ * them. Each call returns its own copy of the tree.
+ */
+export function parseExprCached(source: string, issues: CelIssues): ParsedExpr | undefined {
+  let parsed = parseCache.get(source);
+  if (parsed !== undefined) {
+    parseCache.delete(source);
+  } else {
+    const before = issues.length;
+    parsed = parseExpr(source, issues);
+    if (parsed === undefined || issues.length > before) return parsed;
+  }
+  parseCache.set(source, parsed);
+  if (parseCache.size > parseCacheSize) parseCache.delete(parseCache.keys().next().value as string);
+  return { expr: cloneExpr(parsed.expr), source: parsed.source, offsets: parsed.offsets };
 }

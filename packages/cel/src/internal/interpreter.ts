@@ -54,6 +54,22 @@ class Frame {
 
 const maxDepth = 1000;
 
+/** cel-go's `overloads.IsTypeConversionFunction`. */
+const typeConversions: ReadonlySet<string> = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
+
+/**
+ * Whether cel-go plans `e` as an attribute (a variable with its selections and indexes, or a
+ * conditional): a selection or index on anything else starts a relative attribute, one unit more.
+ */
+function isAttribute(e: Expr): boolean {
+  switch (e.kind) {
+    case 'ident': return true;
+    case 'select': return !e.testOnly;
+    case 'call': return e.fn === '_[_]' || e.fn === '_[?_]' || e.fn === '_?_:_';
+    default: return false;
+  }
+}
+
 const primitive = (v: CelVal): boolean => v === null || ['boolean', 'bigint', 'number', 'string'].includes(typeof v) || v instanceof UintVal;
 
 /**
@@ -83,7 +99,8 @@ function constantIds(checked: CheckedExpr): Set<number> {
       case 'call': {
         const operands = e.target !== undefined ? [e.target, ...e.args] : e.args;
         const consts = operands.map(visit);
-        c = operands.length === 1 && consts[0];
+        // cel-go folds only type conversions of a constant (`double(5)`), not other unary calls.
+        c = e.target === undefined && e.args.length === 1 && typeConversions.has(e.fn) && consts[0];
         break;
       }
       case 'comprehension':
@@ -202,7 +219,7 @@ class Evaluator {
     const operand = this.eval(e.operand, frame);
     if (operand instanceof ErrVal) return operand;
     if (e.testOnly) return this.presence(operand, e.field);
-    this.charge(1);
+    this.charge(isAttribute(e.operand) ? 1 : 2);
     if (operand instanceof OptionalVal) {
       if (operand.value === undefined) return operand;
       return this.optionalField(operand.value, e.field);
@@ -283,8 +300,8 @@ class Evaluator {
         used = args[1] instanceof ListVal ? 'in_list' : 'in_map';
         if (used === 'in_list' && this.constants.has(e.args[1].id) && [...(args[1] as ListVal)].every(primitive)) return result;
         break;
-      case '_[_]': result = this.index(args[0], args[1]); this.charge(1); return result;
-      case '_[?_]': result = optionalIndex(args[0], args[1]); this.charge(1); return result;
+      case '_[_]': result = this.index(args[0], args[1]); this.charge(isAttribute(e.args[0]) ? 1 : 2); return result;
+      case '_[?_]': result = optionalIndex(args[0], args[1]); this.charge(isAttribute(e.args[0]) ? 1 : 2); return result;
       case 'cel.@mapInsert': {
         const m = args[0];
         if (!(m instanceof LiteralMap)) return noSuchOverload();

@@ -117,24 +117,31 @@ export function maybeUnwrapOptional(t: CelType): [CelType, boolean] {
   return isOptionalType(t) ? [t.params[0], true] : [t, false];
 }
 
-/** Type-parameter substitutions, keyed by the formatted type parameter. */
+/**
+ * Type-parameter substitutions, keyed by the formatted type parameter. Keys are type parameters in
+ * practice, whose formatted form is their name; other types are formatted only once one was added.
+ */
 export class TypeMapping {
   private readonly map: Map<string, CelType>;
+  private hasOtherKeys: boolean;
 
-  constructor(from?: Map<string, CelType>) {
+  constructor(from?: Map<string, CelType>, hasOtherKeys = false) {
     this.map = new Map(from);
+    this.hasOtherKeys = hasOtherKeys;
   }
 
   add(from: CelType, to: CelType): void {
-    this.map.set(formatType(from), to);
+    if (from.kind !== 'typeParam') this.hasOtherKeys = true;
+    this.map.set(from.kind === 'typeParam' ? from.name : formatType(from), to);
   }
 
   find(from: CelType): CelType | undefined {
-    return this.map.get(formatType(from));
+    if (from.kind === 'typeParam') return this.map.get(from.name);
+    return this.hasOtherKeys ? this.map.get(formatType(from)) : undefined;
   }
 
   copy(): TypeMapping {
-    return new TypeMapping(this.map);
+    return new TypeMapping(this.map, this.hasOtherKeys);
   }
 }
 

@@ -198,6 +198,12 @@ class JsonMap extends MapVal {
   }
 }
 
+/** The schema of a declared property; own properties only, so data keys like `constructor` never reach a prototype. */
+function declaredProperty(schema: Schema, name: string): Schema | undefined {
+  const props = schema.properties;
+  return props !== undefined && props !== null && Object.hasOwn(props, name) ? props[name] : undefined;
+}
+
 /** A JSON object under a schema with `properties` (or an embedded resource): a CEL object. */
 export class ObjectVal extends MapVal {
   constructor(readonly raw: Record<string, unknown>, readonly schema: Schema) {
@@ -214,7 +220,7 @@ export class ObjectVal extends MapVal {
     if (name === undefined || !Object.hasOwn(this.raw, name)) return undefined;
     const v = this.raw[name];
     if (v === null || v === undefined) return undefined;
-    const prop = this.schema.properties?.[name];
+    const prop = declaredProperty(this.schema, name);
     return prop === undefined ? undefined : fromJSON(v, prop);
   }
 
@@ -224,7 +230,7 @@ export class ObjectVal extends MapVal {
 
   *keys(): IterableIterator<CelVal> {
     for (const k of Object.keys(this.raw)) {
-      if (this.schema.properties?.[k] !== undefined) yield escapeProperty(k) ?? k;
+      if (declaredProperty(this.schema, k) !== undefined) yield escapeProperty(k) ?? k;
     }
   }
 }
@@ -558,7 +564,7 @@ function mapEquals(a: MapVal, b: CelVal): boolean | ErrVal {
   if (a.size() !== b.size()) return false;
   if (a instanceof ObjectVal) {
     for (const [key, value] of Object.entries(a.raw)) {
-      if (a.schema.properties?.[key] !== undefined) {
+      if (declaredProperty(a.schema, key) !== undefined) {
         const escaped = escapeProperty(key) ?? key;
         const v = a.field(escaped);
         const ov = b instanceof ObjectVal ? b.field(escaped) : b.find(escaped);

@@ -40,16 +40,24 @@ export function func(name: string, ...overloads: OverloadDecl[]): FunctionDecl {
   return { name, overloads };
 }
 
-/** The type parameters an overload mentions. */
-export function typeParamsOf(o: OverloadDecl): string[] {
-  const out = new Set<string>();
-  const walk = (t: CelType): void => {
-    if (t.kind === 'typeParam') out.add(t.name);
-    t.params.forEach(walk);
-  };
-  o.args.forEach(walk);
-  walk(o.result);
-  return [...out];
+const typeParamsCache = new WeakMap<OverloadDecl, readonly string[]>();
+
+function collectTypeParams(t: CelType, out: Set<string>): void {
+  if (t.kind === 'typeParam') out.add(t.name);
+  for (const p of t.params) collectTypeParams(p, out);
+}
+
+/** The type parameters an overload mentions (computed once per overload). */
+export function typeParamsOf(o: OverloadDecl): readonly string[] {
+  let params = typeParamsCache.get(o);
+  if (params === undefined) {
+    const out = new Set<string>();
+    for (const a of o.args) collectTypeParams(a, out);
+    collectTypeParams(o.result, out);
+    params = [...out];
+    typeParamsCache.set(o, params);
+  }
+  return params;
 }
 
 /** Whether a runtime value may be passed where `t` is declared (dispatch of dynamic calls). */

@@ -9,6 +9,7 @@ import { docCommentDescriptions } from '../internal/docComments.js';
 import { displayPath } from '../internal/documents.js';
 import { loadModules } from '../internal/loadModules.js';
 import type { DeclaredResource } from '../internal/loadModules.js';
+import { clientConfigFromFlags } from './webhook.js';
 
 /** Options of `kubekit crd generate`. */
 export interface CrdGenerateOptions {
@@ -18,6 +19,12 @@ export interface CrdGenerateOptions {
   check?: boolean;
   /** Take descriptions from doc comments. @defaultValue true */
   descriptions?: boolean;
+  /** `spec.conversion.webhook.clientConfig.url` of kinds with a hub-and-spoke conversion. @defaultValue none */
+  conversionWebhookUrl?: string;
+  /** `namespace/name[:port]` of the conversion webhook's service (path `/convert`). @defaultValue none */
+  conversionWebhookService?: string;
+  /** A PEM file whose base64 becomes the conversion webhook's `caBundle`. @defaultValue none */
+  caBundleFile?: string;
 }
 
 function posix(path: string): string {
@@ -44,6 +51,7 @@ export async function crdGenerate(ctx: CliContext, modules: readonly string[], o
     throw new CommandError(`no @CustomResource classes are exported by ${loaded.files.map((f) => displayPath(ctx, f)).join(', ')}`, exitCodes.failure);
   }
   const descriptions = options.descriptions === false ? undefined : await docCommentDescriptions(loaded.files);
+  const conversionWebhook = await clientConfigFromFlags(ctx, { url: options.conversionWebhookUrl, service: options.conversionWebhookService, caBundleFile: options.caBundleFile }, '--conversion-webhook', '/convert');
 
   const groups = new Map<string, DeclaredResource[]>();
   for (const resource of loaded.resources) {
@@ -58,7 +66,7 @@ export async function crdGenerate(ctx: CliContext, modules: readonly string[], o
     const sources = [...new Set(resources.map((r) => r.file))];
     const where = sources.map((s) => displayPath(ctx, s)).join(', ');
     try {
-      const [crd] = customResourceDefinitions(resources.map((r) => r.cls), { descriptions });
+      const [crd] = customResourceDefinitions(resources.map((r) => r.cls), { descriptions, conversionWebhook });
       generated.push({ crd, sources });
     } catch (err) {
       failed = true;

@@ -54,6 +54,8 @@ export interface ClassRecord {
   readonly validations: ValidationRule[];
   readonly printerColumns: (PrinterColumnOptions & { jsonPath: string })[];
   readonly selectableFields: { jsonPath: string }[];
+  /** Set by `hubAndSpokeConversion`: the kind is converted by a webhook, with this class name's version as hub. */
+  conversion?: { hub: string };
 }
 
 function newRecord(parent: ClassRecord | undefined): ClassRecord {

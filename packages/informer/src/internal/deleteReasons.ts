@@ -84,6 +84,7 @@ export class DeleteReasonResolver {
   private waitingHead = 0;
   private readonly byKey = new Map<string, Lookup>();
   private inFlight = 0;
+  private readonly running = new Set<Promise<void>>();
   private tokens: number;
   private tokensAt: number;
   private timer: TimerHandle | undefined;
@@ -127,13 +128,14 @@ export class DeleteReasonResolver {
       this.unknown(reason);
       return reason;
     }
-    // A second departure under the same key means the first was settled already (it came back).
-    this.byKey.get(key)?.reason.settle('unknown');
+    // A second departure under the same key means the object came back meanwhile (settled already).
+    const previous = this.byKey.get(key);
+    if (previous !== undefined) this.unknown(previous.reason);
     const meta = obj.metadata ?? {};
     const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now() };
     // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
     const ahead = this.waiting.length - this.waitingHead;
-    if (ahead >= this.concurrency && this.startDelayMs(ahead + 1) > this.maxWaitMs) {
+    if (this.startDelayMs(ahead + 1) > this.maxWaitMs) {
       this.unknown(reason);
       return reason;
     }
@@ -156,7 +158,7 @@ export class DeleteReasonResolver {
     lookup.reason.settle((uid ?? '') === lookup.uid ? 'leftSelection' : 'deleted');
   }
 
-  /** Aborts lookups in flight and settles every pending reason as `'unknown'`. */
+  /** Settles every pending reason as `'unknown'` and sends nothing more; lookups in flight end with the informer's signal. */
   stop(): void {
     this.stopped = true;
     this.timer?.cancel();
@@ -166,6 +168,12 @@ export class DeleteReasonResolver {
     this.byKey.clear();
     this.waiting.length = 0;
     this.waitingHead = 0;
+  }
+
+  /** Resolves once no lookup is in flight (after {@link DeleteReasonResolver.stop}, once the signal ended them). */
+  async drained(): Promise<void> {
+    // Nothing starts once stopped, so this ends after one round; bounded all the same.
+    for (let i = 0; i < 100 && this.running.size > 0; i++) await Promise.all([...this.running]);
   }
 
   private unknown(reason: PendingReason): void {
@@ -210,7 +218,9 @@ export class DeleteReasonResolver {
         return;
       }
       this.tokens -= 1;
-      void this.run(lookup);
+      const done = this.run(lookup);
+      this.running.add(done);
+      void done.finally(() => this.running.delete(done));
     }
   }
 

@@ -72,6 +72,11 @@ export class HandlerQueue<T> {
     return this.syncedDelivered;
   }
 
+  /** Whether this registration has a `delete` handler (else a delete's reason is never looked at). */
+  get handlesDeletes(): boolean {
+    return this.handler.delete !== undefined;
+  }
+
   /** The number of pending notifications (held ones included). */
   get size(): number {
     return this.entries.length - this.head + this.heldCount;

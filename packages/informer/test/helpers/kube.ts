@@ -41,9 +41,13 @@ export class Kube {
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          // A real apiserver answers "404 page not found" (text) for a group it does not serve yet.
+          // Not every answer is JSON: Go's mux answers "404 page not found" for a resource not served yet.
           let body: unknown = text === '' ? undefined : text;
-          try { if (text !== '') body = parseJSON(text); } catch { /* not JSON: keep the text */ }
+          try {
+            if (text !== '') body = parseJSON(text);
+          } catch {
+            // Keep the text.
+          }
           resolve({ status: res.statusCode ?? 0, body: body as T });
         });
       });

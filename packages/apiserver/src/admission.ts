@@ -1,0 +1,305 @@
+/**
+ * Admission webhooks in the write path, as the apiserver's `MutatingAdmissionWebhook` and
+ * `ValidatingAdmissionWebhook` plugins run them: the webhooks of every stored
+ * `MutatingWebhookConfiguration` (configurations by name, webhooks in order), then, after the
+ * object's own validation, those of every `ValidatingWebhookConfiguration` (also for DELETE, with the
+ * object being deleted as `oldObject`).
+ *
+ * Per webhook: `rules` (operations, groups, versions, resources with `/subresource` and `*` forms,
+ * scope), `matchPolicy` (`Equivalent` also matches the other served versions of a custom resource and
+ * sends the object converted to the matched version), `namespaceSelector` (the namespace's labels; a
+ * Namespace's own labels), `objectSelector` (the new or the old object's labels), `sideEffects` (a
+ * dry-run request to a webhook with side effects is refused), `timeoutSeconds`, `failurePolicy`
+ * (`Ignore` skips a webhook that cannot be called or answers nonsense, `Fail` rejects the request),
+ * and for mutating webhooks JSON patches (the patched object is pruned and defaulted again) and
+ * `reinvocationPolicy: IfNeeded` (called once more when a later webhook changed the object).
+ * A denial becomes the apiserver's error: `admission webhook "<w>" denied the request: <message>`, with
+ * the webhook's code (at least 400) and reason.
+ *
+ * The embedded server has no authentication: requests are made as `system:admin`.
+ *
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/
+ */
+import { randomUUID } from 'node:crypto';
+import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
+import { labelSelectorFromObject } from '@kubekit/selectors';
+import { deepEqual } from './internal/deepEqual.js';
+import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
+import { applyJSONPatch } from './patch.js';
+import type { ResourceType, WriteContext } from './resourceType.js';
+import type { ObjectStore } from './storage/objectStore.js';
+
+/** One admission request, as the write path knows it. */
+export interface AdmissionAttributes {
+  /** The type the request was made to (its group, version, resource). */
+  type: ResourceType;
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  namespace: string;
+  name: string;
+  subresource: string;
+  dryRun: boolean;
+  /** The new object (CREATE, UPDATE), in the request's version. */
+  object?: KubeObject;
+  /** The current object (UPDATE, DELETE), in the request's version. */
+  oldObject?: KubeObject;
+  /** Warnings of the request: the webhooks' warnings are added. */
+  wctx: WriteContext;
+}
+
+interface Rule {
+  operations?: string[];
+  apiGroups?: string[];
+  apiVersions?: string[];
+  resources?: string[];
+  scope?: string;
+}
+
+interface Webhook {
+  name: string;
+  clientConfig: WebhookClientConfig;
+  rules?: Rule[];
+  failurePolicy?: 'Fail' | 'Ignore';
+  matchPolicy?: 'Exact' | 'Equivalent';
+  namespaceSelector?: Parameters<typeof labelSelectorFromObject>[0];
+  objectSelector?: Parameters<typeof labelSelectorFromObject>[0];
+  sideEffects?: string;
+  timeoutSeconds?: number;
+  admissionReviewVersions?: string[];
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
+}
+
+/** What the dispatcher needs from the server. */
+export interface AdmissionOptions {
+  store: ObjectStore;
+  /** Every served type (for `matchPolicy: Equivalent`) and the two configuration types. */
+  types: () => readonly ResourceType[];
+  mutatingType: ResourceType;
+  validatingType: ResourceType;
+  /** @defaultValue the service's port on 127.0.0.1 */
+  resolveService?: WebhookServiceResolver;
+  logger?: Logger;
+}
+
+/** The reason of a denial that names none, by its code. */
+const reasonsByCode: Readonly<Record<number, StatusReason>> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError' };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function matchesList(list: readonly string[] | undefined, value: string): boolean {
+  return (list ?? []).some((x) => x === '*' || x === value);
+}
+
+/** Whether a rule covers a request (`rules.Matcher`). */
+function ruleMatches(rule: Rule, operation: string, group: string, version: string, resource: string, subresource: string, namespaced: boolean): boolean {
+  if (!matchesList(rule.operations, operation) || !matchesList(rule.apiGroups, group) || !matchesList(rule.apiVersions, version)) return false;
+  const scope = rule.scope ?? '*';
+  if ((scope === 'Cluster' && namespaced) || (scope === 'Namespaced' && !namespaced)) return false;
+  return (rule.resources ?? []).some((r) => {
+    if (r === '*/*') return true;
+    const slash = r.indexOf('/');
+    if (slash < 0) return (r === '*' || r === resource) && subresource === '';
+    const [res, sub] = [r.slice(0, slash), r.slice(slash + 1)];
+    return (res === '*' || res === resource) && (sub === '*' || sub === subresource);
+  });
+}
+
+function labelsOf(o: KubeObject | undefined): Record<string, string> {
+  return (o?.metadata?.labels ?? {}) as Record<string, string>;
+}
+
+/** What one matched webhook is called with: the type (version) the object is sent in. */
+interface Invocation {
+  hook: Webhook;
+  configuration: string;
+  sendAs: ResourceType;
+}
+
+/** See the file comment. */
+export class Admission {
+  private readonly resolveService: WebhookServiceResolver;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: AdmissionOptions) {
+    this.resolveService = options.resolveService ?? loopbackServiceResolver;
+    this.logger = options.logger ?? noopLogger;
+  }
+
+  /** Runs the mutating webhooks; resolves with the object to go on with (the given one when nothing matched). */
+  async mutate(attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
+    const invocations = this.matching(this.options.mutatingType, attrs);
+    if (invocations.length === 0) return attrs.object;
+    let object = attrs.object;
+    const reinvoke: Invocation[] = [];
+    const changedAfter = new Map<Invocation, boolean>();
+    for (const inv of invocations) {
+      const before = object;
+      object = await this.callMutating(inv, { ...attrs, object });
+      const changed = !deepEqual(before, object);
+      if (changed) for (const k of changedAfter.keys()) if (k !== inv) changedAfter.set(k, true);
+      if (inv.hook.reinvocationPolicy === 'IfNeeded') changedAfter.set(inv, false);
+    }
+    for (const [inv, changed] of changedAfter) if (changed) reinvoke.push(inv);
+    for (const inv of reinvoke) object = await this.callMutating(inv, { ...attrs, object });
+    return object;
+  }
+
+  /** Runs the validating webhooks; throws the first denial (or failure of a `Fail` webhook). */
+  async validate(attrs: AdmissionAttributes): Promise<void> {
+    const invocations = this.matching(this.options.validatingType, attrs);
+    // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
+    for (const inv of invocations) await this.call(inv, attrs, false);
+  }
+
+  /**
+   * The validating webhooks of a DELETE, with the object about to be deleted as `oldObject` (mutating
+   * webhooks cannot change a deletion; they are not called for it here).
+   */
+  validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject): Promise<void> {
+    const wctx: WriteContext = { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '' };
+    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx });
+  }
+
+  private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {
+    const { store } = this.options;
+    const out: { name: string; webhooks: Webhook[] }[] = [];
+    for (const key of store.keys(type.bucket)) {
+      const o = store.get(type.bucket, key);
+      if (o === undefined || !Array.isArray(o.webhooks)) continue;
+      out.push({ name: o.metadata.name ?? '', webhooks: o.webhooks.filter(isObject) as unknown as Webhook[] });
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  private matching(configType: ResourceType, attrs: AdmissionAttributes): Invocation[] {
+    const out: Invocation[] = [];
+    const { type } = attrs;
+    // Webhook configurations are not subject to webhooks, so that a broken webhook can be removed.
+    if (type.names.group === 'admissionregistration.k8s.io') return out;
+    for (const config of this.configurations(configType)) {
+      for (const hook of config.webhooks) {
+        const sendAs = this.matchedType(hook, attrs);
+        if (sendAs === undefined || !this.selectorsMatch(hook, attrs)) continue;
+        out.push({ hook, configuration: config.name, sendAs });
+      }
+    }
+    return out;
+  }
+
+  private matchedType(hook: Webhook, attrs: AdmissionAttributes): ResourceType | undefined {
+    const { type } = attrs;
+    const n = type.names;
+    const rules = hook.rules ?? [];
+    const matches = (t: ResourceType): boolean => rules.some((r) => ruleMatches(r, attrs.operation, t.names.group, t.names.version, t.names.resource, attrs.subresource, n.namespaced));
+    if (matches(type)) return type;
+    if ((hook.matchPolicy ?? 'Equivalent') !== 'Equivalent') return undefined;
+    return this.options.types().find((t) => t !== type && t.names.group === n.group && t.names.resource === n.resource && t.bucket === type.bucket && matches(t));
+  }
+
+  private selectorsMatch(hook: Webhook, attrs: AdmissionAttributes): boolean {
+    try {
+      const objectSelector = labelSelectorFromObject(hook.objectSelector ?? {});
+      if (!objectSelector.isEmpty() && !objectSelector.matches(labelsOf(attrs.object)) && !objectSelector.matches(labelsOf(attrs.oldObject))) return false;
+      const namespaceSelector = labelSelectorFromObject(hook.namespaceSelector ?? {});
+      if (namespaceSelector.isEmpty()) return true;
+      const { names } = attrs.type;
+      if (names.group === '' && names.resource === 'namespaces') return namespaceSelector.matches(labelsOf(attrs.object ?? attrs.oldObject));
+      if (!names.namespaced) return true;
+      const ns = this.options.store.get('/namespaces', attrs.namespace);
+      return namespaceSelector.matches(labelsOf(ns));
+    } catch (err) {
+      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": invalid selector: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private async callMutating(inv: Invocation, attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
+    const patched = await this.call(inv, attrs, true);
+    return patched ?? attrs.object;
+  }
+
+  /** Converts between the request's version and the version a webhook is sent. */
+  private async convert(object: KubeObject | undefined, from: ResourceType, to: ResourceType): Promise<KubeObject | undefined> {
+    if (object === undefined || from === to) return object;
+    return to.fromStorage(await from.toStorage(object));
+  }
+
+  /** Calls one webhook; for a mutating one resolves with the patched object (in the request's version). */
+  private async call(inv: Invocation, attrs: AdmissionAttributes, mutating: boolean): Promise<KubeObject | undefined> {
+    const { hook, sendAs } = inv;
+    if (attrs.dryRun && hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun') {
+      throw KubeError.badRequest(`admission webhook "${hook.name}" does not support dry run`);
+    }
+    const { type } = attrs;
+    const uid = randomUUID();
+    const object = await this.convert(attrs.object, type, sendAs);
+    const oldObject = await this.convert(attrs.oldObject, type, sendAs);
+    const reviewVersion = (hook.admissionReviewVersions ?? ['v1']).find((v) => v === 'v1' || v === 'v1beta1') ?? 'v1';
+    const gvk = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, kind: t.names.kind });
+    const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
+    const request: Record<string, unknown> = {
+      uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),
+      name: attrs.name, namespace: attrs.namespace, operation: attrs.operation,
+      userInfo: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] },
+      object: object ?? null, oldObject: oldObject ?? null, dryRun: attrs.dryRun,
+      options: { apiVersion: 'meta.k8s.io/v1', kind: `${attrs.operation === 'CREATE' ? 'Create' : attrs.operation === 'UPDATE' ? 'Update' : 'Delete'}Options` },
+    };
+    if (attrs.subresource !== '') {
+      request.subResource = attrs.subresource;
+      request.requestSubResource = attrs.subresource;
+    }
+    const review = { apiVersion: `admission.k8s.io/${reviewVersion}`, kind: 'AdmissionReview', request };
+    let response: Record<string, unknown>;
+    try {
+      const text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), (hook.timeoutSeconds ?? 10) * 1000, this.resolveService);
+      const parsed = parseJSON(text);
+      if (!isObject(parsed) || !isObject(parsed.response)) throw new Error('webhook response was absent');
+      response = parsed.response;
+      if (reviewVersion === 'v1' && (parsed.apiVersion !== 'admission.k8s.io/v1' || parsed.kind !== 'AdmissionReview')) {
+        throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${String(parsed.apiVersion ?? '')}, Kind=${String(parsed.kind ?? '')}`);
+      }
+      if (response.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
+      if (typeof response.allowed !== 'boolean') throw new Error('webhook response.allowed is not a boolean');
+    } catch (err) {
+      const message = `failed calling webhook "${hook.name}": failed to call webhook: ${err instanceof Error ? err.message : String(err)}`;
+      if (hook.failurePolicy === 'Ignore') {
+        this.logger.warn('failed calling webhook, failing open', { webhook: hook.name, error: message });
+        return undefined;
+      }
+      throw new KubeError('InternalError', `Internal error occurred: ${message}`, { details: { causes: [{ message }] } });
+    }
+    if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === 'string') attrs.wctx.warnings.push(w);
+    if (response.allowed !== true) throw this.denial(hook.name, isObject(response.status) ? response.status : undefined);
+    if (!mutating || response.patch === undefined || response.patch === null) return undefined;
+    if (response.patchType !== 'JSONPatch') {
+      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": unsupported patch type "${String(response.patchType ?? '')}"`);
+    }
+    let patched: KubeObject;
+    try {
+      const ops = parseJSON(Buffer.from(String(response.patch), 'base64').toString('utf8'));
+      patched = applyJSONPatch(object, ops) as KubeObject;
+    } catch (err) {
+      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // As the apiserver: the patched object is decoded (pruned) and defaulted again.
+    const decoded = sendAs.decode(patched, { ...attrs.wctx, warnings: [], duplicateFields: [], fieldValidation: 'Ignore' });
+    return this.convert(decoded, sendAs, type);
+  }
+
+  /**
+   * The apiserver's `ToStatusErr` as of Kubernetes 1.34 (the reference kube-apiserver's): a code below
+   * 400 becomes 400, the message is `admission webhook "<w>" denied the request: <message or reason>`
+   * (or `… without explanation`), the webhook's reason and details are kept. The apiserver leaves the
+   * reason empty when the webhook gave none; kubekit's Status always has one, taken from the code.
+   */
+  private denial(webhook: string, status: Record<string, unknown> | undefined): KubeError {
+    const given = typeof status?.code === 'number' ? status.code : 0;
+    const code = given < 400 ? 400 : given;
+    const deniedBy = `admission webhook "${webhook}" denied the request`;
+    const text = typeof status?.message === 'string' ? status.message : '';
+    const reasonText = typeof status?.reason === 'string' ? status.reason : '';
+    const message = text !== '' ? `${deniedBy}: ${text}` : reasonText !== '' ? `${deniedBy}: ${reasonText}` : `${deniedBy} without explanation`;
+    const reason = isStatusReason(reasonText) ? reasonText : (reasonsByCode[code] ?? 'Unknown');
+    return new KubeError(reason, message, { code, ...(isObject(status?.details) ? { details: status.details } : {}) });
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * The serving and access kinds operators create: v1 Services (cluster IPs and node ports allocated,
+ * their defaults), ServiceAccounts, PersistentVolumeClaims, and rbac.authorization.k8s.io/v1 Roles,
+ * RoleBindings, ClusterRoles and ClusterRoleBindings (rule and `roleRef` validation, `roleRef`
+ * immutable) — with the Table columns of the apiserver's printers.
+ *
+ * Nothing routes traffic, binds volumes or authorizes requests: the objects are stored and shown.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
+ */
+import { FieldError, FieldPath, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { isObject, type JSONObject } from './internal/own.js';
+import type { ObjectStore } from './storage/objectStore.js';
+
+function valueAt(o: unknown, ...path: string[]): unknown {
+  let cur = o;
+  for (const k of path) {
+    if (!isObject(cur) || !Object.hasOwn(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+function child(o: JSONObject, key: string): JSONObject {
+  const v = Object.hasOwn(o, key) ? o[key] : undefined;
+  if (isObject(v)) return v;
+  const created: JSONObject = {};
+  o[key] = created;
+  return created;
+}
+
+function orDefault(o: JSONObject, key: string, value: unknown): void {
+  if (!Object.hasOwn(o, key) || o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
+}
+
+function list(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** `labels.FormatLabels`: `k=v,…` sorted, `<none>` when empty. */
+function formatLabels(m: unknown): string {
+  if (!isObject(m)) return '<none>';
+  const keys = Object.keys(m).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${String(m[k])}`).join(',');
+}
+
+const servicesBucket = '/services';
+
+/** The first address of the service range (`10.96.0.0/12`) given out; `.1` is the `kubernetes` Service's. */
+const serviceRangeStart = (10 << 24) + (96 << 16) + 10;
+const serviceRangeSize = (1 << 20) - 12;
+
+function ipText(n: number): string {
+  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
+
+/** Allocates cluster IPs and node ports not used by any stored Service (bounded scans). */
+class ServiceAllocator {
+  private nextIP = 0;
+  private nextPort = 0;
+
+  constructor(private readonly store: ObjectStore | undefined) {}
+
+  private used(): { ips: Set<string>; ports: Set<number> } {
+    const ips = new Set<string>();
+    const ports = new Set<number>();
+    if (this.store === undefined) return { ips, ports };
+    for (const [, svc] of this.store.values(servicesBucket)) {
+      for (const ip of list(valueAt(svc, 'spec', 'clusterIPs'))) if (typeof ip === 'string') ips.add(ip);
+      for (const p of list(valueAt(svc, 'spec', 'ports'))) if (isObject(p) && typeof p.nodePort === 'number') ports.add(p.nodePort);
+    }
+    return { ips, ports };
+  }
+
+  allocate(svc: KubeObject): void {
+    const spec = child(svc, 'spec');
+    const type = spec.type;
+    const { ips, ports } = this.used();
+    if (type !== 'ExternalName' && spec.clusterIP !== 'None') {
+      if (typeof spec.clusterIP !== 'string' || spec.clusterIP === '') {
+        for (let i = 0; i < serviceRangeSize; i++) {
+          const ip = ipText(serviceRangeStart + ((this.nextIP + i) % serviceRangeSize));
+          if (!ips.has(ip)) {
+            spec.clusterIP = ip;
+            this.nextIP = (this.nextIP + i + 1) % serviceRangeSize;
+            break;
+          }
+        }
+      }
+      spec.clusterIPs = [spec.clusterIP];
+    } else if (spec.clusterIP === 'None') {
+      spec.clusterIPs = ['None'];
+    }
+    if (type === 'NodePort' || type === 'LoadBalancer') {
+      for (const p of list(spec.ports)) {
+        if (!isObject(p) || typeof p.nodePort === 'number') continue;
+        for (let i = 0; i < 2768; i++) {
+          const port = 30000 + ((this.nextPort + i) % 2768);
+          if (!ports.has(port)) {
+            p.nodePort = port;
+            ports.add(port);
+            this.nextPort = (this.nextPort + i + 1) % 2768;
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+function servicePorts(o: KubeObject): string {
+  const ports = list(valueAt(o, 'spec', 'ports')).filter(isObject);
+  if (ports.length === 0) return '<none>';
+  return ports.map((p) => `${String(p.port)}${typeof p.nodePort === 'number' ? `:${p.nodePort}` : ''}/${String(p.protocol ?? 'TCP')}`).join(',');
+}
+
+function externalIP(o: KubeObject): string {
+  const type = valueAt(o, 'spec', 'type');
+  const external = list(valueAt(o, 'spec', 'externalIPs')).map(String);
+  if (type === 'ExternalName') return String(valueAt(o, 'spec', 'externalName') ?? '');
+  if (type === 'LoadBalancer') {
+    const ingress = list(valueAt(o, 'status', 'loadBalancer', 'ingress')).filter(isObject).map((i) => String(i.ip ?? i.hostname ?? ''));
+    const all = [...ingress, ...external];
+    return all.length > 0 ? all.join(',') : '<pending>';
+  }
+  return external.length > 0 ? external.join(',') : '<none>';
+}
+
+const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+
+function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
+  const allocator = new ServiceAllocator(store);
+  return {
+    names: { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true, nameValidation: 'dns1035' },
+    columns: [
+      { def: { name: 'Type', type: 'string', priority: 0, description: 'type determines how the Service is exposed.' }, cell: (o) => String(valueAt(o, 'spec', 'type') ?? 'ClusterIP') },
+      { def: { name: 'Cluster-IP', type: 'string', priority: 0, description: 'clusterIP is the IP address of the service.' }, cell: (o) => String(valueAt(o, 'spec', 'clusterIP') ?? '<none>') },
+      { def: { name: 'External-IP', type: 'string', priority: 0, description: 'List of IP addresses for which nodes in the cluster will also accept traffic for this service.' }, cell: externalIP },
+      { def: { name: 'Port(s)', type: 'string', priority: 0, description: 'The list of ports that are exposed by this service.' }, cell: servicePorts },
+    ],
+    wide: [{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Route service traffic to pods with label keys and values matching this selector.' }, cell: (o) => formatLabels(valueAt(o, 'spec', 'selector')) }],
+    defaults: (o) => {
+      const spec = child(o, 'spec');
+      orDefault(spec, 'type', 'ClusterIP');
+      orDefault(spec, 'sessionAffinity', 'None');
+      for (const p of list(spec.ports)) {
+        if (!isObject(p)) continue;
+        orDefault(p, 'protocol', 'TCP');
+        if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+      }
+      if (spec.type !== 'ExternalName') {
+        orDefault(spec, 'internalTrafficPolicy', 'Cluster');
+        orDefault(spec, 'ipFamilies', ['IPv4']);
+        orDefault(spec, 'ipFamilyPolicy', 'SingleStack');
+      }
+      if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') orDefault(spec, 'externalTrafficPolicy', 'Cluster');
+      if (spec.type === 'LoadBalancer') orDefault(spec, 'allocateLoadBalancerNodePorts', true);
+    },
+    prepareForCreate: (o) => {
+      o.status = { loadBalancer: {} };
+      allocator.allocate(o);
+    },
+    validate: (o) => {
+      const errs: FieldError[] = [];
+      const type = valueAt(o, 'spec', 'type');
+      if (typeof type === 'string' && !serviceTypes.includes(type)) errs.push(notSupported('spec.type', type, serviceTypes));
+      const ports = list(valueAt(o, 'spec', 'ports'));
+      const headless = valueAt(o, 'spec', 'clusterIP') === 'None';
+      if (ports.length === 0 && type !== 'ExternalName' && !headless) errs.push(required('spec.ports', ''));
+      if (type === 'ExternalName' && (typeof valueAt(o, 'spec', 'externalName') !== 'string' || valueAt(o, 'spec', 'externalName') === '')) errs.push(required('spec.externalName', ''));
+      const names = new Set<string>();
+      ports.forEach((p, i) => {
+        const path = FieldPath.root('spec', 'ports').index(i);
+        const port = isObject(p) ? p.port : undefined;
+        if (typeof port !== 'number') errs.push(required(path.child('port'), ''));
+        else if (port < 1 || port > 65535) errs.push(invalid(path.child('port'), port, 'must be between 1 and 65535, inclusive'));
+        const name = isObject(p) && typeof p.name === 'string' ? p.name : '';
+        if (ports.length > 1 && name === '') errs.push(required(path.child('name'), ''));
+        else if (name !== '' && names.has(name)) errs.push(new FieldError('FieldValueDuplicate', path.child('name'), name));
+        names.add(name);
+      });
+      return errs;
+    },
+    validateUpdate: (o, old) => {
+      const ip = valueAt(o, 'spec', 'clusterIP');
+      const oldIP = valueAt(old, 'spec', 'clusterIP');
+      if (typeof oldIP === 'string' && oldIP !== '' && ip !== undefined && ip !== '' && ip !== oldIP && valueAt(o, 'spec', 'type') !== 'ExternalName') {
+        return [invalid('spec.clusterIPs[0]', ip, 'may not change once set')];
+      }
+      return [];
+    },
+  };
+}
+
+/** Keeps a Service's allocated cluster IP when an update leaves it out (as the Service REST does). */
+function keepClusterIP(o: KubeObject, old: KubeObject): void {
+  const spec = isObject(o.spec) ? o.spec : undefined;
+  if (spec === undefined || spec.type === 'ExternalName') return;
+  if ((spec.clusterIP === undefined || spec.clusterIP === '') && typeof valueAt(old, 'spec', 'clusterIP') === 'string') {
+    spec.clusterIP = valueAt(old, 'spec', 'clusterIP');
+    spec.clusterIPs = valueAt(old, 'spec', 'clusterIPs');
+  }
+}
+
+const serviceAccount: BuiltinSpec = {
+  names: { group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], status: false, nameValidation: 'subdomain' },
+  columns: [{ def: { name: 'Secrets', type: 'string', priority: 0, description: 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.' }, cell: (o) => list(o.secrets).length }],
+};
+
+const accessModeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
+const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+
+const persistentVolumeClaim: BuiltinSpec = {
+  names: { group: '', version: 'v1', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true, nameValidation: 'subdomain' },
+  columns: [
+    { def: { name: 'Status', type: 'string', priority: 0, description: 'phase represents the current phase of PersistentVolumeClaim.' }, cell: (o) => String(valueAt(o, 'status', 'phase') ?? '') },
+    { def: { name: 'Volume', type: 'string', priority: 0, description: 'volumeName is the binding reference to the PersistentVolume backing this claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeName') ?? '') },
+    { def: { name: 'Capacity', type: 'string', priority: 0, description: 'capacity represents the actual resources of the underlying volume.' }, cell: (o) => (valueAt(o, 'status', 'phase') === 'Bound' ? String(valueAt(o, 'status', 'capacity', 'storage') ?? '') : '') },
+    { def: { name: 'Access Modes', type: 'string', priority: 0, description: 'accessModes contains the desired access modes the volume should have.' }, cell: (o) => list(valueAt(o, 'status', 'accessModes')).map((m) => accessModeShort[String(m)] ?? String(m)).join(',') },
+    { def: { name: 'StorageClass', type: 'string', priority: 0, description: 'StorageClassName of the claim' }, cell: (o) => String(valueAt(o, 'spec', 'storageClassName') ?? '<unset>') },
+    { def: { name: 'VolumeAttributesClass', type: 'string', priority: 0, description: 'VolumeAttributesClass of the claim' }, cell: (o) => String(valueAt(o, 'status', 'currentVolumeAttributesClassName') ?? '<unset>') },
+  ],
+  wide: [{ def: { name: 'VolumeMode', type: 'string', priority: 1, description: 'volumeMode defines what type of volume is required by the claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeMode') ?? '<unset>') }],
+  defaults: (o) => { orDefault(child(o, 'spec'), 'volumeMode', 'Filesystem'); },
+  prepareForCreate: (o) => { o.status = { phase: 'Pending' }; },
+  validate: (o) => {
+    const errs: FieldError[] = [];
+    const modes = list(valueAt(o, 'spec', 'accessModes'));
+    if (modes.length === 0) errs.push(required('spec.accessModes', 'at least 1 access mode is required'));
+    for (const m of modes) if (typeof m !== 'string' || !accessModes.includes(m)) errs.push(notSupported('spec.accessModes', m, accessModes));
+    if (valueAt(o, 'spec', 'resources', 'requests', 'storage') === undefined) errs.push(required(FieldPath.root('spec', 'resources').key('storage'), ''));
+    return errs;
+  },
+};
+
+const createdAt = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o: KubeObject) => o.metadata.creationTimestamp ?? '' };
+
+function validateRules(o: KubeObject, namespaced: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  list(o.rules).forEach((rule, i) => {
+    const p = FieldPath.root('rules').index(i);
+    const r = isObject(rule) ? rule : {};
+    if (list(r.verbs).length === 0) errs.push(required(p.child('verbs'), 'verbs must contain at least one value'));
+    const urls = list(r.nonResourceURLs);
+    if (urls.length > 0) {
+      if (namespaced) errs.push(invalid(p.child('nonResourceURLs'), urls, 'namespaced rules cannot apply to non-resource URLs'));
+      if (list(r.apiGroups).length > 0 || list(r.resources).length > 0 || list(r.resourceNames).length > 0) {
+        errs.push(invalid(p.child('nonResourceURLs'), urls, 'rules cannot apply to both regular resources and non-resource URLs'));
+      }
+      return;
+    }
+    if (list(r.apiGroups).length === 0) errs.push(required(p.child('apiGroups'), 'resource rules must supply at least one api group'));
+    if (list(r.resources).length === 0) errs.push(required(p.child('resources'), 'resource rules must supply at least one resource'));
+  });
+  return errs;
+}
+
+function validateBinding(o: KubeObject, kinds: string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const ref = isObject(o.roleRef) ? o.roleRef : undefined;
+  if (ref?.apiGroup !== 'rbac.authorization.k8s.io') errs.push(notSupported('roleRef.apiGroup', ref?.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+  if (typeof ref?.kind !== 'string' || !kinds.includes(ref.kind)) errs.push(notSupported('roleRef.kind', ref?.kind ?? '', kinds));
+  if (typeof ref?.name !== 'string' || ref.name === '') errs.push(required('roleRef.name', ''));
+  list(o.subjects).forEach((s, i) => {
+    const p = FieldPath.root('subjects').index(i);
+    const subject = isObject(s) ? s : {};
+    if (typeof subject.name !== 'string' || subject.name === '') errs.push(required(p.child('name'), ''));
+    if (!['ServiceAccount', 'User', 'Group'].includes(String(subject.kind))) errs.push(notSupported(p.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+  });
+  return errs;
+}
+
+function roleRefUnchanged(o: KubeObject, old: KubeObject): FieldError[] {
+  if (JSON.stringify(o.roleRef) === JSON.stringify(old.roleRef)) return [];
+  // The internal RoleRef has no JSON tags: Go prints its field names.
+  const ref = isObject(o.roleRef) ? o.roleRef : {};
+  const text = JSON.stringify({ APIGroup: String(ref.apiGroup ?? ''), Kind: String(ref.kind ?? ''), Name: String(ref.name ?? '') });
+  return [new FieldError('FieldValueInvalid', 'roleRef', o.roleRef ?? null, 'cannot change roleRef', text)];
+}
+
+function subjectsOf(kind: string): (o: KubeObject) => string {
+  return (o) => list(o.subjects).filter((s): s is JSONObject => isObject(s) && s.kind === kind)
+    .map((s) => (kind === 'ServiceAccount' ? `${String(s.namespace ?? '')}/${String(s.name ?? '')}` : String(s.name ?? ''))).join(', ');
+}
+
+const bindingColumns = {
+  columns: [{ def: { name: 'Role', type: 'string', priority: 0, description: 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.' }, cell: (o: KubeObject) => `${String(valueAt(o, 'roleRef', 'kind') ?? '')}/${String(valueAt(o, 'roleRef', 'name') ?? '')}` }],
+  wide: [
+    { def: { name: 'Users', type: 'string', priority: 1, description: 'Users in the roleBinding' }, cell: subjectsOf('User') },
+    { def: { name: 'Groups', type: 'string', priority: 1, description: 'Groups in the roleBinding' }, cell: subjectsOf('Group') },
+    { def: { name: 'ServiceAccounts', type: 'string', priority: 1, description: 'ServiceAccounts in the roleBinding' }, cell: subjectsOf('ServiceAccount') },
+  ],
+};
+
+const rbac = (resource: string, kind: string, namespaced: boolean): BuiltinSpec['names'] => ({
+  group: 'rbac.authorization.k8s.io', version: 'v1', resource, singular: resource.slice(0, -1), kind, namespaced, shortNames: [], status: false, nameValidation: 'subdomain',
+});
+
+/** The serving and access kinds (see the file comment); `store` lets Services avoid used addresses. */
+export function serviceResourceTypes(store?: ObjectStore): BuiltinResourceType[] {
+  const service = serviceSpec(store);
+  const serviceType = new BuiltinResourceType(service);
+  const prepare = serviceType.prepareForUpdate.bind(serviceType);
+  serviceType.prepareForUpdate = (o, old, ctx) => {
+    keepClusterIP(o, old);
+    prepare(o, old, ctx);
+  };
+  return [
+    serviceType,
+    new BuiltinResourceType(serviceAccount),
+    new BuiltinResourceType(persistentVolumeClaim),
+    new BuiltinResourceType({ names: rbac('roles', 'Role', true), age: false, columns: [createdAt], validate: (o) => validateRules(o, true) }),
+    new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
+    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), age: false, columns: [createdAt], validate: (o) => validateRules(o, false) }),
+    new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
+  ];
+}

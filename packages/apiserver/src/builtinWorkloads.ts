@@ -1,0 +1,445 @@
+/**
+ * The workload kinds operators create: apps/v1 Deployments, StatefulSets, DaemonSets and ReplicaSets,
+ * batch/v1 Jobs and CronJobs — with the defaults of their registered defaulting functions (the pod
+ * template's included), the validation operators commonly hit (selector required, non-empty and
+ * matching the template's labels, containers with names and images, restart policies), generation
+ * on spec changes, status and scale subresources, and the Table columns of the apiserver's printers.
+ *
+ * There is no controller behind them: no ReplicaSet is rolled out, no Pod is created, no Job runs.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/apps/validation/validation.go
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
+ */
+import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
+import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
+import { isObject, type JSONObject } from './internal/own.js';
+
+/** The object at a key of an object, created when missing or not an object. */
+function child(o: JSONObject, key: string): JSONObject {
+  const v = Object.hasOwn(o, key) ? o[key] : undefined;
+  if (isObject(v)) return v;
+  const created: JSONObject = {};
+  o[key] = created;
+  return created;
+}
+
+/** Sets a field when it is absent (the `if x == nil { x = default }` of the defaulting functions). */
+function orDefault(o: JSONObject, key: string, value: unknown): void {
+  if (!Object.hasOwn(o, key) || o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
+}
+
+function objectAt(o: unknown, ...path: string[]): JSONObject | undefined {
+  let cur = o;
+  for (const k of path) {
+    if (!isObject(cur) || !Object.hasOwn(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return isObject(cur) ? cur : undefined;
+}
+
+function valueAt(o: unknown, ...path: string[]): unknown {
+  const parent = objectAt(o, ...path.slice(0, -1));
+  const last = path[path.length - 1];
+  return parent !== undefined && Object.hasOwn(parent, last) ? parent[last] : undefined;
+}
+
+/** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
+export function defaultPullPolicy(image: string): string {
+  if (image.includes('@')) return 'IfNotPresent';
+  const slash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  if (colon <= slash) return 'Always';
+  return image.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultContainers(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    orDefault(c, 'terminationMessagePath', '/dev/termination-log');
+    orDefault(c, 'terminationMessagePolicy', 'File');
+    if (typeof c.image === 'string') orDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
+    orDefault(c, 'resources', {});
+    if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) orDefault(p, 'protocol', 'TCP');
+  }
+}
+
+/** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
+export function defaultPodTemplate(template: JSONObject): void {
+  const spec = child(template, 'spec');
+  orDefault(spec, 'restartPolicy', 'Always');
+  orDefault(spec, 'terminationGracePeriodSeconds', 30);
+  orDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  orDefault(spec, 'securityContext', {});
+  orDefault(spec, 'schedulerName', 'default-scheduler');
+  defaultContainers(spec.containers);
+  defaultContainers(spec.initContainers);
+}
+
+/** `ValidatePodTemplateSpec`'s checks operators hit: containers present, named, with an image. */
+function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
+  const spec = objectAt(template, 'spec');
+  const list = spec !== undefined && Array.isArray(spec.containers) ? spec.containers : [];
+  const sp = path.child('spec');
+  if (list.length === 0) return [required(sp.child('containers'), '')];
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  list.forEach((c, i) => {
+    const p = sp.child('containers').index(i);
+    const name = isObject(c) ? c.name : undefined;
+    if (typeof name !== 'string' || name === '') errs.push(required(p.child('name'), ''));
+    else if (names.has(name)) errs.push(new FieldError('FieldValueDuplicate', p.child('name'), name));
+    else names.add(name);
+    if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
+  });
+  return errs;
+}
+
+/**
+ * The selector checks of `ValidateDeploymentSpec`, `ValidateReplicaSetSpec`, `ValidateDaemonSetSpec`
+ * and `ValidateStatefulSetSpec`: required, not empty, valid, and matching the template's labels.
+ */
+function validateSelector(o: KubeObject, kindWord: string, templatePath = ['spec', 'template']): FieldError[] {
+  const specPath = FieldPath.root('spec');
+  const selector = valueAt(o, 'spec', 'selector');
+  const labels = objectAt(o, ...templatePath, 'metadata', 'labels');
+  const mismatch = invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? null, '`selector` does not match template `labels`');
+  if (selector === undefined || selector === null) {
+    // A nil selector selects nothing, so the template never matches (DaemonSets only say that).
+    return kindWord === 'daemonset' ? [mismatch] : [required(specPath.child('selector'), ''), mismatch];
+  }
+  if (!isObject(selector)) return [invalid(specPath.child('selector'), selector, 'invalid label selector')];
+  const ml = isObject(selector.matchLabels) ? Object.keys(selector.matchLabels).length : 0;
+  const me = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0;
+  if (ml + me === 0) {
+    return [new FieldError('FieldValueInvalid', specPath.child('selector'), selector, `empty selector is invalid for ${kindWord}`, '{}')];
+  }
+  let parsed;
+  try {
+    parsed = labelSelectorFromObject(selector as LabelSelectorObject);
+  } catch (err) {
+    return [invalid(specPath.child('selector'), selector, `invalid label selector: ${err instanceof Error ? err.message : String(err)}`)];
+  }
+  const set: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels ?? {})) set[k] = String(v);
+  if (!parsed.matches(set)) return [mismatch];
+  return [];
+}
+
+function validateReplicas(o: KubeObject): FieldError[] {
+  const r = valueAt(o, 'spec', 'replicas');
+  if (typeof r === 'number' && r < 0) return [invalid('spec.replicas', r, 'must be greater than or equal to 0')];
+  return [];
+}
+
+function validateRestartPolicy(template: unknown, path: FieldPath, allowed: string[]): FieldError[] {
+  const policy = valueAt(template, 'spec', 'restartPolicy');
+  if (typeof policy === 'string' && !allowed.includes(policy)) return [notSupported(path.child('spec', 'restartPolicy'), policy, allowed)];
+  return [];
+}
+
+/** A Job's pod template must say `OnFailure` or `Never` (anything else is `Required`, as upstream words it). */
+function validateJobRestartPolicy(template: unknown, path: FieldPath): FieldError[] {
+  const policy = valueAt(template, 'spec', 'restartPolicy');
+  if (policy === 'OnFailure' || policy === 'Never') return [];
+  return [required(path.child('spec', 'restartPolicy'), 'valid values: "OnFailure", "Never"')];
+}
+
+/** A field that may not change after creation: `field is immutable`. */
+function immutable(o: KubeObject, old: KubeObject, ...path: string[]): FieldError[] {
+  const now = valueAt(o, ...path);
+  if (JSON.stringify(now) === JSON.stringify(valueAt(old, ...path))) return [];
+  return [invalid(FieldPath.root(path[0], ...path.slice(1)), now ?? null, 'field is immutable')];
+}
+
+function num(o: unknown, ...path: string[]): number {
+  const v = valueAt(o, ...path);
+  return typeof v === 'number' ? v : 0;
+}
+
+/** `metav1.FormatLabelSelector`: the selector as text, `<none>` when empty, `<error>` when invalid. */
+export function formatSelector(selector: unknown): string {
+  try {
+    const text = labelSelectorFromObject(isObject(selector) ? selector as LabelSelectorObject : undefined).toString();
+    return text === '' ? '<none>' : text;
+  } catch {
+    return '<error>';
+  }
+}
+
+function containerList(template: unknown): JSONObject[] {
+  const list = valueAt(template, 'spec', 'containers');
+  return Array.isArray(list) ? list.filter(isObject) : [];
+}
+
+/** The wide columns `Containers`, `Images` (and `Selector`) of kinds with a pod template. */
+function templateColumns(templatePath: string[], selector: boolean): BuiltinColumn[] {
+  const cols: BuiltinColumn[] = [
+    { def: { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.' }, cell: (o) => containerList(valueAt(o, ...templatePath)).map((c) => String(c.name ?? '')).join(',') },
+    { def: { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.' }, cell: (o) => containerList(valueAt(o, ...templatePath)).map((c) => String(c.image ?? '')).join(',') },
+  ];
+  if (selector) cols.push({ def: { name: 'Selector', type: 'string', priority: 1, description: 'Label selector of the pods.' }, cell: (o) => formatSelector(valueAt(o, 'spec', 'selector')) });
+  return cols;
+}
+
+function int(name: string, description: string, cell: (o: KubeObject) => number): BuiltinColumn {
+  return { def: { name, type: 'integer', priority: 0, description }, cell };
+}
+
+const replicasScale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', selector: (o: KubeObject) => { const s = formatSelector(valueAt(o, 'spec', 'selector')); return s === '<none>' || s === '<error>' ? '' : s; } };
+
+const deployment: BuiltinSpec = {
+  names: { group: 'apps', version: 'v1', resource: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },
+  generation: true,
+  columns: [
+    { def: { name: 'Ready', type: 'string', priority: 0, description: 'Number of the pod with ready state' }, cell: (o) => `${num(o, 'status', 'readyReplicas')}/${num(o, 'spec', 'replicas')}` },
+    int('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.', (o) => num(o, 'status', 'updatedReplicas')),
+    int('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.', (o) => num(o, 'status', 'availableReplicas')),
+  ],
+  wide: templateColumns(['spec', 'template'], true),
+  defaults: (o) => {
+    const spec = child(o, 'spec');
+    orDefault(spec, 'replicas', 1);
+    const strategy = child(spec, 'strategy');
+    orDefault(strategy, 'type', 'RollingUpdate');
+    if (strategy.type === 'RollingUpdate') {
+      const ru = child(strategy, 'rollingUpdate');
+      orDefault(ru, 'maxUnavailable', '25%');
+      orDefault(ru, 'maxSurge', '25%');
+    }
+    orDefault(spec, 'revisionHistoryLimit', 10);
+    orDefault(spec, 'progressDeadlineSeconds', 600);
+    defaultPodTemplate(child(spec, 'template'));
+  },
+  prepareForCreate: (o) => { o.status = {}; },
+  validate: (o) => [
+    ...validateReplicas(o), ...validateSelector(o, 'deployment'),
+    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
+    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+  ],
+  validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+};
+
+const replicaSet: BuiltinSpec = {
+  names: { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },
+  generation: true,
+  columns: [
+    int('Desired', 'Number of desired pods.', (o) => num(o, 'spec', 'replicas')),
+    int('Current', 'Replicas is the most recently observed number of replicas.', (o) => num(o, 'status', 'replicas')),
+    int('Ready', 'The number of ready replicas for this replica set.', (o) => num(o, 'status', 'readyReplicas')),
+  ],
+  wide: templateColumns(['spec', 'template'], true),
+  defaults: (o) => {
+    const spec = child(o, 'spec');
+    orDefault(spec, 'replicas', 1);
+    defaultPodTemplate(child(spec, 'template'));
+  },
+  prepareForCreate: (o) => { o.status = { replicas: 0 }; },
+  validate: (o) => [
+    ...validateReplicas(o), ...validateSelector(o, 'deployment'),
+    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
+    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+  ],
+  validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+};
+
+const statefulSet: BuiltinSpec = {
+  names: { group: 'apps', version: 'v1', resource: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },
+  generation: true,
+  columns: [{ def: { name: 'Ready', type: 'string', priority: 0, description: 'Number of the pod with ready state' }, cell: (o) => `${num(o, 'status', 'readyReplicas')}/${num(o, 'spec', 'replicas')}` }],
+  wide: templateColumns(['spec', 'template'], false),
+  defaults: (o) => {
+    const spec = child(o, 'spec');
+    orDefault(spec, 'replicas', 1);
+    orDefault(spec, 'podManagementPolicy', 'OrderedReady');
+    const strategy = child(spec, 'updateStrategy');
+    orDefault(strategy, 'type', 'RollingUpdate');
+    if (strategy.type === 'RollingUpdate') orDefault(child(strategy, 'rollingUpdate'), 'partition', 0);
+    orDefault(spec, 'revisionHistoryLimit', 10);
+    const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
+    orDefault(retention, 'whenDeleted', 'Retain');
+    orDefault(retention, 'whenScaled', 'Retain');
+    defaultPodTemplate(child(spec, 'template'));
+  },
+  prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
+  validate: (o) => [
+    ...validateReplicas(o), ...validateSelector(o, 'statefulset'),
+    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
+    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+  ],
+  validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+};
+
+const daemonSet: BuiltinSpec = {
+  names: { group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], status: true, nameValidation: 'subdomain' },
+  generation: true,
+  columns: [
+    int('Desired', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).', (o) => num(o, 'status', 'desiredNumberScheduled')),
+    int('Current', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.', (o) => num(o, 'status', 'currentNumberScheduled')),
+    int('Ready', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.', (o) => num(o, 'status', 'numberReady')),
+    int('Up-to-date', 'The total number of nodes that are running updated daemon pod', (o) => num(o, 'status', 'updatedNumberScheduled')),
+    int('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)', (o) => num(o, 'status', 'numberAvailable')),
+    {
+      def: { name: 'Node Selector', type: 'string', priority: 0, description: 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/' },
+      cell: (o) => {
+        const ns = objectAt(o, 'spec', 'template', 'spec', 'nodeSelector');
+        const keys = Object.keys(ns ?? {}).sort();
+        return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${String(ns![k])}`).join(',');
+      },
+    },
+  ],
+  wide: templateColumns(['spec', 'template'], true),
+  defaults: (o) => {
+    const spec = child(o, 'spec');
+    const strategy = child(spec, 'updateStrategy');
+    orDefault(strategy, 'type', 'RollingUpdate');
+    if (strategy.type === 'RollingUpdate') {
+      const ru = child(strategy, 'rollingUpdate');
+      orDefault(ru, 'maxUnavailable', 1);
+      orDefault(ru, 'maxSurge', 0);
+    }
+    orDefault(spec, 'revisionHistoryLimit', 10);
+    defaultPodTemplate(child(spec, 'template'));
+  },
+  prepareForCreate: (o) => { o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }; },
+  validate: (o) => [
+    ...validateSelector(o, 'daemonset'),
+    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
+    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+  ],
+  validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+};
+
+function jobStatus(o: KubeObject): string {
+  const conds = valueAt(o, 'status', 'conditions');
+  const has = (type: string): boolean => Array.isArray(conds) && conds.some((c) => isObject(c) && c.type === type && c.status === 'True');
+  if (has('Complete')) return 'Complete';
+  if (has('Failed')) return 'Failed';
+  if (has('FailureTarget')) return 'FailureTarget';
+  if (has('SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  if (valueAt(o, 'spec', 'suspend') === true) return 'Suspended';
+  return 'Running';
+}
+
+/** The `Completions` cell: `succeeded/completions`, or `succeeded/1 of parallelism` without completions. */
+function jobCompletions(o: KubeObject): string {
+  const succeeded = num(o, 'status', 'succeeded');
+  const completions = valueAt(o, 'spec', 'completions');
+  if (typeof completions === 'number') return `${succeeded}/${completions}`;
+  const parallelism = num(o, 'spec', 'parallelism');
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+function jobDuration(o: KubeObject, now: number): string {
+  const start = valueAt(o, 'status', 'startTime');
+  if (typeof start !== 'string') return '';
+  const end = valueAt(o, 'status', 'completionTime');
+  return humanDuration((typeof end === 'string' ? Date.parse(end) : now) - Date.parse(start));
+}
+
+const jobUidLabel = 'batch.kubernetes.io/controller-uid';
+
+/** The Job defaults of `SetDefaults_Job` (no pod template restart policy: validation requires one). */
+function defaultJobSpec(spec: JSONObject): void {
+  if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  orDefault(spec, 'parallelism', 1);
+  orDefault(spec, 'backoffLimit', 6);
+  orDefault(spec, 'completionMode', 'NonIndexed');
+  orDefault(spec, 'suspend', false);
+  if (spec.podFailurePolicy === undefined || spec.podFailurePolicy === null) orDefault(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
+  else orDefault(spec, 'podReplacementPolicy', 'Failed');
+}
+
+const job: BuiltinSpec = {
+  orphanDependentsByDefault: true,
+  names: { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], status: true, nameValidation: 'subdomain' },
+  generation: true,
+  columns: [
+    { def: { name: 'Status', type: 'string', priority: 0, description: 'Status of the job.' }, cell: jobStatus },
+    { def: { name: 'Completions', type: 'string', priority: 0, description: 'The desired number of successfully finished pods the job should be run with.' }, cell: jobCompletions },
+    { def: { name: 'Duration', type: 'string', priority: 0, description: 'Time required to complete the job.' }, cell: jobDuration },
+  ],
+  wide: templateColumns(['spec', 'template'], true),
+  defaults: (o) => {
+    const spec = child(o, 'spec');
+    defaultJobSpec(spec);
+    const template = child(spec, 'template');
+    const restart = valueAt(template, 'spec', 'restartPolicy');
+    defaultPodTemplate(template);
+    // The pod defaults would set Always, which a Job refuses; keep the user's (or no) value.
+    if (restart === undefined) delete child(template, 'spec').restartPolicy;
+  },
+  prepareForCreate: (o) => {
+    o.status = {};
+    const spec = child(o, 'spec');
+    if (spec.manualSelector === true) return;
+    spec.manualSelector = false;
+    // generateSelector: the Job's uid selects its pods.
+    const uid = o.metadata.uid ?? '';
+    const name = o.metadata.name ?? '';
+    if (!isObject(spec.selector)) spec.selector = { matchLabels: { [jobUidLabel]: uid } };
+    const meta = child(child(spec, 'template'), 'metadata');
+    meta.labels = { ...(isObject(meta.labels) ? meta.labels : {}), [jobUidLabel]: uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+  },
+  validate: (o) => {
+    const tp = FieldPath.root('spec', 'template');
+    const template = valueAt(o, 'spec', 'template');
+    const errs = [...validateSelector(o, 'job'), ...validatePodTemplate(template, tp)];
+    errs.push(...validateJobRestartPolicy(template, tp));
+    for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
+      const v = valueAt(o, 'spec', f);
+      if (typeof v === 'number' && v < 0) errs.push(invalid(FieldPath.root('spec', f), v, 'must be greater than or equal to 0'));
+    }
+    return errs;
+  },
+  validateUpdate: (o, old) => [...immutable(o, old, 'spec', 'selector'), ...immutable(o, old, 'spec', 'template'), ...immutable(o, old, 'spec', 'completions')],
+};
+
+const cronJob: BuiltinSpec = {
+  names: { group: 'batch', version: 'v1', resource: 'cronjobs', singular: 'cronjob', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ['all'], status: true, nameValidation: 'subdomain' },
+  generation: true,
+  columns: [
+    { def: { name: 'Schedule', type: 'string', priority: 0, description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.' }, cell: (o) => String(valueAt(o, 'spec', 'schedule') ?? '') },
+    { def: { name: 'Timezone', type: 'string', priority: 0, description: 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.' }, cell: (o) => { const tz = valueAt(o, 'spec', 'timeZone'); return typeof tz === 'string' ? tz : '<none>'; } },
+    { def: { name: 'Suspend', type: 'boolean', priority: 0, description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.' }, cell: (o) => (valueAt(o, 'spec', 'suspend') === true ? 'True' : 'False') },
+    int('Active', 'A list of pointers to currently running jobs.', (o) => { const a = valueAt(o, 'status', 'active'); return Array.isArray(a) ? a.length : 0; }),
+    { def: { name: 'Last Schedule', type: 'string', priority: 0, description: 'Information when was the last time the job was successfully scheduled.' }, cell: (o, now) => { const t = valueAt(o, 'status', 'lastScheduleTime'); return typeof t === 'string' ? humanDuration(now - Date.parse(t)) : '<none>'; } },
+  ],
+  wide: templateColumns(['spec', 'jobTemplate', 'spec', 'template'], false).concat([{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Label selector of the pods.' }, cell: (o) => formatSelector(valueAt(o, 'spec', 'jobTemplate', 'spec', 'selector')) }]),
+  defaults: (o) => {
+    const spec = child(o, 'spec');
+    orDefault(spec, 'concurrencyPolicy', 'Allow');
+    orDefault(spec, 'suspend', false);
+    orDefault(spec, 'successfulJobsHistoryLimit', 3);
+    orDefault(spec, 'failedJobsHistoryLimit', 1);
+    const template = child(child(child(spec, 'jobTemplate'), 'spec'), 'template');
+    const restart = valueAt(template, 'spec', 'restartPolicy');
+    defaultPodTemplate(template);
+    if (restart === undefined) delete child(template, 'spec').restartPolicy;
+  },
+  prepareForCreate: (o) => { o.status = {}; },
+  validate: (o) => {
+    const errs: FieldError[] = [];
+    const schedule = valueAt(o, 'spec', 'schedule');
+    if (typeof schedule !== 'string' || schedule === '') errs.push(required('spec.schedule', ''));
+    else if (schedule.trim().split(/\s+/).length !== 5 && !schedule.startsWith('@')) {
+      errs.push(invalid('spec.schedule', schedule, `Expected exactly 5 fields, found ${schedule.trim().split(/\s+/).length}: ${schedule}`));
+    }
+    const policy = valueAt(o, 'spec', 'concurrencyPolicy');
+    if (typeof policy === 'string' && !['Allow', 'Forbid', 'Replace'].includes(policy)) errs.push(notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
+    const tp = FieldPath.root('spec', 'jobTemplate', 'spec', 'template');
+    const template = valueAt(o, 'spec', 'jobTemplate', 'spec', 'template');
+    errs.push(...validatePodTemplate(template, tp));
+    errs.push(...validateJobRestartPolicy(template, tp));
+    return errs;
+  },
+};
+
+/** The workload kinds (see the file comment). */
+export function workloadResourceTypes(): BuiltinResourceType[] {
+  return [deployment, statefulSet, daemonSet, replicaSet, job, cronJob].map((s) => new BuiltinResourceType(s));
+}

@@ -1,0 +1,71 @@
+/**
+ * POSTs a review to a webhook as the apiserver does: https only, the `clientConfig`'s `caBundle` as the
+ * only trusted CA, a service reference dialled at the address the server's resolver gives but verified
+ * as `<name>.<namespace>.svc` (the name the apiserver checks the serving certificate against).
+ */
+import { request as httpsRequest } from 'node:https';
+
+/** `clientConfig` of a webhook (conversion or admission). */
+export interface WebhookClientConfig {
+  url?: string;
+  service?: { namespace: string; name: string; path?: string; port?: number };
+  caBundle?: string;
+}
+
+/**
+ * Where the embedded server dials a webhook `service` reference: a base URL (`https://127.0.0.1:9443`)
+ * to which the reference's path is appended.
+ */
+export type WebhookServiceResolver = (service: { namespace: string; name: string; port: number }) => string;
+
+/** The default resolver: the service's port on 127.0.0.1 (the embedded server has no cluster network). */
+export const loopbackServiceResolver: WebhookServiceResolver = (service) => `https://127.0.0.1:${service.port}`;
+
+/** Where a client config points: the URL to dial and the TLS server name to verify. */
+export function webhookTarget(config: WebhookClientConfig, resolve: WebhookServiceResolver): { url: URL; servername?: string } {
+  if (config.url !== undefined) return { url: new URL(config.url) };
+  const service = config.service;
+  if (service === undefined) throw new Error('the webhook clientConfig has neither url nor service');
+  const base = resolve({ namespace: service.namespace, name: service.name, port: service.port ?? 443 }).replace(/\/+$/, '');
+  return { url: new URL(`${base}${service.path ?? ''}`), servername: `${service.name}.${service.namespace}.svc` };
+}
+
+/**
+ * POSTs `body` (JSON text) and resolves with the response text; rejects with the apiserver's wording
+ * (`Post "<url>": <cause>`) on connection, TLS, timeout or non-2xx failures.
+ */
+export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver): Promise<string> {
+  let target: { url: URL; servername?: string };
+  try {
+    target = webhookTarget(config, resolve);
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+  const { url, servername } = target;
+  if (url.protocol !== 'https:') return Promise.reject(new Error(`Post "${url.href}": webhooks are called over https only`));
+  const ca = config.caBundle === undefined || config.caBundle === '' ? undefined : Buffer.from(config.caBundle, 'base64').toString('utf8');
+  return new Promise((resolvePost, reject) => {
+    const fail = (cause: string): void => reject(new Error(`Post "${url.href}": ${cause}`));
+    const req = httpsRequest(url, {
+      method: 'POST',
+      ca,
+      ...(servername === undefined ? {} : { servername }),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      timeout: timeoutMs,
+      agent: false,
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const code = res.statusCode ?? 500;
+        if (code < 200 || code >= 300) fail(`the server responded with the status code ${code}: ${text.slice(0, 500)}`);
+        else resolvePost(text);
+      });
+      res.on('error', (err) => fail(err.message));
+    });
+    req.on('timeout', () => req.destroy(new Error('context deadline exceeded')));
+    req.on('error', (err) => fail(err.message));
+    req.end(body);
+  });
+}

@@ -1,0 +1,282 @@
+// Admission webhooks called by the embedded server, with the apiserver's semantics (apiserver
+// pkg/admission/plugin/webhook: rules, matchPolicy, selectors, failurePolicy, timeouts, patches,
+// reinvocation, ToStatusErr), against a scriptable HTTPS webhook on 127.0.0.1.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { ApiServer } from '@kubekit/apiserver';
+import type { KubeObject } from '@kubekit/core';
+import { generateCertificates } from '@kubekit/webhook';
+import { createCRD, fixturesDir, shirtCRD, start, type Client } from './internal/client.js';
+
+interface Review { request: Record<string, unknown> & { uid: string; object?: KubeObject; oldObject?: KubeObject } }
+type Answer = (review: Review) => Record<string, unknown> | undefined;
+
+/** An HTTPS webhook whose answer per path the test sets; undefined answers never respond. */
+class TestWebhook {
+  readonly server: Server;
+  readonly calls: { path: string; review: Review }[] = [];
+  readonly answers = new Map<string, Answer>();
+  url = '';
+
+  constructor(tls: { key: string | Buffer; cert: string | Buffer }) {
+    this.server = createServer(tls, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review;
+        const path = req.url ?? '';
+        this.calls.push({ path, review });
+        const response = (this.answers.get(path) ?? (() => ({ allowed: true })))(review);
+        if (response === undefined) return;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...response } }));
+      });
+    });
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+    this.url = `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+const caBundle = readFileSync(join(fixturesDir, 'webhook-tls', 'cert.pem')).toString('base64');
+const patchOf = (ops: unknown[]): Record<string, unknown> => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') });
+
+describe('admission webhooks in the embedded server', function () {
+  this.timeout(30_000);
+  let server: ApiServer;
+  let client: Client;
+  let webhook: TestWebhook;
+  const created: string[] = [];
+
+  const configure = async (kind: 'Validating' | 'Mutating', name: string, hooks: Record<string, unknown>[]): Promise<void> => {
+    const plural = `${kind.toLowerCase()}webhookconfigurations`;
+    const r = await client.post(`/apis/admissionregistration.k8s.io/v1/${plural}`, { metadata: { name }, webhooks: hooks });
+    expect(r.status, r.text).to.equal(201);
+    created.push(`/apis/admissionregistration.k8s.io/v1/${plural}/${name}`);
+  };
+  const hook = (name: string, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    name, clientConfig: { url: `${webhook.url}${path}`, caBundle }, sideEffects: 'None', admissionReviewVersions: ['v1'],
+    rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }], ...extra,
+  });
+  const configMap = (name: string, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { a: '1' } });
+  const cms = '/api/v1/namespaces/default/configmaps';
+
+  before(async () => {
+    webhook = await new TestWebhook({ key: readFileSync(join(fixturesDir, 'webhook-tls', 'key.pem')), cert: readFileSync(join(fixturesDir, 'webhook-tls', 'cert.pem')) }).listen();
+    ({ server, client } = await start());
+  });
+  afterEach(async () => {
+    for (const path of created.splice(0)) await client.delete(path);
+    webhook.calls.length = 0;
+    webhook.answers.clear();
+    await client.delete(cms);
+  });
+  after(async () => {
+    await server.close();
+    await webhook.close();
+  });
+
+  it('serves both configuration kinds with the apiserver defaults, and validates them', async () => {
+    await configure('Mutating', 'defaults', [{ name: 'm.example.com', clientConfig: { service: { namespace: 'ns', name: 'svc' } }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules: [{ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }]);
+    const got = await client.get('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/defaults');
+    expect(got.body.webhooks[0]).to.deep.include({
+      failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, timeoutSeconds: 10, reinvocationPolicy: 'Never',
+      clientConfig: { service: { namespace: 'ns', name: 'svc', port: 443 } },
+    });
+    expect(got.body.webhooks[0].rules[0].scope).to.equal('*');
+    const bad = await client.post('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+      metadata: { name: 'bad' },
+      webhooks: [{ name: 'short', clientConfig: {}, admissionReviewVersions: ['v2'], timeoutSeconds: 31, rules: [] }, { name: 'short', clientConfig: { url: 'http://x/y' }, sideEffects: 'Some', admissionReviewVersions: ['v1'] }],
+    });
+    expect(bad.status).to.equal(422);
+    // Word for word what the reference kube-apiserver (1.34) answers for the same configuration.
+    expect(bad.body.message).to.equal('ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad" is invalid: [' + [
+      'webhooks[0].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
+      'webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
+      'webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
+      'webhooks[0].clientConfig: Required value: exactly one of url or service is required',
+      'webhooks[0].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1',
+      'webhooks[1].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
+      'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
+      'webhooks[1].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]',
+      'webhooks[1].name: Duplicate value: "short"',
+    ].join(', ') + ']');
+  });
+
+  it('rejects a request a validating webhook denies, with the apiserver\'s Status', async () => {
+    webhook.answers.set('/deny', () => ({ allowed: false, status: { message: 'no blue config maps', code: 403 } }));
+    await configure('Validating', 'deny', [hook('deny.example.com', '/deny')]);
+    const r = await client.post(cms, configMap('x'));
+    expect(r.status).to.equal(403);
+    // Kubernetes 1.34's ToStatusErr, as the reference kube-apiserver answers.
+    expect(r.body).to.deep.include({
+      kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403,
+      message: 'admission webhook "deny.example.com" denied the request: no blue config maps',
+    });
+    expect(r.body.details).to.equal(undefined);
+    const review = webhook.calls[0].review;
+    expect(review.request).to.deep.include({
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { group: '', version: 'v1', resource: 'configmaps' },
+      requestKind: { group: '', version: 'v1', kind: 'ConfigMap' }, name: 'x', namespace: 'default', operation: 'CREATE', dryRun: false, oldObject: null,
+    });
+    expect(review.request.object?.metadata.uid, 'validating webhooks see system fields').to.be.a('string');
+    expect((await client.get(`${cms}/x`)).status).to.equal(404);
+  });
+
+  it('applies a mutating webhook\'s JSON patch, passes dryRun, and adds its warnings', async () => {
+    webhook.answers.set('/mutate', (review) => ({ ...patchOf([{ op: 'add', path: '/metadata/labels/mutated', value: String(review.request.dryRun) }]), warnings: ['config maps are mutated'] }));
+    await configure('Mutating', 'mutate', [hook('mutate.example.com', '/mutate')]);
+    const dry = await client.post(`${cms}?dryRun=All`, configMap('y'));
+    expect(dry.status).to.equal(201);
+    expect(dry.body.metadata.labels).to.deep.equal({ mutated: 'true' });
+    const r = await client.post(cms, configMap('y'));
+    expect(r.status).to.equal(201);
+    expect(r.body.metadata.labels).to.deep.equal({ mutated: 'false' });
+    expect(r.headers.get('warning')).to.equal('299 - "config maps are mutated"');
+    expect(webhook.calls[1].review.request.object?.metadata.uid, 'mutating webhooks run before system fields are set').to.equal(undefined);
+  });
+
+  it('sends UPDATEs with the old object', async () => {
+    expect((await client.post(cms, configMap('z'))).status).to.equal(201);
+    await configure('Validating', 'update', [hook('update.example.com', '/update', { rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })]);
+    const r = await client.patch(`${cms}/z`, { data: { a: '2' } });
+    expect(r.status).to.equal(200);
+    expect(webhook.calls).to.have.length(1);
+    expect(webhook.calls[0].review.request.operation).to.equal('UPDATE');
+    expect(webhook.calls[0].review.request.oldObject?.data).to.deep.equal({ a: '1' });
+    expect(webhook.calls[0].review.request.object?.data).to.deep.equal({ a: '2' });
+  });
+
+  it('sends DELETEs with the object being deleted as oldObject, and refuses them when denied', async () => {
+    expect((await client.post(cms, configMap('keep'))).status).to.equal(201);
+    webhook.answers.set('/delete', (review) => (review.request.oldObject?.metadata.name === 'keep' ? { allowed: false, status: { message: 'kept', code: 403 } } : { allowed: true }));
+    await configure('Validating', 'delete', [hook('delete.example.com', '/delete', { rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })]);
+    const r = await client.delete(`${cms}/keep`);
+    expect(r.status).to.equal(403);
+    expect(r.body.message).to.equal('admission webhook "delete.example.com" denied the request: kept');
+    expect(webhook.calls[0].review.request).to.deep.include({ operation: 'DELETE', object: null, name: 'keep' });
+    expect((await client.get(`${cms}/keep`)).status).to.equal(200);
+    webhook.answers.set('/delete', () => ({ allowed: true }));
+    expect((await client.delete(`${cms}/keep`)).status).to.equal(200);
+  });
+
+  it('fails closed with failurePolicy Fail and open with Ignore when the webhook cannot be called', async () => {
+    await configure('Validating', 'unreachable', [hook('down.example.com', '/x', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle }, failurePolicy: 'Ignore' })]);
+    expect((await client.post(cms, configMap('a'))).status).to.equal(201);
+    await configure('Validating', 'unreachable-fail', [hook('down.example.com', '/x', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle } })]);
+    const r = await client.post(cms, configMap('b'));
+    expect(r.status).to.equal(500);
+    expect(r.body.reason).to.equal('InternalError');
+    expect(r.body.message).to.match(/^Internal error occurred: failed calling webhook "down\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/x": connect ECONNREFUSED/);
+  });
+
+  it('times out after timeoutSeconds', async () => {
+    webhook.answers.set('/silent', () => undefined);
+    await configure('Validating', 'silent', [hook('silent.example.com', '/silent', { timeoutSeconds: 1 })]);
+    const r = await client.post(cms, configMap('c'));
+    expect(r.status).to.equal(500);
+    expect(r.body.message).to.include('failed calling webhook "silent.example.com": failed to call webhook: Post');
+    expect(r.body.message).to.include('context deadline exceeded');
+  });
+
+  it('raises a denial\'s code below 400 to 400 and explains a denial without message by its reason, or says there is none', async () => {
+    // What the reference kube-apiserver (1.34) answers for the same three denials.
+    const answers: Record<string, Record<string, unknown>> = { a: { allowed: false, status: { message: 'msg' } }, b: { allowed: false, status: { code: 403, reason: 'Forbidden' } }, c: { allowed: false } };
+    webhook.answers.set('/abc', (review) => answers[review.request.name as string]);
+    await configure('Validating', 'abc', [hook('abc.example.com', '/abc')]);
+    const got = await Promise.all(['a', 'b', 'c'].map(async (n) => { const r = await client.post(cms, configMap(n)); return [r.status, r.body.message]; }));
+    expect(got).to.deep.equal([
+      [400, 'admission webhook "abc.example.com" denied the request: msg'],
+      [403, 'admission webhook "abc.example.com" denied the request: Forbidden'],
+      [400, 'admission webhook "abc.example.com" denied the request without explanation'],
+    ]);
+  });
+
+  it('rejects a response for another uid', async () => {
+    webhook.answers.set('/wrong', () => ({ uid: 'someone-else', allowed: true }));
+    await configure('Validating', 'wrong', [hook('wrong.example.com', '/wrong')]);
+    const r = await client.post(cms, configMap('d'));
+    expect(r.status).to.equal(500);
+    expect(r.body.message).to.match(/expected response\.uid="[-0-9a-f]+", got "someone-else"/);
+  });
+
+  it('calls only webhooks whose objectSelector and namespaceSelector match', async () => {
+    await configure('Validating', 'selected', [
+      hook('object.example.com', '/object', { objectSelector: { matchLabels: { checked: 'yes' } } }),
+      hook('namespace.example.com', '/namespace', { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['default'] }] } }),
+      hook('elsewhere.example.com', '/elsewhere', { namespaceSelector: { matchLabels: { env: 'prod' } } }),
+    ]);
+    await client.post(cms, configMap('e'));
+    await client.post(cms, configMap('f', { checked: 'yes' }));
+    expect(webhook.calls.map((c) => `${c.path} ${c.review.request.name as string}`)).to.deep.equal(['/namespace e', '/object f', '/namespace f']);
+  });
+
+  it('reinvokes a webhook with reinvocationPolicy IfNeeded once a later webhook changed the object', async () => {
+    let calls = 0;
+    webhook.answers.set('/first', () => patchOf([{ op: 'add', path: '/metadata/annotations', value: { first: String(++calls) } }]));
+    webhook.answers.set('/second', () => patchOf([{ op: 'add', path: '/metadata/labels/second', value: 'yes' }]));
+    await configure('Mutating', 'a-first', [hook('first.example.com', '/first', { reinvocationPolicy: 'IfNeeded' })]);
+    await configure('Mutating', 'b-second', [hook('second.example.com', '/second')]);
+    const r = await client.post(cms, configMap('g'));
+    expect(r.status, r.text).to.equal(201);
+    expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/first', '/second', '/first']);
+    expect(r.body.metadata.annotations).to.deep.equal({ first: '2' });
+    expect(webhook.calls[2].review.request.object?.metadata.labels).to.deep.equal({ second: 'yes' });
+  });
+
+  it('dials a service reference at the resolved address and verifies <name>.<namespace>.svc', async () => {
+    const certs = generateCertificates({ hosts: ['shop-webhook.shop.svc'] });
+    const svcWebhook = await new TestWebhook({ key: certs.key, cert: certs.cert }).listen();
+    const resolved: unknown[] = [];
+    const own = await start({ resolveWebhookService: (svc) => { resolved.push(svc); return svcWebhook.url; } });
+    try {
+      svcWebhook.answers.set('/deny', () => ({ allowed: false, status: { code: 422, reason: 'Invalid', message: 'service says no' } }));
+      const c = await own.client.post('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+        metadata: { name: 'svc' }, webhooks: [{ ...hook('svc.example.com', '/deny'), clientConfig: { service: { namespace: 'shop', name: 'shop-webhook', path: '/deny', port: 8443 }, caBundle: certs.caBundle } }],
+      });
+      expect(c.status, c.text).to.equal(201);
+      const r = await own.client.post(cms, configMap('h'));
+      expect(r.status).to.equal(422);
+      expect(r.body).to.include({ reason: 'Invalid', message: 'admission webhook "svc.example.com" denied the request: service says no' });
+      expect(resolved).to.deep.equal([{ namespace: 'shop', name: 'shop-webhook', port: 8443 }]);
+    } finally {
+      await own.server.close();
+      await svcWebhook.close();
+    }
+  });
+
+  describe('matchPolicy on a custom resource with two versions', () => {
+    before(async () => {
+      const crd = shirtCRD() as KubeObject & { spec: { versions: Record<string, unknown>[] } };
+      const v1 = crd.spec.versions[0];
+      crd.spec.versions = [v1, { ...structuredClone(v1), name: 'v1beta1', storage: false }];
+      await createCRD(server, client, crd);
+    });
+
+    for (const [policy, expected] of [['Equivalent', 1], ['Exact', 0]] as const) {
+      it(`${policy}: a rule for v1 ${expected === 1 ? 'also sees' : 'does not see'} v1beta1 requests`, async () => {
+        await configure('Validating', `match-${policy.toLowerCase()}`, [hook('match.example.com', '/match', {
+          matchPolicy: policy, rules: [{ operations: ['CREATE'], apiGroups: ['stable.example.com'], apiVersions: ['v1'], resources: ['shirts'] }],
+        })]);
+        const r = await client.post('/apis/stable.example.com/v1beta1/namespaces/default/shirts', { apiVersion: 'stable.example.com/v1beta1', kind: 'Shirt', metadata: { name: `s-${policy.toLowerCase()}` }, spec: { color: 'blue' } });
+        expect(r.status, r.text).to.equal(201);
+        expect(webhook.calls).to.have.length(expected);
+        if (expected === 1) {
+          expect(webhook.calls[0].review.request).to.deep.include({ kind: { group: 'stable.example.com', version: 'v1', kind: 'Shirt' }, requestKind: { group: 'stable.example.com', version: 'v1beta1', kind: 'Shirt' } });
+          expect(webhook.calls[0].review.request.object?.apiVersion).to.equal('stable.example.com/v1');
+        }
+      });
+    }
+  });
+});
