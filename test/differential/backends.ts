@@ -11,6 +11,8 @@ import type { Target } from './client.js';
 /** A running server of either kind, as the suites need it. */
 export interface Backend extends Target {
   kubeconfig: string;
+  /** The Kubernetes version served (the reference's k8s.io/kubernetes release). */
+  version: string;
   close(): Promise<void>;
 }
 
@@ -26,12 +28,12 @@ export function referenceAvailable(): boolean {
 
 /** Starts kubekit's embedded server, configured like the reference for a server set. */
 export async function startKubekit(set: ServerSet = 'default'): Promise<Backend> {
-  const server = await startApiServer(set === 'gateOff' ? { customResourceFieldSelectors: false, kubernetesVersion: '1.31' } : {});
-  return { name: 'kubekit', url: server.url, kubeconfig: server.kubeconfig, close: () => server.close() };
+  const server = await startApiServer(set === 'gateOff' ? { customResourceFieldSelectors: false } : {});
+  return { name: 'kubekit', url: server.url, kubeconfig: server.kubeconfig, version: 'kubekit', close: () => server.close() };
 }
 
 /** Starts the real kube-apiserver for a server set (building it first if needed). */
 export async function startReference(set: ServerSet = 'default'): Promise<Backend> {
   const server = await startReferenceApiServer(set === 'gateOff' ? { featureGates: { CustomResourceFieldSelectors: false }, emulatedVersion: '1.31' } : {});
-  return { name: 'reference', url: server.url, token: server.token, ca: server.ca, kubeconfig: server.kubeconfig, close: () => server.close() };
+  return { name: 'reference', url: server.url, token: server.token, ca: server.ca, kubeconfig: server.kubeconfig, version: server.version, close: () => server.close() };
 }

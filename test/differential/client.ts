@@ -49,7 +49,12 @@ function open(t: Target, method: string, path: string, options: RequestOptions, 
   let payload: string | undefined;
   if (options.raw !== undefined) payload = options.raw;
   else if (options.body !== undefined) payload = JSON.stringify(options.body);
-  if (payload !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
+  if (payload !== undefined) {
+    headers['Content-Type'] = options.contentType ?? 'application/json';
+    // A known length, not chunked: a server that answers before reading a chunked body leaves it on the
+    // keep-alive connection, where it spoils the next request.
+    headers['Content-Length'] = String(Buffer.byteLength(payload));
+  }
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers, agent: agentFor(t), signal, timeout: 60_000 }, resolve);

@@ -41,11 +41,12 @@ function differingSteps(a: Step[], b: Step[]): string[] {
   return out;
 }
 
-describe(`differential: kubekit's embedded server vs the real kube-apiserver (${live ? 'live' : 'recorded'})`, function () {
+describe(`differential: kubekit's embedded server vs the real kube-apiserver (${live ? 'live' : 'recorded answers'})`, function () {
   this.timeout(60 * 60_000);
   const servers = new Map<string, Backend>();
   const results: { name: string; verdict: 'identical' | 'allowed' | 'differs'; note?: string }[] = [];
   const recorded: Record<string, Step[]> = {};
+  const mineAll: Record<string, Step[]> = {};
   let referenceVersion = '';
 
   before(async function () {
@@ -55,7 +56,7 @@ describe(`differential: kubekit's embedded server vs the real kube-apiserver (${
       servers.set(`kubekit/${set}`, await startKubekit(set));
       if (live) servers.set(`reference/${set}`, await startReference(set));
     }
-    referenceVersion = recording?.version ?? 'live';
+    referenceVersion = live ? servers.get('reference/default')?.version ?? servers.get('reference/gateOff')!.version : recording!.version;
   });
 
   after(async function () {
@@ -64,6 +65,12 @@ describe(`differential: kubekit's embedded server vs the real kube-apiserver (${
     const identical = results.filter((r) => r.verdict === 'identical').length;
     const allowed = results.filter((r) => r.verdict === 'allowed').length;
     process.stdout.write(`differential: ${results.length} scenarios, ${identical} identical, ${results.length - identical} differ (${allowed} allow-listed)\n`);
+    // KUBEKIT_DIFFERENTIAL_DUMP=<dir>: both sides' transcripts, for reading differences whole.
+    const dump = process.env.KUBEKIT_DIFFERENTIAL_DUMP;
+    if (dump !== undefined) {
+      writeFileSync(`${dump}/kubekit.json`, `${JSON.stringify(mineAll, null, 1)}\n`);
+      writeFileSync(`${dump}/reference.json`, `${JSON.stringify(live ? recorded : recording?.scenarios ?? {}, null, 1)}\n`);
+    }
     if (record) {
       writeFileSync(fixtureFile, `${JSON.stringify({ version: referenceVersion, scenarios: recorded }, null, 1)}\n`);
       process.stdout.write(`differential: recorded the reference transcripts into ${fixtureFile.pathname}\n`);
@@ -85,6 +92,7 @@ describe(`differential: kubekit's embedded server vs the real kube-apiserver (${
         reference = r;
         mine = await transcript(kubekit, scenario);
       }
+      mineAll[scenario.name] = mine;
       const differing = differingSteps(mine, reference);
       const allow = allowedDifferences.find((a) => a.scenario === scenario.name);
       if (differing.length === 0) {

@@ -15,7 +15,7 @@ import { reportFieldProblems } from './internal/fieldValidation.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
-import { ageCell, ageColumn, nameColumn } from './table.js';
+import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -50,6 +50,8 @@ export interface BuiltinSpec {
   orphanDependentsByDefault?: boolean;
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
+  /** The verbs discovery lists. @defaultValue all eight */
+  verbs?: string[];
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -70,7 +72,7 @@ export class BuiltinResourceType implements ResourceType {
   private readonly fields: ResourceFields | undefined;
 
   constructor(private readonly spec: BuiltinSpec) {
-    this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: allVerbs, categories: spec.names.categories ?? [] };
+    this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: spec.verbs ?? allVerbs, categories: spec.names.categories ?? [] };
     this.groupResource = { group: spec.names.group, resource: spec.names.resource };
     this.bucket = bucketOf(this.groupResource);
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
@@ -106,7 +108,7 @@ export class BuiltinResourceType implements ResourceType {
 
   tableColumns(): TableColumnDefinition[] {
     const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
-    const age = this.spec.age === false ? [] : [ageColumn];
+    const age = this.spec.age === false ? [] : [builtinAgeColumn];
     return [nameColumn, ...(this.spec.columns ?? []).map(def), ...age, ...(this.spec.wide ?? []).map(def)];
   }
 
@@ -201,6 +203,8 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameValidation: 'label' },
       columns: [{ def: { name: 'Status', type: 'string', priority: 0, description: 'The status of the namespace' }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? '' }],
+      // The namespace registry has no deletecollection (kube-apiserver 1.34 discovery).
+      verbs: allVerbs.filter((v) => v !== 'deletecollection'),
       deleteReturnsObject: true,
       prepareForCreate: (o) => {
         o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: ['kubernetes'] };

@@ -224,7 +224,9 @@ export class CustomResourceType implements ResourceType {
       throw KubeError.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
     if (body.kind !== this.names.kind) {
-      throw KubeError.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${this.names.kind})`);
+      // kube-apiserver 1.34 (the differential suite): 422 with the request's kind, not 400.
+      const name = isObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
+      throw KubeError.invalid({ group: this.names.group, kind: body.kind }, name, [new FieldError('FieldValueInvalid', 'kind', body.kind, `must be ${this.names.kind}`)]);
     }
     const obj = cloneJSON(body) as KubeObject;
     reportFieldProblems(ctx, this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true }));

@@ -180,6 +180,10 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
       'x-kubernetes-group-version-kind': [{ group: n.group, kind: n.listKind, version: n.version }],
     };
   }
+  // The apiserver publishes the autoscaling Scale schemas only where a scale subresource refers to them.
+  if (!JSON.stringify(paths).includes('io.k8s.api.autoscaling.v1.Scale')) {
+    for (const name of Object.keys(schemas)) if (name.startsWith('io.k8s.api.autoscaling.v1.Scale')) delete schemas[name];
+  }
   const title = types.some((t) => t instanceof CustomResourceType) ? 'Kubernetes CRD Swagger' : 'Kubernetes';
   return { openapi: '3.0.0', info: { title, version: 'v0.1.0' }, paths, components: { schemas } };
 }

@@ -33,6 +33,9 @@ export const nameColumn: TableColumnDefinition = { name: 'Name', type: 'string',
 /** The `Age` column. */
 export const ageColumn: TableColumnDefinition = { name: 'Age', type: 'date', format: '', description: ageColumnDescription, priority: 0 };
 
+/** The Age column of built-in kinds: their printers declare it a `string` (custom resources: `date`). */
+export const builtinAgeColumn: TableColumnDefinition = { ...ageColumn, type: 'string' };
+
 /** Parses the `includeObject` query parameter. */
 export function parseIncludeObject(value: string | null): IncludeObject {
   if (value === null || value === '' || value === 'Metadata') return 'Metadata';
@@ -42,7 +45,8 @@ export function parseIncludeObject(value: string | null): IncludeObject {
 
 /** The row object of one object, per `includeObject`. */
 function rowObject(obj: KubeObject, include: IncludeObject): unknown {
-  if (include === 'None') return undefined;
+  // The apiserver sends `object: null` (an empty RawExtension) for None.
+  if (include === 'None') return null;
   if (include === 'Object') return obj;
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
 }
@@ -67,8 +71,7 @@ export function buildTable(type: ResourceType, objects: readonly KubeObject[], o
     columnDefinitions: type.tableColumns(),
     rows: objects.map((o) => {
       const row: { cells: unknown[]; object?: unknown } = { cells: type.tableCells(o, options.now) };
-      const ro = rowObject(o, include);
-      if (ro !== undefined) row.object = ro;
+      row.object = rowObject(o, include);
       return row;
     }),
   };

@@ -247,7 +247,8 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
       const rv = obj.metadata.resourceVersion ?? '';
       if (rv === '' && !type.allowUnconditionalUpdate) {
-        throw invalid(type, info.name, [new UnsignedInvalid('metadata.resourceVersion', 'must be specified for an update')]);
+        // kube-apiserver 1.34 names the resource (not the kind) here, and prints the zero uint64 as 0.
+        throw KubeError.invalid({ group: type.names.group, kind: type.names.resource }, info.name, [new FieldError('FieldValueInvalid', 'metadata.resourceVersion', 0, 'must be specified for an update')]);
       }
     }
     const expected = precondition ?? current.metadata.resourceVersion;
@@ -322,17 +323,6 @@ function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
 function sameContent(a: KubeObject, b: KubeObject): boolean {
   const strip = (o: KubeObject): unknown => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
   return deepEqual(strip(a), strip(b));
-}
-
-/** A field error whose bad value prints as Go prints an unsigned zero (`0x0`). */
-class UnsignedInvalid extends FieldError {
-  constructor(field: string, detail: string) {
-    super('FieldValueInvalid', field, 0, detail);
-  }
-
-  override body(): string {
-    return `Invalid value: 0x0: ${this.detail}`;
-  }
 }
 
 async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {

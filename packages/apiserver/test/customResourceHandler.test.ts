@@ -111,12 +111,19 @@ describe('CustomResourceType', () => {
       });
     });
 
+    it('rejects a body of another kind as invalid, naming the kind it must be', async () => {
+      const r = await client.post(base, { ...cronTab('gadget'), kind: 'Gadget' });
+      expect(r.status).to.equal(422);
+      expect(r.body.message).to.equal('Gadget.stable.example.com "gadget" is invalid: kind: Invalid value: "Gadget": must be CronTab');
+    });
+
     it('requires a resourceVersion (no unconditional updates of custom resources)', async () => {
       const created = (await client.post(base, cronTab('unconditional'))).body;
       delete created.metadata.resourceVersion;
       const r = await client.put(`${base}/unconditional`, created);
       expect(r.status).to.equal(422);
-      expect(r.body.message).to.equal('CronTab.stable.example.com "unconditional" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+      // As kube-apiserver 1.34 words it (test/differential: cr/create-get-update-conflict).
+      expect(r.body.message).to.equal('crontabs.stable.example.com "unconditional" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
     });
 
     it('increments generation on spec changes only and keeps the resourceVersion of a no-op update', async () => {

@@ -57,7 +57,7 @@ describe('startApiServer', () => {
     const r = await client.get('/api/v1/namespaces/default/configmaps/missing');
     expect(r.status).to.equal(404);
     expect(r.body.message).to.equal('configmaps "missing" not found');
-    expect(r.body.details).to.deep.equal({ name: 'missing', group: '', kind: 'configmaps' });
+    expect(r.body.details).to.deep.equal({ name: 'missing', kind: 'configmaps' });
   });
 
   it('refuses a body larger than the limit with 413', async () => {

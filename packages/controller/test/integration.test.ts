@@ -1,7 +1,10 @@
-// Controllers against the embedded API server over real HTTP: a field-selected informer feeding a
-// controller that writes status, handles a finalizer and records events; and leader election on real Leases.
+// Controllers against the embedded API server over real HTTP, and against the real kube-apiserver
+// (@kubekit/envtest, when Go is on PATH): a field-selected informer feeding a controller that writes
+// status, handles a finalizer and records events; and leader election on real Leases.
 import { expect } from 'chai';
-import { startApiServer, type ApiServer } from '@kubekit/apiserver';
+import { spawnSync } from 'node:child_process';
+import { startApiServer } from '@kubekit/apiserver';
+import { startReferenceApiServer } from '@kubekit/envtest';
 import { FakeClock, KubeError, type KubeObject } from '@kubekit/core';
 import { Informer, KubeClient, loadKubeConfig, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
 import {
@@ -29,7 +32,7 @@ const shirtCRD = {
 const shirt = (name: string, color: string, size = 'M'): Shirt =>
   ({ apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { namespace: 'default', name }, spec: { color, size } });
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -37,19 +40,26 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
   }
 }
 
-describe('controllers against the embedded API server', function () {
-  this.timeout(60_000);
-  let server: ApiServer;
+const backends: { name: string; start: () => Promise<{ kubeconfig: string; close(): Promise<void> }> }[] = [{ name: 'embedded', start: () => startApiServer() }];
+if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && process.env.KUBEKIT_BACKENDS !== 'embedded') {
+  backends.push({ name: 'reference', start: () => startReferenceApiServer() });
+}
+
+for (const backend of backends) describe(`controllers against the ${backend.name} API server`, function () {
+  this.timeout(backend.name === 'reference' ? 30 * 60_000 : 60_000);
+  let server: { kubeconfig: string; close(): Promise<void> };
   let kc: KubeConfigLike;
   let client: KubeClient;
   let shirts: ResourceClient<Shirt>;
 
   before(async () => {
-    server = await startApiServer();
+    server = await backend.start();
     kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig });
     client = new KubeClient(kc);
     await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', shirtCRD);
     shirts = client.resource<Shirt>({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
+    // A real apiserver serves a new CRD's resource a moment after accepting it.
+    await until(() => client.request('GET', '/apis/stable.example.com/v1/shirts').then(() => true, () => false), 'shirts served');
   });
   after(async () => { client.close(); await server.close(); });
 

@@ -84,7 +84,13 @@ export class KubeError extends Error {
   /** The error as the apiserver's `Status` body. */
   toStatus(): Status {
     const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason };
-    if (this.details !== undefined) status.details = this.details;
+    if (this.details !== undefined) {
+      // StatusDetails' fields are all `omitempty` upstream: an empty name, group or kind is left out.
+      const d: StatusDetails = { ...this.details };
+      for (const k of ['name', 'group', 'kind', 'uid'] as const) if (d[k] === '') delete d[k];
+      if (d.causes !== undefined && d.causes.length === 0) delete d.causes;
+      status.details = d;
+    }
     status.code = this.code;
     return status;
   }

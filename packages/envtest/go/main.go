@@ -33,6 +33,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -64,6 +65,9 @@ func main() {
 }
 
 func run() int {
+	// When the parent dies, its end of our stdout/stderr pipes goes too; Go would then die of SIGPIPE at
+	// the next log line, before removing the temp dir. Ignored, the writes just fail.
+	signal.Ignore(syscall.SIGPIPE)
 	fs := flag.NewFlagSet("refserver", flag.ContinueOnError)
 	dataDir := fs.String("data-dir", "", "directory for etcd data, certificates and the kubeconfig (default: a new temp dir, removed on exit)")
 	port := fs.Int("port", 0, "secure port on 127.0.0.1 (0: a free one)")

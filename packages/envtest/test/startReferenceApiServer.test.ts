@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { request } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
@@ -72,16 +73,21 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
   it('does stop when the process that started it dies (no orphans)', async () => {
     const script = `import { startReferenceApiServer } from '@kubekit/envtest';
 const s = await startReferenceApiServer();
-process.stdout.write(String(s.pid) + '\\n');
+process.stdout.write(String(s.pid) + ' ' + s.kubeconfigPath + '\\n');
 setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const pid = await new Promise<number>((resolve, reject) => {
+    const [pid, kubeconfigPath] = await new Promise<[number, string]>((resolve, reject) => {
       let out = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); if (out.includes('\n')) resolve(Number(out.trim())); });
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('\n')) { const [p, k] = out.trim().split(' '); resolve([Number(p), k]); }
+      });
       child.once('exit', (code) => reject(new Error(`the starter exited (${code}) before the server was ready`)));
     });
     expect(alive(pid)).to.equal(true);
     child.kill('SIGKILL');
     await until(() => !alive(pid), `exit of the orphaned server ${pid}`);
+    // It cleaned up after itself on the way out (regression: SIGPIPE from the dead parent's pipes killed it first).
+    expect(existsSync(dirname(kubeconfigPath))).to.equal(false);
   });
 });

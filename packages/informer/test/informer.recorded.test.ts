@@ -40,6 +40,20 @@ const expected = {
   selection: ['add default/a', 'synced', 'add default/c', 'delete default/a leftSelection', 'update default/c', 'add default/b', 'delete default/c deleted'],
 };
 
+/**
+ * Events per object, in order: the informer promises order per object only (a departure's reason may be
+ * looked up while other objects' events go ahead).
+ */
+function perObject(lines: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const line of lines) {
+    const [verb, key, ...rest] = line.split(' ');
+    if (key === undefined) continue;
+    (out[key] ??= []).push([verb, ...rest].join(' '));
+  }
+  return out;
+}
+
 function load(name: string): Recorded | undefined {
   const file = new URL(`${name}.json`, dir);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined;
@@ -84,7 +98,7 @@ async function informerOn(url: string, fieldSelector: string): Promise<{ informe
     i.stop.abort();
     await i.run;
     await proxy.close();
-    expect(i.log.lines).to.deep.equal(expected.selection);
+    expect(perObject(i.log.lines)).to.deep.equal(perObject(expected.selection));
     writeFileSync(new URL('selection.json', dir), `${JSON.stringify({ exchanges: proxy.exchanges }, null, 1)}\n`);
   });
 
@@ -110,10 +124,12 @@ describe('Informer against recorded answers of the real kube-apiserver', functio
     try {
       await until(() => i.log.lines.length >= expected.selection.length, 'every recorded event', 30_000);
       await i.informer.idle();
-      expect(i.log.lines).to.deep.equal(expected.selection);
+      // A request the recording lacks means the informer now asks differently: re-record (KUBEKIT_RECORD=1).
+      expect(replay.unmatched, 'requests missing from the recording').to.deep.equal([]);
+      expect(perObject(i.log.lines)).to.deep.equal(perObject(expected.selection));
+      expect(i.log.lines.indexOf('synced')).to.equal(1);
       expect(i.log.violations).to.deep.equal([]);
       expect(i.informer.list().map((o: KubeObject) => o.metadata.name)).to.deep.equal(['b']);
-      expect(replay.unmatched).to.deep.equal([]);
       // The informer resumed its watch at the resourceVersion the real server's list (or bookmark) gave.
       expect(replay.served.some((k) => k.includes('watch='))).to.equal(true);
     } finally {
