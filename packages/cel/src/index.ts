@@ -23,6 +23,7 @@ export { CostLimitExceededError, evaluate as evaluateChecked } from './internal/
 export { BoolType, DynType, IntType, StringType, formatType } from './internal/types.js';
 export { ErrVal, OptionalVal, fromJSON, withTypeAndObjectMeta } from './internal/values.js';
 export { formatValidators as stringFormatValidators } from './internal/stringFormats.js';
+export { goKind, goTypeName } from './internal/goKind.js';
 
 export type { CompileOptions, CostEstimate, EvaluateOptions, Evaluation, Program } from './compile.js';
 export type { CompileResult, CompiledExpression, RuleVariables } from './celEnvironment.js';
@@ -33,3 +34,4 @@ export type { CheckEnv, CheckedExpr } from './internal/checker.js';
 export type { EvalResult, Runtime } from './internal/interpreter.js';
 export type { CelType } from './internal/types.js';
 export type { CelVal } from './internal/values.js';
+export type { GoKind } from './internal/goKind.js';

@@ -1,7 +1,6 @@
 /**
  * The Go kind of a decoded JSON value, as the apiserver's `UnstructuredToVal` sees it: integers are
- * int64, other numbers float64. (`@kubekit/crd` has the same rules for its value validator; CEL needs
- * only these two, and may not import `crd`.)
+ * int64, other numbers float64. `@kubekit/crd`'s value validator uses these too.
  */
 
 /** The Go kind of a decoded JSON value. */

@@ -9,9 +9,9 @@
  * `undefined`, functions and symbols (which JSON cannot hold) count as `null`.
  */
 import { goFormatFloat } from '@kubekit/core';
+import { goKind, goTypeName, type GoKind } from '@kubekit/cel';
 
-/** The Go kind of a decoded JSON value. */
-export type GoKind = 'nil' | 'bool' | 'string' | 'int' | 'float' | 'slice' | 'map';
+export { goKind, goTypeName, type GoKind };
 
 /** An int64: a safe integer `number`, or a `bigint` within int64. */
 export type Int64 = number | bigint;
@@ -21,18 +21,6 @@ export const INT64_MIN = -(2n ** 63n);
 /** The largest int64. */
 export const INT64_MAX = 2n ** 63n - 1n;
 const TWO_63 = 2 ** 63;
-
-/** The Go kind of `v`. */
-export function goKind(v: unknown): GoKind {
-  switch (typeof v) {
-    case 'string': return 'string';
-    case 'number': return Number.isInteger(v) && v >= -TWO_63 && v < TWO_63 ? 'int' : 'float';
-    case 'boolean': return 'bool';
-    case 'bigint': return v >= INT64_MIN && v <= INT64_MAX ? 'int' : 'float';
-    case 'object': return v === null ? 'nil' : Array.isArray(v) ? 'slice' : 'map';
-    default: return 'nil';
-  }
-}
 
 /** The int64 of a value of kind `int`, as a safe `number` when it fits. */
 export function asInt64(v: unknown): Int64 {
@@ -197,15 +185,3 @@ export function exceedsDepth(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** Go's `%T` of a decoded JSON value. */
-export function goTypeName(v: unknown): string {
-  switch (goKind(v)) {
-    case 'nil': return '<nil>';
-    case 'bool': return 'bool';
-    case 'string': return 'string';
-    case 'int': return 'int64';
-    case 'float': return 'float64';
-    case 'slice': return '[]interface {}';
-    default: return 'map[string]interface {}';
-  }
-}
