@@ -1,11 +1,12 @@
-import { Document } from 'yaml';
+import { Document, Scalar, isScalar, visit, type Tags } from 'yaml';
 
 /**
  * Writes objects as kubectl-ready YAML: one document per object (an array is several documents,
  * separated by `---`), keys in the objects' own order (which for generated CRDs is kubekit's stable
  * order), no line folding, and YAML 1.1 quoting, so that strings such as `yes`, `on`, `no`, `y`,
  * `0777` or `1:20` stay strings for YAML 1.1 readers (kubectl's go-yaml among them). Big integers
- * (`bigint`) are written in full.
+ * (`bigint`) are written in full. A key `<<` is quoted: plain, YAML 1.1 readers (go-yaml included) take it
+ * for a merge key.
  *
  * @example
  * ```ts
@@ -15,6 +16,20 @@ import { Document } from 'yaml';
 export function toYAML(objects: unknown): string {
   const documents = Array.isArray(objects) ? objects : [objects];
   return documents
-    .map((object) => new Document(object, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: false }))
+    .map((object) => {
+      // Without the merge tag in the writing schema, a `<<` key is an ordinary string that can be quoted.
+      const doc = new Document(object, { version: '1.1', aliasDuplicateObjects: false, customTags: withoutMergeKey });
+      visit(doc, {
+        Pair(_, pair) {
+          if (isScalar(pair.key) && pair.key.value === '<<') pair.key.type = Scalar.QUOTE_DOUBLE;
+        },
+      });
+      return doc.toString({ lineWidth: 0, indentSeq: false });
+    })
     .join('---\n');
+}
+
+/** The YAML 1.1 tags less the merge key, for writing. */
+function withoutMergeKey(tags: Tags): Tags {
+  return tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:merge');
 }

@@ -31,6 +31,12 @@ describe('toYAML', () => {
     expect(text).to.equal(`big: 12345678901234567890\nlong: ${long}\n`);
   });
 
+  it('quotes a << key, which YAML 1.1 readers would take for a merge key (regression: fast-check found {"<<":null})', () => {
+    const text = toYAML({ value: { '<<': null, a: { '<<': 'x' } } });
+    expect(text).to.contain('"<<": null');
+    expect(parse(text, { version: '1.1' })).to.deep.equal({ value: { '<<': null, a: { '<<': 'x' } } });
+  });
+
   it('round-trips JSON values through YAML 1.1 and 1.2 readers', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
