@@ -21,13 +21,17 @@ function simple(kind: CelKind, name: string = kind): CelType {
   return Object.freeze({ kind, name, params: [] });
 }
 
+/** The CEL type `bool`. */
 export const BoolType = simple('bool');
+/** The CEL type `int`. */
 export const IntType = simple('int');
 export const UintType = simple('uint');
 export const DoubleType = simple('double');
+/** The CEL type `string`. */
 export const StringType = simple('string');
 export const BytesType = simple('bytes');
 export const NullType = simple('null', 'null_type');
+/** The CEL type `dyn`. */
 export const DynType = simple('dyn');
 export const AnyType = simple('any', 'google.protobuf.Any');
 export const ErrorType = simple('error', '*error*');
