@@ -1,11 +1,11 @@
 import { KubeError } from '@kubekit/core';
 import { validateCustomResource } from '@kubekit/crd';
-import { defaultAndPrune } from '@kubekit/defaulter';
 import { toYAML } from '@kubekit/decorators';
 import { exitCodes } from '../exitCodes.js';
 import type { CliContext } from '../internal/context.js';
 import { displayPath, nameOf, readDefinitions, readObjects } from '../internal/documents.js';
 import { resolveObjects } from '../internal/resolveResource.js';
+import { storedForm } from '../internal/storedForm.js';
 
 /** Options of `kubekit default`. */
 export interface DefaultOptions {
@@ -31,16 +31,13 @@ export async function defaultObjects(ctx: CliContext, options: DefaultOptions): 
   let failed = 0;
   const documents: string[] = [];
   for (const item of objects) {
-    const object = structuredClone(item.object);
-    let pruned: string[];
-    try {
-      pruned = defaultAndPrune(object, item.version.schema?.openAPIV3Schema, { isResourceRoot: true });
-    } catch (err) {
-      if (!(err instanceof KubeError)) throw err;
+    const stored = storedForm(item);
+    if (stored instanceof KubeError) {
       failed++;
-      ctx.stderr.write(`${ctx.colors.red('error:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))}: ${err.message}\n`);
+      ctx.stderr.write(`${ctx.colors.red('error:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))}: ${stored.message}\n`);
       continue;
     }
+    const { object, pruned } = stored;
     const errors = validateCustomResource(item.crd, item.version.name, object);
     if (errors.length > 0) {
       failed++;

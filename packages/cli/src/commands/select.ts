@@ -1,7 +1,6 @@
 import { customResourceFieldsOptionsFor, selectorMatcher } from '@kubekit/attrs';
 import type { SelectionPredicate } from '@kubekit/attrs';
 import { KubeError } from '@kubekit/core';
-import { defaultAndPrune } from '@kubekit/defaulter';
 import { toYAML } from '@kubekit/decorators';
 import { exitCodes } from '../exitCodes.js';
 import { CommandError } from '../internal/context.js';
@@ -9,6 +8,7 @@ import type { CliContext } from '../internal/context.js';
 import { displayPath, nameOf, namespaceOf, readDefinitions, readObjects } from '../internal/documents.js';
 import { cellText, visibleColumns } from '../internal/printerColumns.js';
 import { resolveObjects } from '../internal/resolveResource.js';
+import { storedForm } from '../internal/storedForm.js';
 import type { ResolvedObject } from '../internal/resolveResource.js';
 import { formatTable } from '../internal/table.js';
 
@@ -100,15 +100,12 @@ export async function select(ctx: CliContext, options: SelectOptions): Promise<n
  * the apiserver would refuse to decode stays as written, with a warning.
  */
 function asStored(ctx: CliContext, item: ResolvedObject): ResolvedObject {
-  const object = structuredClone(item.object);
-  try {
-    defaultAndPrune(object, item.version.schema?.openAPIV3Schema, { isResourceRoot: true });
-  } catch (err) {
-    if (!(err instanceof KubeError)) throw err;
-    ctx.stderr.write(`${ctx.colors.yellow('warning:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))} is selected as written, not defaulted: ${err.message}\n`);
+  const stored = storedForm(item);
+  if (stored instanceof KubeError) {
+    ctx.stderr.write(`${ctx.colors.yellow('warning:')} ${displayPath(ctx, item.file)}: ${item.crd.spec.names.kind} ${JSON.stringify(nameOf(item.object))} is selected as written, not defaulted: ${stored.message}\n`);
     return item;
   }
-  return { ...item, object };
+  return { ...item, object: stored.object };
 }
 
 /**
