@@ -1,4 +1,5 @@
 import { KubeError, type Clock, type KubeList, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
+import { escapeFieldValue } from '@kubekit/selectors';
 import type { DeleteReason } from '../events.js';
 import type { ListOptions, RequestOptions } from '../listerWatcher.js';
 import { describe } from './errors.js';
@@ -293,7 +294,7 @@ export class DeleteReasonResolver {
     }
     try {
       this.counts.lookups++;
-      const list = await this.lookup.list({ fieldSelector: `metadata.name=${lookup.name}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
+      const list = await this.lookup.list({ fieldSelector: `metadata.name=${escapeFieldValue(lookup.name)}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
       return this.verdict(list.items.find((o) => o.metadata?.name === lookup.name), lookup);
     } catch (err) {
       if (err instanceof KubeError && err.code === 403 && !this.forbidden) {

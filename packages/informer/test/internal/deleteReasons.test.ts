@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { noopLogger, type KubeList, type KubeObject } from '@kubekit/core';
+import { KubeError, noopLogger, type KubeList, type KubeObject } from '@kubekit/core';
+import { parseFieldSelector } from '@kubekit/selectors';
+import type { ListOptions } from '../../src/listerWatcher.js';
 import { DeleteReasonResolver, type NameLookup } from '../../src/internal/deleteReasons.js';
 import type { KubeObjectLike } from '../../src/types.js';
 import { FakeClock } from '../helpers/fakeClock.js';
@@ -7,6 +9,9 @@ import { FakeClock } from '../helpers/fakeClock.js';
 /** A server whose GETs by name answer when the test says so (404 unless `present` has the name). */
 class ControlledLookup implements NameLookup {
   readonly gets: string[] = [];
+  readonly lists: ListOptions[] = [];
+  /** Answer every GET with 403, as for an informer that may list but not get. */
+  forbidGet = false;
   readonly present = new Map<string, string>();
   private readonly waiting: (() => void)[] = [];
   /** Answer at once instead of holding the answers back. */
@@ -14,13 +19,24 @@ class ControlledLookup implements NameLookup {
 
   get(name: string): Promise<KubeObjectLike | undefined> {
     this.gets.push(name);
+    if (this.forbidGet) return Promise.reject(new KubeError('Forbidden', `cannot get "${name}"`));
     const answer = (): KubeObjectLike | undefined => (this.present.has(name) ? { metadata: { name, uid: this.present.get(name) } } : undefined);
     if (this.immediate) return Promise.resolve(answer());
     return new Promise((resolve) => this.waiting.push(() => resolve(answer())));
   }
 
-  list(): Promise<KubeList<KubeObjectLike & KubeObject>> {
-    return Promise.reject(new Error('not used'));
+  list(options: ListOptions): Promise<KubeList<KubeObjectLike & KubeObject>> {
+    this.lists.push(options);
+    // The server's reading of the selector: one requirement, on metadata.name.
+    let requirements;
+    try {
+      requirements = parseFieldSelector(options.fieldSelector ?? '').requirements();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const name = requirements.length === 1 && requirements[0].field === 'metadata.name' && requirements[0].operator === '=' ? requirements[0].value : undefined;
+    const uid = name === undefined ? undefined : this.present.get(name);
+    return Promise.resolve({ apiVersion: 'v1', kind: 'List', metadata: {}, items: name === undefined || uid === undefined ? [] : [{ metadata: { name, uid } }] });
   }
 
   /** Answers the oldest request held back. */
@@ -94,5 +110,20 @@ describe('DeleteReasonResolver', () => {
     expect(reasons.map((r) => r.value)).to.deep.equal(names.map(() => 'deleted'));
     expect(resolver.pending).to.equal(0);
     expect(resolver.counts).to.deep.equal({ lookups: 1100, unknown: 0, settledLocally: 0 });
+  });
+
+  // RBAC objects' names are path segments (ValidateRBACName = path.IsValidPathSegmentName): `,`, `=`
+  // and `\` are allowed, and are escaped in a field selector (fields.EscapeValue).
+  it('does escape the name in the list restricted to metadata.name', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.forbidGet = true;
+    const name = 'system:a,b=c\\d';
+    server.present.set(name, `uid-${name}`);
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined);
+    const reason = resolver.resolve(`default/${name}`, obj(name));
+    await reason.promise;
+    expect(server.lists.map((o) => o.fieldSelector)).to.deep.equal(['metadata.name=system:a\\,b\\=c\\\\d']);
+    expect(reason.value).to.equal('leftSelection');
   });
 });
