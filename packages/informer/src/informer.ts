@@ -83,8 +83,9 @@ export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends 
   /** Delays after failures. @defaultValue 800 ms doubling to 5 s, jitter 1 (so at most 10 s), reset after 10 s of health */
   backoff?: Partial<BackoffPolicy>;
   /**
-   * Fail {@link Informer.waitForSync} after this many attempts in a row failed with a permanent error
-   * (400, 403, 404, 405: a selector the server rejects, a resource it does not serve, forbidden). The
+   * Fail {@link Informer.waitForSync} after this many attempts failed with a permanent error (400, 403,
+   * 404, 405: a selector the server rejects, a resource it does not serve, forbidden) since the last
+   * successful list or watch event (other failures in between do not reset the count). The
    * informer keeps retrying after that, so a later CRD or RBAC change still brings it in sync. @defaultValue 3
    */
   permanentErrorAttempts?: number;
@@ -338,8 +339,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
    * Resolves once the cache holds the complete state, at once if it does.
    *
    * @throws the signal's reason when `signal` aborts first; KubeError (`Timeout`) when the informer stops
-   * first; the server's error (a `KubeError` with its message) once `permanentErrorAttempts` attempts in
-   * a row failed with a permanent error (see `status.permanentError`; the informer keeps retrying).
+   * first; the server's error (a `KubeError` with its message) once `permanentErrorAttempts` attempts
+   * since the last success failed with a permanent error (see `status.permanentError`; the informer keeps retrying).
    */
   waitForSync(signal?: AbortSignal): Promise<void> {
     if (this.synced) return Promise.resolve();

@@ -98,28 +98,30 @@ export class KubeClient {
    * once per group-version and client, and again when it does not list the resource yet, such as
    * right after its CRD was created).
    *
-   * @throws KubeError `NotFound` when the server does not serve the resource; the discovery request's error otherwise.
+   * @throws KubeError `NotFound` when the server does not serve the resource; the signal's reason when it
+   * aborts first (a discovery other callers wait for goes on); the discovery request's error otherwise.
    */
   async isNamespaced(apiVersion: string, plural: string, signal?: AbortSignal): Promise<boolean> {
     for (let attempt = 0; attempt < 2; attempt++) {
       let cached = this.scopes.get(apiVersion);
       if (cached === undefined || attempt > 0) {
-        cached = this.discover(apiVersion, signal);
+        // Shared by every caller until it settles: no one caller's signal may end it for the others.
+        cached = this.discover(apiVersion);
         this.scopes.set(apiVersion, cached);
         cached.catch(() => this.scopes.delete(apiVersion));
       }
-      const scopes = await cached;
+      const scopes = await untilAborted(cached, signal);
       const namespaced = scopes.get(plural);
       if (namespaced !== undefined) return namespaced;
     }
     throw new KubeError('NotFound', `the server doesn't have a resource type "${plural}" in ${apiVersion}`);
   }
 
-  private async discover(apiVersion: string, signal?: AbortSignal): Promise<Map<string, boolean>> {
+  private async discover(apiVersion: string): Promise<Map<string, boolean>> {
     const { group, version } = parseApiVersion(apiVersion);
     let list: unknown;
     try {
-      list = await this.request('GET', group === '' ? `/api/${version}` : `/apis/${group}/${version}`, undefined, { signal });
+      list = await this.request('GET', group === '' ? `/api/${version}` : `/apis/${group}/${version}`);
     } catch (err) {
       if (err instanceof KubeError && err.reason === 'NotFound') return new Map();
       throw err;
@@ -277,4 +279,24 @@ function writeQuery(options: WriteOptions): URLSearchParams {
 function withQuery(path: string, query: URLSearchParams): string {
   const text = query.toString();
   return text === '' ? path : `${path}?${text}`;
+}
+
+/** `promise`'s outcome, or the signal's reason once `signal` aborts first (`promise` goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }

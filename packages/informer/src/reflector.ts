@@ -64,8 +64,9 @@ export interface ReflectorStatus {
   /** The most recent failure, if any since the last successful sync or watch event. */
   lastError: Error | undefined;
   /**
-   * Set once `permanentErrorAttempts` attempts in a row failed with an error that cannot go away by
-   * itself (400, 403, 404, 405: a rejected selector, a missing resource, forbidden); cleared by the next
+   * Set once `permanentErrorAttempts` attempts since the last successful sync or watch event failed with
+   * an error that cannot go away by itself (400, 403, 404, 405: a rejected selector, a missing resource,
+   * forbidden; other failures in between do not reset the count); cleared by the next
    * successful sync or watch event. The reflector keeps retrying (with its backoff, so at most every
    * 10 s by default): a CRD or RBAC change fixes such errors.
    */
@@ -116,7 +117,8 @@ export interface ReflectorOptions<T> {
   /** Delays after failures. @defaultValue {@link defaultBackoffPolicy} */
   backoff?: Partial<BackoffPolicy>;
   /**
-   * After this many attempts in a row failed with a permanent error (400, 403, 404, 405), report it in
+   * After this many attempts failed with a permanent error (400, 403, 404, 405) since the last successful
+   * sync or watch event (other failures in between do not reset the count), report it in
    * `status.permanentError` (the informer then fails `waitForSync`). @defaultValue 3
    */
   permanentErrorAttempts?: number;
@@ -169,7 +171,7 @@ interface OpenWatch<T extends KubeObjectLike> {
  *   backoff policy (at least `Retry-After`), then resume the watch, or relist if never synced. A watch
  *   the server ends normally (its `timeoutSeconds`) resumes at once. The backoff starts over once a
  *   list completed or a watch stayed open for its `resetAfterMs`. Permanent errors (400, 403, 404, 405)
- *   are retried the same way, and after `permanentErrorAttempts` in a row they show in
+ *   are retried the same way, and after `permanentErrorAttempts` of them since the last success they show in
  *   `status.permanentError`. The reflector never gives up: it stops only when the signal passed to
  *   {@link Reflector.start} aborts.
  * - Observability: every phase change is a `status` event, every failure an `error` event, and

@@ -68,4 +68,20 @@ describe('KubeClient scope discovery', () => {
   it('keeps an explicit namespaced option without asking the server', async () => {
     expect(await client.resource({ apiVersion: 'nothing.example.com/v1', plural: 'things', namespaced: false }).namespaced()).to.equal(false);
   });
+
+  it('does not fail a caller because another caller waiting for the same discovery gave up', async () => {
+    const fresh = new KubeClient(await loadKubeConfig({ kind: 'string', text: server.kubeconfig }));
+    try {
+      const impatient = new AbortController();
+      const first = fresh.isNamespaced('v1', 'configmaps', impatient.signal);
+      const second = fresh.isNamespaced('v1', 'configmaps');
+      const reason = new Error('gave up');
+      impatient.abort(reason);
+      expect(await first.then(() => undefined, (e: unknown) => e)).to.equal(reason);
+      expect(await second).to.equal(true);
+      expect(await fresh.isNamespaced('v1', 'configmaps')).to.equal(true);
+    } finally {
+      fresh.close();
+    }
+  });
 });

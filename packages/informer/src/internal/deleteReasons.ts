@@ -1,4 +1,5 @@
 import { KubeError, type Clock, type KubeList, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
+import { escapeFieldValue } from '@kubekit/selectors';
 import type { DeleteReason } from '../events.js';
 import type { ListOptions, RequestOptions } from '../listerWatcher.js';
 import { describe } from './errors.js';
@@ -88,6 +89,7 @@ export class DeleteReasonResolver {
   private tokens: number;
   private tokensAt: number;
   private timer: TimerHandle | undefined;
+  private timerAt = 0;
   private useList = false;
   private forbidden = false;
   private stopped = false;
@@ -196,47 +198,67 @@ export class DeleteReasonResolver {
     }
   }
 
-  /** Starts lookups while there are slots and tokens; arms a timer for the next token otherwise. */
+  /**
+   * Starts lookups while there are slots and tokens, and gives up on those that waited past
+   * `maxWaitMs`; otherwise arms a timer for the next token or the first waiting lookup's deadline,
+   * whichever comes first (a slot that frees sooner pumps again).
+   */
   private pump(): void {
-    while (!this.stopped && this.inFlight < this.concurrency) {
-      const lookup = this.nextWaiting();
+    while (!this.stopped) {
+      const lookup = this.firstWaiting();
       if (lookup === undefined) return;
-      this.refill();
-      if (this.clock.now() - lookup.queuedAt > this.maxWaitMs) {
+      const now = this.clock.now();
+      const deadline = lookup.queuedAt + this.maxWaitMs;
+      if (now > deadline) {
+        this.shiftWaiting();
         this.byKey.delete(lookup.key);
         this.unknown(lookup.reason);
         continue;
       }
-      if (this.tokens < 1) {
-        this.waitingHead--;
-        if (this.timer === undefined) {
-          this.timer = this.clock.setTimeout(() => {
-            this.timer = undefined;
-            this.pump();
-          }, Math.ceil(((1 - this.tokens) / this.qps) * 1000));
+      let wait = deadline + 1 - now;
+      if (this.inFlight < this.concurrency) {
+        this.refill();
+        if (this.tokens >= 1) {
+          this.shiftWaiting();
+          this.tokens -= 1;
+          const done = this.run(lookup);
+          this.running.add(done);
+          void done.finally(() => this.running.delete(done));
+          continue;
         }
-        return;
+        wait = Math.min(wait, Math.ceil(((1 - this.tokens) / this.qps) * 1000));
       }
-      this.tokens -= 1;
-      const done = this.run(lookup);
-      this.running.add(done);
-      void done.finally(() => this.running.delete(done));
+      // One timer, at the earliest time wanted (a slot that freed may bring the next token first).
+      if (this.timer !== undefined && this.timerAt <= now + wait) return;
+      this.timer?.cancel();
+      this.timerAt = now + wait;
+      this.timer = this.clock.setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, wait);
+      return;
     }
   }
 
-  private nextWaiting(): Lookup | undefined {
+  /** The first waiting lookup not settled meanwhile (the object came back: no request), left in the queue. */
+  private firstWaiting(): Lookup | undefined {
     while (this.waitingHead < this.waiting.length) {
-      const lookup = this.waiting[this.waitingHead++];
-      if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
-        this.waiting.splice(0, this.waitingHead);
-        this.waitingHead = 0;
-      }
-      // Settled meanwhile (the object came back): no request.
+      const lookup = this.waiting[this.waitingHead];
       if (this.byKey.get(lookup.key) === lookup) return lookup;
+      this.shiftWaiting();
     }
     this.waiting.length = 0;
     this.waitingHead = 0;
     return undefined;
+  }
+
+  /** Takes the first waiting lookup off the queue, compacting it now and then. */
+  private shiftWaiting(): void {
+    this.waitingHead++;
+    if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
+      this.waiting.splice(0, this.waitingHead);
+      this.waitingHead = 0;
+    }
   }
 
   private async run(lookup: Lookup): Promise<void> {
@@ -272,7 +294,7 @@ export class DeleteReasonResolver {
     }
     try {
       this.counts.lookups++;
-      const list = await this.lookup.list({ fieldSelector: `metadata.name=${lookup.name}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
+      const list = await this.lookup.list({ fieldSelector: `metadata.name=${escapeFieldValue(lookup.name)}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
       return this.verdict(list.items.find((o) => o.metadata?.name === lookup.name), lookup);
     } catch (err) {
       if (err instanceof KubeError && err.code === 403 && !this.forbidden) {

@@ -25,11 +25,11 @@ const listPath = ['items', '', 'metadata'];
 // The fast path, for JSON as the apiserver writes custom resources (compact, keys sorted): an
 // object opens with apiVersion, kind and metadata, whose members before managedFields can only be
 // these (flat string maps, strings, integers, a list of strings), and whose member after it is
-// `name` (every stored object has one). A key `"name":` cannot occur inside managedFields (its
-// entries' keys are fixed, fieldsV1's all start with `f:`, `k:`, `v:`, `i:` or are `.`, and quotes
-// inside strings are escaped), so the first one after `"managedFields":[` ends the array when `],`
-// comes right before it. Native regular expressions and `indexOf` find all of this; anything else
-// takes the walk.
+// `name`. The apiserver's managedFields hold objects and strings only, so the first `]` after the
+// array opens is its end, when no `[` comes in between and `,"name":` comes right after (a `]`
+// inside a string followed by `,"` would close that string and leave `name":`, which is not JSON).
+// Native regular expressions and `indexOf` check all of this; anything else (a bracket inside
+// managedFields, no `name` after it, another key order) takes the walk.
 const str = String.raw`"(?:[^"\\]|\\.)*"`;
 const metadataHead = String.raw`"metadata":\{(?:"(?:annotations|labels)":\{(?:${str}:${str},?)*\},|"(?:creationTimestamp|deletionTimestamp|generateName)":${str},|"(?:deletionGracePeriodSeconds|generation)":-?\d+,|"finalizers":\[(?:${str},?)*\],)*"managedFields":\[`;
 const objectHead = String.raw`\{"apiVersion":${str},"kind":${str},${metadataHead}`;
@@ -38,41 +38,44 @@ const itemHead = new RegExp(objectHead, 'y');
 const listHead = new RegExp(String.raw`\{"apiVersion":${str},"items":\[`, 'y');
 const managedFieldsKey = '"managedFields":['.length;
 
-/** Where the `"name":` that ends the managedFields array starting before `from` is, or -1. */
-function nameAfter(text: string, from: number): number {
-  const at = text.indexOf('"name":', from);
-  return at > 1 && text.charCodeAt(at - 1) === COMMA && text.charCodeAt(at - 2) === CLOSE_ARRAY ? at : -1;
+/**
+ * Where the `"name":` member right after the managedFields array that opens just before `open`
+ * starts, or -1 when that cannot be told without a walk (see above).
+ */
+function nameAfter(text: string, open: number): number {
+  const close = text.indexOf(']', open);
+  if (close === -1 || !text.startsWith(',"name":', close + 1)) return -1;
+  return text.lastIndexOf('[', close) === open - 1 ? close + 2 : -1;
 }
 
 /** A watch event's text without `object.metadata.managedFields`. */
 export function skipManagedFieldsInEvent(line: string): string {
-  // Most lines of most resources have none: nothing to do.
-  if (!line.includes('"managedFields"')) return line;
-  eventHead.lastIndex = 0;
-  if (eventHead.test(line)) {
-    const end = eventHead.lastIndex;
-    const name = nameAfter(line, end);
-    if (name !== -1) return line.slice(0, end - managedFieldsKey) + line.slice(name);
-  }
-  return cut(line, eventPath, true);
+  return skipOne(line, eventHead, eventPath);
 }
 
 /** An object's text (a GET's answer) without `metadata.managedFields`. */
 export function skipManagedFieldsInObject(text: string): string {
-  if (!text.includes('"managedFields"')) return text;
-  itemHead.lastIndex = 0;
-  if (itemHead.test(text)) {
-    const end = itemHead.lastIndex;
-    const name = nameAfter(text, end);
-    if (name !== -1) return text.slice(0, end - managedFieldsKey) + text.slice(name);
-  }
-  return cut(text, objectPath, true);
+  return skipOne(text, itemHead, objectPath);
 }
 
 /** A list's text without `items[*].metadata.managedFields`. */
 export function skipManagedFieldsInList(text: string): string {
+  // Most lists of most resources have none: nothing to do.
   if (!text.includes('"managedFields"')) return text;
   return fastList(text) ?? cut(text, listPath, false);
+}
+
+/** `text` without the `managedFields` of the one object that `head` (fast) or `path` (walk) leads to. */
+function skipOne(text: string, head: RegExp, path: readonly string[]): string {
+  // Most lines of most resources have none: nothing to do.
+  if (!text.includes('"managedFields"')) return text;
+  head.lastIndex = 0;
+  if (head.test(text)) {
+    const open = head.lastIndex;
+    const name = nameAfter(text, open);
+    if (name !== -1) return text.slice(0, open - managedFieldsKey) + text.slice(name);
+  }
+  return cut(text, path, true);
 }
 
 /** The fast path for a list whose every item has the shape above; `undefined` when one has not. */
@@ -86,10 +89,10 @@ function fastList(text: string): string | undefined {
     if (text.charCodeAt(p) === CLOSE_ARRAY) return out + text.slice(from);
     itemHead.lastIndex = p;
     if (!itemHead.test(text)) return undefined;
-    const head = itemHead.lastIndex;
-    const name = nameAfter(text, head);
+    const open = itemHead.lastIndex;
+    const name = nameAfter(text, open);
     if (name === -1) return undefined;
-    out += text.slice(from, head - managedFieldsKey);
+    out += text.slice(from, open - managedFieldsKey);
     from = name;
     // The rest of the item: from inside its metadata, two levels deep.
     const end = closeFrom(text, name, 2);
@@ -125,8 +128,6 @@ function closeFrom(text: string, i: number, depth: number): number {
  * `''` for any array element). One tight loop: this runs on every byte the informer receives.
  */
 function cut(text: string, path: readonly string[], once: boolean): string {
-  // Most lines of most resources have none: nothing to walk.
-  if (!text.includes('"managedFields"')) return text;
   const n = text.length;
   // matched: how many leading levels of the current position follow `path`; depth: containers open.
   let depth = 0;

@@ -75,6 +75,27 @@ describe('skipManagedFields', () => {
     }), { numRuns: 500 });
   });
 
+  // A `"name":` right after an array may stand anywhere (here in spec, after `a`): when metadata has no
+  // name of its own after managedFields, the fast path must not take that one for the array's end.
+  it('does cut only managedFields when metadata has no name after it and spec has `],"name":`', () => {
+    const arbNameless = fc.record({
+      apiVersion: fc.constant('stable.example.com/v1'),
+      kind: fc.constant('Shirt'),
+      metadata: fc.record({ name: fc.string(), managedFields: fc.constantFrom(managedFields, [{ manager: 'm', fieldsV1: { 'f:spec': {} } }], []), uid: fc.string() }, { requiredKeys: ['managedFields'] }),
+      spec: fc.record({ a: fc.array(fc.jsonValue(), { maxLength: 2 }), name: fc.string() }),
+    });
+    fc.assert(fc.property(fc.array(arbNameless, { minLength: 1, maxLength: 3 }), styles, (items, style) => {
+      const obj = items[0];
+      const event = style === 'sorted' ? `{"type":"MODIFIED","object":${sortedJSON(obj)}}` : write({ type: 'MODIFIED', object: obj }, style);
+      expect(JSON.parse(skipManagedFieldsInEvent(event))).to.deep.equal(roundTrip({ type: 'MODIFIED', object: dropped(obj) }));
+      expect(JSON.parse(skipManagedFieldsInObject(write(obj, style)))).to.deep.equal(roundTrip(dropped(obj)));
+      const list = { apiVersion: 'stable.example.com/v1', items, kind: 'ShirtList', metadata: { resourceVersion: '1' } };
+      expect(JSON.parse(skipManagedFieldsInList(write(list, style)))).to.deep.equal(roundTrip({ ...list, items: items.map((o) => dropped(o)) }));
+    }), { numRuns: 300 });
+    const text = '{"type":"ADDED","object":{"apiVersion":"v1","kind":"X","metadata":{"managedFields":[{"manager":"m"}],"namespace":"d"},"spec":{"a":[],"name":"keep"}}}';
+    expect(JSON.parse(skipManagedFieldsInEvent(text))).to.deep.equal({ type: 'ADDED', object: { apiVersion: 'v1', kind: 'X', metadata: { namespace: 'd' }, spec: { a: [], name: 'keep' } } });
+  });
+
   it('does cut managedFields wherever it stands among the metadata members', () => {
     for (const text of [
       '{"type":"ADDED","object":{"metadata":{"managedFields":[{"a":1}],"name":"x"}}}',

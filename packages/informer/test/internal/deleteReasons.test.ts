@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { KubeError, noopLogger, type KubeList, type KubeObject } from '@kubekit/core';
+import { parseFieldSelector } from '@kubekit/selectors';
+import type { ListOptions } from '../../src/listerWatcher.js';
+import { DeleteReasonResolver, type NameLookup } from '../../src/internal/deleteReasons.js';
+import type { KubeObjectLike } from '../../src/types.js';
+import { FakeClock } from '../helpers/fakeClock.js';
+
+/** A server whose GETs by name answer when the test says so (404 unless `present` has the name). */
+class ControlledLookup implements NameLookup {
+  readonly gets: string[] = [];
+  readonly lists: ListOptions[] = [];
+  /** Answer every GET with 403, as for an informer that may list but not get. */
+  forbidGet = false;
+  readonly present = new Map<string, string>();
+  private readonly waiting: (() => void)[] = [];
+  /** Answer at once instead of holding the answers back. */
+  immediate = false;
+
+  get(name: string): Promise<KubeObjectLike | undefined> {
+    this.gets.push(name);
+    if (this.forbidGet) return Promise.reject(new KubeError('Forbidden', `cannot get "${name}"`));
+    const answer = (): KubeObjectLike | undefined => (this.present.has(name) ? { metadata: { name, uid: this.present.get(name) } } : undefined);
+    if (this.immediate) return Promise.resolve(answer());
+    return new Promise((resolve) => this.waiting.push(() => resolve(answer())));
+  }
+
+  list(options: ListOptions): Promise<KubeList<KubeObjectLike & KubeObject>> {
+    this.lists.push(options);
+    // The server's reading of the selector: one requirement, on metadata.name.
+    let requirements;
+    try {
+      requirements = parseFieldSelector(options.fieldSelector ?? '').requirements();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const name = requirements.length === 1 && requirements[0].field === 'metadata.name' && requirements[0].operator === '=' ? requirements[0].value : undefined;
+    const uid = name === undefined ? undefined : this.present.get(name);
+    return Promise.resolve({ apiVersion: 'v1', kind: 'List', metadata: {}, items: name === undefined || uid === undefined ? [] : [{ metadata: { name, uid } }] });
+  }
+
+  /** Answers the oldest request held back. */
+  answerOne(): void {
+    this.waiting.shift()?.();
+  }
+}
+
+function obj(name: string): KubeObjectLike {
+  return { metadata: { name, namespace: 'default', uid: `uid-${name}` } };
+}
+
+/** Lets the promise callbacks of answered lookups run. */
+async function settleMicrotasks(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+describe('DeleteReasonResolver', () => {
+  it('does report a departure that could not start within maxWaitMs (all slots busy) as unknown once maxWaitMs passed, not when a slot frees', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined, { concurrency: 1, maxWaitMs: 5000 });
+    const a = resolver.resolve('default/a', obj('a'));
+    const b = resolver.resolve('default/b', obj('b'));
+    expect(server.gets).to.deep.equal(['a']);
+    clock.advance(5000);
+    expect(b.value).to.equal(undefined);
+    clock.advance(1);
+    // a's lookup still holds the only slot; b waited past maxWaitMs: unknown now, and never sent.
+    expect(b.value).to.equal('unknown');
+    expect(a.value).to.equal(undefined);
+    server.answerOne();
+    await settleMicrotasks();
+    expect(a.value).to.equal('deleted');
+    expect(server.gets).to.deep.equal(['a']);
+    expect(resolver.counts).to.deep.equal({ lookups: 1, unknown: 1, settledLocally: 0 });
+    expect(resolver.pending).to.equal(0);
+    expect(clock.pending).to.equal(0);
+  });
+
+  it('does send a departure that waited exactly maxWaitMs for a slot', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.present.set('b', 'uid-b');
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined, { concurrency: 1, maxWaitMs: 5000 });
+    resolver.resolve('default/a', obj('a'));
+    const b = resolver.resolve('default/b', obj('b'));
+    clock.advance(5000);
+    server.answerOne();
+    await settleMicrotasks();
+    expect(server.gets).to.deep.equal(['a', 'b']);
+    server.answerOne();
+    await settleMicrotasks();
+    expect(b.value).to.equal('leftSelection');
+  });
+
+  it('does keep every waiting departure while the queue is compacted (more than 1024 through it, tokens short)', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.immediate = true;
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined, { qps: 1, burst: 1, concurrency: 100, maxWaitMs: 10_000_000 });
+    const names = Array.from({ length: 1100 }, (_, i) => `s${i}`);
+    const reasons = names.map((n) => resolver.resolve(`default/${n}`, obj(n)));
+    expect(server.gets).to.have.length(1);
+    // One token a second: one lookup a second, in order.
+    for (let i = 1; i < names.length; i++) {
+      clock.advance(1000);
+      await settleMicrotasks();
+    }
+    expect(server.gets).to.deep.equal(names);
+    expect(reasons.map((r) => r.value)).to.deep.equal(names.map(() => 'deleted'));
+    expect(resolver.pending).to.equal(0);
+    expect(resolver.counts).to.deep.equal({ lookups: 1100, unknown: 0, settledLocally: 0 });
+  });
+
+  // RBAC objects' names are path segments (ValidateRBACName = path.IsValidPathSegmentName): `,`, `=`
+  // and `\` are allowed, and are escaped in a field selector (fields.EscapeValue).
+  it('does escape the name in the list restricted to metadata.name', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.forbidGet = true;
+    const name = 'system:a,b=c\\d';
+    server.present.set(name, `uid-${name}`);
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined);
+    const reason = resolver.resolve(`default/${name}`, obj(name));
+    await reason.promise;
+    expect(server.lists.map((o) => o.fieldSelector)).to.deep.equal(['metadata.name=system:a\\,b\\=c\\\\d']);
+    expect(reason.value).to.equal('leftSelection');
+  });
+});
