@@ -5,7 +5,7 @@ import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { WorkQueue } from './workQueue.js';
-import { finishedWithin } from './internal/deadline.js';
+import { finishedWithin, syncFailure, syncedWithin } from './internal/deadline.js';
 import type { WorkQueueMetrics } from './workQueueMetrics.js';
 import type { ControllerMetrics } from './prometheusMetrics.js';
 
@@ -190,30 +190,12 @@ export class Controller {
 
   /** Waits for every source to sync; returns the error to fail with (unless `signal` aborted). */
   private async waitForSources(signal: AbortSignal): Promise<Error | undefined> {
-    const waiting = new AbortController();
-    const stop = (): void => waiting.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    const timer = this.clock.setTimeout(() => waiting.abort(new KubeError('Timeout', `timed out after ${this.cacheSyncTimeoutMs} ms`)), this.cacheSyncTimeoutMs);
-    // A source may ignore the signal: the wait ends on the abort whatever the source does.
-    const aborted = new Promise<never>((_, reject) => waiting.signal.addEventListener('abort', () => reject(waiting.signal.reason), { once: true }));
-    aborted.catch(() => undefined);
-    try {
-      await Promise.race([Promise.all(this.sources.map((w) => w.source.waitForSync(waiting.signal))), aborted]);
-      this.logger.info('caches synced; starting workers', { workers: this.concurrency });
-      return undefined;
-    } catch (err) {
-      if (signal.aborted) return undefined;
-      const error = waiting.signal.aborted ? waiting.signal.reason as Error : err;
-      this.logger.error('waiting for caches to sync failed', { error: describe(error) });
-      if (error instanceof KubeError) {
-        return new KubeError(error.reason, `controller ${this.name}: failed to wait for caches to sync: ${error.message}`, { code: error.code, cause: error });
-      }
-      return new KubeError('InternalError', `controller ${this.name}: failed to wait for caches to sync: ${describe(error)}`, { cause: error });
-    } finally {
-      timer.cancel();
-      signal.removeEventListener('abort', stop);
-      waiting.abort(new Error('done waiting'));
-    }
+    const outcome = await syncedWithin((s) => Promise.all(this.sources.map((w) => w.source.waitForSync(s))), signal, this.cacheSyncTimeoutMs, this.clock);
+    if (outcome.kind === 'synced') this.logger.info('caches synced; starting workers', { workers: this.concurrency });
+    if (outcome.kind === 'synced' || outcome.kind === 'aborted') return undefined;
+    const error = outcome.kind === 'timedOut' ? new KubeError('Timeout', `timed out after ${this.cacheSyncTimeoutMs} ms`) : outcome.error;
+    this.logger.error('waiting for caches to sync failed', { error: describe(error) });
+    return syncFailure(`controller ${this.name}: failed to wait for caches to sync`, error);
   }
 
   private async drain(pool: PQueue, inFlight: AbortController): Promise<void> {
