@@ -89,6 +89,7 @@ export class Controller {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private metrics: ControllerMetrics | undefined;
+  private queueMetrics: WorkQueueMetrics | undefined;
   private readonly cacheSyncTimeoutMs: number;
   private readonly gracefulShutdownTimeoutMs: number;
   private readonly sources: Watch[] = [];
@@ -98,28 +99,28 @@ export class Controller {
     this.name = options.name;
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? defaultLogger()).child({ controller: options.name });
-    this.metrics = options.metrics;
     this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
     this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? 1);
     this.gracefulShutdownTimeoutMs = options.gracefulShutdownTimeoutMs ?? 30_000;
     const r = options.reconciler;
     this.reconcile = typeof r === 'function' ? r : (req, signal) => r.reconcile(req, signal);
-    // The queue reports to whatever metrics the controller has at the time (a Manager may hand them down later).
-    const name = options.name;
+    // The queue reports to whatever metrics the controller has at the time (a Manager may hand them down
+    // later); the hooks are looked up once per `useMetrics`, not on every queue operation.
     const queueMetrics: WorkQueueMetrics = {
-      added: () => this.metrics?.forQueue(name).added(),
-      depth: (d) => this.metrics?.forQueue(name).depth(d),
-      queued: (sec) => this.metrics?.forQueue(name).queued(sec),
-      worked: (sec) => this.metrics?.forQueue(name).worked(sec),
-      retried: () => this.metrics?.forQueue(name).retried(),
+      added: () => this.queueMetrics?.added(),
+      depth: (d) => this.queueMetrics?.depth(d),
+      queued: (sec) => this.queueMetrics?.queued(sec),
+      worked: (sec) => this.queueMetrics?.worked(sec),
+      retried: () => this.queueMetrics?.retried(),
     };
-    this.queue = new WorkQueue<string>({ name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: queueMetrics });
+    this.queue = new WorkQueue<string>({ name: options.name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: queueMetrics });
     if (options.metrics !== undefined) this.useMetrics(options.metrics);
   }
 
   /** Reports reconcile and queue metrics to `metrics` from now on (a `Manager` calls this with its own). */
   useMetrics(metrics: ControllerMetrics): void {
     this.metrics = metrics;
+    this.queueMetrics = metrics.forQueue(this.name);
     metrics.trackQueue(this.queue);
     metrics.concurrency(this.name, this.concurrency);
   }
