@@ -13,22 +13,11 @@ import { EventLog } from './helpers/eventLog.js';
 import { FakeClock } from './helpers/fakeClock.js';
 import { Kube } from './helpers/kube.js';
 import { until } from './helpers/until.js';
+import { seededRandom } from '../../../test/support/seededRandom.js';
 
 const runs = 100;
 const writesPerRun = 24;
 const faultsPerRun = 5;
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'shirts.chaos.example.com' },
@@ -67,7 +56,7 @@ describe('Informer under chaos (seeded, 100 runs)', function () {
   it('does end every run with the cache equal to the server through the selector', async () => {
     const totals: Record<string, number> = {};
     for (let run = 0; run < runs; run++) {
-      const random = rng(run + 1);
+      const random = seededRandom(run + 1);
       const namespace = `chaos-${run}`;
       await kube.ok('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
       const base = `/apis/chaos.example.com/v1/namespaces/${namespace}/shirts`;

@@ -17,22 +17,11 @@ import { loadKubeConfig } from '../src/kubeConfig.js';
 import { testBackends, type TestServer } from './helpers/backends.js';
 import { Kube } from './helpers/kube.js';
 import { until, untilAsync } from './helpers/until.js';
+import { seededRandom } from '../../../test/support/seededRandom.js';
 
 const group = 'churn.example.com';
 const base = `/apis/${group}/v1/namespaces/default/shirts`;
 const colors = ['blue', 'red', 'green'];
-
-/** A seeded generator (mulberry32): the same churn every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Recorded {
   /** Per object name, the notifications in delivery order (`add`, `update`, `delete <reason>`). */
@@ -130,7 +119,7 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
     // The truth, per object name: every change of its presence in the selection, in order.
     const truth = new Map<string, string[]>();
     const note = (name: string, line: string): void => void truth.set(name, [...(truth.get(name) ?? []), line]);
-    const random = rng(13);
+    const random = seededRandom(13);
     const live = new Map<string, string>(); // name → colour
     const everLeft = new Set<string>();
     const deleted: string[] = [];
