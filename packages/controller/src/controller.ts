@@ -210,6 +210,7 @@ export class Controller {
     const started = this.clock.now();
     const log = this.logger.child({ namespace: request.namespace, name: request.name });
     let outcome: 'success' | 'requeue' | 'requeue_after' | 'error' = 'success';
+    this.metrics?.working(this.name, 1);
     try {
       const result = await this.reconcile(request, signal);
       if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
@@ -226,6 +227,7 @@ export class Controller {
       outcome = 'error';
       if (err instanceof TerminalError) {
         this.queue.forget(key);
+        this.metrics?.terminalError(this.name);
         log.error('reconcile failed with a terminal error; not retrying', { error: describe(err) });
       } else {
         this.queue.addRateLimited(key);
@@ -235,6 +237,7 @@ export class Controller {
       this.queue.done(key);
       const seconds = (this.clock.now() - started) / 1000;
       this.metrics?.reconciled(this.name, outcome, seconds);
+      this.metrics?.working(this.name, -1);
       log.debug('reconciled', { outcome, seconds });
     }
   }
