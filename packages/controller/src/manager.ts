@@ -217,12 +217,13 @@ export class Manager {
       onStartedLeading: async (work) => {
         this.leading = true;
         this.metrics.leading(le.name, true);
+        // Not leading any more the moment the lease is lost or given up, as client-go's leaderOff,
+        // although the controllers may take up to the graceful shutdown timeout to stop.
+        work.addEventListener('abort', () => { this.leading = false; this.metrics.leading(le.name, false); }, { once: true });
         this.logger.info('became leader; starting controllers', { identity });
         await this.stopWithin(Promise.all(this.leaderOnly.map((r) => this.run(r, work))), work, 'controllers');
       },
       onStoppedLeading: () => {
-        this.leading = false;
-        this.metrics.leading(le.name, false);
         if (!signal.aborted) {
           lost = new KubeError('Conflict', `leader election lost: ${identity} could not renew lease ${le.namespace}/${le.name}`);
           this.logger.error('leader election lost; stopping', { identity });

@@ -136,6 +136,9 @@ describe('Manager graceful shutdown timeout (fake clock)', () => {
     // The renew deadline (10 s by default) passes: leadership is lost, the controller told to stop.
     for (let i = 0; i < 200 && toldToStopAt === undefined; i++) await clock.advance(100);
     expect(toldToStopAt, 'the controller was told to stop').to.be.a('number');
+    // No longer the leader while the stuck controller has its time (another instance may lead by then).
+    expect(m.isLeader(), 'isLeader() while the controller stops').to.equal(false);
+    expect(await m.metrics.registry.metrics()).to.contain('leader_election_master_status{name="op"} 0');
     // The controller has the graceful shutdown timeout; then the elector tries to release the lease,
     // which the hung client makes last the renew deadline.
     for (let i = 0; i < 200 && outcome === 'running'; i++) await clock.advance(100);
