@@ -1,8 +1,10 @@
 // The README's examples, as written there (only the kubeconfig and the abort signal are the test's), so
 // they keep compiling and working.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startApiServer } from '@kubekit/apiserver';
-import { Controller, Manager, updateStatus } from '@kubekit/controller';
+import { Controller, ControllerMetrics, Manager, updateStatus } from '@kubekit/controller';
 import { CustomResource, CustomResourceObject, Field, PrinterColumn, Selectable, customResourceDefinition, fieldSelector, toYAML } from '@kubekit/decorators';
 import { Informer, KubeClient, loadKubeConfig } from '@kubekit/informer';
 
@@ -72,5 +74,40 @@ describe('README examples', function () {
       ac.abort();
       await server.close();
     }
+  });
+});
+
+// The README's table of `/metrics` series, against what a ControllerMetrics registers: every series
+// named with its labels (those of the row, plus those in parentheses after the series' name), and
+// nothing registered that the table leaves out.
+describe('README metrics table', () => {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8').split('\n');
+  const header = readme.indexOf('| series | labels | from |');
+  const rows: string[] = [];
+  for (let i = header + 2; header >= 0 && readme[i]?.startsWith('|'); i++) rows.push(readme[i]);
+  const documented = new Map<string, string[]>();
+  for (const row of rows) {
+    const [series, labels] = row.split(' | ').map((cell) => cell.replace(/^\| /, ''));
+    const rowLabels = [...labels.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    for (const m of series.matchAll(/`([a-z_*]+)`(?: \(([^)]*)\))?/g)) {
+      documented.set(m[1], [...rowLabels, ...[...(m[2] ?? '').matchAll(/`([a-z_]+)`/g)].map((l) => l[1])].sort());
+    }
+  }
+
+  it('names every series ControllerMetrics registers, with its labels, and no other', () => {
+    expect(rows.length, 'the table was found').to.be.greaterThan(0);
+    const metrics = new ControllerMetrics({ processMetrics: false });
+    const registered = new Map(metrics.registry.getMetricsAsArray().map((m) => [m.name, [...(m as unknown as { labelNames: string[] }).labelNames].sort()]));
+    const ownDocumented = new Map([...documented].filter(([name]) => !name.endsWith('*')));
+    expect(Object.fromEntries(ownDocumented)).to.deep.equal(Object.fromEntries(registered));
+  });
+
+  it('names the prefixes of the process metrics served beside them', async () => {
+    const prefixes = [...documented.keys()].filter((name) => name.endsWith('*')).map((name) => name.slice(0, -1)).sort();
+    expect(prefixes).to.deep.equal(['nodejs_', 'process_']);
+    const own = new Set(new ControllerMetrics({ processMetrics: false }).registry.getMetricsAsArray().map((m) => m.name));
+    const served = new Set((await new ControllerMetrics().scrape()).split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]));
+    for (const name of served) if (!own.has(name)) expect(prefixes.some((p) => name.startsWith(p)), name).to.equal(true);
+    for (const p of prefixes) expect([...served].some((name) => name.startsWith(p)), p).to.equal(true);
   });
 });

@@ -23,25 +23,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { seededRandom } from '../../test/support/seededRandom.js';
 
 const { values } = parseArgs({ options: { objects: { type: 'string', default: '10000' }, events: { type: 'string', default: '50000' }, churn: { type: 'boolean', default: false } } });
 const objectCount = Number(values.objects);
 const eventCount = Number(values.events);
 const churn = values.churn;
 
-/** A seeded generator (mulberry32), so every run serves the same data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(42);
+const random = seededRandom(42);
 const colors = ['blue', 'red', 'green', 'black', 'white', 'yellow', 'purple'];
 const sizes = ['S', 'M', 'L', 'XL'];
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];

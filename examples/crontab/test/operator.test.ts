@@ -1,13 +1,11 @@
 // The CronTab operator against the embedded API server: defaults from the CRD, job records that follow
 // spec.replicas (also through the scale subresource), status, and cleanup through a finalizer.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { startApiServer } from '@kubekit/apiserver';
-import { startReferenceApiServer } from '@kubekit/envtest';
 import { customResourceDefinition } from '@kubekit/decorators';
 import { KubeClient, loadKubeConfig, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
 import { CronTab } from '../src/crontab.js';
 import { cronTabFinalizer, cronTabOperator, type CronTabObject } from '../src/operator.js';
+import { testBackends, type TestServer } from '../../../packages/informer/test/helpers/backends.js';
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -17,15 +15,9 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
-// Both backends: kubekit's embedded server, and the real kube-apiserver (@kubekit/envtest) when Go is on PATH.
-const backends: { name: string; start: () => Promise<{ kubeconfig: string; close(): Promise<void> }> }[] = [{ name: 'embedded', start: () => startApiServer() }];
-if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && process.env.KUBEKIT_BACKENDS !== 'embedded') {
-  backends.push({ name: 'reference', start: () => startReferenceApiServer() });
-}
-
-for (const backend of backends) describe(`examples/crontab operator (${backend.name} API server)`, function () {
+for (const backend of testBackends()) describe(`examples/crontab operator (${backend.name} API server)`, function () {
   this.timeout(backend.name === 'reference' ? 30 * 60_000 : 60_000);
-  let server: { kubeconfig: string; close(): Promise<void> };
+  let server: TestServer;
   let kc: KubeConfigLike;
   let client: KubeClient;
   let cronTabs: ResourceClient<CronTabObject>;

@@ -6,14 +6,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { startApiServer } from '@kubekit/apiserver';
-import { startReferenceApiServer } from '@kubekit/envtest';
 import { runCli } from '@kubekit/cli';
 import { customResourceDefinition } from '@kubekit/decorators';
 import { KubeClient, loadKubeConfig, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
 import { ManagedShirt } from '../src/managedShirt.js';
 import { shirtsOperator, type ShirtObject } from '../src/operator.js';
+import { testBackends, type TestServer } from '../../../packages/informer/test/helpers/backends.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -25,14 +23,9 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
-const backends: { name: string; start: () => Promise<{ kubeconfig: string; close(): Promise<void> }> }[] = [{ name: 'embedded', start: () => startApiServer() }];
-if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && process.env.KUBEKIT_BACKENDS !== 'embedded') {
-  backends.push({ name: 'reference', start: () => startReferenceApiServer() });
-}
-
-for (const backend of backends) describe(`examples/shirts operator (${backend.name} API server)`, function () {
+for (const backend of testBackends()) describe(`examples/shirts operator (${backend.name} API server)`, function () {
   this.timeout(backend.name === 'reference' ? 30 * 60_000 : 60_000);
-  let server: { kubeconfig: string; close(): Promise<void> };
+  let server: TestServer;
   let kc: KubeConfigLike;
   let client: KubeClient;
   let shirts: ResourceClient<ShirtObject>;

@@ -5,7 +5,7 @@ import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { WorkQueue } from './workQueue.js';
-import { finishedWithin } from './internal/deadline.js';
+import { finishedWithin, syncFailure, syncedWithin } from './internal/deadline.js';
 import type { WorkQueueMetrics } from './workQueueMetrics.js';
 import type { ControllerMetrics } from './prometheusMetrics.js';
 
@@ -89,6 +89,7 @@ export class Controller {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private metrics: ControllerMetrics | undefined;
+  private queueMetrics: WorkQueueMetrics | undefined;
   private readonly cacheSyncTimeoutMs: number;
   private readonly gracefulShutdownTimeoutMs: number;
   private readonly sources: Watch[] = [];
@@ -98,28 +99,28 @@ export class Controller {
     this.name = options.name;
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? defaultLogger()).child({ controller: options.name });
-    this.metrics = options.metrics;
     this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
     this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? 1);
     this.gracefulShutdownTimeoutMs = options.gracefulShutdownTimeoutMs ?? 30_000;
     const r = options.reconciler;
     this.reconcile = typeof r === 'function' ? r : (req, signal) => r.reconcile(req, signal);
-    // The queue reports to whatever metrics the controller has at the time (a Manager may hand them down later).
-    const name = options.name;
+    // The queue reports to whatever metrics the controller has at the time (a Manager may hand them down
+    // later); the hooks are looked up once per `useMetrics`, not on every queue operation.
     const queueMetrics: WorkQueueMetrics = {
-      added: () => this.metrics?.forQueue(name).added(),
-      depth: (d) => this.metrics?.forQueue(name).depth(d),
-      queued: (sec) => this.metrics?.forQueue(name).queued(sec),
-      worked: (sec) => this.metrics?.forQueue(name).worked(sec),
-      retried: () => this.metrics?.forQueue(name).retried(),
+      added: () => this.queueMetrics?.added(),
+      depth: (d) => this.queueMetrics?.depth(d),
+      queued: (sec) => this.queueMetrics?.queued(sec),
+      worked: (sec) => this.queueMetrics?.worked(sec),
+      retried: () => this.queueMetrics?.retried(),
     };
-    this.queue = new WorkQueue<string>({ name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: queueMetrics });
+    this.queue = new WorkQueue<string>({ name: options.name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: queueMetrics });
     if (options.metrics !== undefined) this.useMetrics(options.metrics);
   }
 
   /** Reports reconcile and queue metrics to `metrics` from now on (a `Manager` calls this with its own). */
   useMetrics(metrics: ControllerMetrics): void {
     this.metrics = metrics;
+    this.queueMetrics = metrics.forQueue(this.name);
     metrics.trackQueue(this.queue);
     metrics.concurrency(this.name, this.concurrency);
   }
@@ -190,30 +191,12 @@ export class Controller {
 
   /** Waits for every source to sync; returns the error to fail with (unless `signal` aborted). */
   private async waitForSources(signal: AbortSignal): Promise<Error | undefined> {
-    const waiting = new AbortController();
-    const stop = (): void => waiting.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    const timer = this.clock.setTimeout(() => waiting.abort(new KubeError('Timeout', `timed out after ${this.cacheSyncTimeoutMs} ms`)), this.cacheSyncTimeoutMs);
-    // A source may ignore the signal: the wait ends on the abort whatever the source does.
-    const aborted = new Promise<never>((_, reject) => waiting.signal.addEventListener('abort', () => reject(waiting.signal.reason), { once: true }));
-    aborted.catch(() => undefined);
-    try {
-      await Promise.race([Promise.all(this.sources.map((w) => w.source.waitForSync(waiting.signal))), aborted]);
-      this.logger.info('caches synced; starting workers', { workers: this.concurrency });
-      return undefined;
-    } catch (err) {
-      if (signal.aborted) return undefined;
-      const error = waiting.signal.aborted ? waiting.signal.reason as Error : err;
-      this.logger.error('waiting for caches to sync failed', { error: describe(error) });
-      if (error instanceof KubeError) {
-        return new KubeError(error.reason, `controller ${this.name}: failed to wait for caches to sync: ${error.message}`, { code: error.code, cause: error });
-      }
-      return new KubeError('InternalError', `controller ${this.name}: failed to wait for caches to sync: ${describe(error)}`, { cause: error });
-    } finally {
-      timer.cancel();
-      signal.removeEventListener('abort', stop);
-      waiting.abort(new Error('done waiting'));
-    }
+    const outcome = await syncedWithin((s) => Promise.all(this.sources.map((w) => w.source.waitForSync(s))), signal, this.cacheSyncTimeoutMs, this.clock);
+    if (outcome.kind === 'synced') this.logger.info('caches synced; starting workers', { workers: this.concurrency });
+    if (outcome.kind === 'synced' || outcome.kind === 'aborted') return undefined;
+    const error = outcome.kind === 'timedOut' ? new KubeError('Timeout', `timed out after ${this.cacheSyncTimeoutMs} ms`) : outcome.error;
+    this.logger.error('waiting for caches to sync failed', { error: describe(error) });
+    return syncFailure(`controller ${this.name}: failed to wait for caches to sync`, error);
   }
 
   private async drain(pool: PQueue, inFlight: AbortController): Promise<void> {
@@ -227,6 +210,7 @@ export class Controller {
     const started = this.clock.now();
     const log = this.logger.child({ namespace: request.namespace, name: request.name });
     let outcome: 'success' | 'requeue' | 'requeue_after' | 'error' = 'success';
+    this.metrics?.working(this.name, 1);
     try {
       const result = await this.reconcile(request, signal);
       if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
@@ -243,6 +227,7 @@ export class Controller {
       outcome = 'error';
       if (err instanceof TerminalError) {
         this.queue.forget(key);
+        this.metrics?.terminalError(this.name);
         log.error('reconcile failed with a terminal error; not retrying', { error: describe(err) });
       } else {
         this.queue.addRateLimited(key);
@@ -252,6 +237,7 @@ export class Controller {
       this.queue.done(key);
       const seconds = (this.clock.now() - started) / 1000;
       this.metrics?.reconciled(this.name, outcome, seconds);
+      this.metrics?.working(this.name, -1);
       log.debug('reconciled', { outcome, seconds });
     }
   }

@@ -5,7 +5,7 @@ import { KubeError, realClock, type Clock, type Logger } from '@kubekit/core';
 import { defaultLogger, registerRestClientMetrics, type InformerMetricsSink } from '@kubekit/informer';
 import { LeaderElector, type LeaseClient } from './leaderElector.js';
 import { ControllerMetrics } from './prometheusMetrics.js';
-import { finishedWithin, stoppedWithin } from './internal/deadline.js';
+import { finishedWithin, stoppedWithin, syncFailure, syncedWithin } from './internal/deadline.js';
 
 /** Anything a manager runs: `start(signal)` resolves once `signal` aborted and it stopped. */
 export interface Runnable {
@@ -153,10 +153,11 @@ export class Manager {
     const alwaysRuns = this.always.map((r) => this.run(r, background.signal));
     let lost: KubeError | undefined;
     try {
-      await this.waitForCaches(all.signal);
-      this.synced = true;
-      this.logger.info('caches synced');
-      if (!all.signal.aborted) lost = await this.runLeaderWork(all.signal);
+      if (await this.waitForCaches(all.signal)) {
+        this.synced = true;
+        this.logger.info('caches synced');
+        if (!all.signal.aborted) lost = await this.runLeaderWork(all.signal);
+      }
       // Runnables that return early do not end the manager: it runs until the signal aborts.
       if (lost === undefined) await aborted(all.signal);
     } catch (err) {
@@ -174,36 +175,22 @@ export class Manager {
     if (lost) throw lost;
   }
 
-  /** Waits for every syncable runnable; throws the first failure, or a timeout after `cacheSyncTimeoutMs`. */
-  private async waitForCaches(signal: AbortSignal): Promise<void> {
+  /**
+   * Waits for every syncable runnable: `true` once synced, `false` when `signal` aborted first; throws
+   * the first failure, or a timeout after `cacheSyncTimeoutMs`.
+   */
+  private async waitForCaches(signal: AbortSignal): Promise<boolean> {
     const syncable = this.always.filter((r): r is SyncableRunnable => typeof (r as Partial<SyncableRunnable>).waitForSync === 'function');
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
-    const waiting = new AbortController();
-    const stop = (): void => waiting.abort(signal.reason);
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-    const timedOut = new KubeError('Timeout', 'timeout');
-    const timer = this.clock.setTimeout(() => waiting.abort(timedOut), timeoutMs);
-    const ended = new Promise<never>((_, reject) => waiting.signal.addEventListener('abort', () => reject(waiting.signal.reason), { once: true }));
-    ended.catch(() => undefined);
-    try {
-      await Promise.race([Promise.all(syncable.map((r) => r.waitForSync(waiting.signal))), ended]);
-    } catch (err) {
-      if (signal.aborted) throw err;
-      if (waiting.signal.reason === timedOut) {
-        const pending = syncable.map((r, i) => ({ r, i })).filter(({ r }) => !('hasSynced' in r && typeof r.hasSynced === 'function' && (r.hasSynced as () => boolean)()));
-        const why = pending.map(({ r, i }) => `${describeRunnable(r, i)}${r.status?.lastError ? ` (last error: ${r.status.lastError.message})` : ''}`).join(', ');
-        throw new KubeError('Timeout', `timed out waiting for caches to sync after ${timeoutMs} ms: ${why || 'a cache'} did not sync`);
-      }
-      const error = err instanceof Error ? err : new Error(String(err));
-      this.logger.error('a cache failed to sync', { error: error.message });
-      if (error instanceof KubeError) throw new KubeError(error.reason, `failed to wait for caches to sync: ${error.message}`, { code: error.code, cause: error, details: error.details });
-      throw new KubeError('InternalError', `failed to wait for caches to sync: ${error.message}`, { cause: error });
-    } finally {
-      timer.cancel();
-      signal.removeEventListener('abort', stop);
-      waiting.abort(new Error('done waiting'));
+    const outcome = await syncedWithin((s) => Promise.all(syncable.map((r) => r.waitForSync(s))), signal, timeoutMs, this.clock);
+    if (outcome.kind === 'synced' || outcome.kind === 'aborted') return outcome.kind === 'synced';
+    if (outcome.kind === 'timedOut') {
+      const pending = syncable.map((r, i) => ({ r, i })).filter(({ r }) => !('hasSynced' in r && typeof r.hasSynced === 'function' && (r.hasSynced as () => boolean)()));
+      const why = pending.map(({ r, i }) => `${describeRunnable(r, i)}${r.status?.lastError ? ` (last error: ${r.status.lastError.message})` : ''}`).join(', ');
+      throw new KubeError('Timeout', `timed out waiting for caches to sync after ${timeoutMs} ms: ${why || 'a cache'} did not sync`);
     }
+    this.logger.error('a cache failed to sync', { error: outcome.error.message });
+    throw syncFailure('failed to wait for caches to sync', outcome.error);
   }
 
   private async runLeaderWork(signal: AbortSignal): Promise<KubeError | undefined> {
@@ -230,12 +217,13 @@ export class Manager {
       onStartedLeading: async (work) => {
         this.leading = true;
         this.metrics.leading(le.name, true);
+        // Not leading any more the moment the lease is lost or given up, as client-go's leaderOff,
+        // although the controllers may take up to the graceful shutdown timeout to stop.
+        work.addEventListener('abort', () => { this.leading = false; this.metrics.leading(le.name, false); }, { once: true });
         this.logger.info('became leader; starting controllers', { identity });
         await this.stopWithin(Promise.all(this.leaderOnly.map((r) => this.run(r, work))), work, 'controllers');
       },
       onStoppedLeading: () => {
-        this.leading = false;
-        this.metrics.leading(le.name, false);
         if (!signal.aborted) {
           lost = new KubeError('Conflict', `leader election lost: ${identity} could not renew lease ${le.namespace}/${le.name}`);
           this.logger.error('leader election lost; stopping', { identity });

@@ -32,8 +32,9 @@ function processMetricsRegistry(): Registry {
  * `workqueue_work_duration_seconds`, `workqueue_unfinished_work_seconds`,
  * `workqueue_longest_running_processor_seconds`, `workqueue_retries_total`, by queue `name`),
  * reconciles (`controller_runtime_reconcile_total`, `controller_runtime_reconcile_errors_total`,
- * `controller_runtime_reconcile_time_seconds`, `controller_runtime_max_concurrent_reconciles`, by
- * `controller`), the REST client (`rest_client_requests_total` by `code`, `method`, `host`;
+ * `controller_runtime_terminal_reconcile_errors_total`, `controller_runtime_reconcile_time_seconds`,
+ * `controller_runtime_max_concurrent_reconciles`, `controller_runtime_active_workers`, by `controller`),
+ * the REST client (`rest_client_requests_total` by `code`, `method`, `host`;
  * `rest_client_request_duration_seconds` by `verb`, `host`), leader election
  * (`leader_election_master_status` by `name`), informers (`kubekit_informer_lists_total`,
  * `kubekit_informer_relists_total`, `kubekit_informer_watches_total`, `kubekit_informer_failures_total`,
@@ -56,6 +57,8 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
   private readonly reconcileTime: Histogram<'controller'>;
   private readonly progress = new Map<string, () => WorkQueueProgress>();
   private readonly maxConcurrent: Gauge<'controller'>;
+  private readonly activeWorkers: Gauge<'controller'>;
+  private readonly terminalErrors: Counter<'controller'>;
   private readonly restRequests: Counter<'code' | 'method' | 'host'>;
   private readonly restLatency: Histogram<'verb' | 'host'>;
   private readonly leaderStatus: Gauge<'name'>;
@@ -74,7 +77,8 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
     this.registry = registry;
     this.process = opts.processMetrics !== false && registry.getSingleMetric('process_cpu_user_seconds_total') === undefined
       ? processMetricsRegistry() : undefined;
-    const buckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10];
+    // client-go's and controller-runtime's work queue buckets: 10 ns to 1000 s, by tens.
+    const buckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
     this.depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers: [registry] });
     this.adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers: [registry] });
     this.latency = new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name'], buckets, registers: [registry] });
@@ -95,8 +99,15 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
     });
     this.reconcileTotal = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers: [registry] });
     this.reconcileErrors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers: [registry] });
-    this.reconcileTime = new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], registers: [registry] });
+    this.terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers: [registry] });
+    this.reconcileTime = new Histogram({
+      name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], registers: [registry],
+      // controller-runtime's buckets (5 ms to 60 s), so that its dashboards' quantiles read the same.
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+        1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60],
+    });
     this.maxConcurrent = new Gauge({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'], registers: [registry] });
+    this.activeWorkers = new Gauge({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'], registers: [registry] });
     this.restRequests = new Counter({ name: 'rest_client_requests_total', help: 'Number of HTTP requests, partitioned by status code, method, and host.', labelNames: ['code', 'method', 'host'], registers: [registry] });
     this.restLatency = new Histogram({
       name: 'rest_client_request_duration_seconds', help: 'Request latency in seconds. Broken down by verb, and host.', labelNames: ['verb', 'host'], registers: [registry],
@@ -158,6 +169,13 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
   /** Sets a controller's configured concurrency. */
   concurrency(controller: string, workers: number): void {
     this.maxConcurrent.set({ controller }, workers);
+    this.activeWorkers.set({ controller }, 0);
+  }
+
+  /** Counts a reconcile of `controller` starting (`+1`) or ending (`-1`) in one of its workers. */
+  working(controller: string, delta: 1 | -1): void {
+    if (delta > 0) this.activeWorkers.inc({ controller });
+    else this.activeWorkers.dec({ controller });
   }
 
   /** The hooks a work queue named `name` reports to. */
@@ -181,5 +199,10 @@ export class ControllerMetrics implements InformerMetricsSink, RestClientMetrics
     this.reconcileTotal.inc({ controller, result });
     if (result === 'error') this.reconcileErrors.inc({ controller });
     this.reconcileTime.observe({ controller }, seconds);
+  }
+
+  /** Counts a reconcile of `controller` that failed with a `TerminalError` (also counted by {@link reconciled} as an error). */
+  terminalError(controller: string): void {
+    this.terminalErrors.inc({ controller });
   }
 }

@@ -2,15 +2,13 @@
 // (@kubekit/envtest, when Go is on PATH): a field-selected informer feeding a controller that writes
 // status, handles a finalizer and records events; and leader election on real Leases.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { startApiServer } from '@kubekit/apiserver';
-import { startReferenceApiServer } from '@kubekit/envtest';
 import { FakeClock, KubeError, type KubeObject } from '@kubekit/core';
 import { Informer, KubeClient, loadKubeConfig, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
 import {
   Controller, EventRecorder, Manager, TerminalError, addFinalizer, controllerReference, handleFinalizer, kubeLeaseClient,
   retryOnConflict, setControllerReference, updateStatus, type EventSource, type LeaseClient,
 } from '@kubekit/controller';
+import { testBackends, type TestServer } from '../../informer/test/helpers/backends.js';
 
 type Shirt = KubeObject<{ color?: string; size?: string }, { phase?: string; observedGeneration?: number }>;
 
@@ -40,14 +38,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
   }
 }
 
-const backends: { name: string; start: () => Promise<{ kubeconfig: string; close(): Promise<void> }> }[] = [{ name: 'embedded', start: () => startApiServer() }];
-if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && process.env.KUBEKIT_BACKENDS !== 'embedded') {
-  backends.push({ name: 'reference', start: () => startReferenceApiServer() });
-}
-
-for (const backend of backends) describe(`controllers against the ${backend.name} API server`, function () {
+for (const backend of testBackends()) describe(`controllers against the ${backend.name} API server`, function () {
   this.timeout(backend.name === 'reference' ? 30 * 60_000 : 60_000);
-  let server: { kubeconfig: string; close(): Promise<void> };
+  let server: TestServer;
   let kc: KubeConfigLike;
   let client: KubeClient;
   let shirts: ResourceClient<Shirt>;

@@ -134,6 +134,25 @@ describe('Manager cache sync and failures', () => {
     expect(started).to.equal(false);
   });
 
+  // Regression for the second: the wait for the caches missed an abort that came before it began, and
+  // lasted until the cache sync timeout.
+  for (const when of ['while it waits', 'before start'] as const) it(`stops waiting for the caches when the signal aborts ${when}, and starts no controller`, async () => {
+    const clock = new FakeClock(0);
+    let started = false;
+    const m = new Manager({ clock }).add(neverSyncs(), { leaderElection: false }).add({ start: async () => { started = true; } });
+    const ac = new AbortController();
+    if (when === 'before start') ac.abort();
+    let done = false;
+    const run = m.start(ac.signal).then(() => { done = true; });
+    await clock.advance(60_000);
+    ac.abort();
+    for (let i = 0; i < 10 && !done; i++) await new Promise((r) => setImmediate(r));
+    expect(done, 'start returned without the clock moving').to.equal(true);
+    await run;
+    expect(started).to.equal(false);
+    expect(m.isLeader()).to.equal(false);
+  });
+
   it('reports a permanent error of a synced cache on /readyz while it lasts', async () => {
     const status: { permanentError?: Error } = {};
     const cache: SyncableRunnable = { ...neverSyncs(), waitForSync: () => Promise.resolve(), status };
@@ -179,6 +198,23 @@ describe('Controller cache sync', () => {
     expect(err).to.be.instanceOf(KubeError);
     expect((err as KubeError).reason).to.equal('Forbidden');
     expect((err as KubeError).message).to.equal('controller c: failed to wait for caches to sync: shirts is forbidden');
+  });
+
+  // Regression: with a signal aborted before start, the wait for a source that ignores its signal
+  // lasted until the cache sync timeout (2 minutes) instead of ending at once.
+  it('returns at once when started with an aborted signal, even if a source never syncs and ignores the signal', async () => {
+    const clock = new FakeClock(0);
+    let reconciles = 0;
+    const c = new Controller({ name: 'c', clock, reconciler: () => { reconciles++; } }).for(source(() => new Promise(() => undefined)));
+    const ac = new AbortController();
+    ac.abort();
+    let done = false;
+    const run = c.start(ac.signal).then(() => { done = true; });
+    for (let i = 0; i < 10 && !done; i++) await new Promise((r) => setImmediate(r));
+    expect(done, 'start returned without the clock moving').to.equal(true);
+    await run;
+    expect(reconciles).to.equal(0);
+    expect(clock.pendingTimers()).to.equal(0);
   });
 
   it('rejects start after cacheSyncTimeoutMs (default 2 minutes) when a source never syncs', async () => {

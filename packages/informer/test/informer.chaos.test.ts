@@ -13,7 +13,7 @@ import { EventLog } from './helpers/eventLog.js';
 import { FakeClock } from './helpers/fakeClock.js';
 import { Kube } from './helpers/kube.js';
 import { until } from './helpers/until.js';
-import { rng } from './helpers/rng.js';
+import { seededRandom } from '../../../test/support/seededRandom.js';
 
 const runs = 100;
 const writesPerRun = 24;
@@ -56,7 +56,7 @@ describe('Informer under chaos (seeded, 100 runs)', function () {
   it('does end every run with the cache equal to the server through the selector', async () => {
     const totals: Record<string, number> = {};
     for (let run = 0; run < runs; run++) {
-      const random = rng(run + 1);
+      const random = seededRandom(run + 1);
       const namespace = `chaos-${run}`;
       await kube.ok('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
       const base = `/apis/chaos.example.com/v1/namespaces/${namespace}/shirts`;

@@ -17,7 +17,7 @@ import { loadKubeConfig } from '../src/kubeConfig.js';
 import { testBackends, type TestServer } from './helpers/backends.js';
 import { Kube } from './helpers/kube.js';
 import { until, untilAsync } from './helpers/until.js';
-import { rng } from './helpers/rng.js';
+import { seededRandom } from '../../../test/support/seededRandom.js';
 
 const group = 'churn.example.com';
 const base = `/apis/${group}/v1/namespaces/default/shirts`;
@@ -119,7 +119,7 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
     // The truth, per object name: every change of its presence in the selection, in order.
     const truth = new Map<string, string[]>();
     const note = (name: string, line: string): void => void truth.set(name, [...(truth.get(name) ?? []), line]);
-    const random = rng(13);
+    const random = seededRandom(13);
     const live = new Map<string, string>(); // name → colour
     const everLeft = new Set<string>();
     const deleted: string[] = [];

@@ -19,6 +19,7 @@ import { KubeClient, type KubeConfigLike, type ResourceClient } from '@kubekit/i
 import { FaultProxy } from '../../../../packages/informer/test/helpers/faultProxy.js';
 import { ManagedShirt } from '../../src/managedShirt.js';
 import { inventoryColors, inventorySizes, shirtsOperator, type ShirtObject, type ShirtsOperator } from '../../src/operator.js';
+import { seededRandom } from '../../../../test/support/seededRandom.js';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -76,18 +77,6 @@ export interface SoakResult {
   /** Active handles and requests by type, at the first and the last sample. */
   handleTypes: { first: Record<string, number>; last: Record<string, number> };
   samples: number;
-}
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -152,7 +141,7 @@ const kubeConfigFor = (url: string): KubeConfigLike => ({ getCurrentCluster: () 
 /** Runs the soak; see the module comment. Never throws for a failed check: the result says what was wrong. */
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const log = options.log ?? (() => undefined);
-  const random = rng(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const resetEveryMs = options.resetEveryMs ?? 20_000;
   const restartEveryMs = options.restartEveryMs ?? 120_000;
   const writeEveryMs = options.writeEveryMs ?? 100;

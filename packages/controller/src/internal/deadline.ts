@@ -1,4 +1,4 @@
-import type { Clock } from '@kubekit/core';
+import { KubeError, type Clock } from '@kubekit/core';
 
 /**
  * Waits for `work`, but no longer than `ms` on `clock`. Resolves `true` when the work finished in time,
@@ -33,4 +33,51 @@ export async function stoppedWithin(work: Promise<unknown>, signal: AbortSignal,
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** How a wait bounded by {@link syncedWithin} ended. */
+export type SyncOutcome =
+  | { kind: 'synced' }
+  | { kind: 'aborted' }
+  | { kind: 'timedOut' }
+  | { kind: 'failed'; error: Error };
+
+/**
+ * Waits for caches to sync (`wait`, given a signal it should honour) for at most `ms` on `clock`,
+ * ending at once when `signal` aborts even if `wait` ignores its signal. `wait`'s signal aborts when
+ * the wait ends, whichever way. `aborted` wins over a failure that comes with or after the abort.
+ * Nothing is left pending on the clock or on `signal`.
+ */
+export async function syncedWithin(wait: (signal: AbortSignal) => Promise<unknown>, signal: AbortSignal, ms: number, clock: Clock): Promise<SyncOutcome> {
+  const waiting = new AbortController();
+  const stop = (): void => waiting.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  let timedOut = false;
+  const timer = clock.setTimeout(() => { timedOut = true; waiting.abort(new Error('cache sync timeout')); }, ms);
+  const ended = new Promise<never>((_, reject) => {
+    if (waiting.signal.aborted) reject(waiting.signal.reason as Error);
+    else waiting.signal.addEventListener('abort', () => reject(waiting.signal.reason), { once: true });
+  });
+  ended.catch(() => undefined);
+  try {
+    await Promise.race([wait(waiting.signal), ended]);
+    return { kind: 'synced' };
+  } catch (err) {
+    if (signal.aborted) return { kind: 'aborted' };
+    if (timedOut) return { kind: 'timedOut' };
+    return { kind: 'failed', error: err instanceof Error ? err : new Error(String(err)) };
+  } finally {
+    timer.cancel();
+    signal.removeEventListener('abort', stop);
+    waiting.abort(new Error('done waiting'));
+  }
+}
+
+/** The error a failed cache sync fails `start` with: `message: <cause>`, keeping a `KubeError`'s reason, code and details. */
+export function syncFailure(message: string, error: Error): KubeError {
+  if (error instanceof KubeError) {
+    return new KubeError(error.reason, `${message}: ${error.message}`, { code: error.code, cause: error, details: error.details });
+  }
+  return new KubeError('InternalError', `${message}: ${error.message}`, { cause: error });
 }
