@@ -103,6 +103,20 @@ const cases: Case[] = [
   // Server-side apply never creates through a subresource.
   { label: 'apply to the status of a missing object', send: (s) => s('PATCH', `${W}/ghost/status?fieldManager=m`, widget('ghost'), 'application/apply-patch+yaml'), status: 404, message: 'widgets.hostile.example.com "ghost" not found' },
   { label: 'apply to the scale of a missing object', send: (s) => s('PATCH', `${W}/ghost/scale?fieldManager=m`, widget('ghost'), 'application/apply-patch+yaml'), status: 404, message: 'widgets.hostile.example.com "ghost" not found' },
+  // JSONPatchMaxCopyBytes (3 MiB): what a JSON patch's copies add is measured as the JSON of each copied value.
+  // The real server answers every JSON patch failure with the generic 422 message ("the server rejected our
+  // request due to an error in our request"); kubekit's says which operation failed and why.
+  { label: 'merge patch adding a 100 KiB string', send: (s) => s('PATCH', `${W}/seed`, JSON.stringify({ spec: { data: { big: 'x'.repeat(100 * 1024) } } }), 'application/merge-patch+json'), status: 200 },
+  { label: 'JSON patch copying it 30 times (3,072,060 bytes), dry run', send: (s) => s('PATCH', `${W}/seed?dryRun=All`, JSON.stringify(Array.from({ length: 30 }, (_, i) => ({ op: 'copy', from: '/spec/data/big', path: `/spec/data/c${i}` }))), 'application/json-patch+json'), status: 200 },
+  { label: 'JSON patch copying it 31 times (3,174,462 bytes)', send: (s) => s('PATCH', `${W}/seed`, JSON.stringify(Array.from({ length: 31 }, (_, i) => ({ op: 'copy', from: '/spec/data/big', path: `/spec/data/c${i}` }))), 'application/json-patch+json'), status: 422 },
+  { label: 'merge patch removing the string', send: (s) => s('PATCH', `${W}/seed`, '{"spec":{"data":{"big":null}}}', 'application/merge-patch+json'), status: 200 },
+  // Strategic merge patch: a set list (finalizers) takes the patch's order, the other values keep their places.
+  { label: 'strategic merge patch adding finalizers', send: (s) => s('PATCH', '/api/v1/namespaces/default/configmaps/cm', '{"metadata":{"finalizers":["example.com/b","example.com/a"]}}', 'application/strategic-merge-patch+json'), status: 200 },
+  { label: 'strategic merge patch adding one before them', send: (s) => s('PATCH', '/api/v1/namespaces/default/configmaps/cm', '{"metadata":{"finalizers":["example.com/z","example.com/a"]}}', 'application/strategic-merge-patch+json'), status: 200,
+    then: async (s) => { expect(JSON.parse((await s('GET', '/api/v1/namespaces/default/configmaps/cm')).text).metadata.finalizers).to.deep.equal(['example.com/z', 'example.com/b', 'example.com/a']); } },
+  { label: 'strategic merge patch with a $retainKeys that misses a key it sets', send: (s) => s('PATCH', '/api/v1/namespaces/default/configmaps/cm', '{"metadata":{"$retainKeys":["name"],"finalizers":null,"labels":{"a":"b"}}}', 'application/strategic-merge-patch+json'), status: 400,
+    message: 'invalid patch format of retainKeys' },
+  { label: 'strategic merge patch removing the finalizers', send: (s) => s('PATCH', '/api/v1/namespaces/default/configmaps/cm', '{"metadata":{"finalizers":null}}', 'application/strategic-merge-patch+json'), status: 200 },
   { label: 'JSON patch through /__proto__', send: (s) => s('PATCH', `${W}/seed`, '[{"op":"add","path":"/__proto__/polluted","value":"x"}]', 'application/json-patch+json'), status: 422 },
   { label: 'JSON patch adding a __proto__ member', send: (s) => s('PATCH', `${W}/seed`, '[{"op":"add","path":"/spec/data/__proto__","value":{"a":1}}]', 'application/json-patch+json'), status: 200 },
 ];

@@ -66,6 +66,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly groupResource;
   readonly bucket: string;
   readonly allowUnconditionalUpdate = true;
+  readonly strategicMergePatch = true;
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
   private readonly apiVersion: string;

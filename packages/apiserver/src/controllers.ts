@@ -21,6 +21,7 @@ import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey, type StoreEvent } from './storage/objectStore.js';
 import { cloneJSON } from './internal/own.js';
+import { WorkLoop } from './internal/workLoop.js';
 
 const namespacesBucket = '/namespaces';
 const crdGR = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
@@ -28,79 +29,48 @@ const namespaceGR = { group: '', resource: 'namespaces' };
 
 /** See the file comment. */
 export class Controllers {
-  private readonly queue = new Set<string>();
-  private running = false;
-  private closed = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly loop = new WorkLoop((key) => (key.startsWith('crd:') ? this.reconcileCRD(key.slice(4)) : this.reconcileNamespace(key.slice(3))));
   private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: ServerContext, private readonly catalog: ResourceCatalog) {
     this.unsubscribe = ctx.store.subscribe((e) => this.observe(e));
-    for (const crd of catalog.crds.definitions()) this.enqueue(`crd:${crd.metadata.name ?? ''}`);
-    for (const [name] of ctx.store.values(namespacesBucket)) this.enqueue(`ns:${name}`);
+    for (const crd of catalog.crds.definitions()) this.loop.enqueue(`crd:${crd.metadata.name ?? ''}`);
+    for (const [name] of ctx.store.values(namespacesBucket)) this.loop.enqueue(`ns:${name}`);
   }
 
-  /** Stops the controllers. */
-  close(): void {
-    this.closed = true;
+  /** Stops the controllers; resolves once the item in flight, if any, is done. */
+  close(): Promise<void> {
     this.unsubscribe();
-    this.queue.clear();
+    return this.loop.close();
   }
 
   /** Whether no work is queued or running. */
   isIdle(): boolean {
-    return !this.running && this.queue.size === 0;
+    return this.loop.isIdle();
   }
 
   /** Resolves once no work is queued or running. */
   idle(): Promise<void> {
-    if (!this.running && this.queue.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.loop.idle();
   }
 
   private observe(e: StoreEvent): void {
     if (e.bucket === crdBucket) {
-      this.enqueue(`crd:${e.key}`);
+      this.loop.enqueue(`crd:${e.key}`);
       return;
     }
     if (e.bucket === namespacesBucket) {
-      this.enqueue(`ns:${e.key}`);
+      this.loop.enqueue(`ns:${e.key}`);
       return;
     }
     const ns = e.object.metadata.namespace ?? '';
     if (e.type === 'DELETED' && ns !== '') {
       const nsObj = this.ctx.store.get(namespacesBucket, ns);
-      if (nsObj?.metadata.deletionTimestamp !== undefined) this.enqueue(`ns:${ns}`);
+      if (nsObj?.metadata.deletionTimestamp !== undefined) this.loop.enqueue(`ns:${ns}`);
     }
     if (e.type === 'DELETED') {
-      for (const r of this.catalog.crds.served()) if (r.bucket === e.bucket && r.crd.metadata.deletionTimestamp !== undefined) this.enqueue(`crd:${r.crd.metadata.name ?? ''}`);
+      for (const r of this.catalog.crds.served()) if (r.bucket === e.bucket && r.crd.metadata.deletionTimestamp !== undefined) this.loop.enqueue(`crd:${r.crd.metadata.name ?? ''}`);
     }
-  }
-
-  private enqueue(key: string): void {
-    if (this.closed) return;
-    this.queue.add(key);
-    if (!this.running) {
-      this.running = true;
-      setImmediate(() => void this.run());
-    }
-  }
-
-  private async run(): Promise<void> {
-    while (this.queue.size > 0 && !this.closed) {
-      const key = this.queue.values().next().value as string;
-      this.queue.delete(key);
-      try {
-        if (key.startsWith('crd:')) await this.reconcileCRD(key.slice(4));
-        else await this.reconcileNamespace(key.slice(3));
-      } catch {
-        // A conflict with a concurrent write: the write's event queues the key again.
-      }
-    }
-    this.running = false;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
   }
 
   private async reconcileCRD(name: string): Promise<void> {

@@ -66,6 +66,7 @@ export class CustomResourceDefinitionType implements ResourceType {
   readonly groupResource = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
   readonly bucket = bucketOf(this.groupResource);
   readonly allowUnconditionalUpdate = false;
+  readonly strategicMergePatch = true;
   readonly deleteReturnsObject = true;
 
   /** @param customResourceFieldSelectors the `CustomResourceFieldSelectors` feature gate */

@@ -147,6 +147,7 @@ export class CustomResourceType implements ResourceType {
   readonly groupResource;
   readonly bucket: string;
   readonly allowUnconditionalUpdate = false;
+  readonly strategicMergePatch = false;
   readonly deleteReturnsObject = true;
   readonly deprecationWarning: string | undefined;
   private readonly apiVersion: string;

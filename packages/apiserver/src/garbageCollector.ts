@@ -24,6 +24,7 @@ import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey, type StoreEvent } from './storage/objectStore.js';
 import { cloneJSON } from './internal/own.js';
+import { WorkLoop } from './internal/workLoop.js';
 
 /** An object in the graph: its bucket and key, its uid and its owner references. */
 interface Node {
@@ -32,9 +33,6 @@ interface Node {
   uid: string;
   owners: readonly OwnerReference[];
 }
-
-/** How many queued items one turn of the event loop works off before yielding. */
-const itemsPerTurn = 64;
 
 function nodeId(bucket: string, key: string): string {
   return `${bucket}\0${key}`;
@@ -53,35 +51,30 @@ export class GarbageCollector {
   private readonly byUid = new Map<string, string>();
   /** Dependents' ids by owner uid. */
   private readonly dependents = new Map<string, Set<string>>();
-  private readonly queue = new Set<string>();
-  private running = false;
-  private closed = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly loop = new WorkLoop((id) => this.process(id));
   private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: ServerContext, private readonly catalog: ResourceCatalog) {
     for (const { bucket, key, object } of ctx.store.entries()) this.add(bucket, key, object);
     this.unsubscribe = ctx.store.onCommit((e) => this.observe(e));
-    for (const [id, node] of this.nodes) if (node.owners.length > 0) this.enqueue(id);
-    for (const [id, node] of this.nodes) if (this.waitsForGC(node)) this.enqueue(id);
+    for (const [id, node] of this.nodes) if (node.owners.length > 0) this.loop.enqueue(id);
+    for (const [id, node] of this.nodes) if (this.waitsForGC(node)) this.loop.enqueue(id);
   }
 
-  /** Stops collecting. */
-  close(): void {
-    this.closed = true;
+  /** Stops collecting; resolves once the item in flight, if any, is done. */
+  close(): Promise<void> {
     this.unsubscribe();
-    this.queue.clear();
+    return this.loop.close();
   }
 
   /** Whether no work is queued or running. */
   isIdle(): boolean {
-    return !this.running && this.queue.size === 0;
+    return this.loop.isIdle();
   }
 
   /** Resolves once no work is queued or running. */
   idle(): Promise<void> {
-    if (!this.running && this.queue.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.loop.idle();
   }
 
   private add(bucket: string, key: string, object: KubeObject): void {
@@ -119,7 +112,7 @@ export class GarbageCollector {
     const before = this.remove(id);
     if (e.type === 'DELETED') {
       // Its dependents may now be dangling; its owners may be waiting for it.
-      for (const dep of this.dependents.get(e.object.metadata.uid ?? '') ?? []) this.enqueue(dep);
+      for (const dep of this.dependents.get(e.object.metadata.uid ?? '') ?? []) this.loop.enqueue(dep);
       for (const ref of before?.owners ?? []) this.enqueueUid(ref.uid);
       return;
     }
@@ -127,9 +120,9 @@ export class GarbageCollector {
     const node = this.nodes.get(id);
     if (node === undefined) return;
     const ownersChanged = before === undefined || before.owners.length !== node.owners.length || before.owners.some((r, i) => r.uid !== node.owners[i].uid || r.blockOwnerDeletion !== node.owners[i].blockOwnerDeletion);
-    if (ownersChanged && node.owners.length > 0) this.enqueue(id);
+    if (ownersChanged && node.owners.length > 0) this.loop.enqueue(id);
     if (ownersChanged) for (const ref of before?.owners ?? []) this.enqueueUid(ref.uid);
-    if (this.waitsForGC(node) || e.object.metadata.deletionTimestamp !== undefined) this.enqueue(id);
+    if (this.waitsForGC(node) || e.object.metadata.deletionTimestamp !== undefined) this.loop.enqueue(id);
   }
 
   /** Whether an object carries a garbage collector finalizer. */
@@ -141,34 +134,7 @@ export class GarbageCollector {
 
   private enqueueUid(uid: string): void {
     const id = this.byUid.get(uid);
-    if (id !== undefined) this.enqueue(id);
-  }
-
-  private enqueue(id: string): void {
-    if (this.closed) return;
-    this.queue.add(id);
-    if (!this.running) {
-      this.running = true;
-      setImmediate(() => void this.run());
-    }
-  }
-
-  private async run(): Promise<void> {
-    let done = 0;
-    while (this.queue.size > 0 && !this.closed) {
-      const id = this.queue.values().next().value as string;
-      this.queue.delete(id);
-      try {
-        await this.process(id);
-      } catch {
-        // A conflict with a concurrent write: that write's event queues the item again.
-      }
-      if (++done % itemsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    this.running = false;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
+    if (id !== undefined) this.loop.enqueue(id);
   }
 
   private typeOfBucket(bucket: string): ResourceType | undefined {

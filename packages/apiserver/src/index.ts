@@ -11,7 +11,7 @@
  * @packageDocumentation
  */
 
-export { startApiServer } from './startApiServer.js';
+export { isLoopback, startApiServer } from './startApiServer.js';
 export { kubeconfigYAML } from './kubeconfig.js';
 export { DataDirectoryError } from './persistence.js';
 

@@ -83,7 +83,7 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
   const kindDef = definitionName(n.group, n.version, n.kind);
   const listDef = definitionName(n.group, n.version, n.listKind);
   const idBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.namespaced ? 'Namespaced' : ''}${n.kind}`;
-  const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', ...(n.group === '' || n.group.endsWith('.k8s.io') ? ['application/strategic-merge-patch+json'] : [])];
+  const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', ...(t.strategicMergePatch ? ['application/strategic-merge-patch+json'] : [])];
   const nsParam = n.namespaced ? [param('namespace', 'string', 'object name and auth scope, such as for teams and projects', 'path')] : [];
   const nameParam = param('name', 'string', `name of the ${n.kind}`, 'path');
   const paths: Record<string, unknown> = {

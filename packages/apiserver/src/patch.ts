@@ -3,7 +3,7 @@
  * embedded server offers (create, and update of the fields a manager applies, removing the fields it
  * applied before and no longer applies; no conflict detection between managers).
  */
-import { KubeError } from '@kubekit/core';
+import { KubeError, goJSON } from '@kubekit/core';
 import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
 import { strategicMerge } from './strategicMergePatch.js';
@@ -118,6 +118,13 @@ function remove(doc: unknown, path: string, op = 'remove'): unknown {
 /** The most operations one JSON patch may hold (`maxJSONPatchOperations` in handlers/patch.go). */
 export const maxJSONPatchOperations = 10_000;
 
+/**
+ * The most a JSON patch's `copy` operations may add to a document, in bytes of JSON
+ * (`JSONPatchMaxCopyBytes`, 3 MiB, in the generic apiserver's config). Without it, a patch that copies
+ * the document into itself doubles it with every operation.
+ */
+export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
+
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
 export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
@@ -126,6 +133,7 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   }
   checkValueDepth(target);
   let doc: unknown = cloneJSON(target);
+  let copied = 0;
   for (const raw of patch as Operation[]) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
     switch (raw.op) {
@@ -138,7 +146,16 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
         doc = add(doc, raw.path, v, 'move');
         break;
       }
-      case 'copy': doc = add(doc, raw.path, cloneJSON(getAt(doc, raw.from ?? '', 'copy')), 'copy'); break;
+      case 'copy': {
+        const v = getAt(doc, raw.from ?? '', 'copy');
+        // Measured before the value is copied, as json-patch's deepCopy measures what it marshals.
+        copied += Buffer.byteLength(goJSON(v));
+        if (copied > maxJSONPatchCopyBytes) {
+          throw patchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${maxJSONPatchCopyBytes}`);
+        }
+        doc = add(doc, raw.path, cloneJSON(v), 'copy');
+        break;
+      }
       case 'test': {
         const v = getAt(doc, raw.path, 'test');
         if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);

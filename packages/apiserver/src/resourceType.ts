@@ -79,6 +79,12 @@ export interface ResourceType {
   readonly deprecationWarning?: string;
   /** Whether DELETE answers with the deleted object (else with a `Status`). */
   readonly deleteReturnsObject: boolean;
+  /**
+   * Whether PATCH takes `application/strategic-merge-patch+json`: the built-in kinds and
+   * CustomResourceDefinitions (Go types with patch strategies) do, custom resources never do, whatever
+   * their group (the apiextensions-apiserver leaves the type out of their supported patch types).
+   */
+  readonly strategicMergePatch: boolean;
   /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
   readonly orphanDependentsByDefault?: boolean;
 

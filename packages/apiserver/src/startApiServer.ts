@@ -230,11 +230,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        controllers.close();
-        collector.close();
+        // The background loops stop, and their writes in flight land, before storage is flushed and closed.
+        const stopped = Promise.all([controllers.close(), collector.close()]);
         hub.close();
         server.closeAllConnections();
         await closed;
+        await stopped;
         crds.close();
         await store.flush();
         await persistence?.close();

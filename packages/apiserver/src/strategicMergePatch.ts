@@ -11,7 +11,7 @@
  *
  * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-api-machinery/strategic-merge-patch.md
  */
-import { KubeError } from '@kubekit/core';
+import { KubeError, goSprint } from '@kubekit/core';
 import { cloneJSON, getOwn, isObject, setOwn, type JSONObject } from './internal/own.js';
 
 /** How a list merges: by a key of its objects, as a set of primitives, or not at all (atomic). */
@@ -61,6 +61,15 @@ function patchError(message: string): KubeError {
   return KubeError.badRequest(message);
 }
 
+/**
+ * The error for a `$patch` value that does not apply where it stands (`ErrBadPatchType` in
+ * mergepatch/errors.go). The apiserver answers these with a 500; the embedded server with a 400,
+ * since the request is at fault.
+ */
+function badPatchType(directive: unknown, where: JSONObject): KubeError {
+  return patchError(`unknown patch type: ${goSprint(directive)} in map: ${goSprint(where)}`);
+}
+
 /** Applies a strategic merge patch to (a copy of) `target`. */
 export function strategicMerge(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return cloneJSON(patch);
@@ -75,17 +84,37 @@ function stripDirectives(v: unknown): unknown {
   return out;
 }
 
-/** Merges `patch` into `original` (which it may change) and returns the result, or undefined for `$patch: delete`. */
-function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSONObject | undefined {
+/**
+ * `$retainKeys`: every key the patch sets must be listed, and the original keeps only the listed
+ * keys (`applyRetainKeysDirective` in strategicpatch/patch.go).
+ */
+function retainKeys(original: JSONObject, patch: JSONObject, retain: unknown): void {
+  const message = 'invalid patch format of retainKeys';
+  if (!Array.isArray(retain)) throw patchError(message);
+  const keep = new Set(retain);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || k.startsWith('$')) continue;
+    if (!keep.has(k)) throw patchError(message);
+  }
+  for (const k of Object.keys(original)) if (!keep.has(k)) delete original[k];
+}
+
+/** Merges `patch` into `original` (which it may change) and returns the result. */
+function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSONObject {
   const directive = getOwn(patch, '$patch');
   if (directive === 'replace') return stripDirectives(patch) as JSONObject;
-  if (directive === 'delete') return undefined;
+  // The apiserver's `$patch: delete` of a map leaves an empty map, not an absent field.
+  if (directive === 'delete') return {};
+  if (directive !== undefined) throw badPatchType(directive, patch);
   const out = original;
-  const orders: [string, unknown][] = [];
+  if (Object.hasOwn(patch, '$retainKeys')) retainKeys(out, patch, patch.$retainKeys);
+  // `$setElementOrder/<list>` orders the merged list against the list as it was before the patch.
+  const orders: [string, unknown, unknown][] = [];
   for (const [k, v] of Object.entries(patch)) {
-    if (k === '$patch' || k === '$retainKeys') continue;
+    if (k === '$retainKeys') continue;
     if (k.startsWith('$setElementOrder/')) {
-      orders.push([k.slice('$setElementOrder/'.length), v]);
+      const field = k.slice('$setElementOrder/'.length);
+      orders.push([field, v, getOwn(out, field)]);
       continue;
     }
     if (k.startsWith('$deleteFromPrimitiveList/')) {
@@ -99,30 +128,20 @@ function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSON
     }
     if (k.startsWith('$')) continue;
     if (v === null) {
-      delete out[k];
+      if (Object.hasOwn(out, k)) delete out[k];
       continue;
     }
     const childPath = [...path, k];
     const current = getOwn(out, k);
-    if (Array.isArray(v)) {
-      const merged = mergeList(Array.isArray(current) ? current : [], v, childPath);
-      setOwn(out, k, merged);
-    } else if (isObject(v)) {
-      const merged = mergeMap(isObject(current) ? current : {}, v, childPath);
-      if (merged === undefined) delete out[k];
-      else setOwn(out, k, merged);
-    } else {
-      setOwn(out, k, v);
-    }
+    if (Array.isArray(v)) setOwn(out, k, mergeList(Array.isArray(current) ? current : [], v, childPath));
+    else if (isObject(v)) setOwn(out, k, mergeMap(isObject(current) ? current : {}, v, childPath));
+    else setOwn(out, k, v);
   }
-  for (const [field, order] of orders) {
+  for (const [field, order, before] of orders) {
     const list = getOwn(out, field);
-    if (Array.isArray(list) && Array.isArray(order)) setOwn(out, field, reorder(list, order, listStrategy([...path, field])));
-  }
-  const retain = getOwn(patch, '$retainKeys');
-  if (Array.isArray(retain)) {
-    const keep = new Set(retain.map(String));
-    for (const k of Object.keys(out)) if (!keep.has(k)) delete out[k];
+    if (!Array.isArray(list) || !Array.isArray(order)) continue;
+    const id = identity(listStrategy([...path, field]));
+    setOwn(out, field, normalizeOrder(list, order, Array.isArray(before) ? before : [], id));
   }
   return out;
 }
@@ -133,54 +152,92 @@ function keyOf(item: unknown, key: string): string | undefined {
   return v === undefined ? undefined : JSON.stringify(v);
 }
 
-function mergeList(original: unknown[], patch: unknown[], path: string[]): unknown[] {
-  const strategy = listStrategy(path);
-  const replace = patch.some((x) => isObject(x) && getOwn(x, '$patch') === 'replace');
-  if (replace) return patch.filter((x) => !(isObject(x) && getOwn(x, '$patch') === 'replace')).map(stripDirectives);
-  if (strategy === undefined) return patch.map(stripDirectives);
-  if (strategy === 'set') {
-    const out = [...original];
-    const seen = new Set(out.map((x) => JSON.stringify(x)));
-    for (const x of patch) {
-      const s = JSON.stringify(x);
-      if (!seen.has(s)) {
-        seen.add(s);
-        out.push(x);
-      }
-    }
-    return out;
-  }
-  const out = [...original];
-  for (const item of patch) {
-    const k = keyOf(item, strategy.key);
-    if (!isObject(item) || k === undefined) throw patchError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${strategy.key}`);
-    const at = out.findIndex((x) => keyOf(x, strategy.key) === k);
-    if (getOwn(item, '$patch') === 'delete') {
-      for (let i = out.length - 1; i >= 0; i--) if (keyOf(out[i], strategy.key) === k) out.splice(i, 1);
-      continue;
-    }
-    const elementPath = [...path, '[]'];
-    if (at < 0) out.push(mergeMap({}, item, elementPath));
-    else out[at] = mergeMap(isObject(out[at]) ? out[at] as JSONObject : {}, item, elementPath);
-  }
-  return out.filter((x) => x !== undefined);
+/** How a list's elements are told apart: by their merge key, else by value. */
+function identity(strategy: ListStrategy): (x: unknown) => string | undefined {
+  return strategy === 'set' || strategy === undefined ? (x) => JSON.stringify(x) : (x) => keyOf(x, strategy.key);
+}
+
+function missingMergeKey(item: unknown, key: string): KubeError {
+  return patchError(`map: ${goSprint(item)} does not contain declared merge key: ${key}`);
 }
 
 /**
- * `$setElementOrder`: the listed elements first, in the listed order, then the others in their
- * current order.
+ * Merges a patch list into a list (`mergeSlice` in strategicpatch/patch.go): atomic lists are
+ * replaced; sets take the patch's new values; keyed lists merge elements with equal keys, drop those
+ * a `{$patch: delete}` element names, and are replaced by a list holding `{$patch: replace}`. The
+ * result is in the apiserver's order (see {@link normalizeOrder}).
  */
-function reorder(list: unknown[], order: unknown[], strategy: ListStrategy): unknown[] {
-  const id = (x: unknown): string | undefined => (strategy === 'set' || strategy === undefined ? JSON.stringify(x) : keyOf(x, strategy.key));
-  const wanted = order.map(id);
-  const placed: unknown[] = [];
-  const used = new Set<number>();
-  for (const w of wanted) {
-    const i = list.findIndex((x, j) => !used.has(j) && id(x) === w);
-    if (i >= 0) {
-      used.add(i);
-      placed.push(list[i]);
+function mergeList(original: unknown[], patch: unknown[], path: string[]): unknown[] {
+  const strategy = listStrategy(path);
+  if (strategy === undefined) return patch.map(stripDirectives);
+  const id = identity(strategy);
+  if (strategy === 'set') {
+    const merged = new Map<string | undefined, unknown>();
+    for (const x of [...original, ...patch]) if (!merged.has(id(x))) merged.set(id(x), x);
+    return normalizeOrder([...merged.values()], patch, original, id);
+  }
+  let server = original;
+  const items: JSONObject[] = [];
+  let replace = false;
+  for (const item of patch) {
+    if (!isObject(item)) throw missingMergeKey(item, strategy.key);
+    const directive = getOwn(item, '$patch');
+    if (directive === undefined) {
+      if (id(item) === undefined) throw missingMergeKey(item, strategy.key);
+      items.push(item);
+    } else if (directive === 'delete') {
+      const k = id(item);
+      if (k === undefined) throw missingMergeKey(item, strategy.key);
+      server = server.filter((x) => id(x) !== k);
+    } else if (directive === 'replace') {
+      replace = true;
+    } else if (directive === 'merge') {
+      throw patchError('merging lists cannot yet be specified in the patch');
+    } else {
+      throw badPatchType(directive, item);
     }
   }
-  return [...placed, ...list.filter((_, j) => !used.has(j))];
+  if (replace) return items.map(stripDirectives);
+  const merged = [...server];
+  const elementPath = [...path, '[]'];
+  for (const item of items) {
+    const at = merged.findIndex((x) => id(x) === id(item));
+    if (at < 0) merged.push(mergeMap({}, item, elementPath));
+    else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath);
+  }
+  return normalizeOrder(merged, items, server, id);
+}
+
+/**
+ * The apiserver's order of a merged list (`normalizeElementOrder` and `mergeSortedSlice` in
+ * strategicpatch/patch.go): the elements named by `order` (the patch list, or a `$setElementOrder`
+ * list) in that order, with the other elements, in their order in `server` (the list before the
+ * patch), placed before the first named element that comes after them in `server`. So a new element
+ * goes first, and a list the patch names completely takes the patch's order.
+ */
+function normalizeOrder(merged: unknown[], order: unknown[], server: unknown[], id: (x: unknown) => string | undefined): unknown[] {
+  const indexes = (list: unknown[]): Map<string | undefined, number> => {
+    const m = new Map<string | undefined, number>();
+    list.forEach((x, i) => {
+      if (!m.has(id(x))) m.set(id(x), i);
+    });
+    return m;
+  };
+  const inOrder = indexes(order);
+  const inServer = indexes(server);
+  const named = merged.filter((x) => inOrder.has(id(x))).sort((a, b) => inOrder.get(id(a))! - inOrder.get(id(b))!);
+  const others = merged.filter((x) => !inOrder.has(id(x))).sort((a, b) => (inServer.get(id(a)) ?? Infinity) - (inServer.get(id(b)) ?? Infinity));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < others.length || j < named.length) {
+    if (j >= named.length) out.push(others[i++]);
+    else if (i >= others.length) out.push(named[j++]);
+    else {
+      const l = inServer.get(id(others[i]));
+      const r = inServer.get(id(named[j]));
+      out.push(l !== undefined && r !== undefined && l < r ? others[i++] : named[j++]);
+    }
+  }
+  return out;
 }

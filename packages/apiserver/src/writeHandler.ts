@@ -164,9 +164,11 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
-  const builtinGroup = r.type.names.group === '' || r.type.names.group.endsWith('.k8s.io') || r.type.names.group === 'apps' || r.type.names.group === 'batch';
-  if (pt === undefined || (pt === 'strategic' && !builtinGroup)) {
-    throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${r.type.names.group === '' ? ', application/strategic-merge-patch+json' : ''}`);
+  if (pt === undefined || (pt === 'strategic' && !r.type.strategicMergePatch)) {
+    // The supported patch types in the order the apiserver lists them (endpoints/installer.go; the
+    // apiextensions-apiserver's crdHandler for custom resources).
+    const accepted = ['application/json-patch+json', 'application/merge-patch+json', ...(r.type.strategicMergePatch ? ['application/strategic-merge-patch+json'] : []), 'application/apply-patch+yaml'];
+    throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
   }
   const body = await readObject(ctx, r, wctx, pt);
   if (pt === 'apply') {

@@ -72,6 +72,14 @@ describe('BuiltinResourceType', () => {
     expect(r.body.data).to.deep.equal({ a: '2', b: '3' });
   });
 
+  it('lists the patch types of a built-in kind in the installer\'s order when the media type is unknown', async () => {
+    for (const path of ['/api/v1/namespaces/default/configmaps/plain', '/apis/coordination.k8s.io/v1/namespaces/default/leases/none']) {
+      const r = await client.request('PATCH', path, '{}', 'application/json-patch+yaml');
+      expect(r.status).to.equal(415);
+      expect(r.body.message).to.equal('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml');
+    }
+  });
+
   it('stores coordination.k8s.io Leases', async () => {
     const r = await client.post('/apis/coordination.k8s.io/v1/namespaces/default/leases', { metadata: { name: 'leader' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } });
     expect(r.status).to.equal(201);

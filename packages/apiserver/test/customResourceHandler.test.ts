@@ -173,6 +173,25 @@ describe('CustomResourceType', () => {
       expect(r.body.reason).to.equal('UnsupportedMediaType');
     });
 
+    it('refuses strategic merge patches of custom resources in a *.k8s.io group too (Gateway API style), in the apiserver\'s words', async () => {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+        metadata: { name: 'routes.demo.k8s.io', annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/enhancements/pull/1111' } },
+        spec: {
+          group: 'demo.k8s.io', scope: 'Namespaced', names: { plural: 'routes', singular: 'route', kind: 'Route', listKind: 'RouteList' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
+        },
+      };
+      await createCRD(server, client, crd);
+      const routes = '/apis/demo.k8s.io/v1/namespaces/default/routes';
+      expect((await client.post(routes, { apiVersion: 'demo.k8s.io/v1', kind: 'Route', metadata: { name: 'r' }, spec: { a: 1 } })).status).to.equal(201);
+      const r = await client.patch(`${routes}/r`, { spec: { b: 2 } }, 'strategic');
+      expect(r.status).to.equal(415);
+      expect(r.body.message).to.equal('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+      const openapi = (await client.get('/openapi/v3/apis/demo.k8s.io/v1')).body as { paths: Record<string, { patch?: { requestBody: { content: Record<string, unknown> } } }> };
+      expect(Object.keys(openapi.paths[`${routes.replace('/default/', '/{namespace}/')}/{name}`].patch!.requestBody.content)).to.not.include('application/strategic-merge-patch+json');
+    });
+
     it('creates and updates with server-side apply, removing fields the manager no longer applies', async () => {
       const path = `${base}/applied?fieldManager=tester`;
       const first = await client.patch(path, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'applied' }, spec: { image: 'a', replicas: 2 } }, 'apply');

@@ -3,6 +3,9 @@
 // TestSolidOwnerDoesNotBlockWaitingOwner, TestNonBlockingOwnerRefDoesNotBlock,
 // TestBlockingOwnerRefDoesBlock) and the DeleteOptions handling of registry/generic/registry/store.go
 // (deletionFinalizersForGarbageCollection). Waits use server.idle(), never sleeps.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
 import { start, type Client, type LooseObject } from './internal/client.js';
@@ -140,6 +143,26 @@ describe('garbage collector', () => {
     expect(await exists(`${pods}/web-1-a`)).to.equal(undefined);
     expect(await exists('/apis/apps/v1/namespaces/default/replicasets/web-1')).to.equal(undefined);
     expect(await exists('/apis/apps/v1/namespaces/default/deployments/web')).to.equal(undefined);
+  });
+
+  it('stops on close with work pending, and picks it up again from the data directory on restart', async () => {
+    await server.close();
+    const dataDir = mkdtempSync(join(tmpdir(), 'kubekit-gc-'));
+    try {
+      ({ server, client } = await start({ dataDir }));
+      const owner = await configMap('owner');
+      for (let i = 0; i < 100; i++) await configMap(`dep-${i}`, [ownerRef(owner)]);
+      expect((await client.delete(`${cms}/owner`)).status).to.equal(200);
+      // No idle(): the collector is mid-way; close waits for its write in flight and stops it.
+      await server.close();
+      ({ server, client } = await start({ dataDir }));
+      await server.idle();
+      const left = await client.get(cms);
+      expect((left.body.items as LooseObject[]).map((o) => o.metadata.name).filter((n) => n?.startsWith('dep-'))).to.deep.equal([]);
+    } finally {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses orphanDependents together with propagationPolicy', async () => {

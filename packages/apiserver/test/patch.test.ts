@@ -48,6 +48,17 @@ describe('applyJSONPatch', () => {
     expect(() => applyJSONPatch({}, [{ op: 'remove', path: '/nope' }])).to.throw('remove operation does not apply: doc is missing path: "/nope"');
     expect(() => applyJSONPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }])).to.throw('test failed');
   });
+
+  it('limits what copy operations add to 3 MiB of JSON, as the apiserver does (JSONPatchMaxCopyBytes)', () => {
+    // A 100 KiB string is 102,402 bytes of JSON with its quotes: 30 copies fit in 3 MiB, the 31st does not.
+    const doc = { s: 'x'.repeat(100 * 1024) };
+    const copies = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/s', path: `/c${i}` }));
+    expect(Object.keys(applyJSONPatch(doc, copies(30)) as object)).to.have.length(31);
+    expect(() => applyJSONPatch(doc, copies(31))).to.throw('Unable to complete the copy, the accumulated size increase of copy is 3174462, exceeding the limit 3145728');
+    // A document copied into itself doubles with each copy: refused long before memory runs out.
+    const self = Array.from({ length: 64 }, (_, i) => ({ op: 'copy', from: '', path: `/k${i}` }));
+    expect(() => applyJSONPatch({ s: 'x'.repeat(1000) }, self)).to.throw('exceeding the limit 3145728');
+  });
 });
 
 describe('applyConfiguration', () => {

@@ -26,6 +26,18 @@ describe('startApiServer', () => {
     expect(kc['current-context']).to.equal('kubekit');
   });
 
+  it('keeps a watch open whose timeoutSeconds is longer than one Node timer takes (about 24.8 days), on the real clock', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    const w = await client.watch(`${cms}?watch=true&timeoutSeconds=3000000&resourceVersion=${server.resourceVersion}`);
+    try {
+      await client.post(cms, { metadata: { name: 'long-watch' } });
+      const e = await w.next();
+      expect(`${e.type} ${e.object.metadata.name}`).to.equal('ADDED long-watch');
+    } finally {
+      w.close();
+    }
+  });
+
   it('answers /version and the health checks', async () => {
     const v = await client.get('/version');
     expect(v.status).to.equal(200);

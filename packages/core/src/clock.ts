@@ -37,12 +37,25 @@ function sleepWith(clock: Clock, ms: number, signal?: AbortSignal): Promise<void
   });
 }
 
-/** The real clock: `Date.now()` and Node timers (unref'd, so a pending timer never keeps a process alive). */
+/**
+ * The longest delay one Node timer takes (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms
+ * with a `TimeoutOverflowWarning`.
+ */
+const maxTimerMs = 2 ** 31 - 1;
+
+/**
+ * The real clock: `Date.now()` and Node timers (unref'd, so a pending timer never keeps a process alive).
+ * A delay longer than one Node timer takes is waited out in steps of at most {@link maxTimerMs}.
+ */
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref();
+    let t: ReturnType<typeof setTimeout>;
+    const arm = (left: number): void => {
+      t = setTimeout(() => (left > maxTimerMs ? arm(left - maxTimerMs) : fn()), Math.min(Math.max(0, left), maxTimerMs));
+      t.unref();
+    };
+    arm(ms);
     return { cancel: () => clearTimeout(t) };
   },
   sleep(ms, signal) {

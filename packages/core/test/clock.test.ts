@@ -48,4 +48,35 @@ describe('realClock', () => {
     await realClock.sleep(5);
     expect(realClock.now() - start).to.be.at.least(4);
   });
+
+  it('waits out a delay longer than one Node timer takes (2^31 - 1 ms) in steps, never firing early', () => {
+    // Node fires a longer timer after 1 ms; the global timer functions are stubbed to record what is armed.
+    const armed: { fn: () => void; ms: number; id: number }[] = [];
+    const cleared: number[] = [];
+    const original = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
+    globalThis.setTimeout = ((fn: () => void, ms: number) => {
+      const id = armed.length;
+      armed.push({ fn, ms, id });
+      return { id, unref: () => undefined };
+    }) as unknown as typeof setTimeout;
+    globalThis.clearTimeout = ((t: { id: number }) => cleared.push(t.id)) as unknown as typeof clearTimeout;
+    let fired = 0;
+    try {
+      const delay = 3_000_000 * 1000; // a watch's timeoutSeconds=3000000
+      realClock.setTimeout(() => fired++, delay);
+      expect(armed.map((a) => a.ms)).to.deep.equal([2 ** 31 - 1]);
+      armed[0].fn();
+      expect(fired).to.equal(0);
+      expect(armed.map((a) => a.ms)).to.deep.equal([2 ** 31 - 1, delay - (2 ** 31 - 1)]);
+      armed[1].fn();
+      expect(fired).to.equal(1);
+      const handle = realClock.setTimeout(() => fired++, delay);
+      armed[2].fn();
+      handle.cancel();
+      expect(cleared).to.deep.equal([3]);
+    } finally {
+      globalThis.setTimeout = original.setTimeout;
+      globalThis.clearTimeout = original.clearTimeout;
+    }
+  });
 });

@@ -84,7 +84,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   if (invalid > 0) return exitCodes.failure;
   const token = await readToken(ctx, options);
   const host = options.host ?? '127.0.0.1';
-  const { startApiServer, DataDirectoryError } = await loadApiServer();
+  const { startApiServer, DataDirectoryError, isLoopback } = await loadApiServer();
   let server: Awaited<ReturnType<typeof startApiServer>>;
   try {
     server = await startApiServer({
@@ -100,7 +100,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     if (err instanceof DataDirectoryError) throw new CommandError(err.message, exitCodes.failure);
     throw err;
   }
-  if (token === undefined && !isLoopbackHost(host)) {
+  if (token === undefined && !isLoopback(host)) {
     ctx.stderr.write(`${ctx.colors.yellow('warning:')} serving on ${host} without --token: anyone who can reach this address can read, change and delete everything. Pass --token or --token-file.\n`);
   }
   try {
@@ -160,12 +160,6 @@ async function readToken(ctx: CliContext, options: ServeOptions): Promise<string
     throw new CommandError('--token must be non-empty, without spaces or control characters (it travels in an HTTP header)', exitCodes.usage);
   }
   return token;
-}
-
-/** Whether a bind address only accepts connections from this machine. */
-function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 /**

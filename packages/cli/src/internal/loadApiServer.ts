@@ -2,7 +2,7 @@ import { exitCodes } from '../exitCodes.js';
 import { CommandError } from './context.js';
 
 /** What `kubekit serve` uses of `@kubekit/apiserver`. */
-export type ApiServerModule = Pick<typeof import('@kubekit/apiserver'), 'startApiServer' | 'DataDirectoryError'>;
+export type ApiServerModule = Pick<typeof import('@kubekit/apiserver'), 'startApiServer' | 'DataDirectoryError' | 'isLoopback'>;
 
 /**
  * Imports `@kubekit/apiserver`, an optional peer of the CLI: a project that only generates and checks
