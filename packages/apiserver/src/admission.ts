@@ -109,6 +109,11 @@ function labelsOf(o: KubeObject | undefined): Record<string, string> {
   return (o?.metadata?.labels ?? {}) as Record<string, string>;
 }
 
+/** Whether an object of the request matches a selector; an absent object matches none (`matchObject`). */
+function objectMatches(selector: ReturnType<typeof labelSelectorFromObject>, o: KubeObject | undefined): boolean {
+  return o !== undefined && selector.matches(labelsOf(o));
+}
+
 /** What one matched webhook is called with: the type (version) the object is sent in. */
 interface Invocation {
   hook: Webhook;
@@ -200,7 +205,7 @@ export class Admission {
   private selectorsMatch(hook: Webhook, attrs: AdmissionAttributes): boolean {
     try {
       const objectSelector = labelSelectorFromObject(hook.objectSelector ?? {});
-      if (!objectSelector.isEmpty() && !objectSelector.matches(labelsOf(attrs.object)) && !objectSelector.matches(labelsOf(attrs.oldObject))) return false;
+      if (!objectSelector.isEmpty() && !objectMatches(objectSelector, attrs.object) && !objectMatches(objectSelector, attrs.oldObject)) return false;
       const namespaceSelector = labelSelectorFromObject(hook.namespaceSelector ?? {});
       if (namespaceSelector.isEmpty()) return true;
       const { names } = attrs.type;

@@ -222,6 +222,20 @@ describe('admission webhooks in the embedded server', function () {
     expect(webhook.calls.map((c) => `${c.path} ${c.review.request.name as string}`)).to.deep.equal(['/namespace e', '/object f', '/namespace f']);
   });
 
+  it('matches an objectSelector against the objects a request has, never an absent one (apiserver predicates/object TestObjectSelector)', async () => {
+    // A NotIn selector matches empty labels: the absent old object of a CREATE, or the absent new
+    // object of a DELETE, must not make a runlevel=1 object match it.
+    const excluder = { matchExpressions: [{ key: 'runlevel', operator: 'NotIn', values: ['1'] }] };
+    await configure('Validating', 'runlevel', [hook('runlevel.example.com', '/runlevel', {
+      objectSelector: excluder, rules: [{ operations: ['CREATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    })]);
+    expect((await client.post(cms, configMap('level1', { runlevel: '1' }))).status).to.equal(201);
+    expect((await client.post(cms, configMap('level2', { runlevel: '2' }))).status).to.equal(201);
+    expect((await client.delete(`${cms}/level1`)).status).to.equal(200);
+    expect((await client.delete(`${cms}/level2`)).status).to.equal(200);
+    expect(webhook.calls.map((c) => `${c.review.request.operation} ${c.review.request.name as string}`)).to.deep.equal(['CREATE level2', 'DELETE level2']);
+  });
+
   it('reinvokes a webhook with reinvocationPolicy IfNeeded once a later webhook changed the object', async () => {
     let calls = 0;
     webhook.answers.set('/first', () => patchOf([{ op: 'add', path: '/metadata/annotations', value: { first: String(++calls) } }]));
