@@ -190,6 +190,40 @@ describe('admission webhooks in the embedded server', function () {
     expect(r.body.message).to.include('context deadline exceeded');
   });
 
+  it('times out after timeoutSeconds when a webhook trickles its answer (the deadline bounds the whole call)', async () => {
+    // The apiserver's timeout is a deadline on the request's context, reading the answer included: a
+    // webhook that keeps the connection busy with a byte now and then still fails at timeoutSeconds.
+    const tls = { key: readFileSync(join(fixturesDir, 'webhook-tls', 'key.pem')), cert: readFileSync(join(fixturesDir, 'webhook-tls', 'cert.pem')) };
+    const timers = new Set<NodeJS.Timeout>();
+    const trickler = createServer(tls, (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      let sent = 0;
+      // 40 spaces, one each 250 ms: 10 s of a busy connection, far past the 1 s deadline.
+      const timer = setInterval(() => {
+        if (++sent > 40 || res.destroyed) {
+          clearInterval(timer);
+          res.end('{}');
+          return;
+        }
+        res.write(' ');
+      }, 250);
+      timers.add(timer);
+    });
+    await new Promise<void>((r) => trickler.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `https://127.0.0.1:${(trickler.address() as AddressInfo).port}/trickle`;
+      await configure('Validating', 'trickle', [hook('trickle.example.com', '/trickle', { timeoutSeconds: 1, clientConfig: { url, caBundle } })]);
+      const r = await client.post(cms, configMap('t'));
+      expect(r.status).to.equal(500);
+      expect(r.body.message).to.equal(`Internal error occurred: failed calling webhook "trickle.example.com": failed to call webhook: Post "${url}": context deadline exceeded`);
+    } finally {
+      for (const t of timers) clearInterval(t);
+      trickler.closeAllConnections();
+      await new Promise((r) => trickler.close(() => r(undefined)));
+    }
+  });
+
   it('raises a denial\'s code below 400 to 400 and explains a denial without message by its reason, or says there is none', async () => {
     // What the reference kube-apiserver (1.34) answers for the same three denials.
     const answers: Record<string, Record<string, unknown>> = { a: { allowed: false, status: { message: 'msg' } }, b: { allowed: false, status: { code: 403, reason: 'Forbidden' } }, c: { allowed: false } };
