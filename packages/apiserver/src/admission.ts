@@ -28,6 +28,7 @@ import { loopbackServiceResolver, postReview, type WebhookClientConfig, type Web
 import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
+import { isObject } from './internal/own.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -82,10 +83,6 @@ export interface AdmissionOptions {
 
 /** The reason of a denial that names none, by its code. */
 const reasonsByCode: Readonly<Record<number, StatusReason>> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError' };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function matchesList(list: readonly string[] | undefined, value: string): boolean {
   return (list ?? []).some((x) => x === '*' || x === value);

@@ -8,10 +8,7 @@
  */
 import { FieldError, FieldPath, duplicate, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType } from './builtinKinds.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+import { isObject } from './internal/own.js';
 
 /** Fills the apiserver's defaults into every webhook of a configuration (in place). */
 function setDefaults(mutating: boolean): (o: KubeObject) => void {
