@@ -171,6 +171,34 @@ describe('admission webhooks in the embedded server', function () {
     expect((await client.delete(`${cms}/keep`)).status).to.equal(200);
   });
 
+  it('calls mutating webhooks for DELETEs too, with neither object nor oldObject, before the validating ones (handlers/delete.go)', async () => {
+    expect((await client.post(cms, configMap('guarded'))).status).to.equal(201);
+    const deleteRule = { rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] };
+    webhook.answers.set('/guard', () => ({ allowed: false, status: { message: 'guarded', code: 403 } }));
+    await configure('Mutating', 'guard', [hook('guard.example.com', '/guard', deleteRule)]);
+    await configure('Validating', 'after-guard', [hook('after-guard.example.com', '/after-guard', deleteRule)]);
+    const r = await client.delete(`${cms}/guarded`);
+    expect(r.status).to.equal(403);
+    expect(r.body.message).to.equal('admission webhook "guard.example.com" denied the request: guarded');
+    expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/guard']);
+    expect(webhook.calls[0].review.request).to.deep.include({ operation: 'DELETE', name: 'guarded', namespace: 'default', object: null, oldObject: null });
+    webhook.answers.set('/guard', () => ({ allowed: true }));
+    expect((await client.delete(`${cms}/guarded`)).status).to.equal(200);
+    expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/guard', '/guard', '/after-guard']);
+  });
+
+  it('selects a namespace\'s DELETE by the stored namespace\'s labels (predicates/namespace GetNamespaceLabels)', async () => {
+    for (const [name, env] of [['ns-prod', 'prod'], ['ns-dev', 'dev']]) {
+      expect((await client.post('/api/v1/namespaces', { metadata: { name, labels: { env } } })).status).to.equal(201);
+    }
+    await configure('Mutating', 'prod-deletes', [hook('prod-deletes.example.com', '/prod-deletes', {
+      namespaceSelector: { matchLabels: { env: 'prod' } }, rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }],
+    })]);
+    expect((await client.delete('/api/v1/namespaces/ns-prod')).status).to.equal(200);
+    expect((await client.delete('/api/v1/namespaces/ns-dev')).status).to.equal(200);
+    expect(webhook.calls.map((c) => c.review.request.name)).to.deep.equal(['ns-prod']);
+  });
+
   it('fails closed with failurePolicy Fail and open with Ignore when the webhook cannot be called', async () => {
     await configure('Validating', 'unreachable', [hook('down.example.com', '/x', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle }, failurePolicy: 'Ignore' })]);
     expect((await client.post(cms, configMap('a'))).status).to.equal(201);
