@@ -114,6 +114,21 @@ describe('admission webhooks in the embedded server', function () {
     ].join(', ') + ']');
   });
 
+  it('validates a webhook\'s namespaceSelector and objectSelector when the configuration is written (ValidateLabelSelector; the reference kube-apiserver 1.34 answers word for word the same)', async () => {
+    const bad = await client.post('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+      metadata: { name: 'bad-selectors' },
+      webhooks: [hook('selectors.example.com', '/selectors', {
+        namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'Foo', values: ['a'] }] },
+        objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In' }] },
+      })],
+    });
+    expect(bad.status, bad.text).to.equal(422);
+    expect(bad.body.message).to.equal('ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad-selectors" is invalid: [' + [
+      'webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: "Foo": not a valid selector operator',
+      'webhooks[0].objectSelector.matchExpressions[0].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\'',
+    ].join(', ') + ']');
+  });
+
   it('rejects a request a validating webhook denies, with the apiserver\'s Status', async () => {
     webhook.answers.set('/deny', () => ({ allowed: false, status: { message: 'no blue config maps', code: 403 } }));
     await configure('Validating', 'deny', [hook('deny.example.com', '/deny')]);
