@@ -2,8 +2,9 @@
  * Admission webhooks in the write path, as the apiserver's `MutatingAdmissionWebhook` and
  * `ValidatingAdmissionWebhook` plugins run them: the webhooks of every stored
  * `MutatingWebhookConfiguration` (configurations by name, webhooks in order), then, after the
- * object's own validation, those of every `ValidatingWebhookConfiguration` (also for DELETE, with the
- * object being deleted as `oldObject`).
+ * object's own validation, those of every `ValidatingWebhookConfiguration`. A DELETE calls the
+ * mutating webhooks with neither object (they can only deny it), then the validating ones with the
+ * object being deleted as `oldObject`.
  *
  * Per webhook: `rules` (operations, groups, versions, resources with `/subresource` and `*` forms,
  * scope), `matchPolicy` (`Equivalent` also matches the other served versions of a custom resource and
@@ -28,6 +29,7 @@ import { loopbackServiceResolver, postReview, type WebhookClientConfig, type Web
 import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
+import { isObject } from './internal/own.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -83,10 +85,6 @@ export interface AdmissionOptions {
 /** The reason of a denial that names none, by its code. */
 const reasonsByCode: Readonly<Record<number, StatusReason>> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError' };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function matchesList(list: readonly string[] | undefined, value: string): boolean {
   return (list ?? []).some((x) => x === '*' || x === value);
 }
@@ -107,6 +105,16 @@ function ruleMatches(rule: Rule, operation: string, group: string, version: stri
 
 function labelsOf(o: KubeObject | undefined): Record<string, string> {
   return (o?.metadata?.labels ?? {}) as Record<string, string>;
+}
+
+/** Whether an object of the request matches a selector; an absent object matches none (`matchObject`). */
+function objectMatches(selector: ReturnType<typeof labelSelectorFromObject>, o: KubeObject | undefined): boolean {
+  return o !== undefined && selector.matches(labelsOf(o));
+}
+
+/** The write context of a DELETE's admission (its webhooks' warnings are not shown). */
+function deleteContext(): WriteContext {
+  return { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '' };
 }
 
 /** What one matched webhook is called with: the type (version) the object is sent in. */
@@ -153,12 +161,17 @@ export class Admission {
   }
 
   /**
-   * The validating webhooks of a DELETE, with the object about to be deleted as `oldObject` (mutating
-   * webhooks cannot change a deletion; they are not called for it here).
+   * The mutating webhooks of a DELETE, once per request before anything is deleted, with neither
+   * `object` nor `oldObject` (as the apiserver's delete handler calls them): they cannot change a
+   * deletion, but they can deny it. `name` is empty for a delete of a collection.
    */
+  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean): Promise<void> {
+    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, wctx: deleteContext() });
+  }
+
+  /** The validating webhooks of a DELETE, with the object about to be deleted as `oldObject`. */
   validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject): Promise<void> {
-    const wctx: WriteContext = { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '' };
-    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx });
+    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext() });
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {
@@ -200,11 +213,16 @@ export class Admission {
   private selectorsMatch(hook: Webhook, attrs: AdmissionAttributes): boolean {
     try {
       const objectSelector = labelSelectorFromObject(hook.objectSelector ?? {});
-      if (!objectSelector.isEmpty() && !objectSelector.matches(labelsOf(attrs.object)) && !objectSelector.matches(labelsOf(attrs.oldObject))) return false;
+      if (!objectSelector.isEmpty() && !objectMatches(objectSelector, attrs.object) && !objectMatches(objectSelector, attrs.oldObject)) return false;
       const namespaceSelector = labelSelectorFromObject(hook.namespaceSelector ?? {});
       if (namespaceSelector.isEmpty()) return true;
       const { names } = attrs.type;
-      if (names.group === '' && names.resource === 'namespaces') return namespaceSelector.matches(labelsOf(attrs.object ?? attrs.oldObject));
+      if (names.group === '' && names.resource === 'namespaces') {
+        // A namespace's own labels: the new object's for a create or update, else the stored one's
+        // (a DELETE's mutating webhooks get no object), as predicates/namespace GetNamespaceLabels.
+        const own = attrs.operation !== 'DELETE' && attrs.subresource === '' ? attrs.object : this.options.store.get('/namespaces', attrs.name);
+        return namespaceSelector.matches(labelsOf(own));
+      }
       if (!names.namespaced) return true;
       const ns = this.options.store.get('/namespaces', attrs.namespace);
       return namespaceSelector.matches(labelsOf(ns));

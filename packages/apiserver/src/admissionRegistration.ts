@@ -2,16 +2,14 @@
  * The admissionregistration.k8s.io/v1 kinds `ValidatingWebhookConfiguration` and
  * `MutatingWebhookConfiguration`: stored like the other built-in kinds, defaulted and validated as the
  * apiserver does (`SetDefaults_ValidatingWebhook`, `ValidateValidatingWebhookConfiguration`: names,
- * client config, review versions, side effects, timeouts and the policy enums).
+ * client config, review versions, side effects, timeouts, label selectors and the policy enums).
  *
  * @see https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/validating-webhook-configuration-v1/
  */
 import { FieldError, FieldPath, duplicate, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { validateLabelSelector, type LabelSelectorObject } from '@kubekit/selectors';
 import { BuiltinResourceType } from './builtinKinds.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+import { isObject } from './internal/own.js';
 
 /** Fills the apiserver's defaults into every webhook of a configuration (in place). */
 function setDefaults(mutating: boolean): (o: KubeObject) => void {
@@ -103,8 +101,8 @@ function validateConfiguration(mutating: boolean): (o: KubeObject) => FieldError
       if (name === '') errs.push(required(p.child('name'), ''));
       else if (!dns1123Subdomain.test(name) || name.length > 253) errs.push(invalid(p.child('name'), name, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"));
       else if (name.split('.').length < 3) errs.push(invalid(p.child('name'), name, 'should be a domain with at least three segments separated by dots'));
-      // In the reference kube-apiserver's order: rules, policies, side effects, timeout, client config,
-      // review versions, and a duplicate name last.
+      // In the reference kube-apiserver's order: rules, policies, side effects, timeout, selectors,
+      // client config, review versions, and a duplicate name last.
       errs.push(...validateRules(w.rules, p.child('rules')));
       if (w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') errs.push(notSupported(p.child('failurePolicy'), w.failurePolicy, ['Fail', 'Ignore']));
       if (w.matchPolicy !== 'Exact' && w.matchPolicy !== 'Equivalent') errs.push(notSupported(p.child('matchPolicy'), w.matchPolicy, ['Equivalent', 'Exact']));
@@ -112,6 +110,9 @@ function validateConfiguration(mutating: boolean): (o: KubeObject) => FieldError
       else if (w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') errs.push(notSupported(p.child('sideEffects'), w.sideEffects, ['None', 'NoneOnDryRun']));
       const t = w.timeoutSeconds;
       if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 30) errs.push(invalid(p.child('timeoutSeconds'), t, 'the timeout value must be between 1 and 30 seconds'));
+      for (const field of ['namespaceSelector', 'objectSelector'] as const) {
+        if (w[field] !== undefined && w[field] !== null) errs.push(...validateLabelSelector(w[field] as LabelSelectorObject, p.child(field)));
+      }
       if (mutating && w.reinvocationPolicy !== 'Never' && w.reinvocationPolicy !== 'IfNeeded') errs.push(notSupported(p.child('reinvocationPolicy'), w.reinvocationPolicy, ['IfNeeded', 'Never']));
       errs.push(...validateClientConfig(w.clientConfig, p.child('clientConfig')));
       const versions = Array.isArray(w.admissionReviewVersions) ? w.admissionReviewVersions : [];

@@ -17,7 +17,7 @@ import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, Writ
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
-import { assignOwn, cloneJSON, setOwn } from './internal/own.js';
+import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 
 /** One Table column of a built-in kind and how its cell is computed. */
@@ -55,10 +55,6 @@ export interface BuiltinSpec {
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** A built-in kind served by the generic storage. */
 export class BuiltinResourceType implements ResourceType {

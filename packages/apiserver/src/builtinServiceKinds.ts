@@ -11,29 +11,8 @@
  */
 import { FieldError, FieldPath, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { isObject, type JSONObject } from './internal/own.js';
+import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import type { ObjectStore } from './storage/objectStore.js';
-
-function valueAt(o: unknown, ...path: string[]): unknown {
-  let cur = o;
-  for (const k of path) {
-    if (!isObject(cur) || !Object.hasOwn(cur, k)) return undefined;
-    cur = cur[k];
-  }
-  return cur;
-}
-
-function child(o: JSONObject, key: string): JSONObject {
-  const v = Object.hasOwn(o, key) ? o[key] : undefined;
-  if (isObject(v)) return v;
-  const created: JSONObject = {};
-  o[key] = created;
-  return created;
-}
-
-function orDefault(o: JSONObject, key: string, value: unknown): void {
-  if (!Object.hasOwn(o, key) || o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
-}
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
@@ -75,7 +54,7 @@ class ServiceAllocator {
   }
 
   allocate(svc: KubeObject): void {
-    const spec = child(svc, 'spec');
+    const spec = childObject(svc, 'spec');
     const type = spec.type;
     const { ips, ports } = this.used();
     if (type !== 'ExternalName' && spec.clusterIP !== 'None') {
@@ -142,21 +121,21 @@ function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
     ],
     wide: [{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Route service traffic to pods with label keys and values matching this selector.' }, cell: (o) => formatLabels(valueAt(o, 'spec', 'selector')) }],
     defaults: (o) => {
-      const spec = child(o, 'spec');
-      orDefault(spec, 'type', 'ClusterIP');
-      orDefault(spec, 'sessionAffinity', 'None');
+      const spec = childObject(o, 'spec');
+      setDefault(spec, 'type', 'ClusterIP');
+      setDefault(spec, 'sessionAffinity', 'None');
       for (const p of list(spec.ports)) {
         if (!isObject(p)) continue;
-        orDefault(p, 'protocol', 'TCP');
+        setDefault(p, 'protocol', 'TCP');
         if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
       }
       if (spec.type !== 'ExternalName') {
-        orDefault(spec, 'internalTrafficPolicy', 'Cluster');
-        orDefault(spec, 'ipFamilies', ['IPv4']);
-        orDefault(spec, 'ipFamilyPolicy', 'SingleStack');
+        setDefault(spec, 'internalTrafficPolicy', 'Cluster');
+        setDefault(spec, 'ipFamilies', ['IPv4']);
+        setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
       }
-      if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') orDefault(spec, 'externalTrafficPolicy', 'Cluster');
-      if (spec.type === 'LoadBalancer') orDefault(spec, 'allocateLoadBalancerNodePorts', true);
+      if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');
+      if (spec.type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
     },
     prepareForCreate: (o) => {
       o.status = { loadBalancer: {} };
@@ -223,7 +202,7 @@ const persistentVolumeClaim: BuiltinSpec = {
     { def: { name: 'VolumeAttributesClass', type: 'string', priority: 0, description: 'VolumeAttributesClass of the claim' }, cell: (o) => String(valueAt(o, 'status', 'currentVolumeAttributesClassName') ?? '<unset>') },
   ],
   wide: [{ def: { name: 'VolumeMode', type: 'string', priority: 1, description: 'volumeMode defines what type of volume is required by the claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeMode') ?? '<unset>') }],
-  defaults: (o) => { orDefault(child(o, 'spec'), 'volumeMode', 'Filesystem'); },
+  defaults: (o) => { setDefault(childObject(o, 'spec'), 'volumeMode', 'Filesystem'); },
   prepareForCreate: (o) => { o.status = { phase: 'Pending' }; },
   validate: (o) => {
     const errs: FieldError[] = [];

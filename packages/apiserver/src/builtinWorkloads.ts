@@ -13,36 +13,7 @@
 import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
-import { isObject, type JSONObject } from './internal/own.js';
-
-/** The object at a key of an object, created when missing or not an object. */
-function child(o: JSONObject, key: string): JSONObject {
-  const v = Object.hasOwn(o, key) ? o[key] : undefined;
-  if (isObject(v)) return v;
-  const created: JSONObject = {};
-  o[key] = created;
-  return created;
-}
-
-/** Sets a field when it is absent (the `if x == nil { x = default }` of the defaulting functions). */
-function orDefault(o: JSONObject, key: string, value: unknown): void {
-  if (!Object.hasOwn(o, key) || o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
-}
-
-function objectAt(o: unknown, ...path: string[]): JSONObject | undefined {
-  let cur = o;
-  for (const k of path) {
-    if (!isObject(cur) || !Object.hasOwn(cur, k)) return undefined;
-    cur = cur[k];
-  }
-  return isObject(cur) ? cur : undefined;
-}
-
-function valueAt(o: unknown, ...path: string[]): unknown {
-  const parent = objectAt(o, ...path.slice(0, -1));
-  const last = path[path.length - 1];
-  return parent !== undefined && Object.hasOwn(parent, last) ? parent[last] : undefined;
-}
+import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
@@ -57,22 +28,22 @@ function defaultContainers(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const c of list) {
     if (!isObject(c)) continue;
-    orDefault(c, 'terminationMessagePath', '/dev/termination-log');
-    orDefault(c, 'terminationMessagePolicy', 'File');
-    if (typeof c.image === 'string') orDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
-    orDefault(c, 'resources', {});
-    if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) orDefault(p, 'protocol', 'TCP');
+    setDefault(c, 'terminationMessagePath', '/dev/termination-log');
+    setDefault(c, 'terminationMessagePolicy', 'File');
+    if (typeof c.image === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
+    setDefault(c, 'resources', {});
+    if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
   }
 }
 
 /** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
 export function defaultPodTemplate(template: JSONObject): void {
-  const spec = child(template, 'spec');
-  orDefault(spec, 'restartPolicy', 'Always');
-  orDefault(spec, 'terminationGracePeriodSeconds', 30);
-  orDefault(spec, 'dnsPolicy', 'ClusterFirst');
-  orDefault(spec, 'securityContext', {});
-  orDefault(spec, 'schedulerName', 'default-scheduler');
+  const spec = childObject(template, 'spec');
+  setDefault(spec, 'restartPolicy', 'Always');
+  setDefault(spec, 'terminationGracePeriodSeconds', 30);
+  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  setDefault(spec, 'securityContext', {});
+  setDefault(spec, 'schedulerName', 'default-scheduler');
   defaultContainers(spec.containers);
   defaultContainers(spec.initContainers);
 }
@@ -199,18 +170,18 @@ const deployment: BuiltinSpec = {
   ],
   wide: templateColumns(['spec', 'template'], true),
   defaults: (o) => {
-    const spec = child(o, 'spec');
-    orDefault(spec, 'replicas', 1);
-    const strategy = child(spec, 'strategy');
-    orDefault(strategy, 'type', 'RollingUpdate');
+    const spec = childObject(o, 'spec');
+    setDefault(spec, 'replicas', 1);
+    const strategy = childObject(spec, 'strategy');
+    setDefault(strategy, 'type', 'RollingUpdate');
     if (strategy.type === 'RollingUpdate') {
-      const ru = child(strategy, 'rollingUpdate');
-      orDefault(ru, 'maxUnavailable', '25%');
-      orDefault(ru, 'maxSurge', '25%');
+      const ru = childObject(strategy, 'rollingUpdate');
+      setDefault(ru, 'maxUnavailable', '25%');
+      setDefault(ru, 'maxSurge', '25%');
     }
-    orDefault(spec, 'revisionHistoryLimit', 10);
-    orDefault(spec, 'progressDeadlineSeconds', 600);
-    defaultPodTemplate(child(spec, 'template'));
+    setDefault(spec, 'revisionHistoryLimit', 10);
+    setDefault(spec, 'progressDeadlineSeconds', 600);
+    defaultPodTemplate(childObject(spec, 'template'));
   },
   prepareForCreate: (o) => { o.status = {}; },
   validate: (o) => [
@@ -231,9 +202,9 @@ const replicaSet: BuiltinSpec = {
   ],
   wide: templateColumns(['spec', 'template'], true),
   defaults: (o) => {
-    const spec = child(o, 'spec');
-    orDefault(spec, 'replicas', 1);
-    defaultPodTemplate(child(spec, 'template'));
+    const spec = childObject(o, 'spec');
+    setDefault(spec, 'replicas', 1);
+    defaultPodTemplate(childObject(spec, 'template'));
   },
   prepareForCreate: (o) => { o.status = { replicas: 0 }; },
   validate: (o) => [
@@ -250,17 +221,17 @@ const statefulSet: BuiltinSpec = {
   columns: [{ def: { name: 'Ready', type: 'string', priority: 0, description: 'Number of the pod with ready state' }, cell: (o) => `${num(o, 'status', 'readyReplicas')}/${num(o, 'spec', 'replicas')}` }],
   wide: templateColumns(['spec', 'template'], false),
   defaults: (o) => {
-    const spec = child(o, 'spec');
-    orDefault(spec, 'replicas', 1);
-    orDefault(spec, 'podManagementPolicy', 'OrderedReady');
-    const strategy = child(spec, 'updateStrategy');
-    orDefault(strategy, 'type', 'RollingUpdate');
-    if (strategy.type === 'RollingUpdate') orDefault(child(strategy, 'rollingUpdate'), 'partition', 0);
-    orDefault(spec, 'revisionHistoryLimit', 10);
-    const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
-    orDefault(retention, 'whenDeleted', 'Retain');
-    orDefault(retention, 'whenScaled', 'Retain');
-    defaultPodTemplate(child(spec, 'template'));
+    const spec = childObject(o, 'spec');
+    setDefault(spec, 'replicas', 1);
+    setDefault(spec, 'podManagementPolicy', 'OrderedReady');
+    const strategy = childObject(spec, 'updateStrategy');
+    setDefault(strategy, 'type', 'RollingUpdate');
+    if (strategy.type === 'RollingUpdate') setDefault(childObject(strategy, 'rollingUpdate'), 'partition', 0);
+    setDefault(spec, 'revisionHistoryLimit', 10);
+    const retention = childObject(spec, 'persistentVolumeClaimRetentionPolicy');
+    setDefault(retention, 'whenDeleted', 'Retain');
+    setDefault(retention, 'whenScaled', 'Retain');
+    defaultPodTemplate(childObject(spec, 'template'));
   },
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [
@@ -291,16 +262,16 @@ const daemonSet: BuiltinSpec = {
   ],
   wide: templateColumns(['spec', 'template'], true),
   defaults: (o) => {
-    const spec = child(o, 'spec');
-    const strategy = child(spec, 'updateStrategy');
-    orDefault(strategy, 'type', 'RollingUpdate');
+    const spec = childObject(o, 'spec');
+    const strategy = childObject(spec, 'updateStrategy');
+    setDefault(strategy, 'type', 'RollingUpdate');
     if (strategy.type === 'RollingUpdate') {
-      const ru = child(strategy, 'rollingUpdate');
-      orDefault(ru, 'maxUnavailable', 1);
-      orDefault(ru, 'maxSurge', 0);
+      const ru = childObject(strategy, 'rollingUpdate');
+      setDefault(ru, 'maxUnavailable', 1);
+      setDefault(ru, 'maxSurge', 0);
     }
-    orDefault(spec, 'revisionHistoryLimit', 10);
-    defaultPodTemplate(child(spec, 'template'));
+    setDefault(spec, 'revisionHistoryLimit', 10);
+    defaultPodTemplate(childObject(spec, 'template'));
   },
   prepareForCreate: (o) => { o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }; },
   validate: (o) => [
@@ -346,12 +317,12 @@ function defaultJobSpec(spec: JSONObject): void {
     spec.completions = 1;
     spec.parallelism = 1;
   }
-  orDefault(spec, 'parallelism', 1);
-  orDefault(spec, 'backoffLimit', 6);
-  orDefault(spec, 'completionMode', 'NonIndexed');
-  orDefault(spec, 'suspend', false);
-  if (spec.podFailurePolicy === undefined || spec.podFailurePolicy === null) orDefault(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
-  else orDefault(spec, 'podReplacementPolicy', 'Failed');
+  setDefault(spec, 'parallelism', 1);
+  setDefault(spec, 'backoffLimit', 6);
+  setDefault(spec, 'completionMode', 'NonIndexed');
+  setDefault(spec, 'suspend', false);
+  if (spec.podFailurePolicy === undefined || spec.podFailurePolicy === null) setDefault(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
+  else setDefault(spec, 'podReplacementPolicy', 'Failed');
 }
 
 const job: BuiltinSpec = {
@@ -365,24 +336,24 @@ const job: BuiltinSpec = {
   ],
   wide: templateColumns(['spec', 'template'], true),
   defaults: (o) => {
-    const spec = child(o, 'spec');
+    const spec = childObject(o, 'spec');
     defaultJobSpec(spec);
-    const template = child(spec, 'template');
+    const template = childObject(spec, 'template');
     const restart = valueAt(template, 'spec', 'restartPolicy');
     defaultPodTemplate(template);
     // The pod defaults would set Always, which a Job refuses; keep the user's (or no) value.
-    if (restart === undefined) delete child(template, 'spec').restartPolicy;
+    if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
   },
   prepareForCreate: (o) => {
     o.status = {};
-    const spec = child(o, 'spec');
+    const spec = childObject(o, 'spec');
     if (spec.manualSelector === true) return;
     spec.manualSelector = false;
     // generateSelector: the Job's uid selects its pods.
     const uid = o.metadata.uid ?? '';
     const name = o.metadata.name ?? '';
     if (!isObject(spec.selector)) spec.selector = { matchLabels: { [jobUidLabel]: uid } };
-    const meta = child(child(spec, 'template'), 'metadata');
+    const meta = childObject(childObject(spec, 'template'), 'metadata');
     meta.labels = { ...(isObject(meta.labels) ? meta.labels : {}), [jobUidLabel]: uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
   },
   validate: (o) => {
@@ -411,15 +382,15 @@ const cronJob: BuiltinSpec = {
   ],
   wide: templateColumns(['spec', 'jobTemplate', 'spec', 'template'], false).concat([{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Label selector of the pods.' }, cell: (o) => formatSelector(valueAt(o, 'spec', 'jobTemplate', 'spec', 'selector')) }]),
   defaults: (o) => {
-    const spec = child(o, 'spec');
-    orDefault(spec, 'concurrencyPolicy', 'Allow');
-    orDefault(spec, 'suspend', false);
-    orDefault(spec, 'successfulJobsHistoryLimit', 3);
-    orDefault(spec, 'failedJobsHistoryLimit', 1);
-    const template = child(child(child(spec, 'jobTemplate'), 'spec'), 'template');
+    const spec = childObject(o, 'spec');
+    setDefault(spec, 'concurrencyPolicy', 'Allow');
+    setDefault(spec, 'suspend', false);
+    setDefault(spec, 'successfulJobsHistoryLimit', 3);
+    setDefault(spec, 'failedJobsHistoryLimit', 1);
+    const template = childObject(childObject(childObject(spec, 'jobTemplate'), 'spec'), 'template');
     const restart = valueAt(template, 'spec', 'restartPolicy');
     defaultPodTemplate(template);
-    if (restart === undefined) delete child(template, 'spec').restartPolicy;
+    if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
   },
   prepareForCreate: (o) => { o.status = {}; },
   validate: (o) => {

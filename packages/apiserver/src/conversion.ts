@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { KubeError, parseJSON, stringifyJSON, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import type { CustomResourceDefinition } from '@kubekit/crd';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
+import { isObject } from './internal/own.js';
 
 /** Converts objects of one CRD to a version. */
 export interface Converter {
@@ -46,10 +47,6 @@ export interface ConverterOptions {
   resolveService?: WebhookServiceResolver;
   /** @defaultValue 10000 ms */
   timeoutMs?: number;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -102,14 +99,14 @@ export class WebhookConverter implements Converter {
     } catch (err) {
       throw this.failure(object, `unmarshal response: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const body = isRecord(parsed) ? parsed : {};
+    const body = isObject(parsed) ? parsed : {};
     if (this.reviewVersion === 'v1' && (body.apiVersion !== 'apiextensions.k8s.io/v1' || body.kind !== 'ConversionReview')) {
       throw this.failure(object, `expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${String(body.apiVersion ?? '')}, Kind=${String(body.kind ?? '')}`);
     }
-    const response = isRecord(body.response) ? body.response : undefined;
+    const response = isObject(body.response) ? body.response : undefined;
     if (response === undefined) throw this.failure(object, 'no response provided');
     if (this.reviewVersion === 'v1' && response.uid !== uid) throw this.failure(object, `expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
-    const result = isRecord(response.result) ? response.result : {};
+    const result = isObject(response.result) ? response.result : {};
     if (result.status !== 'Success') {
       throw this.failure(object, typeof result.message === 'string' && result.message !== '' ? result.message : `response.result.status was '${String(result.status ?? '')}', not 'Success'`);
     }
@@ -117,10 +114,10 @@ export class WebhookConverter implements Converter {
     if (converted.length !== 1) throw new KubeError('InternalError', `conversion webhook for ${String(object.apiVersion)}, Kind=${this.kind} returned ${converted.length} objects, expected 1`);
     const out = converted[0];
     const invalidObject = (why: string): KubeError => new KubeError('InternalError', `conversion webhook for ${String(object.apiVersion)}, Kind=${this.kind} returned invalid object at index 0: ${why}`);
-    if (!isRecord(out)) throw invalidObject('not an object');
+    if (!isObject(out)) throw invalidObject('not an object');
     if (out.apiVersion !== desired) throw invalidObject(`invalid groupVersion (expected ${desired}, received ${String(out.apiVersion ?? '')})`);
     if (out.kind !== object.kind) throw invalidObject(`invalid kind (expected ${String(object.kind)}, received ${String(out.kind ?? '')})`);
-    const meta = isRecord(out.metadata) ? out.metadata : undefined;
+    const meta = isObject(out.metadata) ? out.metadata : undefined;
     for (const field of ['name', 'namespace', 'uid'] as const) {
       const want = object.metadata[field] ?? '';
       const got = meta?.[field] ?? '';
@@ -139,7 +136,7 @@ export class WebhookConverter implements Converter {
         delete metadata[field];
         continue;
       }
-      const bad = !isRecord(value) ? `invalid metadata.${field} of type ${Array.isArray(value) ? '[]interface {}' : typeof value} in converted object`
+      const bad = !isObject(value) ? `invalid metadata.${field} of type ${Array.isArray(value) ? '[]interface {}' : typeof value} in converted object`
         : Object.keys(value).filter((k) => typeof value[k] !== 'string').map((k) => `metadata.${field}[${k}] must be a string, but is ${typeof value[k]} in converted object`)[0];
       if (bad !== undefined) throw new KubeError('InternalError', `conversion webhook for ${String(original.apiVersion)}, Kind=${this.kind} returned invalid metadata: ${bad}`);
       metadata[field] = value as Record<string, string>;

@@ -20,7 +20,7 @@ import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, Writ
 import { FieldIndex } from './storage/fieldIndex.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 import { ageCell, ageColumn, nameColumn, printerColumnCell } from './table.js';
-import { assignOwn, cloneJSON } from './internal/own.js';
+import { assignOwn, cloneJSON, isObject } from './internal/own.js';
 
 /** Options that change how custom resources behave. */
 export interface CustomResourceOptions {
@@ -36,10 +36,6 @@ interface VersionRuntime {
   readonly compiled: CompiledSchema;
   readonly fields: ResourceFields;
   readonly columns: readonly CustomResourceColumnDefinition[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function versionOf(obj: KubeObject): string {

@@ -22,6 +22,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
+  await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun);
   const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun);
   respondDeleted(ctx, r, view);
 }
@@ -187,6 +188,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
   const { dryRun } = options;
+  await ctx.admission?.mutateDelete(type, namespace, '', dryRun);
   const selection = selectionOf(type, namespace, opts);
   const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' });
   const items: KubeObject[] = [];

@@ -181,7 +181,7 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
     };
   }
   // The apiserver publishes the autoscaling Scale schemas only where a scale subresource refers to them.
-  if (!JSON.stringify(paths).includes('io.k8s.api.autoscaling.v1.Scale')) {
+  if (!types.some((t) => t.names.scale !== undefined)) {
     for (const name of Object.keys(schemas)) if (name.startsWith('io.k8s.api.autoscaling.v1.Scale')) delete schemas[name];
   }
   const title = types.some((t) => t instanceof CustomResourceType) ? 'Kubernetes CRD Swagger' : 'Kubernetes';

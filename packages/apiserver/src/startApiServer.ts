@@ -3,9 +3,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { isIP, type AddressInfo } from 'node:net';
-import { generate as generateSelfSigned } from 'selfsigned';
-import { noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import type { AddressInfo } from 'node:net';
+import { generateCertificates, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { Admission } from './admission.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
@@ -40,9 +39,9 @@ export interface ApiServerOptions {
   /** A bearer token required on every request but `/version` and the health checks. @defaultValue none */
   token?: string;
   /**
-   * Serve https: with this certificate and key (PEM), or, with `true`, with a self-signed certificate
-   * generated at start for `127.0.0.1`, `::1`, `localhost` and the bound address. The kubeconfig then
-   * carries the certificate as its CA. @defaultValue plain http
+   * Serve https: with this certificate and key (PEM), or, with `true`, with a certificate generated at
+   * start for `127.0.0.1`, `::1`, `localhost` and the bound address, signed by a CA generated with it
+   * (`generateCertificates` of `@kubekit/core`). The kubeconfig then carries the CA. @defaultValue plain http
    */
   tls?: boolean | ServingCertificate;
   /**
@@ -184,7 +183,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     serverAddress: () => address,
   });
   const bindHost = options.host ?? '127.0.0.1';
-  const serving = options.tls === true ? await selfSignedCertificate(bindHost) : options.tls === false ? undefined : options.tls;
+  const serving = options.tls === true ? generatedServingCertificate(bindHost) : options.tls === false ? undefined : options.tls;
   const server: Server = serving === undefined
     ? createServer({ keepAliveTimeout: 65_000 }, handler)
     : createHttpsServer({ keepAliveTimeout: 65_000, cert: serving.cert, key: serving.key }, handler);
@@ -251,20 +250,13 @@ export function isLoopback(address: string): boolean {
   return a === 'localhost' || a === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(a);
 }
 
-/** A self-signed serving certificate (EC P-256, one year) for the loopback names and the bound host. */
-async function selfSignedCertificate(bindHost: string): Promise<ServingCertificate> {
+/**
+ * A serving certificate (EC P-256, one year) for the loopback names and the bound host, signed by a CA
+ * generated with it; the CA is what the kubeconfig trusts.
+ */
+function generatedServingCertificate(bindHost: string): ServingCertificate {
   const hosts = new Set(['127.0.0.1', '::1', 'localhost']);
   if (bindHost !== '0.0.0.0' && bindHost !== '::' && bindHost !== '') hosts.add(bindHost.replace(/^\[|\]$/g, ''));
-  const now = Date.now();
-  const generated = await generateSelfSigned([{ name: 'commonName', value: 'kubekit-apiserver' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256',
-    notBeforeDate: new Date(now - 60_000), notAfterDate: new Date(now + 365 * 24 * 3600_000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [...hosts].map((h) => (isIP(h) !== 0 ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })) },
-    ],
-  });
-  return { cert: generated.cert, key: generated.private };
+  const generated = generateCertificates({ hosts: [...hosts], commonName: 'kubekit-apiserver', caCommonName: 'kubekit-apiserver-ca' });
+  return { cert: generated.cert, key: generated.key, ca: generated.caCert };
 }

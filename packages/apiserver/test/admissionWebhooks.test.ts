@@ -114,6 +114,21 @@ describe('admission webhooks in the embedded server', function () {
     ].join(', ') + ']');
   });
 
+  it('validates a webhook\'s namespaceSelector and objectSelector when the configuration is written (ValidateLabelSelector; the reference kube-apiserver 1.34 answers word for word the same)', async () => {
+    const bad = await client.post('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+      metadata: { name: 'bad-selectors' },
+      webhooks: [hook('selectors.example.com', '/selectors', {
+        namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'Foo', values: ['a'] }] },
+        objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In' }] },
+      })],
+    });
+    expect(bad.status, bad.text).to.equal(422);
+    expect(bad.body.message).to.equal('ValidatingWebhookConfiguration.admissionregistration.k8s.io "bad-selectors" is invalid: [' + [
+      'webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: "Foo": not a valid selector operator',
+      'webhooks[0].objectSelector.matchExpressions[0].values: Required value: must be specified when `operator` is \'In\' or \'NotIn\'',
+    ].join(', ') + ']');
+  });
+
   it('rejects a request a validating webhook denies, with the apiserver\'s Status', async () => {
     webhook.answers.set('/deny', () => ({ allowed: false, status: { message: 'no blue config maps', code: 403 } }));
     await configure('Validating', 'deny', [hook('deny.example.com', '/deny')]);
@@ -171,6 +186,34 @@ describe('admission webhooks in the embedded server', function () {
     expect((await client.delete(`${cms}/keep`)).status).to.equal(200);
   });
 
+  it('calls mutating webhooks for DELETEs too, with neither object nor oldObject, before the validating ones (handlers/delete.go)', async () => {
+    expect((await client.post(cms, configMap('guarded'))).status).to.equal(201);
+    const deleteRule = { rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] };
+    webhook.answers.set('/guard', () => ({ allowed: false, status: { message: 'guarded', code: 403 } }));
+    await configure('Mutating', 'guard', [hook('guard.example.com', '/guard', deleteRule)]);
+    await configure('Validating', 'after-guard', [hook('after-guard.example.com', '/after-guard', deleteRule)]);
+    const r = await client.delete(`${cms}/guarded`);
+    expect(r.status).to.equal(403);
+    expect(r.body.message).to.equal('admission webhook "guard.example.com" denied the request: guarded');
+    expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/guard']);
+    expect(webhook.calls[0].review.request).to.deep.include({ operation: 'DELETE', name: 'guarded', namespace: 'default', object: null, oldObject: null });
+    webhook.answers.set('/guard', () => ({ allowed: true }));
+    expect((await client.delete(`${cms}/guarded`)).status).to.equal(200);
+    expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/guard', '/guard', '/after-guard']);
+  });
+
+  it('selects a namespace\'s DELETE by the stored namespace\'s labels (predicates/namespace GetNamespaceLabels)', async () => {
+    for (const [name, env] of [['ns-prod', 'prod'], ['ns-dev', 'dev']]) {
+      expect((await client.post('/api/v1/namespaces', { metadata: { name, labels: { env } } })).status).to.equal(201);
+    }
+    await configure('Mutating', 'prod-deletes', [hook('prod-deletes.example.com', '/prod-deletes', {
+      namespaceSelector: { matchLabels: { env: 'prod' } }, rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }],
+    })]);
+    expect((await client.delete('/api/v1/namespaces/ns-prod')).status).to.equal(200);
+    expect((await client.delete('/api/v1/namespaces/ns-dev')).status).to.equal(200);
+    expect(webhook.calls.map((c) => c.review.request.name)).to.deep.equal(['ns-prod']);
+  });
+
   it('fails closed with failurePolicy Fail and open with Ignore when the webhook cannot be called', async () => {
     await configure('Validating', 'unreachable', [hook('down.example.com', '/x', { clientConfig: { url: 'https://127.0.0.1:1/x', caBundle }, failurePolicy: 'Ignore' })]);
     expect((await client.post(cms, configMap('a'))).status).to.equal(201);
@@ -188,6 +231,40 @@ describe('admission webhooks in the embedded server', function () {
     expect(r.status).to.equal(500);
     expect(r.body.message).to.include('failed calling webhook "silent.example.com": failed to call webhook: Post');
     expect(r.body.message).to.include('context deadline exceeded');
+  });
+
+  it('times out after timeoutSeconds when a webhook trickles its answer (the deadline bounds the whole call)', async () => {
+    // The apiserver's timeout is a deadline on the request's context, reading the answer included: a
+    // webhook that keeps the connection busy with a byte now and then still fails at timeoutSeconds.
+    const tls = { key: readFileSync(join(fixturesDir, 'webhook-tls', 'key.pem')), cert: readFileSync(join(fixturesDir, 'webhook-tls', 'cert.pem')) };
+    const timers = new Set<NodeJS.Timeout>();
+    const trickler = createServer(tls, (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      let sent = 0;
+      // 40 spaces, one each 250 ms: 10 s of a busy connection, far past the 1 s deadline.
+      const timer = setInterval(() => {
+        if (++sent > 40 || res.destroyed) {
+          clearInterval(timer);
+          res.end('{}');
+          return;
+        }
+        res.write(' ');
+      }, 250);
+      timers.add(timer);
+    });
+    await new Promise<void>((r) => trickler.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `https://127.0.0.1:${(trickler.address() as AddressInfo).port}/trickle`;
+      await configure('Validating', 'trickle', [hook('trickle.example.com', '/trickle', { timeoutSeconds: 1, clientConfig: { url, caBundle } })]);
+      const r = await client.post(cms, configMap('t'));
+      expect(r.status).to.equal(500);
+      expect(r.body.message).to.equal(`Internal error occurred: failed calling webhook "trickle.example.com": failed to call webhook: Post "${url}": context deadline exceeded`);
+    } finally {
+      for (const t of timers) clearInterval(t);
+      trickler.closeAllConnections();
+      await new Promise((r) => trickler.close(() => r(undefined)));
+    }
   });
 
   it('raises a denial\'s code below 400 to 400 and explains a denial without message by its reason, or says there is none', async () => {
@@ -220,6 +297,20 @@ describe('admission webhooks in the embedded server', function () {
     await client.post(cms, configMap('e'));
     await client.post(cms, configMap('f', { checked: 'yes' }));
     expect(webhook.calls.map((c) => `${c.path} ${c.review.request.name as string}`)).to.deep.equal(['/namespace e', '/object f', '/namespace f']);
+  });
+
+  it('matches an objectSelector against the objects a request has, never an absent one (apiserver predicates/object TestObjectSelector)', async () => {
+    // A NotIn selector matches empty labels: the absent old object of a CREATE, or the absent new
+    // object of a DELETE, must not make a runlevel=1 object match it.
+    const excluder = { matchExpressions: [{ key: 'runlevel', operator: 'NotIn', values: ['1'] }] };
+    await configure('Validating', 'runlevel', [hook('runlevel.example.com', '/runlevel', {
+      objectSelector: excluder, rules: [{ operations: ['CREATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    })]);
+    expect((await client.post(cms, configMap('level1', { runlevel: '1' }))).status).to.equal(201);
+    expect((await client.post(cms, configMap('level2', { runlevel: '2' }))).status).to.equal(201);
+    expect((await client.delete(`${cms}/level1`)).status).to.equal(200);
+    expect((await client.delete(`${cms}/level2`)).status).to.equal(200);
+    expect(webhook.calls.map((c) => `${c.review.request.operation} ${c.review.request.name as string}`)).to.deep.equal(['CREATE level2', 'DELETE level2']);
   });
 
   it('reinvokes a webhook with reinvocationPolicy IfNeeded once a later webhook changed the object', async () => {

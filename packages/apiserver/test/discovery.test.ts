@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
+import type { KubeObject } from '@kubekit/core';
 import { createCRD, start, yamlFixture, type Client } from './internal/client.js';
 
 const v2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -115,6 +116,19 @@ describe('serveOpenAPI', () => {
     const res = await fetch(`${server.url}/openapi/v3/apis/stable.example.com/v1?hash=STALE`, { redirect: 'manual' });
     expect(res.status).to.equal(301);
     expect(res.headers.get('location')).to.match(/^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
+  });
+
+  it('publishes the autoscaling/v1 Scale schemas only in group-versions with a scale subresource', async () => {
+    const crontabs = yamlFixture('crontab-crd.yaml')[0] as KubeObject & { spec: { group: string } };
+    crontabs.metadata.name = 'crontabs.scaled.example.com';
+    crontabs.spec.group = 'scaled.example.com';
+    await createCRD(server, client, crontabs);
+    const has = async (gv: string): Promise<boolean> => {
+      const doc = (await client.get(`/openapi/v3/${gv}`)).body as { components: { schemas: Record<string, unknown> } };
+      return Object.hasOwn(doc.components.schemas, 'io.k8s.api.autoscaling.v1.Scale');
+    };
+    const got = { crontabs: await has('apis/scaled.example.com/v1'), shirts: await has('apis/stable.example.com/v1'), apps: await has('apis/apps/v1'), core: await has('api/v1'), rbac: await has('apis/rbac.authorization.k8s.io/v1') };
+    expect(got).to.deep.equal({ crontabs: true, shirts: false, apps: true, core: false, rbac: false });
   });
 
   it('publishes a PATCH operation with the GVK and the fieldValidation parameter (what kubectl apply looks for)', async () => {

@@ -129,7 +129,7 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--crd <file>', 'apply the CRDs of this file at start (repeatable)', collect)
     .option('--token <token>', 'require this bearer token on every request (visible to other users in the process list: prefer --token-file)')
     .option('--token-file <file>', 'require the bearer token on the first line of this file')
-    .option('--tls', 'serve https with a self-signed certificate generated at start (the kubeconfig carries it as CA)')
+    .option('--tls', 'serve https with a certificate and self-signed CA generated at start (the kubeconfig carries the CA)')
     .option('-v, --verbose', 'log every request to stderr')
     .option('--feature-gates <gates>', 'as kube-apiserver\'s, e.g. CustomResourceFieldSelectors=false (repeatable; default: all on)', collect)
     .action((options: Parameters<typeof serve>[1]) => run(() => serve(ctx, options))());

@@ -1,8 +1,8 @@
 /**
  * `@kubekit/core` is the vocabulary every other kubekit package speaks: the wire types of Kubernetes
  * objects, lists, watch events and `Status`; {@link KubeError} with its `reason` and HTTP code;
- * {@link FieldError} with the apiserver's exact text; object keys; apiVersion helpers; and JSON that
- * keeps integers beyond 2^53 exact.
+ * {@link FieldError} with the apiserver's exact text; object keys; apiVersion helpers; JSON that
+ * keeps integers beyond 2^53 exact; and development TLS certificates ({@link generateCertificates}).
  *
  * Start with {@link KubeError} and {@link FieldError}.
  *
@@ -10,6 +10,7 @@
  */
 
 export { FakeClock, realClock } from './clock.js';
+export { generateCertificates } from './certificates.js';
 export {
   FieldError,
   FieldPath,
@@ -37,6 +38,7 @@ export { parseJSON, stringifyJSON } from './json.js';
 export { goFormatFloat, goJSON, goJSONString, goQuote, goSprint } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';
+export type { CertificateOptions, GeneratedCertificates } from './certificates.js';
 export type { LogFields, Logger } from './logger.js';
 export type { FieldErrorType, FieldPathLike } from './fieldError.js';
 export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';

@@ -47,7 +47,7 @@ export interface WebhookServerOptions {
   routes?: Record<string, WebhookRoute>;
   /** Larger request bodies are refused with 413. @defaultValue 3 MiB, the apiserver's request limit */
   maxRequestBytes?: number;
-  /** A request not read and answered within this time is answered 504 or dropped. @defaultValue 10000 ms, the apiserver's default webhook timeout */
+  /** A request not received within this time is answered 408 and closed; a handler that takes longer is answered 504. @defaultValue 10000 ms, the apiserver's default webhook timeout */
   requestTimeoutMs?: number;
   /** @defaultValue a new WebhookMetrics with its own registry */
   metrics?: WebhookMetrics;
@@ -77,7 +77,8 @@ function statusBody(code: number, reason: string, message: string): Status {
  *   status 200 and a review, including when a handler denies or fails (the review says so). A request
  *   that is not a review is answered with a `Status`: 400 (not JSON or not a review), 404 (no such
  *   path), 405 (not POST), 413 (body over `maxRequestBytes`), 415 (not `application/json`), 504 (the
- *   handler took longer than `requestTimeoutMs`).
+ *   handler took longer than `requestTimeoutMs`); a request not received within `requestTimeoutMs` is
+ *   answered 408 by Node and its connection closed.
  * - GET `/healthz` and `/readyz` answer `ok` while serving; `/metrics` serves the metrics' registry.
  * - `start(signal)` serves until `signal` aborts, then closes and resolves.
  */
@@ -132,7 +133,9 @@ export class WebhookServer {
     const host = this.options.host ?? '127.0.0.1';
     const material = await this.loadTLS(host);
     const timeout = this.options.requestTimeoutMs ?? 10_000;
-    const server = createServer({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2' }, (req, res) => this.handle(req, res));
+    // Node checks requestTimeout every connectionsCheckingInterval (30 s by default): check often
+    // enough that a client stalling its request is cut near the timeout.
+    const server = createServer({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2', connectionsCheckingInterval: Math.min(timeout, 1_000) }, (req, res) => this.handle(req, res));
     server.requestTimeout = timeout;
     server.headersTimeout = timeout;
     this.server = server;

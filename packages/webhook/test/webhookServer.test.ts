@@ -146,6 +146,29 @@ describe('startWebhookServer', function () {
     }
   });
 
+  it('answers 408 and closes a connection whose request body is not all sent within requestTimeoutMs', async function () {
+    // Node checks request deadlines every connectionsCheckingInterval (30 s unless set): the server
+    // must check often enough that a stalled client is cut near requestTimeoutMs, not half a minute on.
+    this.timeout(15_000);
+    const webhook = await startWebhookServer({ requestTimeoutMs: 1_000, validate: () => allow() });
+    try {
+      const { port } = new URL(webhook.url);
+      const firstLine = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const socket = connect({ host: '127.0.0.1', port: Number(port), ca: Buffer.from(webhook.caBundle, 'base64').toString('utf8') }, () => {
+          // Promises 100 bytes, sends 2, then stalls.
+          socket.write('POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"');
+        });
+        socket.on('data', (d: Buffer) => { text += d.toString('utf8'); });
+        socket.on('close', () => resolve(text.split('\r\n')[0]));
+        socket.on('error', reject);
+      });
+      expect(firstLine).to.equal('HTTP/1.1 408 Request Timeout');
+    } finally {
+      await webhook.close();
+    }
+  });
+
   it('counts requests by path and code, and reviews by result, on /metrics', async () => {
     const webhook = await startWebhookServer({ validate: (req: { object?: KubeObject }) => (req.object?.spec ? allow() : deny('no')) });
     try {

@@ -23,6 +23,37 @@ export function setOwn(obj: JSONObject, key: string, value: unknown): void {
   else obj[key] = value;
 }
 
+/** The value at `path` through own properties of nested objects, or undefined where a step is missing. */
+export function valueAt(o: unknown, ...path: string[]): unknown {
+  let cur = o;
+  for (const k of path) {
+    if (!isObject(cur) || !Object.hasOwn(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+/** The object at `path` through own properties, or undefined when it is missing or not an object. */
+export function objectAt(o: unknown, ...path: string[]): JSONObject | undefined {
+  const v = valueAt(o, ...path);
+  return isObject(v) ? v : undefined;
+}
+
+/** The object at a key of an object, created (and set) when missing or not an object. */
+export function childObject(o: JSONObject, key: string): JSONObject {
+  const v = getOwn(o, key);
+  if (isObject(v)) return v;
+  const created: JSONObject = {};
+  setOwn(o, key, created);
+  return created;
+}
+
+/** Sets a field when it is absent, null or empty (the `if x == nil { x = default }` of the defaulting functions). */
+export function setDefault(o: JSONObject, key: string, value: unknown): void {
+  const v = getOwn(o, key);
+  if (v === undefined || v === null || v === '') setOwn(o, key, value);
+}
+
 /**
  * A deep copy of a JSON value, iterative (no recursion over user data): objects and arrays are copied,
  * scalars (`bigint` included) shared, own enumerable keys only, `__proto__` copied as data.

@@ -32,7 +32,9 @@ export function webhookTarget(config: WebhookClientConfig, resolve: WebhookServi
 
 /**
  * POSTs `body` (JSON text) and resolves with the response text; rejects with the apiserver's wording
- * (`Post "<url>": <cause>`) on connection, TLS, timeout or non-2xx failures.
+ * (`Post "<url>": <cause>`) on connection, TLS, timeout or non-2xx failures. `timeoutMs` bounds the
+ * whole call, reading the answer included (the apiserver's request context deadline), not only the
+ * time the connection is idle: a webhook that trickles its answer fails at the deadline too.
  */
 export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver): Promise<string> {
   let target: { url: URL; servername?: string };
@@ -45,13 +47,16 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
   if (url.protocol !== 'https:') return Promise.reject(new Error(`Post "${url.href}": webhooks are called over https only`));
   const ca = config.caBundle === undefined || config.caBundle === '' ? undefined : Buffer.from(config.caBundle, 'base64').toString('utf8');
   return new Promise((resolvePost, reject) => {
-    const fail = (cause: string): void => reject(new Error(`Post "${url.href}": ${cause}`));
+    // The first outcome settles the call; the deadline's own destroy() then reports nothing more.
+    const fail = (cause: string): void => {
+      clearTimeout(deadline);
+      reject(new Error(`Post "${url.href}": ${cause}`));
+    };
     const req = httpsRequest(url, {
       method: 'POST',
       ca,
       ...(servername === undefined ? {} : { servername }),
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      timeout: timeoutMs,
       agent: false,
     }, (res) => {
       const chunks: Buffer[] = [];
@@ -60,11 +65,17 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
         const text = Buffer.concat(chunks).toString('utf8');
         const code = res.statusCode ?? 500;
         if (code < 200 || code >= 300) fail(`the server responded with the status code ${code}: ${text.slice(0, 500)}`);
-        else resolvePost(text);
+        else {
+          clearTimeout(deadline);
+          resolvePost(text);
+        }
       });
       res.on('error', (err) => fail(err.message));
     });
-    req.on('timeout', () => req.destroy(new Error('context deadline exceeded')));
+    const deadline = setTimeout(() => {
+      fail('context deadline exceeded');
+      req.destroy();
+    }, timeoutMs);
     req.on('error', (err) => fail(err.message));
     req.end(body);
   });

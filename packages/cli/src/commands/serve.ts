@@ -26,7 +26,7 @@ export interface ServeOptions {
   token?: string;
   /** A file holding the bearer token (its first line). @defaultValue none */
   tokenFile?: string;
-  /** Serve https with a self-signed certificate generated at start; the kubeconfig carries it as CA. @defaultValue false */
+  /** Serve https with a certificate and self-signed CA generated at start; the kubeconfig carries the CA. @defaultValue false */
   tls?: boolean;
   /** Log every request to stderr. @defaultValue false */
   verbose?: boolean;
