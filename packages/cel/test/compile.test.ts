@@ -122,6 +122,19 @@ describe('compile caches', () => {
     expect(ruleDeclType(schema, true)).to.not.equal(ruleDeclType(schema, false));
   });
 
+  it('never gives one schema the declaration of another: text in the schema cannot forge the cache key', () => {
+    // Under a key that joined the schema's words unquoted, this format made `a` and its parent read
+    // like the second schema's `a` and `b`, so the second schema got the first one's declaration.
+    const forged: Schema = { type: 'object', properties: { a: { type: 'string', format: '||||}"b":{integer|' } } };
+    const plain: Schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } };
+    expect(() => compile('self.b > 0', { schema: forged })).to.throw(CelError, "undefined field 'b'");
+    expect(compile('self.b > 0', { schema: plain }).evaluate({ a: 'x', b: 1 }).value).to.equal(true);
+    // A bound that is not a number (the schema is not validated here) is not the bound's number.
+    const lengths = { type: 'string', maxLength: '5' } as unknown as Schema;
+    expect(ruleDeclType(lengths, false)).to.not.equal(ruleDeclType({ type: 'string', maxLength: 5 }, false));
+    expect(ruleDeclType({ type: 'string', maxLength: null } as unknown as Schema, false)).to.not.equal(ruleDeclType({ type: 'string' }, false));
+  });
+
   it('parses a source once, yet every compilation gets its own tree (the checker rewrites namespaced calls)', () => {
     const expr = "strings.quote(self) == '\"a\"' && lists.range(2) == [0, 1] && optional.of(self).hasValue()";
     const a = compile(expr, { schema: { type: 'string' } });
