@@ -16,7 +16,7 @@ import type { CelType } from './internal/types.js';
 import {
   BoolType, BytesType, DoubleType, DurationType, DynType, IntType, StringType, TimestampType, listType, mapType, objectType,
 } from './internal/types.js';
-import { withTypeAndObjectMeta } from './internal/values.js';
+import { typeAndObjectMeta } from './internal/values.js';
 
 /** The largest request the apiserver accepts; sizes without a declared limit are bounded by it. */
 export const maxRequestSizeBytes = 3 * 1024 * 1024;
@@ -86,7 +86,7 @@ export function schemaDeclType(s: Schema | undefined, isResourceRoot: boolean): 
   if (s['x-kubernetes-int-or-string'] === true) {
     return scalar(DynType, 1, s.maxLength !== undefined ? zeroIfNegative(s.maxLength) * 4 : maxStringLengthPerRequest(s));
   }
-  if (isResourceRoot) s = withTypeAndObjectMeta(s);
+  if (isResourceRoot) s = typeAndObjectMeta(s);
   switch (s.type) {
     case 'array': {
       const items = s.items;
@@ -178,7 +178,7 @@ function keyPart(v: unknown): string {
 
 /**
  * The parts of a schema its declarations depend on, as text: what {@link schemaDeclType} and
- * `withTypeAndObjectMeta` read, and nothing else (rules, descriptions, defaults' values, patterns), so
+ * `typeAndObjectMeta` read, and nothing else (rules, descriptions, defaults' values, patterns), so
  * that schemas differing only in their rules share one declaration. `undefined` past a nesting depth.
  */
 function declKey(s: Schema | undefined, depth = 0): string | undefined {

@@ -122,6 +122,14 @@ describe('compile caches', () => {
     expect(ruleDeclType(schema, true)).to.not.equal(ruleDeclType(schema, false));
   });
 
+  it('declares a resource root anew once its schema changed in place, as any other schema', () => {
+    const schema: Schema = { type: 'object', properties: { a: { type: 'integer' } } };
+    expect(compile('self.a > 0 && self.metadata.name != ""', { schema, isResourceRoot: true }).evaluate({ a: 1, metadata: { name: 'x' } }).value).to.equal(true);
+    schema.properties!.a = { type: 'string' };
+    expect(() => compile('self.a > 0', { schema, isResourceRoot: true })).to.throw(CelError, "found no matching overload for '_>_' applied to '(string, int)'");
+    expect(compile('self.a + "!"', { schema, isResourceRoot: true }).evaluate({ a: 'x' }).value).to.equal('x!');
+  });
+
   it('never gives one schema the declaration of another: text in the schema cannot forge the cache key', () => {
     // Under a key that joined the schema's words unquoted, this format made `a` and its parent read
     // like the second schema's `a` and `b`, so the second schema got the first one's declaration.
