@@ -2,7 +2,7 @@
 // estimate its cost. Semantics are the engine's (tested in the other files against upstream tables);
 // these tests hold the API's contract: typing from the schema, conversions both ways, errors, limits.
 import { expect } from 'chai';
-import { CelError, compile, estimateCost, perCallLimit, ruleDeclType } from '../src/index.js';
+import { CelError, compile, estimateCost, perCallLimit, ruleDeclType, stringFormatValidators } from '../src/index.js';
 import type { Schema } from '../src/index.js';
 import { parseExprCached } from '../src/internal/ast.js';
 import { CelIssues } from '../src/internal/issues.js';
@@ -165,5 +165,18 @@ describe('objects with keys named like prototype members', () => {
     const data = JSON.parse('{"a": 1, "constructor": {"x": 1}, "__proto__": {"y": 2}, "toString": 3}') as unknown;
     expect(compile('self.a == 1 && self == self', { schema }).evaluate(data).value).to.equal(true);
     expect({ ...(compile('self', { schema }).evaluate(data).value as object) }).to.deep.equal({ a: 1n });
+  });
+
+  it('reads duration units from the input as text: a unit named like an Object member is no unit', () => {
+    // Go's time.ParseDuration rejects `1valueOf`; strfmt's duration format then looks for number–unit
+    // pairs (kube-openapi strfmt ParseDuration), and `2h` is one.
+    const duration = stringFormatValidators.get('duration')!;
+    expect([duration('1valueOf'), duration('1constructor'), duration('1__proto__'), duration('0valueOf 2h'), duration('1h')]).to.deep.equal([false, false, false, true, true]);
+    expect(() => compile("duration('1constructor')")).to.throw(CelError, 'invalid duration argument');
+    const program = compile('duration(self)', { schema: { type: 'string' } });
+    expect(() => program.evaluate('1toString')).to.throw(CelError, 'invalid duration');
+    expect(program.evaluate('90m').value).to.equal('5400s');
+    const typed = compile('self.d', { schema: { type: 'object', properties: { d: { type: 'string', format: 'duration' } } } });
+    expect(() => typed.evaluate({ d: '1hasOwnProperty' })).to.throw(CelError, 'Invalid duration');
   });
 });
