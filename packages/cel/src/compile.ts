@@ -18,7 +18,7 @@ import { formatDuration, formatRFC3339Nano } from './internal/time.js';
 import { DynType, formatType } from './internal/types.js';
 import {
   ArrayList, DurationVal, ErrVal, ListVal, LiteralMap, MapVal, ObjectVal, OptionalVal, TimestampVal, TypeVal, UintVal, UnknownVal,
-  fromJSON, withTypeAndObjectMeta,
+  fromJSON, typeAndObjectMeta,
 } from './internal/values.js';
 import type { CelVal } from './internal/values.js';
 import type { Schema } from './schema.js';
@@ -142,7 +142,7 @@ function compileOrThrow(expression: string, options: CompileOptions): { compiled
  */
 export function compile(expression: string, options: CompileOptions = {}): Program {
   const { compiled } = compileOrThrow(expression, options);
-  const valueSchema = options.schema === undefined ? undefined : options.isResourceRoot === true ? withTypeAndObjectMeta(options.schema) : options.schema;
+  const valueSchema = options.schema === undefined ? undefined : options.isResourceRoot === true ? typeAndObjectMeta(options.schema) : options.schema;
   const toCel = (v: unknown): CelVal => (valueSchema === undefined ? dynFromJSON(v, 0) : fromJSON(v, valueSchema));
   return {
     expression,

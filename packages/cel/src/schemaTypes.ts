@@ -10,12 +10,13 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation-rules
  */
 import type { Schema } from './schema.js';
+import { BoundedCache } from './internal/boundedCache.js';
 import { escapeProperty } from './internal/escaping.js';
 import type { CelType } from './internal/types.js';
 import {
   BoolType, BytesType, DoubleType, DurationType, DynType, IntType, StringType, TimestampType, listType, mapType, objectType,
 } from './internal/types.js';
-import { withTypeAndObjectMeta } from './internal/values.js';
+import { typeAndObjectMeta } from './internal/values.js';
 
 /** The largest request the apiserver accepts; sizes without a declared limit are bounded by it. */
 export const maxRequestSizeBytes = 3 * 1024 * 1024;
@@ -85,7 +86,7 @@ export function schemaDeclType(s: Schema | undefined, isResourceRoot: boolean): 
   if (s['x-kubernetes-int-or-string'] === true) {
     return scalar(DynType, 1, s.maxLength !== undefined ? zeroIfNegative(s.maxLength) * 4 : maxStringLengthPerRequest(s));
   }
-  if (isResourceRoot) s = withTypeAndObjectMeta(s);
+  if (isResourceRoot) s = typeAndObjectMeta(s);
   switch (s.type) {
     case 'array': {
       const items = s.items;
@@ -161,21 +162,31 @@ function selfTypeName(): string {
   return `selfType${typeNameCounter}`;
 }
 
-/** How many schemas {@link ruleDeclType} remembers; the least recently used go first. */
-const declCacheSize = 256;
-const declCache = new Map<string, DeclType | null>();
+/**
+ * The schemas {@link ruleDeclType} remembers: at most 256, and keys of at most 2^20 characters in all (a
+ * key, and the declaration it stands for, grow with the schema), the least recently used forgotten first.
+ */
+const declCache = new BoundedCache<DeclType | null>(256, 2 ** 20);
+
+/** A schema word in a key: quoted when text, so that no value can pass for the key's own punctuation. */
+function keyPart(v: unknown): string {
+  if (v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  return JSON.stringify(v) ?? String(v);
+}
 
 /**
  * The parts of a schema its declarations depend on, as text: what {@link schemaDeclType} and
- * `withTypeAndObjectMeta` read, and nothing else (rules, descriptions, defaults' values, patterns), so
+ * `typeAndObjectMeta` read, and nothing else (rules, descriptions, defaults' values, patterns), so
  * that schemas differing only in their rules share one declaration. `undefined` past a nesting depth.
  */
 function declKey(s: Schema | undefined, depth = 0): string | undefined {
   if (s === undefined || s === null || typeof s !== 'object') return '-';
   if (depth > 1000) return undefined;
-  let key = `${s.type ?? ''}|${s.format ?? ''}|${s.nullable === true ? 'N' : ''}${s['x-kubernetes-int-or-string'] === true ? 'I' : ''}` +
+  let key = `${keyPart(s.type)}|${keyPart(s.format)}|${s.nullable === true ? 'N' : ''}${s['x-kubernetes-int-or-string'] === true ? 'I' : ''}` +
     `${s['x-kubernetes-embedded-resource'] === true ? 'E' : ''}${s['x-kubernetes-preserve-unknown-fields'] === true ? 'P' : ''}` +
-    `${s.default !== undefined ? 'D' : ''}|${s.maxLength ?? ''}|${s.maxItems ?? ''}|${s.maxProperties ?? ''}`;
+    `${s.default !== undefined ? 'D' : ''}|${keyPart(s.maxLength)}|${keyPart(s.maxItems)}|${keyPart(s.maxProperties)}`;
   if (Array.isArray(s.enum)) key += `|e${JSON.stringify(s.enum.filter((v) => typeof v === 'string'))}`;
   if (Array.isArray(s.required)) key += `|r${JSON.stringify(s.required)}`;
   if (s.items !== undefined) {
@@ -188,7 +199,7 @@ function declKey(s: Schema | undefined, depth = 0): string | undefined {
   }
   const ap = s.additionalProperties;
   if (ap !== undefined) {
-    if (typeof ap !== 'object') key += `|a${String(ap)}`;
+    if (typeof ap !== 'object') key += `|a${keyPart(ap)}`;
     else {
       const k = declKey(ap, depth + 1);
       if (k === undefined) return undefined;
@@ -225,15 +236,10 @@ export function ruleDeclType(schema: Schema, isResourceRoot: boolean): DeclType 
   }
   const key = `${isResourceRoot ? 'r' : 'n'}${k}`;
   const cached = declCache.get(key);
-  if (cached !== undefined) {
-    declCache.delete(key);
-    declCache.set(key, cached);
-    return cached ?? undefined;
-  }
+  if (cached !== undefined) return cached ?? undefined;
   const d = schemaDeclType(schema, isResourceRoot);
   const named = d === undefined ? undefined : assignTypeNames(d, selfTypeName());
-  declCache.set(key, named ?? null);
-  if (declCache.size > declCacheSize) declCache.delete(declCache.keys().next().value as string);
+  declCache.set(key, named ?? null, key.length);
   return named;
 }
 

@@ -2,7 +2,7 @@
 // estimate its cost. Semantics are the engine's (tested in the other files against upstream tables);
 // these tests hold the API's contract: typing from the schema, conversions both ways, errors, limits.
 import { expect } from 'chai';
-import { CelError, compile, estimateCost, perCallLimit, ruleDeclType } from '../src/index.js';
+import { CelError, compile, estimateCost, perCallLimit, ruleDeclType, stringFormatValidators } from '../src/index.js';
 import type { Schema } from '../src/index.js';
 import { parseExprCached } from '../src/internal/ast.js';
 import { CelIssues } from '../src/internal/issues.js';
@@ -122,6 +122,27 @@ describe('compile caches', () => {
     expect(ruleDeclType(schema, true)).to.not.equal(ruleDeclType(schema, false));
   });
 
+  it('declares a resource root anew once its schema changed in place, as any other schema', () => {
+    const schema: Schema = { type: 'object', properties: { a: { type: 'integer' } } };
+    expect(compile('self.a > 0 && self.metadata.name != ""', { schema, isResourceRoot: true }).evaluate({ a: 1, metadata: { name: 'x' } }).value).to.equal(true);
+    schema.properties!.a = { type: 'string' };
+    expect(() => compile('self.a > 0', { schema, isResourceRoot: true })).to.throw(CelError, "found no matching overload for '_>_' applied to '(string, int)'");
+    expect(compile('self.a + "!"', { schema, isResourceRoot: true }).evaluate({ a: 'x' }).value).to.equal('x!');
+  });
+
+  it('never gives one schema the declaration of another: text in the schema cannot forge the cache key', () => {
+    // Under a key that joined the schema's words unquoted, this format made `a` and its parent read
+    // like the second schema's `a` and `b`, so the second schema got the first one's declaration.
+    const forged: Schema = { type: 'object', properties: { a: { type: 'string', format: '||||}"b":{integer|' } } };
+    const plain: Schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } };
+    expect(() => compile('self.b > 0', { schema: forged })).to.throw(CelError, "undefined field 'b'");
+    expect(compile('self.b > 0', { schema: plain }).evaluate({ a: 'x', b: 1 }).value).to.equal(true);
+    // A bound that is not a number (the schema is not validated here) is not the bound's number.
+    const lengths = { type: 'string', maxLength: '5' } as unknown as Schema;
+    expect(ruleDeclType(lengths, false)).to.not.equal(ruleDeclType({ type: 'string', maxLength: 5 }, false));
+    expect(ruleDeclType({ type: 'string', maxLength: null } as unknown as Schema, false)).to.not.equal(ruleDeclType({ type: 'string' }, false));
+  });
+
   it('parses a source once, yet every compilation gets its own tree (the checker rewrites namespaced calls)', () => {
     const expr = "strings.quote(self) == '\"a\"' && lists.range(2) == [0, 1] && optional.of(self).hasValue()";
     const a = compile(expr, { schema: { type: 'string' } });
@@ -144,5 +165,18 @@ describe('objects with keys named like prototype members', () => {
     const data = JSON.parse('{"a": 1, "constructor": {"x": 1}, "__proto__": {"y": 2}, "toString": 3}') as unknown;
     expect(compile('self.a == 1 && self == self', { schema }).evaluate(data).value).to.equal(true);
     expect({ ...(compile('self', { schema }).evaluate(data).value as object) }).to.deep.equal({ a: 1n });
+  });
+
+  it('reads duration units from the input as text: a unit named like an Object member is no unit', () => {
+    // Go's time.ParseDuration rejects `1valueOf`; strfmt's duration format then looks for number–unit
+    // pairs (kube-openapi strfmt ParseDuration), and `2h` is one.
+    const duration = stringFormatValidators.get('duration')!;
+    expect([duration('1valueOf'), duration('1constructor'), duration('1__proto__'), duration('0valueOf 2h'), duration('1h')]).to.deep.equal([false, false, false, true, true]);
+    expect(() => compile("duration('1constructor')")).to.throw(CelError, 'invalid duration argument');
+    const program = compile('duration(self)', { schema: { type: 'string' } });
+    expect(() => program.evaluate('1toString')).to.throw(CelError, 'invalid duration');
+    expect(program.evaluate('90m').value).to.equal('5400s');
+    const typed = compile('self.d', { schema: { type: 'object', properties: { d: { type: 'string', format: 'duration' } } } });
+    expect(() => typed.evaluate({ d: '1hasOwnProperty' })).to.throw(CelError, 'Invalid duration');
   });
 });

@@ -25,13 +25,17 @@ interface Spoke {
   readonly fromHub: (o: KubeObject) => ConvertedObject<KubeObject>;
 }
 
-/** The original metadata with `given`'s labels and annotations (built without `delete`, which slows objects down). */
+/**
+ * The original metadata with `given`'s labels and annotations. The rest copy defines every other key as
+ * data (an own `__proto__` key of a decoded request stays a key, where an assignment would set the
+ * copy's prototype), and needs no `delete`, which slows objects down.
+ */
 function mergedMetadata(original: ObjectMeta, given: Pick<ObjectMeta, 'labels' | 'annotations'>): ObjectMeta {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(original)) if (key !== 'labels' && key !== 'annotations') out[key] = (original as Record<string, unknown>)[key];
+  const { labels: _labels, annotations: _annotations, ...rest } = original;
+  const out: ObjectMeta = rest;
   if (Object.hasOwn(given, 'labels') && given.labels !== undefined) out.labels = given.labels;
   if (Object.hasOwn(given, 'annotations') && given.annotations !== undefined) out.annotations = given.annotations;
-  return out as ObjectMeta;
+  return out;
 }
 
 function withHeader(body: ConvertedObject<KubeObject>, apiVersion: string, original: KubeObject): KubeObject {

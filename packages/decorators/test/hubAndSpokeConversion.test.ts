@@ -60,6 +60,15 @@ describe('hubAndSpokeConversion', () => {
     expect(back).to.deep.equal({ ...v1beta1('blue'), metadata: { name: 's', uid: 'u', labels: { a: 'b', from: 'v1' } } });
   });
 
+  it('keeps metadata keys named like prototype members as data when it applies the conversion\'s labels', () => {
+    const o = JSON.parse('{"apiVersion":"tests.example.com/v1","kind":"Shirt","metadata":{"name":"s","__proto__":{"polluted":true},"labels":{"a":"b"}},"spec":{"color":"red"}}') as KubeObject;
+    const spoke = conversion.convert(o, 'tests.example.com/v1beta1');
+    expect(Object.getPrototypeOf(spoke.metadata)).to.equal(Object.prototype);
+    expect((spoke.metadata as Record<string, unknown>).polluted).to.equal(undefined);
+    expect(Object.hasOwn(spoke.metadata, '__proto__')).to.equal(true);
+    expect(spoke.metadata.labels).to.deep.equal({ a: 'b', from: 'v1' });
+  });
+
   it('converts spoke to spoke through the hub', () => {
     expect(conversion.convert(v1beta1('red'), 'tests.example.com/v1alpha1')).to.deep.include({ apiVersion: 'tests.example.com/v1alpha1', spec: { tint: 'red' } });
   });

@@ -9,6 +9,7 @@
  */
 import { parse } from '@bufbuild/cel';
 import type { CelIssues } from './issues.js';
+import { BoundedCache } from './boundedCache.js';
 import { UintVal } from './values.js';
 
 /** A literal value. */
@@ -485,9 +486,11 @@ function cloneExpr(e: Expr): Expr {
   }
 }
 
-/** How many distinct sources {@link parseExprCached} keeps; the least recently used go first. */
-const parseCacheSize = 512;
-const parseCache = new Map<string, ParsedExpr>();
+/**
+ * The trees {@link parseExprCached} keeps: of at most 512 sources, 2^20 characters of source in all (a
+ * tree grows with its source), the least recently used forgotten first.
+ */
+const parseCache = new BoundedCache<ParsedExpr>(512, 2 ** 20);
 
 /**
  * {@link parseExpr}, remembering the trees of sources that parsed without issues: a CRD's rules are
@@ -496,14 +499,11 @@ const parseCache = new Map<string, ParsedExpr>();
  */
 export function parseExprCached(source: string, issues: CelIssues): ParsedExpr | undefined {
   let parsed = parseCache.get(source);
-  if (parsed !== undefined) {
-    parseCache.delete(source);
-  } else {
+  if (parsed === undefined) {
     const before = issues.length;
     parsed = parseExpr(source, issues);
     if (parsed === undefined || issues.length > before) return parsed;
+    parseCache.set(source, parsed, source.length);
   }
-  parseCache.set(source, parsed);
-  if (parseCache.size > parseCacheSize) parseCache.delete(parseCache.keys().next().value as string);
   return { expr: cloneExpr(parsed.expr), source: parsed.source, offsets: parsed.offsets };
 }

@@ -4,6 +4,7 @@
  * (`\d` and `\s` are ASCII in RE2, so they are spelled out).
  */
 import { isCIDR, isEmail, isIPv4, isIPv6, isMAC, isRequestURI } from './netFormats.js';
+import { parseDate, parseGoDuration } from './time.js';
 
 type FormatValidator = (value: string) => boolean;
 
@@ -75,21 +76,9 @@ function isISBN13(s: string): boolean {
   return t.charCodeAt(12) - 48 - ((10 - (sum % 10)) % 10) === 0;
 }
 
-function daysIn(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-const rxDate = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
-
 /** Go's `time.Parse("2006-01-02", s)` succeeding: a real calendar date with a four-digit year. */
-export function isDate(s: string): boolean {
-  const m = rxDate.exec(s);
-  if (m === null) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month, year);
+function isDate(s: string): boolean {
+  return parseDate(s) !== undefined;
 }
 
 /** strfmt's `IsDateTime`: a date, a `t`, and a time matched loosely (only the part after the first `t`). */
@@ -102,50 +91,6 @@ function isDateTime(s: string): boolean {
   return m[1] <= '23' && m[2] <= '59' && m[3] <= '59';
 }
 
-const durationUnits: Record<string, bigint> = {
-  ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1000000n, s: 1000000000n, m: 60000000000n, h: 3600000000000n,
-};
-
-/** Go's `time.ParseDuration` succeeding: `[-+]?([0-9]*(\.[0-9]*)?unit)+` or `0`, within int64 nanoseconds. */
-function goParseDurationOK(s: string): boolean {
-  let i = 0;
-  let negative = false;
-  if (s[0] === '-' || s[0] === '+') {
-    negative = s[0] === '-';
-    i = 1;
-  }
-  if (s.slice(i) === '0') return true;
-  if (i === s.length) return false;
-  let total = 0n;
-  const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-  while (i < s.length) {
-    if (!(s[i] === '.' || isDigit(s[i]))) return false;
-    let start = i;
-    let whole = 0n;
-    while (isDigit(s[i])) whole = whole * 10n + BigInt(s.charCodeAt(i++) - 48);
-    const pre = i !== start;
-    if (whole > 2n ** 63n) return false;
-    let fracDigits = '';
-    let post = false;
-    if (s[i] === '.') {
-      i++;
-      start = i;
-      while (isDigit(s[i])) fracDigits += s[i++];
-      post = i !== start;
-    }
-    if (!pre && !post) return false;
-    start = i;
-    while (i < s.length && s[i] !== '.' && !isDigit(s[i])) i++;
-    const unit = durationUnits[s.slice(start, i)];
-    if (unit === undefined) return false;
-    let v = whole * unit;
-    if (fracDigits !== '') v += (BigInt(fracDigits) * unit) / 10n ** BigInt(fracDigits.length);
-    total += v;
-    if (total > 2n ** 63n) return false;
-  }
-  return negative || total <= 2n ** 63n - 1n;
-}
-
 const rxDurationPart = /([0-9]+)[\t\n\f\r ]*([A-Za-zµ]+)/gu;
 const durationVariants = [
   ['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'],
@@ -154,7 +99,7 @@ const durationVariants = [
 
 /** strfmt's `ParseDuration` succeeding: Go's syntax, or number–unit pairs such as `3 days` or `1 week`. */
 function isDuration(s: string): boolean {
-  if (goParseDurationOK(s)) return true;
+  if (parseGoDuration(s) !== undefined) return true;
   let ok = false;
   for (const m of s.matchAll(rxDurationPart)) {
     if (BigInt(m[1]) > 2n ** 63n - 1n) return false;

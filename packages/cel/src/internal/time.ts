@@ -12,9 +12,10 @@ export const MAX_TIMESTAMP_NS = 253402300799n * NS_PER_SECOND + 999999999n;
 export const MIN_DURATION_NS = -(2n ** 63n);
 export const MAX_DURATION_NS = 2n ** 63n - 1n;
 
-const units: Record<string, bigint> = {
-  ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NS_PER_SECOND, m: 60n * NS_PER_SECOND, h: 3600n * NS_PER_SECOND,
-};
+/** A `Map`: units come from the input (`1valueOf` must find no unit, not `Object.prototype.valueOf`). */
+const units = new Map<string, bigint>([
+  ['ns', 1n], ['us', 1000n], ['µs', 1000n], ['μs', 1000n], ['ms', 1_000_000n], ['s', NS_PER_SECOND], ['m', 60n * NS_PER_SECOND], ['h', 3600n * NS_PER_SECOND],
+]);
 
 function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
@@ -49,7 +50,7 @@ export function parseGoDuration(s: string): bigint | undefined {
     if (!pre && !post) return undefined;
     start = i;
     while (i < s.length && s[i] !== '.' && !isDigit(s[i])) i++;
-    const unit = units[s.slice(start, i)];
+    const unit = units.get(s.slice(start, i));
     if (unit === undefined) return undefined;
     let v = whole * unit;
     if (frac !== '') v += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);

@@ -239,19 +239,38 @@ const metaCache = new WeakMap<Schema, Schema>();
 
 /**
  * The schema with `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` declared, as
- * the root of a resource and embedded resources expose them (`WithTypeAndObjectMeta`).
+ * the root of a resource and embedded resources expose them (`WithTypeAndObjectMeta`). Remembered per
+ * schema object, for evaluation; see {@link typeAndObjectMeta} for one built anew.
  */
 export function withTypeAndObjectMeta(s: Schema): Schema {
+  if (hasTypeAndObjectMeta(s)) return s;
+  let out = metaCache.get(s);
+  if (out === undefined) {
+    out = typeAndObjectMeta(s);
+    metaCache.set(s, out);
+  }
+  return out;
+}
+
+function hasTypeAndObjectMeta(s: Schema): boolean {
   const p = s.properties;
   const meta = p?.metadata;
-  if (p !== undefined && p.kind?.type === 'string' && p.apiVersion?.type === 'string' && meta?.type === 'object' &&
-    meta.properties?.name?.type === 'string' && meta.properties?.generateName?.type === 'string') return s;
-  const cached = metaCache.get(s);
-  if (cached !== undefined) return cached;
+  return p !== undefined && p.kind?.type === 'string' && p.apiVersion?.type === 'string' && meta?.type === 'object' &&
+    meta.properties?.name?.type === 'string' && meta.properties?.generateName?.type === 'string';
+}
+
+/**
+ * {@link withTypeAndObjectMeta} built from the schema as it is now (a shallow copy of its root), for
+ * compilation: a schema changed in place since it was last seen must not be declared as it was.
+ */
+export function typeAndObjectMeta(s: Schema): Schema {
+  if (hasTypeAndObjectMeta(s)) return s;
+  const p = s.properties;
+  const meta = p?.metadata;
   const capped = (existing: Schema | undefined, max: number): Schema => ({
     type: 'string', maxLength: existing?.maxLength !== undefined && existing.maxLength < max ? existing.maxLength : max,
   });
-  const out: Schema = {
+  return {
     ...s,
     properties: {
       ...p,
@@ -263,8 +282,6 @@ export function withTypeAndObjectMeta(s: Schema): Schema {
       },
     },
   };
-  metaCache.set(s, out);
-  return out;
 }
 
 function base64Decode(s: string): Uint8Array | undefined {
