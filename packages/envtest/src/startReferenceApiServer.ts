@@ -82,6 +82,20 @@ function installExitHook(): void {
   });
 }
 
+/** Stops a server as `close()` does: its stdin closed, then SIGTERM, then SIGKILL, each given time. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined) { running.delete(child); return; } // it never started (spawn failed)
+  child.stdin?.end();
+  if (!(await waitExit(child, 20_000))) {
+    child.kill('SIGTERM');
+    if (!(await waitExit(child, 10_000))) {
+      child.kill('SIGKILL');
+      await waitExit(child, 10_000);
+    }
+  }
+  running.delete(child);
+}
+
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -160,7 +174,8 @@ export async function startReferenceApiServer(options: ReferenceApiServerOptions
       });
     });
   } catch (err) {
-    child.kill('SIGKILL');
+    // Stopped like close() does (a SIGKILL here left its temp dir behind), and gone before this rejects.
+    await stop(child);
     throw err;
   }
 
@@ -178,15 +193,7 @@ export async function startReferenceApiServer(options: ReferenceApiServerOptions
     logTail: () => [...tail],
     close() {
       closing ??= (async () => {
-        child.stdin!.end();
-        if (!(await waitExit(child, 20_000))) {
-          child.kill('SIGTERM');
-          if (!(await waitExit(child, 10_000))) {
-            child.kill('SIGKILL');
-            await waitExit(child, 10_000);
-          }
-        }
-        running.delete(child);
+        await stop(child);
         // The server removes its own temp dir; after a forced kill this does.
         if (options.dataDir === undefined) rmSync(ready.dataDir, { recursive: true, force: true });
       })();

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { request } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
+import { EnvtestError, startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
 
 const haveGo = spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0;
 
@@ -60,6 +60,16 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
     expect(kc.getCurrentCluster()?.server).to.equal(server.url);
     expect(kc.getCurrentUser()?.token).to.equal(server.token);
     expect(existsSync(server.kubeconfigPath)).to.equal(true);
+  });
+
+  it('does give up after startTimeoutMs, naming it, with the server stopped before it rejects', async () => {
+    const others = (): number[] => spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '').map(Number).filter((p) => p !== server.pid);
+    const before = others();
+    let error: unknown;
+    try { await startReferenceApiServer({ startTimeoutMs: 1 }); } catch (err) { error = err; }
+    expect(error).to.be.instanceOf(EnvtestError);
+    expect((error as Error).message).to.match(/^kube-apiserver v1\.\d+\.\d+ was not ready within 1 ms/);
+    expect(others().filter((p) => !before.includes(p)), 'child processes left running').to.deep.equal([]);
   });
 
   it('does stop on close() and remove its temp dir', async () => {
