@@ -20,7 +20,7 @@ const all = {
 };
 const wanted = process.argv.slice(2);
 for (const name of wanted) {
-  if (!(name in all)) {
+  if (!Object.hasOwn(all, name)) {
     console.error(`unknown benchmark "${name}": expected one of ${Object.keys(all).join(', ')}`);
     process.exit(2);
   }

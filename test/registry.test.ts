@@ -173,13 +173,17 @@ describe('the packages from a registry', function () {
     const withoutServer = await run('npx', ['kubekit', 'serve'], app, env);
     expect(withoutServer.code).to.equal(2);
     expect(withoutServer.stderr).to.contain('npm install --save-dev @kubekit/apiserver');
-    await ok('npm', ['install', '--save-dev', '@kubekit/apiserver'], app, env, 400_000);
+    // The test-only packages together (@kubekit/envtest is a dependency of no other package, so nothing
+    // else would install, import or type-check it from the registry).
+    await ok('npm', ['install', '--save-dev', '@kubekit/apiserver', '@kubekit/envtest'], app, env, 400_000);
     expect(installed('@kubekit/apiserver')).to.equal(releaseVersion);
+    expect(installed('@kubekit/envtest')).to.equal(releaseVersion);
 
     // Compiled with tsc as the user would, together with a module importing every @kubekit package that
     // came along (each imports as ESM and type-checks with both resolutions, declaration files included).
     const present = packages.filter((p) => installed(`@kubekit/${p}`) !== undefined);
-    expect(present).to.include.members(['decorators', 'informer', 'controller', 'cli', 'apiserver']);
+    // Every package: what test/pack.test.ts once installed from tarballs and imported is covered here.
+    expect(present).to.deep.equal(packages);
     const imports = present.map((p, i) => `import * as m${i} from '@kubekit/${p}';`).join('\n');
     writeFileSync(join(app, 'src/all.ts'), `${imports}\nexport const all: unknown[] = [${present.map((_, i) => `m${i}`).join(', ')}];\n`);
     const common = ['--strict', '--skipLibCheck', 'false', '--target', 'ES2022', '--lib', 'ES2023,esnext.decorators', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'src/shirt.ts', 'src/operator.ts', 'src/all.ts'];

@@ -1,8 +1,9 @@
 /**
  * The one list of known differences between kubekit's embedded server and the real kube-apiserver.
  * Each entry names a scenario, optionally the steps the difference is confined to, and why it is
- * accepted (or who fixes it). A difference outside this list fails the differential suite; an entry
- * whose scenario has become identical is reported so it can be removed.
+ * accepted (or who fixes it). A difference outside this list fails the differential suite, and so does
+ * an entry that is no longer needed: its scenario answers identically, or one of its steps does (or no
+ * longer exists). Entries name existing scenarios, once each.
  */
 export interface AllowedDifference {
   scenario: string;

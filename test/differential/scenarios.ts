@@ -93,7 +93,7 @@ const statusOnly = (b: unknown): unknown => {
   return o?.kind === 'Status' ? { code: o.code, reason: o.reason, message: o.message, causes: o.details?.causes } : '<object>';
 };
 
-const names = (b: unknown): unknown => ((b as { items?: { metadata: { name: string } }[] }).items ?? []).map((i) => i.metadata.name).sort();
+const names = (b: unknown): unknown => ((b as { items?: { metadata: { name: string } }[] }).items ?? []).map((i) => i.metadata.name);
 const ofEither = (b: unknown): unknown => ((b as { kind?: string }).kind === 'Status' ? statusOnly(b) : names(b));
 
 /** A CRD create that is expected to fail: the Status is what counts. */

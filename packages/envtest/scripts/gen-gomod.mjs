@@ -6,7 +6,7 @@
 // k8s.io/kubernetes's own go.mod (fetched by `go mod download`, i.e. through the ordinary Go module proxy)
 // and rewrites them, and requires go.etcd.io/etcd/server/v3 at the version k8s.io/kubernetes itself uses.
 //
-// Usage: node gen-gomod.mjs <k8s-version, e.g. v1.34.4> <output dir>
+// Usage: node gen-gomod.mjs <k8s-version, e.g. v1.34.4> <output dir> [go command, default: KUBEKIT_GO or go]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,15 +53,15 @@ export function renderGoMod(version, upstreamGoMod) {
 }
 
 function main() {
-  const [version, outDir] = process.argv.slice(2);
+  const [version, outDir, go = process.env.KUBEKIT_GO || 'go'] = process.argv.slice(2);
   if (!version || !outDir) {
-    process.stderr.write('usage: node gen-gomod.mjs <k8s.io/kubernetes version, e.g. v1.34.4> <output dir>\n');
+    process.stderr.write('usage: node gen-gomod.mjs <k8s.io/kubernetes version, e.g. v1.34.4> <output dir> [go command]\n');
     process.exit(2);
   }
   mkdirSync(outDir, { recursive: true });
   // Run outside any module so the download does not depend on (or touch) an existing go.mod.
   const info = JSON.parse(
-    execFileSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], {
+    execFileSync(go, ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], {
       encoding: 'utf8',
       cwd: tmpdir(),
       env: { ...process.env, GO111MODULE: 'on', GOWORK: 'off' },

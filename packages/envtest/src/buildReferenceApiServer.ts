@@ -151,7 +151,7 @@ export async function buildReferenceApiServer(options: BuildReferenceOptions = {
     try {
       if (version !== defaultReferenceVersion && !existsSync(join(moduleDir, 'go.sum'))) {
         log(`envtest: generating the go.mod for k8s.io/kubernetes ${version} and resolving its modules`);
-        await runGo(process.execPath, [join(packageRoot, 'scripts', 'gen-gomod.mjs'), version, moduleDir], moduleDir, tail);
+        await runGo(process.execPath, [join(packageRoot, 'scripts', 'gen-gomod.mjs'), version, moduleDir, go.command], moduleDir, tail);
         await runGo(go.command, ['mod', 'tidy'], moduleDir, tail);
       }
       const flags = ['build', '-trimpath', '-ldflags', ldflags(version), '-o'];

@@ -2,12 +2,12 @@
 // token and a kubeconfig that @kubernetes/client-node loads; stopped by close() or by the death of the
 // process that started it. Runs when Go is on PATH (CI builds the server first: .ci/run).
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { request } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
+import { EnvtestError, startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
 
 const haveGo = spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0;
 
@@ -62,6 +62,16 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
     expect(existsSync(server.kubeconfigPath)).to.equal(true);
   });
 
+  it('does give up after startTimeoutMs, naming it, with the server stopped before it rejects', async () => {
+    const others = (): number[] => spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '').map(Number).filter((p) => p !== server.pid);
+    const before = others();
+    let error: unknown;
+    try { await startReferenceApiServer({ startTimeoutMs: 1 }); } catch (err) { error = err; }
+    expect(error).to.be.instanceOf(EnvtestError);
+    expect((error as Error).message).to.match(/^kube-apiserver v1\.\d+\.\d+ was not ready within 1 ms/);
+    expect(others().filter((p) => !before.includes(p)), 'child processes left running').to.deep.equal([]);
+  });
+
   it('does stop on close() and remove its temp dir', async () => {
     const other = await startReferenceApiServer();
     const pid = other.pid;
@@ -70,24 +80,46 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
     expect(existsSync(other.kubeconfigPath)).to.equal(false);
   });
 
-  it('does stop when the process that started it dies (no orphans)', async () => {
+  /** Starts a server in another Node process (`end`: what that process does once the server is ready). */
+  async function startInChild(end: string, options: { detached?: boolean } = {}): Promise<{ child: ChildProcess; pid: number; kubeconfigPath: string }> {
     const script = `import { startReferenceApiServer } from '@kubekit/envtest';
 const s = await startReferenceApiServer();
 process.stdout.write(String(s.pid) + ' ' + s.kubeconfigPath + '\\n');
-setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+${end}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], detached: options.detached });
     const [pid, kubeconfigPath] = await new Promise<[number, string]>((resolve, reject) => {
       let out = '';
-      child.stdout.on('data', (c: Buffer) => {
+      child.stdout!.on('data', (c: Buffer) => {
         out += c.toString();
         if (out.includes('\n')) { const [p, k] = out.trim().split(' '); resolve([Number(p), k]); }
       });
-      child.once('exit', (code) => reject(new Error(`the starter exited (${code}) before the server was ready`)));
+      child.once('exit', (code) => { if (!out.includes('\n')) reject(new Error(`the starter exited (${code}) before the server was ready`)); });
     });
+    return { child, pid, kubeconfigPath };
+  }
+
+  it('does stop when the process that started it dies (no orphans)', async () => {
+    const { child, pid, kubeconfigPath } = await startInChild('setInterval(() => {}, 1000);');
     expect(alive(pid)).to.equal(true);
     child.kill('SIGKILL');
     await until(() => !alive(pid), `exit of the orphaned server ${pid}`);
     // It cleaned up after itself on the way out (regression: SIGPIPE from the dead parent's pipes killed it first).
+    expect(existsSync(dirname(kubeconfigPath))).to.equal(false);
+  });
+
+  it('does stop and remove its temp dir when the process that started it exits without close()', async () => {
+    // Regression: an exit hook SIGKILLed the server, leaving its temp dir (~120 MB of etcd WAL) behind.
+    const { pid, kubeconfigPath } = await startInChild('process.exit(0);');
+    await until(() => !alive(pid), `exit of the server ${pid}`);
+    expect(existsSync(dirname(kubeconfigPath))).to.equal(false);
+  });
+
+  it('does stop and remove its temp dir when a Ctrl-C reaches the whole process group', async () => {
+    // Regression: the server shared the starter's process group, so it got the SIGINT and then, as the
+    // starter died and its stdin closed, a second signal, on which kube-apiserver exits at once.
+    const { child, pid, kubeconfigPath } = await startInChild('setInterval(() => {}, 1000);', { detached: true });
+    process.kill(-child.pid!, 'SIGINT');
+    await until(() => !alive(pid), `exit of the server ${pid}`);
     expect(existsSync(dirname(kubeconfigPath))).to.equal(false);
   });
 });
