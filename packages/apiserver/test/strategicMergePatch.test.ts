@@ -78,7 +78,7 @@ describe('strategicMerge', () => {
     // $setElementOrder names only some: the others keep their place before the next named one.
     expect(names(strategicMerge(abc, { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'a' }], containers: [{ name: 'c', image: 'z' }] } }))).to.deep.equal(['b', 'c', 'a']);
     const env = strategicMerge(pod, { spec: { containers: [{ name: 'web', env: [{ name: 'C', value: '3' }] }] } }) as typeof pod;
-    expect(env.spec.containers[0].env.map((e) => e.name)).to.deep.equal(['C', 'A']);
+    expect(env.spec.containers[0]?.env?.map((e) => e.name)).to.deep.equal(['C', 'A']);
     const finalizers = strategicMerge({ metadata: { finalizers: ['b/b', 'a/a'] } }, { metadata: { finalizers: ['z/z', 'a/a'] } }) as typeof pod;
     expect(finalizers.metadata.finalizers).to.deep.equal(['z/z', 'b/b', 'a/a']);
   });
