@@ -33,13 +33,8 @@ export const allowedDifferences: AllowedDifference[] = [
   //      (patch.ts, deleteHandler.ts, restRequest.ts, query parsing), left to them
   {
     scenario: 'cr/create-get-update-conflict',
-    steps: ['malformed JSON', 'delete'],
-    reason: 'a malformed body gets kubekit\'s JSON.parse text instead of "the object provided is unrecognized (must be of type Widget): couldn\'t get version/kind; json parse error: …"; deleting a custom resource returns the object where the apiserver returns a Status Success with details (deleteHandler.ts, owned by the apiserver-hardening helper).',
-  },
-  {
-    scenario: 'cr/merge-and-json-patch',
-    steps: ['merge: not JSON', 'json: failed test', 'json: remove a missing path', 'json: unknown op', 'json: not an array', 'json: stale resourceVersion test'],
-    reason: 'patch.ts (the apiserver-hardening helper\'s file): the apiserver prefixes "error decoding patch: " and reports failed JSON-patch operations only as "the server rejected our request due to an error in our request"; and a JSON patch that sets a stale metadata.resourceVersion is a 409 Conflict there, while kubekit applies it.',
+    steps: ['delete'],
+    reason: 'deleting a custom resource returns the object where the apiserver returns a Status Success with details (deleteHandler.ts, owned by the apiserver-hardening helper).',
   },
   {
     scenario: 'cr/server-side-apply',

@@ -24,6 +24,7 @@ import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { cloneJSON } from './internal/own.js';
+import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
 
 /** How often an update is retried when the object changes under it. */
 export const maxRetries = 16;
@@ -70,10 +71,85 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
     return parsed;
   }
-  if (text.trim() === '') throw KubeError.badRequest('the body of the request was empty');
-  const parsed = parseJSON(text);
+  let parsed: unknown;
+  try {
+    parsed = parseJSON(text);
+  } catch (err) {
+    const syntax = goJSONSyntaxError(body);
+    if (syntax === undefined) throw err;
+    throw notDecodable(r, use, wctx, body, syntax, true);
+  }
+  if (use === 'object' && parsed === null) {
+    const kind = r.info.subresource === 'scale' ? 'Scale' : r.type.names.kind;
+    throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): Object 'Kind' is missing in 'null' (${summarizeData(body)})`);
+  }
+  const shape = goShapeError(use, parsed, wctx);
+  if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape, false);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = jsonDuplicateFields(text);
+  // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
+  if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
+}
+
+/** The Go struct the apiserver first decodes a body into to find its kind (runtime/serializer/json/meta.go). */
+const findKindStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/**
+ * What Go's decoders say of a JSON body of the wrong shape for its use, or undefined: the apiserver
+ * decodes an object's apiVersion and kind into {@link findKindStruct}, a JSON patch into
+ * `[]handlers.jsonPatchOp` (strict and warning field validation) or `jsonpatch.Patch`, and merge and
+ * strategic merge patches into maps.
+ */
+function goShapeError(use: BodyUse, parsed: unknown, wctx: WriteContext): string | undefined {
+  const strict = wctx.fieldValidation !== 'Ignore';
+  switch (use) {
+    case 'object': {
+      if (parsed === null) return undefined;
+      if (!isObject(parsed)) return goUnmarshalTypeError(parsed, findKindStruct);
+      const bad = goStringFieldMismatch(parsed, ['apiVersion', 'kind']);
+      return bad === undefined ? undefined : goUnmarshalTypeError(bad.value, 'string', { struct: '', name: bad.name });
+    }
+    case 'json': {
+      if (parsed === null) return undefined;
+      if (!Array.isArray(parsed)) return goUnmarshalTypeError(parsed, strict ? '[]handlers.jsonPatchOp' : 'jsonpatch.Patch');
+      for (const op of parsed as unknown[]) {
+        if (op === null) continue;
+        if (!isObject(op)) return goUnmarshalTypeError(op, strict ? 'handlers.jsonPatchOp' : 'jsonpatch.Operation');
+        const bad = strict ? goStringFieldMismatch(op, ['op', 'path', 'from']) : undefined;
+        if (bad !== undefined) return goUnmarshalTypeError(bad.value, 'string', { struct: 'jsonPatchOp', name: bad.name });
+      }
+      return undefined;
+    }
+    case 'merge':
+      if (parsed === null) return 'Invalid JSON Patch';
+      if (strict) return isObject(parsed) ? undefined : goUnmarshalTypeError(parsed, 'map[string]interface {}');
+      // Without field validation, jsonpatch.MergePatch reads the patch: an array is merged as a value.
+      return isObject(parsed) || Array.isArray(parsed) ? undefined : 'Invalid JSON Patch';
+    case 'strategic':
+      return parsed === null || isObject(parsed) ? undefined : goUnmarshalTypeError(parsed, 'map[string]interface {}');
+    case 'apply':
+      return undefined;
+  }
+}
+
+/**
+ * The apiserver's 400 for a JSON body Go cannot decode for its use (`syntax`: the text is not JSON):
+ * an object's decoder wraps the words with the kind it expected and the body's first bytes
+ * (`transformDecodeError` in handlers/rest.go); the patch decoders of handlers/patch.go prefix them
+ * with "error decoding patch: " under strict or warning field validation; without it, a merge patch
+ * that is not JSON is jsonpatch's "Invalid JSON Patch".
+ */
+function notDecodable(r: RestRequest, use: BodyUse, wctx: WriteContext, body: Buffer, words: string, syntax: boolean): KubeError {
+  const strict = wctx.fieldValidation !== 'Ignore';
+  switch (use) {
+    case 'object': {
+      const kind = r.info.subresource === 'scale' ? 'Scale' : r.type.names.kind;
+      return KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${words} (${summarizeData(body)})`);
+    }
+    case 'json': return KubeError.badRequest(strict ? `error decoding patch: ${words}` : words);
+    case 'merge': return KubeError.badRequest(words === 'Invalid JSON Patch' ? words : strict ? `error decoding patch: ${words}` : syntax ? 'Invalid JSON Patch' : words);
+    case 'strategic': case 'apply': return KubeError.badRequest(words);
+  }
 }
 
 /**
@@ -177,7 +253,7 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    const patched = pt === 'json' ? applyJSONPatch(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
     // A JSON patch can nest deeper than its body (copy and move).
     checkValueDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
@@ -185,6 +261,20 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   };
   const precondition = pt === 'json' ? undefined : bodyResourceVersion(body);
   await update(ctx, r, namespace, wctx, dryRun, mutate, precondition);
+}
+
+/**
+ * A JSON patch applied, its failures (a failed test, a missing path, an unknown op) answered as the
+ * apiserver answers them: a 422 without the words of the failure (`NewGenericServerResponse` in
+ * handlers/patch.go `applyJSPatch`); the failure stays the error's `cause`.
+ */
+function jsonPatched(target: unknown, ops: unknown): unknown {
+  try {
+    return applyJSONPatch(target, ops);
+  } catch (err) {
+    if (!(err instanceof KubeError) || err.reason !== 'Invalid') throw err;
+    throw new KubeError('Invalid', 'the server rejected our request due to an error in our request', { details: {}, cause: err });
+  }
 }
 
 function bodyResourceVersion(body: unknown): string | undefined {
@@ -244,6 +334,12 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     checkNamespace(ctx, type, obj, namespace);
     checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
     checkResourceVersion(type, info.name, precondition);
+    // A patch that sets another resourceVersion (a JSON patch can) makes it a precondition, as the
+    // store compares the patched object's resourceVersion with the current one.
+    const patchedRV = obj.metadata.resourceVersion;
+    if (info.verb === 'patch' && precondition === undefined && typeof patchedRV === 'string' && patchedRV !== '' && patchedRV !== current.metadata.resourceVersion) {
+      throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
     const attrs = { ...admissionAttributes(r, 'UPDATE', namespace, info.name, dryRun, wctx), oldObject: old };
     obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
     if (r.info.verb === 'update' && r.info.subresource !== 'scale') {

@@ -1,0 +1,193 @@
+// The words of Go's encoding/json decoder, which the apiserver quotes when a request body or a patch is
+// not JSON of the expected shape: the syntax errors of its scanner (encoding/json/scanner.go, which
+// sigs.k8s.io/json's strict decoder shares) and the `UnmarshalTypeError` of a value of the wrong JSON
+// type. kubekit parses with `JSON.parse`, which accepts exactly the texts Go's scanner accepts (both
+// follow RFC 8259); these functions only find the words once a text or a value is refused.
+
+/** What the scanner expects next. */
+const enum S {
+  BeginValue, BeginValueOrEmpty, BeginStringOrEmpty, BeginString, EndValue, EndTop,
+  InString, InStringEsc, InStringEscU, InStringEscU1, InStringEscU12, InStringEscU123,
+  Neg, Num1, Num0, Dot, Dot0, E, ESign, E0,
+  T, Tr, Tru, F, Fa, Fal, Fals, N, Nu, Nul,
+}
+
+/** Where the scanner is inside a container. */
+const enum P { ObjectKey, ObjectValue, ArrayValue }
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
+/** The letters the literal states expect, and the literal each belongs to. */
+const literals: Partial<Record<S, [expect: string, literal: string, next: S]>> = {
+  [S.T]: ['r', 'true', S.Tr], [S.Tr]: ['u', 'true', S.Tru], [S.Tru]: ['e', 'true', S.EndValue],
+  [S.F]: ['a', 'false', S.Fa], [S.Fa]: ['l', 'false', S.Fal], [S.Fal]: ['s', 'false', S.Fals], [S.Fals]: ['e', 'false', S.EndValue],
+  [S.N]: ['u', 'null', S.Nu], [S.Nu]: ['l', 'null', S.Nul], [S.Nul]: ['l', 'null', S.EndValue],
+};
+
+/**
+ * A byte as Go's `quoteChar` prints it in a syntax error: the byte read as a code point (so the first
+ * byte of `é` is `'Ã'`), quoted the way `strconv.Quote` quotes it, between single quotes.
+ */
+export function goQuoteChar(c: number): string {
+  if (c === 0x27) return `'\\''`;
+  if (c === 0x22) return `'"'`;
+  const named: Record<number, string> = { 0x07: '\\a', 0x08: '\\b', 0x0c: '\\f', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x0b: '\\v', 0x5c: '\\\\' };
+  if (named[c] !== undefined) return `'${named[c]}'`;
+  if (c < 0x20 || c === 0x7f) return `'\\x${c.toString(16).padStart(2, '0')}'`;
+  // Go's strconv.IsPrint: the C1 controls, no-break space and soft hyphen are not printable.
+  if ((c >= 0x80 && c <= 0xa0) || c === 0xad) return `'\\u${c.toString(16).padStart(4, '0')}'`;
+  return `'${String.fromCharCode(c)}'`;
+}
+
+/**
+ * Go's encoding/json syntax error for a text (`unexpected end of JSON input`, `invalid character 'x'
+ * looking for beginning of value`, …), or undefined when the text is JSON. Iterative over the bytes;
+ * containers nested deeper than `maxDepth` get Go's `exceeded max depth` error.
+ */
+export function goJSONSyntaxError(input: string | Uint8Array, maxDepth = 10_000): string | undefined {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  const stack: P[] = [];
+  let s = S.BeginValue as S;
+  const bad = (c: number, context: string): string => `invalid character ${goQuoteChar(c)} ${context}`;
+  // One byte through the state machine; a string is the error, undefined moves on. `step` re-runs a
+  // byte in the state a number or literal ends into, as Go's scanner does.
+  const step = (c: number): string | undefined => {
+    for (;;) {
+      switch (s) {
+        case S.BeginValueOrEmpty:
+          if (isSpace(c)) return undefined;
+          if (c === 0x5d) { s = S.EndValue; continue; }
+          s = S.BeginValue; continue;
+        case S.BeginValue:
+          if (isSpace(c)) return undefined;
+          switch (c) {
+            case 0x7b: if (stack.length >= maxDepth) return bad(c, 'exceeded max depth'); stack.push(P.ObjectKey); s = S.BeginStringOrEmpty; return undefined;
+            case 0x5b: if (stack.length >= maxDepth) return bad(c, 'exceeded max depth'); stack.push(P.ArrayValue); s = S.BeginValueOrEmpty; return undefined;
+            case 0x22: s = S.InString; return undefined;
+            case 0x2d: s = S.Neg; return undefined;
+            case 0x30: s = S.Num0; return undefined;
+            case 0x74: s = S.T; return undefined;
+            case 0x66: s = S.F; return undefined;
+            case 0x6e: s = S.N; return undefined;
+          }
+          if (c >= 0x31 && c <= 0x39) { s = S.Num1; return undefined; }
+          return bad(c, 'looking for beginning of value');
+        case S.BeginStringOrEmpty:
+          if (isSpace(c)) return undefined;
+          if (c === 0x7d) { stack[stack.length - 1] = P.ObjectValue; s = S.EndValue; continue; }
+          s = S.BeginString; continue;
+        case S.BeginString:
+          if (isSpace(c)) return undefined;
+          if (c === 0x22) { s = S.InString; return undefined; }
+          return bad(c, 'looking for beginning of object key string');
+        case S.EndValue: {
+          if (stack.length === 0) { s = S.EndTop; continue; }
+          if (isSpace(c)) return undefined;
+          const top = stack[stack.length - 1];
+          if (top === P.ObjectKey) {
+            if (c === 0x3a) { stack[stack.length - 1] = P.ObjectValue; s = S.BeginValue; return undefined; }
+            return bad(c, 'after object key');
+          }
+          if (top === P.ObjectValue) {
+            if (c === 0x2c) { stack[stack.length - 1] = P.ObjectKey; s = S.BeginString; return undefined; }
+            if (c === 0x7d) { stack.pop(); s = S.EndValue; return undefined; }
+            return bad(c, 'after object key:value pair');
+          }
+          if (c === 0x2c) { s = S.BeginValue; return undefined; }
+          if (c === 0x5d) { stack.pop(); s = S.EndValue; return undefined; }
+          return bad(c, 'after array element');
+        }
+        case S.EndTop:
+          return isSpace(c) ? undefined : bad(c, 'after top-level value');
+        case S.InString:
+          if (c === 0x22) { s = S.EndValue; return undefined; }
+          if (c === 0x5c) { s = S.InStringEsc; return undefined; }
+          return c < 0x20 ? bad(c, 'in string literal') : undefined;
+        case S.InStringEsc:
+          if ('bfnrt\\/"'.includes(String.fromCharCode(c))) { s = S.InString; return undefined; }
+          if (c === 0x75) { s = S.InStringEscU; return undefined; }
+          return bad(c, 'in string escape code');
+        case S.InStringEscU: case S.InStringEscU1: case S.InStringEscU12: case S.InStringEscU123:
+          if (!isHex(c)) return bad(c, 'in \\u hexadecimal character escape');
+          s = s === S.InStringEscU ? S.InStringEscU1 : s === S.InStringEscU1 ? S.InStringEscU12 : s === S.InStringEscU12 ? S.InStringEscU123 : S.InString;
+          return undefined;
+        case S.Neg:
+          if (c === 0x30) { s = S.Num0; return undefined; }
+          if (c >= 0x31 && c <= 0x39) { s = S.Num1; return undefined; }
+          return bad(c, 'in numeric literal');
+        case S.Num1:
+          if (isDigit(c)) return undefined;
+          s = S.Num0; continue;
+        case S.Num0:
+          if (c === 0x2e) { s = S.Dot; return undefined; }
+          if (c === 0x65 || c === 0x45) { s = S.E; return undefined; }
+          s = S.EndValue; continue;
+        case S.Dot:
+          if (isDigit(c)) { s = S.Dot0; return undefined; }
+          return bad(c, 'after decimal point in numeric literal');
+        case S.Dot0:
+          if (isDigit(c)) return undefined;
+          if (c === 0x65 || c === 0x45) { s = S.E; return undefined; }
+          s = S.EndValue; continue;
+        case S.E:
+          if (c === 0x2b || c === 0x2d) { s = S.ESign; return undefined; }
+          s = S.ESign; continue;
+        case S.ESign:
+          if (isDigit(c)) { s = S.E0; return undefined; }
+          return bad(c, 'in exponent of numeric literal');
+        case S.E0:
+          if (isDigit(c)) return undefined;
+          s = S.EndValue; continue;
+        default: {
+          const [expect, literal, next] = literals[s]!;
+          if (c === expect.charCodeAt(0)) { s = next; return undefined; }
+          return bad(c, `in literal ${literal} (expecting '${expect}')`);
+        }
+      }
+    }
+  };
+  for (const c of bytes) {
+    const err = step(c);
+    if (err !== undefined) return err;
+  }
+  // End of input, as scanner.eof: a space ends a number or exposes an unfinished literal.
+  const ended = (): boolean => s === S.EndTop;
+  if (ended()) return undefined;
+  const err = step(0x20);
+  if (err !== undefined) return err;
+  return ended() ? undefined : 'unexpected end of JSON input';
+}
+
+/** The JSON type of a decoded value as Go's `UnmarshalTypeError` names it. */
+export function goJSONTypeName(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string': return 'string';
+    case 'number': case 'bigint': return 'number';
+    case 'boolean': return 'bool';
+    default: return 'object';
+  }
+}
+
+/**
+ * Go's `UnmarshalTypeError` text: `json: cannot unmarshal <JSON type> into Go value of type <T>`, or
+ * `… into Go struct field <Struct>.<field> of type <T>` for a struct field.
+ */
+export function goUnmarshalTypeError(value: unknown, goType: string, field?: { struct: string; name: string }): string {
+  const into = field === undefined ? `Go value of type ${goType}` : `Go struct field ${field.struct}.${field.name} of type ${goType}`;
+  return `json: cannot unmarshal ${goJSONTypeName(value)} into ${into}`;
+}
+
+/**
+ * The first member of a decoded object that Go would unmarshal into a `string` struct field named
+ * `name` (Go matches JSON keys to field names case-insensitively) but is neither a string nor null.
+ */
+export function goStringFieldMismatch(obj: Record<string, unknown>, names: readonly string[]): { name: string; value: unknown } | undefined {
+  for (const [key, value] of Object.entries(obj)) {
+    const name = names.find((n) => n.toLowerCase() === key.toLowerCase());
+    if (name !== undefined && value !== null && typeof value !== 'string') return { name, value };
+  }
+  return undefined;
+}
