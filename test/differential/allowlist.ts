@@ -42,11 +42,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
   },
   {
-    scenario: 'cr/field-validation',
-    steps: ['Strict: unknown fields', 'Strict: duplicate field', 'Warn: duplicate field', 'Strict: unknown metadata field'],
-    reason: 'the apiserver prefixes strict decoding errors with "Widget in version \\"v1\\" cannot be handled as a Widget: " and names duplicate fields by their full path ("spec.color"); kubekit reports duplicates by key (internal/fieldValidation.ts, decoding: the hardening helper\'s area).',
-  },
-  {
     scenario: 'cr/defaulting',
     steps: ['list via v2'],
     reason: 'a list served in a non-storage version carries metadata.continue: "" on the apiserver (its conversion round trip keeps the empty field); kubekit omits empty continue tokens (listing).',

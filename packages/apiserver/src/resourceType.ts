@@ -55,8 +55,14 @@ export interface WriteContext {
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** Warnings to return in `Warning` headers. */
   warnings: string[];
-  /** The duplicate fields of the request body (`duplicate field "x"`), in document order. */
+  /** The duplicate fields of the request body (`duplicate field "spec.x"`), in document order. */
   duplicateFields: string[];
+  /**
+   * What a strict decoding error of the request body starts with: a create or update decodes its body
+   * with the kind's codec, which names the kind and version (`Widget in version "v1" cannot be handled
+   * as a Widget: `); patches report theirs without it. @defaultValue none
+   */
+  strictErrorPrefix?: string;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */

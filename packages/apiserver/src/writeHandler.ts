@@ -34,7 +34,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions): WriteContext {
-  return { fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()) };
+  const { kind, version } = r.type.names;
+  return {
+    fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()),
+    // The codec's words for a body it cannot take (runtime.NewStrictDecodingError wrapped by the
+    // serializer's "%s in version %q cannot be handled as a %s: %v").
+    ...(r.info.verb === 'create' || r.info.verb === 'update' ? { strictErrorPrefix: `${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ` } : {}),
+  };
 }
 
 /** What a body is read for: the object of a create or update, or a patch of a type. */

@@ -81,7 +81,7 @@ describe('CustomResourceType', () => {
     it('answers unknown fields with 400 when Strict', async () => {
       const r = await client.post(`${base}?fieldValidation=Strict`, cronTab('strict', { image: 'i', someRandomField: 42 }));
       expect(r.status).to.equal(400);
-      expect(r.body).to.include({ reason: 'BadRequest', message: 'strict decoding error: unknown field "spec.someRandomField"' });
+      expect(r.body).to.include({ reason: 'BadRequest', message: 'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.someRandomField"' });
     });
 
     it('warns about unknown fields when Warn, and prunes them', async () => {

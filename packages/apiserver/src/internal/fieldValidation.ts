@@ -1,7 +1,7 @@
 /**
  * Server-side field validation (`fieldValidation=Strict|Warn|Ignore`): duplicate fields found in the
  * request body as sent (JSON or YAML), and unknown fields found by pruning, reported as the apiserver
- * reports them — `duplicate field "x"` (JSON), `line N: key "x" already set in map` (YAML), then
+ * reports them — `duplicate field "spec.x"` (JSON), `line N: key "x" already set in map` (YAML; one `yaml: unmarshal errors:` error under Strict), then
  * `unknown field "spec.x"` — as one `400 strict decoding error: …` or as `Warning` headers.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/test/integration/apiserver/field_validation_test.go
@@ -11,12 +11,16 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import type { WriteContext } from '../resourceType.js';
 
 /**
- * The duplicate object keys of a JSON text, in document order, as `duplicate field "key"`. Assumes
- * the text is valid JSON (it was parsed before).
+ * The duplicate object keys of a JSON text, in document order, as `duplicate field "path"` with the
+ * key's full path (`spec.color`, `spec.items[0].a`), as sigs.k8s.io/json's strict decoder names them.
+ * Assumes the text is valid JSON (it was parsed before).
  */
 export function jsonDuplicateFields(text: string): string[] {
+  interface Frame { keys: Set<string> | null; path: string; key: string; index: number }
   const out: string[] = [];
-  const stack: (Set<string> | null)[] = [];
+  const stack: Frame[] = [];
+  const childPath = (f: Frame | undefined): string =>
+    f === undefined ? '' : f.keys !== null ? (f.path === '' ? f.key : `${f.path}.${f.key}`) : `${f.path}[${f.index}]`;
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -26,21 +30,22 @@ export function jsonDuplicateFields(text: string): string[] {
       if (expectKey) {
         const raw = text.slice(i, j + 1);
         const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-        const keys = stack[stack.length - 1]!;
-        if (keys.has(key)) out.push(`duplicate field ${JSON.stringify(key)}`);
-        else keys.add(key);
+        const frame = stack[stack.length - 1];
+        frame.key = key;
+        if (frame.keys!.has(key)) out.push(`duplicate field ${JSON.stringify(childPath(frame))}`);
+        else frame.keys!.add(key);
         expectKey = false;
       }
       i = j;
-    } else if (c === 0x7b /* { */) {
-      stack.push(new Set());
-      expectKey = true;
-    } else if (c === 0x5b /* [ */) {
-      stack.push(null);
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      stack.push({ keys: c === 0x7b ? new Set() : null, path: childPath(stack[stack.length - 1]), key: '', index: 0 });
+      expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
     } else if (c === 0x2c /* , */) {
-      expectKey = stack[stack.length - 1] instanceof Set;
+      const frame = stack[stack.length - 1];
+      if (frame.keys !== null) expectKey = true;
+      else frame.index++;
     }
   }
   return out;
@@ -71,6 +76,9 @@ export function yamlDuplicateFields(text: string): string[] {
   return out;
 }
 
+/** A duplicate-key message of {@link yamlDuplicateFields}. */
+const yamlDuplicate = /^line \d+: key /;
+
 /**
  * Reports the field problems of a write per `fieldValidation`: nothing for `Ignore`, warnings for
  * `Warn`, and for `Strict` a `400 BadRequest` with every problem.
@@ -81,6 +89,13 @@ export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly s
   if (ctx.fieldValidation === 'Ignore') return;
   const messages = [...ctx.duplicateFields, ...unknownFields.map((p) => `unknown field ${JSON.stringify(p)}`)];
   if (messages.length === 0) return;
-  if (ctx.fieldValidation === 'Strict') throw KubeError.badRequest(`strict decoding error: ${messages.join(', ')}`);
+  if (ctx.fieldValidation === 'Strict') {
+    // go-yaml reports all duplicate keys as one error (a yaml.TypeError of several lines); warnings
+    // list them one by one (field_validation_test.go, "post-strict-validation-yaml").
+    const yaml = ctx.duplicateFields.filter((m) => yamlDuplicate.test(m));
+    const rest = messages.filter((m) => !yaml.includes(m));
+    const all = yaml.length === 0 ? rest : [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`, ...rest];
+    throw KubeError.badRequest(`${ctx.strictErrorPrefix ?? ''}strict decoding error: ${all.join(', ')}`);
+  }
   for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
 }
