@@ -32,11 +32,6 @@ export const allowedDifferences: AllowedDifference[] = [
   // ---- request decoding, patches, deletes, query parsing: the files another helper is hardening
   //      (patch.ts, deleteHandler.ts, restRequest.ts, query parsing), left to them
   {
-    scenario: 'cr/create-get-update-conflict',
-    steps: ['delete'],
-    reason: 'deleting a custom resource returns the object where the apiserver returns a Status Success with details (deleteHandler.ts, owned by the apiserver-hardening helper).',
-  },
-  {
     scenario: 'cr/server-side-apply',
     steps: ['bob conflicts on color', 'bob forces color', 'alice drops replicas'],
     reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
@@ -47,24 +42,14 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: 'a list served in a non-storage version carries metadata.continue: "" on the apiserver (its conversion round trip keeps the empty field); kubekit omits empty continue tokens (listing).',
   },
   {
-    scenario: 'subresources/status',
-    steps: ['unknown subresource'],
-    reason: 'an unknown subresource is a plain 404 in kubekit\'s router (restRequest.ts, the hardening helper\'s file) but "widgets.status.diff.example.com \\"w1\\" not found" with details on the apiserver.',
-  },
-  {
     scenario: 'subresources/scale',
     steps: ['negative replicas'],
     reason: 'a negative replicas through /scale: the apiserver validates the resulting custom resource against its schema and the scale path (two causes, kind Widget); kubekit validates the Scale object (one cause, kind Scale.autoscaling).',
   },
   {
-    scenario: 'watch/initial-events-and-bookmarks',
-    steps: ['sendInitialEvents without resourceVersionMatch', 'sendInitialEvents on a list'],
-    reason: 'ListOptions validation (query parsing, the hardening helper\'s area): 1.34 no longer requires allowWatchBookmarks with sendInitialEvents, and orders the causes resourceVersionMatch first.',
-  },
-  {
     scenario: 'watch/resource-versions',
-    steps: ['list with an unparsable resourceVersion', 'watch with an unparsable resourceVersion', 'continue with a bad token'],
-    reason: 'query parsing (the hardening helper\'s area): the apiserver answers an unparsable resourceVersion with 400 "invalid resource version: … strconv.ParseUint …" on lists and 500 on watches, and a bad continue token with "invalid continue token: continue key is not valid: illegal base64 data at input byte 4".',
+    steps: ['watch with an unparsable resourceVersion'],
+    reason: 'a watch from an unparsable resourceVersion is a 500 without a reason on the apiserver (the parse error escapes the watch cache unwrapped), which no client can rely on; kubekit answers the 422 Invalid on ListOptions.resourceVersion that it gives every other unparsable resourceVersion of a watch.',
   },
   // ---- the environment, not kubekit
   {

@@ -144,7 +144,9 @@ export class CustomResourceType implements ResourceType {
   readonly bucket: string;
   readonly allowUnconditionalUpdate = false;
   readonly strategicMergePatch = false;
-  readonly deleteReturnsObject = true;
+  readonly customResource = true;
+  /** A deleted custom resource is answered with a `Status` (the custom resource store does not set `ReturnDeletedObject`). */
+  readonly deleteReturnsObject = false;
   readonly deprecationWarning: string | undefined;
   private readonly apiVersion: string;
   private readonly views = new WeakMap<KubeObject, KubeObject | Promise<KubeObject>>();

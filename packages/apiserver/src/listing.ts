@@ -6,6 +6,7 @@
  */
 import { FieldError, KubeError, forbidden, goQuote, invalid, notSupported, type KubeObject } from '@kubekit/core';
 import { parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from './internal/semantics.js';
+import { decodeContinue, encodeContinue } from './internal/continueToken.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 
@@ -83,31 +84,30 @@ export function parseInt64(text: string): number {
   return Number(text);
 }
 
-/** `ValidateListOptions` of apimachinery, with its messages. */
+/**
+ * `ValidateListOptions` of apimachinery 1.34 (meta/internalversion/validation), with its messages in
+ * its order; the WatchList feature is on, and a watch with `sendInitialEvents` no longer needs
+ * `allowWatchBookmarks`.
+ */
 function validateListOptions(o: ListOptions): void {
   const errs: FieldError[] = [];
   const match = o.resourceVersionMatch;
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
-    errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-  }
+  const rvm = 'resourceVersionMatch';
   if (o.watch) {
-    if (o.sendInitialEvents !== undefined) {
-      if (match !== 'NotOlderThan') errs.push(forbidden('resourceVersionMatch', `sendInitialEvents requires setting resourceVersionMatch to ${'NotOlderThan'}`));
-      if (!o.allowWatchBookmarks) errs.push(forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
-    } else if (match !== '') {
-      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (o.sendInitialEvents !== undefined && match !== 'NotOlderThan') errs.push(forbidden(rvm, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (match !== '') {
+      if (o.sendInitialEvents === undefined) errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (match !== 'NotOlderThan') errs.push(notSupported(rvm, match, ['NotOlderThan']));
+      if (o.continueToken !== '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
     }
   } else {
+    if (match !== '') {
+      if (o.resourceVersion === '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (o.continueToken !== '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported(rvm, match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && o.resourceVersion === '0') errs.push(forbidden(rvm, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
     if (o.sendInitialEvents !== undefined) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    if (match !== '' && o.resourceVersion === '') {
-      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    }
-    if (o.continueToken !== '' && match !== '') {
-      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    }
-    if (match === 'Exact' && o.resourceVersion === '0') {
-      errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-    }
   }
   if (o.continueToken !== '' && o.resourceVersion !== '' && o.resourceVersion !== '0') {
     errs.push(forbidden('resourceVersion', 'specifying resource version is not allowed when using continue'));
@@ -130,33 +130,30 @@ export function selectionOf(type: ResourceType, namespace: string, opts: ListOpt
   };
 }
 
+/** The largest resourceVersion Go's `strconv.ParseUint(rv, 10, 64)` reads. */
+const maxUint64 = 18446744073709551615n;
+
+/**
+ * Parses the resourceVersion of a list as the storage layer does (`APIObjectVersioner.ParseResourceVersion`):
+ * not an unsigned 64-bit decimal, it is a 400 "invalid resource version: …" with the parse error.
+ */
+export function parseListResourceVersion(text: string): number {
+  let problem: string | undefined;
+  if (!/^[0-9]+$/.test(text)) problem = 'invalid syntax';
+  else if (BigInt(text) > maxUint64) problem = 'value out of range';
+  if (problem !== undefined) {
+    const cause = invalid('resourceVersion', text, `strconv.ParseUint: parsing ${goQuote(text)}: ${problem}`);
+    throw KubeError.badRequest(`invalid resource version: ${cause.toString()}`);
+  }
+  return Number(text);
+}
+
 /** Parses a resourceVersion parameter. */
 export function parseResourceVersion(text: string, what = 'resourceVersion'): number {
   if (!/^\d+$/.test(text)) {
     throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [invalid(what, text, 'must be a non-negative integer')]);
   }
   return Number(text);
-}
-
-interface ContinueToken {
-  v: string;
-  rv: number;
-  start: string;
-}
-
-/** Encodes a continue token as the apiserver does (base64 JSON with the list's resourceVersion and the next key). */
-export function encodeContinue(rv: number, lastKey: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` })).toString('base64url');
-}
-
-function decodeContinue(token: string): ContinueToken {
-  try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
-    if (t.v === 'meta.k8s.io/v1' && typeof t.rv === 'number' && typeof t.start === 'string' && t.rv > 0) return t;
-  } catch {
-    // fall through
-  }
-  throw KubeError.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
 }
 
 const continueTooOld = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -208,7 +205,7 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, select
     if (token.rv !== rv) snapshot = store.snapshotAt(type.bucket, token.rv);
     rv = token.rv;
   } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
-    const wanted = parseResourceVersion(opts.resourceVersion);
+    const wanted = parseListResourceVersion(opts.resourceVersion);
     if (wanted > rv) {
       throw new KubeError('Timeout', `Too large resource version: ${wanted}, current: ${rv}`, {
         details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },

@@ -91,6 +91,12 @@ export interface ResourceType {
    * their group (the apiextensions-apiserver leaves the type out of their supported patch types).
    */
   readonly strategicMergePatch: boolean;
+  /**
+   * Whether this is a custom resource, served by the apiextensions-apiserver's handler rather than a
+   * built-in REST storage (some answers differ: an unknown subresource is a `NotFound` of the object).
+   * @defaultValue false
+   */
+  readonly customResource?: boolean;
   /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
   readonly orphanDependentsByDefault?: boolean;
 

@@ -34,6 +34,9 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   const sub = info.subresource;
   if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined)
     && !(type.names.resource === 'namespaces' && (sub === 'status' || sub === 'finalize'))) {
+    // The custom resource handler answers any other subresource of a named object as the object's
+    // absence (crdHandler.serveResource's default case); built-in kinds have no route for it.
+    if (type.customResource === true && info.name !== '') throw KubeError.notFound(type.groupResource, info.name);
     throw resourceNotFound();
   }
   if (info.name === '' && sub !== '') throw resourceNotFound();

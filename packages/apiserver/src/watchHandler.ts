@@ -5,8 +5,9 @@
  * - `resourceVersion` unset or `0`: the current state as ADDED events, then changes.
  * - `resourceVersion=N`: every change after N (a `410 Expired` ERROR event when N is older than the
  *   history).
- * - `sendInitialEvents=true` (with `resourceVersionMatch=NotOlderThan` and bookmarks): the current
- *   state, a BOOKMARK annotated `k8s.io/initial-events-end`, then changes.
+ * - `sendInitialEvents=true` (with `resourceVersionMatch=NotOlderThan`): the current state, a BOOKMARK
+ *   annotated `k8s.io/initial-events-end` when bookmarks are allowed (1.34 no longer requires them),
+ *   then changes.
  */
 import type { ServerResponse } from 'node:http';
 import { KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
@@ -100,7 +101,7 @@ export function serveWatch(ctx: ServerContext, res: ServerResponse, type: Resour
     watcher.sendError(error.toStatus());
     return watcher;
   }
-  if (initial !== undefined) watcher.queueInitial(initial, opts.sendInitialEvents === true ? current : undefined);
+  if (initial !== undefined) watcher.queueInitial(initial, opts.sendInitialEvents === true && opts.allowWatchBookmarks ? current : undefined);
   hub.add(watcher, replay);
   return watcher;
 }

@@ -66,10 +66,29 @@ describe('serveWatch', () => {
     }
   });
 
+  // kube-apiserver 1.34's ValidateListOptions (meta/internalversion/validation): bookmarks are no
+  // longer required, and the causes come in its order (the differential suite's
+  // watch/initial-events-and-bookmarks).
   it('validates sendInitialEvents as the apiserver does', async () => {
     const r = await client.get(`${cms}?watch=true&sendInitialEvents=true`);
     expect(r.status).to.equal(422);
-    expect(r.body.message).to.equal('ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true]');
+    expect(r.body.message).to.equal('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    const list = await client.get(`${cms}?sendInitialEvents=true&resourceVersionMatch=NotOlderThan`);
+    expect(list.body.message).to.equal('ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list]');
+    const watch = await client.get(`${cms}?watch=true&resourceVersionMatch=Exact&continue=x`);
+    expect(watch.body.message).to.equal('ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan", resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided]');
+  });
+
+  it('sends initial events without the end bookmark when bookmarks are not allowed', async () => {
+    const w = await client.watch(`${cms}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`);
+    try {
+      expect(summary([await w.next()])).to.deep.equal(['ADDED existing']);
+      await client.post(cms, { metadata: { name: 'after-initial' } });
+      expect(summary([await w.next()])).to.deep.equal(['ADDED after-initial']);
+    } finally {
+      w.close();
+      await client.delete(`${cms}/after-initial`);
+    }
   });
 
   it('answers a resourceVersion older than the history with a 410 Expired ERROR event', async () => {

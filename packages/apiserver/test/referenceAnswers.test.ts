@@ -1,0 +1,106 @@
+// Answers the differential suite found different from kube-apiserver v1.34.4's, fixed; each expected
+// answer is the reference's own to the same request (test/differential, its scenario named per case).
+import { expect } from 'chai';
+import type { ApiServer } from '@kubekit/apiserver';
+import { Client, createCRD, start } from './internal/client.js';
+import { widgetCRD, widgets } from './internal/hostile.js';
+
+describe('answers as kube-apiserver 1.34 gives them', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+    await createCRD(server, client, widgetCRD());
+  });
+
+  after(() => server.close());
+
+  const widget = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) =>
+    ({ apiVersion: 'hostile.example.com/v1', kind: 'Widget', metadata: { name, ...metadata }, spec });
+
+  it('answers the DELETE of a custom resource that goes at once with a Status Success (cr/create-get-update-conflict)', async () => {
+    const created = await client.post(widgets(), widget('del1'));
+    expect(created.status, created.text).to.equal(201);
+    const res = await client.request('DELETE', `${widgets()}/del1`);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.equal({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+      details: { name: 'del1', group: 'hostile.example.com', kind: 'widgets', uid: created.body.metadata.uid },
+    });
+  });
+
+  it('answers the DELETE of a custom resource with finalizers with the object marked deleting', async () => {
+    expect((await client.post(widgets(), widget('del2', {}, { finalizers: ['example.com/keep'] }))).status).to.equal(201);
+    const res = await client.request('DELETE', `${widgets()}/del2`);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.kind).to.equal('Widget');
+    expect(res.body.metadata.deletionTimestamp).to.be.a('string');
+  });
+
+  it('answers an unknown subresource of a custom resource as the object not found (subresources/status)', async () => {
+    expect((await client.post(widgets(), widget('sub1'))).status).to.equal(201);
+    for (const [method, path] of [['GET', `${widgets()}/sub1/bogus`], ['PUT', `${widgets()}/sub1/bogus`], ['GET', `${widgets()}/nope/bogus`]]) {
+      const res = await client.request(method, path, method === 'PUT' ? widget('sub1') : undefined);
+      expect(res.status, res.text).to.equal(404);
+      const name = path.split('/').at(-2);
+      expect(res.body.message).to.equal(`widgets.hostile.example.com "${name}" not found`);
+      expect(res.body.details).to.deep.equal({ name, group: 'hostile.example.com', kind: 'widgets' });
+    }
+    // A built-in kind has no route for it.
+    const cm = await client.request('GET', '/api/v1/namespaces/default/configmaps/x/bogus');
+    expect(cm.status).to.equal(404);
+    expect(cm.body.message).to.equal('the server could not find the requested resource');
+  });
+});
+
+describe('lists with a bad resourceVersion or continue token', () => {
+  let server: ApiServer;
+  let client: Client;
+  const cms = '/api/v1/namespaces/default/configmaps';
+
+  before(async () => {
+    ({ server, client } = await start());
+    for (const name of ['a', 'b']) expect((await client.post(cms, { metadata: { name } })).status).to.equal(201);
+  });
+
+  after(() => server.close());
+
+  // watch/resource-versions: the storage layer's words (APIObjectVersioner.ParseResourceVersion).
+  for (const [rv, problem] of [['abc', 'invalid syntax'], ['-1', 'invalid syntax'], ['99999999999999999999', 'value out of range']]) {
+    it(`answers a list at resourceVersion ${rv} with 400 "invalid resource version"`, async () => {
+      const res = await client.get(`${cms}?resourceVersion=${rv}`);
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body.reason).to.equal('BadRequest');
+      expect(res.body.message).to.equal(`invalid resource version: resourceVersion: Invalid value: "${rv}": strconv.ParseUint: parsing "${rv}": ${problem}`);
+    });
+  }
+
+  // storage.DecodeContinue's errors, as the reference words them for these tokens.
+  const tokens: [string, string][] = [
+    ['bogus', 'illegal base64 data at input byte 4'],
+    ['!!!!', 'illegal base64 data at input byte 0'],
+    ['YWJj', "invalid character 'a' looking for beginning of value"],
+    ['e30', 'server does not recognize this encoded version '],
+    [Buffer.from('{"v":"meta.k8s.io/v1","rv":0,"start":"a"}').toString('base64url'), 'incorrect encoded start resourceVersion (version meta.k8s.io/v1)'],
+    [Buffer.from('{"v":"meta.k8s.io/v1","rv":5,"start":""}').toString('base64url'), 'encoded start key empty (version meta.k8s.io/v1)'],
+    [Buffer.from('{"v":"meta.k8s.io/v1","rv":5,"start":"a/../../b"}').toString('base64url'), 'a/../../b'],
+    [Buffer.from('{"v":"meta.k8s.io/v1","rv":"5","start":"a"}').toString('base64url'), 'json: cannot unmarshal string into Go struct field continueToken.rv of type int64'],
+    [Buffer.from('[]').toString('base64url'), 'json: cannot unmarshal array into Go value of type storage.continueToken'],
+  ];
+  for (const [token, words] of tokens) {
+    it(`answers continue=${token} with "invalid continue token: continue key is not valid: ${words}"`, async () => {
+      const res = await client.get(`${cms}?limit=1&continue=${token}`);
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body.message).to.equal(`invalid continue token: continue key is not valid: ${words}`);
+    });
+  }
+
+  it('still pages with the tokens it hands out', async () => {
+    const first = await client.get(`${cms}?limit=1`);
+    expect(first.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).to.deep.equal(['a']);
+    const second = await client.get(`${cms}?limit=1&continue=${first.body.metadata.continue}`);
+    expect(second.status, second.text).to.equal(200);
+    expect(second.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).to.deep.equal(['b']);
+  });
+});
