@@ -37,11 +37,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
   },
   {
-    scenario: 'cr/defaulting',
-    steps: ['list via v2'],
-    reason: 'a list served in a non-storage version carries metadata.continue: "" on the apiserver (its conversion round trip keeps the empty field); kubekit omits empty continue tokens (listing).',
-  },
-  {
     scenario: 'subresources/scale',
     steps: ['negative replicas'],
     reason: 'a negative replicas through /scale: the apiserver validates the resulting custom resource against its schema and the scale path (two causes, kind Widget); kubekit validates the Scale object (one cause, kind Scale.autoscaling).',

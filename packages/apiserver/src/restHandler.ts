@@ -87,7 +87,9 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
     return;
   }
   const metadata: Record<string, unknown> = { resourceVersion: rv };
-  if (result.continueToken !== '') metadata.continue = result.continueToken;
+  // A custom resource list is unstructured: its store sets `continue` even when it is empty, where a
+  // built-in kind's typed ListMeta omits it.
+  if (result.continueToken !== '' || (type.customResource === true && format === 'object')) metadata.continue = result.continueToken;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   if (format === 'partialObjectMetadata') {
     const items = result.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata }));

@@ -104,3 +104,25 @@ describe('lists with a bad resourceVersion or continue token', () => {
     expect(second.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).to.deep.equal(['b']);
   });
 });
+
+describe('list metadata', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+    await createCRD(server, client, widgetCRD());
+    expect((await client.post(widgets(), { apiVersion: 'hostile.example.com/v1', kind: 'Widget', metadata: { name: 'a' }, spec: {} })).status).to.equal(201);
+  });
+
+  after(() => server.close());
+
+  // cr/defaulting: an unstructured list's continue is set even when empty; typed lists omit it.
+  it('carries an empty continue in a custom resource list, and none in a built-in one', async () => {
+    const list = await client.get(widgets());
+    expect(list.body.metadata).to.deep.equal({ continue: '', resourceVersion: list.body.metadata.resourceVersion });
+    expect(Object.keys((await client.get('/api/v1/namespaces/default/configmaps')).body.metadata)).to.deep.equal(['resourceVersion']);
+    const partial = await client.request('GET', widgets(), undefined, 'application/json', { Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' });
+    expect(Object.keys(partial.body.metadata)).to.deep.equal(['resourceVersion']);
+  });
+});
