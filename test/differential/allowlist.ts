@@ -24,11 +24,6 @@ export const allowedDifferences: AllowedDifference[] = [
     steps: ['docs example at the root'],
     reason: 'the same ValidationRule printing (JSON in 1.34, %#v in kubekit); both servers agree the docs\' messageExpression example is rejected (its cost, step "docs example").',
   },
-  {
-    scenario: 'crd/create-update-answers',
-    steps: ['create'],
-    reason: 'a new CRD\'s status.conditions: the apiserver serialises its nil slice as null, kubekit starts with [] (its CRD controllers append to it).',
-  },
   // ---- request decoding, patches, deletes, query parsing: the files another helper is hardening
   //      (patch.ts, deleteHandler.ts, restRequest.ts, query parsing), left to them
   {

@@ -118,7 +118,8 @@ export class CustomResourceDefinitionType implements ResourceType {
   prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
     const crd = object as unknown as CustomResourceDefinition;
     const storage = (crd.spec?.versions ?? []).find((v) => v.storage)?.name;
-    crd.status = { conditions: [], acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage] };
+    // A new CRD's conditions are Go's nil slice, which the apiserver prints as null.
+    crd.status = { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage] };
     object.metadata.generation = 1;
     this.dropDisabledFields(crd, undefined);
   }

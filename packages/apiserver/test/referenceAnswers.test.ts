@@ -126,3 +126,25 @@ describe('list metadata', () => {
     expect(Object.keys(partial.body.metadata)).to.deep.equal(['resourceVersion']);
   });
 });
+
+describe('CustomResourceDefinition answers', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+  });
+
+  after(() => server.close());
+
+  // crd/create-update-answers: a new CRD's conditions are Go's nil slice, printed as null; the
+  // controllers then set NamesAccepted and Established.
+  it('answers a CRD create with status.conditions null, then conditions once the controllers ran', async () => {
+    const res = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCRD());
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.status).to.deep.equal({ conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
+    await server.idle();
+    const got = await client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.hostile.example.com');
+    expect(got.body.status.conditions.map((c: { type: string; status: string }) => `${c.type}=${c.status}`)).to.include.members(['NamesAccepted=True', 'Established=True']);
+  });
+});

@@ -175,7 +175,8 @@ export interface CustomResourceDefinitionCondition {
 
 /** `status` of a CustomResourceDefinition. */
 export interface CustomResourceDefinitionStatus {
-  conditions?: CustomResourceDefinitionCondition[];
+  /** The conditions; `null` on a CRD no controller has looked at yet (the apiserver's nil slice). */
+  conditions?: CustomResourceDefinitionCondition[] | null;
   acceptedNames?: CustomResourceDefinitionNames;
   storedVersions?: string[];
 }
