@@ -47,9 +47,4 @@ export const allowedDifferences: AllowedDifference[] = [
     steps: ['create in a terminating namespace'],
     reason: 'the reference runs no kube-controller-manager, so a deleted namespace stays Terminating (403 NamespaceTerminating); kubekit\'s namespace controller has already removed it (404).',
   },
-  {
-    scenario: 'builtin/leases',
-    steps: ['invalid duration'],
-    reason: 'kubekit does not validate Lease specs (leaseDurationSeconds must be greater than 0); its built-in kinds carry only the validation its controllers need.',
-  },
 ];

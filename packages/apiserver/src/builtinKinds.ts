@@ -38,6 +38,8 @@ export interface BuiltinSpec {
   /** Whether `metadata.generation` starts at 1 and grows with each change of `spec`. */
   generation?: boolean;
   prepareForCreate?: (o: KubeObject) => void;
+  /** Clears what an update may not set (the strategy's `PrepareForUpdate`), given the current object. */
+  prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
   normalize?: (o: KubeObject) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
@@ -136,6 +138,7 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object.spec, old.spec)) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
@@ -266,8 +269,38 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Holder', type: 'string', priority: 0 }, cell: (o) => (isObject(o.spec) ? o.spec.holderIdentity : undefined) ?? '' }],
+      prepareForCreate: (o) => dropLeaseStrategy(o, undefined),
+      prepareForUpdate: dropLeaseStrategy,
+      validate: validateLeaseSpec,
     }),
   ];
+}
+
+/**
+ * The Lease strategy's drop of `spec.strategy` and `spec.preferredHolder` while the
+ * CoordinatedLeaderElection feature is off (its 1.34 default): on create, and on update unless the
+ * current object already has them (registry/coordination/lease/strategy.go).
+ */
+function dropLeaseStrategy(o: KubeObject, old: KubeObject | undefined): void {
+  if (!isObject(o.spec)) return;
+  const before = old !== undefined && isObject(old.spec) ? old.spec : {};
+  for (const f of ['strategy', 'preferredHolder']) {
+    if (before[f] === undefined || before[f] === null) delete o.spec[f];
+  }
+}
+
+/**
+ * `ValidateLeaseSpec` of pkg/apis/coordination/validation: a positive `leaseDurationSeconds` and a
+ * non-negative `leaseTransitions` (the strategy fields it also checks were dropped before).
+ */
+export function validateLeaseSpec(o: KubeObject): FieldError[] {
+  const spec = isObject(o.spec) ? o.spec : {};
+  const errs: FieldError[] = [];
+  const duration = spec.leaseDurationSeconds;
+  if (typeof duration === 'number' && duration <= 0) errs.push(invalid('spec.leaseDurationSeconds', duration, 'must be greater than 0'));
+  const transitions = spec.leaseTransitions;
+  if (typeof transitions === 'number' && transitions < 0) errs.push(invalid('spec.leaseTransitions', transitions, 'must be greater than or equal to 0'));
+  return errs;
 }
 
 /** Moves a Secret's `stringData` into `data` (base64), as the apiserver does on every write. */

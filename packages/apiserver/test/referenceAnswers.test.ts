@@ -148,3 +148,37 @@ describe('CustomResourceDefinition answers', () => {
     expect(got.body.status.conditions.map((c: { type: string; status: string }) => `${c.type}=${c.status}`)).to.include.members(['NamesAccepted=True', 'Established=True']);
   });
 });
+
+describe('Lease validation', () => {
+  let server: ApiServer;
+  let client: Client;
+  const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+  const lease = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec });
+
+  before(async () => {
+    ({ server, client } = await start());
+  });
+
+  after(() => server.close());
+
+  // builtin/leases; ValidateLeaseSpec's cases in pkg/apis/coordination/validation/validation_test.go.
+  it('refuses a non-positive duration and negative transitions with the apiserver\'s causes', async () => {
+    const res = await client.post(leases, lease('bad', { leaseDurationSeconds: -1, leaseTransitions: -2 }));
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.message).to.equal('Lease.coordination.k8s.io "bad" is invalid: [spec.leaseDurationSeconds: Invalid value: -1: must be greater than 0, spec.leaseTransitions: Invalid value: -2: must be greater than or equal to 0]');
+    const zero = await client.post(leases, lease('zero', { leaseDurationSeconds: 0 }));
+    expect(zero.body.message).to.equal('Lease.coordination.k8s.io "zero" is invalid: spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0');
+  });
+
+  it('validates updates too, and drops the strategy fields of the disabled CoordinatedLeaderElection feature', async () => {
+    const created = await client.post(leases, lease('ok', { holderIdentity: 'a', leaseDurationSeconds: 15, strategy: 'a/b/c', preferredHolder: 'b' }));
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.spec).to.deep.equal({ holderIdentity: 'a', leaseDurationSeconds: 15 });
+    const bad = await client.patch(`${leases}/ok`, { spec: { leaseTransitions: -1 } });
+    expect(bad.status, bad.text).to.equal(422);
+    expect(bad.body.details.causes).to.deep.equal([{ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.leaseTransitions' }]);
+    const renewed = await client.patch(`${leases}/ok`, { spec: { leaseTransitions: 1, preferredHolder: 'c' } });
+    expect(renewed.status, renewed.text).to.equal(200);
+    expect(renewed.body.spec).to.deep.equal({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 1 });
+  });
+});
