@@ -32,11 +32,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
   },
   {
-    scenario: 'subresources/scale',
-    steps: ['negative replicas'],
-    reason: 'a negative replicas through /scale: the apiserver validates the resulting custom resource against its schema and the scale path (two causes, kind Widget); kubekit validates the Scale object (one cause, kind Scale.autoscaling).',
-  },
-  {
     scenario: 'watch/resource-versions',
     steps: ['watch with an unparsable resourceVersion'],
     reason: 'a watch from an unparsable resourceVersion is a 500 without a reason on the apiserver (the parse error escapes the watch cache unwrapped), which no client can rely on; kubekit answers the 422 Invalid on ListOptions.resourceVersion that it gives every other unparsable resourceVersion of a watch.',

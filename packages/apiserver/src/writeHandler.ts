@@ -508,7 +508,9 @@ function scaleUpdate(type: ResourceType, body: unknown): (old: KubeObject) => Ku
     const scale = isObject(body) ? body : {};
     const spec = isObject(scale.spec) ? scale.spec : {};
     const replicas = spec.replicas ?? 0;
-    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    // A built-in kind's Scale is validated as a Scale (ValidateScale); a custom resource's replicas go
+    // into the object, whose validation (schema, then the scale paths) answers for them.
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || (replicas < 0 && type.customResource !== true)) {
       throw KubeError.invalid({ group: 'autoscaling', kind: 'Scale' }, old.metadata.name ?? '', [
         new FieldError('FieldValueInvalid', 'spec.replicas', replicas, 'must be greater than or equal to 0'),
       ]);

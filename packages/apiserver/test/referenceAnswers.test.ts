@@ -182,3 +182,28 @@ describe('Lease validation', () => {
     expect(renewed.body.spec).to.deep.equal({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 1 });
   });
 });
+
+describe('the scale subresource of a custom resource', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+    const crd = widgetCRD() as unknown as { spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] } };
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas = { type: 'integer', minimum: 0 };
+    await createCRD(server, client, crd);
+    expect((await client.post(widgets(), { apiVersion: 'hostile.example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { replicas: 2 } })).status).to.equal(201);
+  });
+
+  after(() => server.close());
+
+  // subresources/scale: the replicas land in the custom resource, whose schema and scale-path
+  // validation both refuse them (customresource/validator.go ValidateScaleSpec).
+  it('refuses negative replicas with the custom resource\'s two causes', async () => {
+    const res = await client.patch(`${widgets()}/w1/scale`, { spec: { replicas: -1 } });
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.message).to.equal('Widget.hostile.example.com "w1" is invalid: [spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0, .spec.replicas: Invalid value: -1: should be a non-negative integer]');
+    expect(res.body.details).to.deep.include({ name: 'w1', group: 'hostile.example.com', kind: 'Widget' });
+    expect(res.body.details.causes.map((c: { field: string }) => c.field)).to.deep.equal(['spec.replicas', '.spec.replicas']);
+  });
+});
