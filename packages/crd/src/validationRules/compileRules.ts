@@ -153,7 +153,7 @@ interface TotalCost {
 /**
  * A compiler of the `x-kubernetes-validations` of `crd`'s schemas, for
  * `validateCustomResourceDefinition`'s `compileValidationRules` hook: rule compile errors
- * (`…x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{…}: compilation
+ * (`…x-kubernetes-validations[0].rule: Invalid value: {"Rule":…}: compilation
  * failed: ERROR: <input>:1:6: …`), messageExpression errors, per-rule cost (`Forbidden: estimated rule
  * cost exceeds budget by factor of …`), `oldSelf` on uncorrelatable nodes and `optionalOldSelf` misuse.
  */

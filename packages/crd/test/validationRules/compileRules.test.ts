@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { JSONSchemaProps, ValidationRule } from '../../src/index.js';
 import { validateCustomResourceDefinition } from '../../src/index.js';
 import { compileRules } from '../../src/validationRules/compileRules.js';
+import { goValidationRule } from '../../src/internal/goRule.js';
 import { crdWith, object, specSchema } from './helpers.js';
 
 const root = 'spec.validation.openAPIV3Schema';
@@ -23,8 +24,17 @@ function ruleOn(s: JSONSchemaProps, ...rules: ValidationRule[]): JSONSchemaProps
   return { ...s, 'x-kubernetes-validations': rules };
 }
 
+// kube-apiserver 1.34 prints the rule as Go's json.Marshal of the internal struct (HTML-escaped), as
+// the differential suite's crd/cel-compile-errors recorded: {"Rule":"self.x \u003c=",…}.
 const goRule = (rule: string): string =>
-  `apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
+  `{"Rule":${JSON.stringify(rule).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')},"Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}`;
+
+describe('goValidationRule', () => {
+  it('prints the rule as 1.34 does: Go field names in order, HTML-escaped strings, set pointers as values', () => {
+    expect(goValidationRule({ rule: 'a < b && c > d', message: 'm', reason: 'FieldValueForbidden', fieldPath: '.x', optionalOldSelf: true })).to.equal(
+      '{"Rule":"a \\u003c b \\u0026\\u0026 c \\u003e d","Message":"m","MessageExpression":"","Reason":"FieldValueForbidden","FieldPath":".x","OptionalOldSelf":true}');
+  });
+});
 
 describe('compileRules', () => {
   describe('the docs page compilation errors', () => {
@@ -54,7 +64,7 @@ describe('compileRules', () => {
       ]);
       const e = crdErrors(withFoo(ruleOn({ type: 'integer' }, { rule: 'self > 0', messageExpression: 'self' })));
       expect(e).to.have.length(1);
-      expect(e[0]).to.match(/x-kubernetes-validations\[0\]\.messageExpression: Invalid value: apiextensions\.ValidationRule\{.*\}: messageExpression must evaluate to a string$/);
+      expect(e[0]).to.match(/x-kubernetes-validations\[0\]\.messageExpression: Invalid value: \{"Rule":"self \\u003e 0",.*"MessageExpression":"self",.*\}: messageExpression must evaluate to a string$/);
       const e2 = crdErrors(withFoo(ruleOn({ type: 'integer' }, { rule: 'self > 0', messageExpression: 'self.x' })));
       expect(e2[0]).to.contain("messageExpression compilation failed: ERROR: <input>:1:5: type 'int' does not support field selection");
     });
