@@ -86,8 +86,9 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     throw notDecodable(r, use, wctx, body, syntax, true);
   }
   if (use === 'object' && parsed === null) {
-    const kind = r.info.subresource === 'scale' ? 'Scale' : r.type.names.kind;
-    throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): Object 'Kind' is missing in 'null' (${summarizeData(body)})`);
+    // A typed decoder reads `null` as an empty object; the custom resource decoder finds no kind in it.
+    if (r.type.customResource !== true || r.info.subresource === 'scale') return {};
+    throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): Object 'Kind' is missing in 'null' (${summarizeData(body)})`);
   }
   const shape = goShapeError(use, parsed, wctx);
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape, false);
