@@ -226,6 +226,8 @@ export const scenarios: Scenario[] = [
       await s.req('invalid name', 'POST', base(c), { body: widget(c, 'Not_Valid', {}) });
       await s.req('wrong kind', 'POST', base(c), { body: { ...widget(c, 'w4', {}), kind: 'Gadget' } });
       await s.req('malformed JSON', 'POST', base(c), { raw: '{"apiVersion": ' });
+      await s.req('not JSON', 'POST', base(c), { raw: '{"apiVersion":"v1",}' });
+      await s.req('apiVersion not a string', 'POST', base(c), { raw: '{"apiVersion":5,"kind":"Widget"}' });
       await s.req('delete', 'DELETE', `${base(c)}/w1`);
       await s.req('delete again', 'DELETE', `${base(c)}/w1`);
       await s.req('delete with a stale precondition', 'DELETE', `${base(c)}/nope`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: '1' } } });
@@ -248,6 +250,8 @@ export const scenarios: Scenario[] = [
       await s.req('json: remove a missing path', 'PATCH', `${base(c)}/w1`, { body: [{ op: 'remove', path: '/spec/nope' }], contentType: json });
       await s.req('json: unknown op', 'PATCH', `${base(c)}/w1`, { body: [{ op: 'frobnicate', path: '/spec/color' }], contentType: json });
       await s.req('json: not an array', 'PATCH', `${base(c)}/w1`, { body: { op: 'add' }, contentType: json });
+      await s.req('json: op not a string', 'PATCH', `${base(c)}/w1`, { body: [{ op: 5, path: '/spec' }], contentType: json });
+      await s.req('merge: an array', 'PATCH', `${base(c)}/w1`, { body: [], contentType: merge });
       await s.req('json: stale resourceVersion test', 'PATCH', `${base(c)}/w1`, { body: [{ op: 'replace', path: '/metadata/resourceVersion', value: '1' }, { op: 'replace', path: '/spec/color', value: 'x' }], contentType: json });
       await s.req('strategic merge on a custom resource', 'PATCH', `${base(c)}/w1`, { body: { spec: {} }, contentType: 'application/strategic-merge-patch+json' });
       await s.req('unknown patch type', 'PATCH', `${base(c)}/w1`, { body: { spec: {} }, contentType: 'application/foo' });
@@ -292,6 +296,7 @@ export const scenarios: Scenario[] = [
       await s.req('Warn: unknown fields', 'POST', `${base(c)}?fieldValidation=Warn`, { body: unknown });
       await s.req('Strict: duplicate field', 'POST', `${base(c)}?fieldValidation=Strict`, { raw: `{"apiVersion":"${c.spec.group}/v1","kind":"Widget","metadata":{"name":"w2"},"spec":{"color":"a","color":"b"}}` });
       await s.req('Warn: duplicate field', 'POST', `${base(c)}?fieldValidation=Warn`, { raw: `{"apiVersion":"${c.spec.group}/v1","kind":"Widget","metadata":{"name":"w3"},"spec":{"color":"a","color":"b"}}` });
+      await s.req('Strict: YAML duplicates', 'POST', `${base(c)}?fieldValidation=Strict`, { raw: `apiVersion: ${c.spec.group}/v1\nkind: Widget\nmetadata:\n  name: w6\nspec:\n  color: a\n  color: b\n  bogus: 1\n`, contentType: 'application/yaml' });
       await s.req('bad fieldValidation value', 'POST', `${base(c)}?fieldValidation=Sloppy`, { body: widget(c, 'w4', {}) });
       await s.req('Strict: unknown metadata field', 'POST', `${base(c)}?fieldValidation=Strict`, { body: { ...widget(c, 'w5', {}), metadata: { name: 'w5', bogus: 'x' } } });
     },
