@@ -83,7 +83,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   } catch (err) {
     const syntax = goJSONSyntaxError(body);
     if (syntax === undefined) throw err;
-    throw notDecodable(r, use, wctx, body, syntax, true);
+    throw notDecodable(r, use, wctx, body, syntax);
   }
   if (use === 'object' && parsed === null) {
     // A typed decoder reads `null` as an empty object; the custom resource decoder finds no kind in it.
@@ -91,7 +91,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): Object 'Kind' is missing in 'null' (${summarizeData(body)})`);
   }
   const shape = goShapeError(use, parsed, wctx);
-  if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape, false);
+  if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = jsonDuplicateFields(text);
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
@@ -140,13 +140,12 @@ function goShapeError(use: BodyUse, parsed: unknown, wctx: WriteContext): string
 }
 
 /**
- * The apiserver's 400 for a JSON body Go cannot decode for its use (`syntax`: the text is not JSON):
- * an object's decoder wraps the words with the kind it expected and the body's first bytes
+ * The apiserver's 400 for a JSON body Go cannot decode for its use, given Go's words: an object's decoder wraps the words with the kind it expected and the body's first bytes
  * (`transformDecodeError` in handlers/rest.go); the patch decoders of handlers/patch.go prefix them
  * with "error decoding patch: " under strict or warning field validation; without it, a merge patch
  * that is not JSON is jsonpatch's "Invalid JSON Patch".
  */
-function notDecodable(r: RestRequest, use: BodyUse, wctx: WriteContext, body: Buffer, words: string, syntax: boolean): KubeError {
+function notDecodable(r: RestRequest, use: BodyUse, wctx: WriteContext, body: Buffer, words: string): KubeError {
   const strict = wctx.fieldValidation !== 'Ignore';
   switch (use) {
     case 'object': {
@@ -154,7 +153,8 @@ function notDecodable(r: RestRequest, use: BodyUse, wctx: WriteContext, body: Bu
       return KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: ${words} (${summarizeData(body)})`);
     }
     case 'json': return KubeError.badRequest(strict ? `error decoding patch: ${words}` : words);
-    case 'merge': return KubeError.badRequest(words === 'Invalid JSON Patch' ? words : strict ? `error decoding patch: ${words}` : syntax ? 'Invalid JSON Patch' : words);
+    // Without field validation, jsonpatch.MergePatch is the first to read the patch.
+    case 'merge': return KubeError.badRequest(!strict || words === 'Invalid JSON Patch' ? 'Invalid JSON Patch' : `error decoding patch: ${words}`);
     case 'strategic': case 'apply': return KubeError.badRequest(words);
   }
 }
