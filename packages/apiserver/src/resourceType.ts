@@ -5,7 +5,7 @@
  *
  * Built-in kinds, CustomResourceDefinitions and custom resources each implement it.
  */
-import type { FieldError, GroupResource, KubeObject } from '@kubekit/core';
+import type { FieldError, GroupResource, KubeError, KubeObject } from '@kubekit/core';
 
 /** A field set: field label → value, or a getter computing one field on demand. */
 export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
@@ -58,11 +58,12 @@ export interface WriteContext {
   /** The duplicate fields of the request body (`duplicate field "spec.x"`), in document order. */
   duplicateFields: string[];
   /**
-   * What a strict decoding error of the request body starts with: a create or update decodes its body
-   * with the kind's codec, which names the kind and version (`Widget in version "v1" cannot be handled
-   * as a Widget: `); patches report theirs without it. @defaultValue none
+   * The error of a strict decoding failure (`strict decoding error: …`) under `Strict`: a create or
+   * update decodes its body with the kind's codec, which names the kind and version (`Widget in version
+   * "v1" cannot be handled as a Widget: …`); a patch's is a 422 on `patch` quoting what was patched
+   * (handlers/patch.go). @defaultValue a 400 with the message as it is
    */
-  strictErrorPrefix?: string;
+  strictError?: (message: string) => KubeError;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */

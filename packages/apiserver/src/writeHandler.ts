@@ -7,7 +7,7 @@
  * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
-import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { KubeError, FieldError, goJSON, goQuote, goSprint, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -39,7 +39,7 @@ function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions)
     fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()),
     // The codec's words for a body it cannot take (runtime.NewStrictDecodingError wrapped by the
     // serializer's "%s in version %q cannot be handled as a %s: %v").
-    ...(r.info.verb === 'create' || r.info.verb === 'update' ? { strictErrorPrefix: `${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ` } : {}),
+    ...(r.info.verb === 'create' || r.info.verb === 'update' ? { strictError: (m: string) => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`) } : {}),
   };
 }
 
@@ -92,10 +92,28 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   const shape = goShapeError(use, parsed, wctx);
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
-  if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = jsonDuplicateFields(text);
+  if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : jsonDuplicateFields(text);
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
+}
+
+/** The members of a JSON patch operation (`handlers.jsonPatchOp`). */
+const jsonPatchOpFields = new Set(['op', 'path', 'from', 'value']);
+
+/**
+ * The strict decoding errors of a JSON patch's operations under strict or warning field validation,
+ * as handlers/patch.go words them: `json patch duplicate field "[0].op"`, then `json patch unknown
+ * field "[1].bogus"` (sigs.k8s.io/json matches the members case-sensitively).
+ */
+function jsonPatchStrictErrors(text: string, ops: unknown): string[] {
+  const out = jsonDuplicateFields(text).map((m) => `json patch ${m}`);
+  if (!Array.isArray(ops)) return out;
+  ops.forEach((op, i) => {
+    if (!isObject(op)) return;
+    for (const key of Object.keys(op)) if (!jsonPatchOpFields.has(key)) out.push(`json patch unknown field ${JSON.stringify(`[${i}].${key}`)}`);
+  });
+  return out;
 }
 
 /** The Go struct the apiserver first decodes a body into to find its kind (runtime/serializer/json/meta.go). */
@@ -122,7 +140,7 @@ function goShapeError(use: BodyUse, parsed: unknown, wctx: WriteContext): string
       for (const op of parsed as unknown[]) {
         if (op === null) continue;
         if (!isObject(op)) return goUnmarshalTypeError(op, strict ? 'handlers.jsonPatchOp' : 'jsonpatch.Operation');
-        const bad = strict ? goStringFieldMismatch(op, ['op', 'path', 'from']) : undefined;
+        const bad = strict ? goStringFieldMismatch(op, ['op', 'path', 'from'], true) : undefined;
         if (bad !== undefined) return goUnmarshalTypeError(bad.value, 'string', { struct: 'jsonPatchOp', name: bad.name });
       }
       return undefined;
@@ -264,10 +282,20 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     // A JSON patch can nest deeper than its body (copy and move).
     checkValueDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
-    return r.type.decode(patched, wctx);
+    return r.type.decode(patched, patchDecodeContext(wctx, pt, patched, body));
   };
   const precondition = pt === 'json' ? undefined : bodyResourceVersion(body);
   await update(ctx, r, namespace, wctx, dryRun, mutate, precondition);
+}
+
+/**
+ * The write context of decoding a patched object: under `Strict`, its strict decoding errors are a
+ * 422 on `patch` quoting the patched object as Go's json.Marshal prints it (JSON and merge patches), or
+ * the patch as `%+v` prints it (strategic merge patches), as handlers/patch.go answers them.
+ */
+function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown): WriteContext {
+  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : goJSON(patched));
+  return { ...wctx, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
 /**

@@ -95,6 +95,40 @@ describe('decoding request bodies as the apiserver does', () => {
     expect((await client.request('PATCH', cm, 'null', smp)).status).to.equal(200);
   });
 
+  // handlers/patch.go: a patch's strict decoding errors are a 422 on `patch` that quotes the patched
+  // object (JSON and merge patches) or the patch (strategic); field_validation_test.go's
+  // testFieldValidationPatchCRD and the reference's answers to these patches.
+  it('answers a Strict merge patch with unknown and duplicate fields with a 422 quoting the patched object', async () => {
+    const res = await client.request('PATCH', `${widgets()}/w1?fieldValidation=Strict`, '{"spec":{"data":{"a":1,"a":2}},"bogus":1}', merge);
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.reason).to.equal('Invalid');
+    const [cause] = res.body.details.causes as { field: string; message: string }[];
+    expect(cause.field).to.equal('patch');
+    const m = /^Invalid value: "(.*)": strict decoding error: duplicate field "spec\.data\.a", unknown field "bogus"$/.exec(cause.message);
+    expect(m, cause.message).to.not.equal(null);
+    const patched = JSON.parse(`"${m![1]}"`) as string;
+    expect(patched.startsWith('{"apiVersion":"hostile.example.com/v1","bogus":1,"kind":"Widget","metadata":{'), patched).to.equal(true);
+    expect(JSON.parse(patched).spec.data).to.deep.equal({ a: 2 });
+    expect(res.body.message).to.equal(` "" is invalid: patch: ${cause.message}`);
+  });
+
+  it('prefixes the strict decoding errors of a JSON patch\'s operations with "json patch "', async () => {
+    const body = '[{"op":"replace","op":"replace","path":"/spec/mode","value":"z","bogus":1}]';
+    const res = await client.request('PATCH', `${widgets()}/w1?fieldValidation=Strict`, body, json);
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.details.causes[0].message).to.match(/": strict decoding error: json patch duplicate field "\[0\]\.op", json patch unknown field "\[0\]\.bogus"$/);
+    const warned = await client.request('PATCH', `${widgets()}/w1?fieldValidation=Warn`, body, json);
+    expect(warned.status, warned.text).to.equal(200);
+    expect(warned.headers.get('warning')).to.equal('299 - "json patch duplicate field \\"[0].op\\"", 299 - "json patch unknown field \\"[0].bogus\\""');
+  });
+
+  it('answers a Strict strategic merge patch with a duplicate field quoting the patch as %+v', async () => {
+    expect((await client.post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c2' } })).status).to.equal(201);
+    const res = await client.request('PATCH', '/api/v1/namespaces/default/configmaps/c2?fieldValidation=Strict', '{"data":{"a":"1","a":"2"},"binaryData":null}', 'application/strategic-merge-patch+json');
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.message).to.equal(' "" is invalid: patch: Invalid value: "map[binaryData:<nil> data:map[a:2]]": strict decoding error: duplicate field "data.a"');
+  });
+
   it('answers a JSON patch that sets a stale resourceVersion with 409 Conflict, as the store compares it', async () => {
     const res = await client.request('PATCH', `${widgets()}/w1`, JSON.stringify([{ op: 'replace', path: '/metadata/resourceVersion', value: '1' }, { op: 'replace', path: '/spec/mode', value: 'x' }]), json);
     expect(res.status, res.text).to.equal(409);

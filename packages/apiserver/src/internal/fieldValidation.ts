@@ -95,7 +95,8 @@ export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly s
     const yaml = ctx.duplicateFields.filter((m) => yamlDuplicate.test(m));
     const rest = messages.filter((m) => !yaml.includes(m));
     const all = yaml.length === 0 ? rest : [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`, ...rest];
-    throw KubeError.badRequest(`${ctx.strictErrorPrefix ?? ''}strict decoding error: ${all.join(', ')}`);
+    const message = `strict decoding error: ${all.join(', ')}`;
+    throw ctx.strictError?.(message) ?? KubeError.badRequest(message);
   }
   for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
 }

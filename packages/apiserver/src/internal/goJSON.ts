@@ -182,11 +182,13 @@ export function goUnmarshalTypeError(value: unknown, goType: string, field?: { s
 
 /**
  * The first member of a decoded object that Go would unmarshal into a `string` struct field named
- * `name` (Go matches JSON keys to field names case-insensitively) but is neither a string nor null.
+ * `name` but is neither a string nor null. encoding/json matches JSON keys to field names
+ * case-insensitively; sigs.k8s.io/json's strict decoder (`caseSensitive`) does not.
  */
-export function goStringFieldMismatch(obj: Record<string, unknown>, names: readonly string[]): { name: string; value: unknown } | undefined {
+export function goStringFieldMismatch(obj: Record<string, unknown>, names: readonly string[], caseSensitive = false): { name: string; value: unknown } | undefined {
+  const fold = (k: string): string => (caseSensitive ? k : k.toLowerCase());
   for (const [key, value] of Object.entries(obj)) {
-    const name = names.find((n) => n.toLowerCase() === key.toLowerCase());
+    const name = names.find((n) => fold(n) === fold(key));
     if (name !== undefined && value !== null && typeof value !== 'string') return { name, value };
   }
   return undefined;
