@@ -92,10 +92,25 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   const shape = goShapeError(use, parsed, wctx);
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
+  if (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' && isObject(parsed)) checkCustomResourceEnvelope(r, parsed, text, body);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : jsonDuplicateFields(text);
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
+}
+
+/**
+ * The unstructured decoder's answers to a custom resource body without a kind or apiVersion: the kind
+ * missing is a decode error quoting the body as sent; an apiVersion missing mismatches the one served.
+ */
+function checkCustomResourceEnvelope(r: RestRequest, parsed: Record<string, unknown>, text: string, body: Buffer): void {
+  const { kind, group, version } = r.type.names;
+  if (typeof parsed.kind !== 'string' || parsed.kind === '') {
+    throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): Object 'Kind' is missing in '${text}' (${summarizeData(body)})`);
+  }
+  if (typeof parsed.apiVersion !== 'string' || parsed.apiVersion === '') {
+    throw KubeError.badRequest(`the API version in the data () does not match the expected API version (${group}/${version})`);
+  }
 }
 
 /** The members of a JSON patch operation (`handlers.jsonPatchOp`). */

@@ -36,6 +36,10 @@ describe('decoding request bodies as the apiserver does', () => {
     ['{"apiVersion":{"x":1}}', unrecognized('json: cannot unmarshal object into Go struct field .apiVersion of type string', '{"apiVersion":{"x":1}}')],
     ['{"apiVersion":"v1","kind":5}', unrecognized('json: cannot unmarshal number into Go struct field .kind of type string', '{"apiVersion":"v1","kind":5}')],
     ['null', "the object provided is unrecognized (must be of type Widget): Object 'Kind' is missing in 'null' (6e756c6c)"],
+    ['{"a":1}  ', "the object provided is unrecognized (must be of type Widget): Object 'Kind' is missing in '{\"a\":1}  ' ({\"a\":1}  )"],
+    ['{"apiVersion":"hostile.example.com/v1","metadata":{"name":"x"}}',
+      "the object provided is unrecognized (must be of type Widget): Object 'Kind' is missing in '{\"apiVersion\":\"hostile.example.com/v1\",\"metadata\":{\"name\":\"x\"}}' ({\"apiVersion\":\"hostile.example ...)"],
+    ['{"kind":"Widget","metadata":{"name":"x"}}', 'the API version in the data () does not match the expected API version (hostile.example.com/v1)'],
   ];
   for (const [body, message] of creates) {
     it(`answers a create with ${JSON.stringify(body)} in Go's words`, async () => {
