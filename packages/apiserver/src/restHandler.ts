@@ -3,7 +3,7 @@
  * patch, delete, deletecollection, and the `status` and `scale` subresources — with the apiserver's
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
-import { KubeError, stringifyJSON } from '@kubekit/core';
+import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { addWarning, negotiateFormat, sendJSON, sendText } from './internal/http.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
@@ -40,6 +40,13 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
     throw resourceNotFound();
   }
   if (info.name === '' && sub !== '') throw resourceNotFound();
+  // The custom resource handler's status and scale serve get, update and patch; other verbs are its
+  // MethodNotSupported (crdHandler.serveStatus/serveScale).
+  if (type.customResource === true && sub !== '' && (info.verb === 'delete' || info.verb === 'create')) {
+    throw new KubeError('MethodNotAllowed', `${info.verb} is not supported on resources of kind ${goQuote(`${type.names.resource}.${type.names.group}`)}`, {
+      details: { group: type.names.group, kind: type.names.resource },
+    });
+  }
   const namespace = type.names.namespaced ? info.namespace : '';
   switch (info.verb) {
     case 'get': return get(ctx, r, namespace);

@@ -47,6 +47,13 @@ describe('answers as kube-apiserver 1.34 gives them', () => {
       expect(res.body.message).to.equal(`widgets.hostile.example.com "${name}" not found`);
       expect(res.body.details).to.deep.equal({ name, group: 'hostile.example.com', kind: 'widgets' });
     }
+    // Its status and scale do not delete or create (405 MethodNotSupported).
+    for (const [method, sub, verb] of [['DELETE', 'status', 'delete'], ['DELETE', 'scale', 'delete'], ['POST', 'status', 'create']]) {
+      const res = await client.request(method, `${widgets()}/sub1/${sub}`, method === 'POST' ? widget('sub1') : undefined);
+      expect(res.status, res.text).to.equal(405);
+      expect(res.body.message).to.equal(`${verb} is not supported on resources of kind "widgets.hostile.example.com"`);
+      expect(res.body.details).to.deep.equal({ group: 'hostile.example.com', kind: 'widgets' });
+    }
     // A built-in kind has no route for it.
     const cm = await client.request('GET', '/api/v1/namespaces/default/configmaps/x/bogus');
     expect(cm.status).to.equal(404);
