@@ -475,6 +475,7 @@ export const scenarios: Scenario[] = [
       await s.req('get status', 'GET', `${base(c)}/w1/status`);
       await s.req('status of a missing object', 'GET', `${base(c)}/nope/status`);
       await s.req('unknown subresource', 'GET', `${base(c)}/w1/bogus`);
+      await s.req('delete the status subresource', 'DELETE', `${base(c)}/w1/status`);
     },
   },
   {
