@@ -16,6 +16,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
+import { publishedTableColumns } from './builtinTableColumns.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -67,6 +68,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly orphanDependentsByDefault: boolean;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
+  private columns: TableColumnDefinition[] | undefined;
 
   constructor(private readonly spec: BuiltinSpec) {
     this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: spec.verbs ?? allVerbs, categories: spec.names.categories ?? [] };
@@ -104,9 +106,16 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   tableColumns(): TableColumnDefinition[] {
-    const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
-    const age = this.spec.age === false ? [] : [builtinAgeColumn];
-    return [nameColumn, ...(this.spec.columns ?? []).map(def), ...age, ...(this.spec.wide ?? []).map(def)];
+    if (this.columns === undefined) {
+      const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
+      const age = this.spec.age === false ? [] : [builtinAgeColumn];
+      const own = [nameColumn, ...(this.spec.columns ?? []).map(def), ...age, ...(this.spec.wide ?? []).map(def)];
+      // The apiserver's own definitions (types, descriptions) where the cells computed here are its columns.
+      const published = publishedTableColumns(this.names.group, this.names.version, this.names.resource);
+      const same = published !== undefined && published.length === own.length && published.every((c, i) => c.name === own[i].name);
+      this.columns = same ? published.map((c) => ({ ...c })) : own;
+    }
+    return this.columns.map((c) => ({ ...c }));
   }
 
   tableCells(object: KubeObject, now: number): unknown[] {
@@ -194,6 +203,24 @@ function containers(o: KubeObject): unknown[] {
   return Array.isArray(s) ? s : [];
 }
 
+/** `ValidateLeaseSpec`'s number checks: a positive duration, no negative transition count. */
+function validateLeaseSpec(o: KubeObject): FieldError[] {
+  const spec = isObject(o.spec) ? o.spec : {};
+  const errs: FieldError[] = [];
+  if (typeof spec.leaseDurationSeconds === 'number' && spec.leaseDurationSeconds <= 0) errs.push(invalid('spec.leaseDurationSeconds', spec.leaseDurationSeconds, 'must be greater than 0'));
+  if (typeof spec.leaseTransitions === 'number' && spec.leaseTransitions < 0) errs.push(invalid('spec.leaseTransitions', spec.leaseTransitions, 'must be greater than or equal to 0'));
+  return errs;
+}
+
+/** printPod's Readiness Gates cell: `<none>`, or how many of the pod's readiness gates have a True condition. */
+function readinessGates(o: KubeObject): string {
+  const gates = isObject(o.spec) && Array.isArray(o.spec.readinessGates) ? o.spec.readinessGates.filter(isObject) : [];
+  if (gates.length === 0) return '<none>';
+  const conditions = isObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions.filter(isObject) : [];
+  const ready = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length;
+  return `${ready}/${gates.length}`;
+}
+
 /** The built-in kinds, each in its one served version. */
 export function builtinResourceTypes(): BuiltinResourceType[] {
   return [
@@ -246,8 +273,12 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
         { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },
         { def: { name: 'Restarts', type: 'string', priority: 0 }, cell: (o) => String(containerStatuses(o).reduce((n, c) => n + (typeof c.restartCount === 'number' ? c.restartCount : 0), 0)) },
+      ],
+      wide: [
         { def: { name: 'IP', type: 'string', priority: 1 }, cell: (o) => (isObject(o.status) ? o.status.podIP : undefined) ?? '<none>' },
         { def: { name: 'Node', type: 'string', priority: 1 }, cell: (o) => (isObject(o.spec) ? o.spec.nodeName : undefined) ?? '<none>' },
+        { def: { name: 'Nominated Node', type: 'string', priority: 1 }, cell: (o) => (isObject(o.status) ? o.status.nominatedNodeName : undefined) ?? '<none>' },
+        { def: { name: 'Readiness Gates', type: 'string', priority: 1 }, cell: readinessGates },
       ],
       deleteReturnsObject: true,
       prepareForCreate: (o) => { o.status = { phase: 'Pending', qosClass: 'BestEffort' }; },
@@ -266,6 +297,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Holder', type: 'string', priority: 0 }, cell: (o) => (isObject(o.spec) ? o.spec.holderIdentity : undefined) ?? '' }],
+      validate: validateLeaseSpec,
     }),
   ];
 }

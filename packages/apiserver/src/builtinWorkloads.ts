@@ -38,6 +38,8 @@ function defaultContainers(list: unknown): void {
 
 /** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
 export function defaultPodTemplate(template: JSONObject): void {
+  // A template's ObjectMeta is a struct, not a pointer: the apiserver always writes `metadata: {}`.
+  childObject(template, 'metadata');
   const spec = childObject(template, 'spec');
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
@@ -325,6 +327,13 @@ function defaultJobSpec(spec: JSONObject): void {
   else setDefault(spec, 'podReplacementPolicy', 'Failed');
 }
 
+/** `SetDefaults_Job`: a Job without labels takes its pod template's. */
+function defaultJobLabels(o: KubeObject): void {
+  const labels = objectAt(o, 'spec', 'template', 'metadata', 'labels');
+  if (labels === undefined) return;
+  if (o.metadata.labels === undefined || Object.keys(o.metadata.labels).length === 0) o.metadata.labels = { ...(labels as Record<string, string>) };
+}
+
 const job: BuiltinSpec = {
   orphanDependentsByDefault: true,
   names: { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], status: true, nameValidation: 'subdomain' },
@@ -338,6 +347,7 @@ const job: BuiltinSpec = {
   defaults: (o) => {
     const spec = childObject(o, 'spec');
     defaultJobSpec(spec);
+    defaultJobLabels(o);
     const template = childObject(spec, 'template');
     const restart = valueAt(template, 'spec', 'restartPolicy');
     defaultPodTemplate(template);
@@ -355,6 +365,8 @@ const job: BuiltinSpec = {
     if (!isObject(spec.selector)) spec.selector = { matchLabels: { [jobUidLabel]: uid } };
     const meta = childObject(childObject(spec, 'template'), 'metadata');
     meta.labels = { ...(isObject(meta.labels) ? meta.labels : {}), [jobUidLabel]: uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+    // SetDefaults_Job runs again when the apiserver reads the stored Job back, now with these labels.
+    defaultJobLabels(o);
   },
   validate: (o) => {
     const tp = FieldPath.root('spec', 'template');
@@ -387,7 +399,9 @@ const cronJob: BuiltinSpec = {
     setDefault(spec, 'suspend', false);
     setDefault(spec, 'successfulJobsHistoryLimit', 3);
     setDefault(spec, 'failedJobsHistoryLimit', 1);
-    const template = childObject(childObject(childObject(spec, 'jobTemplate'), 'spec'), 'template');
+    const jobTemplate = childObject(spec, 'jobTemplate');
+    childObject(jobTemplate, 'metadata');
+    const template = childObject(childObject(jobTemplate, 'spec'), 'template');
     const restart = valueAt(template, 'spec', 'restartPolicy');
     defaultPodTemplate(template);
     if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
@@ -398,7 +412,9 @@ const cronJob: BuiltinSpec = {
     const schedule = valueAt(o, 'spec', 'schedule');
     if (typeof schedule !== 'string' || schedule === '') errs.push(required('spec.schedule', ''));
     else if (schedule.trim().split(/\s+/).length !== 5 && !schedule.startsWith('@')) {
-      errs.push(invalid('spec.schedule', schedule, `Expected exactly 5 fields, found ${schedule.trim().split(/\s+/).length}: ${schedule}`));
+      // robfig/cron's parser error, its fields printed as a Go slice.
+      const fields = schedule.trim().split(/\s+/);
+      errs.push(invalid('spec.schedule', schedule, `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`));
     }
     const policy = valueAt(o, 'spec', 'concurrencyPolicy');
     if (typeof policy === 'string' && !['Allow', 'Forbid', 'Replace'].includes(policy)) errs.push(notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
