@@ -248,6 +248,49 @@ export const builtinScenarios: Scenario[] = [
     },
   },
   {
+    name: 'builtin/statefulsets-daemonsets-replicasets',
+    async run(s) {
+      const ns = 'diff-apps';
+      await namespace(s, ns);
+      const template = (app: string): Json => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'registry.example.com/app:v1' }] } });
+      const sts = `/apis/apps/v1/namespaces/${ns}/statefulsets`;
+      await s.req('statefulset with defaults', 'POST', sts, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') } } });
+      await s.req('statefulset scale', 'PATCH', `${sts}/db/scale`, { body: { spec: { replicas: 3 } }, contentType: 'application/merge-patch+json' });
+      await s.req('statefulset: bad podManagementPolicy', 'POST', sts, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'bad' }, spec: { podManagementPolicy: 'Sometimes', selector: { matchLabels: { app: 'bad' } }, template: template('bad') } }, keep: statusOnly });
+      const ds = `/apis/apps/v1/namespaces/${ns}/daemonsets`;
+      await s.req('daemonset with defaults', 'POST', ds, { body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } } });
+      await s.req('daemonset: selector mismatch', 'POST', ds, { body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'bad' }, spec: { selector: { matchLabels: { app: 'x' } }, template: template('agent') } }, keep: statusOnly });
+      const rs = `/apis/apps/v1/namespaces/${ns}/replicasets`;
+      await s.req('replicaset with defaults', 'POST', rs, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: template('web') } } });
+      await s.req('replicasets by status.replicas (refused)', 'GET', `${rs}?fieldSelector=status.replicas%3D0`, { keep: statusOnly });
+      await s.req('Tables', 'GET', `/apis/apps/v1/namespaces/${ns}/statefulsets`, { accept: kubectlTable, keep: table });
+      await s.req('daemonsets as a Table', 'GET', ds, { accept: kubectlTable, keep: table });
+      await s.req('replicasets as a Table', 'GET', rs, { accept: kubectlTable, keep: table });
+    },
+  },
+  {
+    name: 'builtin/field-validation',
+    async run(s) {
+      const ns = 'diff-fieldval';
+      await namespace(s, ns);
+      const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+      const withUnknown = (name: string): Json => {
+        const d = deployment(name) as { spec: Json & { template: { spec: { containers: Json[] } } } };
+        (d.spec as Json).bogus = 1;
+        d.spec.template.spec.containers[0].colour = 'blue';
+        return d as unknown as Json;
+      };
+      await s.req('Strict', 'POST', `${path}?fieldValidation=Strict`, { body: withUnknown('strict'), keep: statusOnly });
+      await s.req('Warn', 'POST', `${path}?fieldValidation=Warn`, { body: withUnknown('warn') });
+      await s.req('Ignore', 'POST', `${path}?fieldValidation=Ignore`, { body: withUnknown('ignore') });
+      await s.req('default', 'POST', path, { body: withUnknown('default') });
+      await s.req('Strict merge patch', 'PATCH', `${path}/warn?fieldValidation=Strict`, { body: { spec: { minReadySecondz: 5 } }, contentType: 'application/merge-patch+json', keep: statusOnly });
+      await s.req('Strict strategic merge patch', 'PATCH', `${path}/warn?fieldValidation=Strict`, { body: { metadata: { labelz: { a: 'b' } } }, contentType: 'application/strategic-merge-patch+json', keep: statusOnly });
+      await s.req('configmap: unknown top-level field, Strict', 'POST', `/api/v1/namespaces/${ns}/configmaps?fieldValidation=Strict`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' }, spec: {} }, keep: statusOnly });
+      await s.req('service: unknown port field, Warn', 'POST', `/api/v1/namespaces/${ns}/services?fieldValidation=Warn`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80, nodeport: 30000 }] } }, keep: services });
+    },
+  },
+  {
     name: 'builtin/openapi-v3',
     async run(s) {
       const gvs = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/rbac.authorization.k8s.io/v1'];

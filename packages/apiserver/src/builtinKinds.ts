@@ -12,6 +12,8 @@
 import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
+import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
+import { builtinKindSchema } from './builtinSchemas.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -34,11 +36,15 @@ export interface BuiltinSpec {
   columns?: BuiltinColumn[];
   /** The columns after `Age` (kubectl's `-o wide` ones, priority 1). */
   wide?: BuiltinColumn[];
+  /** The annotations only the versioned form carries: left out of Table rows' metadata. */
+  versionedAnnotations?: readonly string[];
   /** Whether the Table has an `Age` column. @defaultValue true */
   age?: boolean;
   /** Whether `metadata.generation` starts at 1 and grows with each change of `spec`. */
   generation?: boolean;
   prepareForCreate?: (o: KubeObject) => void;
+  /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
+  prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
   normalize?: (o: KubeObject) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
@@ -123,9 +129,22 @@ export class BuiltinResourceType implements ResourceType {
     return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ...age, ...(this.spec.wide ?? []).map((c) => c.cell(object, now))];
   }
 
+  tableRowMetadata(object: KubeObject): KubeObject['metadata'] {
+    const drop = this.spec.versionedAnnotations ?? [];
+    const annotations = object.metadata.annotations;
+    if (annotations === undefined || !drop.some((k) => Object.hasOwn(annotations, k))) return object.metadata;
+    const rest = Object.fromEntries(Object.entries(annotations).filter(([k]) => !drop.includes(k)));
+    const { annotations: _dropped, ...meta } = object.metadata;
+    return Object.keys(rest).length === 0 ? meta : { ...meta, annotations: rest };
+  }
+
   decode(body: unknown, ctx: WriteContext): KubeObject {
-    reportFieldProblems(ctx, []);
     const obj = decodeObjectShape(cloneJSON(body));
+    const schema = builtinKindSchema(this.names);
+    // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
+    const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema);
+    const { kind, version } = this.names;
+    reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
@@ -148,6 +167,7 @@ export class BuiltinResourceType implements ResourceType {
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object.spec, old.spec)) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
+    if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
     if (!this.names.status) return;
     if (ctx.subresource === 'status') {
       const status = object.status;

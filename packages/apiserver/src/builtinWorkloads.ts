@@ -14,6 +14,7 @@ import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, 
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { deepEqual } from './internal/deepEqual.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
@@ -237,12 +238,29 @@ const statefulSet: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [
-    ...validateReplicas(o), ...validateSelector(o, 'statefulset'),
+    ...validateReplicas(o), ...validateSelector(o, 'statefulset'), ...validatePodManagementPolicy(o),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
     ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };
+
+/** `ValidateStatefulSetSpec`: the pod management policy is one of the two. */
+function validatePodManagementPolicy(o: KubeObject): FieldError[] {
+  const policy = valueAt(o, 'spec', 'podManagementPolicy');
+  if (policy === undefined || policy === 'OrderedReady' || policy === 'Parallel') return [];
+  return [invalid('spec.podManagementPolicy', policy, "must be 'OrderedReady' or 'Parallel'")];
+}
+
+/**
+ * The internal `spec.templateGeneration` of a DaemonSet, which apps/v1 carries as this annotation: 1 on
+ * create, one more on each update that changes the template, whatever the client sends.
+ */
+const templateGenerationAnnotation = 'deprecated.daemonset.template.generation';
+
+function setTemplateGeneration(o: KubeObject, generation: number): void {
+  o.metadata.annotations = { ...o.metadata.annotations, [templateGenerationAnnotation]: String(generation) };
+}
 
 const daemonSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], status: true, nameValidation: 'subdomain' },
@@ -275,7 +293,15 @@ const daemonSet: BuiltinSpec = {
     setDefault(spec, 'revisionHistoryLimit', 10);
     defaultPodTemplate(childObject(spec, 'template'));
   },
-  prepareForCreate: (o) => { o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }; },
+  prepareForCreate: (o) => {
+    o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    setTemplateGeneration(o, 1);
+  },
+  versionedAnnotations: [templateGenerationAnnotation],
+  prepareForUpdate: (o, old) => {
+    const previous = Number.parseInt(old.metadata.annotations?.[templateGenerationAnnotation] ?? '0', 10) || 0;
+    setTemplateGeneration(o, deepEqual(valueAt(o, 'spec', 'template'), valueAt(old, 'spec', 'template')) ? previous : previous + 1);
+  },
   validate: (o) => [
     ...validateSelector(o, 'daemonset'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),

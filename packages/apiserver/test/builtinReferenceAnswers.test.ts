@@ -1,7 +1,7 @@
 // Regressions for the differences the differential suite found between the embedded server and the real
 // kube-apiserver v1.34.4 on built-in kinds (test/differential/builtinScenarios.ts). Each expected answer
 // is the one the reference gave for the same request; upstream sources: pkg/printers/internalversion
-// (columns), pkg/apis/core/validation ValidateServicePort and ValidatePersistentVolumeClaimUpdate,
+// (columns), field_validation_test.go (unknown fields of built-in kinds), pkg/apis/core/validation ValidateServicePort and ValidatePersistentVolumeClaimUpdate,
 // pkg/apis/batch/v1/defaults.go SetDefaults_Job, robfig/cron's parser (CronJob schedules),
 // plugin/pkg/admission/storage/storageobjectinuseprotection and pkg/controller/volume/pvcprotection.
 import { expect } from 'chai';
@@ -95,6 +95,46 @@ describe('built-in kinds answer as kube-apiserver v1.34.4 does', function () {
     const r = await client.post('/apis/coordination.k8s.io/v1/namespaces/default/leases', { metadata: { name: 'l2' }, spec: { leaseDurationSeconds: 0 } });
     expect(r.status).to.equal(422);
     expect(r.body.message).to.equal('Lease.coordination.k8s.io "l2" is invalid: spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0');
+  });
+
+  it('drops fields the kind\'s schema does not know, and reports them per fieldValidation', async () => {
+    const body = (name: string) => ({ metadata: { name }, spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x', colour: 'blue' }] } }, bogus: 1 } });
+    const path = '/apis/apps/v1/namespaces/default/deployments';
+    const strict = await client.post(`${path}?fieldValidation=Strict`, body('strict'));
+    expect(strict.status).to.equal(400);
+    expect(strict.body.message).to.equal('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].colour", unknown field "spec.bogus"');
+    const warn = await client.post(path, body('warn'));
+    expect(warn.status).to.equal(201);
+    expect(warn.headers.get('warning')).to.equal('299 - "unknown field \\"spec.template.spec.containers[0].colour\\"", 299 - "unknown field \\"spec.bogus\\""');
+    expect(warn.body.spec).to.not.have.property('bogus');
+    expect(warn.body.spec.template.spec.containers[0]).to.not.have.property('colour');
+    const ignore = await client.post(`${path}?fieldValidation=Ignore`, { ...body('ignore'), metadata: { name: 'ignore', annotations: { keep: 'me' } } });
+    expect(ignore.headers.get('warning')).to.equal(null);
+    expect(ignore.body.metadata.annotations).to.deep.equal({ keep: 'me' });
+  });
+
+  it('refuses a StatefulSet pod management policy other than OrderedReady or Parallel', async () => {
+    const r = await client.post('/apis/apps/v1/namespaces/default/statefulsets', { metadata: { name: 'bad' }, spec: { podManagementPolicy: 'Sometimes', selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } });
+    expect(r.body.message).to.equal('StatefulSet.apps "bad" is invalid: spec.podManagementPolicy: Invalid value: "Sometimes": must be \'OrderedReady\' or \'Parallel\'');
+  });
+
+  it('carries a DaemonSet\'s template generation as its annotation, not in Table rows', async () => {
+    const path = '/apis/apps/v1/namespaces/default/daemonsets';
+    const ds = { metadata: { name: 'agent', annotations: { 'deprecated.daemonset.template.generation': '7' } }, spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } };
+    const created = await client.post(path, ds);
+    expect(created.body.metadata.annotations).to.deep.equal({ 'deprecated.daemonset.template.generation': '1' });
+    const same = await client.patch(`${path}/agent`, { spec: { minReadySeconds: 5 } });
+    expect(same.body.metadata.annotations['deprecated.daemonset.template.generation']).to.equal('1');
+    const changed = await client.patch(`${path}/agent`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'y' }] } } } });
+    expect(changed.body.metadata.annotations['deprecated.daemonset.template.generation']).to.equal('2');
+    const row = (await client.get(`${path}/agent`, tableAccept)).body.rows[0];
+    expect(row.object.metadata).to.not.have.property('annotations');
+  });
+
+  it('warns about an unknown field whose name is not latin1, sending the warning\'s UTF-8 bytes (fuzz seed 1515)', async () => {
+    const r = await client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'euro' }, '€uro': 1 });
+    expect(r.status).to.equal(201);
+    expect(Buffer.from(r.headers.get('warning')!, 'latin1').toString('utf8')).to.equal('299 - "unknown field \\"€uro\\""');
   });
 
   it('publishes the list across namespaces in OpenAPI', async () => {
