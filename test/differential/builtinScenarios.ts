@@ -51,13 +51,17 @@ function maskAllocations(b: unknown): unknown {
 
 /**
  * A Table without its list resourceVersion (the reference's etcd revision also counts its own
- * background writes) and with each row's object uid (Job selectors print it) replaced by `<row-uid>`.
+ * background writes), with each row's object uid (Job selectors print it) replaced by `<row-uid>` and
+ * the cells of `date` columns (RBAC's `Created At`: a timestamp) by `<time>`.
  */
 function table(b: unknown): unknown {
   if (!isRecord(b) || b.kind !== 'Table') return isRecord(b) && b.kind === 'Status' ? statusOnly(b) : b;
+  const dates = (Array.isArray(b.columnDefinitions) ? b.columnDefinitions : []).flatMap((c: unknown, i: number) => (isRecord(c) && c.type === 'date' ? [i] : []));
   const rows = Array.isArray(b.rows) ? b.rows.map((r: unknown) => {
     const uid = isRecord(r) && isRecord(r.object) && isRecord(r.object.metadata) ? r.object.metadata.uid : undefined;
-    return typeof uid === 'string' && uid !== '' ? JSON.parse(JSON.stringify(r).split(uid).join('<row-uid>')) as unknown : r;
+    const row = typeof uid === 'string' && uid !== '' ? JSON.parse(JSON.stringify(r).split(uid).join('<row-uid>')) as unknown : r;
+    if (isRecord(row) && Array.isArray(row.cells)) for (const i of dates) if (i < row.cells.length) row.cells[i] = '<time>';
+    return row;
   }) : b.rows;
   return { ...b, metadata: { ...(isRecord(b.metadata) ? b.metadata : {}), resourceVersion: '<list-rv>' }, rows };
 }
