@@ -308,6 +308,8 @@ export const builtinScenarios: Scenario[] = [
       for (const gv of gvs) {
         await s.req(`${gv}: schemas (descriptions aside)`, 'GET', `/openapi/v3/${gv}`, { keep: (b) => Object.fromEntries(kinds[gv].map((k) => [k, withoutDescriptions((b as { components: { schemas: Json } }).components.schemas[k])])) });
       }
+      const v2 = ['io.k8s.api.apps.v1.Deployment', 'io.k8s.api.apps.v1.DeploymentSpec', 'io.k8s.api.core.v1.PodSpec', 'io.k8s.api.core.v1.Container', 'io.k8s.api.core.v1.ServiceSpec', 'io.k8s.api.batch.v1.JobSpec', 'io.k8s.api.rbac.v1.RoleBinding', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'io.k8s.apimachinery.pkg.api.resource.Quantity', 'io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
+      await s.req('/openapi/v2: definitions (descriptions aside)', 'GET', '/openapi/v2', { accept: 'application/json', keep: (b) => Object.fromEntries(v2.map((k) => [k, withoutDescriptions((b as { definitions: Json }).definitions[k])])) });
       await s.req('apps/v1: deployment PATCH operation', 'GET', '/openapi/v3/apis/apps/v1', { keep: (b) => {
         const op = (b as { paths: Record<string, { patch?: Json }> }).paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']?.patch;
         if (op === undefined) return undefined;
