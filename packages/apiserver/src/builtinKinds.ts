@@ -4,7 +4,8 @@
  * `@kubekit/attrs`), Table columns, and the few strategy rules operators notice (namespace phase and
  * finalizer, Secret `stringData`, config key validation, Pod status kept apart from spec).
  *
- * Built-in objects are stored as sent (no pruning of unknown fields); there is no controller behind
+ * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
+ * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
  * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
