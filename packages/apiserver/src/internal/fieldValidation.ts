@@ -81,11 +81,13 @@ const yamlDuplicate = /^line \d+: key /;
 
 /**
  * Reports the field problems of a write per `fieldValidation`: nothing for `Ignore`, warnings for
- * `Warn`, and for `Strict` a `400 BadRequest` with every problem.
+ * `Warn`, and for `Strict` the write's {@link WriteContext.strictError}, else a `400 BadRequest` with
+ * every problem (after `strictPrefix`: the built-in kinds' decoder says `Deployment in version "v1"
+ * cannot be handled as a Deployment: `).
  *
  * @throws KubeError (`BadRequest`) `strict decoding error: …` under `Strict`.
  */
-export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly string[]): void {
+export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly string[], strictPrefix = ''): void {
   if (ctx.fieldValidation === 'Ignore') return;
   const messages = [...ctx.duplicateFields, ...unknownFields.map((p) => `unknown field ${JSON.stringify(p)}`)];
   if (messages.length === 0) return;
@@ -96,7 +98,7 @@ export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly s
     const rest = messages.filter((m) => !yaml.includes(m));
     const all = yaml.length === 0 ? rest : [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`, ...rest];
     const message = `strict decoding error: ${all.join(', ')}`;
-    throw ctx.strictError?.(message) ?? KubeError.badRequest(message);
+    throw ctx.strictError?.(message) ?? KubeError.badRequest(`${strictPrefix}${message}`);
   }
   for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
 }
