@@ -54,6 +54,13 @@ export interface RequestOptions {
    * Lists and gets only. @defaultValue false
    */
   metadataOnly?: boolean;
+  /**
+   * Gets only: send the GET pipelined (HTTP/1.1) with the other pipelined GETs of the same tick, on a
+   * connection of their own, falling back to an ordinary request where that is not possible (a proxy,
+   * a server or intermediary that does not take pipelined requests). Much cheaper per request when
+   * many small GETs are in flight, as the informer's delete-reason lookups are. @defaultValue false
+   */
+  pipelined?: boolean;
 }
 
 /** The Accept header of a metadata-only get. */
@@ -179,11 +186,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     const res = await this.client.request(init);
     const text = await readBody(res);
     if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-    try {
-      return parseJSON(skip(text));
-    } catch (err) {
-      throw new KubeError('InternalError', `unable to decode the response of GET ${init.path}: ${(err as Error).message}`, { cause: err });
-    }
+    return decode(skip(text), init.path);
   }
 
   /**
@@ -224,6 +227,11 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
         idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
         accept: request.metadataOnly === true ? metadataAccept : undefined,
       };
+      if (request.pipelined === true) {
+        const res = await this.client.getPipelined(init);
+        if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, res.text);
+        return decode(this.options.skipManagedFields === true ? skipManagedFieldsInObject(res.text) : res.text, path) as T & KubeObject;
+      }
       if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
       return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
     } catch (err) {
@@ -253,6 +261,15 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       path = resourcePath({ ...parseApiVersion(this.resource.apiVersion), resource: this.resource.plural }, namespace);
     }
     return q === '' ? path : `${path}?${q}`;
+  }
+}
+
+/** A GET's JSON body, decoded. */
+function decode(text: string, path: string): unknown {
+  try {
+    return parseJSON(text);
+  } catch (err) {
+    throw new KubeError('InternalError', `unable to decode the response of GET ${path}: ${(err as Error).message}`, { cause: err });
   }
 }
 

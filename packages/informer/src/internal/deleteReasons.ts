@@ -284,7 +284,7 @@ export class DeleteReasonResolver {
     if (!this.useList) {
       try {
         this.counts.lookups++;
-        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true });
+        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true, pipelined: true });
         return this.verdict(found, lookup);
       } catch (err) {
         if (!(err instanceof KubeError && err.code === 403)) throw err;
