@@ -1,0 +1,193 @@
+// HTTP/1.1 pipelining of small GETs (RFC 9112 §9.3.2: a client may send several requests without
+// waiting; the server answers in order), and every way the connection may refuse it: the client
+// falls back to ordinary requests and never loses or mismatches an answer.
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { realClock } from '@kubekit/core';
+import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
+import { RestClient } from '../../src/internal/restClient.js';
+import { FakeClock } from '../helpers/fakeClock.js';
+
+/** A node:http server whose answers each request's path as `{"path": ...}`, framed as `framing` says; it counts connections. */
+async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'close' | 'empty' = () => 'length'): Promise<{ url: string; port: number; connections: () => number; requests: string[]; close: () => Promise<void> }> {
+  let connections = 0;
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    requests.push(path);
+    const body = JSON.stringify({ path, accept: req.headers.accept, authorization: req.headers.authorization });
+    switch (framing(path)) {
+      case 'length':
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        break;
+      case 'chunked':
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write(body.slice(0, 5));
+        res.end(body.slice(5));
+        break;
+      case 'close':
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+        res.end(body);
+        break;
+      case 'empty':
+        res.writeHead(204);
+        res.end();
+        break;
+    }
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`, port, connections: () => connections, requests,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+const kubeConfig = (url: string, headers: Record<string, string> = {}) => ({
+  getCurrentCluster: () => ({ server: url }),
+  applyToHTTPSOptions: async (o: { headers?: Record<string, unknown> }) => {
+    o.headers = { ...o.headers, ...headers };
+  },
+});
+
+describe('PipelinedConnection', () => {
+  it('sends the GETs of one tick on one connection and matches the answers in order', async () => {
+    const server = await httpServer((p) => (p.endsWith('3') ? 'chunked' : p.endsWith('5') ? 'empty' : 'length'));
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => conn.get({ path: `/x/${i}`, headers: { Accept: 'application/json' } })));
+      expect(answers.map((a) => a.statusCode)).to.deep.equal([200, 200, 200, 200, 200, 204, 200, 200]);
+      expect(answers.map((a) => (a.statusCode === 204 ? '' : (JSON.parse(a.body.toString()) as { path: string }).path))).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '', '/x/6', '/x/7']);
+      expect(answers[3].headers['transfer-encoding']).to.equal('chunked');
+      expect(server.connections()).to.equal(1);
+      expect(conn.inFlight).to.equal(0);
+    } finally {
+      conn.destroy();
+      await server.close();
+    }
+  });
+
+  it('fails the requests behind an answer that closes the connection, and takes no more', async () => {
+    const server = await httpServer((p) => (p === '/x/1' ? 'close' : 'length'));
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
+    try {
+      const settled = await Promise.allSettled([0, 1, 2, 3].map((i) => conn.get({ path: `/x/${i}`, headers: {} })));
+      expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+      expect((settled[2] as PromiseRejectedResult).reason).to.be.instanceOf(PipelineBrokenError);
+      expect(conn.usable).to.equal(false);
+      expect(conn.answeredAny).to.equal(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('breaks on an answer it cannot frame (no length, not chunked)', async () => {
+    const raw = net.createServer((s) => s.once('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"a":1}')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = (raw.address() as AddressInfo).port;
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, realClock, 10_000);
+    try {
+      const err = await conn.get({ path: '/a', headers: {} }).then(() => undefined, (e: unknown) => e);
+      expect(err).to.be.instanceOf(PipelineBrokenError);
+      expect((err as Error).message).to.match(/without Content-Length or chunked framing/);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  it('breaks when no byte arrives for the idle timeout while answers are due', async () => {
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const clock = new FakeClock();
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, clock, 30_000);
+    try {
+      const answer = conn.get({ path: '/a', headers: {} }).then(() => undefined, (e: unknown) => e);
+      expect(clock.pendingDelays()).to.deep.equal([30_000]);
+      clock.advance(30_000);
+      const err = await answer;
+      expect(err).to.be.instanceOf(PipelineBrokenError);
+      expect((err as Error).message).to.equal('no data received for 30000 ms');
+    } finally {
+      silent.close();
+    }
+  });
+});
+
+describe('RestClient.getPipelined', () => {
+  it('answers every GET, sending those behind a closing answer again as ordinary requests', async () => {
+    const server = await httpServer((p) => (p === '/x/2' ? 'close' : 'length'));
+    const client = new RestClient(kubeConfig(server.url, { Authorization: 'Bearer t' }), realClock);
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client.getPipelined({ path: `/x/${i}`, accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' })));
+      const bodies = answers.map((a) => JSON.parse(a.text) as { path: string; accept: string; authorization: string });
+      expect(bodies.map((b) => b.path)).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '/x/5']);
+      expect(bodies.every((b) => b.authorization === 'Bearer t' && b.accept.startsWith('application/json;as=PartialObjectMetadata'))).to.equal(true);
+      // A later batch pipelines again, on a new connection.
+      const before = server.connections();
+      await Promise.all([6, 7, 8].map((i) => client.getPipelined({ path: `/x/${i}` })));
+      expect(server.connections() - before).to.be.at.most(2);
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  it('turns pipelining off when the first pipelined connection breaks before any answer', async () => {
+    // In front of the server, something that drops its first connection at the first byte (an
+    // intermediary that refuses pipelining) and passes later ones through.
+    const server = await httpServer();
+    let seen = 0;
+    let dropped = 0;
+    const front = net.createServer((s) => {
+      if (seen++ === 0) {
+        s.once('data', () => {
+          dropped++;
+          s.destroy();
+        });
+        return;
+      }
+      const upstream = net.connect(server.port, '127.0.0.1');
+      s.pipe(upstream).pipe(s);
+      s.on('error', () => upstream.destroy());
+      upstream.on('error', () => s.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const client = new RestClient(kubeConfig(`http://127.0.0.1:${(front.address() as AddressInfo).port}`), realClock);
+    try {
+      const first = await client.getPipelined({ path: '/x/0' });
+      expect(JSON.parse(first.text)).to.deep.include({ path: '/x/0' });
+      expect(dropped).to.equal(1);
+      const later: string[] = [];
+      for (const i of [1, 2, 3]) later.push((JSON.parse((await client.getPipelined({ path: `/x/${i}` })).text) as { path: string }).path);
+      expect(later).to.deep.equal(['/x/1', '/x/2', '/x/3']);
+      // No second pipelined connection: the ordinary one (kept alive) carried them all.
+      expect([dropped, seen]).to.deep.equal([1, 2]);
+      expect(server.requests).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3']);
+    } finally {
+      client.destroy();
+      front.close();
+      await server.close();
+    }
+  });
+
+  it('rejects with the abort reason once the signal aborts, and sends nothing after', async () => {
+    const server = await httpServer();
+    const client = new RestClient(kubeConfig(server.url), realClock);
+    try {
+      const stop = new AbortController();
+      stop.abort(new Error('stopping'));
+      const err = await client.getPipelined({ path: '/x/0', signal: stop.signal }).then(() => undefined, (e: unknown) => e);
+      expect((err as Error).message).to.equal('stopping');
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+});
