@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Clock, TimerHandle } from '@kubekit/core';
+import { IdleTimeoutError } from './restClient.js';
 
 /** One GET to send on a {@link PipelinedConnection}. */
 export interface PipelinedRequest {
@@ -45,7 +46,8 @@ const HEAD_END = Buffer.from('\r\n\r\n');
  * connection breaks, closes, or announces `Connection: close`, every request without an answer fails
  * with a {@link PipelineBrokenError} (callers send it again another way; GETs are safe to repeat) and
  * the connection takes no more requests ({@link PipelinedConnection.usable} turns false). An idle
- * timeout (no byte while answers are due) breaks it too.
+ * timeout (no byte while answers are due) breaks it too: the first request waiting fails with an
+ * `IdleTimeoutError` (not to be sent again), the others with a {@link PipelineBrokenError}.
  */
 export class PipelinedConnection {
   private readonly socket: net.Socket;
@@ -134,7 +136,9 @@ export class PipelinedConnection {
       if (this.closed || this.inFlight === 0) return;
       const left = this.lastByteAt + this.idleTimeoutMs - this.clock.now();
       if (left > 0) this.schedule(left);
-      else this.break(new PipelineBrokenError(`no data received for ${this.idleTimeoutMs} ms`));
+      // The first request waiting timed out (it is not sent again: a failure is reported, as an
+      // ordinary request's would be); those queued behind it never got their turn.
+      else this.break(new PipelineBrokenError(`no data received for ${this.idleTimeoutMs} ms`), new IdleTimeoutError(this.idleTimeoutMs));
     }, ms);
   }
 
@@ -249,7 +253,7 @@ export class PipelinedConnection {
     return 'broken';
   }
 
-  private break(err: PipelineBrokenError): void {
+  private break(err: PipelineBrokenError, firstErr: Error = err): void {
     if (this.closed) return;
     this.closed = true;
     this.timer?.cancel();
@@ -259,6 +263,6 @@ export class PipelinedConnection {
     this.outstanding.length = 0;
     this.head = 0;
     this.pendingWrite = [];
-    for (const w of waiting) w.reject(err);
+    waiting.forEach((w, i) => w.reject(i === 0 ? firstErr : err));
   }
 }

@@ -6,7 +6,7 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { realClock } from '@kubekit/core';
 import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
-import { RestClient } from '../../src/internal/restClient.js';
+import { IdleTimeoutError, RestClient } from '../../src/internal/restClient.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 
 /** A node:http server whose answers each request's path as `{"path": ...}`, framed as `framing` says; it counts connections. */
@@ -108,12 +108,14 @@ describe('PipelinedConnection', () => {
     const clock = new FakeClock();
     const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, clock, 30_000);
     try {
-      const answer = conn.get({ path: '/a', headers: {} }).then(() => undefined, (e: unknown) => e);
+      const answers = [conn.get({ path: '/a', headers: {} }), conn.get({ path: '/b', headers: {} })].map((p) => p.then(() => undefined, (e: unknown) => e));
       expect(clock.pendingDelays()).to.deep.equal([30_000]);
       clock.advance(30_000);
-      const err = await answer;
-      expect(err).to.be.instanceOf(PipelineBrokenError);
-      expect((err as Error).message).to.equal('no data received for 30000 ms');
+      const [first, second] = await Promise.all(answers);
+      // The first timed out (a failure to report); the second never got its turn (to send again).
+      expect(first).to.be.instanceOf(IdleTimeoutError);
+      expect((first as Error).message).to.equal('no data received for 30000 ms');
+      expect(second).to.be.instanceOf(PipelineBrokenError);
     } finally {
       silent.close();
     }
