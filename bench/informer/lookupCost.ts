@@ -1,7 +1,8 @@
 // The client-side cost of one delete-reason lookup (a metadata-only GET by name over keep-alive
-// HTTP), against a running bench server (`server.ts --churn`): kubekit's lookup path next to the
-// least node:http can do (a GET, the body read and JSON.parse'd), measured in the same process, warm,
-// as CPU µs and wall µs per lookup at a given concurrency.
+// HTTP), against a running bench server (`server.ts --churn`): kubekit's lookup path, ordinary and
+// pipelined (as the informer sends them), next to the least node:http can do (a GET, the body read
+// and JSON.parse'd), measured in the same process, warm, as CPU µs and wall µs per lookup at a given
+// concurrency.
 //
 // Usage: node --import tsx --conditions=kubekit-source bench/informer/lookupCost.ts --url http://127.0.0.1:PORT [--n 3000] [--concurrency 16]
 import http from 'node:http';
@@ -35,6 +36,7 @@ const signal = new AbortController().signal;
 const impls: Record<string, (namespace: string, name: string) => Promise<unknown>> = {
   'node:http': rawGet,
   kubekit: (namespace, name) => lw.get(name, { namespace, metadataOnly: true, signal }),
+  'kubekit pipelined': (namespace, name) => lw.get(name, { namespace, metadataOnly: true, signal, pipelined: true }),
 };
 
 async function round(get: (namespace: string, name: string) => Promise<unknown>): Promise<{ cpuUs: number; wallUs: number }> {
@@ -59,6 +61,6 @@ const base = median(results.get('node:http')!.map((x) => x.cpuUs));
 console.log(`${n} lookups per round, concurrency ${concurrency}, medians of ${values.rounds} rounds (round-robin)`);
 for (const [k, xs] of results) {
   const cpu = median(xs.map((x) => x.cpuUs));
-  console.log(`${k.padEnd(10)} CPU ${cpu.toFixed(0).padStart(5)} µs/lookup (×node:http ${(cpu / base).toFixed(2)}), wall ${median(xs.map((x) => x.wallUs)).toFixed(0).padStart(5)} µs/lookup`);
+  console.log(`${k.padEnd(17)} CPU ${cpu.toFixed(0).padStart(5)} µs/lookup (×node:http ${(cpu / base).toFixed(2)}), wall ${median(xs.map((x) => x.wallUs)).toFixed(0).padStart(5)} µs/lookup`);
 }
 process.exit(0);

@@ -142,6 +142,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   readonly resource: Readonly<ResourceRef>;
   private readonly client: RestClient;
   private readonly collectionPath: string;
+  private readonly namespacedPaths = new Map<string, string>();
   private readonly options: ListerWatcherOptions;
 
   constructor(kubeConfig: KubeConfigLike, resource: ResourceRef, options: ListerWatcherOptions = {}) {
@@ -218,8 +219,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
    * @throws KubeError for other non-2xx answers, or the network error.
    */
   async get(name: string, request: RequestOptions = {}): Promise<(T & KubeObject) | undefined> {
-    const gv = parseApiVersion(this.resource.apiVersion);
-    const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
+    const path = `${this.collectionPathIn(request.namespace ?? this.resource.namespace)}/${encodeURIComponent(name)}`;
     try {
       const init = {
         path,
@@ -252,6 +252,19 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   /** Closes idle keep-alive connections; open watches end on their own. */
   close(): void {
     this.client.destroy();
+  }
+
+  /** The collection's path in `namespace` (all namespaces when `undefined`), computed once per namespace. */
+  private collectionPathIn(namespace: string | undefined): string {
+    if (namespace === this.resource.namespace) return this.collectionPath;
+    let path = this.namespacedPaths.get(namespace ?? '');
+    if (path === undefined) {
+      // Bounded: a namespace per departure's namespace at most; reset rather than grow without end.
+      if (this.namespacedPaths.size >= 1024) this.namespacedPaths.clear();
+      path = resourcePath({ ...parseApiVersion(this.resource.apiVersion), resource: this.resource.plural }, namespace);
+      this.namespacedPaths.set(namespace ?? '', path);
+    }
+    return path;
   }
 
   private url(query: URLSearchParams, namespace?: string): string {

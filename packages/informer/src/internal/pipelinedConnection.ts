@@ -36,7 +36,7 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 
 /**
  * One keep-alive HTTP/1.1 connection on which GETs are pipelined: the requests queued within one
- * tick go out in one write, and the answers come back in order and are parsed with no per-request
+ * turn of the event loop go out in one write, and the answers come back in order and are parsed with no per-request
  * streams or events. For many small GETs (delete-reason lookups) this costs a fraction of what
  * node:http costs per request, on both ends (node:http sends one request per round trip per socket).
  *
@@ -96,7 +96,7 @@ export class PipelinedConnection {
     return this.outstanding.length - this.head;
   }
 
-  /** Queues a GET; it goes out with the others queued in this tick. */
+  /** Queues a GET; it goes out with the others queued in this turn of the event loop. */
   get(request: PipelinedRequest): Promise<PipelinedResponse> {
     if (this.closed) return Promise.reject(new PipelineBrokenError('the pipelined connection is closed'));
     let text = `GET ${request.path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\n`;
@@ -105,8 +105,9 @@ export class PipelinedConnection {
     const answer = new Promise<PipelinedResponse>((resolve, reject) => this.outstanding.push({ resolve, reject }));
     if (this.inFlight === 1) this.touch();
     if (!this.flushScheduled) {
+      // After this turn of the event loop: the GETs of a whole batch of watch events go out together.
       this.flushScheduled = true;
-      queueMicrotask(() => this.flush());
+      setImmediate(() => this.flush());
     }
     return answer;
   }
