@@ -195,7 +195,10 @@ export class RestClient {
       this.pipeline?.destroy();
       const tlsOptions: tls.ConnectionOptions | undefined = this.isHttps ? {} : undefined;
       if (tlsOptions !== undefined) {
-        for (const k of agentKeys) if (options[k] !== undefined) (tlsOptions as Record<string, unknown>)[k] = options[k];
+        // The TLS settings the agent was made with (the request options carry them no further).
+        agentKeys.forEach((k, i) => {
+          if (this.agentValues?.[i] !== undefined) (tlsOptions as Record<string, unknown>)[k] = this.agentValues[i];
+        });
         if (tlsOptions.servername === undefined && net.isIP(String(options.hostname)) === 0) tlsOptions.servername = String(options.hostname);
       }
       this.pipeline = new PipelinedConnection({ host: String(options.hostname), port: Number(options.port), tls: tlsOptions }, this.server.host, this.clock, init.idleTimeoutMs ?? 0);

@@ -7,6 +7,8 @@ import { expect } from 'chai';
 import { realClock } from '@kubekit/core';
 import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
 import { IdleTimeoutError, RestClient } from '../../src/internal/restClient.js';
+import { loadKubeConfig } from '../../src/kubeConfig.js';
+import { testBackends, type TestServer } from '../helpers/backends.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 
 /** A node:http server whose answers each request's path as `{"path": ...}`, framed as `framing` says; it counts connections. */
@@ -193,3 +195,35 @@ describe('RestClient.getPipelined', () => {
     }
   });
 });
+
+// The servers an informer meets: kubekit's embedded API server and the real kube-apiserver (Go's
+// net/http over TLS), both of which take pipelined requests and answer them in order.
+for (const backend of testBackends()) {
+  describe(`RestClient.getPipelined against the ${backend.name} API server`, function () {
+    this.timeout(120_000);
+    let server: TestServer;
+    before(async () => {
+      server = await backend.start();
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it('does answer pipelined metadata-only GETs in order on one connection, without falling back', async () => {
+      const kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig });
+      const client = new RestClient(kc, realClock);
+      try {
+        const names = ['default', 'kube-system', 'no-such-namespace', 'default', 'kube-public', 'missing-too'];
+        const answers = await Promise.all(names.map((n) => client.getPipelined({ path: `/api/v1/namespaces/${n}`, accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json' })));
+        const got = answers.map((a) => (a.statusCode === 200 ? (JSON.parse(a.text) as { metadata: { name: string } }).metadata.name : a.statusCode));
+        const exists = await Promise.all(names.map(async (n) => (await client.request({ path: `/api/v1/namespaces/${n}` })).statusCode === 200));
+        expect(got).to.deep.equal(names.map((n, i) => (exists[i] ? n : 404)));
+        const internals = client as unknown as { pipelining: boolean; pipeline: PipelinedConnection | undefined };
+        expect(internals.pipelining).to.equal(true);
+        expect(internals.pipeline?.answeredAny).to.equal(true);
+      } finally {
+        client.destroy();
+      }
+    });
+  });
+}
