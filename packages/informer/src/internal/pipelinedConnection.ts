@@ -103,7 +103,11 @@ export class PipelinedConnection {
     for (const name of Object.keys(request.headers)) text += `${name}: ${request.headers[name]}\r\n`;
     this.pendingWrite.push(text + '\r\n');
     const answer = new Promise<PipelinedResponse>((resolve, reject) => this.outstanding.push({ resolve, reject }));
-    if (this.inFlight === 1) this.touch();
+    if (this.inFlight === 1) {
+      // Answers are due: keep the process alive for them (an idle connection does not, as node:http's free sockets do not).
+      this.socket.ref();
+      this.touch();
+    }
     if (!this.flushScheduled) {
       // After this turn of the event loop: the GETs of a whole batch of watch events go out together.
       this.flushScheduled = true;
@@ -174,6 +178,7 @@ export class PipelinedConnection {
     if (this.inFlight === 0) {
       this.timer?.cancel();
       this.timer = undefined;
+      this.socket.unref();
     }
   }
 

@@ -15,7 +15,8 @@ import { FakeClock } from '../helpers/fakeClock.js';
 async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'close' | 'empty' = () => 'length'): Promise<{ url: string; port: number; connections: () => number; requests: string[]; close: () => Promise<void> }> {
   let connections = 0;
   const requests: string[] = [];
-  const server = http.createServer((req, res) => {
+  // Idle connections stay open for two minutes, so that only the client can end them early.
+  const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
     const path = req.url ?? '';
     requests.push(path);
     const body = JSON.stringify({ path, accept: req.headers.accept, authorization: req.headers.authorization });
@@ -227,3 +228,35 @@ for (const backend of testBackends()) {
     });
   });
 }
+
+describe('PipelinedConnection and the process', () => {
+  it('does not keep a process alive once every answer is in', async () => {
+    const { spawn } = await import('node:child_process');
+    const server = await httpServer();
+    const script = `
+      import { realClock } from '@kubekit/core';
+      import { PipelinedConnection } from ${JSON.stringify(new URL('../../src/internal/pipelinedConnection.ts', import.meta.url).href)};
+      const conn = new PipelinedConnection({ host: '127.0.0.1', port: ${server.port} }, '127.0.0.1:${server.port}', realClock, 10000);
+      const a = await conn.get({ path: '/x/1', headers: {} });
+      console.log(a.statusCode);
+    `;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill();
+          reject(new Error('the process did not exit within 30 s: the idle connection kept it alive'));
+        }, 30_000);
+        child.once('exit', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect([code, out.trim()]).to.deep.equal([0, '200']);
+    } finally {
+      await server.close();
+    }
+  });
+});
