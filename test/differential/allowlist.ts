@@ -42,11 +42,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: 'patch.ts (the apiserver-hardening helper\'s file): the apiserver prefixes "error decoding patch: " and reports failed JSON-patch operations only as "the server rejected our request due to an error in our request"; and a JSON patch that sets a stale metadata.resourceVersion is a 409 Conflict there, while kubekit applies it.',
   },
   {
-    scenario: 'cr/server-side-apply',
-    steps: ['bob conflicts on color', 'bob forces color', 'alice drops replicas'],
-    reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
-  },
-  {
     scenario: 'cr/field-validation',
     steps: ['Strict: unknown fields', 'Strict: duplicate field', 'Warn: duplicate field', 'Strict: unknown metadata field'],
     reason: 'the apiserver prefixes strict decoding errors with "Widget in version \\"v1\\" cannot be handled as a Widget: " and names duplicate fields by their full path ("spec.color"); kubekit reports duplicates by key (internal/fieldValidation.ts, decoding: the hardening helper\'s area).',
