@@ -18,7 +18,7 @@
  * @see https://github.com/kubernetes/kubernetes/tree/master/staging/src/k8s.io/apimachinery/pkg/util/managedfields
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
  */
-import { KubeError, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
+import { KubeError, goJSON, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
 import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, toFieldsV1, union, unionInto } from './fieldSet.js';
 import { cloneJSON } from '../internal/own.js';
 import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
@@ -413,7 +413,7 @@ function withLastApplied(result: ApplyResult, live: KubeObject | undefined, conf
     if (Object.keys(a).length === 0) delete applied.metadata.annotations;
   }
   const object = cloneJSON(result.object);
-  object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [lastAppliedAnnotation]: JSON.stringify(applied) };
+  object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [lastAppliedAnnotation]: `${goJSON(applied)}\n` };
   return { ...result, object, noop: result.noop && equalJSON(object, result.object) };
 }
 
