@@ -272,7 +272,6 @@ export const scenarios: Scenario[] = [
       await s.req('carol updates color (merge patch)', 'PATCH', `${p}?fieldManager=carol`, { body: { spec: { color: 'green', count: 1 } }, contentType: 'application/merge-patch+json' });
       await s.req('alice conflicts with an updater', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'w1', { color: 'blue', count: 2 }), contentType: apply });
       await s.req('an update without fieldManager is managed by its User-Agent', 'PATCH', p, { body: { spec: { enabled: true } }, contentType: 'application/merge-patch+json', userAgent: 'kubectl/v1.34.4 (linux/amd64) kubernetes/abcdef' });
-      await s.req('apply of a field the schema does not declare', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'w1', { bogus: 1 }), contentType: apply });
       await s.req('apply with managedFields in the configuration', 'PATCH', `${p}?fieldManager=alice`, { body: { ...widget(c, 'w1', {}), metadata: { name: 'w1', managedFields: [{ manager: 'x', operation: 'Apply' }] } }, contentType: apply });
       await s.req('dry-run apply', 'PATCH', `${p}?fieldManager=dave&dryRun=All&force=true`, { body: widget(c, 'w1', { color: 'pink' }), contentType: apply });
       // Managed fields reset by an update with `[{}]`; the next apply credits the fields to before-first-apply.

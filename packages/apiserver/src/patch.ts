@@ -124,13 +124,27 @@ export const maxJSONPatchOperations = 10_000;
  */
 export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
 
+/**
+ * Checks that an object stays within the embedded server's nesting limit, its managed fields aside:
+ * they nest two levels deeper than the fields they describe, and are walked without recursion.
+ */
+export function checkObjectDepth(value: unknown): void {
+  const meta = isObject(value) ? value.metadata : undefined;
+  if (!isObject(meta) || !Object.hasOwn(meta, 'managedFields')) {
+    checkValueDepth(value);
+    return;
+  }
+  const { managedFields: _skip, ...rest } = meta;
+  checkValueDepth({ ...(value as Record<string, unknown>), metadata: rest });
+}
+
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
 export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   if (patch.length > maxJSONPatchOperations) {
     throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
   }
-  checkValueDepth(target);
+  checkObjectDepth(target);
   let doc: unknown = cloneJSON(target);
   let copied = 0;
   for (const raw of patch as Operation[]) {

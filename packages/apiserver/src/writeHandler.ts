@@ -17,7 +17,7 @@ import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
-import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, checkObjectDepth, patchTypeOf, type PatchType } from './patch.js';
 import { UnknownServerError, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -182,7 +182,7 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
     const patched = pt === 'json' ? applyJSONPatch(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
     // A JSON patch can nest deeper than its body (copy and move).
-    checkValueDepth(patched);
+    checkObjectDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     return r.type.decode(patched, wctx);
   };

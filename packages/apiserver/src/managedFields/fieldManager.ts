@@ -349,7 +349,9 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
     const m = config.metadata ?? {};
     const [group, version] = ctx.apiVersion.includes('/') ? ctx.apiVersion.split('/') : ['', ctx.apiVersion];
     const gvk = group === '' ? `/${version}, Kind=${String(config.kind ?? '')}` : `${group}/${version}, Kind=${String(config.kind ?? '')}`;
-    throw new UnknownServerError(`failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
+    // The apiserver answers 500; the request is at fault, and the embedded server answers 400 (as it
+    // does for strategic merge patch directives that do not apply).
+    throw new KubeError('BadRequest', `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
   }
   if (ctx.ignored !== undefined) set = recursiveDifference(set, ctx.ignored);
   managed.set(id, { ...key, time: last?.time, set });

@@ -160,6 +160,14 @@ const builtinMapFields = new Set([
   'capacity', 'allocatable', 'hard', 'used', 'parameters', 'claims', 'overhead',
 ]);
 
+/** The fields of the built-in kinds that are atomic maps: label selectors and node selectors (`+mapType=atomic`). */
+const builtinAtomicFields = new Set(['selector', 'nodeSelector']);
+
+/** Whether a built-in position is an atomic map. */
+export function builtinAtomic(t: BuiltinType): boolean {
+  return !t.mapKeys && t.path.length > 0 && builtinAtomicFields.has(t.path[t.path.length - 1]);
+}
+
 /** The root type of a built-in kind. */
 export function builtinRootType(): BuiltinType {
   return { kind: 'builtin', path: [], mapKeys: false };

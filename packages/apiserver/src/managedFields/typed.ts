@@ -11,7 +11,7 @@
  */
 import { KubeError } from '@kubekit/core';
 import { FieldSet, pathElementString, pruneEmpty } from './fieldSet.js';
-import { builtinChild, builtinList, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
+import { builtinAtomic, builtinChild, builtinList, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ function shapeOf(t: TypeNode, v: unknown): Shape {
     case 'list': return Array.isArray(v) && t.listType !== 'atomic' ? { kind: 'list', list: t } : leaf;
     case 'deduced': return isObject(v) ? { kind: 'map', type: t } : leaf;
     case 'builtin': {
-      if (isObject(v)) return { kind: 'map', type: t };
+      if (isObject(v)) return builtinAtomic(t) ? leaf : { kind: 'map', type: t };
       if (Array.isArray(v)) {
         const list = builtinList(t);
         return list.listType === 'atomic' ? leaf : { kind: 'list', list };
