@@ -163,7 +163,7 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   if (r.info.verb === 'update') {
     const body = await readObject(ctx, r, wctx, 'object');
     const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(r, body, wctx);
-    await update(ctx, r, namespace, wctx, dryRun, tracked(r, wctx, manager, mutate), bodyResourceVersion(body));
+    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), bodyResourceVersion(body));
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
@@ -187,11 +187,12 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
     return r.type.decode(patched, wctx);
   };
   const precondition = pt === 'json' ? undefined : bodyResourceVersion(body);
-  await update(ctx, r, namespace, wctx, dryRun, tracked(r, wctx, manager, mutate), precondition);
+  await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), precondition);
 }
 
 /** A mutation followed by the field manager's `Update` bookkeeping (`FieldManager.UpdateNoErrors`). */
-function tracked(r: RestRequest, wctx: WriteContext, manager: string, mutate: (old: KubeObject) => KubeObject): (old: KubeObject) => KubeObject {
+function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager: string, mutate: (old: KubeObject) => KubeObject): (old: KubeObject) => KubeObject {
+  if (!ctx.limits.managedFields) return mutate;
   return (old) => {
     const obj = mutate(old);
     setManagedFields(obj, updateManagedFields(old, obj, manager, fieldManagerContext(r, wctx, old, obj)));
@@ -224,7 +225,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   let obj = type.decode(body, wctx);
   checkNamespace(ctx, type, obj, namespace);
   // `manager` undefined: the managed fields are set already (an apply that creates).
-  if (manager !== undefined) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx, undefined, obj)));
+  if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx, undefined, obj)));
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
@@ -367,7 +368,7 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
       const spec = isObject(config.spec) ? config.spec : {};
       return scaleUpdate(type, { ...scale, spec: { ...scale.spec as Record<string, unknown>, ...spec } })(old);
     };
-    await update(ctx, r, namespace, wctx, dryRun, tracked(r, wctx, manager, replicas), bodyResourceVersion(body));
+    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, replicas), bodyResourceVersion(body));
     return;
   }
   if (ctx.store.get(type.bucket, key) === undefined) {

@@ -119,10 +119,11 @@ function seconds(time: string | undefined): number {
 function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
   const entries = [...managed.values()].filter((e) => !e.set.isEmpty());
   if (entries.length === 0) return undefined;
+  const at = new Map(entries.map((e) => [e, seconds(e.time)]));
   entries.sort((p, q) => {
     if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-    const ps = seconds(p.time);
-    const qs = seconds(q.time);
+    const ps = at.get(p)!;
+    const qs = at.get(q)!;
     if (ps !== qs) return ps - qs;
     if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
     if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;

@@ -129,10 +129,11 @@ export function toFieldsV1(set: FieldSet): Record<string, unknown> {
     const [node, out] = stack.pop()!;
     const kids = [...node.children].filter(([, c]) => !c.isEmptyShallow());
     if (node.member && kids.length > 0 && out !== root) out['.'] = {};
-    kids.sort(([a], [b]) => comparePathElements(a, b));
+    if (kids.length > 1) kids.sort(([a], [b]) => comparePathElements(a, b));
+    // Path elements start with `f:`, `k:`, `v:` or `i:`: never a key with a meaning to objects.
     for (const [pe, c] of kids) {
       const o: Record<string, unknown> = {};
-      Object.defineProperty(out, pe, { value: o, enumerable: true, writable: true, configurable: true });
+      out[pe] = o;
       stack.push([c, o]);
     }
   }

@@ -215,49 +215,65 @@ export interface Comparison {
  */
 export function compareObjects(lhs: unknown, rhs: unknown, type: TypeNode): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  type Item = [unknown, unknown, TypeNode, FieldSet, FieldSet, FieldSet];
-  const stack: Item[] = [[lhs, rhs, type, c.added, c.modified, c.removed]];
-  let first = true;
+  // Nodes of the three result sets are made only where something is marked (most of a compared
+  // object is unchanged): each walk position carries its path as a lazily materialised chain.
+  type Item = [unknown, unknown, TypeNode, LazyPath | undefined];
+  const stack: Item[] = [[lhs, rhs, type, undefined]];
+  const mark = (which: 0 | 1 | 2, path: LazyPath): void => { materialize([c.added, c.modified, c.removed][which], which, path).member = true; };
   while (stack.length > 0) {
-    const [l, r, t, a, m, d] = stack.pop()!;
-    const atRoot = first;
-    first = false;
+    const [l, r, t, path] = stack.pop()!;
     let shape = pairShape(t, l, r);
     // Two empty containers compare as leaves (the empty/null distinction is kept).
     if (shape.kind === 'map' && emptyish(l) && emptyish(r)) shape = leaf;
     if (shape.kind === 'list' && emptyList(l) && emptyList(r)) shape = leaf;
-    if (shape.kind === 'leaf') {
-      if (atRoot) continue;
-      if (l === undefined) a.member = true;
-      else if (r === undefined) d.member = true;
-      else if (!equalJSON(l, r)) m.member = true;
-      continue;
+    if (path !== undefined) {
+      if (l === undefined) mark(0, path);
+      else if (r === undefined) mark(2, path);
+      else if (shape.kind === 'leaf' && !equalJSON(l, r)) mark(1, path);
     }
-    if (!atRoot) {
-      if (l === undefined) a.member = true;
-      else if (r === undefined) d.member = true;
-    }
+    if (shape.kind === 'leaf') continue;
     if (shape.kind === 'map') {
       const lo = isObject(l) ? l : {};
       const ro = isObject(r) ? r : {};
-      const keys = new Set([...Object.keys(lo), ...Object.keys(ro)]);
-      for (const k of keys) {
-        const pe = `f:${k}`;
-        const [ft] = fieldOf(shape.type, k);
-        stack.push([Object.hasOwn(lo, k) ? lo[k] : undefined, Object.hasOwn(ro, k) ? ro[k] : undefined, ft, a.child(pe), m.child(pe), d.child(pe)]);
+      for (const k of Object.keys(lo)) {
+        stack.push([lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldOf(shape.type, k)[0], { pe: `f:${k}`, parent: path }]);
+      }
+      for (const k of Object.keys(ro)) {
+        if (!Object.hasOwn(lo, k)) stack.push([undefined, ro[k], fieldOf(shape.type, k)[0], { pe: `f:${k}`, parent: path }]);
       }
       continue;
     }
     const li = indexItems(shape.list, Array.isArray(l) ? l : undefined);
     const ri = indexItems(shape.list, Array.isArray(r) ? r : undefined);
     for (const pe of new Set([...li.pes, ...ri.pes])) {
-      stack.push([li.byPE.get(pe), ri.byPE.get(pe), shape.list.element, a.child(pe), m.child(pe), d.child(pe)]);
+      stack.push([li.byPE.get(pe), ri.byPE.get(pe), shape.list.element, { pe, parent: path }]);
     }
   }
-  pruneEmpty(c.added);
-  pruneEmpty(c.modified);
-  pruneEmpty(c.removed);
   return c;
+}
+
+/** A walk position's path: its path element, its parent's (undefined at the root), and its nodes once made. */
+interface LazyPath {
+  readonly pe: string;
+  readonly parent: LazyPath | undefined;
+  /** The nodes made for this path in the added, modified and removed sets. */
+  nodes?: [FieldSet | undefined, FieldSet | undefined, FieldSet | undefined];
+}
+
+/** The node of `set` at `path`, made along the way from the nearest ancestor made before (iterative). */
+function materialize(set: FieldSet, which: 0 | 1 | 2, path: LazyPath): FieldSet {
+  const chain: LazyPath[] = [];
+  let node = set;
+  for (let p: LazyPath | undefined = path; p !== undefined; p = p.parent) {
+    const made = p.nodes?.[which];
+    if (made !== undefined) { node = made; break; }
+    chain.push(p);
+  }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    node = node.child(chain[i].pe);
+    (chain[i].nodes ??= [undefined, undefined, undefined])[which] = node;
+  }
+  return node;
 }
 
 function emptyish(v: unknown): boolean {
