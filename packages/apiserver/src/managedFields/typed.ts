@@ -10,7 +10,7 @@
  * @see https://github.com/kubernetes-sigs/structured-merge-diff/tree/master/typed
  */
 import { KubeError } from '@kubekit/core';
-import { FieldSet, pathElementString, pruneEmpty } from './fieldSet.js';
+import { FieldSet, pathElementString } from './fieldSet.js';
 import { builtinAtomic, builtinChild, builtinList, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
 
 type JSONObject = Record<string, unknown>;
