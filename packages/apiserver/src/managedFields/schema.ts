@@ -157,7 +157,9 @@ function convertSchema(top: JSONSchemaProps): TypeNode {
 /** The map-valued fields of the built-in kinds (their keys are map keys, not declared fields). */
 const builtinMapFields = new Set([
   'labels', 'annotations', 'data', 'binaryData', 'stringData', 'matchLabels', 'nodeSelector', 'limits', 'requests',
-  'capacity', 'allocatable', 'hard', 'used', 'parameters', 'claims', 'overhead',
+  'capacity', 'allocatable', 'hard', 'used', 'parameters', 'overhead',
+  // CustomResourceDefinition schemas: JSONSchemaProps.properties is a map of schemas.
+  'properties',
 ]);
 
 /** The fields of the built-in kinds that are atomic maps: label selectors and node selectors (`+mapType=atomic`). */
@@ -182,7 +184,8 @@ function extend(path: readonly string[], name: string): readonly string[] {
 /** The type below a built-in position: a field (or map key) `name`. */
 export function builtinChild(t: BuiltinType, name: string): TypeNode {
   if (t.path.length === 0 && name === 'metadata') return objectMetaType;
-  if (t.mapKeys) return deducedType;
+  // A map entry's value: typed by position like any struct (its own fields declared).
+  if (t.mapKeys) return { kind: 'builtin', path: extend(t.path, '*'), mapKeys: false };
   const path = extend(t.path, name);
   return { kind: 'builtin', path, mapKeys: builtinMapFields.has(name) };
 }

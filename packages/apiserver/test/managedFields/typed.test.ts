@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, toFieldsV1, union } from '../../src/managedFields/fieldSet.js';
 import { builtinRootType, typeFromStructuralSchema } from '../../src/managedFields/schema.js';
+import { managedFieldsDepthOK } from '../../src/managedFields/fieldManager.js';
 import { UndeclaredFieldsError, compareObjects, equalJSON, ensureNamedFieldsAreMembers, mergeObjects, removeItems, toFieldSet } from '../../src/managedFields/typed.js';
 
 const schema = typeFromStructuralSchema({
@@ -135,5 +136,15 @@ describe('managed fields: typed walks', () => {
     expect(compareObjects(merged, changed, schema).modified.isEmpty()).to.equal(true);
     removeItems(merged, set, schema);
     expect(merged).to.deep.equal({ spec: { free: null } });
+  });
+});
+
+describe('managed fields: nesting', () => {
+  it('tells managed fields nested past a limit, counting iteratively (the apiserver cannot read such an object back)', () => {
+    const fieldsV1 = chain(9_995);
+    const entries = [{ manager: 'm', operation: 'Update' as const, fieldsV1 }];
+    // The list and the entry add two levels to the chain's 9,995 (fieldsV1 is the chain's first).
+    expect(managedFieldsDepthOK(entries, 9_997)).to.equal(true);
+    expect(managedFieldsDepthOK(entries, 9_996)).to.equal(false);
   });
 });
