@@ -19,7 +19,7 @@
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
  */
 import { KubeError, goJSON, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
-import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, toFieldsV1, union, unionInto } from './fieldSet.js';
+import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
 import { cloneJSON } from '../internal/own.js';
 import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
 import type { TypeNode } from './schema.js';
@@ -57,6 +57,8 @@ interface Entry {
   subresource: string;
   time: string | undefined;
   set: FieldSet;
+  /** The FieldsV1 the entry was read from, reused while its set is unchanged. */
+  raw?: Record<string, unknown>;
 }
 
 /** Managers by identifier (`BuildManagerIdentifier`: the entry without fields and time; appliers without apiVersion). */
@@ -87,7 +89,7 @@ const stripSet = ((): FieldSet => {
  *
  * @throws KubeError `BadRequest` when an entry is not one the apiserver could decode
  */
-function decodeManaged(entries: unknown): Managed {
+function decodeManaged(entries: unknown, keepRaw = false): Managed {
   const out: Managed = new Map();
   if (entries === undefined || entries === null) return out;
   if (!Array.isArray(entries)) throw KubeError.badRequest('failed to decode managed fields: managedFields must be a list');
@@ -101,6 +103,8 @@ function decodeManaged(entries: unknown): Managed {
       manager: typeof e.manager === 'string' ? e.manager : '', operation, apiVersion: typeof e.apiVersion === 'string' ? e.apiVersion : '',
       subresource: typeof e.subresource === 'string' ? e.subresource : '', time: typeof e.time === 'string' ? e.time : undefined,
       set: fromFieldsV1(e.fieldsV1),
+      // Stored entries are in canonical form: re-used as long as their set does not change.
+      ...(keepRaw && e.fieldsV1 !== undefined && e.fieldsV1 !== null && typeof e.fieldsV1 === 'object' ? { raw: e.fieldsV1 } : {}),
     };
     const id = identifier(entry);
     if (out.has(id)) throw KubeError.badRequest(`failed to decode managed fields: duplicate entries for manager ${id}`);
@@ -132,7 +136,7 @@ function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
   return entries.map((e) => ({
     ...(e.manager !== '' ? { manager: e.manager } : {}), operation: e.operation, apiVersion: e.apiVersion,
     ...(e.time !== undefined ? { time: e.time } : {}),
-    fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(e.set),
+    fieldsType: 'FieldsV1', fieldsV1: e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(e.set),
     ...(e.subresource !== '' ? { subresource: e.subresource } : {}),
   }));
 }
@@ -154,10 +158,15 @@ function filtered(c: { added: FieldSet; modified: FieldSet; removed: FieldSet },
 /** Strips the metadata paths, drops empty managers and caps the `Update` managers. */
 function finish(managed: Managed): void {
   for (const [id, e] of managed) {
-    e.set = difference(e.set, stripSet);
+    subtract(e, stripSet);
     if (e.set.isEmpty()) managed.delete(id);
   }
   capUpdateManagers(managed);
+}
+
+/** Removes the members of `set` from an entry's set, forgetting its FieldsV1 if that changed it. */
+function subtract(e: Entry, set: FieldSet): void {
+  if (subtractInPlace(e.set, set)) delete e.raw;
 }
 
 /** Merges the oldest `Update` entries into one `ancient-changes` entry per API version (`capManagersManager`). */
@@ -178,7 +187,7 @@ function capUpdateManagers(managed: Managed): void {
       managed.set(bucket, { ...firstEntry, manager: ancientChangesManager, subresource: '' });
     }
     const b = managed.get(bucket)!;
-    managed.set(bucket, { ...b, set: union(e.set, b.set), time: e.time });
+    managed.set(bucket, { ...b, set: union(e.set, b.set), time: e.time, raw: undefined });
     managed.delete(id);
     length--;
   }
@@ -191,7 +200,10 @@ function capUpdateManagers(managed: Managed): void {
 function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: string, ctx: FieldManagerContext): void {
   const c = filtered(compareObjects(live, next, ctx.type), ctx.ignored);
   const taken = union(c.modified, c.added);
-  for (const e of managed.values()) e.set = difference(difference(e.set, taken), c.removed);
+  for (const e of managed.values()) {
+    subtract(e, taken);
+    subtract(e, c.removed);
+  }
   const mine = ctx.ignored === undefined ? taken : recursiveDifference(taken, ctx.ignored);
   if (mine.isEmpty()) return;
   const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
@@ -208,7 +220,10 @@ function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: s
  */
 export function updateManagedFields(live: KubeObject | undefined, next: KubeObject, manager: string, ctx: FieldManagerContext): ManagedFieldsEntry[] | undefined {
   let managed: Managed | undefined;
-  if (ctx.subresource === '') {
+  // A request that sends back the live managed fields unchanged (a read-modify-write, a patch that
+  // leaves them alone) is the common case: the live ones are read, and reused where they do not change.
+  const echoed = live !== undefined && equalJSON(next.metadata.managedFields, live.metadata.managedFields);
+  if (ctx.subresource === '' && !echoed) {
     try {
       managed = decodeManaged(next.metadata.managedFields);
     } catch {
@@ -217,7 +232,7 @@ export function updateManagedFields(live: KubeObject | undefined, next: KubeObje
   }
   if (managed === undefined || managed.size === 0) {
     try {
-      managed = decodeManaged(live?.metadata.managedFields);
+      managed = decodeManaged(live?.metadata.managedFields, true);
     } catch {
       return live?.metadata.managedFields;
     }
@@ -330,7 +345,7 @@ class ConflictsCarrier extends ApplyConflictError {
 }
 
 function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
-  let managed = decodeManaged(live?.metadata.managedFields);
+  let managed = decodeManaged(live?.metadata.managedFields, true);
   const liveObj = withoutManagedFields(live);
   if (managed.size === 0 && live !== undefined) {
     // The object's fields so far belong to someone: credit them to `before-first-apply`.
@@ -379,8 +394,8 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
   for (const [other, e] of managed) {
     if (other === id) continue;
     const taken = conflicts.get(other);
-    if (taken !== undefined) e.set = difference(e.set, taken);
-    if (!c.removed.isEmpty()) e.set = difference(e.set, c.removed);
+    if (taken !== undefined) subtract(e, taken);
+    subtract(e, c.removed);
   }
   const noop = equalJSON(liveObj, merged);
   if (!noop) managed.get(id)!.time = ctx.now;

@@ -93,6 +93,32 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
   return pruneEmpty(out);
 }
 
+/**
+ * Removes the members of `b` from `a` in place (`Difference`, touching only the paths of `b`), dropping
+ * the nodes of `a` left empty. Returns whether `a` changed.
+ */
+export function subtractInPlace(a: FieldSet, b: FieldSet): boolean {
+  let changed = false;
+  const visited: [FieldSet, FieldSet, string][] = [];
+  const stack: [FieldSet, FieldSet][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (y.member && x.member && x !== a) { x.member = false; changed = true; }
+    for (const [pe, yc] of y.children) {
+      const xc = x.children.get(pe);
+      if (xc === undefined) continue;
+      visited.push([x, xc, pe]);
+      stack.push([xc, yc]);
+    }
+  }
+  // Children were visited after their parents: drop empty nodes deepest first.
+  for (let i = visited.length - 1; i >= 0; i--) {
+    const [parent, node, pe] = visited[i];
+    if (!node.member && node.children.size === 0) parent.children.delete(pe);
+  }
+  return changed;
+}
+
 /** The members of both `a` and `b`. */
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {
   const out = new FieldSet();
