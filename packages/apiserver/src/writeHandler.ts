@@ -363,12 +363,20 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   const key = storeKey(namespace, info.name);
   if (info.subresource === 'scale') {
     // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
+    // Ownership is the parent's: the Scale's replicas stand for the object's replicas path, which the
+    // manager applies (an `Apply` entry with subresource `scale`, as the apiserver's ScaleHandler keeps it).
     const replicas = (old: KubeObject): KubeObject => {
       const scale = scaleOf(type, old);
       const spec = isObject(config.spec) ? config.spec : {};
-      return scaleUpdate(type, { ...scale, spec: { ...scale.spec as Record<string, unknown>, ...spec } })(old);
+      const scaled = scaleUpdate(type, { ...scale, spec: { ...scale.spec as Record<string, unknown>, ...spec } })(old);
+      if (!Object.hasOwn(spec, 'replicas')) return scaled;
+      const parentConfig = { apiVersion: old.apiVersion, kind: old.kind, metadata: { name: old.metadata.name } } as KubeObject;
+      setPath(parentConfig as Record<string, unknown>, type.names.scale!.specReplicasPath, getPath(scaled, type.names.scale!.specReplicasPath));
+      const result = applyManagedFields(old, parentConfig, manager, { force }, { ...fieldManagerContext(r, wctx, old, scaled), conflictAPIVersion: 'autoscaling/v1' });
+      setManagedFields(scaled, result.managedFields);
+      return scaled;
     };
-    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, replicas), bodyResourceVersion(body));
+    await update(ctx, r, namespace, wctx, dryRun, replicas, bodyResourceVersion(body));
     return;
   }
   if (ctx.store.get(type.bucket, key) === undefined) {

@@ -48,6 +48,11 @@ export interface FieldManagerContext {
   now: string;
   /** Fields the write's strategy resets: never owned, never compared (`GetResetFields`). */
   ignored?: FieldSet;
+  /**
+   * The version conflicts name `Update` managers in, when the request is in another representation
+   * than the object (`autoscaling/v1` for a Scale). @defaultValue the manager's own version
+   */
+  conflictAPIVersion?: string;
 }
 
 interface Entry {
@@ -193,6 +198,11 @@ function capUpdateManagers(managed: Managed): void {
   }
 }
 
+/** The time of a new or changed entry; none through `/scale`, whose entries the apiserver's ScaleHandler rebuilds without. */
+function entryTime(ctx: FieldManagerContext): string | undefined {
+  return ctx.subresource === 'scale' ? undefined : ctx.now;
+}
+
 /**
  * The `Update` step (`managedFieldsUpdater` over `Updater.Update`): the fields that changed from
  * `live` to `next` go to `manager`, leave every other manager, and removed fields leave everyone.
@@ -209,7 +219,7 @@ function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: s
   const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);
   const previous = managed.get(id);
-  managed.set(id, { ...key, time: ctx.now, set: previous === undefined ? mine : union(mine, previous.set) });
+  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : union(mine, previous.set) });
 }
 
 /**
@@ -284,21 +294,21 @@ export class UnknownServerError extends KubeError {
 }
 
 /** A manager as conflict messages print it: `"alice"`, or `"bob" using v1` for an `Update` manager. */
-function printManager(id: string): string {
+function printManager(id: string, apiVersion: string | undefined): string {
   const e = JSON.parse(id) as { manager?: string; operation?: string; apiVersion?: string };
   const name = goQuote(e.manager ?? '');
-  return e.operation === 'Update' ? `${name} using ${e.apiVersion ?? ''}` : name;
+  return e.operation === 'Update' ? `${name} using ${apiVersion ?? e.apiVersion ?? ''}` : name;
 }
 
-function conflictError(conflicts: Map<string, FieldSet>): ApplyConflictError {
+function conflictError(conflicts: Map<string, FieldSet>, apiVersion?: string): ApplyConflictError {
   const ids = [...conflicts.keys()].sort();
   const list: [string, string][] = [];
   for (const id of ids) for (const p of memberPaths(conflicts.get(id)!)) list.push([id, p]);
-  const causes = list.map(([id, p]) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(id)}`, field: p }));
-  if (list.length === 1) return new ApplyConflictError(`Apply failed with 1 conflict: conflict with ${printManager(list[0][0])}: ${list[0][1]}`, causes);
+  const causes = list.map(([id, p]) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(id, apiVersion)}`, field: p }));
+  if (list.length === 1) return new ApplyConflictError(`Apply failed with 1 conflict: conflict with ${printManager(list[0][0], apiVersion)}: ${list[0][1]}`, causes);
   const lines: string[] = [];
   for (const id of ids) {
-    lines.push(`conflicts with ${printManager(id)}:`);
+    lines.push(`conflicts with ${printManager(id, apiVersion)}:`);
     for (const [owner, p] of list) if (owner === id) lines.push(`- ${p}`);
   }
   return new ApplyConflictError(`Apply failed with ${list.length} conflicts: ${lines.join('\n')}`, causes);
@@ -331,7 +341,7 @@ export function applyManagedFields(live: KubeObject | undefined, config: KubeObj
         const left = difference(s, allowed);
         if (!left.isEmpty()) rest.set(id, left);
       }
-      throw conflictError(rest);
+      throw conflictError(rest, ctx.conflictAPIVersion);
     }
     return withLastApplied(attempt(true), live, config, manager);
   }
@@ -389,7 +399,7 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
   if (!force && conflicts.size > 0) {
     const all = new FieldSet();
     for (const s of conflicts.values()) unionInto(all, s);
-    throw new ConflictsCarrier(conflictError(conflicts), { all, byManager: conflicts });
+    throw new ConflictsCarrier(conflictError(conflicts, ctx.conflictAPIVersion), { all, byManager: conflicts });
   }
   for (const [other, e] of managed) {
     if (other === id) continue;
@@ -398,7 +408,7 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
     subtract(e, c.removed);
   }
   const noop = equalJSON(liveObj, merged);
-  if (!noop) managed.get(id)!.time = ctx.now;
+  if (!noop) managed.get(id)!.time = entryTime(ctx);
   finish(managed);
   return { object: (noop ? liveObj : merged) as KubeObject, managedFields: encodeManaged(managed), noop };
 }

@@ -160,3 +160,43 @@ describe('field manager (managedFields and server-side apply)', () => {
     expect(bob.body.message).to.equal('Apply failed with 1 conflict: conflict with "alice": .spec.template.spec.containers[name="web"].image');
   });
 });
+
+describe('field manager through the scale subresource', () => {
+  let server: ApiServer;
+  let client: Client;
+  const scalers = '/apis/s.example.com/v1/namespaces/default/scalers';
+
+  before(async () => {
+    ({ server, client } = await start());
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'scalers.s.example.com' },
+      spec: {
+        group: 's.example.com', scope: 'Namespaced', names: { plural: 'scalers', singular: 'scaler', kind: 'Scaler' },
+        versions: [{
+          name: 'v1', served: true, storage: true, subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' }, x: { type: 'string' } } }, status: { type: 'object', properties: { replicas: { type: 'integer' } } } } } },
+        }],
+      },
+    };
+    expect((await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it('owns the parent\'s replicas path for a scale writer, with subresource scale and no time (as kube-apiserver 1.34.4)', async () => {
+    await client.post(`${scalers}?fieldManager=creator`, { apiVersion: 's.example.com/v1', kind: 'Scaler', metadata: { name: 's1' }, spec: { replicas: 1, x: 'a' } });
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 's1' }, spec: { replicas: 7 } };
+    const conflict = await client.patch(`${scalers}/s1/scale?fieldManager=m`, scale, 'apply');
+    expect(conflict.status).to.equal(409);
+    expect(conflict.body.message).to.equal('Apply failed with 1 conflict: conflict with "creator" using autoscaling/v1: .spec.replicas');
+    const patched = await client.patch(`${scalers}/s1/scale?fieldManager=u`, { spec: { replicas: 3 } }, 'merge');
+    expect(patched.status).to.equal(200);
+    const got = await client.get(`${scalers}/s1`);
+    expect(got.body.metadata.managedFields).to.deep.equal([
+      { manager: 'u', operation: 'Update', apiVersion: 's.example.com/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+      { manager: 'creator', operation: 'Update', apiVersion: 's.example.com/v1', time: got.body.metadata.managedFields[1].time, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { '.': {}, 'f:x': {} } } },
+    ]);
+  });
+});
