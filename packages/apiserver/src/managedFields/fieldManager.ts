@@ -53,6 +53,8 @@ export interface FieldManagerContext {
    * than the object (`autoscaling/v1` for a Scale). @defaultValue the manager's own version
    */
   conflictAPIVersion?: string;
+  /** The kind's empty object, compared with on create and before the first apply. @defaultValue `{}` */
+  empty?: Record<string, unknown>;
 }
 
 interface Entry {
@@ -249,7 +251,7 @@ export function updateManagedFields(live: KubeObject | undefined, next: KubeObje
     // An existing object without managed fields is not tracked by updates (`skipNonAppliedManager`).
     if (live !== undefined && managed.size === 0) return undefined;
   }
-  recordUpdate(managed, withoutManagedFields(live), withoutManagedFields(next), manager, ctx);
+  recordUpdate(managed, live === undefined ? ctx.empty ?? {} : withoutManagedFields(live), withoutManagedFields(next), manager, ctx);
   finish(managed);
   return encodeManaged(managed);
 }
@@ -360,7 +362,7 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
   if (managed.size === 0 && live !== undefined) {
     // The object's fields so far belong to someone: credit them to `before-first-apply`.
     managed = new Map();
-    recordUpdate(managed, {}, liveObj, beforeFirstApplyManager, ctx);
+    recordUpdate(managed, ctx.empty ?? {}, liveObj, beforeFirstApplyManager, ctx);
     finish(managed);
   }
   let merged = mergeObjects(liveObj, config, ctx.type) as Record<string, unknown>;

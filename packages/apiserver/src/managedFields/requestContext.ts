@@ -7,7 +7,8 @@ import type { KubeObject } from '@kubekit/core';
 import type { RestRequest } from '../restRequest.js';
 import type { ResourceType, WriteContext } from '../resourceType.js';
 import { FieldSet } from './fieldSet.js';
-import { builtinRootType, type TypeNode } from './schema.js';
+import { builtinKindType, type TypeNode } from './schema.js';
+import { zeroObject } from './zeroObjects.js';
 import type { FieldManagerContext } from './fieldManager.js';
 
 /** The longest manager name derived from a User-Agent, in bytes (`FieldManagerMaxLength`). */
@@ -38,11 +39,18 @@ export function managerOf(r: RestRequest, fieldManager: string): string {
   return managerFromUserAgent(typeof ua === 'string' ? ua : '');
 }
 
-const builtinType = builtinRootType();
+const builtinTypes = new WeakMap<ResourceType, TypeNode>();
 
-/** The type the field manager walks objects of a resource with. */
+/** The type the field manager walks objects of a resource with: its own, else its published OpenAPI schema's. */
 export function typeOf(type: ResourceType): TypeNode {
-  return type.managedFieldsType?.() ?? builtinType;
+  const own = type.managedFieldsType?.();
+  if (own !== undefined) return own;
+  let t = builtinTypes.get(type);
+  if (t === undefined) {
+    t = builtinKindType(type.names.group, type.names.version, type.names.kind);
+    builtinTypes.set(type, t);
+  }
+  return t;
 }
 
 /**
@@ -68,5 +76,6 @@ export function fieldManagerContext(r: RestRequest, wctx: WriteContext, old: Kub
   return {
     type: typeOf(r.type), apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
     subresource: r.info.subresource, now: wctx.now, ...(ignored !== undefined ? { ignored } : {}),
+    ...(r.type.managedFieldsType === undefined ? { empty: zeroObject(names.group, names.version, names.kind) } : {}),
   };
 }

@@ -13,9 +13,10 @@
  */
 import type { JSONSchemaProps } from '@kubekit/crd';
 import { listStrategy } from '../strategicMergePatch.js';
+import { builtinKindSchema, itemSchema, resolveSchema, type OpenAPISchema } from '../builtinSchemas.js';
 
 /** A type of the walk. */
-export type TypeNode = ScalarType | MapType | ListType | DeducedType | BuiltinType;
+export type TypeNode = ScalarType | MapType | ListType | DeducedType | BuiltinType | OpenAPIType;
 
 /** A scalar, or anything treated as one. */
 export interface ScalarType { readonly kind: 'scalar' }
@@ -55,6 +56,15 @@ export interface BuiltinType {
   readonly path: readonly string[];
   /** Whether the keys here are map keys (labels, data, ...), not declared fields. */
   readonly mapKeys: boolean;
+}
+
+/**
+ * A position typed by a published OpenAPI v3 schema (the built-in kinds, from builtinSchemas.ts),
+ * resolved one level at a time (schemas refer to themselves: JSONSchemaProps).
+ */
+export interface OpenAPIType {
+  readonly kind: 'openapi';
+  readonly schema: OpenAPISchema;
 }
 
 export const scalarType: ScalarType = { kind: 'scalar' };
@@ -201,4 +211,61 @@ export function builtinList(t: BuiltinType): ListType {
   // The OpenAPI list-map keys add the protocol to the port lists' merge keys.
   if (field === 'ports') return { kind: 'list', listType: 'map', keys: [strategy.key, 'protocol'], keyDefaults: new Map([['protocol', 'TCP']]), element };
   return { kind: 'list', listType: 'map', keys: [strategy.key], element };
+}
+
+const resolvedOpenAPI = new WeakMap<OpenAPISchema, Exclude<TypeNode, OpenAPIType>>();
+
+/**
+ * One level of an OpenAPI schema as a type, the way the apiserver's type converter reads it: objects
+ * with `properties` declare fields, `additionalProperties` types map entries, `x-kubernetes-map-type:
+ * atomic` makes the object atomic; arrays follow `x-kubernetes-list-type` (atomic when absent) and
+ * `x-kubernetes-list-map-keys` (with the keys' defaults); `x-kubernetes-int-or-string` is a scalar, and
+ * a schema that says nothing (`RawExtension`, preserved fields) is deduced from the value.
+ */
+export function resolveOpenAPI(t: OpenAPIType): Exclude<TypeNode, OpenAPIType> {
+  const cached = resolvedOpenAPI.get(t.schema);
+  if (cached !== undefined) return cached;
+  const s = resolveSchema(t.schema);
+  let out: Exclude<TypeNode, OpenAPIType>;
+  const props = isRecord(s.properties) ? s.properties : undefined;
+  if (s['x-kubernetes-int-or-string'] === true) out = scalarType;
+  else if (s.type === 'array') {
+    const items = itemSchema(s);
+    const lt = s['x-kubernetes-list-type'];
+    const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? (s['x-kubernetes-list-map-keys'] as unknown[]).filter((k): k is string => typeof k === 'string') : [];
+    const keyDefaults = new Map<string, unknown>();
+    const itemProps = items !== undefined && isRecord(items.properties) ? items.properties : undefined;
+    for (const k of keys) {
+      const ks = itemProps !== undefined && isRecord(itemProps[k]) ? itemProps[k] : undefined;
+      if (ks !== undefined && Object.hasOwn(ks, 'default')) keyDefaults.set(k, ks.default);
+    }
+    out = {
+      kind: 'list', listType: lt === 'set' ? 'set' : lt === 'map' ? 'map' : 'atomic', keys,
+      element: items === undefined ? deducedType : { kind: 'openapi', schema: items },
+      ...(keyDefaults.size > 0 ? { keyDefaults } : {}),
+    };
+  } else if (s.type === 'object' || props !== undefined || isRecord(s.additionalProperties)) {
+    const fields = new Map<string, TypeNode>();
+    for (const [name, sub] of Object.entries(props ?? {})) if (isRecord(sub)) fields.set(name, { kind: 'openapi', schema: sub });
+    const element: TypeNode | undefined = isRecord(s.additionalProperties) ? { kind: 'openapi', schema: s.additionalProperties }
+      : s['x-kubernetes-preserve-unknown-fields'] === true || props === undefined ? deducedType : undefined;
+    out = { kind: 'map', fields, ...(element !== undefined ? { element } : {}), atomic: s['x-kubernetes-map-type'] === 'atomic' };
+  } else if (s.type === undefined) out = deducedType;
+  else out = scalarType;
+  resolvedOpenAPI.set(t.schema, out);
+  return out;
+}
+
+/** A type that is not an unresolved OpenAPI position. */
+export function concrete(t: TypeNode): Exclude<TypeNode, OpenAPIType> {
+  return t.kind === 'openapi' ? resolveOpenAPI(t) : t;
+}
+
+/**
+ * The type of a built-in kind: its published OpenAPI schema, or, for a kind without one, the patch
+ * strategies of the embedded server ({@link builtinRootType}).
+ */
+export function builtinKindType(group: string, version: string, kind: string): TypeNode {
+  const schema = builtinKindSchema({ group, version, kind });
+  return schema === undefined ? builtinRootType() : { kind: 'openapi', schema };
 }

@@ -11,7 +11,7 @@
  */
 import { KubeError } from '@kubekit/core';
 import { FieldSet, pathElementString } from './fieldSet.js';
-import { builtinAtomic, builtinChild, builtinList, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
+import { builtinAtomic, builtinChild, builtinList, concrete, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -59,7 +59,8 @@ type Shape = { kind: 'leaf' } | { kind: 'map'; type: TypeNode } | { kind: 'list'
 const leaf: Shape = { kind: 'leaf' };
 
 /** The shape of `value` (or, when absent, of `other`) at `t`; mismatches between value and type are leaves. */
-function shapeOf(t: TypeNode, v: unknown): Shape {
+function shapeOf(type: TypeNode, v: unknown): Shape {
+  const t = concrete(type);
   switch (t.kind) {
     case 'scalar': return leaf;
     case 'map': return isObject(v) && !t.atomic ? { kind: 'map', type: t } : leaf;
@@ -90,7 +91,8 @@ function pairShape(t: TypeNode, l: unknown, r: unknown): Shape {
 }
 
 /** The type of key `k` in a map-shaped type, and whether `k` is a declared field there. */
-function fieldOf(t: TypeNode, k: string): [TypeNode, boolean] {
+function fieldOf(type: TypeNode, k: string): [TypeNode, boolean] {
+  const t = concrete(type);
   if (t.kind === 'map') {
     const f = t.fields?.get(k);
     if (f !== undefined) return [f, true];
@@ -104,7 +106,8 @@ function fieldOf(t: TypeNode, k: string): [TypeNode, boolean] {
 function keyDefault(list: ListType, key: string): unknown {
   const d = list.keyDefaults?.get(key);
   if (d !== undefined) return d;
-  return list.element.kind === 'map' ? (list.element as MapType).defaults?.get(key) : undefined;
+  const element = concrete(list.element);
+  return element.kind === 'map' ? (element as MapType).defaults?.get(key) : undefined;
 }
 
 /** The path element of a list item: `v:` for sets, `k:` for associative lists, `i:` otherwise. */
@@ -155,7 +158,8 @@ export function toFieldSet(value: unknown, type: TypeNode): FieldSet {
       for (const k of Object.keys(o)) {
         const [ft, declared] = fieldOf(shape.type, k);
         const link: PathLink = { pe: `f:${k}`, parent: path };
-        if (!declared && shape.type.kind === 'map' && shape.type.element === undefined) {
+        const st = concrete(shape.type);
+        if (!declared && st.kind === 'map' && st.element === undefined) {
           undeclared.push(pathString(link));
           continue;
         }
@@ -448,7 +452,8 @@ export function ensureNamedFieldsAreMembers(set: FieldSet, type: TypeNode): Fiel
   const out = new FieldSet();
   const stack: [FieldSet, TypeNode, FieldSet][] = [[set, type, out]];
   while (stack.length > 0) {
-    const [s, t, o] = stack.pop()!;
+    const [s, type, o] = stack.pop()!;
+    const t = concrete(type);
     if (s.member) o.member = true;
     for (const [pe, c] of s.children) {
       const oc = o.child(pe);

@@ -139,6 +139,25 @@ describe('field manager (managedFields and server-side apply)', () => {
     expect(edited.body.message).to.equal('Apply failed with 1 conflict: conflict with "kubectl-edit" using v1: .data.c');
   });
 
+  it('compares a created built-in object with its kind\'s Go zero value: struct fields it always has carry no "."', async () => {
+    // kube-apiserver 1.34.4 for the same create: f:spec, f:strategy, f:template and f:containers
+    // without ".", f:rollingUpdate, f:env and f:volumes with it.
+    const d = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd0' },
+      spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'web', image: 'nginx', env: [{ name: 'A', value: '1' }] }], volumes: [{ name: 'v', emptyDir: {} }] } } },
+    };
+    const r = await client.post('/apis/apps/v1/namespaces/default/deployments?fieldManager=creator', d);
+    expect(r.status).to.equal(201);
+    type V1 = Record<string, Record<string, unknown>>;
+    const spec = (r.body.metadata.managedFields[0].fieldsV1 as V1)['f:spec'] as V1;
+    expect(Object.keys(spec)).to.not.include('.');
+    expect(Object.keys(spec['f:strategy'])).to.deep.equal(['f:rollingUpdate', 'f:type']);
+    expect(Object.keys(spec['f:strategy']['f:rollingUpdate'] as object)).to.deep.equal(['.', 'f:maxSurge', 'f:maxUnavailable']);
+    const podSpec = (spec['f:template'] as V1)['f:spec'] as V1;
+    expect(Object.keys(podSpec['f:containers'])).to.deep.equal(['k:{"name":"web"}']);
+    expect(Object.keys(podSpec['f:volumes'])).to.deep.equal(['.', 'k:{"name":"v"}']);
+  });
+
   it('records containers of a Deployment by name and their ports by port and protocol', async () => {
     const d = {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd1' },
