@@ -67,7 +67,9 @@ export interface OpenAPIType {
   readonly schema: OpenAPISchema;
 }
 
+/** The scalar type (also atomic values of unknown shape). */
 export const scalarType: ScalarType = { kind: 'scalar' };
+/** The type of preserved unknown fields. */
 export const deducedType: DeducedType = { kind: 'deduced' };
 
 const stringMap: MapType = { kind: 'map', element: scalarType, atomic: false };
