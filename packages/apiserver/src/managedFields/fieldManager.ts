@@ -63,9 +63,42 @@ interface Entry {
   apiVersion: string;
   subresource: string;
   time: string | undefined;
-  set: FieldSet;
-  /** The FieldsV1 the entry was read from, reused while its set is unchanged. */
+  /** The fields, decoded from {@link raw} when first needed (see {@link setOf}). */
+  set?: FieldSet;
+  /** The stored FieldsV1 the entry was read from, reused while its set is unchanged. */
   raw?: Record<string, unknown>;
+}
+
+/** An entry's fields, decoded on first use: most writes leave most managers untouched. */
+function setOf(e: Entry): FieldSet {
+  e.set ??= fromFieldsV1(e.raw);
+  return e.set;
+}
+
+function entryEmpty(e: Entry): boolean {
+  return e.set === undefined ? e.raw === undefined || Object.keys(e.raw).length === 0 : e.set.isEmpty();
+}
+
+/** Whether a stored FieldsV1 and a set have a member in common (without decoding the FieldsV1). */
+function rawIntersects(raw: Record<string, unknown>, set: FieldSet): boolean {
+  const stack: [FieldSet, Record<string, unknown>][] = [[set, raw]];
+  while (stack.length > 0) {
+    const [node, r] = stack.pop()!;
+    for (const [pe, child] of node.children) {
+      const rc = Object.hasOwn(r, pe) ? r[pe] : undefined;
+      if (rc === null || typeof rc !== 'object') continue;
+      const rco = rc as Record<string, unknown>;
+      if (child.member && (Object.hasOwn(rco, '.') || Object.keys(rco).length === 0)) return true;
+      if (child.children.size > 0) stack.push([child, rco]);
+    }
+  }
+  return false;
+}
+
+/** Whether an entry's fields and a set have a member in common. */
+function intersects(e: Entry, set: FieldSet): boolean {
+  if (e.set === undefined && e.raw !== undefined) return rawIntersects(e.raw, set);
+  return !intersection(setOf(e), set).isEmpty();
 }
 
 /** Managers by identifier (`BuildManagerIdentifier`: the entry without fields and time; appliers without apiVersion). */
@@ -109,9 +142,10 @@ function decodeManaged(entries: unknown, keepRaw = false): Managed {
     const entry: Entry = {
       manager: typeof e.manager === 'string' ? e.manager : '', operation, apiVersion: typeof e.apiVersion === 'string' ? e.apiVersion : '',
       subresource: typeof e.subresource === 'string' ? e.subresource : '', time: typeof e.time === 'string' ? e.time : undefined,
-      set: fromFieldsV1(e.fieldsV1),
-      // Stored entries are in canonical form: re-used as long as their set does not change.
-      ...(keepRaw && e.fieldsV1 !== undefined && e.fieldsV1 !== null && typeof e.fieldsV1 === 'object' ? { raw: e.fieldsV1 } : {}),
+      // Stored entries are valid and canonical (the field manager wrote them): decoded when needed,
+      // re-used as long as their set does not change. Others are checked now.
+      ...(keepRaw && e.fieldsV1 !== undefined && e.fieldsV1 !== null && typeof e.fieldsV1 === 'object' && !Array.isArray(e.fieldsV1)
+        ? { raw: e.fieldsV1 } : { set: fromFieldsV1(e.fieldsV1) }),
     };
     const id = identifier(entry);
     if (out.has(id)) throw KubeError.badRequest(`failed to decode managed fields: duplicate entries for manager ${id}`);
@@ -128,7 +162,7 @@ function seconds(time: string | undefined): number {
 
 /** `metadata.managedFields` from the managers, in the apiserver's order (`sortEncodedManagedFields`). */
 function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
-  const entries = [...managed.values()].filter((e) => !e.set.isEmpty());
+  const entries = [...managed.values()].filter((e) => !entryEmpty(e));
   if (entries.length === 0) return undefined;
   const at = new Map(entries.map((e) => [e, seconds(e.time)]));
   entries.sort((p, q) => {
@@ -143,7 +177,7 @@ function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
   return entries.map((e) => ({
     ...(e.manager !== '' ? { manager: e.manager } : {}), operation: e.operation, apiVersion: e.apiVersion,
     ...(e.time !== undefined ? { time: e.time } : {}),
-    fieldsType: 'FieldsV1', fieldsV1: e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(e.set),
+    fieldsType: 'FieldsV1', fieldsV1: e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(setOf(e)),
     ...(e.subresource !== '' ? { subresource: e.subresource } : {}),
   }));
 }
@@ -166,14 +200,15 @@ function filtered(c: { added: FieldSet; modified: FieldSet; removed: FieldSet },
 function finish(managed: Managed): void {
   for (const [id, e] of managed) {
     subtract(e, stripSet);
-    if (e.set.isEmpty()) managed.delete(id);
+    if (entryEmpty(e)) managed.delete(id);
   }
   capUpdateManagers(managed);
 }
 
 /** Removes the members of `set` from an entry's set, forgetting its FieldsV1 if that changed it. */
 function subtract(e: Entry, set: FieldSet): void {
-  if (subtractInPlace(e.set, set)) delete e.raw;
+  if (e.set === undefined && e.raw !== undefined && !rawIntersects(e.raw, set)) return;
+  if (subtractInPlace(setOf(e), set)) delete e.raw;
 }
 
 /** Merges the oldest `Update` entries into one `ancient-changes` entry per API version (`capManagersManager`). */
@@ -191,10 +226,10 @@ function capUpdateManagers(managed: Managed): void {
     if (!managed.has(bucket)) {
       const firstEntry = managed.get(first)!;
       managed.delete(first);
-      managed.set(bucket, { ...firstEntry, manager: ancientChangesManager, subresource: '' });
+      managed.set(bucket, { ...firstEntry, set: setOf(firstEntry), manager: ancientChangesManager, subresource: '' });
     }
     const b = managed.get(bucket)!;
-    managed.set(bucket, { ...b, set: union(e.set, b.set), time: e.time, raw: undefined });
+    managed.set(bucket, { ...b, set: union(setOf(e), setOf(b)), time: e.time, raw: undefined });
     managed.delete(id);
     length--;
   }
@@ -221,7 +256,7 @@ function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: s
   const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);
   const previous = managed.get(id);
-  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : union(mine, previous.set) });
+  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : union(mine, setOf(previous)) });
 }
 
 /**
@@ -383,11 +418,11 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
   }
   if (ctx.ignored !== undefined) set = recursiveDifference(set, ctx.ignored);
   managed.set(id, { ...key, time: last?.time, set });
-  if (last !== undefined && !last.set.isEmpty()) {
+  if (last !== undefined && !entryEmpty(last)) {
     // Prune what this manager applied before and no longer applies, unless someone else owns it.
     const owned = new FieldSet();
-    for (const e of managed.values()) unionInto(owned, ensureNamedFieldsAreMembers(e.set, ctx.type));
-    const remove = difference(ensureNamedFieldsAreMembers(last.set, ctx.type), owned);
+    for (const e of managed.values()) unionInto(owned, ensureNamedFieldsAreMembers(setOf(e), ctx.type));
+    const remove = difference(ensureNamedFieldsAreMembers(setOf(last), ctx.type), owned);
     merged = removeItems(merged, remove, ctx.type) as Record<string, unknown>;
   }
   const c = filtered(compareObjects(liveObj, merged, ctx.type), ctx.ignored);
@@ -395,8 +430,8 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
   const conflicts = new Map<string, FieldSet>();
   for (const [other, e] of managed) {
     if (other === id) continue;
-    const s = intersection(e.set, changed);
-    if (!s.isEmpty()) conflicts.set(other, s);
+    if (!intersects(e, changed)) continue;
+    conflicts.set(other, intersection(setOf(e), changed));
   }
   if (!force && conflicts.size > 0) {
     const all = new FieldSet();
