@@ -19,13 +19,7 @@ export const allowedDifferences: AllowedDifference[] = [
     steps: ['syntax error'],
     reason: 'cel-go\'s ANTLR parser words syntax errors from its grammar\'s expected-token sets ("Syntax error: mismatched input \'<EOF>\' expecting {\'[\', \'{\', …}", at column 10), @bufbuild/cel\'s parser words them its own way ("found < but expecting end of input", column 8); matching them in general needs cel-go\'s ANTLR grammar and error strategy, not a rewording (packages/cel).',
   },
-  // ---- request decoding, patches, deletes, query parsing: the files another helper is hardening
-  //      (patch.ts, deleteHandler.ts, restRequest.ts, query parsing), left to them
-  {
-    scenario: 'cr/server-side-apply',
-    steps: ['bob conflicts on color', 'bob forces color', 'alice drops replicas'],
-    reason: 'kubekit\'s apply records managedFields but computes no ownership conflicts (no 409 "Apply failed with 1 conflict: conflict with \\"alice\\": .spec.color"), does not move a forced field out of the other manager\'s set, and keeps fields a manager stops applying. Server-side apply merge semantics (structured-merge-diff) are a feature of their own, not a wording fix.',
-  },
+  // ---- request decoding and query parsing
   {
     scenario: 'watch/resource-versions',
     steps: ['watch with an unparsable resourceVersion'],

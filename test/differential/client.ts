@@ -27,6 +27,8 @@ export interface RequestOptions {
   body?: unknown;
   contentType?: string;
   accept?: string;
+  /** The User-Agent header. @defaultValue `kubekit-differential` */
+  userAgent?: string;
   /** Raw body text, sent as is (malformed JSON, YAML). */
   raw?: string;
 }
@@ -44,7 +46,7 @@ function agentFor(t: Target): HttpAgent {
 
 function open(t: Target, method: string, path: string, options: RequestOptions, signal?: AbortSignal): Promise<IncomingMessage> {
   const url = new URL(path, t.url);
-  const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'User-Agent': 'kubekit-differential' };
+  const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'User-Agent': options.userAgent ?? 'kubekit-differential' };
   if (t.token !== undefined) headers.Authorization = `Bearer ${t.token}`;
   let payload: string | undefined;
   if (options.raw !== undefined) payload = options.raw;

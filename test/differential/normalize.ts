@@ -72,6 +72,9 @@ export function normalizeSteps(steps: readonly Step[], options: NormalizeOptions
       if (k === 'managedFields' && !options.managedFields) continue;
       out[k] = walk(v[k], k, v);
     }
+    // managedFields are ordered by time (seconds) before manager name; with times normalised away, a
+    // second boundary falling between two writes on one server only must not count as a difference.
+    if (Array.isArray(out.managedFields)) out.managedFields = [...(out.managedFields as Record<string, unknown>[])].sort((a, b) => (managedFieldsOrder(a) < managedFieldsOrder(b) ? -1 : managedFieldsOrder(a) > managedFieldsOrder(b) ? 1 : 0));
     // Table rows: the Age column's cells are durations since creation.
     if (out.kind === 'Table' && Array.isArray(out.columnDefinitions) && Array.isArray(out.rows)) {
       const ages = (out.columnDefinitions as { name?: string }[]).flatMap((c, i) => (c.name === 'Age' ? [i] : []));
@@ -81,6 +84,10 @@ export function normalizeSteps(steps: readonly Step[], options: NormalizeOptions
     return out;
   };
   return steps.map((s) => walk(s, undefined, undefined) as Step);
+}
+
+function managedFieldsOrder(e: Record<string, unknown>): string {
+  return [e.operation, e.manager, e.apiVersion, e.subresource].map((x) => (typeof x === 'string' ? x : '')).join('\u0000');
 }
 
 /** Stable JSON with sorted keys (order of object keys is not part of the API). */

@@ -264,6 +264,58 @@ export const scenarios: Scenario[] = [
       await s.req('bob conflicts on color', 'PATCH', `${p}?fieldManager=bob`, { body: widget(c, 'w1', { color: 'red' }), contentType: apply });
       await s.req('bob forces color', 'PATCH', `${p}?fieldManager=bob&force=true`, { body: widget(c, 'w1', { color: 'red' }), contentType: apply });
       await s.req('alice drops replicas', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'w1', {}), contentType: apply });
+      // Applying the value another manager set shares it; an update takes it from every applier.
+      await s.req('alice applies the color bob set (shared)', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'w1', { color: 'red' }), contentType: apply });
+      await s.req('carol updates color (merge patch)', 'PATCH', `${p}?fieldManager=carol`, { body: { spec: { color: 'green', count: 1 } }, contentType: 'application/merge-patch+json' });
+      await s.req('alice conflicts with an updater', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'w1', { color: 'blue', count: 2 }), contentType: apply });
+      await s.req('an update without fieldManager is managed by its User-Agent', 'PATCH', p, { body: { spec: { enabled: true } }, contentType: 'application/merge-patch+json', userAgent: 'kubectl/v1.34.4 (linux/amd64) kubernetes/abcdef' });
+      await s.req('apply with managedFields in the configuration', 'PATCH', `${p}?fieldManager=alice`, { body: { ...widget(c, 'w1', {}), metadata: { name: 'w1', managedFields: [{ manager: 'x', operation: 'Apply' }] } }, contentType: apply });
+      await s.req('dry-run apply', 'PATCH', `${p}?fieldManager=dave&dryRun=All&force=true`, { body: widget(c, 'w1', { color: 'pink' }), contentType: apply });
+      // Managed fields reset by an update with `[{}]`; the next apply credits the fields to before-first-apply.
+      await s.req('reset managedFields', 'PATCH', p, { body: { metadata: { managedFields: [{}] } }, contentType: 'application/merge-patch+json' });
+      await s.req('an update of an untracked object stays untracked', 'PATCH', `${p}?fieldManager=carol`, { body: { spec: { count: 3 } }, contentType: 'application/merge-patch+json' });
+      await s.req('first apply after the reset conflicts with before-first-apply', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'w1', { color: 'blue', count: 3 }), contentType: apply });
+      await s.req('first apply after the reset, forced', 'PATCH', `${p}?fieldManager=alice&force=true`, { body: widget(c, 'w1', { color: 'blue', count: 3 }), contentType: apply });
+      await s.req('create by update (POST)', 'POST', `${base(c)}?fieldManager=creator`, { body: widget(c, 'w2', { color: 'blue', tags: ['a'] }, { metadata: { labels: { app: 'x' } } }) });
+      await s.req('apply conflicts with the creator', 'PATCH', `${base(c)}/w2?fieldManager=alice`, { body: widget(c, 'w2', { color: 'red', tags: ['b'] }), contentType: apply });
+      await s.req('apply takes the creator\'s label by force', 'PATCH', `${base(c)}/w2?fieldManager=alice&force=true`, { body: widget(c, 'w2', { tags: ['b'] }, { metadata: { labels: { app: 'y', tier: 'web' } } }), contentType: apply });
+      await s.req('alice drops her label', 'PATCH', `${base(c)}/w2?fieldManager=alice`, { body: widget(c, 'w2', { tags: ['b'] }, { metadata: { labels: { app: 'y' } } }), contentType: apply });
+    },
+  },
+  {
+    name: 'cr/server-side-apply-lists',
+    managedFields: true,
+    async run(s) {
+      const c = crd('ssalists', {
+        subresources: { status: {} },
+        schema: { type: 'object', properties: {
+          spec: { type: 'object', properties: {
+            ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'proto'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, proto: { type: 'string', default: 'TCP' }, port: { type: 'integer' } } } },
+            hosts: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+            args: { type: 'array', items: { type: 'string' } },
+            selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { app: { type: 'string' }, tier: { type: 'string' } } },
+            env: { type: 'object', additionalProperties: { type: 'string' } },
+            free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          } },
+          status: { type: 'object', properties: { phase: { type: 'string' }, ready: { type: 'integer' } } },
+        } },
+      });
+      await s.setupCRD(c);
+      const apply = 'application/apply-patch+yaml';
+      const merge = 'application/merge-patch+json';
+      const p = `${base(c)}/l1`;
+      await s.req('create by update', 'POST', `${base(c)}?fieldManager=creator`, { body: widget(c, 'l1', { ports: [{ name: 'a', port: 1 }], hosts: ['h1'], args: ['x'], selector: { app: 'a' }, env: { A: '1' }, free: { deep: { x: 1 }, list: [1, 2] } }) });
+      await s.req('alice adds a port item', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'l1', { ports: [{ name: 'b', port: 2 }], hosts: ['h2'], env: { B: '2' } }), contentType: apply });
+      await s.req('alice conflicts on the creator\'s item', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'l1', { ports: [{ name: 'b', port: 2 }, { name: 'a', port: 9 }], hosts: ['h2'], env: { B: '2' } }), contentType: apply });
+      await s.req('alice conflicts on atomic values', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'l1', { args: ['y'], selector: { app: 'b' }, free: { deep: { x: 2 }, list: [3] } }), contentType: apply });
+      await s.req('alice forces them', 'PATCH', `${p}?fieldManager=alice&force=true`, { body: widget(c, 'l1', { ports: [{ name: 'b', port: 2 }, { name: 'a', port: 9 }], hosts: ['h2'], env: { B: '2' }, args: ['y'], selector: { app: 'b' }, free: { deep: { x: 2 }, list: [3] } }), contentType: apply });
+      await s.req('bob shares a set value and adds one', 'PATCH', `${p}?fieldManager=bob`, { body: widget(c, 'l1', { hosts: ['h2', 'h3'], ports: [{ name: 'c', proto: 'UDP', port: 3 }] }), contentType: apply });
+      await s.req('status written by an updater', 'PATCH', `${p}/status?fieldManager=dan`, { body: { status: { phase: 'Pending', ready: 0 } }, contentType: merge });
+      await s.req('status applied', 'PATCH', `${p}/status?fieldManager=dave&force=true`, { body: { ...widget(c, 'l1', {}), status: { phase: 'Running' } }, contentType: apply });
+      await s.req('status is not applied through the main resource', 'PATCH', `${p}?fieldManager=erin`, { body: { ...widget(c, 'l1', {}), status: { phase: 'Failed' } }, contentType: apply });
+      await s.req('alice drops items and a set value', 'PATCH', `${p}?fieldManager=alice`, { body: widget(c, 'l1', { ports: [{ name: 'a', port: 9 }], args: ['y'] }), contentType: apply });
+      await s.req('bob leaves', 'PATCH', `${p}?fieldManager=bob`, { body: widget(c, 'l1', {}), contentType: apply });
+      await s.req('get', 'GET', p);
     },
   },
   {

@@ -15,6 +15,7 @@ import { converterFor, type Converter } from './conversion.js';
 import type { WebhookServiceResolver } from './internal/webhookClient.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
+import { typeFromStructuralSchema, type TypeNode } from './managedFields/schema.js';
 import { compileSchema, validateCustomResource, type CompiledSchema } from './internal/semantics.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { FieldIndex } from './storage/fieldIndex.js';
@@ -151,6 +152,7 @@ export class CustomResourceType implements ResourceType {
   private readonly apiVersion: string;
   private readonly views = new WeakMap<KubeObject, KubeObject | Promise<KubeObject>>();
   private readonly v: VersionRuntime;
+  private fieldsType: TypeNode | undefined;
 
   constructor(readonly runtime: CustomResourceRuntime, readonly version: string) {
     const { crd } = runtime;
@@ -258,6 +260,11 @@ export class CustomResourceType implements ResourceType {
     if (!deepEqual(withoutMetadata(object), withoutMetadata(old))) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
+  }
+
+  managedFieldsType(): TypeNode {
+    this.fieldsType ??= typeFromStructuralSchema(this.v.schema);
+    return this.fieldsType;
   }
 
   /** Schema, CEL and metadata validation, all by `@kubekit/crd`. */

@@ -1,7 +1,6 @@
 /**
- * Patches: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and the subset of server-side apply the
- * embedded server offers (create, and update of the fields a manager applies, removing the fields it
- * applied before and no longer applies; no conflict detection between managers).
+ * Patches: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and strategic merge patch. Server-side
+ * apply, with its managed fields and conflicts, is the field manager's (managedFields/fieldManager.ts).
  */
 import { KubeError, goJSON } from '@kubekit/core';
 import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
@@ -125,13 +124,27 @@ export const maxJSONPatchOperations = 10_000;
  */
 export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
 
+/**
+ * Checks that an object stays within the embedded server's nesting limit, its managed fields aside:
+ * they nest two levels deeper than the fields they describe, and are walked without recursion.
+ */
+export function checkObjectDepth(value: unknown): void {
+  const meta = isObject(value) ? value.metadata : undefined;
+  if (!isObject(meta) || !Object.hasOwn(meta, 'managedFields')) {
+    checkValueDepth(value);
+    return;
+  }
+  const { managedFields: _skip, ...rest } = meta;
+  checkValueDepth({ ...(value as Record<string, unknown>), metadata: rest });
+}
+
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
 export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   if (patch.length > maxJSONPatchOperations) {
     throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
   }
-  checkValueDepth(target);
+  checkObjectDepth(target);
   let doc: unknown = cloneJSON(target);
   let copied = 0;
   for (const raw of patch as Operation[]) {
@@ -165,55 +178,4 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
     }
   }
   return doc;
-}
-
-/** The set of field paths an applied configuration sets (its leaves and list values), as `a.b.c`. */
-export function appliedFieldPaths(config: unknown, prefix = ''): string[] {
-  if (!isObject(config)) return prefix === '' ? [] : [prefix];
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(config)) {
-    if (prefix === '' && (k === 'apiVersion' || k === 'kind')) continue;
-    if (prefix === 'metadata' && (k === 'name' || k === 'namespace')) continue;
-    const p = prefix === '' ? k : `${prefix}.${k}`;
-    if (isObject(v) && Object.keys(v).length > 0) out.push(...appliedFieldPaths(v, p));
-    else out.push(p);
-  }
-  return out;
-}
-
-function deletePath(obj: Record<string, unknown>, path: string): void {
-  const parts = path.split('.');
-  const stack: Record<string, unknown>[] = [obj];
-  let cur: Record<string, unknown> = obj;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const next = getOwn(cur, parts[i]);
-    if (!isObject(next)) return;
-    cur = next;
-    stack.push(cur);
-  }
-  if (Object.hasOwn(cur, parts[parts.length - 1])) delete cur[parts[parts.length - 1]];
-  // Drop objects the removal left empty.
-  for (let i = stack.length - 1; i > 0; i--) {
-    if (Object.keys(stack[i]).length === 0) delete stack[i - 1][parts[i - 1]];
-    else break;
-  }
-}
-
-/**
- * Server-side apply of `config` by a manager onto `live` (undefined to create): the applied fields
- * are merged in (objects merged, lists and scalars replaced), and the fields the manager applied
- * before (`previous`) but no longer applies are removed.
- */
-export function applyConfiguration(live: unknown, config: Record<string, unknown>, previous: readonly string[]): unknown {
-  const merged = mergeApplied(cloneJSON(live ?? {}), config) as Record<string, unknown>;
-  const now = new Set(appliedFieldPaths(config));
-  for (const p of previous) if (!now.has(p) && ![...now].some((n) => n.startsWith(`${p}.`))) deletePath(merged, p);
-  return merged;
-}
-
-function mergeApplied(target: unknown, config: unknown): unknown {
-  if (!isObject(config)) return cloneJSON(config);
-  const out: Record<string, unknown> = isObject(target) ? target : {};
-  for (const [k, v] of Object.entries(config)) setOwn(out, k, mergeApplied(getOwn(out, k), v));
-  return out;
 }

@@ -6,6 +6,7 @@
  * Built-in kinds, CustomResourceDefinitions and custom resources each implement it.
  */
 import type { FieldError, GroupResource, KubeError, KubeObject } from '@kubekit/core';
+import type { TypeNode } from './managedFields/schema.js';
 
 /** A field set: field label → value, or a getter computing one field on demand. */
 export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
@@ -146,6 +147,12 @@ export interface ResourceType {
   validateCreate(object: KubeObject, ctx: WriteContext): FieldError[];
   /** Validates an update (metadata included). */
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[];
+
+  /**
+   * The type server-side apply walks this resource's objects with (list types, map types, declared
+   * fields). @defaultValue the built-in kinds' type, from their patch strategies
+   */
+  managedFieldsType?(): TypeNode;
 
   /** Adjusts an object being marked for deletion (deletionTimestamp set, finalizers pending). */
   markDeleting?(object: KubeObject): void;

@@ -20,6 +20,8 @@ export interface ServerLimits {
   minRequestTimeoutSeconds: number;
   /** Whether lists may use field indexes on selectable fields. */
   fieldIndexes: boolean;
+  /** Whether writes keep `metadata.managedFields` (apply always does). */
+  managedFields: boolean;
 }
 
 /** The lifecycle phase of a namespace, or undefined when it does not exist. */

@@ -69,6 +69,12 @@ export interface ApiServerOptions {
   minRequestTimeoutSeconds?: number;
   /** Whether lists use indexes on selectable fields. @defaultValue true */
   fieldIndexes?: boolean;
+  /**
+   * Whether creates, updates and non-apply patches record `metadata.managedFields` as the apiserver's
+   * field manager does (server-side apply always computes ownership). Off only to measure its cost.
+   * @defaultValue true
+   */
+  managedFields?: boolean;
   /** The clock for timestamps and watch timers. @defaultValue the real clock */
   clock?: Clock;
   /**
@@ -135,6 +141,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
     fieldIndexes: options.fieldIndexes ?? true,
+    managedFields: options.managedFields ?? true,
   };
 
   let persistence: FilePersistence | undefined;

@@ -7,7 +7,7 @@
  * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
-import { KubeError, FieldError, goJSON, goQuote, goSprint, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { KubeError, FieldError, goJSON, goQuote, goSprint, parseJSON, type KubeObject } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -17,7 +17,9 @@ import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
-import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf, type PatchType } from './patch.js';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, checkObjectDepth, patchTypeOf, type PatchType } from './patch.js';
+import { UnknownServerError, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
+import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
@@ -268,15 +270,16 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   const options = validateWriteOptions(r.query, verb, verb === 'patch' ? patchTypeOf(contentType(r.req)) : undefined);
   const { dryRun } = options;
   const wctx = writeContext(ctx, r, options);
+  const manager = managerOf(r, options.fieldManager);
   if (r.info.verb === 'create') {
     const body = await readObject(ctx, r, wctx, 'object');
-    await create(ctx, r, namespace, body, wctx, dryRun);
+    await create(ctx, r, namespace, body, wctx, dryRun, manager);
     return;
   }
   if (r.info.verb === 'update') {
     const body = await readObject(ctx, r, wctx, 'object');
     const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(r, body, wctx);
-    await update(ctx, r, namespace, wctx, dryRun, mutate, bodyResourceVersion(body));
+    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), bodyResourceVersion(body));
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
@@ -288,19 +291,35 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   }
   const body = await readObject(ctx, r, wctx, pt);
   if (pt === 'apply') {
-    await apply(ctx, r, namespace, body, wctx, dryRun);
+    await apply(ctx, r, namespace, body, wctx, dryRun, manager, r.query.get('force') === 'true');
     return;
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
     const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
     // A JSON patch can nest deeper than its body (copy and move).
-    checkValueDepth(patched);
+    checkObjectDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     return r.type.decode(patched, patchDecodeContext(wctx, pt, patched, body));
   };
   const precondition = pt === 'json' ? undefined : bodyResourceVersion(body);
-  await update(ctx, r, namespace, wctx, dryRun, mutate, precondition);
+  await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), precondition);
+}
+
+/** A mutation followed by the field manager's `Update` bookkeeping (`FieldManager.UpdateNoErrors`). */
+function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager: string, mutate: (old: KubeObject) => KubeObject): (old: KubeObject) => KubeObject {
+  if (!ctx.limits.managedFields) return mutate;
+  return (old) => {
+    const obj = mutate(old);
+    setManagedFields(obj, updateManagedFields(old, obj, manager, fieldManagerContext(r, wctx, old, obj)));
+    return obj;
+  };
+}
+
+function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['managedFields']): void {
+  if (entries === undefined) delete obj.metadata.managedFields;
+  else obj.metadata.managedFields = entries;
+  checkManagedFieldsDepth(obj);
 }
 
 /**
@@ -341,10 +360,12 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
   return () => cloneJSON(decoded);
 }
 
-async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
+async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined): Promise<void> {
   const { type } = r;
   let obj = type.decode(body, wctx);
   checkNamespace(ctx, type, obj, namespace);
+  // `manager` undefined: the managed fields are set already (an apply that creates).
+  if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx, undefined, obj)));
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
@@ -405,7 +426,11 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     }
     keepSystemFieldsOnUpdate(obj.metadata, old.metadata);
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
+    // The strategy may rebuild the object (status writes); the managed fields are the field manager's.
+    const managedFields = obj.metadata.managedFields;
     type.prepareForUpdate(obj, old, wctx);
+    if (managedFields === undefined) delete obj.metadata.managedFields;
+    else obj.metadata.managedFields = managedFields;
     const errs = type.validateUpdate(obj, old, wctx);
     if (errs.length > 0) throw invalid(type, info.name, errs);
     await ctx.admission?.validate({ ...attrs, object: obj });
@@ -469,67 +494,66 @@ function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
 }
 
 function sameContent(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject): unknown => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  const strip = (o: KubeObject): unknown => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
   return deepEqual(strip(a), strip(b));
 }
 
-async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean): Promise<void> {
+/**
+ * Server-side apply: the configuration merged into the live object by the field manager, which
+ * answers conflicts with other managers (409) unless `force` is set; an absent object is created.
+ */
+async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string, force: boolean): Promise<void> {
   const { type, info } = r;
-  const manager = r.query.get('fieldManager') ?? '';
   if (!isObject(body)) throw KubeError.badRequest('error decoding YAML: the applied configuration must be an object');
-  const config = body;
-  const entry = (paths: string[]): ManagedFieldsEntry => ({
-    manager, operation: 'Apply', apiVersion: `${type.names.group === '' ? '' : `${type.names.group}/`}${type.names.version}`,
-    time: wctx.now, fieldsType: 'FieldsV1', fieldsV1: encodeFieldsV1(paths),
-    ...(info.subresource !== '' ? { subresource: info.subresource } : {}),
-  });
+  const config = body as KubeObject;
   const key = storeKey(namespace, info.name);
   if (info.subresource === 'scale') {
     // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
-    await update(ctx, r, namespace, wctx, dryRun, (old) => scaleUpdate(type, applyConfiguration(scaleOf(type, old), config, []))(old), bodyResourceVersion(body));
+    // Ownership is the parent's: the Scale's replicas stand for the object's replicas path, which the
+    // manager applies (an `Apply` entry with subresource `scale`, as the apiserver's ScaleHandler keeps it).
+    const replicas = (old: KubeObject): KubeObject => {
+      const scale = scaleOf(type, old);
+      const spec = isObject(config.spec) ? config.spec : {};
+      const scaled = scaleUpdate(type, { ...scale, spec: { ...scale.spec as Record<string, unknown>, ...spec } })(old);
+      if (!Object.hasOwn(spec, 'replicas')) return scaled;
+      const parentConfig = { apiVersion: old.apiVersion, kind: old.kind, metadata: { name: old.metadata.name } } as KubeObject;
+      setPath(parentConfig as Record<string, unknown>, type.names.scale!.specReplicasPath, getPath(scaled, type.names.scale!.specReplicasPath));
+      const result = applyManagedFields(old, parentConfig, manager, { force }, { ...fieldManagerContext(r, wctx, old, scaled), conflictAPIVersion: 'autoscaling/v1' });
+      setManagedFields(scaled, result.managedFields);
+      return scaled;
+    };
+    await update(ctx, r, namespace, wctx, dryRun, replicas, bodyResourceVersion(body));
     return;
   }
   if (ctx.store.get(type.bucket, key) === undefined) {
     // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
     if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
-    const created = applyConfiguration(undefined, config, []) as KubeObject;
-    if (isObject(created.metadata)) created.metadata.managedFields = [entry(appliedFieldPaths(config))];
-    await create(ctx, r, namespace, created, wctx, dryRun);
+    // The configuration itself is applied (the field set is what it says, not its defaults); its
+    // apiVersion and kind are checked as a decoded object's, and the result is decoded like one.
+    type.decode(config, { ...wctx, warnings: [] });
+    const result = applyManagedFields(undefined, config, manager, { force }, fieldManagerContext(r, wctx, undefined, config));
+    const obj = type.decode(result.object, wctx);
+    setManagedFields(obj, result.managedFields);
+    await create(ctx, r, namespace, obj, wctx, dryRun, undefined);
     return;
   }
   await update(ctx, r, namespace, wctx, dryRun, (old) => {
-    const mine = (old.metadata.managedFields ?? []).find((m) => m.manager === manager && m.operation === 'Apply' && (m.subresource ?? '') === info.subresource);
-    const previous = mine?.fieldsV1 === undefined ? [] : decodeFieldsV1(mine.fieldsV1);
-    const merged = applyConfiguration(old, config, previous) as KubeObject;
-    const obj = type.decode(merged, wctx);
-    const others = (old.metadata.managedFields ?? []).filter((m) => m !== mine);
-    obj.metadata.managedFields = [...others, entry(appliedFieldPaths(config))];
+    type.decode(config, { ...wctx, warnings: [] });
+    const result = applyManagedFields(old, config, manager, { force }, fieldManagerContext(r, wctx, old, config));
+    const obj = type.decode(result.object, wctx);
+    setManagedFields(obj, result.managedFields);
     return obj;
   }, bodyResourceVersion(body));
 }
 
-function encodeFieldsV1(paths: readonly string[]): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  for (const p of paths) {
-    let cur = root;
-    for (const part of p.split('.')) {
-      const k = `f:${part}`;
-      cur[k] ??= {};
-      cur = cur[k] as Record<string, unknown>;
-    }
+/**
+ * The apiserver cannot read back an object whose managed fields nest past its JSON decoder's 10,000
+ * levels (they nest two levels deeper than the object): it answers 500 with the decoder's error.
+ */
+function checkManagedFieldsDepth(obj: KubeObject): void {
+  if (!managedFieldsDepthOK(obj.metadata.managedFields, apiserverMaxDepth - 2)) {
+    throw new UnknownServerError("invalid character '{' exceeded max depth");
   }
-  return root;
-}
-
-function decodeFieldsV1(fields: Record<string, unknown>, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    if (!k.startsWith('f:')) continue;
-    const p = prefix === '' ? k.slice(2) : `${prefix}.${k.slice(2)}`;
-    if (isObject(v) && Object.keys(v).some((x) => x.startsWith('f:'))) out.push(...decodeFieldsV1(v, p));
-    else out.push(p);
-  }
-  return out;
 }
 
 /** The `autoscaling/v1` Scale of an object with a scale subresource. */

@@ -96,11 +96,18 @@ describe('hostile input: prototype pollution', () => {
       '__proto__:', '  polluted: x',
       'spec:', '  data:', '    __proto__:', '      isAdmin: true', '  constructor:', '    prototype:', '      polluted: y', '',
     ].join('\n');
-    const created = await client.request('PATCH', `${widgets()}/applied?fieldManager=hostile`, yaml, 'application/apply-patch+yaml');
+    // Server-side apply types the configuration against the schema, as structured-merge-diff does:
+    // keys the schema does not declare (here at the root and in metadata) are refused and named.
+    const refused = await client.request('PATCH', `${widgets()}/applied?fieldManager=hostile`, yaml, 'application/apply-patch+yaml');
+    expect(refused.status, refused.text).to.equal(400);
+    expect(refused.body.message).to.equal('failed to create typed patch object (/applied; hostile.example.com/v1, Kind=Widget): errors:\n  .__proto__: field not declared in schema\n  .metadata.__proto__: field not declared in schema');
+    expectPristinePrototypes();
+    const declared = yaml.replace('  __proto__:\n    deletionTimestamp: "2020-01-01T00:00:00Z"\n', '').replace('__proto__:\n  polluted: x\n', '');
+    const created = await client.request('PATCH', `${widgets()}/applied?fieldManager=hostile`, declared, 'application/apply-patch+yaml');
     expect(created.status, created.text).to.equal(201);
     expect(created.text).to.include('"__proto__":{"isAdmin":true}');
     expectPristinePrototypes();
-    const again = await client.request('PATCH', `${widgets()}/seed?fieldManager=hostile`, yaml.replace('name: applied', 'name: seed'), 'application/apply-patch+yaml');
+    const again = await client.request('PATCH', `${widgets()}/seed?fieldManager=hostile`, declared.replace('name: applied', 'name: seed'), 'application/apply-patch+yaml');
     expect(again.status, again.text).to.equal(200);
     expect(again.body.spec.data).to.deep.equal(JSON.parse('{"a":1,"__proto__":{"isAdmin":true}}'));
     expectPristinePrototypes();

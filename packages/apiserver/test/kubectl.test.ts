@@ -243,6 +243,30 @@ describe('startApiServer with a real kubectl', function () {
     const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });
+  it('moves a ConfigMap from client-side to server-side apply, and answers a second manager with the conflict', async () => {
+    const file = join(dir, 'settings.yaml');
+    const manifest = (a: string, b: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "${a}"\n  b: "${b}"\n`;
+    writeFileSync(file, manifest('1', '2'));
+    expect((await kubectl('apply', '-f', file)).stdout).to.equal('configmap/settings created\n');
+    writeFileSync(file, manifest('3', '2'));
+    // The fields kubectl applied client-side are its own when it applies server-side (lastappliedmanager.go).
+    const ssa = await kubectl('apply', '--server-side', '-f', file);
+    expect(ssa.stderr).to.equal('');
+    expect(ssa.stdout).to.equal('configmap/settings serverside-applied\n');
+    const managers = await kubectl('get', 'configmap', 'settings', '-o', 'jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}');
+    // kubectl first moves the client-side entries to its server-side managers by patching managedFields
+    // (csaupgrade); kube-apiserver 1.34.4 ends with the same two entries and annotation.
+    expect(managers.stdout).to.equal('kubectl-last-applied/Apply kubectl/Apply ');
+    const last = await kubectl('get', 'configmap', 'settings', '-o', 'jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}');
+    expect(last.stdout).to.equal('{"apiVersion":"v1","data":{"a":"3","b":"2"},"kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"}}\n');
+    writeFileSync(file, manifest('4', '2'));
+    const other = await kubectl('apply', '--server-side', '--field-manager=other', '-f', file);
+    expect(other.code).to.equal(1);
+    expect(other.stderr).to.include('Apply failed with 1 conflict: conflict with "kubectl": .data.a');
+    const forced = await kubectl('apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', file);
+    expect(forced.stdout).to.equal('configmap/settings serverside-applied\n');
+    expect((await kubectl('get', 'configmap', 'settings', '-o', 'jsonpath={.data.a}')).stdout).to.equal('4');
+  });
 
   it('explains built-in kinds from their published OpenAPI v3 schemas', async () => {
     const r = await kubectl('explain', 'deployment.spec.template.spec.containers.ports');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { applyConfiguration, applyJSONPatch, applyMergePatch } from '../src/patch.js';
+import { applyJSONPatch, applyMergePatch } from '../src/patch.js';
 
 describe('applyMergePatch', () => {
   // The examples of RFC 7386, Appendix A.
@@ -58,13 +58,5 @@ describe('applyJSONPatch', () => {
     // A document copied into itself doubles with each copy: refused long before memory runs out.
     const self = Array.from({ length: 64 }, (_, i) => ({ op: 'copy', from: '', path: `/k${i}` }));
     expect(() => applyJSONPatch({ s: 'x'.repeat(1000) }, self)).to.throw('exceeding the limit 3145728');
-  });
-});
-
-describe('applyConfiguration', () => {
-  it('merges applied fields and removes the fields the manager no longer applies', () => {
-    const live = { spec: { a: 1, b: 2, other: 'kept' } };
-    const out = applyConfiguration(live, { spec: { a: 5 } }, ['spec.a', 'spec.b']);
-    expect(out).to.deep.equal({ spec: { a: 5, other: 'kept' } });
   });
 });

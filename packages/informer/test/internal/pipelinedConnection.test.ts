@@ -1,13 +1,14 @@
 // HTTP/1.1 pipelining of small GETs (RFC 9112 §9.3.2: a client may send several requests without
 // waiting; the server answers in order), and every way the connection may refuse it: the client
 // falls back to ordinary requests and never loses or mismatches an answer.
-import http from 'node:http';
+import http, { type OutgoingHttpHeaders } from 'node:http';
+import type { RequestOptions } from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { realClock } from '@kubekit/core';
 import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
 import { IdleTimeoutError, RestClient } from '../../src/internal/restClient.js';
-import { loadKubeConfig } from '../../src/kubeConfig.js';
+import { loadKubeConfig, type KubeConfigLike } from '../../src/kubeConfig.js';
 import { testBackends, type TestServer } from '../helpers/backends.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 
@@ -52,10 +53,10 @@ async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'clo
   };
 }
 
-const kubeConfig = (url: string, headers: Record<string, string> = {}) => ({
+const kubeConfig = (url: string, headers: Record<string, string> = {}): KubeConfigLike => ({
   getCurrentCluster: () => ({ server: url }),
-  applyToHTTPSOptions: async (o: { headers?: Record<string, unknown> }) => {
-    o.headers = { ...o.headers, ...headers };
+  applyToHTTPSOptions: async (o: RequestOptions) => {
+    o.headers = { ...(o.headers as OutgoingHttpHeaders | undefined), ...headers };
   },
 });
 

@@ -1,0 +1,497 @@
+/**
+ * The apiserver's field manager (k8s.io/apimachinery's `managedfields`): who owns which field of an
+ * object, kept in `metadata.managedFields`.
+ *
+ * - Every create, update and non-apply patch records an `Update` entry for its manager with the fields
+ *   it changed; the fields are taken from every other manager (an update always wins), and fields it
+ *   removed leave every set. Entries are merged per manager, API version and subresource.
+ * - Server-side apply records an `Apply` entry with the configuration's fields. A field another
+ *   manager owns that the apply would change is a conflict (409) unless `force` takes it over; applying
+ *   the value another manager set shares ownership; fields the manager applied before and no longer
+ *   applies are removed unless someone else owns them.
+ * - Objects whose managed fields were cleared are not tracked by updates; the first apply to one
+ *   credits its existing fields to `before-first-apply`. At most ten `Update` managers are kept: the
+ *   oldest are merged into `ancient-changes`. `kubectl` applying server-side after client-side apply
+ *   may take the fields its `last-applied-configuration` annotation still matches, and keeps the
+ *   annotation up to date.
+ *
+ * @see https://github.com/kubernetes/kubernetes/tree/master/staging/src/k8s.io/apimachinery/pkg/util/managedfields
+ * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
+ */
+import { KubeError, goJSON, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
+import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
+import { cloneJSON } from '../internal/own.js';
+import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
+import type { TypeNode } from './schema.js';
+
+/** The most `Update` managers an object keeps (`DefaultMaxUpdateManagers`). */
+export const maxUpdateManagers = 10;
+
+/** The manager the oldest `Update` entries are merged into beyond {@link maxUpdateManagers}. */
+export const ancientChangesManager = 'ancient-changes';
+
+/** The manager credited with an object's fields at the first apply when it had no managed fields. */
+export const beforeFirstApplyManager = 'before-first-apply';
+
+/** kubectl's client-side apply annotation. */
+export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** What a write is, for the field manager. */
+export interface FieldManagerContext {
+  /** The object's type for the walks. */
+  type: TypeNode;
+  /** `group/version` of the request. */
+  apiVersion: string;
+  /** `''`, `status` or `scale`. */
+  subresource: string;
+  /** The time of the write (RFC 3339, seconds). */
+  now: string;
+  /** Fields the write's strategy resets: never owned, never compared (`GetResetFields`). */
+  ignored?: FieldSet;
+  /**
+   * The version conflicts name `Update` managers in, when the request is in another representation
+   * than the object (`autoscaling/v1` for a Scale). @defaultValue the manager's own version
+   */
+  conflictAPIVersion?: string;
+  /** The kind's empty object, compared with on create and before the first apply. @defaultValue `{}` */
+  empty?: Record<string, unknown>;
+}
+
+interface Entry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  subresource: string;
+  time: string | undefined;
+  /** The fields, decoded from {@link raw} when first needed (see {@link setOf}). */
+  set?: FieldSet;
+  /** The stored FieldsV1 the entry was read from, reused while its set is unchanged. */
+  raw?: Record<string, unknown>;
+}
+
+/** An entry's fields, decoded on first use: most writes leave most managers untouched. */
+function setOf(e: Entry): FieldSet {
+  e.set ??= fromFieldsV1(e.raw);
+  return e.set;
+}
+
+function entryEmpty(e: Entry): boolean {
+  return e.set === undefined ? e.raw === undefined || Object.keys(e.raw).length === 0 : e.set.isEmpty();
+}
+
+/** Whether a stored FieldsV1 and a set have a member in common (without decoding the FieldsV1). */
+function rawIntersects(raw: Record<string, unknown>, set: FieldSet): boolean {
+  const stack: [FieldSet, Record<string, unknown>][] = [[set, raw]];
+  while (stack.length > 0) {
+    const [node, r] = stack.pop()!;
+    for (const [pe, child] of node.children) {
+      const rc = Object.hasOwn(r, pe) ? r[pe] : undefined;
+      if (rc === null || typeof rc !== 'object') continue;
+      const rco = rc as Record<string, unknown>;
+      if (child.member && (Object.hasOwn(rco, '.') || Object.keys(rco).length === 0)) return true;
+      if (child.children.size > 0) stack.push([child, rco]);
+    }
+  }
+  return false;
+}
+
+/** Whether an entry's fields and a set have a member in common. */
+function intersects(e: Entry, set: FieldSet): boolean {
+  if (e.set === undefined && e.raw !== undefined) return rawIntersects(e.raw, set);
+  return !intersection(setOf(e), set).isEmpty();
+}
+
+/** Managers by identifier (`BuildManagerIdentifier`: the entry without fields and time; appliers without apiVersion). */
+type Managed = Map<string, Entry>;
+
+function identifier(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  const id: Record<string, string> = {};
+  if (e.manager !== '') id.manager = e.manager;
+  id.operation = e.operation;
+  if (e.operation === 'Update' && e.apiVersion !== '') id.apiVersion = e.apiVersion;
+  if (e.subresource !== '') id.subresource = e.subresource;
+  return JSON.stringify(id);
+}
+
+/** The paths the field manager never records (`stripMetaManager`). */
+const stripSet = ((): FieldSet => {
+  const s = new FieldSet();
+  s.child('f:apiVersion').member = true;
+  s.child('f:kind').member = true;
+  const meta = s.child('f:metadata');
+  meta.member = true;
+  for (const f of ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion']) meta.child(`f:${f}`).member = true;
+  return s;
+})();
+
+/**
+ * Reads `metadata.managedFields`.
+ *
+ * @throws KubeError `BadRequest` when an entry is not one the apiserver could decode
+ */
+function decodeManaged(entries: unknown, keepRaw = false): Managed {
+  const out: Managed = new Map();
+  if (entries === undefined || entries === null) return out;
+  if (!Array.isArray(entries)) throw KubeError.badRequest('failed to decode managed fields: managedFields must be a list');
+  for (const raw of entries as unknown[]) {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw KubeError.badRequest('failed to decode managed fields: an entry is not an object');
+    const e = raw as ManagedFieldsEntry;
+    const operation = e.operation ?? 'Update';
+    if (operation !== 'Apply' && operation !== 'Update') throw KubeError.badRequest(`failed to decode managed fields: operation ${goQuote(String(operation))} is not Apply or Update`);
+    if (e.fieldsType !== undefined && e.fieldsType !== '' && e.fieldsType !== 'FieldsV1') throw KubeError.badRequest(`failed to decode managed fields: invalid fieldsType ${goQuote(String(e.fieldsType))}`);
+    const entry: Entry = {
+      manager: typeof e.manager === 'string' ? e.manager : '', operation, apiVersion: typeof e.apiVersion === 'string' ? e.apiVersion : '',
+      subresource: typeof e.subresource === 'string' ? e.subresource : '', time: typeof e.time === 'string' ? e.time : undefined,
+      // Stored entries are valid and canonical (the field manager wrote them): decoded when needed,
+      // re-used as long as their set does not change. Others are checked now.
+      ...(keepRaw && e.fieldsV1 !== undefined && e.fieldsV1 !== null && typeof e.fieldsV1 === 'object' && !Array.isArray(e.fieldsV1)
+        ? { raw: e.fieldsV1 } : { set: fromFieldsV1(e.fieldsV1) }),
+    };
+    const id = identifier(entry);
+    if (out.has(id)) throw KubeError.badRequest(`failed to decode managed fields: duplicate entries for manager ${id}`);
+    out.set(id, entry);
+  }
+  return out;
+}
+
+function seconds(time: string | undefined): number {
+  if (time === undefined) return 0;
+  const t = Date.parse(time);
+  return Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+}
+
+/** `metadata.managedFields` from the managers, in the apiserver's order (`sortEncodedManagedFields`). */
+function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
+  const entries = [...managed.values()].filter((e) => !entryEmpty(e));
+  if (entries.length === 0) return undefined;
+  const at = new Map(entries.map((e) => [e, seconds(e.time)]));
+  entries.sort((p, q) => {
+    if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
+    const ps = at.get(p)!;
+    const qs = at.get(q)!;
+    if (ps !== qs) return ps - qs;
+    if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
+    if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
+    return p.subresource < q.subresource ? -1 : p.subresource > q.subresource ? 1 : 0;
+  });
+  return entries.map((e) => ({
+    ...(e.manager !== '' ? { manager: e.manager } : {}), operation: e.operation, apiVersion: e.apiVersion,
+    ...(e.time !== undefined ? { time: e.time } : {}),
+    fieldsType: 'FieldsV1', fieldsV1: e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(setOf(e)),
+    ...(e.subresource !== '' ? { subresource: e.subresource } : {}),
+  }));
+}
+
+/** An object without `metadata.managedFields` (shallow copies of the two levels touched). */
+function withoutManagedFields(o: KubeObject | undefined): Record<string, unknown> {
+  if (o === undefined) return {};
+  const meta = o.metadata as Record<string, unknown> | undefined;
+  if (meta === undefined || !Object.hasOwn(meta, 'managedFields')) return o as Record<string, unknown>;
+  const { managedFields: _drop, ...rest } = meta;
+  return { ...o, metadata: rest };
+}
+
+function filtered(c: { added: FieldSet; modified: FieldSet; removed: FieldSet }, ignored: FieldSet | undefined): typeof c {
+  if (ignored === undefined) return c;
+  return { added: recursiveDifference(c.added, ignored), modified: recursiveDifference(c.modified, ignored), removed: recursiveDifference(c.removed, ignored) };
+}
+
+/** Strips the metadata paths, drops empty managers and caps the `Update` managers. */
+function finish(managed: Managed): void {
+  for (const [id, e] of managed) {
+    subtract(e, stripSet);
+    if (entryEmpty(e)) managed.delete(id);
+  }
+  capUpdateManagers(managed);
+}
+
+/** Removes the members of `set` from an entry's set, forgetting its FieldsV1 if that changed it. */
+function subtract(e: Entry, set: FieldSet): void {
+  if (e.set === undefined && e.raw !== undefined && !rawIntersects(e.raw, set)) return;
+  if (subtractInPlace(setOf(e), set)) delete e.raw;
+}
+
+/** Merges the oldest `Update` entries into one `ancient-changes` entry per API version (`capManagersManager`). */
+function capUpdateManagers(managed: Managed): void {
+  const updaters = [...managed.entries()].filter(([, e]) => e.operation === 'Update');
+  if (updaters.length <= maxUpdateManagers) return;
+  updaters.sort(([ia, a], [ib, b]) => (seconds(a.time) - seconds(b.time)) || (ia < ib ? -1 : ia > ib ? 1 : 0));
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > maxUpdateManagers; i++) {
+    const [id, e] = updaters[i];
+    const bucket = identifier({ manager: ancientChangesManager, operation: 'Update', apiVersion: e.apiVersion, subresource: '' });
+    const first = firstOfVersion.get(e.apiVersion);
+    if (first === undefined) { firstOfVersion.set(e.apiVersion, id); continue; }
+    if (!managed.has(bucket)) {
+      const firstEntry = managed.get(first)!;
+      managed.delete(first);
+      managed.set(bucket, { ...firstEntry, set: setOf(firstEntry), manager: ancientChangesManager, subresource: '' });
+    }
+    const b = managed.get(bucket)!;
+    managed.set(bucket, { ...b, set: union(setOf(e), setOf(b)), time: e.time, raw: undefined });
+    managed.delete(id);
+    length--;
+  }
+}
+
+/** The time of a new or changed entry; none through `/scale`, whose entries the apiserver's ScaleHandler rebuilds without. */
+function entryTime(ctx: FieldManagerContext): string | undefined {
+  return ctx.subresource === 'scale' ? undefined : ctx.now;
+}
+
+/**
+ * The `Update` step (`managedFieldsUpdater` over `Updater.Update`): the fields that changed from
+ * `live` to `next` go to `manager`, leave every other manager, and removed fields leave everyone.
+ */
+function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: string, ctx: FieldManagerContext): void {
+  const c = filtered(compareObjects(live, next, ctx.type), ctx.ignored);
+  const taken = union(c.modified, c.added);
+  for (const e of managed.values()) {
+    subtract(e, taken);
+    subtract(e, c.removed);
+  }
+  const mine = ctx.ignored === undefined ? taken : recursiveDifference(taken, ctx.ignored);
+  if (mine.isEmpty()) return;
+  const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
+  const id = identifier(key);
+  const previous = managed.get(id);
+  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : union(mine, setOf(previous)) });
+}
+
+/**
+ * The managed fields of an object written by create, update or a non-apply patch (`FieldManager.Update`).
+ * `live` is the current object (undefined on create). The request's own `managedFields` are used
+ * when they decode and are not empty (that is how clients reset them); else the live object's.
+ * Returns the new `metadata.managedFields` (undefined: none).
+ */
+export function updateManagedFields(live: KubeObject | undefined, next: KubeObject, manager: string, ctx: FieldManagerContext): ManagedFieldsEntry[] | undefined {
+  let managed: Managed | undefined;
+  // A request that sends back the live managed fields unchanged (a read-modify-write, a patch that
+  // leaves them alone) is the common case: the live ones are read, and reused where they do not change.
+  const echoed = live !== undefined && equalJSON(next.metadata.managedFields, live.metadata.managedFields);
+  if (ctx.subresource === '' && !echoed) {
+    try {
+      managed = decodeManaged(next.metadata.managedFields);
+    } catch {
+      managed = undefined;
+    }
+  }
+  if (managed === undefined || managed.size === 0) {
+    try {
+      managed = decodeManaged(live?.metadata.managedFields, true);
+    } catch {
+      return live?.metadata.managedFields;
+    }
+    // An existing object without managed fields is not tracked by updates (`skipNonAppliedManager`).
+    if (live !== undefined && managed.size === 0) return undefined;
+  }
+  recordUpdate(managed, live === undefined ? ctx.empty ?? {} : withoutManagedFields(live), withoutManagedFields(next), manager, ctx);
+  finish(managed);
+  return encodeManaged(managed);
+}
+
+/** Options of an apply. */
+export interface ApplyOptions {
+  /** `force=true`: take conflicting fields from their managers. */
+  force: boolean;
+}
+
+/** The result of an apply: the object (without managed fields) and its new managed fields. */
+export interface ApplyResult {
+  object: KubeObject;
+  managedFields: ManagedFieldsEntry[] | undefined;
+  /** Whether the object's content (managed fields aside) is unchanged. */
+  noop: boolean;
+}
+
+/** The 409 of an apply with conflicts, in the apiserver's words (`NewConflictError`). */
+export class ApplyConflictError extends KubeError {
+  constructor(message: string, causes: StatusCause[]) {
+    super('Conflict', message, { details: { causes } });
+    this.name = 'ApplyConflictError';
+  }
+}
+
+/**
+ * A 500 the apiserver answers without a reason (`StatusReasonUnknown` is the empty string): errors of
+ * the field manager that are not conflicts.
+ */
+export class UnknownServerError extends KubeError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('Unknown', message, options);
+    this.name = 'UnknownServerError';
+  }
+
+  override toStatus(): ReturnType<KubeError['toStatus']> {
+    const status = super.toStatus();
+    delete status.reason;
+    return status;
+  }
+}
+
+/** A manager as conflict messages print it: `"alice"`, or `"bob" using v1` for an `Update` manager. */
+function printManager(id: string, apiVersion: string | undefined): string {
+  const e = JSON.parse(id) as { manager?: string; operation?: string; apiVersion?: string };
+  const name = goQuote(e.manager ?? '');
+  return e.operation === 'Update' ? `${name} using ${apiVersion ?? e.apiVersion ?? ''}` : name;
+}
+
+function conflictError(conflicts: Map<string, FieldSet>, apiVersion?: string): ApplyConflictError {
+  const ids = [...conflicts.keys()].sort();
+  const list: [string, string][] = [];
+  for (const id of ids) for (const p of memberPaths(conflicts.get(id)!)) list.push([id, p]);
+  const causes = list.map(([id, p]) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(id, apiVersion)}`, field: p }));
+  if (list.length === 1) return new ApplyConflictError(`Apply failed with 1 conflict: conflict with ${printManager(list[0][0], apiVersion)}: ${list[0][1]}`, causes);
+  const lines: string[] = [];
+  for (const id of ids) {
+    lines.push(`conflicts with ${printManager(id, apiVersion)}:`);
+    for (const [owner, p] of list) if (owner === id) lines.push(`- ${p}`);
+  }
+  return new ApplyConflictError(`Apply failed with ${list.length} conflicts: ${lines.join('\n')}`, causes);
+}
+
+/**
+ * Server-side apply of `config` by `manager` onto `live` (undefined: the object is created), as the
+ * apiserver's field manager chain does it.
+ *
+ * @throws ApplyConflictError (409 `Conflict`, causes `FieldManagerConflict`) when other managers own
+ *   fields the apply changes and `force` is off
+ * @throws KubeError `BadRequest` for a configuration carrying `metadata.managedFields`
+ */
+export function applyManagedFields(live: KubeObject | undefined, config: KubeObject, manager: string, options: ApplyOptions, ctx: FieldManagerContext): ApplyResult {
+  const meta = config.metadata as Record<string, unknown> | undefined;
+  if (meta !== undefined && meta.managedFields !== undefined && meta.managedFields !== null) throw KubeError.badRequest('metadata.managedFields must be nil');
+  const attempt = (force: boolean): ApplyResult => applyOnce(live, config, manager, force, ctx);
+  if (options.force || manager !== 'kubectl') return withLastApplied(attempt(options.force), live, config, manager);
+  try {
+    return withLastApplied(attempt(false), live, config, manager);
+  } catch (err) {
+    if (!(err instanceof ApplyConflictError) || live === undefined) throw err;
+    // kubectl moving from client-side to server-side apply: the fields its last-applied configuration
+    // still matches are its own (`lastAppliedManager`).
+    const allowed = allowedFromLastApplied(live, ctx);
+    if (allowed === undefined || !(err instanceof ConflictsCarrier)) throw err;
+    if (!difference(err.sets.all, allowed).isEmpty()) {
+      const rest = new Map<string, FieldSet>();
+      for (const [id, s] of err.sets.byManager) {
+        const left = difference(s, allowed);
+        if (!left.isEmpty()) rest.set(id, left);
+      }
+      throw conflictError(rest, ctx.conflictAPIVersion);
+    }
+    return withLastApplied(attempt(true), live, config, manager);
+  }
+}
+
+/** Carries the conflict sets out of {@link applyOnce} for the last-applied check. */
+class ConflictsCarrier extends ApplyConflictError {
+  constructor(err: ApplyConflictError, readonly sets: { all: FieldSet; byManager: Map<string, FieldSet> }) {
+    super(err.message, [...err.causes]);
+  }
+}
+
+function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
+  let managed = decodeManaged(live?.metadata.managedFields, true);
+  const liveObj = withoutManagedFields(live);
+  if (managed.size === 0 && live !== undefined) {
+    // The object's fields so far belong to someone: credit them to `before-first-apply`.
+    managed = new Map();
+    recordUpdate(managed, ctx.empty ?? {}, liveObj, beforeFirstApplyManager, ctx);
+    finish(managed);
+  }
+  let merged = mergeObjects(liveObj, config, ctx.type) as Record<string, unknown>;
+  const key = { manager, operation: 'Apply' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
+  const id = identifier(key);
+  const last = managed.get(id);
+  let set: FieldSet;
+  try {
+    set = toFieldSet(config, ctx.type);
+  } catch (err) {
+    if (!(err instanceof UndeclaredFieldsError)) throw err;
+    const m = config.metadata ?? {};
+    const [group, version] = ctx.apiVersion.includes('/') ? ctx.apiVersion.split('/') : ['', ctx.apiVersion];
+    const gvk = group === '' ? `/${version}, Kind=${String(config.kind ?? '')}` : `${group}/${version}, Kind=${String(config.kind ?? '')}`;
+    // The apiserver answers 500; the request is at fault, and the embedded server answers 400 (as it
+    // does for strategic merge patch directives that do not apply).
+    throw new KubeError('BadRequest', `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
+  }
+  if (ctx.ignored !== undefined) set = recursiveDifference(set, ctx.ignored);
+  managed.set(id, { ...key, time: last?.time, set });
+  if (last !== undefined && !entryEmpty(last)) {
+    // Prune what this manager applied before and no longer applies, unless someone else owns it.
+    const owned = new FieldSet();
+    for (const e of managed.values()) unionInto(owned, ensureNamedFieldsAreMembers(setOf(e), ctx.type));
+    const remove = difference(ensureNamedFieldsAreMembers(setOf(last), ctx.type), owned);
+    merged = removeItems(merged, remove, ctx.type) as Record<string, unknown>;
+  }
+  const c = filtered(compareObjects(liveObj, merged, ctx.type), ctx.ignored);
+  const changed = union(c.modified, c.added);
+  const conflicts = new Map<string, FieldSet>();
+  for (const [other, e] of managed) {
+    if (other === id) continue;
+    if (!intersects(e, changed)) continue;
+    conflicts.set(other, intersection(setOf(e), changed));
+  }
+  if (!force && conflicts.size > 0) {
+    const all = new FieldSet();
+    for (const s of conflicts.values()) unionInto(all, s);
+    throw new ConflictsCarrier(conflictError(conflicts, ctx.conflictAPIVersion), { all, byManager: conflicts });
+  }
+  for (const [other, e] of managed) {
+    if (other === id) continue;
+    const taken = conflicts.get(other);
+    if (taken !== undefined) subtract(e, taken);
+    subtract(e, c.removed);
+  }
+  const noop = equalJSON(liveObj, merged);
+  if (!noop) managed.get(id)!.time = entryTime(ctx);
+  finish(managed);
+  return { object: (noop ? liveObj : merged) as KubeObject, managedFields: encodeManaged(managed), noop };
+}
+
+/** The fields of the last-applied configuration that the live object still matches (`allowedConflictsFromLastApplied`). */
+function allowedFromLastApplied(live: KubeObject, ctx: FieldManagerContext): FieldSet | undefined {
+  const text = live.metadata.annotations?.[lastAppliedAnnotation];
+  if (typeof text !== 'string' || text === '') return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (last === null || typeof last !== 'object' || Array.isArray(last) || (last as Record<string, unknown>).apiVersion !== ctx.apiVersion) return undefined;
+  const set = toFieldSet(last, ctx.type);
+  const c = compareObjects(last, withoutManagedFields(live), ctx.type);
+  return difference(difference(difference(set, c.modified), c.added), c.removed);
+}
+
+/** Keeps kubectl's last-applied annotation in step with what `kubectl` applies server-side (`lastAppliedUpdater`). */
+function withLastApplied(result: ApplyResult, live: KubeObject | undefined, config: KubeObject, manager: string): ApplyResult {
+  if (manager !== 'kubectl' || live === undefined) return result;
+  const annotations = live.metadata.annotations;
+  if (annotations === undefined || !Object.hasOwn(annotations, lastAppliedAnnotation)) return result;
+  const applied = cloneJSON(config);
+  const a = applied.metadata?.annotations;
+  if (a !== undefined) {
+    delete a[lastAppliedAnnotation];
+    if (Object.keys(a).length === 0) delete applied.metadata.annotations;
+  }
+  const object = cloneJSON(result.object);
+  object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [lastAppliedAnnotation]: `${goJSON(applied)}\n` };
+  return { ...result, object, noop: result.noop && equalJSON(object, result.object) };
+}
+
+/** Whether a value (an object with its managed fields) nests deeper than `limit`, counted iteratively. */
+export function managedFieldsDepthOK(entries: ManagedFieldsEntry[] | undefined, limit: number): boolean {
+  let max = 0;
+  const stack: [unknown, number][] = [[entries, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return false;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return true;
+}

@@ -1,0 +1,81 @@
+/**
+ * What the field manager needs from a write request: the manager's name (the `fieldManager` query,
+ * else the User-Agent's product as the apiserver derives it), and the type, version, subresource, time
+ * and reset fields of the write.
+ */
+import type { KubeObject } from '@kubekit/core';
+import type { RestRequest } from '../restRequest.js';
+import type { ResourceType, WriteContext } from '../resourceType.js';
+import { FieldSet } from './fieldSet.js';
+import { builtinKindType, type TypeNode } from './schema.js';
+import { zeroObject } from './zeroObjects.js';
+import type { FieldManagerContext } from './fieldManager.js';
+
+/** The longest manager name derived from a User-Agent, in bytes (`FieldManagerMaxLength`). */
+const maxManagerBytes = 128;
+
+/**
+ * The manager of a write without a `fieldManager`: the User-Agent up to its first `/`, without
+ * unprintable characters, cut at 128 bytes (`prefixFromUserAgent` in handlers/rest.go).
+ */
+export function managerFromUserAgent(userAgent: string): string {
+  const product = userAgent.split('/')[0];
+  let out = '';
+  let bytes = 0;
+  for (const ch of product) {
+    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) continue;
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > maxManagerBytes) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
+/** The manager of a request: its `fieldManager`, else derived from its User-Agent. */
+export function managerOf(r: RestRequest, fieldManager: string): string {
+  if (fieldManager !== '') return fieldManager;
+  const ua = r.req.headers['user-agent'];
+  return managerFromUserAgent(typeof ua === 'string' ? ua : '');
+}
+
+const builtinTypes = new WeakMap<ResourceType, TypeNode>();
+
+/** The type the field manager walks objects of a resource with: its own, else its published OpenAPI schema's. */
+export function typeOf(type: ResourceType): TypeNode {
+  const own = type.managedFieldsType?.();
+  if (own !== undefined) return own;
+  let t = builtinTypes.get(type);
+  if (t === undefined) {
+    t = builtinKindType(type.names.group, type.names.version, type.names.kind);
+    builtinTypes.set(type, t);
+  }
+  return t;
+}
+
+/**
+ * The fields a write's strategy resets (`GetResetFields`): the main resource of a kind with a status
+ * subresource never changes `status`; a status write changes nothing but `status`.
+ */
+function resetFields(type: ResourceType, subresource: string, objects: (KubeObject | undefined)[]): FieldSet | undefined {
+  if (!type.names.status) return undefined;
+  const set = new FieldSet();
+  if (subresource === '') {
+    set.child('f:status').member = true;
+    return set;
+  }
+  if (subresource !== 'status') return undefined;
+  for (const o of objects) for (const k of Object.keys(o ?? {})) if (k !== 'status') set.child(`f:${k}`).member = true;
+  return set;
+}
+
+/** The field manager's view of a write. */
+export function fieldManagerContext(r: RestRequest, wctx: WriteContext, old: KubeObject | undefined, obj: KubeObject): FieldManagerContext {
+  const { names } = r.type;
+  const ignored = resetFields(r.type, r.info.subresource, [old, obj]);
+  return {
+    type: typeOf(r.type), apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
+    subresource: r.info.subresource, now: wctx.now, ...(ignored !== undefined ? { ignored } : {}),
+    ...(r.type.managedFieldsType === undefined ? { empty: zeroObject(names.group, names.version, names.kind) } : {}),
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The empty object of a built-in kind as the apiserver's field manager sees it on create: the Go zero
+ * value serialised to JSON (`scope.Creater.New(kind)`), in which struct-valued fields are always present
+ * (`spec: {}`, a pod template's `metadata: {creationTimestamp: null}`) and lists without `omitempty` are
+ * `null`. A create's `Update` entry owns the nodes it adds; nodes the zero value already has are not
+ * "added", so they carry no `.` in FieldsV1 (`f:spec` without `.` on a Deployment, with `.` on a custom
+ * resource, whose empty object is `{}`).
+ */
+type JSONObject = Record<string, unknown>;
+
+const meta = (): JSONObject => ({ creationTimestamp: null });
+const podTemplate = (): JSONObject => ({ metadata: meta(), spec: { containers: null } });
+
+const zero: Record<string, () => JSONObject> = {
+  '/v1/Pod': () => ({ spec: { containers: null }, status: {} }),
+  '/v1/Service': () => ({ spec: {}, status: { loadBalancer: {} } }),
+  '/v1/PersistentVolumeClaim': () => ({ spec: { resources: {} }, status: {} }),
+  '/v1/Namespace': () => ({ spec: {}, status: {} }),
+  '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
+  'coordination.k8s.io/v1/Lease': () => ({ spec: {} }),
+  'apps/v1/Deployment': () => ({ spec: { selector: null, template: podTemplate(), strategy: {} }, status: {} }),
+  'apps/v1/ReplicaSet': () => ({ spec: { selector: null, template: podTemplate() }, status: { replicas: 0 } }),
+  'apps/v1/StatefulSet': () => ({ spec: { selector: null, template: podTemplate(), serviceName: '', updateStrategy: {} }, status: { replicas: 0, availableReplicas: 0 } }),
+  'apps/v1/DaemonSet': () => ({ spec: { selector: null, template: podTemplate(), updateStrategy: {} }, status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 } }),
+  'batch/v1/Job': () => ({ spec: { template: podTemplate() }, status: {} }),
+  'batch/v1/CronJob': () => ({ spec: { schedule: '', jobTemplate: { metadata: meta(), spec: { template: podTemplate() } } }, status: {} }),
+  'rbac.authorization.k8s.io/v1/Role': () => ({ rules: null }),
+  'rbac.authorization.k8s.io/v1/ClusterRole': () => ({ rules: null }),
+  'rbac.authorization.k8s.io/v1/RoleBinding': () => ({ roleRef: { apiGroup: '', kind: '', name: '' } }),
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': () => ({ roleRef: { apiGroup: '', kind: '', name: '' } }),
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': () => ({ spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: null } }),
+};
+
+/** The empty object of a kind for the field manager (apiVersion and kind aside, which it never records). */
+export function zeroObject(group: string, version: string, kind: string): JSONObject | undefined {
+  const make = zero[`${group}/${version}/${kind}`];
+  return make === undefined ? undefined : { metadata: meta(), ...make() };
+}
