@@ -21,9 +21,9 @@ function serializable(v: unknown, key: string): unknown {
 }
 
 /** A scalar's JSON text, or undefined for what `JSON.stringify` leaves out (undefined, functions, symbols). */
-function scalarText(v: unknown): string | undefined {
+function scalarText(v: unknown, quote: (s: string) => string): string | undefined {
   switch (typeof v) {
-    case 'string': return JSON.stringify(v);
+    case 'string': return quote(v);
     case 'number': return Number.isFinite(v) ? String(v) : 'null';
     case 'boolean': return v ? 'true' : 'false';
     case 'bigint': return v.toString();
@@ -32,18 +32,28 @@ function scalarText(v: unknown): string | undefined {
   }
 }
 
+/** How {@link stringifyIterative} writes: Go's `json.Marshal` sorts keys and escapes strings its own way. */
+export interface IterativeStringifyOptions {
+  /** Writes a string (keys included). @defaultValue `JSON.stringify` */
+  quote?: (s: string) => string;
+  /** Writes object keys in this order. @defaultValue insertion order, as `JSON.stringify` */
+  sortKeys?: (keys: string[]) => string[];
+}
+
 /**
  * `JSON.stringify(value, null, space)` without recursion, `bigint`s written as plain integers. Cycles
  * are refused with the `TypeError` `JSON.stringify` throws.
  */
-export function stringifyIterative(value: unknown, space?: number): string | undefined {
+export function stringifyIterative(value: unknown, space?: number, options: IterativeStringifyOptions = {}): string | undefined {
+  const quote = options.quote ?? ((s: string) => JSON.stringify(s));
+  const order = options.sortKeys ?? ((keys: string[]) => keys);
   const gap = space === undefined || space < 1 ? '' : ' '.repeat(Math.min(10, Math.floor(space)));
   const out: string[] = [];
   const stack: Frame[] = [];
   const open = new Set<object>();
   const begin = (v: unknown, indent: string): boolean => {
     if (v === null || typeof v !== 'object') {
-      const text = scalarText(v);
+      const text = scalarText(v, quote);
       if (text === undefined) return false;
       out.push(text);
       return true;
@@ -52,7 +62,7 @@ export function stringifyIterative(value: unknown, space?: number): string | und
     open.add(v);
     const isArray = Array.isArray(v);
     out.push(isArray ? '[' : '{');
-    stack.push({ value: v as unknown[] | Record<string, unknown>, keys: isArray ? undefined : Object.keys(v), next: 0, wrote: false, indent });
+    stack.push({ value: v as unknown[] | Record<string, unknown>, keys: isArray ? undefined : order(Object.keys(v)), next: 0, wrote: false, indent });
     return true;
   };
   const root = serializable(value, '');
@@ -77,7 +87,7 @@ export function stringifyIterative(value: unknown, space?: number): string | und
         const k = f.keys[f.next++];
         const v = serializable(obj[k], k);
         if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-        out.push((f.wrote ? ',' + sep : sep) + JSON.stringify(k) + (gap === '' ? ':' : ': '));
+        out.push((f.wrote ? ',' + sep : sep) + quote(k) + (gap === '' ? ':' : ': '));
         f.wrote = true;
         begin(v, inner);
         continue;
