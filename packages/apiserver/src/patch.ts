@@ -3,8 +3,7 @@
  * embedded server offers (create, and update of the fields a manager applies, removing the fields it
  * applied before and no longer applies; no conflict detection between managers).
  */
-import { KubeError, goJSON } from '@kubekit/core';
-import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
+import { KubeError, goJSON, stringifyJSON } from '@kubekit/core';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
@@ -22,15 +21,29 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
   }
 }
 
-/** RFC 7386: applies a merge patch to (a copy of) `target`. */
+/**
+ * RFC 7386: applies a merge patch to (a copy of) `target`. Iterative: patches as deep as the
+ * apiserver accepts (10,000 levels) never touch the stack.
+ */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return cloneJSON(patch);
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else setOwn(out, k, applyMergePatch(getOwn(out, k), v));
+  const root: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  // Each entry: a (shallow-copied) object of the result and the patch object merged into it.
+  const stack: [Record<string, unknown>, Record<string, unknown>][] = [[root, patch]];
+  while (stack.length > 0) {
+    const [out, p] = stack.pop()!;
+    for (const k of Object.keys(p)) {
+      const v = p[k];
+      if (v === null) delete out[k];
+      else if (isObject(v)) {
+        const cur = getOwn(out, k);
+        const merged: Record<string, unknown> = isObject(cur) ? { ...cur } : {};
+        setOwn(out, k, merged);
+        stack.push([merged, v]);
+      } else setOwn(out, k, cloneJSON(v));
+    }
   }
-  return out;
+  return root;
 }
 
 /**
@@ -95,8 +108,6 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
 
 function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
   const parts = pointer(path);
-  // The document stays within the nesting limit: what is added lands `parts.length` levels down.
-  if (parts.length + valueDepth(value, embeddedMaxDepth) > embeddedMaxDepth) throw embeddedDepthError();
   if (parts.length === 0) return value;
   const { parent, key } = parentOf(doc, parts, op, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
@@ -131,7 +142,6 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (patch.length > maxJSONPatchOperations) {
     throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
   }
-  checkValueDepth(target);
   let doc: unknown = cloneJSON(target);
   let copied = 0;
   for (const raw of patch as Operation[]) {
@@ -158,7 +168,7 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
       }
       case 'test': {
         const v = getAt(doc, raw.path, 'test');
-        if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
+        if (stringifyJSON(v) !== stringifyJSON(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
         break;
       }
       default: throw patchError(`Unexpected kind: ${raw.op}`);

@@ -7,7 +7,7 @@
  * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
-import { KubeError, FieldError, goQuote, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { KubeError, FieldError, goQuote, isStackOverflow, parseJSON, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -15,7 +15,7 @@ import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValida
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
-import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
+import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, yamlDepthError, type DepthExcess } from './internal/nesting.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf, type PatchType } from './patch.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -42,7 +42,7 @@ type BodyUse = 'object' | PatchType;
 /**
  * Reads a JSON (or YAML) object body, noting its duplicate fields unless they are ignored. Bodies
  * nested deeper than the apiserver's decoders allow get the apiserver's 400 for the request's kind of
- * body; bodies the embedded server cannot nest as deeply get a 400 that says so.
+ * body; YAML bodies nested deeper than the YAML parser reads get {@link yamlDepthError}.
  */
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
@@ -53,20 +53,17 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   const text = body.toString('utf8');
   const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
-  if (scanNesting(text, embeddedMaxDepth, yaml) !== undefined) {
-    const excess = scanNesting(text, apiserverMaxDepth, yaml);
-    throw excess === undefined ? embeddedDepthError() : tooDeep(r, use, yaml, excess, body, wctx);
-  }
+  const excess = scanNesting(text, apiserverMaxDepth, yaml);
+  if (excess !== undefined) throw tooDeep(r, use, yaml, excess, body, wctx);
   if (yaml && !looksLikeJSON(text)) {
     let parsed: unknown;
     try {
       parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
     } catch (err) {
-      // Nesting can exhaust the YAML parser's stack (it recurses), even below the embedded limit.
-      if (err instanceof RangeError || (err instanceof Error && err.message.includes('Maximum call stack size exceeded'))) throw embeddedDepthError();
+      // Nesting can exhaust the YAML parser's stack (it recurses) below the apiserver's limit.
+      if (isStackOverflow(err)) throw yamlDepthError();
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    checkValueDepth(parsed);
     if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
     return parsed;
   }
@@ -178,8 +175,8 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
     const patched = pt === 'json' ? applyJSONPatch(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
-    // A JSON patch can nest deeper than its body (copy and move).
-    checkValueDepth(patched);
+    // A JSON patch can nest deeper than its body (a deep path, copy and move).
+    if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     return r.type.decode(patched, wctx);
   };
