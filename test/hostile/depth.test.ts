@@ -223,8 +223,8 @@ describe('hostile input: nesting as deep as the apiserver accepts (10,000 levels
       bodies.push(['POST', W, `apiVersion: hostile.example.com/v1\nkind: Widget\nmetadata:\n  name: x\nspec:\n  data: ${arrays(5_000)}\n`, 'application/yaml']);
       // A JSON patch copying spec.data into its own innermost object, twice: 4,000, 8,000, then 12,000 levels.
       const leaf = `/spec/data${'/a'.repeat(3_999)}/again`;
-      const grow = JSON.stringify([{ op: 'add', path: '/spec/data', value: JSON.parse(nested(4_000)) as unknown },
-        { op: 'copy', from: '/spec/data', path: leaf }, { op: 'copy', from: '/spec/data', path: leaf }]);
+      const copy = `{"op":"copy","from":"/spec/data","path":"${leaf}"}`;
+      const grow = `[{"op":"add","path":"/spec/data","value":${nested(4_000)}},${copy},${copy}]`;
       bodies.push(['PATCH', `${W}/seed`, grow, 'application/json-patch+json']);
       for (const [method, path, body, ct] of bodies) {
         const a = await send(method, path, body, ct);
