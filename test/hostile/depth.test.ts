@@ -85,6 +85,14 @@ function matrix(): Case[] {
       { label: `ConfigMap with a field nested ${d}`, send: (s) => s('POST', CM, `{"metadata":{"name":"cm${d}"},"data":{"k":"v"},"junk":${nested(d - 1)}}`), status: 201 },
     );
   }
+  // What a client sends back after a GET: managed fields whose fieldsV1 nests 9,008 levels (defaulting
+  // copies them, conversion and admission serialise them).
+  const fieldsV1 = `{"f:spec":{"f:data":${'{"f:a":'.repeat(9_000)}{}${'}'.repeat(9_000)}}}`;
+  cases.push({ label: 'update carrying managed fields nested 9,008 levels', send: async (s) => {
+    const rv = (JSON.parse((await s('GET', `${W}/u1000`)).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const managed = `[{"manager":"deep","operation":"Update","apiVersion":"hostile.example.com/v1","time":"2026-01-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":${fieldsV1}}]`;
+    return s('PUT', `${W}/u1000`, widget(9_000, 'u1000', rv).replace(`"resourceVersion":"${rv}"`, `"resourceVersion":"${rv}","managedFields":${managed}`));
+  }, status: 200, check: (a) => expect(dataDepth(a.text)).to.equal(8_998) });
   // A JSON patch can nest its result deeper than its body: the patched JSON no longer decodes (422).
   cases.push({
     label: 'JSON patch placing 9,998 levels at /spec/data/b (10,001 in all)', send: (s) => s('PATCH', `${W}/j1000`, `[{"op":"add","path":"/spec/data/b","value":${nested(9_998)}}]`, 'application/json-patch+json'),
