@@ -25,6 +25,37 @@ describe('applyMergePatch', () => {
       expect(applyMergePatch(target, patch)).to.deep.equal(result);
     });
   });
+
+  it('merges patches nested 100,000 levels deep without recursion, leaving the target untouched', () => {
+    const nested = (n: number, leaf: string): string => '{"a":'.repeat(n) + leaf + '}'.repeat(n);
+    const target = JSON.parse(nested(100_000, '{"keep":1,"drop":2}')) as unknown;
+    const merged = applyMergePatch(target, JSON.parse(nested(100_000, '{"drop":null,"add":[{"x":1}]}')));
+    let leaf = merged as Record<string, unknown>;
+    let original = target as Record<string, unknown>;
+    for (let i = 0; i < 100_000; i++) {
+      leaf = leaf.a as Record<string, unknown>;
+      original = original.a as Record<string, unknown>;
+      expect(leaf).to.not.equal(original);
+    }
+    expect(leaf).to.deep.equal({ keep: 1, add: [{ x: 1 }] });
+    expect(original).to.deep.equal({ keep: 1, drop: 2 });
+  });
+});
+
+describe('deepEqual', () => {
+  it('compares values nested 100,000 levels deep without recursion, ignoring key order and undefined members', async () => {
+    const { deepEqual } = await import('../src/internal/deepEqual.js');
+    const nested = (n: number, leaf: string): unknown => JSON.parse('{"a":'.repeat(n) + leaf + '}'.repeat(n));
+    expect(deepEqual(nested(100_000, '{"x":1,"y":[1,2]}'), nested(100_000, '{"y":[1,2],"x":1}'))).to.equal(true);
+    expect(deepEqual(nested(100_000, '{"x":1}'), nested(100_000, '{"x":2}'))).to.equal(false);
+    expect(deepEqual(nested(100_000, '[1,2]'), nested(100_000, '[1,2,3]'))).to.equal(false);
+    expect(deepEqual({ a: 1, b: undefined }, { a: 1 })).to.equal(true);
+    expect(deepEqual({ a: 1 }, { a: 1, b: 2 })).to.equal(false);
+    expect(deepEqual({ n: 12345678901234567890n }, { n: 12345678901234567890n })).to.equal(true);
+    expect(deepEqual({ n: 5n }, { n: 5 })).to.equal(true);
+    expect(deepEqual([1], { 0: 1 })).to.equal(false);
+    expect(deepEqual(null, {})).to.equal(false);
+  });
 });
 
 describe('applyJSONPatch', () => {
