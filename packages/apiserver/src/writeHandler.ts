@@ -15,7 +15,8 @@ import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValida
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
-import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, yamlDepthError, type DepthExcess } from './internal/nesting.js';
+import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
+import { isYAMLStackOverflow, parseDeepYAML, yamlIsDeep } from './internal/deepYAML.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyConfiguration, applyJSONPatch, applyMergePatch, applyStrategicMergePatch, appliedFieldPaths, patchTypeOf, type PatchType } from './patch.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -42,7 +43,7 @@ type BodyUse = 'object' | PatchType;
 /**
  * Reads a JSON (or YAML) object body, noting its duplicate fields unless they are ignored. Bodies
  * nested deeper than the apiserver's decoders allow get the apiserver's 400 for the request's kind of
- * body; YAML bodies nested deeper than the YAML parser reads get {@link yamlDepthError}.
+ * body.
  */
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
@@ -56,21 +57,29 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   const excess = scanNesting(text, apiserverMaxDepth, yaml);
   if (excess !== undefined) throw tooDeep(r, use, yaml, excess, body, wctx);
   if (yaml && !looksLikeJSON(text)) {
+    const duplicates = wctx.fieldValidation !== 'Ignore';
+    // The YAML parser recurses: deep YAML is parsed on a worker thread with a large stack.
+    if (yamlIsDeep(text)) return parsedDeepYAML(text, duplicates, wctx);
     let parsed: unknown;
     try {
       parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
     } catch (err) {
-      // Nesting can exhaust the YAML parser's stack (it recurses) below the apiserver's limit.
-      if (isStackOverflow(err)) throw yamlDepthError();
+      if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(text, duplicates, wctx);
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
+    if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
     return parsed;
   }
   if (text.trim() === '') throw KubeError.badRequest('the body of the request was empty');
   const parsed = parseJSON(text);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = jsonDuplicateFields(text);
   return parsed;
+}
+
+async function parsedDeepYAML(text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
+  const { value, duplicateFields } = await parseDeepYAML(text, duplicates);
+  if (duplicates) wctx.duplicateFields = duplicateFields;
+  return value;
 }
 
 /**

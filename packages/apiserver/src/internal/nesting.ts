@@ -3,9 +3,8 @@
 // "invalid character '{' exceeded max depth"), and YAML with go-yaml, which stops at 10,000 flow
 // levels or indents (`max_flow_level`/`max_indents` in go.yaml.in/yaml/v2 scannerc.go: "exceeded max
 // depth of 10000"). The embedded server accepts what they accept: its walks over request data are
-// iterative (or bounded by the schema), so nesting costs memory, never Node's stack. One exception: the
-// YAML parser (the `yaml` package) recurses, so YAML (not JSON) bodies nested deeper than it reads get
-// {@link yamlDepthError}.
+// iterative (or bounded by the schema), so nesting costs memory, never Node's stack; the YAML parser
+// (the `yaml` package) recurses, so deep YAML is parsed on a worker thread (deepYAML.ts).
 import { KubeError, invalid, stringifyJSON } from '@kubekit/core';
 
 /** The deepest nesting the apiserver's JSON and YAML decoders accept. */
@@ -69,15 +68,6 @@ export function valueDepth(value: unknown, limit: number): number {
     }
   }
   return max;
-}
-
-/**
- * The 400 for a YAML body nested deeper than the `yaml` package's recursive parser reads on Node's
- * stack (about 1,000 levels; the apiserver's go-yaml reads 10,000). The same content as JSON is read
- * up to the apiserver's limit.
- */
-export function yamlDepthError(): KubeError {
-  return KubeError.badRequest(`error converting YAML to JSON: the YAML nests deeper than the embedded server's YAML parser reads (about 1000 levels; send it as JSON, which is read up to ${apiserverMaxDepth} levels as the apiserver does)`);
 }
 
 /**
