@@ -10,7 +10,7 @@ export interface Answer { status: number; text: string; message: string }
 export type Send = (method: string, path: string, body?: string, contentType?: string, accept?: string) => Promise<Answer>;
 
 /** A {@link Send} for the server at `base` (with the bearer token and CA of the real server). */
-export function sender(base: string, token: string | undefined, ca: string | undefined): Send {
+export function sender(base: string, token: string | undefined, ca: string | undefined, timeoutMs = 30_000): Send {
   return (method, path, body, contentType = 'application/json', accept) => new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (accept !== undefined) headers.accept = accept;
@@ -20,7 +20,7 @@ export function sender(base: string, token: string | undefined, ca: string | und
       headers['content-length'] = String(Buffer.byteLength(body));
     }
     const url = new URL(base + path);
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, ca, timeout: 30_000 }, (res) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, ca, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -34,7 +34,7 @@ export function sender(base: string, token: string | undefined, ca: string | und
         resolve({ status: res.statusCode ?? 0, text, message });
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 30 s`)));
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs / 1000} s`)));
     req.on('error', reject);
     req.end(body);
   });
