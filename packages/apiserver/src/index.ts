@@ -14,7 +14,9 @@
 export { isLoopback, startApiServer } from './startApiServer.js';
 export { kubeconfigYAML } from './kubeconfig.js';
 export { DataDirectoryError } from './persistence.js';
+export { builtinKindSchema, builtinOpenAPISchemas, builtinSchemaClosure, builtinSchemaName, itemSchema, mergeSemantics, propertySchema, resolveSchema, schemaAtPath } from './builtinSchemas.js';
 
 export type { ApiServer, ApiServerOptions, ServingCertificate } from './startApiServer.js';
 export type { KubeconfigOptions } from './kubeconfig.js';
+export type { GroupVersionKind, MergeSemantics, OpenAPISchema } from './builtinSchemas.js';
 export type { WebhookServiceResolver } from './internal/webhookClient.js';

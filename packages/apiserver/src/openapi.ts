@@ -3,7 +3,8 @@
  * `/openapi/v3/apis/<group>/<version>` (paths and schemas). Custom resource documents come from
  * `@kubekit/crd` (one per CRD, merged per group-version) with `x-kubernetes-group-version-kind` and,
  * while the `CustomResourceFieldSelectors` gate is on, `x-kubernetes-selectable-fields`; built-in kinds
- * get paths and permissive schemas here.
+ * get paths here and the schemas the apiserver publishes for them (builtinSchemas.ts; a kind without a
+ * published schema gets a permissive one).
  *
  * kubectl reads these documents: `apply` looks for the PATCH operation of a kind (by its
  * `x-kubernetes-group-version-kind`) and its `fieldValidation` parameter to decide on server-side
@@ -20,9 +21,19 @@ import { sendText } from './internal/http.js';
 import { metaSchemas, objectMetaRef } from './internal/metaSchemas.js';
 import { openAPIV3Schema } from './internal/semantics.js';
 import type { ResourceType } from './resourceType.js';
+import { builtinSchemaClosure, builtinSchemaName } from './builtinSchemas.js';
 
-/** The component name of a kind: the reversed group, the version and the kind (`com.example.stable.v1.CronTab`). */
+const scaleSchema = 'io.k8s.api.autoscaling.v1.Scale';
+
+/**
+ * The component name of a kind: a built-in kind's published name (`io.k8s.api.apps.v1.Deployment`), else
+ * the reversed group, the version and the kind (`com.example.stable.v1.CronTab`).
+ */
 export function definitionName(group: string, version: string, kind: string): string {
+  const published = builtinSchemaName({ group, version, kind });
+  if (published !== undefined) return published;
+  const item = kind.endsWith('List') ? builtinSchemaName({ group, version, kind: kind.slice(0, -'List'.length) }) : undefined;
+  if (item !== undefined) return `${item}List`;
   if (group === '') return `io.k8s.api.core.${version}.${kind}`;
   if (group === 'apiextensions.k8s.io' && version === 'v1') return `${apiextensionsV1Prefix}.${kind}`;
   if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.slice(0, -'.k8s.io'.length).split('.').reverse().join('.')}.${version}.${kind}`;
@@ -163,6 +174,12 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
     if (n.group === 'apiextensions.k8s.io' && n.version === 'v1' && n.kind === 'CustomResourceDefinition') {
       // Typed like the apiserver's, so kubectl apply can compute its strategic merge patch.
       Object.assign(schemas, customResourceDefinitionSchemas());
+      continue;
+    }
+    const published = builtinSchemaName(n);
+    if (published !== undefined) {
+      // The schemas the apiserver publishes (kind, list, Scale and the meta/v1 types they use).
+      Object.assign(schemas, builtinSchemaClosure([published, `${published}List`, ...(n.scale === undefined ? [] : [scaleSchema])]));
       continue;
     }
     const kindDef = definitionName(n.group, n.version, n.kind);
