@@ -253,6 +253,9 @@ describe('hostile input: nesting as deep as the apiserver accepts (10,000 levels
         const a = await send(method, path, body, ct);
         expect(a.status, `${method} ${path} ${ct} (${body.length} bytes): ${a.text.slice(0, 200)}`).to.be.within(400, 499);
       }
+      // Deep YAML bodies at once: parsed two at a time on worker threads, every one answered.
+      const yamls = await Promise.all(Array.from({ length: 5 }, (_, i) => send('POST', W, yamlWidget(10_000, `yaml-at-once-${i}`), 'application/yaml')));
+      expect(yamls.map((a) => a.status)).to.deep.equal([201, 201, 201, 201, 201]);
       const seed = await send('GET', `${W}/seed`);
       expect(seed.status).to.equal(200);
       expect(dataDepth(seed.text)).to.equal(1);

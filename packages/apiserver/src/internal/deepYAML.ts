@@ -84,6 +84,23 @@ export function isYAMLStackOverflow(err: unknown): boolean {
  *   worker fails or takes longer than a minute.
  */
 export async function parseDeepYAML(text: string, duplicates: boolean): Promise<{ value: unknown; duplicateFields: string[] }> {
+  // At most `maxWorkers` parse at once (each may take a 64 MiB stack and 512 MiB of heap); others wait.
+  while (running >= maxWorkers) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await parseOnWorker(text, duplicates);
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** How many deep YAML bodies are parsed at once. */
+const maxWorkers = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function parseOnWorker(text: string, duplicates: boolean): Promise<{ value: unknown; duplicateFields: string[] }> {
   const worker = new Worker(source(), {
     eval: true,
     // Not the parent's loader options: the program is plain JavaScript.
