@@ -99,3 +99,23 @@ describe('applyConfiguration', () => {
     expect(out).to.deep.equal({ spec: { a: 5, other: 'kept' } });
   });
 });
+
+describe('checkPatchedDepth', () => {
+  const nested = (n: number): unknown => JSON.parse('{"a":'.repeat(n) + '1' + '}'.repeat(n));
+  const object = (data: number, fields: number): unknown => ({
+    apiVersion: 'v', kind: 'K', spec: { data: nested(data) },
+    metadata: { name: 'n', managedFields: [{ manager: 'm', fieldsV1: nested(fields) }] },
+  });
+
+  it('passes a patched object of 10,000 levels, and refuses 10,001 with the apiserver\'s 422 (handlers/patch.go applyPatchToCurrentObject)', async () => {
+    const { checkPatchedDepth } = await import('../src/internal/nesting.js');
+    expect(() => checkPatchedDepth(object(9_998, 1))).to.not.throw();
+    expect(() => checkPatchedDepth(object(9_999, 1))).to.throw(/^ "" is invalid: patch: Invalid value: "\{.*": couldn't get version\/kind; json parse error: invalid character '\{' exceeded max depth$/s)
+      .with.property('reason', 'Invalid');
+  });
+
+  it('leaves managed fields out of the count: the server rewrites them, and they nest deeper than the fields they list', async () => {
+    const { checkPatchedDepth } = await import('../src/internal/nesting.js');
+    expect(() => checkPatchedDepth(object(9_998, 10_010))).to.not.throw();
+  });
+});

@@ -76,12 +76,24 @@ export function valueDepth(value: unknown, limit: number): number {
  * a JSON patch can place a value deeper than its body nests (an `add` path, `copy`, `move`).
  */
 export function checkPatchedDepth(patched: unknown): void {
-  if (valueDepth(patched, apiserverMaxDepth) <= apiserverMaxDepth) return;
+  if (valueDepth(withoutManagedFields(patched), apiserverMaxDepth) <= apiserverMaxDepth) return;
   const text = stringifyJSON(patched);
   const excess = scanNesting(text, apiserverMaxDepth) ?? { char: '{', line: 0 };
   throw KubeError.invalid({ group: '', kind: '' }, '', [
     invalid('patch', text, `couldn't get version/kind; json parse error: ${goJSONDepthMessage(excess)}`),
   ]);
+}
+
+/**
+ * The object without `metadata.managedFields` (a shallow copy), or the value itself. Managed fields nest
+ * a few levels deeper than the fields they list and the server rewrites them on every write, so an object
+ * at the limit stays patchable (the real server drops managed fields that would nest past it).
+ */
+function withoutManagedFields(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const meta = (v as Record<string, unknown>).metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta) || !Object.hasOwn(meta, 'managedFields')) return v;
+  return { ...v, metadata: { ...meta, managedFields: undefined } };
 }
 
 /**
