@@ -82,9 +82,25 @@ export const allowedDifferences: AllowedDifference[] = [
     steps: ['create in a terminating namespace'],
     reason: 'the reference runs no kube-controller-manager, so a deleted namespace stays Terminating (403 NamespaceTerminating); kubekit\'s namespace controller has already removed it (404).',
   },
+  // ---- built-in kinds (test/differential/builtinScenarios.ts)
   {
-    scenario: 'builtin/leases',
-    steps: ['invalid duration'],
-    reason: 'kubekit does not validate Lease specs (leaseDurationSeconds must be greater than 0); its built-in kinds carry only the validation its controllers need.',
+    scenario: 'builtin/jobs',
+    steps: ['update: template changed'],
+    reason: 'the "field is immutable" message prints the new template as the apiserver\'s internal Go type marshalled to JSON (Go field names such as "Spec" and "Containers", every unset field as null, the Job\'s uid in its labels); kubekit prints the template as sent. Status, reason, field and cause type agree.',
+  },
+  {
+    scenario: 'builtin/serviceaccounts-and-pvcs',
+    steps: ['update: access modes changed'],
+    reason: 'the apiserver appends a go-cmp diff of its internal PersistentVolumeClaimSpec ("@@ -1,6 +1,6 @@ … \"AccessModes\": …") to "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"; kubekit names the changed fields instead. Status, reason, field and the sentence agree.',
+  },
+  {
+    scenario: 'builtin/field-validation',
+    steps: ['Strict merge patch', 'Strict strategic merge patch'],
+    reason: 'an unknown field in a patch under fieldValidation=Strict is a 422 on the patch ("\" \"\" is invalid: patch: Invalid value: <the patched object as JSON, or the patch printed as a Go map>: strict decoding error: …"); kubekit\'s patch path (writeHandler.ts) decodes the patched object as a body and answers the 400 of a create. Both refuse the patch and name the same unknown field.',
+  },
+  {
+    scenario: 'builtin/openapi-v3',
+    steps: ['apps/v1: deployment paths'],
+    reason: 'the apiserver still publishes the deprecated /watch/ paths (/apis/apps/v1/watch/...); kubekit does not serve them (watches are ?watch=true) and so does not publish them.',
   },
 ];

@@ -11,6 +11,8 @@
 import type { Session, CrdLike } from './session.js';
 import { eventNames } from './session.js';
 import type { WatchEvent } from './client.js';
+import { builtinScenarios } from './builtinScenarios.js';
+import { names, ofEither, statusOnly } from './keep.js';
 
 /** A scenario: a name, which server pair it runs on, and its script. */
 export interface Scenario {
@@ -86,15 +88,6 @@ function widget(c: CrdLike, name: string, spec: Record<string, unknown> = {}, ex
 }
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-
-/** Only the Status fields (code, reason, message, causes) of an error answer; the body of a success. */
-const statusOnly = (b: unknown): unknown => {
-  const o = b as { kind?: string; code?: number; reason?: string; message?: string; details?: { causes?: unknown } };
-  return o?.kind === 'Status' ? { code: o.code, reason: o.reason, message: o.message, causes: o.details?.causes } : '<object>';
-};
-
-const names = (b: unknown): unknown => ((b as { items?: { metadata: { name: string } }[] }).items ?? []).map((i) => i.metadata.name);
-const ofEither = (b: unknown): unknown => ((b as { kind?: string }).kind === 'Status' ? statusOnly(b) : names(b));
 
 /** A CRD create that is expected to fail: the Status is what counts. */
 async function badCRD(s: Session, label: string, c: CrdLike): Promise<void> {
@@ -591,4 +584,5 @@ export const scenarios: Scenario[] = [
       await s.req('invalid selectableFields are not validated', 'POST', crdPath, { body: crd('gateoff2', { selectableFields: [{ jsonPath: 'nope' }] }), keep: (b) => (b as CrdLike).spec?.versions?.map((v) => ({ selectableFields: v.selectableFields })) ?? statusOnly(b) });
     },
   },
+  ...builtinScenarios,
 ];

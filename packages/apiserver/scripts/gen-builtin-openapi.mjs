@@ -3,6 +3,8 @@
 // embedded server serves, as a reference kube-apiserver publishes them in /openapi/v3/<group-version>
 // (facts of the API, not code). Kept: every schema reachable from the paths of the served resources
 // (the kind, its list, Scale, the meta/v1 types they use); dropped: `description` texts (size).
+// And fixtures/builtin-table-columns.json: the Table column definitions of each served resource (what
+// `kubectl get` prints as headers), as the reference answers a list with `Accept: ...;as=Table`.
 //
 // Usage (from the repository root):
 //   node --import tsx --conditions=kubekit-source packages/apiserver/scripts/gen-builtin-openapi.mjs [--keep-descriptions]
@@ -31,9 +33,9 @@ if (base === undefined) {
   ({ url: base, token, ca } = server);
 }
 
-function get(path) {
+function get(path, accept = 'application/json') {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { ca, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, timeout: 60_000 }, (res) => {
+    const req = request(new URL(path, base), { ca, headers: { Authorization: `Bearer ${token}`, Accept: accept }, timeout: 60_000 }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
@@ -106,6 +108,15 @@ try {
   const fixture = { source: `kube-apiserver ${server?.version ?? '(running)'} /openapi/v3${keepDescriptions ? '' : ', descriptions removed'}`, kinds: sortedKinds, schemas: sorted };
   writeFileSync(out, `${JSON.stringify(fixture, null, 1)}\n`);
   console.log(`${out}: ${Object.keys(sortedKinds).length} kinds, ${Object.keys(sorted).length} schemas, ${Buffer.byteLength(JSON.stringify(fixture))} bytes`);
+
+  const columns = {};
+  for (const n of [...served].sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))) {
+    const table = await get(`${n.group === '' ? '/api' : `/apis/${n.group}`}/${n.version}/${n.resource}?limit=1`, 'application/json;as=Table;v=v1;g=meta.k8s.io');
+    columns[`${n.group}/${n.version}/${n.resource}`] = table.columnDefinitions.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority }));
+  }
+  const columnsOut = join(dirname(out), 'builtin-table-columns.json');
+  writeFileSync(columnsOut, `${JSON.stringify({ source: `kube-apiserver ${server?.version ?? '(running)'} Table column definitions`, columns }, null, 1)}\n`);
+  console.log(`${columnsOut}: ${Object.keys(columns).length} resources`);
 } finally {
   await server?.close();
 }

@@ -4,7 +4,8 @@
  * `@kubekit/attrs`), Table columns, and the few strategy rules operators notice (namespace phase and
  * finalizer, Secret `stringData`, config key validation, Pod status kept apart from spec).
  *
- * Built-in objects are stored as sent (no pruning of unknown fields); there is no controller behind
+ * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
+ * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
  * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
@@ -12,10 +13,13 @@
 import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
+import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
+import { builtinKindSchema } from './builtinSchemas.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
+import { publishedTableColumns } from './builtinTableColumns.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -33,11 +37,15 @@ export interface BuiltinSpec {
   columns?: BuiltinColumn[];
   /** The columns after `Age` (kubectl's `-o wide` ones, priority 1). */
   wide?: BuiltinColumn[];
+  /** The annotations only the versioned form carries: left out of Table rows' metadata. */
+  versionedAnnotations?: readonly string[];
   /** Whether the Table has an `Age` column. @defaultValue true */
   age?: boolean;
   /** Whether `metadata.generation` starts at 1 and grows with each change of `spec`. */
   generation?: boolean;
   prepareForCreate?: (o: KubeObject) => void;
+  /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
+  prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
   normalize?: (o: KubeObject) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
@@ -67,6 +75,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly orphanDependentsByDefault: boolean;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
+  private columns: TableColumnDefinition[] | undefined;
 
   constructor(private readonly spec: BuiltinSpec) {
     this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: spec.verbs ?? allVerbs, categories: spec.names.categories ?? [] };
@@ -104,9 +113,16 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   tableColumns(): TableColumnDefinition[] {
-    const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
-    const age = this.spec.age === false ? [] : [builtinAgeColumn];
-    return [nameColumn, ...(this.spec.columns ?? []).map(def), ...age, ...(this.spec.wide ?? []).map(def)];
+    if (this.columns === undefined) {
+      const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
+      const age = this.spec.age === false ? [] : [builtinAgeColumn];
+      const own = [nameColumn, ...(this.spec.columns ?? []).map(def), ...age, ...(this.spec.wide ?? []).map(def)];
+      // The apiserver's own definitions (types, descriptions) where the cells computed here are its columns.
+      const published = publishedTableColumns(this.names.group, this.names.version, this.names.resource);
+      const same = published !== undefined && published.length === own.length && published.every((c, i) => c.name === own[i].name);
+      this.columns = same ? published.map((c) => ({ ...c })) : own;
+    }
+    return this.columns.map((c) => ({ ...c }));
   }
 
   tableCells(object: KubeObject, now: number): unknown[] {
@@ -114,9 +130,22 @@ export class BuiltinResourceType implements ResourceType {
     return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ...age, ...(this.spec.wide ?? []).map((c) => c.cell(object, now))];
   }
 
+  tableRowMetadata(object: KubeObject): KubeObject['metadata'] {
+    const drop = this.spec.versionedAnnotations ?? [];
+    const annotations = object.metadata.annotations;
+    if (annotations === undefined || !drop.some((k) => Object.hasOwn(annotations, k))) return object.metadata;
+    const rest = Object.fromEntries(Object.entries(annotations).filter(([k]) => !drop.includes(k)));
+    const { annotations: _dropped, ...meta } = object.metadata;
+    return Object.keys(rest).length === 0 ? meta : { ...meta, annotations: rest };
+  }
+
   decode(body: unknown, ctx: WriteContext): KubeObject {
-    reportFieldProblems(ctx, []);
     const obj = decodeObjectShape(cloneJSON(body));
+    const schema = builtinKindSchema(this.names);
+    // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
+    const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema);
+    const { kind, version } = this.names;
+    reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
@@ -139,6 +168,7 @@ export class BuiltinResourceType implements ResourceType {
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object.spec, old.spec)) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
+    if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
     if (!this.names.status) return;
     if (ctx.subresource === 'status') {
       const status = object.status;
@@ -194,6 +224,24 @@ function containers(o: KubeObject): unknown[] {
   return Array.isArray(s) ? s : [];
 }
 
+/** `ValidateLeaseSpec`'s number checks: a positive duration, no negative transition count. */
+function validateLeaseSpec(o: KubeObject): FieldError[] {
+  const spec = isObject(o.spec) ? o.spec : {};
+  const errs: FieldError[] = [];
+  if (typeof spec.leaseDurationSeconds === 'number' && spec.leaseDurationSeconds <= 0) errs.push(invalid('spec.leaseDurationSeconds', spec.leaseDurationSeconds, 'must be greater than 0'));
+  if (typeof spec.leaseTransitions === 'number' && spec.leaseTransitions < 0) errs.push(invalid('spec.leaseTransitions', spec.leaseTransitions, 'must be greater than or equal to 0'));
+  return errs;
+}
+
+/** printPod's Readiness Gates cell: `<none>`, or how many of the pod's readiness gates have a True condition. */
+function readinessGates(o: KubeObject): string {
+  const gates = isObject(o.spec) && Array.isArray(o.spec.readinessGates) ? o.spec.readinessGates.filter(isObject) : [];
+  if (gates.length === 0) return '<none>';
+  const conditions = isObject(o.status) && Array.isArray(o.status.conditions) ? o.status.conditions.filter(isObject) : [];
+  const ready = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length;
+  return `${ready}/${gates.length}`;
+}
+
 /** The built-in kinds, each in its one served version. */
 export function builtinResourceTypes(): BuiltinResourceType[] {
   return [
@@ -246,8 +294,12 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
         { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },
         { def: { name: 'Restarts', type: 'string', priority: 0 }, cell: (o) => String(containerStatuses(o).reduce((n, c) => n + (typeof c.restartCount === 'number' ? c.restartCount : 0), 0)) },
+      ],
+      wide: [
         { def: { name: 'IP', type: 'string', priority: 1 }, cell: (o) => (isObject(o.status) ? o.status.podIP : undefined) ?? '<none>' },
         { def: { name: 'Node', type: 'string', priority: 1 }, cell: (o) => (isObject(o.spec) ? o.spec.nodeName : undefined) ?? '<none>' },
+        { def: { name: 'Nominated Node', type: 'string', priority: 1 }, cell: (o) => (isObject(o.status) ? o.status.nominatedNodeName : undefined) ?? '<none>' },
+        { def: { name: 'Readiness Gates', type: 'string', priority: 1 }, cell: readinessGates },
       ],
       deleteReturnsObject: true,
       prepareForCreate: (o) => { o.status = { phase: 'Pending', qosClass: 'BestEffort' }; },
@@ -266,6 +318,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Holder', type: 'string', priority: 0 }, cell: (o) => (isObject(o.spec) ? o.spec.holderIdentity : undefined) ?? '' }],
+      validate: validateLeaseSpec,
     }),
   ];
 }

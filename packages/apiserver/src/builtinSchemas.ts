@@ -98,6 +98,17 @@ function referenced(schema: OpenAPISchema): string | undefined {
  * reference come back as they are; a reference to an unknown component throws.
  */
 export function resolveSchema(schema: OpenAPISchema): OpenAPISchema {
+  const cached = resolved.get(schema);
+  if (cached !== undefined) return cached;
+  const out = resolveUncached(schema);
+  resolved.set(schema, out);
+  return out;
+}
+
+/** Resolved schemas by their referring schema (the fixture's objects live as long as the process). */
+const resolved = new WeakMap<OpenAPISchema, OpenAPISchema>();
+
+function resolveUncached(schema: OpenAPISchema): OpenAPISchema {
   let current = schema;
   for (let depth = 0; depth < 16; depth++) {
     const ref = referenced(current);

@@ -9,9 +9,11 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
-import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { childObject, cloneJSON, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { deepEqual } from './internal/deepEqual.js';
+import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 
 function list(v: unknown): unknown[] {
@@ -155,6 +157,9 @@ function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
         const port = isObject(p) ? p.port : undefined;
         if (typeof port !== 'number') errs.push(required(path.child('port'), ''));
         else if (port < 1 || port > 65535) errs.push(invalid(path.child('port'), port, 'must be between 1 and 65535, inclusive'));
+        // The defaulted targetPort (the port itself) is validated too, so an out-of-range port is reported twice.
+        const target = isObject(p) ? p.targetPort : undefined;
+        if (typeof target === 'number' && (target < 1 || target > 65535)) errs.push(invalid(path.child('targetPort'), target, 'must be between 1 and 65535, inclusive'));
         const name = isObject(p) && typeof p.name === 'string' ? p.name : '';
         if (ports.length > 1 && name === '') errs.push(required(path.child('name'), ''));
         else if (name !== '' && names.has(name)) errs.push(new FieldError('FieldValueDuplicate', path.child('name'), name));
@@ -191,6 +196,35 @@ const serviceAccount: BuiltinSpec = {
 const accessModeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
 const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
+/** `GetPersistentVolumeClaimClass`: the beta annotation, else `spec.storageClassName`, else `''`. */
+function storageClassOf(o: KubeObject): string {
+  const annotated = o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  if (typeof annotated === 'string') return annotated;
+  const name = valueAt(o, 'spec', 'storageClassName');
+  return typeof name === 'string' ? name : '';
+}
+
+/**
+ * `ValidatePersistentVolumeClaimUpdate`: the spec may not change, except `volumeName` while unbound,
+ * the storage request of a bound claim (expansion) and `volumeAttributesClassName`. The apiserver
+ * appends a diff of its internal types to the message; kubekit says which fields changed instead.
+ */
+function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  const spec = cloneJSON(isObject(o.spec) ? o.spec : {});
+  const oldSpec = cloneJSON(isObject(old.spec) ? old.spec : {});
+  for (const s of [spec, oldSpec]) delete s.volumeAttributesClassName;
+  if (oldSpec.volumeName === undefined || oldSpec.volumeName === '') {
+    delete spec.volumeName;
+    delete oldSpec.volumeName;
+  }
+  if (valueAt(o, 'status', 'phase') === 'Bound') {
+    for (const s of [spec, oldSpec]) if (isObject(s.resources) && isObject(s.resources.requests)) delete s.resources.requests.storage;
+  }
+  if (deepEqual(spec, oldSpec)) return [];
+  const changed = [...new Set([...Object.keys(spec), ...Object.keys(oldSpec)])].filter((k) => !deepEqual(spec[k], oldSpec[k])).sort();
+  return [forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n(changed: ${changed.join(', ')})`)];
+}
+
 const persistentVolumeClaim: BuiltinSpec = {
   names: { group: '', version: 'v1', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true, nameValidation: 'subdomain' },
   columns: [
@@ -198,12 +232,17 @@ const persistentVolumeClaim: BuiltinSpec = {
     { def: { name: 'Volume', type: 'string', priority: 0, description: 'volumeName is the binding reference to the PersistentVolume backing this claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeName') ?? '') },
     { def: { name: 'Capacity', type: 'string', priority: 0, description: 'capacity represents the actual resources of the underlying volume.' }, cell: (o) => (valueAt(o, 'status', 'phase') === 'Bound' ? String(valueAt(o, 'status', 'capacity', 'storage') ?? '') : '') },
     { def: { name: 'Access Modes', type: 'string', priority: 0, description: 'accessModes contains the desired access modes the volume should have.' }, cell: (o) => list(valueAt(o, 'status', 'accessModes')).map((m) => accessModeShort[String(m)] ?? String(m)).join(',') },
-    { def: { name: 'StorageClass', type: 'string', priority: 0, description: 'StorageClassName of the claim' }, cell: (o) => String(valueAt(o, 'spec', 'storageClassName') ?? '<unset>') },
+    { def: { name: 'StorageClass', type: 'string', priority: 0, description: 'StorageClassName of the claim' }, cell: storageClassOf },
     { def: { name: 'VolumeAttributesClass', type: 'string', priority: 0, description: 'VolumeAttributesClass of the claim' }, cell: (o) => String(valueAt(o, 'status', 'currentVolumeAttributesClassName') ?? '<unset>') },
   ],
   wide: [{ def: { name: 'VolumeMode', type: 'string', priority: 1, description: 'volumeMode defines what type of volume is required by the claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeMode') ?? '<unset>') }],
   defaults: (o) => { setDefault(childObject(o, 'spec'), 'volumeMode', 'Filesystem'); },
-  prepareForCreate: (o) => { o.status = { phase: 'Pending' }; },
+  prepareForCreate: (o) => {
+    o.status = { phase: 'Pending' };
+    // The StorageObjectInUseProtection admission plugin; the claim controller in controllers.ts removes it.
+    const finalizers = o.metadata.finalizers ?? [];
+    if (!finalizers.includes(pvcProtectionFinalizer)) o.metadata.finalizers = [...finalizers, pvcProtectionFinalizer];
+  },
   validate: (o) => {
     const errs: FieldError[] = [];
     const modes = list(valueAt(o, 'spec', 'accessModes'));
@@ -212,6 +251,7 @@ const persistentVolumeClaim: BuiltinSpec = {
     if (valueAt(o, 'spec', 'resources', 'requests', 'storage') === undefined) errs.push(required(FieldPath.root('spec', 'resources').key('storage'), ''));
     return errs;
   },
+  validateUpdate: validateClaimUpdate,
 };
 
 const createdAt = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o: KubeObject) => o.metadata.creationTimestamp ?? '' };

@@ -14,6 +14,7 @@ import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, 
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { deepEqual } from './internal/deepEqual.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
@@ -38,6 +39,8 @@ function defaultContainers(list: unknown): void {
 
 /** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
 export function defaultPodTemplate(template: JSONObject): void {
+  // A template's ObjectMeta is a struct, not a pointer: the apiserver always writes `metadata: {}`.
+  childObject(template, 'metadata');
   const spec = childObject(template, 'spec');
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
@@ -235,12 +238,29 @@ const statefulSet: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [
-    ...validateReplicas(o), ...validateSelector(o, 'statefulset'),
+    ...validateReplicas(o), ...validateSelector(o, 'statefulset'), ...validatePodManagementPolicy(o),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
     ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };
+
+/** `ValidateStatefulSetSpec`: the pod management policy is one of the two. */
+function validatePodManagementPolicy(o: KubeObject): FieldError[] {
+  const policy = valueAt(o, 'spec', 'podManagementPolicy');
+  if (policy === undefined || policy === 'OrderedReady' || policy === 'Parallel') return [];
+  return [invalid('spec.podManagementPolicy', policy, "must be 'OrderedReady' or 'Parallel'")];
+}
+
+/**
+ * The internal `spec.templateGeneration` of a DaemonSet, which apps/v1 carries as this annotation: 1 on
+ * create, one more on each update that changes the template, whatever the client sends.
+ */
+const templateGenerationAnnotation = 'deprecated.daemonset.template.generation';
+
+function setTemplateGeneration(o: KubeObject, generation: number): void {
+  o.metadata.annotations = { ...o.metadata.annotations, [templateGenerationAnnotation]: String(generation) };
+}
 
 const daemonSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], status: true, nameValidation: 'subdomain' },
@@ -273,7 +293,15 @@ const daemonSet: BuiltinSpec = {
     setDefault(spec, 'revisionHistoryLimit', 10);
     defaultPodTemplate(childObject(spec, 'template'));
   },
-  prepareForCreate: (o) => { o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }; },
+  prepareForCreate: (o) => {
+    o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    setTemplateGeneration(o, 1);
+  },
+  versionedAnnotations: [templateGenerationAnnotation],
+  prepareForUpdate: (o, old) => {
+    const previous = Number.parseInt(old.metadata.annotations?.[templateGenerationAnnotation] ?? '0', 10) || 0;
+    setTemplateGeneration(o, deepEqual(valueAt(o, 'spec', 'template'), valueAt(old, 'spec', 'template')) ? previous : previous + 1);
+  },
   validate: (o) => [
     ...validateSelector(o, 'daemonset'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
@@ -325,6 +353,13 @@ function defaultJobSpec(spec: JSONObject): void {
   else setDefault(spec, 'podReplacementPolicy', 'Failed');
 }
 
+/** `SetDefaults_Job`: a Job without labels takes its pod template's. */
+function defaultJobLabels(o: KubeObject): void {
+  const labels = objectAt(o, 'spec', 'template', 'metadata', 'labels');
+  if (labels === undefined) return;
+  if (o.metadata.labels === undefined || Object.keys(o.metadata.labels).length === 0) o.metadata.labels = { ...(labels as Record<string, string>) };
+}
+
 const job: BuiltinSpec = {
   orphanDependentsByDefault: true,
   names: { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], status: true, nameValidation: 'subdomain' },
@@ -338,6 +373,7 @@ const job: BuiltinSpec = {
   defaults: (o) => {
     const spec = childObject(o, 'spec');
     defaultJobSpec(spec);
+    defaultJobLabels(o);
     const template = childObject(spec, 'template');
     const restart = valueAt(template, 'spec', 'restartPolicy');
     defaultPodTemplate(template);
@@ -355,6 +391,8 @@ const job: BuiltinSpec = {
     if (!isObject(spec.selector)) spec.selector = { matchLabels: { [jobUidLabel]: uid } };
     const meta = childObject(childObject(spec, 'template'), 'metadata');
     meta.labels = { ...(isObject(meta.labels) ? meta.labels : {}), [jobUidLabel]: uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+    // SetDefaults_Job runs again when the apiserver reads the stored Job back, now with these labels.
+    defaultJobLabels(o);
   },
   validate: (o) => {
     const tp = FieldPath.root('spec', 'template');
@@ -387,7 +425,9 @@ const cronJob: BuiltinSpec = {
     setDefault(spec, 'suspend', false);
     setDefault(spec, 'successfulJobsHistoryLimit', 3);
     setDefault(spec, 'failedJobsHistoryLimit', 1);
-    const template = childObject(childObject(childObject(spec, 'jobTemplate'), 'spec'), 'template');
+    const jobTemplate = childObject(spec, 'jobTemplate');
+    childObject(jobTemplate, 'metadata');
+    const template = childObject(childObject(jobTemplate, 'spec'), 'template');
     const restart = valueAt(template, 'spec', 'restartPolicy');
     defaultPodTemplate(template);
     if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
@@ -398,7 +438,9 @@ const cronJob: BuiltinSpec = {
     const schedule = valueAt(o, 'spec', 'schedule');
     if (typeof schedule !== 'string' || schedule === '') errs.push(required('spec.schedule', ''));
     else if (schedule.trim().split(/\s+/).length !== 5 && !schedule.startsWith('@')) {
-      errs.push(invalid('spec.schedule', schedule, `Expected exactly 5 fields, found ${schedule.trim().split(/\s+/).length}: ${schedule}`));
+      // robfig/cron's parser error, its fields printed as a Go slice.
+      const fields = schedule.trim().split(/\s+/);
+      errs.push(invalid('spec.schedule', schedule, `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`));
     }
     const policy = valueAt(o, 'spec', 'concurrencyPolicy');
     if (typeof policy === 'string' && !['Allow', 'Forbid', 'Replace'].includes(policy)) errs.push(notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));

@@ -5,7 +5,10 @@
  *   conditions (or `NamesAccepted=False` with the conflict);
  * - CRD finalization: a deleted CRD's objects are deleted, then the
  *   `customresourcecleanup.apiextensions.k8s.io` finalizer is removed and the CRD goes;
- * - namespace finalization: a deleted namespace's objects are deleted, then the namespace goes.
+ * - namespace finalization: a deleted namespace's objects are deleted, then the namespace goes;
+ * - PersistentVolumeClaim protection: a deleted claim's `kubernetes.io/pvc-protection` finalizer is
+ *   removed once no Pod that has not finished uses it (the kube-controller-manager's pvc-protection
+ *   controller; the admission plugin that adds the finalizer is the claim's `prepareForCreate`).
  *
  * Owner references are acted on by the garbage collector (garbageCollector.ts).
  *
@@ -20,22 +23,37 @@ import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey, type StoreEvent } from './storage/objectStore.js';
-import { cloneJSON } from './internal/own.js';
+import { cloneJSON, isObject } from './internal/own.js';
+import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import { WorkLoop } from './internal/workLoop.js';
 
 const namespacesBucket = '/namespaces';
 const crdGR = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 const namespaceGR = { group: '', resource: 'namespaces' };
+const claimGR = { group: '', resource: 'persistentvolumeclaims' };
+const claimsBucket = '/persistentvolumeclaims';
+const podsBucket = '/pods';
+
+/** Whether a Pod mounts the claim (`spec.volumes[].persistentVolumeClaim.claimName`). */
+function podUsesClaim(pod: KubeObject, claim: string): boolean {
+  const volumes = isObject(pod.spec) && Array.isArray(pod.spec.volumes) ? pod.spec.volumes : [];
+  return volumes.some((v) => isObject(v) && isObject(v.persistentVolumeClaim) && v.persistentVolumeClaim.claimName === claim);
+}
 
 /** See the file comment. */
 export class Controllers {
-  private readonly loop = new WorkLoop((key) => (key.startsWith('crd:') ? this.reconcileCRD(key.slice(4)) : this.reconcileNamespace(key.slice(3))));
+  private readonly loop = new WorkLoop((key) => {
+    if (key.startsWith('crd:')) return this.reconcileCRD(key.slice(4));
+    if (key.startsWith('pvc:')) return this.reconcileClaim(key.slice(4));
+    return this.reconcileNamespace(key.slice(3));
+  });
   private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: ServerContext, private readonly catalog: ResourceCatalog) {
     this.unsubscribe = ctx.store.subscribe((e) => this.observe(e));
     for (const crd of catalog.crds.definitions()) this.loop.enqueue(`crd:${crd.metadata.name ?? ''}`);
     for (const [name] of ctx.store.values(namespacesBucket)) this.loop.enqueue(`ns:${name}`);
+    for (const [key, o] of ctx.store.values(claimsBucket)) if (o.metadata.deletionTimestamp !== undefined) this.loop.enqueue(`pvc:${key}`);
   }
 
   /** Stops the controllers; resolves once the item in flight, if any, is done. */
@@ -64,6 +82,11 @@ export class Controllers {
       return;
     }
     const ns = e.object.metadata.namespace ?? '';
+    if (e.bucket === claimsBucket && e.type !== 'DELETED' && e.object.metadata.deletionTimestamp !== undefined) this.loop.enqueue(`pvc:${e.key}`);
+    if (e.bucket === podsBucket) {
+      // A pod that finishes or goes may release the deleting claims of its namespace.
+      for (const [key, o] of this.ctx.store.values(claimsBucket)) if (o.metadata.namespace === ns && o.metadata.deletionTimestamp !== undefined) this.loop.enqueue(`pvc:${key}`);
+    }
     if (e.type === 'DELETED' && ns !== '') {
       const nsObj = this.ctx.store.get(namespacesBucket, ns);
       if (nsObj?.metadata.deletionTimestamp !== undefined) this.loop.enqueue(`ns:${ns}`);
@@ -139,6 +162,29 @@ export class Controllers {
       return;
     }
     await store.delete(namespaceGR, name, name, { rv: current.metadata.resourceVersion }).durable;
+  }
+
+  private async reconcileClaim(key: string): Promise<void> {
+    const { store } = this.ctx;
+    const claim = store.get(claimsBucket, key);
+    if (claim === undefined || claim.metadata.deletionTimestamp === undefined) return;
+    const finalizers = claim.metadata.finalizers ?? [];
+    if (!finalizers.includes(pvcProtectionFinalizer)) return;
+    const ns = claim.metadata.namespace ?? '';
+    const name = claim.metadata.name ?? '';
+    for (const [, pod] of store.values(podsBucket)) {
+      if (pod.metadata.namespace !== ns || !podUsesClaim(pod, name)) continue;
+      const phase = isObject(pod.status) ? pod.status.phase : undefined;
+      if (phase !== 'Succeeded' && phase !== 'Failed') return;
+    }
+    const rest = finalizers.filter((f) => f !== pvcProtectionFinalizer);
+    if (rest.length === 0) {
+      await store.delete(claimGR, key, name, { rv: claim.metadata.resourceVersion }).durable;
+      return;
+    }
+    const next = cloneJSON(claim);
+    next.metadata.finalizers = rest;
+    await store.update(claimGR, key, name, next, claim.metadata.resourceVersion).durable;
   }
 
   /**

@@ -112,6 +112,14 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
       parameters: [nameParam, ...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
     },
   };
+  if (n.namespaced) {
+    // The list across namespaces (`kubectl get deployments -A`).
+    const allBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.kind}`;
+    paths[`${prefix}/${n.resource}`] = {
+      get: operation(t, 'list', `list${allBase}ForAllNamespaces`, listParams, listDef),
+      parameters: [param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+    };
+  }
   if (n.status) {
     paths[`${prefix}${ns}/${n.resource}/{name}/status`] = {
       get: operation(t, 'get', `read${idBase}Status`, [], kindDef),

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { KubeError, stringifyJSON } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
+import { builtinOpenAPISchemas, builtinSchemaClosure } from './builtinSchemas.js';
 import { groupVersionDocument } from './openapi.js';
 
 type Json = Record<string, unknown>;
@@ -29,6 +30,34 @@ function rewriteRefs(value: unknown, depth = 0): unknown {
   for (const key of Object.keys(value)) {
     const v = value[key];
     out[key] = key === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/definitions/') : rewriteRefs(v, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * A built-in kind's v3 component schema as the apiserver's v2 document has it: a field of a named type
+ * is a plain `$ref` (v3 wraps it in `allOf` to carry siblings), there are no `default`s (the v3
+ * builder writes the Go zero values of non-pointer fields; the v2 builder does not), and a `oneOf` of
+ * JSON types (Quantity, IntOrString) is a string.
+ */
+function builtinSchemaV2(value: unknown, depth = 0): unknown {
+  if (depth > 200) throw new Error('OpenAPI schema nested more than 200 levels');
+  if (Array.isArray(value)) return value.map((v) => builtinSchemaV2(v, depth + 1));
+  if (!isObject(value)) return value;
+  const out: Json = {};
+  const allOf = value.allOf;
+  const single = Array.isArray(allOf) && allOf.length === 1 && isObject(allOf[0]) && typeof allOf[0].$ref === 'string' ? allOf[0].$ref : undefined;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (key === 'default' || (key === 'allOf' && single !== undefined)) continue;
+    // `properties` maps field names to schemas: a field may be called `default`.
+    out[key] = key === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([n, x]) => [n, builtinSchemaV2(x, depth + 1)])) : builtinSchemaV2(v, depth + 1);
+  }
+  if (single !== undefined) out.$ref = single;
+  // Quantity and IntOrString: v3 says which JSON types they take, v2 calls them strings.
+  if (Array.isArray(out.oneOf) && out.type === undefined && out.oneOf.every((o) => isObject(o) && typeof o.type === 'string' && Object.keys(o).length === 1)) {
+    delete out.oneOf;
+    out.type = 'string';
   }
   return out;
 }
@@ -92,6 +121,11 @@ export function openAPIV2Document(catalog: ResourceCatalog, selectableFieldsGate
       paths[path] = itemV2;
     }
   }
+  // One document, one definition per name: the apiserver's own for every built-in name (the custom
+  // resource documents carry abridged meta/v1 schemas of their own), with what those reference.
+  const builtin = builtinOpenAPISchemas();
+  const present = Object.keys(definitions).filter((name) => builtin.has(name));
+  for (const [name, schema] of Object.entries(builtinSchemaClosure(present))) definitions[name] = rewriteRefs(builtinSchemaV2(schema));
   return { swagger: '2.0', info: { title: 'Kubernetes', version: 'v0.1.0' }, paths, definitions };
 }
 

@@ -111,6 +111,12 @@ export interface ResourceType {
   tableColumns(): TableColumnDefinition[];
   /** The cells of one object's row (`Name` first). */
   tableCells(object: KubeObject, now: number): unknown[];
+  /**
+   * The metadata a row carries (`includeObject=Metadata`) where it differs from the object's: the
+   * apiserver prints rows from its internal objects, which lack annotations that only the versioned
+   * form carries (a DaemonSet's template generation). @defaultValue the object's metadata
+   */
+  tableRowMetadata?(object: KubeObject): KubeObject['metadata'];
 
   /**
    * Decodes a write's body into an external object: checks apiVersion/kind, then prunes unknown

@@ -44,11 +44,11 @@ export function parseIncludeObject(value: string | null): IncludeObject {
 }
 
 /** The row object of one object, per `includeObject`. */
-function rowObject(obj: KubeObject, include: IncludeObject): unknown {
+function rowObject(type: ResourceType, obj: KubeObject, include: IncludeObject): unknown {
   // The apiserver sends `object: null` (an empty RawExtension) for None.
   if (include === 'None') return null;
   if (include === 'Object') return obj;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: type.tableRowMetadata?.(obj) ?? obj.metadata };
 }
 
 /** Builds the Table of objects of one resource type. */
@@ -71,7 +71,7 @@ export function buildTable(type: ResourceType, objects: readonly KubeObject[], o
     columnDefinitions: type.tableColumns(),
     rows: objects.map((o) => {
       const row: { cells: unknown[]; object?: unknown } = { cells: type.tableCells(o, options.now) };
-      row.object = rowObject(o, include);
+      row.object = rowObject(type, o, include);
       return row;
     }),
   };

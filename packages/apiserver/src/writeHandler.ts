@@ -13,7 +13,7 @@ import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
-import { contentType, readBody, sendJSON } from './internal/http.js';
+import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, parseDeepYAML, yamlIsDeep } from './internal/deepYAML.js';
@@ -120,7 +120,7 @@ function tooDeep(r: RestRequest, use: BodyUse, yaml: boolean, excess: DepthExces
 function sendWarnings(r: RestRequest, wctx: WriteContext): void {
   for (const w of wctx.warnings) {
     const existing = r.res.getHeader('Warning');
-    const value = `299 - ${JSON.stringify(w)}`;
+    const value = warningHeaderValue(w);
     r.res.setHeader('Warning', existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
   }
 }

@@ -243,4 +243,44 @@ describe('startApiServer with a real kubectl', function () {
     const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });
+
+  it('explains built-in kinds from their published OpenAPI v3 schemas', async () => {
+    const r = await kubectl('explain', 'deployment.spec.template.spec.containers.ports');
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.match(/^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: ports <\[\]ContainerPort>\n/);
+    expect(r.stdout).to.match(/\n {2}containerPort\t<integer> -required-\n/);
+    const recursive = await kubectl('explain', 'cronjob.spec', '--recursive');
+    expect(recursive.stdout).to.contain('jobTemplate\t<JobTemplateSpec> -required-');
+  });
+
+  it('re-applies a Deployment with the strategic merge patch kubectl computes from the schema: containers merge by name', async () => {
+    const manifest = (image: string): string => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: merged
+spec:
+  selector:
+    matchLabels: {app: merged}
+  template:
+    metadata:
+      labels: {app: merged}
+    spec:
+      containers:
+      - name: app
+        image: ${image}
+      - name: sidecar
+        image: envoy:1.30
+`;
+    const file = join(dir, 'merged.yaml');
+    writeFileSync(file, manifest('app:1'));
+    expect((await kubectl('apply', '-f', file)).stdout).to.equal('deployment.apps/merged created\n');
+    // A field another writer set on one container survives the re-apply (a replace of the list would drop it).
+    expect((await kubectl('patch', 'deployment', 'merged', '--type=strategic', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"sidecar","args":["--v=2"]}]}}}}')).stdout).to.equal('deployment.apps/merged patched\n');
+    writeFileSync(file, manifest('app:2'));
+    const reapplied = await kubectl('apply', '-f', file);
+    expect(reapplied.stderr).to.equal('');
+    expect(reapplied.stdout).to.equal('deployment.apps/merged configured\n');
+    const got = await kubectl('get', 'deploy', 'merged', '-o', 'jsonpath={range .spec.template.spec.containers[*]}{.name}={.image}{.args} {end}');
+    expect(got.stdout).to.equal('app=app:2 sidecar=envoy:1.30["--v=2"] ');
+  });
 });

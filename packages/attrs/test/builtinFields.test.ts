@@ -235,7 +235,7 @@ describe('convertBuiltinFieldLabel', () => {
       ['events.k8s.io/v1', 'Event', 'involvedObject.name', 'field label not supported: involvedObject.name'],
       ['v1', 'Secret', 'data', 'field label not supported: data'],
       ['v1', 'Service', 'spec.ports', 'field label not supported: spec.ports'],
-      ['batch/v1', 'Job', 'status.succeeded', 'field label "status.succeeded" not supported for batchv1.Job'],
+      ['batch/v1', 'Job', 'status.succeeded', 'field label "status.succeeded" not supported for Job'],
       ['certificates.k8s.io/v1', 'CertificateSigningRequest', 'spec.username', 'field label not supported: spec.username'],
       ['resource.k8s.io/v1beta1', 'ResourceSlice', 'spec.pool', 'field label not supported for resource.k8s.io/v1beta1, Kind=ResourceSlice: spec.pool'],
       ['v1', 'PersistentVolume', 'name', '"name" is not a known field selector: only "metadata.name", "metadata.namespace"'],

@@ -27,7 +27,7 @@ describe('convertFieldSelector', () => {
     expect(convertFieldSelector(builtinResourceFields('v1', 'Pod')!, parseFieldSelector('spec.host!=n1,status.phase=Running')).toString())
       .to.equal('spec.nodeName!=n1,status.phase=Running');
     expect(() => convertFieldSelector(builtinResourceFields('batch/v1', 'Job')!, parseFieldSelector('status.succeeded=1')))
-      .to.throw(UnsupportedFieldLabelError, 'field label "status.succeeded" not supported for batchv1.Job');
+      .to.throw(UnsupportedFieldLabelError, 'field label "status.succeeded" not supported for Job');
   });
 
   it('leaves the empty selector empty', () => {

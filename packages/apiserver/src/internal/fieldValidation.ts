@@ -92,14 +92,15 @@ export function yamlDuplicateKeys(yaml: typeof yamlModule, text: string): string
 
 /**
  * Reports the field problems of a write per `fieldValidation`: nothing for `Ignore`, warnings for
- * `Warn`, and for `Strict` a `400 BadRequest` with every problem.
+ * `Warn`, and for `Strict` a `400 BadRequest` with every problem (after `strictPrefix`: the built-in
+ * kinds' decoder says `Deployment in version "v1" cannot be handled as a Deployment: `).
  *
  * @throws KubeError (`BadRequest`) `strict decoding error: …` under `Strict`.
  */
-export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly string[]): void {
+export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly string[], strictPrefix = ''): void {
   if (ctx.fieldValidation === 'Ignore') return;
   const messages = [...ctx.duplicateFields, ...unknownFields.map((p) => `unknown field ${JSON.stringify(p)}`)];
   if (messages.length === 0) return;
-  if (ctx.fieldValidation === 'Strict') throw KubeError.badRequest(`strict decoding error: ${messages.join(', ')}`);
+  if (ctx.fieldValidation === 'Strict') throw KubeError.badRequest(`${strictPrefix}strict decoding error: ${messages.join(', ')}`);
   for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
 }

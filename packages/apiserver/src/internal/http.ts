@@ -127,9 +127,18 @@ export function toKubeError(err: unknown): KubeError {
   return new KubeError('InternalError', `Internal error occurred: ${message}`, { cause: err });
 }
 
+/**
+ * A `Warning` header value (`299 - "text"`) as the apiserver writes it: the text quoted, its UTF-8
+ * bytes sent as they are (a header string in Node carries bytes as latin1 characters; anything else
+ * would make Node refuse the header).
+ */
+export function warningHeaderValue(text: string): string {
+  return Buffer.from(`299 - ${JSON.stringify(text)}`, 'utf8').toString('latin1');
+}
+
 /** Adds a `Warning` header value (`299 - "text"`), as the apiserver does for warnings. */
 export function addWarning(res: ServerResponse, text: string): void {
-  const value = `299 - ${JSON.stringify(text.length > 4096 ? text.slice(0, 4093) + '...' : text)}`;
+  const value = warningHeaderValue(text.length > 4096 ? text.slice(0, 4093) + '...' : text);
   const existing = res.getHeader('Warning');
   if (existing === undefined) res.setHeader('Warning', value);
   else res.setHeader('Warning', [...(Array.isArray(existing) ? existing : [String(existing)]), value]);

@@ -184,7 +184,7 @@ export const kindSpecs: readonly KindSpec[] = [
     fields: [['status.successful', int('status', 'succeeded')]],
     conversion: {
       labels: ['metadata.name', 'metadata.namespace', 'status.successful'],
-      error: (label) => `field label ${goQuote(label)} not supported for batchv1.Job`,
+      error: (label) => `field label ${goQuote(label)} not supported for Job`,
     },
     notes: { 'status.successful': 'status.succeeded (strconv.Itoa: "0" when omitted)' },
   },

@@ -1,0 +1,322 @@
+/**
+ * Differential scenarios for the built-in kinds operators create: apps/v1 Deployments, v1 Services,
+ * ServiceAccounts and PersistentVolumeClaims, batch/v1 Jobs and CronJobs, the RBAC kinds, their field
+ * selectors and their OpenAPI v3 documents. Each scenario works in a namespace of its own.
+ *
+ * Out of the comparison: whatever a controller of the kube-controller-manager would do, since the
+ * reference runs none (and kubekit runs none for these kinds) — no ReplicaSet for a Deployment, no Pod
+ * for a Job, no Job for a CronJob, no token for a ServiceAccount, no binding for a claim. What is
+ * compared is the apiserver's own work: defaulting, validation, generation, subresources, Tables,
+ * field selection and the published schemas. Allocated values (cluster IPs, node ports) are masked.
+ *
+ * Semantics come from upstream's registry strategies and validation (pkg/registry/apps/deployment,
+ * pkg/apis/apps/validation, pkg/apis/core/validation ValidateService and ValidatePersistentVolumeClaim,
+ * pkg/apis/batch/validation, pkg/apis/rbac/validation, pkg/registry/rbac/rolebinding) and their tests;
+ * the expected answers are whatever the real server says.
+ */
+import type { Scenario } from './scenarios.js';
+import type { Session } from './session.js';
+import { names, statusOnly } from './keep.js';
+
+type Json = Record<string, unknown>;
+
+/** kubectl get's Accept header. */
+const kubectlTable = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+async function namespace(s: Session, name: string): Promise<void> {
+  await s.must('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+}
+
+function isRecord(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The body with the object's own uid (in selectors and labels of Jobs) replaced by `<own-uid>`. */
+function ownUid(b: unknown): unknown {
+  const uid = isRecord(b) && isRecord(b.metadata) && typeof b.metadata.uid === 'string' ? b.metadata.uid : undefined;
+  if (uid === undefined) return b;
+  return JSON.parse(JSON.stringify(b).split(uid).join('<own-uid>')) as unknown;
+}
+
+/** A Service with its allocated cluster IPs and node ports masked (the allocators' choices). */
+function maskAllocations(b: unknown): unknown {
+  if (!isRecord(b) || !isRecord(b.spec)) return b;
+  const spec = { ...b.spec };
+  const ip = (v: unknown): unknown => (typeof v === 'string' && v !== '' && v !== 'None' ? '<ip>' : v);
+  if (spec.clusterIP !== undefined) spec.clusterIP = ip(spec.clusterIP);
+  if (Array.isArray(spec.clusterIPs)) spec.clusterIPs = spec.clusterIPs.map(ip);
+  if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p: unknown) => (isRecord(p) && typeof p.nodePort === 'number' ? { ...p, nodePort: '<port>' } : p));
+  return { ...b, spec };
+}
+
+/**
+ * A Table without its list resourceVersion (the reference's etcd revision also counts its own
+ * background writes), with each row's object uid (Job selectors print it) replaced by `<row-uid>` and
+ * the cells of `date` columns (RBAC's `Created At`: a timestamp) by `<time>`.
+ */
+function table(b: unknown): unknown {
+  if (!isRecord(b) || b.kind !== 'Table') return isRecord(b) && b.kind === 'Status' ? statusOnly(b) : b;
+  const dates = (Array.isArray(b.columnDefinitions) ? b.columnDefinitions : []).flatMap((c: unknown, i: number) => (isRecord(c) && c.type === 'date' ? [i] : []));
+  const rows = Array.isArray(b.rows) ? b.rows.map((r: unknown) => {
+    const uid = isRecord(r) && isRecord(r.object) && isRecord(r.object.metadata) ? r.object.metadata.uid : undefined;
+    const row = typeof uid === 'string' && uid !== '' ? JSON.parse(JSON.stringify(r).split(uid).join('<row-uid>')) as unknown : r;
+    if (isRecord(row) && Array.isArray(row.cells)) for (const i of dates) if (i < row.cells.length) row.cells[i] = '<time>';
+    return row;
+  }) : b.rows;
+  return { ...b, metadata: { ...(isRecord(b.metadata) ? b.metadata : {}), resourceVersion: '<list-rv>' }, rows };
+}
+
+const services = (b: unknown): unknown => (isRecord(b) && b.kind === 'Status' ? statusOnly(b) : maskAllocations(b));
+
+function deployment(name: string, o: { labels?: Json; selector?: unknown; containers?: unknown[]; replicas?: number } = {}): Json {
+  const labels = o.labels ?? { app: name };
+  const spec: Json = {
+    template: { metadata: { labels }, spec: { containers: o.containers ?? [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } },
+  };
+  if (o.selector !== null) spec.selector = o.selector ?? { matchLabels: labels };
+  if (o.replicas !== undefined) spec.replicas = o.replicas;
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec };
+}
+
+function job(name: string, restartPolicy = 'Never', image = 'busybox:1.36'): Json {
+  return { apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { restartPolicy, containers: [{ name: 'run', image, command: ['true'] }] } } } };
+}
+
+function cronJob(name: string, schedule: string): Json {
+  return { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name }, spec: { schedule, jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'run', image: 'busybox:1.36' }] } } } } } };
+}
+
+const rbac = '/apis/rbac.authorization.k8s.io/v1';
+
+/** A published schema without its `description` texts (kubekit publishes none). */
+function withoutDescriptions(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutDescriptions);
+  if (!isRecord(v)) return v;
+  const out: Json = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === 'properties' && isRecord(x)) out[k] = Object.fromEntries(Object.entries(x).map(([n, s]) => [n, withoutDescriptions(s)]));
+    else if (k !== 'description') out[k] = withoutDescriptions(x);
+  }
+  return out;
+}
+
+export const builtinScenarios: Scenario[] = [
+  {
+    name: 'builtin/deployment-defaults-and-table',
+    async run(s) {
+      const ns = 'diff-deploy';
+      await namespace(s, ns);
+      const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+      await s.req('create with defaults', 'POST', path, { body: deployment('web') });
+      await s.req('get', 'GET', `${path}/web`);
+      await s.must('POST', path, { body: deployment('api', { replicas: 3, containers: [{ name: 'api', image: 'example.com/api' }, { name: 'sidecar', image: 'envoy@sha256:0000000000000000000000000000000000000000000000000000000000000000' }] }) });
+      await s.req('list as a Table (kubectl get)', 'GET', path, { accept: kubectlTable, keep: table });
+      await s.req('get as a Table without the object', 'GET', `${path}/api?includeObject=None`, { accept: kubectlTable, keep: table });
+      await s.req('create again', 'POST', path, { body: deployment('web'), keep: statusOnly });
+    },
+  },
+  {
+    name: 'builtin/deployment-validation',
+    async run(s) {
+      const ns = 'diff-deployval';
+      await namespace(s, ns);
+      const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+      const bad = (label: string, body: Json) => s.req(label, 'POST', path, { body, keep: statusOnly });
+      await bad('selector does not match template labels', deployment('d1', { selector: { matchLabels: { app: 'other' } } }));
+      await bad('no selector', deployment('d2', { selector: null }));
+      await bad('empty selector', deployment('d3', { selector: {} }));
+      await bad('no containers', deployment('d4', { containers: [] }));
+      await bad('container without image', deployment('d5', { containers: [{ name: 'web' }] }));
+      await bad('duplicate container names', deployment('d6', { containers: [{ name: 'a', image: 'x' }, { name: 'a', image: 'y' }] }));
+      await bad('negative replicas', deployment('d7', { replicas: -1 }));
+      await bad('upper-case name', deployment('Web'));
+      await bad('restartPolicy Never', { ...deployment('d8'), spec: { ...(deployment('d8').spec as Json), template: { metadata: { labels: { app: 'd8' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'x' }] } } } });
+      await s.must('POST', path, { body: deployment('d9') });
+      const sel = { ...deployment('d9'), spec: { ...(deployment('d9').spec as Json), selector: { matchLabels: { app: 'd9', tier: 'x' } }, template: { metadata: { labels: { app: 'd9', tier: 'x' } }, spec: { containers: [{ name: 'a', image: 'x' }] } } } };
+      await s.req('update: selector changed', 'PUT', `${path}/d9`, { body: sel, keep: statusOnly });
+    },
+  },
+  {
+    name: 'builtin/deployment-subresources',
+    async run(s) {
+      const ns = 'diff-deploysub';
+      await namespace(s, ns);
+      const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+      await s.must('POST', path, { body: deployment('web', { replicas: 2 }) });
+      await s.req('put status', 'PUT', `${path}/web/status`, { body: { ...deployment('web', { replicas: 9 }), status: { replicas: 2, readyReplicas: 1, observedGeneration: 1 } } });
+      await s.req('patch status (spec ignored)', 'PATCH', `${path}/web/status`, { body: { spec: { replicas: 7 }, status: { availableReplicas: 1 } }, contentType: 'application/merge-patch+json' });
+      await s.req('get scale', 'GET', `${path}/web/scale`);
+      await s.req('patch scale', 'PATCH', `${path}/web/scale`, { body: { spec: { replicas: 4 } }, contentType: 'application/merge-patch+json' });
+      await s.req('negative scale', 'PATCH', `${path}/web/scale`, { body: { spec: { replicas: -2 } }, contentType: 'application/merge-patch+json', keep: statusOnly });
+      await s.req('after scaling (generation 2)', 'GET', `${path}/web`);
+      await s.req('strategic merge of a container', 'PATCH', `${path}/web`, { body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } } }, contentType: 'application/strategic-merge-patch+json' });
+      await s.req('scale of a missing deployment', 'GET', `${path}/nope/scale`, { keep: statusOnly });
+      await s.req('Table after status', 'GET', path, { accept: kubectlTable, keep: table });
+    },
+  },
+  {
+    name: 'builtin/service-defaults-and-validation',
+    async run(s) {
+      const ns = 'diff-svc';
+      await namespace(s, ns);
+      const path = `/api/v1/namespaces/${ns}/services`;
+      const svc = (name: string, spec: Json): Json => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+      await s.req('ClusterIP with defaults', 'POST', path, { body: svc('web', { selector: { app: 'web' }, ports: [{ port: 80 }] }), keep: services });
+      await s.req('named target port, UDP', 'POST', path, { body: svc('dns', { selector: { app: 'dns' }, ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns' }] }), keep: services });
+      await s.req('headless', 'POST', path, { body: svc('headless', { clusterIP: 'None', selector: { app: 'web' }, ports: [{ port: 80 }] }), keep: services });
+      await s.req('NodePort', 'POST', path, { body: svc('np', { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80 }] }), keep: services });
+      await s.req('ExternalName', 'POST', path, { body: svc('ext', { type: 'ExternalName', externalName: 'example.com' }), keep: services });
+      await s.req('unknown type', 'POST', path, { body: svc('bad1', { type: 'Bogus', ports: [{ port: 80 }] }), keep: statusOnly });
+      await s.req('no ports', 'POST', path, { body: svc('bad2', { selector: { app: 'web' } }), keep: statusOnly });
+      await s.req('port out of range', 'POST', path, { body: svc('bad3', { ports: [{ port: 70000 }] }), keep: statusOnly });
+      await s.req('two unnamed ports', 'POST', path, { body: svc('bad4', { ports: [{ port: 80 }, { port: 81 }] }), keep: statusOnly });
+      await s.req('ExternalName without a name', 'POST', path, { body: svc('bad5', { type: 'ExternalName' }), keep: statusOnly });
+      await s.req('list as a Table (kubectl get)', 'GET', `${path}?fieldSelector=metadata.name%3Dheadless`, { accept: kubectlTable, keep: table });
+      await s.req('by type', 'GET', `${path}?fieldSelector=spec.type%3DNodePort`, { keep: names });
+      await s.req('by clusterIP None', 'GET', `${path}?fieldSelector=spec.clusterIP%3DNone`, { keep: names });
+      await s.req('unsupported label', 'GET', `${path}?fieldSelector=spec.selector%3Dx`, { keep: statusOnly });
+    },
+  },
+  {
+    name: 'builtin/jobs',
+    async run(s) {
+      const ns = 'diff-jobs';
+      await namespace(s, ns);
+      const path = `/apis/batch/v1/namespaces/${ns}/jobs`;
+      await s.req('create with defaults', 'POST', path, { body: job('once'), keep: ownUid });
+      await s.req('restartPolicy Always', 'POST', path, { body: job('bad', 'Always'), keep: statusOnly });
+      await s.req('no restartPolicy', 'POST', path, { body: { ...job('bad2'), spec: { template: { spec: { containers: [{ name: 'a', image: 'x' }] } } } }, keep: statusOnly });
+      await s.req('negative backoffLimit', 'POST', path, { body: { ...job('bad3'), spec: { ...(job('bad3').spec as Json), backoffLimit: -1 } }, keep: statusOnly });
+      const cur = (await s.must('GET', `${path}/once`)).body as Json;
+      const changed = JSON.parse(JSON.stringify(cur)) as { spec: { template: { spec: { containers: { image: string }[] } } } };
+      changed.spec.template.spec.containers[0].image = 'busybox:1.37';
+      await s.req('update: template changed', 'PUT', `${path}/once`, { body: changed, keep: statusOnly });
+      await s.req('by status.successful', 'GET', `${path}?fieldSelector=status.successful%3D0`, { keep: names });
+      await s.req('unsupported label', 'GET', `${path}?fieldSelector=spec.parallelism%3D1`, { keep: statusOnly });
+      await s.req('list as a Table (kubectl get)', 'GET', path, { accept: kubectlTable, keep: table });
+    },
+  },
+  {
+    name: 'builtin/cronjobs',
+    async run(s) {
+      const ns = 'diff-cron';
+      await namespace(s, ns);
+      const path = `/apis/batch/v1/namespaces/${ns}/cronjobs`;
+      await s.req('create with defaults', 'POST', path, { body: cronJob('nightly', '0 3 * * *') });
+      await s.req('bad schedule', 'POST', path, { body: cronJob('bad', 'every night'), keep: statusOnly });
+      await s.req('restartPolicy Always', 'POST', path, { body: { ...cronJob('bad2', '* * * * *'), spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Always', containers: [{ name: 'a', image: 'x' }] } } } } } }, keep: statusOnly });
+      await s.req('update: suspend', 'PATCH', `${path}/nightly`, { body: { spec: { suspend: true } }, contentType: 'application/merge-patch+json' });
+      await s.req('list as a Table (kubectl get)', 'GET', path, { accept: kubectlTable, keep: table });
+      await s.req('by name', 'GET', `${path}?fieldSelector=metadata.name%3Dnightly`, { keep: names });
+      await s.req('unsupported label', 'GET', `${path}?fieldSelector=spec.schedule%3Dx`, { keep: statusOnly });
+    },
+  },
+  {
+    name: 'builtin/rbac',
+    async run(s) {
+      const ns = 'diff-rbac';
+      await namespace(s, ns);
+      const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] };
+      await s.req('role', 'POST', `${rbac}/namespaces/${ns}/roles`, { body: role });
+      await s.req('role without verbs', 'POST', `${rbac}/namespaces/${ns}/roles`, { body: { ...role, metadata: { name: 'bad' }, rules: [{ apiGroups: [''], resources: ['pods'] }] }, keep: statusOnly });
+      const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'read' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' }, subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: ns }] };
+      await s.req('role binding', 'POST', `${rbac}/namespaces/${ns}/rolebindings`, { body: binding });
+      await s.req('roleRef update refused', 'PATCH', `${rbac}/namespaces/${ns}/rolebindings/read`, { body: { roleRef: { name: 'writer' } }, contentType: 'application/merge-patch+json', keep: statusOnly });
+      await s.req('binding with a bad roleRef kind', 'POST', `${rbac}/namespaces/${ns}/rolebindings`, { body: { ...binding, metadata: { name: 'bad' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Pod', name: 'x' } }, keep: statusOnly });
+      await s.req('cluster role', 'POST', `${rbac}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'diff-viewer' }, rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }] } });
+      await s.req('cluster role binding', 'POST', `${rbac}/clusterrolebindings`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'diff-viewer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'diff-viewer' }, subjects: [{ kind: 'User', name: 'alice', apiGroup: 'rbac.authorization.k8s.io' }] } });
+      await s.req('roles as a Table', 'GET', `${rbac}/namespaces/${ns}/roles`, { accept: kubectlTable, keep: table });
+      await s.req('bindings as a Table', 'GET', `${rbac}/namespaces/${ns}/rolebindings`, { accept: kubectlTable, keep: table });
+      await s.req('role bindings by name', 'GET', `${rbac}/namespaces/${ns}/rolebindings?fieldSelector=metadata.name%3Dread`, { keep: names });
+      await s.req('unsupported label', 'GET', `${rbac}/clusterrolebindings?fieldSelector=roleRef.name%3Dx`, { keep: statusOnly });
+    },
+  },
+  {
+    name: 'builtin/serviceaccounts-and-pvcs',
+    async run(s) {
+      const ns = 'diff-sapvc';
+      await namespace(s, ns);
+      await s.req('service account', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' }, automountServiceAccountToken: false } });
+      await s.req('service account: bad name', 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'Robot_1' } }, keep: statusOnly });
+      await s.req('service accounts as a Table', 'GET', `/api/v1/namespaces/${ns}/serviceaccounts?fieldSelector=metadata.name%3Drobot`, { accept: kubectlTable, keep: table });
+      const pvcs = `/api/v1/namespaces/${ns}/persistentvolumeclaims`;
+      const claim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+      await s.req('claim with defaults', 'POST', pvcs, { body: claim });
+      await s.req('claim without access modes', 'POST', pvcs, { body: { ...claim, metadata: { name: 'bad1' }, spec: { resources: { requests: { storage: '1Gi' } } } }, keep: statusOnly });
+      await s.req('claim without a storage request', 'POST', pvcs, { body: { ...claim, metadata: { name: 'bad2' }, spec: { accessModes: ['ReadWriteOnce'] } }, keep: statusOnly });
+      await s.req('claim with an unknown access mode', 'POST', pvcs, { body: { ...claim, metadata: { name: 'bad3' }, spec: { accessModes: ['ReadWriteSometimes'], resources: { requests: { storage: '1Gi' } } } }, keep: statusOnly });
+      await s.req('update: access modes changed', 'PATCH', `${pvcs}/data`, { body: { spec: { accessModes: ['ReadWriteMany'] } }, contentType: 'application/merge-patch+json', keep: statusOnly });
+      await s.req('claims as a Table', 'GET', pvcs, { accept: kubectlTable, keep: table });
+      await s.req('claims by name (legacy label)', 'GET', `${pvcs}?fieldSelector=name%3Ddata`, { keep: (b) => (isRecord(b) && b.kind === 'Status' ? statusOnly(b) : names(b)) });
+      await s.req('claims: unsupported label', 'GET', `${pvcs}?fieldSelector=spec.volumeName%3Dx`, { keep: statusOnly });
+    },
+  },
+  {
+    name: 'builtin/statefulsets-daemonsets-replicasets',
+    async run(s) {
+      const ns = 'diff-apps';
+      await namespace(s, ns);
+      const template = (app: string): Json => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'registry.example.com/app:v1' }] } });
+      const sts = `/apis/apps/v1/namespaces/${ns}/statefulsets`;
+      await s.req('statefulset with defaults', 'POST', sts, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') } } });
+      await s.req('statefulset scale', 'PATCH', `${sts}/db/scale`, { body: { spec: { replicas: 3 } }, contentType: 'application/merge-patch+json' });
+      await s.req('statefulset: bad podManagementPolicy', 'POST', sts, { body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'bad' }, spec: { podManagementPolicy: 'Sometimes', selector: { matchLabels: { app: 'bad' } }, template: template('bad') } }, keep: statusOnly });
+      const ds = `/apis/apps/v1/namespaces/${ns}/daemonsets`;
+      await s.req('daemonset with defaults', 'POST', ds, { body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } } });
+      await s.req('daemonset: selector mismatch', 'POST', ds, { body: { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'bad' }, spec: { selector: { matchLabels: { app: 'x' } }, template: template('agent') } }, keep: statusOnly });
+      const rs = `/apis/apps/v1/namespaces/${ns}/replicasets`;
+      await s.req('replicaset with defaults', 'POST', rs, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: template('web') } } });
+      await s.req('replicasets by status.replicas (refused)', 'GET', `${rs}?fieldSelector=status.replicas%3D0`, { keep: statusOnly });
+      await s.req('Tables', 'GET', `/apis/apps/v1/namespaces/${ns}/statefulsets`, { accept: kubectlTable, keep: table });
+      await s.req('daemonsets as a Table', 'GET', ds, { accept: kubectlTable, keep: table });
+      await s.req('replicasets as a Table', 'GET', rs, { accept: kubectlTable, keep: table });
+    },
+  },
+  {
+    name: 'builtin/field-validation',
+    async run(s) {
+      const ns = 'diff-fieldval';
+      await namespace(s, ns);
+      const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+      const withUnknown = (name: string): Json => {
+        const d = deployment(name) as { spec: Json & { template: { spec: { containers: Json[] } } } };
+        (d.spec as Json).bogus = 1;
+        d.spec.template.spec.containers[0].colour = 'blue';
+        return d as unknown as Json;
+      };
+      await s.req('Strict', 'POST', `${path}?fieldValidation=Strict`, { body: withUnknown('strict'), keep: statusOnly });
+      await s.req('Warn', 'POST', `${path}?fieldValidation=Warn`, { body: withUnknown('warn') });
+      await s.req('Ignore', 'POST', `${path}?fieldValidation=Ignore`, { body: withUnknown('ignore') });
+      await s.req('default', 'POST', path, { body: withUnknown('default') });
+      await s.req('Strict merge patch', 'PATCH', `${path}/warn?fieldValidation=Strict`, { body: { spec: { minReadySecondz: 5 } }, contentType: 'application/merge-patch+json', keep: statusOnly });
+      await s.req('Strict strategic merge patch', 'PATCH', `${path}/warn?fieldValidation=Strict`, { body: { metadata: { labelz: { a: 'b' } } }, contentType: 'application/strategic-merge-patch+json', keep: statusOnly });
+      await s.req('configmap: unknown top-level field, Strict', 'POST', `/api/v1/namespaces/${ns}/configmaps?fieldValidation=Strict`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' }, spec: {} }, keep: statusOnly });
+      await s.req('service: unknown port field, Warn', 'POST', `/api/v1/namespaces/${ns}/services?fieldValidation=Warn`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80, nodeport: 30000 }] } }, keep: services });
+    },
+  },
+  {
+    name: 'builtin/openapi-v3',
+    async run(s) {
+      const gvs = ['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/rbac.authorization.k8s.io/v1'];
+      await s.req('index entries', 'GET', '/openapi/v3', { keep: (b) => Object.keys((b as { paths: Json }).paths).filter((p) => gvs.includes(p)).sort() });
+      const kinds: Record<string, string[]> = {
+        'api/v1': ['io.k8s.api.core.v1.Service', 'io.k8s.api.core.v1.ServiceSpec', 'io.k8s.api.core.v1.ServicePort', 'io.k8s.api.core.v1.ServiceAccount', 'io.k8s.api.core.v1.PersistentVolumeClaim', 'io.k8s.api.core.v1.PodSpec', 'io.k8s.api.core.v1.Container'],
+        'apis/apps/v1': ['io.k8s.api.apps.v1.Deployment', 'io.k8s.api.apps.v1.DeploymentSpec', 'io.k8s.api.apps.v1.DeploymentList', 'io.k8s.api.apps.v1.StatefulSetSpec', 'io.k8s.api.autoscaling.v1.Scale', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'],
+        'apis/batch/v1': ['io.k8s.api.batch.v1.Job', 'io.k8s.api.batch.v1.JobSpec', 'io.k8s.api.batch.v1.CronJobSpec'],
+        'apis/rbac.authorization.k8s.io/v1': ['io.k8s.api.rbac.v1.Role', 'io.k8s.api.rbac.v1.RoleBinding', 'io.k8s.api.rbac.v1.PolicyRule', 'io.k8s.api.rbac.v1.ClusterRoleBinding'],
+      };
+      for (const gv of gvs) {
+        await s.req(`${gv}: schemas (descriptions aside)`, 'GET', `/openapi/v3/${gv}`, { keep: (b) => Object.fromEntries(kinds[gv].map((k) => [k, withoutDescriptions((b as { components: { schemas: Json } }).components.schemas[k])])) });
+      }
+      const v2 = ['io.k8s.api.apps.v1.Deployment', 'io.k8s.api.apps.v1.DeploymentSpec', 'io.k8s.api.core.v1.PodSpec', 'io.k8s.api.core.v1.Container', 'io.k8s.api.core.v1.ServiceSpec', 'io.k8s.api.batch.v1.JobSpec', 'io.k8s.api.rbac.v1.RoleBinding', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'io.k8s.apimachinery.pkg.api.resource.Quantity', 'io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
+      await s.req('/openapi/v2: definitions (descriptions aside)', 'GET', '/openapi/v2', { accept: 'application/json', keep: (b) => Object.fromEntries(v2.map((k) => [k, withoutDescriptions((b as { definitions: Json }).definitions[k])])) });
+      await s.req('apps/v1: deployment PATCH operation', 'GET', '/openapi/v3/apis/apps/v1', { keep: (b) => {
+        const op = (b as { paths: Record<string, { patch?: Json }> }).paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']?.patch;
+        if (op === undefined) return undefined;
+        const body = op.requestBody as { content: Json } | undefined;
+        return { gvk: op['x-kubernetes-group-version-kind'], action: op['x-kubernetes-action'], operationId: op.operationId, params: (op.parameters as { name?: string }[] | undefined)?.map((p) => p.name).sort(), contentTypes: Object.keys(body?.content ?? {}).sort() };
+      } });
+      await s.req('apps/v1: deployment paths', 'GET', '/openapi/v3/apis/apps/v1', { keep: (b) => Object.keys((b as { paths: Json }).paths).filter((p) => p.includes('/deployments')).sort() });
+    },
+  },
+];
