@@ -151,6 +151,7 @@ const statsBefore = churn ? (await fetchJSON('/bench/stats')) as Record<string, 
 const heapStart = heap();
 const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await kubekit(false) : impl === 'kubekit-raw' ? await kubekit(true) : await clientNode();
 const heapImported = heap();
+const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : undefined;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const run = factory();
@@ -165,12 +166,14 @@ await new Promise<void>((resolve) => {
 });
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+await profiler?.();
 const heapAfter = heap();
 const result = {
   impl,
   objects: run.count(),
   wallMs: Math.round(wallMs),
   cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+  sysMs: Math.round(cpu.system / 1000),
   importHeapMB: (heapImported - heapStart) / 1e6,
   ingestHeapMB: (heapAfter - heapImported) / 1e6,
 };
@@ -194,8 +197,25 @@ if (churn) {
     wrong, unknown, missing,
     nameLookups: after.nameLookups - statsBefore!.nameLookups,
     unfilteredLists: after.unfilteredLists - statsBefore!.unfilteredLists,
+    connections: after.connections - statsBefore!.connections,
   };
 }
 process.stdout.write(JSON.stringify(churnResult === undefined ? result : { ...result, ...churnResult }) + '\n');
 await run.stop();
 process.exit(0);
+
+/** With BENCH_CPU_PROFILE=<file>: a CPU profile of the measured interval only (not of the imports), written to that file. */
+async function startProfiler(): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(profile));
+  };
+}

@@ -172,10 +172,16 @@ allLines.length = 0;
 blueLines.length = 0;
 
 const selected = { all: listItems.map((_, i) => i), blue: listItems.flatMap((text, i) => (text.includes('"color":"blue"') ? [i] : [])) };
-/** The final state by `namespace/name`, for name lookups. */
-const final = new Map<string, Shirt>();
-for (const o of state) if (o !== undefined) final.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
-const stats = { lists: 0, unfilteredLists: 0, nameLookups: 0, departures: Object.keys(truth).length };
+/**
+ * The final state by `namespace/name`, for name lookups, with its answers written once (as the
+ * apiserver answers a GET from its watch cache without re-serialising per request): whole, and as
+ * `PartialObjectMetadata`.
+ */
+const final = new Map<string, { object: string; metadata: string }>();
+for (const o of state) {
+  if (o !== undefined) final.set(`${o.metadata.namespace}/${o.metadata.name}`, { object: apiJSON(o), metadata: `{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":${apiJSON(o.metadata)}}` });
+}
+const stats = { lists: 0, unfilteredLists: 0, nameLookups: 0, connections: 0, departures: Object.keys(truth).length };
 
 function listPage(selector: boolean, limit: number, start: number): string {
   const indexes = selector ? selected.blue : selected.all;
@@ -201,18 +207,22 @@ function lookup(res: http.ServerResponse, accept: string, namespace: string, nam
   stats.nameLookups++;
   const o = final.get(`${namespace}/${name}`);
   if (o === undefined) return notFound(res, name);
-  const body = /as=PartialObjectMetadata/.test(accept) ? `{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata","metadata":${apiJSON(o.metadata)}}` : apiJSON(o);
+  const body = accept.includes('as=PartialObjectMetadata') ? o.metadata : o.object;
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
+const byNamePath = /^\/apis\/stable\.example\.com\/v1\/namespaces\/([^/?]+)\/shirts\/([^/?]+)$/;
 const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
+  // Name lookups first, without parsing a URL: the thousands of them should cost the server little.
+  const byName = byNamePath.exec(req.url ?? '');
+  if (byName !== null) return lookup(res, req.headers.accept ?? '', decodeURIComponent(byName[1]), decodeURIComponent(byName[2]));
   const url = new URL(req.url ?? '/', 'http://x');
   const q = url.searchParams;
+  const byNameWithQuery = byNamePath.exec(url.pathname);
+  if (byNameWithQuery !== null) return lookup(res, req.headers.accept ?? '', decodeURIComponent(byNameWithQuery[1]), decodeURIComponent(byNameWithQuery[2]));
   if (url.pathname === '/bench/truth') return json(res, 200, truth);
   if (url.pathname === '/bench/stats') return json(res, 200, stats);
-  const byName = /^\/apis\/stable\.example\.com\/v1\/namespaces\/([^/]+)\/shirts\/([^/]+)$/.exec(url.pathname);
-  if (byName !== null) return lookup(res, req.headers.accept ?? '', decodeURIComponent(byName[1]), decodeURIComponent(byName[2]));
   const fieldSelector = q.get('fieldSelector') ?? '';
   const labelSelector = q.get('labelSelector') ?? '';
   const inNamespace = /^\/apis\/stable\.example\.com\/v1\/namespaces\/([^/]+)\/shirts$/.exec(url.pathname);
@@ -222,7 +232,7 @@ const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
     stats.lists++;
     const name = fieldSelector.slice('metadata.name='.length);
     const o = inNamespace === null ? undefined : final.get(`${decodeURIComponent(inNamespace[1])}/${name}`);
-    const body = `{"apiVersion":"stable.example.com/v1","items":[${o === undefined ? '' : apiJSON(o)}],"kind":"ShirtList","metadata":{"resourceVersion":"${finalResourceVersion}"}}`;
+    const body = `{"apiVersion":"stable.example.com/v1","items":[${o === undefined ? '' : o.object}],"kind":"ShirtList","metadata":{"resourceVersion":"${finalResourceVersion}"}}`;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
     return;
@@ -269,6 +279,7 @@ const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
   pump();
 });
 
+server.on('connection', () => void stats.connections++);
 server.listen(0, '127.0.0.1', () => {
   const port = (server.address() as AddressInfo).port;
   process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}`, finalResourceVersion, listResourceVersion, objectBytes: Math.round(listItems.reduce((n, s) => n + s.length, 0) / listItems.length), selected: selected.blue.length, departures: stats.departures, deletions: Object.values(truth).filter((r) => r === 'deleted').length, entries: streams.blue.toString().split('\n').filter((l) => l.startsWith('{"type":"ADDED"')).length }) + '\n');

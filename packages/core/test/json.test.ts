@@ -10,6 +10,14 @@ describe('parseJSON', () => {
     expect(v.c).to.equal(-9223372036854775808n);
     expect(v.d).to.equal(1.5);
   });
+  it('keeps a big integer exact wherever it sits in the text (the scan for long digit runs looks at every 16th character)', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const digits of ['9007199254740993', '12345678901234567', '1234567890123456789']) {
+        const v = parseJSON(`{"${'p'.repeat(pad)}":"0123456789","n":${digits},"m":"${'7'.repeat(pad % 17)}"}`) as { n: unknown };
+        expect(v.n, `padding ${pad}, ${digits}`).to.equal(BigInt(digits));
+      }
+    }
+  });
   it('treats integers beyond int64 as float64, as Go does', () => {
     const v = parseJSON('[99999999999999999999999, 12345678901234567890]') as unknown[];
     expect(v[0]).to.equal(1e23);

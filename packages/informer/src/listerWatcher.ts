@@ -54,6 +54,13 @@ export interface RequestOptions {
    * Lists and gets only. @defaultValue false
    */
   metadataOnly?: boolean;
+  /**
+   * Gets only: send the GET pipelined (HTTP/1.1) with the other pipelined GETs of the same tick, on a
+   * connection of their own, falling back to an ordinary request where that is not possible (a proxy,
+   * a server or intermediary that does not take pipelined requests). Much cheaper per request when
+   * many small GETs are in flight, as the informer's delete-reason lookups are. @defaultValue false
+   */
+  pipelined?: boolean;
 }
 
 /** The Accept header of a metadata-only get. */
@@ -135,6 +142,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   readonly resource: Readonly<ResourceRef>;
   private readonly client: RestClient;
   private readonly collectionPath: string;
+  private readonly namespacedPaths = new Map<string, string>();
   private readonly options: ListerWatcherOptions;
 
   constructor(kubeConfig: KubeConfigLike, resource: ResourceRef, options: ListerWatcherOptions = {}) {
@@ -179,11 +187,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     const res = await this.client.request(init);
     const text = await readBody(res);
     if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-    try {
-      return parseJSON(skip(text));
-    } catch (err) {
-      throw new KubeError('InternalError', `unable to decode the response of GET ${init.path}: ${(err as Error).message}`, { cause: err });
-    }
+    return decode(skip(text), init.path);
   }
 
   /**
@@ -215,8 +219,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
    * @throws KubeError for other non-2xx answers, or the network error.
    */
   async get(name: string, request: RequestOptions = {}): Promise<(T & KubeObject) | undefined> {
-    const gv = parseApiVersion(this.resource.apiVersion);
-    const path = resourcePath({ ...gv, resource: this.resource.plural }, request.namespace ?? this.resource.namespace, name);
+    const path = `${this.collectionPathIn(request.namespace ?? this.resource.namespace)}/${encodeURIComponent(name)}`;
     try {
       const init = {
         path,
@@ -224,6 +227,11 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
         idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
         accept: request.metadataOnly === true ? metadataAccept : undefined,
       };
+      if (request.pipelined === true) {
+        const res = await this.client.getPipelined(init);
+        if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, res.text);
+        return decode(this.options.skipManagedFields === true ? skipManagedFieldsInObject(res.text) : res.text, path) as T & KubeObject;
+      }
       if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
       return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
     } catch (err) {
@@ -246,6 +254,19 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     this.client.destroy();
   }
 
+  /** The collection's path in `namespace` (all namespaces when `undefined`), computed once per namespace. */
+  private collectionPathIn(namespace: string | undefined): string {
+    if (namespace === this.resource.namespace) return this.collectionPath;
+    let path = this.namespacedPaths.get(namespace ?? '');
+    if (path === undefined) {
+      // Bounded: a namespace per departure's namespace at most; reset rather than grow without end.
+      if (this.namespacedPaths.size >= 1024) this.namespacedPaths.clear();
+      path = resourcePath({ ...parseApiVersion(this.resource.apiVersion), resource: this.resource.plural }, namespace);
+      this.namespacedPaths.set(namespace ?? '', path);
+    }
+    return path;
+  }
+
   private url(query: URLSearchParams, namespace?: string): string {
     const q = query.toString();
     let path = this.collectionPath;
@@ -253,6 +274,15 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       path = resourcePath({ ...parseApiVersion(this.resource.apiVersion), resource: this.resource.plural }, namespace);
     }
     return q === '' ? path : `${path}?${q}`;
+  }
+}
+
+/** A GET's JSON body, decoded. */
+function decode(text: string, path: string): unknown {
+  try {
+    return parseJSON(text);
+  } catch (err) {
+    throw new KubeError('InternalError', `unable to decode the response of GET ${path}: ${(err as Error).message}`, { cause: err });
   }
 }
 

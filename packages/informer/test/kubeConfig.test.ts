@@ -65,6 +65,16 @@ describe('loadKubeConfig', () => {
     expect(opts.headers).to.deep.equal({});
   });
 
+  it('does hand out the same decoded certificate instances on every request (so the REST client reuses its agent)', async () => {
+    const kc = await loadKubeConfig({ kind: 'string', text: config(['server: https://h', `certificate-authority-data: ${b64(tls('ca.crt'))}`], [`client-certificate-data: ${b64(tls('client.crt'))}`, `client-key-data: ${b64(tls('client.key'))}`]) });
+    const first: RequestOptions = {};
+    const second: RequestOptions = {};
+    await kc.applyToHTTPSOptions(first);
+    await kc.applyToHTTPSOptions(second);
+    expect([second.ca === first.ca, second.cert === first.cert, second.key === first.key]).to.deep.equal([true, true, true]);
+    expect(String(second.ca)).to.equal(tls('ca.crt'));
+  });
+
   it('does apply basic auth, impersonation and insecure-skip-tls-verify', async () => {
     const opts = await applied(config(['server: https://h', 'insecure-skip-tls-verify: true'], ['username: ann', 'password: pw', 'as: bob', 'as-groups: [g1, g2]']));
     expect(opts.auth).to.equal('ann:pw');

@@ -27,6 +27,14 @@ export interface DeleteReasonOptions {
    * spent) gets the reason `'unknown'`, at once when that can be foreseen. @defaultValue 5000
    */
   maxWaitMs?: number;
+  /**
+   * How long a departure waits before its lookup may be sent, in ms: the object coming back within
+   * this window (re-entering the selection, or re-created) settles the reason without a request.
+   * Only that object's notifications wait meanwhile (per-object order); others go on. Must be less
+   * than `maxWaitMs`. @defaultValue 0 (look up at once: objects rarely come back that soon, and the
+   * window delays every confirmed delete by that much)
+   */
+  graceMs?: number;
 }
 
 /**
@@ -73,7 +81,8 @@ interface Lookup {
  *   object that left the selection and was deleted right after reads as `deleted`.
  * - Coalesced per object: an object of the same name that comes back (re-enters the selection, or is
  *   re-created) before its lookup is answered settles the question without the server (same `uid` ⇒
- *   `leftSelection`, another ⇒ `deleted`): its lookup is not sent, or its answer ignored.
+ *   `leftSelection`, another ⇒ `deleted`): its lookup is not sent, or its answer ignored. With
+ *   `graceMs`, no lookup is sent before a departure is that old, so that more of them settle so.
  * - Bounded: `concurrency` lookups in flight, a token bucket of `qps`/`burst`; a departure whose
  *   lookup could not start within `maxWaitMs` gets `'unknown'`, as does one whose lookup failed
  *   (no retry: a failure is reported, not guessed over) or was forbidden (403 on both forms).
@@ -97,6 +106,7 @@ export class DeleteReasonResolver {
   private readonly burst: number;
   private readonly concurrency: number;
   private readonly maxWaitMs: number;
+  private readonly graceMs: number;
   /** Requests sent, and reasons reported as `'unknown'` (for status and tests). */
   readonly counts = { lookups: 0, unknown: 0, settledLocally: 0 };
 
@@ -111,6 +121,8 @@ export class DeleteReasonResolver {
     this.burst = Math.max(1, positive(options.burst, 500, 'burst'));
     this.concurrency = Math.max(1, Math.floor(positive(options.concurrency, 8, 'concurrency')));
     this.maxWaitMs = positive(options.maxWaitMs, 5000, 'maxWaitMs');
+    this.graceMs = options.graceMs === undefined || options.graceMs === 0 ? 0 : positive(options.graceMs, 0, 'graceMs');
+    if (this.graceMs >= this.maxWaitMs) throw KubeError.badRequest(`deleteReasons.graceMs must be less than deleteReasons.maxWaitMs (${this.maxWaitMs}), got ${this.graceMs}`);
     this.tokens = this.burst;
     this.tokensAt = clock.now();
   }
@@ -216,7 +228,11 @@ export class DeleteReasonResolver {
         continue;
       }
       let wait = deadline + 1 - now;
-      if (this.inFlight < this.concurrency) {
+      // In its grace window still (the queue is in departure order, so every later one is too).
+      const sendableAt = lookup.queuedAt + this.graceMs;
+      if (now < sendableAt) {
+        wait = sendableAt - now;
+      } else if (this.inFlight < this.concurrency) {
         this.refill();
         if (this.tokens >= 1) {
           this.shiftWaiting();
@@ -284,7 +300,7 @@ export class DeleteReasonResolver {
     if (!this.useList) {
       try {
         this.counts.lookups++;
-        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true });
+        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true, pipelined: true });
         return this.verdict(found, lookup);
       } catch (err) {
         if (!(err instanceof KubeError && err.code === 403)) throw err;

@@ -149,6 +149,7 @@ export class KubekitKubeConfig implements KubeConfigLike {
   private readonly cluster: NamedCluster['cluster'];
   private readonly user: NamedUser['user'];
   private readonly files = new Map<string, { at: number; data: Buffer }>();
+  private readonly decodedData = new Map<string, Buffer>();
   private exec: Promise<ExecCredential> | undefined;
   /** The namespace of the current context, if it names one. */
   readonly namespace: string | undefined;
@@ -183,12 +184,12 @@ export class KubekitKubeConfig implements KubeConfigLike {
     const headers = (options.headers ??= {}) as Record<string, string | string[]>;
     const c = this.cluster;
     const u = this.user;
-    const ca = c['certificate-authority-data'] !== undefined ? Buffer.from(c['certificate-authority-data'], 'base64') : this.file(c['certificate-authority']);
+    const ca = c['certificate-authority-data'] !== undefined ? this.decoded(c['certificate-authority-data']) : this.file(c['certificate-authority']);
     if (ca !== undefined) options.ca = ca;
     if (c['insecure-skip-tls-verify'] === true) options.rejectUnauthorized = false;
     if (c['tls-server-name'] !== undefined) options.servername = c['tls-server-name'];
-    const cert = u['client-certificate-data'] !== undefined ? Buffer.from(u['client-certificate-data'], 'base64') : this.file(u['client-certificate']);
-    const key = u['client-key-data'] !== undefined ? Buffer.from(u['client-key-data'], 'base64') : this.file(u['client-key']);
+    const cert = u['client-certificate-data'] !== undefined ? this.decoded(u['client-certificate-data']) : this.file(u['client-certificate']);
+    const key = u['client-key-data'] !== undefined ? this.decoded(u['client-key-data']) : this.file(u['client-key']);
     if (cert !== undefined) options.cert = cert;
     if (key !== undefined) options.key = key;
     let token = u.token;
@@ -203,6 +204,16 @@ export class KubekitKubeConfig implements KubeConfigLike {
     else if (u.username !== undefined) options.auth = `${u.username}:${u.password ?? ''}`;
     if (u.as !== undefined) headers['Impersonate-User'] = u.as;
     if (u['as-groups'] !== undefined) headers['Impersonate-Group'] = u['as-groups'];
+  }
+
+  /**
+   * Base64 data of the kubeconfig, decoded once: the same instance on every request, so that the
+   * REST client sees unchanged TLS settings without comparing their bytes.
+   */
+  private decoded(base64: string): Buffer {
+    let data = this.decodedData.get(base64);
+    if (data === undefined) this.decodedData.set(base64, (data = Buffer.from(base64, 'base64')));
+    return data;
   }
 
   private file(path: string | undefined): Buffer | undefined {

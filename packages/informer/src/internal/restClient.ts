@@ -1,8 +1,12 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https, { type RequestOptions } from 'node:https';
+import net from 'node:net';
+import type tls from 'node:tls';
 import { KubeError, parseJSON, type Clock, type StatusDetails, type TimerHandle } from '@kubekit/core';
 import type { KubeConfigLike } from '../kubeConfig.js';
 import { reportRestRequest } from '../metrics.js';
+import { PipelineBrokenError, PipelinedConnection, type PipelinedResponse } from './pipelinedConnection.js';
+import { readChunks } from './readChunks.js';
 
 /** Options of one request. */
 export interface RequestInit {
@@ -37,6 +41,11 @@ const agentKeys = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized
 export class RestClient {
   private agent: http.Agent | undefined;
   private agentFingerprint: string | undefined;
+  private agentValues: unknown[] | undefined;
+  private pipeline: PipelinedConnection | undefined;
+  /** The agent the pipeline's TLS settings came from (a new agent means new settings: a new pipeline). */
+  private pipelineAgent: http.Agent | undefined;
+  private pipelining = true;
   readonly server: URL;
   private readonly isHttps: boolean;
 
@@ -56,22 +65,37 @@ export class RestClient {
     const clock = this.clock;
     return new Promise<HttpResponse>((resolve, reject) => {
       let idle = init.idleTimeoutMs ?? 0;
+      // One timer per request, re-armed only when it fires early: a byte arriving just records the
+      // time (thousands of small requests, and every chunk of a watch, would otherwise each cost a
+      // timer created and cancelled).
       let timer: TimerHandle | undefined;
+      let lastByteAt = 0;
       let settled = false;
       const transport = this.isHttps ? https : http;
       const req = transport.request(options);
       const sentAt = clock.now();
       const report = (code: string): void => reportRestRequest(init.method ?? 'GET', this.server.host, code, (clock.now() - sentAt) / 1000);
-      const arm = (): void => {
-        timer?.cancel();
+      const fire = (): void => {
         timer = undefined;
-        if (idle <= 0) return;
-        const ms = idle;
-        timer = clock.setTimeout(() => req.destroy(new IdleTimeoutError(ms)), ms);
+        const left = lastByteAt + idle - clock.now();
+        if (left > 0) schedule(left);
+        else req.destroy(new IdleTimeoutError(idle));
+      };
+      const schedule = (ms: number): void => {
+        timer = clock.setTimeout(fire, ms);
+      };
+      const arm = (): void => {
+        lastByteAt = clock.now();
+        if (timer === undefined && idle > 0) schedule(idle);
       };
       const disarm = (): void => {
         timer?.cancel();
         timer = undefined;
+      };
+      /** Restarts the timer from now (a stream's chunks: the pending timer always shows the full delay). */
+      const rearm = (): void => {
+        disarm();
+        arm();
       };
       const onAbort = (): void => {
         req.destroy(abortError(init.signal));
@@ -101,15 +125,25 @@ export class RestClient {
           statusCode: res.statusCode ?? 0,
           headers: res.headers,
           message: res,
-          chunks: async function* () {
-            for await (const chunk of res) {
+          chunks: () => readChunks(res, rearm),
+          text: (maxBytes = Number.POSITIVE_INFINITY) => new Promise<string>((resolveText, rejectText) => {
+            const parts: Buffer[] = [];
+            let total = 0;
+            res.on('data', (chunk: Buffer) => {
               arm();
-              yield chunk as Buffer;
-            }
-          },
+              total += chunk.length;
+              if (total <= maxBytes) parts.push(chunk);
+            });
+            res.once('end', () => resolveText(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8')));
+            res.once('error', rejectText);
+            // A body cut short (the connection closed before its end) is an error, as the iterator reports it.
+            res.once('close', () => {
+              if (!res.complete) rejectText(res.errored ?? new Error('aborted'));
+            });
+          }),
           setIdleTimeout: (ms: number) => {
             idle = ms;
-            arm();
+            rearm();
           },
           destroy: (err?: Error) => {
             cleanup();
@@ -130,7 +164,7 @@ export class RestClient {
    */
   async requestJSON(init: RequestInit): Promise<unknown> {
     const res = await this.request(init);
-    const text = await readBody(res);
+    const text = await res.text();
     if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
     try {
       return parseJSON(text);
@@ -139,10 +173,61 @@ export class RestClient {
     }
   }
 
+  /**
+   * A GET pipelined with the other GETs of this tick on a connection of their own (see
+   * {@link PipelinedConnection}): much cheaper per request than {@link RestClient.request} for many
+   * small GETs. Falls back to an ordinary request when a proxy is configured, when a request cannot
+   * be pipelined, and for a request whose pipelined connection broke before its answer (a GET is safe
+   * to repeat); after a connection broke without the server saying why, pipelining is off for good.
+   *
+   * @returns the status, headers and body text, whatever the status.
+   */
+  async getPipelined(init: RequestInit): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+    const ordinary = async (): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; text: string }> => {
+      const res = await this.request(init);
+      return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+    };
+    if (!this.pipelining || init.signal?.aborted === true) return ordinary();
+    const options = await this.requestOptions(init);
+    const cluster = this.kubeConfig.getCurrentCluster();
+    const headers = pipelineHeaders(options);
+    if (cluster?.proxyUrl || headers === undefined) return ordinary();
+    if (this.pipeline === undefined || !this.pipeline.usable || this.pipelineAgent !== options.agent) {
+      this.pipeline?.destroy();
+      const tlsOptions: tls.ConnectionOptions | undefined = this.isHttps ? {} : undefined;
+      if (tlsOptions !== undefined) {
+        // The TLS settings the agent was made with (the request options carry them no further).
+        agentKeys.forEach((k, i) => {
+          if (this.agentValues?.[i] !== undefined) (tlsOptions as Record<string, unknown>)[k] = this.agentValues[i];
+        });
+        if (tlsOptions.servername === undefined && net.isIP(String(options.hostname)) === 0) tlsOptions.servername = String(options.hostname);
+      }
+      this.pipeline = new PipelinedConnection({ host: String(options.hostname), port: Number(options.port), tls: tlsOptions }, this.server.host, this.clock, init.idleTimeoutMs ?? 0);
+      this.pipelineAgent = options.agent as http.Agent | undefined;
+    }
+    const pipeline = this.pipeline;
+    const sentAt = this.clock.now();
+    let res: PipelinedResponse;
+    try {
+      res = await withSignal(pipeline.get({ path: String(options.path), headers }), init.signal);
+    } catch (err) {
+      if (!(err instanceof PipelineBrokenError)) throw err;
+      if (!pipeline.answeredAny) {
+        // Broken before any answer: the server (or something in between) does not take pipelined requests.
+        this.pipelining = false;
+      }
+      return ordinary();
+    }
+    reportRestRequest('GET', this.server.host, String(res.statusCode), (this.clock.now() - sentAt) / 1000);
+    return { statusCode: res.statusCode, headers: res.headers, text: res.body.toString('utf8') };
+  }
+
   /** Closes idle keep-alive connections. */
   destroy(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    this.pipeline?.destroy();
+    this.pipeline = undefined;
   }
 
   private async requestOptions(init: RequestInit): Promise<RequestOptions> {
@@ -179,7 +264,12 @@ export class RestClient {
   }
 
   private agentFor(options: RequestOptions): http.Agent {
-    const fingerprint = agentKeys.map((k) => fingerprintOf(options[k])).join('|');
+    // The same TLS values as last time (the KubeConfig hands out the same instances until its
+    // credentials change): the same agent, without fingerprinting a CA bundle per request.
+    const values = agentKeys.map((k) => options[k]);
+    if (this.agent !== undefined && this.agentValues !== undefined && values.every((v, i) => v === this.agentValues![i])) return this.agent;
+    this.agentValues = values;
+    const fingerprint = values.map(fingerprintOf).join('|');
     if (this.agent === undefined || fingerprint !== this.agentFingerprint) {
       const previous = this.agent;
       const agentOptions: https.AgentOptions = { keepAlive: true, keepAliveMsecs: 30_000, scheduling: 'lifo' };
@@ -193,6 +283,44 @@ export class RestClient {
     }
     return this.agent;
   }
+}
+
+/** The header lines of a pipelined GET, or `undefined` when one cannot be written safely (node:http then validates and reports). */
+function pipelineHeaders(options: RequestOptions): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  const given = (options.headers ?? {}) as Record<string, string | string[] | number | undefined>;
+  for (const name of Object.keys(given)) {
+    const value = given[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /^host$/i.test(name)) return undefined;
+    const text = String(value);
+    if (/[\r\n\0]/.test(text)) return undefined;
+    headers[name] = text;
+  }
+  if (options.auth) {
+    if (/[\r\n\0]/.test(options.auth)) return undefined;
+    headers['Authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  }
+  return headers;
+}
+
+/** `promise`, or a rejection with the signal's reason once it aborts (the request's answer is then ignored). */
+function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 function fingerprintOf(value: unknown): string {
@@ -210,6 +338,11 @@ export interface HttpResponse {
   readonly message: IncomingMessage;
   /** The body's chunks; each one re-arms the idle timer. Throws the connection's error, if any. */
   chunks(): AsyncGenerator<Buffer, void, undefined>;
+  /**
+   * The whole body as UTF-8 text, keeping at most `maxBytes` (each chunk re-arms the idle timer);
+   * rejects with the connection's error. Read the body one way only: this or {@link HttpResponse.chunks}.
+   */
+  text(maxBytes?: number): Promise<string>;
   /** Changes the idle timeout (0 disables it) and restarts it from now. */
   setIdleTimeout(ms: number): void;
   /** Abandons the response and its connection. */
@@ -217,14 +350,8 @@ export interface HttpResponse {
 }
 
 /** Reads a whole body as UTF-8 text, keeping at most `maxBytes`. */
-export async function readBody(res: HttpResponse, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of res.chunks()) {
-    total += chunk.length;
-    if (total <= maxBytes) chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+export function readBody(res: HttpResponse, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+  return res.text(maxBytes);
 }
 
 function abortError(signal: AbortSignal | undefined): Error {

@@ -112,6 +112,35 @@ describe('DeleteReasonResolver', () => {
     expect(resolver.counts).to.deep.equal({ lookups: 1100, unknown: 0, settledLocally: 0 });
   });
 
+  it('does wait graceMs before looking up, so that an object coming back within it costs no request', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.immediate = true;
+    server.present.set('b', 'uid-b');
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined, { graceMs: 100 });
+    const a = resolver.resolve('default/a', obj('a'));
+    clock.advance(10);
+    const b = resolver.resolve('default/b', obj('b'));
+    clock.advance(50);
+    // a comes back (same uid) within its window: left the selection, settled here.
+    resolver.settle('default/a', 'uid-a');
+    expect(a.value).to.equal('leftSelection');
+    clock.advance(49);
+    expect(server.gets).to.deep.equal([]);
+    // b's window ends 100 ms after its departure: then, and not before, its lookup goes out.
+    clock.advance(1);
+    await settleMicrotasks();
+    expect(server.gets).to.deep.equal(['b']);
+    expect(b.value).to.equal('leftSelection');
+    expect(resolver.counts).to.deep.equal({ lookups: 1, unknown: 0, settledLocally: 1 });
+    expect(clock.pending).to.equal(0);
+  });
+
+  it('does refuse a grace window not shorter than maxWaitMs, naming both', () => {
+    const make = (): DeleteReasonResolver => new DeleteReasonResolver(new ControlledLookup(), new FakeClock(), noopLogger, () => undefined, { graceMs: 5000, maxWaitMs: 5000 });
+    expect(make).to.throw(KubeError, 'deleteReasons.graceMs must be less than deleteReasons.maxWaitMs (5000), got 5000');
+  });
+
   // RBAC objects' names are path segments (ValidateRBACName = path.IsValidPathSegmentName): `,`, `=`
   // and `\` are allowed, and are escaped in a field selector (fields.EscapeValue).
   it('does escape the name in the list restricted to metadata.name', async () => {

@@ -1,0 +1,262 @@
+// HTTP/1.1 pipelining of small GETs (RFC 9112 §9.3.2: a client may send several requests without
+// waiting; the server answers in order), and every way the connection may refuse it: the client
+// falls back to ordinary requests and never loses or mismatches an answer.
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { realClock } from '@kubekit/core';
+import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
+import { IdleTimeoutError, RestClient } from '../../src/internal/restClient.js';
+import { loadKubeConfig } from '../../src/kubeConfig.js';
+import { testBackends, type TestServer } from '../helpers/backends.js';
+import { FakeClock } from '../helpers/fakeClock.js';
+
+/** A node:http server whose answers each request's path as `{"path": ...}`, framed as `framing` says; it counts connections. */
+async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'close' | 'empty' = () => 'length'): Promise<{ url: string; port: number; connections: () => number; requests: string[]; close: () => Promise<void> }> {
+  let connections = 0;
+  const requests: string[] = [];
+  // Idle connections stay open for two minutes, so that only the client can end them early.
+  const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
+    const path = req.url ?? '';
+    requests.push(path);
+    const body = JSON.stringify({ path, accept: req.headers.accept, authorization: req.headers.authorization });
+    switch (framing(path)) {
+      case 'length':
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        break;
+      case 'chunked':
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write(body.slice(0, 5));
+        res.end(body.slice(5));
+        break;
+      case 'close':
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+        res.end(body);
+        break;
+      case 'empty':
+        res.writeHead(204);
+        res.end();
+        break;
+    }
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`, port, connections: () => connections, requests,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+const kubeConfig = (url: string, headers: Record<string, string> = {}) => ({
+  getCurrentCluster: () => ({ server: url }),
+  applyToHTTPSOptions: async (o: { headers?: Record<string, unknown> }) => {
+    o.headers = { ...o.headers, ...headers };
+  },
+});
+
+describe('PipelinedConnection', () => {
+  it('sends the GETs of one tick on one connection and matches the answers in order', async () => {
+    const server = await httpServer((p) => (p.endsWith('3') ? 'chunked' : p.endsWith('5') ? 'empty' : 'length'));
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => conn.get({ path: `/x/${i}`, headers: { Accept: 'application/json' } })));
+      expect(answers.map((a) => a.statusCode)).to.deep.equal([200, 200, 200, 200, 200, 204, 200, 200]);
+      expect(answers.map((a) => (a.statusCode === 204 ? '' : (JSON.parse(a.body.toString()) as { path: string }).path))).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '', '/x/6', '/x/7']);
+      expect(answers[3].headers['transfer-encoding']).to.equal('chunked');
+      expect(server.connections()).to.equal(1);
+      expect(conn.inFlight).to.equal(0);
+    } finally {
+      conn.destroy();
+      await server.close();
+    }
+  });
+
+  it('fails the requests behind an answer that closes the connection, and takes no more', async () => {
+    const server = await httpServer((p) => (p === '/x/1' ? 'close' : 'length'));
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
+    try {
+      const settled = await Promise.allSettled([0, 1, 2, 3].map((i) => conn.get({ path: `/x/${i}`, headers: {} })));
+      expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+      expect((settled[2] as PromiseRejectedResult).reason).to.be.instanceOf(PipelineBrokenError);
+      expect(conn.usable).to.equal(false);
+      expect(conn.answeredAny).to.equal(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('breaks on an answer it cannot frame (no length, not chunked)', async () => {
+    const raw = net.createServer((s) => s.once('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"a":1}')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = (raw.address() as AddressInfo).port;
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, realClock, 10_000);
+    try {
+      const err = await conn.get({ path: '/a', headers: {} }).then(() => undefined, (e: unknown) => e);
+      expect(err).to.be.instanceOf(PipelineBrokenError);
+      expect((err as Error).message).to.match(/without Content-Length or chunked framing/);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  it('breaks when no byte arrives for the idle timeout while answers are due', async () => {
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const clock = new FakeClock();
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, clock, 30_000);
+    try {
+      const answers = [conn.get({ path: '/a', headers: {} }), conn.get({ path: '/b', headers: {} })].map((p) => p.then(() => undefined, (e: unknown) => e));
+      expect(clock.pendingDelays()).to.deep.equal([30_000]);
+      clock.advance(30_000);
+      const [first, second] = await Promise.all(answers);
+      // The first timed out (a failure to report); the second never got its turn (to send again).
+      expect(first).to.be.instanceOf(IdleTimeoutError);
+      expect((first as Error).message).to.equal('no data received for 30000 ms');
+      expect(second).to.be.instanceOf(PipelineBrokenError);
+    } finally {
+      silent.close();
+    }
+  });
+});
+
+describe('RestClient.getPipelined', () => {
+  it('answers every GET, sending those behind a closing answer again as ordinary requests', async () => {
+    const server = await httpServer((p) => (p === '/x/2' ? 'close' : 'length'));
+    const client = new RestClient(kubeConfig(server.url, { Authorization: 'Bearer t' }), realClock);
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client.getPipelined({ path: `/x/${i}`, accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' })));
+      const bodies = answers.map((a) => JSON.parse(a.text) as { path: string; accept: string; authorization: string });
+      expect(bodies.map((b) => b.path)).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '/x/5']);
+      expect(bodies.every((b) => b.authorization === 'Bearer t' && b.accept.startsWith('application/json;as=PartialObjectMetadata'))).to.equal(true);
+      // A later batch pipelines again, on a new connection.
+      const before = server.connections();
+      await Promise.all([6, 7, 8].map((i) => client.getPipelined({ path: `/x/${i}` })));
+      expect(server.connections() - before).to.be.at.most(2);
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  it('turns pipelining off when the first pipelined connection breaks before any answer', async () => {
+    // In front of the server, something that drops its first connection at the first byte (an
+    // intermediary that refuses pipelining) and passes later ones through.
+    const server = await httpServer();
+    let seen = 0;
+    let dropped = 0;
+    const front = net.createServer((s) => {
+      if (seen++ === 0) {
+        s.once('data', () => {
+          dropped++;
+          s.destroy();
+        });
+        return;
+      }
+      const upstream = net.connect(server.port, '127.0.0.1');
+      s.pipe(upstream).pipe(s);
+      s.on('error', () => upstream.destroy());
+      upstream.on('error', () => s.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const client = new RestClient(kubeConfig(`http://127.0.0.1:${(front.address() as AddressInfo).port}`), realClock);
+    try {
+      const first = await client.getPipelined({ path: '/x/0' });
+      expect(JSON.parse(first.text)).to.deep.include({ path: '/x/0' });
+      expect(dropped).to.equal(1);
+      const later: string[] = [];
+      for (const i of [1, 2, 3]) later.push((JSON.parse((await client.getPipelined({ path: `/x/${i}` })).text) as { path: string }).path);
+      expect(later).to.deep.equal(['/x/1', '/x/2', '/x/3']);
+      // No second pipelined connection: the ordinary one (kept alive) carried them all.
+      expect([dropped, seen]).to.deep.equal([1, 2]);
+      expect(server.requests).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3']);
+    } finally {
+      client.destroy();
+      front.close();
+      await server.close();
+    }
+  });
+
+  it('rejects with the abort reason once the signal aborts, and sends nothing after', async () => {
+    const server = await httpServer();
+    const client = new RestClient(kubeConfig(server.url), realClock);
+    try {
+      const stop = new AbortController();
+      stop.abort(new Error('stopping'));
+      const err = await client.getPipelined({ path: '/x/0', signal: stop.signal }).then(() => undefined, (e: unknown) => e);
+      expect((err as Error).message).to.equal('stopping');
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+});
+
+// The servers an informer meets: kubekit's embedded API server and the real kube-apiserver (Go's
+// net/http over TLS), both of which take pipelined requests and answer them in order.
+for (const backend of testBackends()) {
+  describe(`RestClient.getPipelined against the ${backend.name} API server`, function () {
+    this.timeout(120_000);
+    let server: TestServer;
+    before(async () => {
+      server = await backend.start();
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it('does answer pipelined metadata-only GETs in order on one connection, without falling back', async () => {
+      const kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig });
+      const client = new RestClient(kc, realClock);
+      try {
+        const names = ['default', 'kube-system', 'no-such-namespace', 'default', 'kube-public', 'missing-too'];
+        const answers = await Promise.all(names.map((n) => client.getPipelined({ path: `/api/v1/namespaces/${n}`, accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json' })));
+        const got = answers.map((a) => (a.statusCode === 200 ? (JSON.parse(a.text) as { metadata: { name: string } }).metadata.name : a.statusCode));
+        const exists = await Promise.all(names.map(async (n) => (await client.request({ path: `/api/v1/namespaces/${n}` })).statusCode === 200));
+        expect(got).to.deep.equal(names.map((n, i) => (exists[i] ? n : 404)));
+        const internals = client as unknown as { pipelining: boolean; pipeline: PipelinedConnection | undefined };
+        expect(internals.pipelining).to.equal(true);
+        expect(internals.pipeline?.answeredAny).to.equal(true);
+      } finally {
+        client.destroy();
+      }
+    });
+  });
+}
+
+describe('PipelinedConnection and the process', () => {
+  it('does not keep a process alive once every answer is in', async () => {
+    const { spawn } = await import('node:child_process');
+    const server = await httpServer();
+    const script = `
+      import { realClock } from '@kubekit/core';
+      import { PipelinedConnection } from ${JSON.stringify(new URL('../../src/internal/pipelinedConnection.ts', import.meta.url).href)};
+      const conn = new PipelinedConnection({ host: '127.0.0.1', port: ${server.port} }, '127.0.0.1:${server.port}', realClock, 10000);
+      const a = await conn.get({ path: '/x/1', headers: {} });
+      console.log(a.statusCode);
+    `;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill();
+          reject(new Error('the process did not exit within 30 s: the idle connection kept it alive'));
+        }, 30_000);
+        child.once('exit', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect([code, out.trim()]).to.deep.equal([0, '200']);
+    } finally {
+      await server.close();
+    }
+  });
+});
