@@ -9,7 +9,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
-import { FieldError, FieldPath, forbidden, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, cloneJSON, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -292,7 +292,7 @@ function validateBinding(o: KubeObject, kinds: string[]): FieldError[] {
 }
 
 function roleRefUnchanged(o: KubeObject, old: KubeObject): FieldError[] {
-  if (JSON.stringify(o.roleRef) === JSON.stringify(old.roleRef)) return [];
+  if (stringifyJSON(o.roleRef) === stringifyJSON(old.roleRef)) return [];
   // The internal RoleRef has no JSON tags: Go prints its field names.
   const ref = isObject(o.roleRef) ? o.roleRef : {};
   const text = JSON.stringify({ APIGroup: String(ref.apiGroup ?? ''), Kind: String(ref.kind ?? ''), Name: String(ref.name ?? '') });

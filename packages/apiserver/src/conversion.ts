@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { KubeError, parseJSON, stringifyJSON, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import type { CustomResourceDefinition } from '@kubekit/crd';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
-import { isObject } from './internal/own.js';
+import { cloneJSON, isObject } from './internal/own.js';
 
 /** Converts objects of one CRD to a version. */
 export interface Converter {
@@ -129,7 +129,8 @@ export class WebhookConverter implements Converter {
   /** The original metadata with the converted object's labels and annotations (`restoreObjectMeta`). */
   private restoreMetadata(original: KubeObject, converted: Record<string, unknown> | undefined): ObjectMeta {
     if (converted === undefined) throw new KubeError('InternalError', `conversion webhook for ${String(original.apiVersion)}, Kind=${this.kind} returned invalid metadata: missing metadata in converted object`);
-    const metadata: ObjectMeta = structuredClone(original.metadata);
+    // cloneJSON, not structuredClone: managed fields of a deep object nest past structuredClone's stack.
+    const metadata: ObjectMeta = cloneJSON(original.metadata);
     for (const field of ['labels', 'annotations'] as const) {
       const value = Object.hasOwn(converted, field) ? converted[field] : undefined;
       if (value === undefined || value === null) {

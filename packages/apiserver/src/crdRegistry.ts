@@ -9,7 +9,7 @@
  * `controllers.ts`).
  */
 import type { CustomResourceDefinition } from '@kubekit/crd';
-import type { KubeObject } from '@kubekit/core';
+import { stringifyJSON, type KubeObject } from '@kubekit/core';
 import { CustomResourceRuntime, type CustomResourceOptions, type CustomResourceType } from './customResourceHandler.js';
 import type { ObjectStore, StoreEvent } from './storage/objectStore.js';
 import type { WatchHub } from './watchHub.js';
@@ -117,7 +117,7 @@ export class CrdRegistry {
   }
 
   private sameServing(a: CustomResourceDefinition, b: CustomResourceDefinition): boolean {
-    return JSON.stringify(a.spec) === JSON.stringify(b.spec);
+    return stringifyJSON(a.spec) === stringifyJSON(b.spec);
   }
 
   private remove(name: string): void {

@@ -3,7 +3,7 @@
  * deleting) and DELETE of a collection (every selected object).
  */
 import { FieldError, KubeError, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
-import { embeddedDepthError, embeddedMaxDepth, scanNesting } from './internal/nesting.js';
+import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
 import { addWarning, readBody, sendJSON } from './internal/http.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
 import { timestamp } from './objectMeta.js';
@@ -94,7 +94,8 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
   let preconditions: Record<string, unknown> = {};
   if (body.length > 0) {
     const text = body.toString('utf8');
-    if (scanNesting(text, embeddedMaxDepth) !== undefined) throw embeddedDepthError();
+    const excess = scanNesting(text, apiserverMaxDepth);
+    if (excess !== undefined) throw KubeError.badRequest(goJSONDepthMessage(excess));
     const parsed = parseJSON(text);
     if (!isObject(parsed)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type v1.DeleteOptions`);
     dryRun = Object.hasOwn(parsed, 'dryRun') ? parsed.dryRun : undefined;

@@ -2,8 +2,7 @@
  * Patches: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and strategic merge patch. Server-side
  * apply, with its managed fields and conflicts, is the field manager's (managedFields/fieldManager.ts).
  */
-import { KubeError, goJSON } from '@kubekit/core';
-import { checkValueDepth, embeddedDepthError, embeddedMaxDepth, valueDepth } from './internal/nesting.js';
+import { KubeError, goJSON, stringifyJSON } from '@kubekit/core';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
@@ -21,15 +20,29 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
   }
 }
 
-/** RFC 7386: applies a merge patch to (a copy of) `target`. */
+/**
+ * RFC 7386: applies a merge patch to (a copy of) `target`. Iterative: patches as deep as the
+ * apiserver accepts (10,000 levels) never touch the stack.
+ */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return cloneJSON(patch);
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else setOwn(out, k, applyMergePatch(getOwn(out, k), v));
+  const root: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  // Each entry: a (shallow-copied) object of the result and the patch object merged into it.
+  const stack: [Record<string, unknown>, Record<string, unknown>][] = [[root, patch]];
+  while (stack.length > 0) {
+    const [out, p] = stack.pop()!;
+    for (const k of Object.keys(p)) {
+      const v = p[k];
+      if (v === null) delete out[k];
+      else if (isObject(v)) {
+        const cur = getOwn(out, k);
+        const merged: Record<string, unknown> = isObject(cur) ? { ...cur } : {};
+        setOwn(out, k, merged);
+        stack.push([merged, v]);
+      } else setOwn(out, k, cloneJSON(v));
+    }
   }
-  return out;
+  return root;
 }
 
 /**
@@ -94,8 +107,6 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
 
 function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
   const parts = pointer(path);
-  // The document stays within the nesting limit: what is added lands `parts.length` levels down.
-  if (parts.length + valueDepth(value, embeddedMaxDepth) > embeddedMaxDepth) throw embeddedDepthError();
   if (parts.length === 0) return value;
   const { parent, key } = parentOf(doc, parts, op, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
@@ -124,27 +135,12 @@ export const maxJSONPatchOperations = 10_000;
  */
 export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
 
-/**
- * Checks that an object stays within the embedded server's nesting limit, its managed fields aside:
- * they nest two levels deeper than the fields they describe, and are walked without recursion.
- */
-export function checkObjectDepth(value: unknown): void {
-  const meta = isObject(value) ? value.metadata : undefined;
-  if (!isObject(meta) || !Object.hasOwn(meta, 'managedFields')) {
-    checkValueDepth(value);
-    return;
-  }
-  const { managedFields: _skip, ...rest } = meta;
-  checkValueDepth({ ...(value as Record<string, unknown>), metadata: rest });
-}
-
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
 export function applyJSONPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   if (patch.length > maxJSONPatchOperations) {
     throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
   }
-  checkObjectDepth(target);
   let doc: unknown = cloneJSON(target);
   let copied = 0;
   for (const raw of patch as Operation[]) {
@@ -171,7 +167,7 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
       }
       case 'test': {
         const v = getAt(doc, raw.path, 'test');
-        if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
+        if (stringifyJSON(v) !== stringifyJSON(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
         break;
       }
       default: throw patchError(`Unexpected kind: ${raw.op}`);

@@ -11,7 +11,7 @@
  *
  * @see https://github.com/kubernetes/community/blob/master/contributors/devel/sig-api-machinery/strategic-merge-patch.md
  */
-import { KubeError, goSprint } from '@kubekit/core';
+import { KubeError, goSprint, stringifyJSON } from '@kubekit/core';
 import { cloneJSON, getOwn, isObject, setOwn, type JSONObject } from './internal/own.js';
 
 /** How a list merges: by a key of its objects, as a set of primitives, or not at all (atomic). */
@@ -121,8 +121,8 @@ function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSON
       const field = k.slice('$deleteFromPrimitiveList/'.length);
       const current = getOwn(out, field);
       if (Array.isArray(current) && Array.isArray(v)) {
-        const drop = new Set(v.map((x) => JSON.stringify(x)));
-        setOwn(out, field, current.filter((x) => !drop.has(JSON.stringify(x))));
+        const drop = new Set(v.map((x) => stringifyJSON(x)));
+        setOwn(out, field, current.filter((x) => !drop.has(stringifyJSON(x))));
       }
       continue;
     }
@@ -149,12 +149,12 @@ function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSON
 function keyOf(item: unknown, key: string): string | undefined {
   if (!isObject(item)) return undefined;
   const v = getOwn(item, key);
-  return v === undefined ? undefined : JSON.stringify(v);
+  return v === undefined ? undefined : stringifyJSON(v);
 }
 
 /** How a list's elements are told apart: by their merge key, else by value. */
 function identity(strategy: ListStrategy): (x: unknown) => string | undefined {
-  return strategy === 'set' || strategy === undefined ? (x) => JSON.stringify(x) : (x) => keyOf(x, strategy.key);
+  return strategy === 'set' || strategy === undefined ? (x) => stringifyJSON(x) : (x) => keyOf(x, strategy.key);
 }
 
 function missingMergeKey(item: unknown, key: string): KubeError {

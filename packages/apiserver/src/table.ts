@@ -5,7 +5,7 @@
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables
  */
-import { KubeError, humanDuration, type KubeObject } from '@kubekit/core';
+import { KubeError, humanDuration, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { evaluateJSONPath } from '@kubekit/crd';
 import type { ResourceType, TableColumnDefinition } from './resourceType.js';
 
@@ -96,7 +96,7 @@ export function printerColumnCell(obj: KubeObject, column: { type: string; jsonP
   switch (column.type) {
     case 'string':
       if (value === null || value === undefined) return null;
-      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+      return typeof value === 'object' ? stringifyJSON(value) : String(value);
     case 'integer':
       if (typeof value === 'bigint') return value;
       return typeof value === 'number' ? Math.trunc(value) : null;

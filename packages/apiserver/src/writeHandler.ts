@@ -7,7 +7,7 @@
  * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
-import { KubeError, FieldError, goJSON, goQuote, goSprint, parseJSON, type KubeObject } from '@kubekit/core';
+import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, parseJSON, type KubeObject } from '@kubekit/core';
 import { parse as parseYAML } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -15,10 +15,11 @@ import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValida
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
-import { apiserverMaxDepth, checkValueDepth, embeddedDepthError, embeddedMaxDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
+import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
+import { isYAMLStackOverflow, parseDeepYAML, yamlIsDeep } from './internal/deepYAML.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
-import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, checkObjectDepth, patchTypeOf, type PatchType } from './patch.js';
-import { UnknownServerError, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
+import { applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
@@ -51,7 +52,7 @@ type BodyUse = 'object' | PatchType;
 /**
  * Reads a JSON (or YAML) object body, noting its duplicate fields unless they are ignored. Bodies
  * nested deeper than the apiserver's decoders allow get the apiserver's 400 for the request's kind of
- * body; bodies the embedded server cannot nest as deeply get a 400 that says so.
+ * body.
  */
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
@@ -62,21 +63,20 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   const text = body.toString('utf8');
   const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
-  if (scanNesting(text, embeddedMaxDepth, yaml) !== undefined) {
-    const excess = scanNesting(text, apiserverMaxDepth, yaml);
-    throw excess === undefined ? embeddedDepthError() : tooDeep(r, use, yaml, excess, body, wctx);
-  }
+  const excess = scanNesting(text, apiserverMaxDepth, yaml);
+  if (excess !== undefined) throw tooDeep(r, use, yaml, excess, body, wctx);
   if (yaml && !looksLikeJSON(text)) {
+    const duplicates = wctx.fieldValidation !== 'Ignore';
+    // The YAML parser recurses: deep YAML is parsed on a worker thread with a large stack.
+    if (yamlIsDeep(text)) return parsedDeepYAML(text, duplicates, wctx);
     let parsed: unknown;
     try {
       parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
     } catch (err) {
-      // Nesting can exhaust the YAML parser's stack (it recurses), even below the embedded limit.
-      if (err instanceof RangeError || (err instanceof Error && err.message.includes('Maximum call stack size exceeded'))) throw embeddedDepthError();
+      if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(text, duplicates, wctx);
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    checkValueDepth(parsed);
-    if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = yamlDuplicateFields(text);
+    if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
     return parsed;
   }
   let parsed: unknown;
@@ -99,6 +99,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
+}
+
+async function parsedDeepYAML(text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
+  const { value, duplicateFields } = await parseDeepYAML(text, duplicates);
+  if (duplicates) wctx.duplicateFields = duplicateFields;
+  return value;
 }
 
 /**
@@ -297,8 +303,8 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
     const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
-    // A JSON patch can nest deeper than its body (copy and move).
-    checkObjectDepth(patched);
+    // A JSON patch can nest deeper than its body (a deep path, copy and move).
+    if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     return r.type.decode(patched, patchDecodeContext(wctx, pt, patched, body));
   };
@@ -317,9 +323,11 @@ function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager
 }
 
 function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['managedFields']): void {
-  if (entries === undefined) delete obj.metadata.managedFields;
+  // Managed fields that would nest past the apiserver's 10,000 levels (they nest a few levels deeper than
+  // the fields they list) could not be read back: they are left out, as FieldManager.UpdateNoErrors
+  // removes the managed fields it fails to compute, instead of storing an object no one can read.
+  if (entries === undefined || !managedFieldsDepthOK(entries, apiserverMaxDepth - 2)) delete obj.metadata.managedFields;
   else obj.metadata.managedFields = entries;
-  checkManagedFieldsDepth(obj);
 }
 
 /**
@@ -544,16 +552,6 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     setManagedFields(obj, result.managedFields);
     return obj;
   }, bodyResourceVersion(body));
-}
-
-/**
- * The apiserver cannot read back an object whose managed fields nest past its JSON decoder's 10,000
- * levels (they nest two levels deeper than the object): it answers 500 with the decoder's error.
- */
-function checkManagedFieldsDepth(obj: KubeObject): void {
-  if (!managedFieldsDepthOK(obj.metadata.managedFields, apiserverMaxDepth - 2)) {
-    throw new UnknownServerError("invalid character '{' exceeded max depth");
-  }
 }
 
 /** The `autoscaling/v1` Scale of an object with a scale subresource. */

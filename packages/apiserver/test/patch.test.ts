@@ -25,6 +25,37 @@ describe('applyMergePatch', () => {
       expect(applyMergePatch(target, patch)).to.deep.equal(result);
     });
   });
+
+  it('merges patches nested 100,000 levels deep without recursion, leaving the target untouched', () => {
+    const nested = (n: number, leaf: string): string => '{"a":'.repeat(n) + leaf + '}'.repeat(n);
+    const target = JSON.parse(nested(100_000, '{"keep":1,"drop":2}')) as unknown;
+    const merged = applyMergePatch(target, JSON.parse(nested(100_000, '{"drop":null,"add":[{"x":1}]}')));
+    let leaf = merged as Record<string, unknown>;
+    let original = target as Record<string, unknown>;
+    for (let i = 0; i < 100_000; i++) {
+      leaf = leaf.a as Record<string, unknown>;
+      original = original.a as Record<string, unknown>;
+      expect(leaf).to.not.equal(original);
+    }
+    expect(leaf).to.deep.equal({ keep: 1, add: [{ x: 1 }] });
+    expect(original).to.deep.equal({ keep: 1, drop: 2 });
+  });
+});
+
+describe('deepEqual', () => {
+  it('compares values nested 100,000 levels deep without recursion, ignoring key order and undefined members', async () => {
+    const { deepEqual } = await import('../src/internal/deepEqual.js');
+    const nested = (n: number, leaf: string): unknown => JSON.parse('{"a":'.repeat(n) + leaf + '}'.repeat(n));
+    expect(deepEqual(nested(100_000, '{"x":1,"y":[1,2]}'), nested(100_000, '{"y":[1,2],"x":1}'))).to.equal(true);
+    expect(deepEqual(nested(100_000, '{"x":1}'), nested(100_000, '{"x":2}'))).to.equal(false);
+    expect(deepEqual(nested(100_000, '[1,2]'), nested(100_000, '[1,2,3]'))).to.equal(false);
+    expect(deepEqual({ a: 1, b: undefined }, { a: 1 })).to.equal(true);
+    expect(deepEqual({ a: 1 }, { a: 1, b: 2 })).to.equal(false);
+    expect(deepEqual({ n: 12345678901234567890n }, { n: 12345678901234567890n })).to.equal(true);
+    expect(deepEqual({ n: 5n }, { n: 5 })).to.equal(true);
+    expect(deepEqual([1], { 0: 1 })).to.equal(false);
+    expect(deepEqual(null, {})).to.equal(false);
+  });
 });
 
 describe('applyJSONPatch', () => {
@@ -58,5 +89,25 @@ describe('applyJSONPatch', () => {
     // A document copied into itself doubles with each copy: refused long before memory runs out.
     const self = Array.from({ length: 64 }, (_, i) => ({ op: 'copy', from: '', path: `/k${i}` }));
     expect(() => applyJSONPatch({ s: 'x'.repeat(1000) }, self)).to.throw('exceeding the limit 3145728');
+  });
+});
+
+describe('checkPatchedDepth', () => {
+  const nested = (n: number): unknown => JSON.parse('{"a":'.repeat(n) + '1' + '}'.repeat(n));
+  const object = (data: number, fields: number): unknown => ({
+    apiVersion: 'v', kind: 'K', spec: { data: nested(data) },
+    metadata: { name: 'n', managedFields: [{ manager: 'm', fieldsV1: nested(fields) }] },
+  });
+
+  it('passes a patched object of 10,000 levels, and refuses 10,001 with the apiserver\'s 422 (handlers/patch.go applyPatchToCurrentObject)', async () => {
+    const { checkPatchedDepth } = await import('../src/internal/nesting.js');
+    expect(() => checkPatchedDepth(object(9_998, 1))).to.not.throw();
+    expect(() => checkPatchedDepth(object(9_999, 1))).to.throw(/^ "" is invalid: patch: Invalid value: "\{.*": couldn't get version\/kind; json parse error: invalid character '\{' exceeded max depth$/s)
+      .with.property('reason', 'Invalid');
+  });
+
+  it('leaves managed fields out of the count: the server rewrites them, and they nest deeper than the fields they list', async () => {
+    const { checkPatchedDepth } = await import('../src/internal/nesting.js');
+    expect(() => checkPatchedDepth(object(9_998, 10_010))).to.not.throw();
   });
 });

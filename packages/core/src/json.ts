@@ -1,4 +1,5 @@
-import { isInteger, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+import { isInteger, parse as losslessParse } from 'lossless-json';
+import { parseIterative, stringifyIterative } from './internal/iterativeJSON.js';
 import { KubeError } from './kubeError.js';
 
 /**
@@ -10,6 +11,10 @@ import { KubeError } from './kubeError.js';
  *
  * Speed: text without a run of 16 or more digits cannot hold an unsafe integer, so it goes straight to
  * `JSON.parse` after a look at every 16th character; only the rest goes through lossless-json.
+ *
+ * Depth: the apiserver accepts JSON nested 10,000 levels deep. `JSON.parse` is iterative, but
+ * lossless-json's parser and `JSON.stringify` recurse and run out of Node's default stack after a few
+ * thousand levels; there both fall back to iterative code, so nesting costs memory, never the stack.
  */
 
 /** Whether a character code is an ASCII digit. */
@@ -53,20 +58,33 @@ function parseNumber(text: string): number | bigint {
 export function parseJSON(text: string): unknown {
   try {
     if (!hasLongDigitRun(text)) return JSON.parse(text);
-    return losslessParse(text, null, parseNumber);
+    try {
+      return losslessParse(text, null, parseNumber);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      return parseIterative(text, parseNumber);
+    }
   } catch (err) {
-    if (err instanceof RangeError) throw new KubeError('BadRequest', 'invalid JSON: nested too deeply', { cause: err });
     const detail = err instanceof Error ? err.message : String(err);
     throw new KubeError('BadRequest', `invalid JSON: ${detail}`, { cause: err });
   }
 }
 
-/** Serialises a value as JSON, writing `bigint`s as plain integers. */
+/**
+ * Serialises a value as JSON, writing `bigint`s as plain integers; values nested deeper than
+ * `JSON.stringify` reaches on the stack are written by an iterative serialiser.
+ */
 export function stringifyJSON(value: unknown, space?: number): string {
   try {
     return JSON.stringify(value, null, space);
   } catch (err) {
-    if (!(err instanceof TypeError) || !/BigInt/i.test(err.message)) throw err;
-    return losslessStringify(value, null, space) ?? 'null';
+    const bigint = err instanceof TypeError && /BigInt/i.test(err.message);
+    if (!bigint && !isStackOverflow(err)) throw err;
+    return stringifyIterative(value, space) ?? 'null';
   }
+}
+
+/** Whether `err` is V8's "Maximum call stack size exceeded" (not, for example, "Invalid string length"). */
+export function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
 }

@@ -22,3 +22,10 @@ describe('goJSON', () => {
     expect(goJSON({ b: 1, a: [true, null], c: undefined, d: 12345678901234567n })).to.equal('{"a":[true,null],"b":1,"d":12345678901234567}');
   });
 });
+
+describe('goJSON at depth', () => {
+  it('writes a value nested 50,000 levels deep as it writes a shallow one (sorted keys, Go escapes)', () => {
+    const value = JSON.parse('{"a":'.repeat(50_000) + '{"z":1,"b":"<&>","a":[1,2]}' + '}'.repeat(50_000)) as unknown;
+    expect(goJSON(value)).to.equal('{"a":'.repeat(50_000) + '{"a":[1,2],"b":"\\u003c\\u0026\\u003e","z":1}' + '}'.repeat(50_000));
+  });
+});

@@ -48,3 +48,63 @@ describe('parseJSON', () => {
     }), { numRuns: 300 });
   });
 });
+
+// The apiserver accepts JSON nested 10,000 levels deep (encoding/json's maxNestingDepth); V8's
+// JSON.stringify and lossless-json's parser recurse and stop after a few thousand levels on Node's
+// default stack, so both have iterative fallbacks.
+describe('deep JSON', () => {
+  const nestedText = (n: number, leaf = '1'): string => '{"a":'.repeat(n) + leaf + '}'.repeat(n);
+  const depthOf = (v: unknown): number => {
+    let d = 0;
+    for (let cur = v; cur !== null && typeof cur === 'object'; cur = (cur as { a: unknown }).a) d++;
+    return d;
+  };
+
+  it('stringifyJSON writes a value nested 100,000 levels deep (JSON.stringify alone overflows)', () => {
+    const text = nestedText(100_000);
+    const value = JSON.parse(text) as unknown;
+    expect(() => JSON.stringify(value)).to.throw(RangeError);
+    expect(stringifyJSON(value)).to.equal(text);
+  });
+  it('stringifyJSON writes big integers and indentation at depth as JSON.stringify would shallowly', () => {
+    const deep = JSON.parse(nestedText(20_000, '{"n":12,"s":"x","l":[1,{},[]],"u":null}')) as unknown;
+    const text = stringifyJSON(deep);
+    expect(text).to.equal(nestedText(20_000, '{"n":12,"s":"x","l":[1,{},[]],"u":null}'));
+    expect(stringifyJSON({ n: 12345678901234567890n, d: JSON.parse(nestedText(20_000)) as unknown }).startsWith('{"n":12345678901234567890,"d":{"a":')).to.equal(true);
+    // Indentation grows with depth (quadratic text): 5,000 levels, still past JSON.stringify's reach.
+    const indented = stringifyJSON(JSON.parse(nestedText(5_000, '[1,{"b":[]}]')), 2);
+    expect(indented.split('\n')[2]).to.equal('    "a": {');
+    expect(depthOf(JSON.parse(indented))).to.equal(5_001);
+  });
+  it('stringifyJSON\'s iterative path agrees with JSON.stringify on any JSON value, indented or not (property)', async () => {
+    const { stringifyIterative } = await import('../src/internal/iterativeJSON.js');
+    fc.assert(fc.property(fc.jsonValue(), fc.constantFrom(undefined, 0, 2, 4), (v, space) => {
+      expect(stringifyIterative(v, space)).to.equal(JSON.stringify(v, null, space));
+    }), { numRuns: 500 });
+    const withUndefined = { a: undefined, b: [undefined, () => 1], c: new Date(0), d: { toJSON: () => 'x' } };
+    expect(stringifyIterative(withUndefined)).to.equal(JSON.stringify(withUndefined));
+    expect(stringifyIterative(undefined)).to.equal(undefined);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = { cyclic };
+    expect(() => stringifyIterative(cyclic)).to.throw(TypeError, /circular/);
+  });
+  it('parseJSON reads big integers exactly at any depth (lossless-json alone overflows)', () => {
+    const v = parseJSON(nestedText(100_000, '{"n":1234567890123456789,"m":[1.5,-2e3,true,false,null,"s\\u00e9",{"__proto__":1}]}'));
+    expect(depthOf(v)).to.equal(100_001);
+    let leaf = v as Record<string, unknown>;
+    while (Object.hasOwn(leaf, 'a')) leaf = leaf.a as Record<string, unknown>;
+    expect(leaf.n).to.equal(1234567890123456789n);
+    expect(leaf.m).to.deep.equal([1.5, -2000, true, false, null, 's\u00e9', JSON.parse('{"__proto__":1}')]);
+    expect(({} as Record<string, unknown>).n).to.equal(undefined);
+  });
+  it('parseJSON\'s iterative path agrees with JSON.parse on any JSON text and refuses what it refuses (property)', async () => {
+    const { parseIterative } = await import('../src/internal/iterativeJSON.js');
+    fc.assert(fc.property(fc.json(), (text) => {
+      expect(parseIterative(text, Number)).to.deep.equal(JSON.parse(text));
+    }), { numRuns: 500 });
+    for (const bad of ['', '{', '{"a"}', '{"a":1,}', '[1,]', '[1 2]', '{"a":1}x', 'tru', '"\u0001"', '01', '{a:1}', '[', '"abc']) {
+      expect(() => JSON.parse(bad), bad).to.throw(SyntaxError);
+      expect(() => parseIterative(bad, Number), bad).to.throw(SyntaxError);
+    }
+  });
+});

@@ -1,20 +1,38 @@
-/** Structural equality of JSON values, independent of key order (Go's `equality.Semantic.DeepEqual` on decoded JSON). */
+/**
+ * Structural equality of JSON values, independent of key order (Go's `equality.Semantic.DeepEqual` on
+ * decoded JSON). Members whose value is `undefined` count as absent; a `bigint` equals the number of the
+ * same integer. Iterative: objects nested 10,000 levels deep (the apiserver's limit) compare without
+ * touching the stack.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') {
-    return typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) && typeof a !== 'object' : false;
+  const stack: unknown[] = [a, b];
+  while (stack.length > 0) {
+    const y = stack.pop();
+    const x = stack.pop();
+    if (x === y) continue;
+    if (typeof x !== typeof y || x === null || y === null || typeof x !== 'object') {
+      if ((typeof x === 'bigint' || typeof y === 'bigint') && typeof x !== 'object' && typeof y !== 'object' && String(x) === String(y)) continue;
+      return false;
+    }
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push(x[i], y[i]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    let xCount = 0;
+    for (const k of Object.keys(xo)) {
+      if (xo[k] === undefined) continue;
+      xCount++;
+      if (!Object.hasOwn(yo, k)) return false;
+      stack.push(xo[k], yo[k]);
+    }
+    let yCount = 0;
+    for (const k of Object.keys(yo)) if (yo[k] !== undefined) yCount++;
+    if (xCount !== yCount) return false;
   }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!Object.hasOwn(bo, k) || !deepEqual(ao[k], bo[k])) return false;
   return true;
 }

@@ -7,7 +7,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/test/integration/apiserver/field_validation_test.go
  */
 import { KubeError } from '@kubekit/core';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import * as yamlModule from 'yaml';
 import type { WriteContext } from '../resourceType.js';
 
 /**
@@ -53,26 +53,45 @@ export function jsonDuplicateFields(text: string): string[] {
 
 /** The duplicate map keys of a YAML text, as `line N: key "k" already set in map`. */
 export function yamlDuplicateFields(text: string): string[] {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { uniqueKeys: false, lineCounter });
+  return yamlDuplicateKeys(yamlModule, text);
+}
+
+/**
+ * {@link yamlDuplicateFields} with the `yaml` package passed in. Self-contained (no imports, no helpers),
+ * because deepYAML.ts also runs it on a worker thread from its source text.
+ */
+export function yamlDuplicateKeys(yaml: typeof yamlModule, text: string): string[] {
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { uniqueKeys: false, lineCounter });
   const out: string[] = [];
-  const visit = (node: unknown): void => {
-    if (isMap(node)) {
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        if (seen.has(key)) {
-          const offset = (pair.key as Node | null)?.range?.[0] ?? 0;
-          out.push(`line ${lineCounter.linePos(offset).line}: key ${JSON.stringify(key)} already set in map`);
-        }
-        seen.add(key);
-        visit(pair.value);
-      }
-    } else if (isSeq(node)) {
-      for (const item of node.items) visit(item);
-    }
+  // Depth-first in document order (a duplicate key is reported before what its value holds), with an
+  // explicit stack of the maps and sequences being walked: deep documents do not touch Node's stack.
+  const frames: { items: unknown[]; next: number; seen: Set<string> | undefined }[] = [];
+  const enter = (node: unknown): void => {
+    if (yaml.isMap(node)) frames.push({ items: node.items, next: 0, seen: new Set() });
+    else if (yaml.isSeq(node)) frames.push({ items: node.items, next: 0, seen: undefined });
   };
-  visit(doc.contents);
+  enter(doc.contents);
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1];
+    if (f.next >= f.items.length) {
+      frames.pop();
+      continue;
+    }
+    const item = f.items[f.next++];
+    if (f.seen === undefined) {
+      enter(item);
+      continue;
+    }
+    const pair = item as { key: unknown; value: unknown };
+    const key = yaml.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (f.seen.has(key)) {
+      const offset = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
+      out.push(`line ${lineCounter.linePos(offset).line}: key ${JSON.stringify(key)} already set in map`);
+    }
+    f.seen.add(key);
+    enter(pair.value);
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@
  * types the apiserver negotiates.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KubeError, stringifyJSON } from '@kubekit/core';
+import { KubeError, isStackOverflow, stringifyJSON } from '@kubekit/core';
 
 /** The `Accept` media type of server-side tables, as kubectl asks for them. */
 export const tableMediaType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
@@ -118,6 +118,11 @@ export function sendError(res: ServerResponse, err: unknown): void {
 /** Any thrown value as a `KubeError`: unexpected errors become `InternalError` (500). */
 export function toKubeError(err: unknown): KubeError {
   if (err instanceof KubeError) return err;
+  if (isStackOverflow(err)) {
+    // The last guard of request data nested as deeply as the apiserver accepts (10,000 levels): the
+    // pipeline's walks are iterative, but one that recursed would otherwise be a 500.
+    return KubeError.badRequest(`the request nests deeper than the embedded server can process (${(err as Error).message}); the apiserver reads up to 10000 levels`);
+  }
   const message = err instanceof Error ? err.message : String(err);
   return new KubeError('InternalError', `Internal error occurred: ${message}`, { cause: err });
 }

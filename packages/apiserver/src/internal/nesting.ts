@@ -2,19 +2,13 @@
 // refuses a value nested deeper than 10,000 levels (`maxNestingDepth` in encoding/json/scanner.go:
 // "invalid character '{' exceeded max depth"), and YAML with go-yaml, which stops at 10,000 flow
 // levels or indents (`max_flow_level`/`max_indents` in go.yaml.in/yaml/v2 scannerc.go: "exceeded max
-// depth of 10000"). The embedded server's pipeline recurses over objects on Node's stack, so it accepts
-// less than that: {@link embeddedMaxDepth} levels, with a clear 400 above it instead of a stack overflow.
-import { KubeError } from '@kubekit/core';
+// depth of 10000"). The embedded server accepts what they accept: its walks over request data are
+// iterative (or bounded by the schema), so nesting costs memory, never Node's stack; the YAML parser
+// (the `yaml` package) recurses, so deep YAML is parsed on a worker thread (deepYAML.ts).
+import { KubeError, invalid, stringifyJSON } from '@kubekit/core';
 
 /** The deepest nesting the apiserver's JSON and YAML decoders accept. */
 export const apiserverMaxDepth = 10_000;
-
-/**
- * The deepest nesting the embedded server accepts in a request body or a patched object (the top-level
- * object is level 1). Its defaulting, validation and storage recurse over objects; this bound keeps
- * them far from Node's default stack limit.
- */
-export const embeddedMaxDepth = 1000;
 
 /** Where a text first nests deeper than a limit: the character that opened the level, and its line. */
 export interface DepthExcess {
@@ -76,14 +70,30 @@ export function valueDepth(value: unknown, limit: number): number {
   return max;
 }
 
-/** The 400 for a body the embedded server cannot nest as deeply as the apiserver would. */
-export function embeddedDepthError(): KubeError {
-  return KubeError.badRequest(`object nesting exceeds the embedded server's maximum depth of ${embeddedMaxDepth} (a real apiserver accepts up to ${apiserverMaxDepth})`);
+/**
+ * Throws the apiserver's 422 when a patched object nests deeper than its decoder reads back
+ * (`applyPatchToCurrentObject` in handlers/patch.go: the patched JSON does not decode into the object):
+ * a JSON patch can place a value deeper than its body nests (an `add` path, `copy`, `move`).
+ */
+export function checkPatchedDepth(patched: unknown): void {
+  if (valueDepth(withoutManagedFields(patched), apiserverMaxDepth) <= apiserverMaxDepth) return;
+  const text = stringifyJSON(patched);
+  const excess = scanNesting(text, apiserverMaxDepth) ?? { char: '{', line: 0 };
+  throw KubeError.invalid({ group: '', kind: '' }, '', [
+    invalid('patch', text, `couldn't get version/kind; json parse error: ${goJSONDepthMessage(excess)}`),
+  ]);
 }
 
-/** Throws {@link embeddedDepthError} when a decoded value nests deeper than {@link embeddedMaxDepth}. */
-export function checkValueDepth(value: unknown): void {
-  if (valueDepth(value, embeddedMaxDepth) > embeddedMaxDepth) throw embeddedDepthError();
+/**
+ * The object without `metadata.managedFields` (a shallow copy), or the value itself. Managed fields nest
+ * a few levels deeper than the fields they list and the server rewrites them on every write, so an object
+ * at the limit stays patchable (the real server drops managed fields that would nest past it).
+ */
+function withoutManagedFields(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const meta = (v as Record<string, unknown>).metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta) || !Object.hasOwn(meta, 'managedFields')) return v;
+  return { ...v, metadata: { ...meta, managedFields: undefined } };
 }
 
 /**

@@ -5,6 +5,7 @@
  * integral `number`s and `bigint`s), other numbers float64, strings, booleans, nil, `[]interface{}`
  * and `map[string]interface{}`.
  */
+import { stringifyIterative } from './iterativeJSON.js';
 
 /** Go's `strconv.Quote`: a double-quoted string literal with Go escapes. */
 export function goQuote(s: string): string {
@@ -100,6 +101,16 @@ function integerText(n: number): string {
  * `bigint`s as plain integers.
  */
 export function goJSON(value: unknown): string {
+  try {
+    return goJSONRecursive(value);
+  } catch (err) {
+    // Nested deeper than the stack reaches (a few thousand levels; the apiserver accepts 10,000).
+    if (!(err instanceof RangeError)) throw err;
+    return stringifyIterative(value, undefined, { quote: goJSONString, sortKeys: (keys) => keys.sort() }) ?? 'null';
+  }
+}
+
+function goJSONRecursive(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   switch (typeof value) {
     case 'string': return goJSONString(value);
@@ -108,11 +119,11 @@ export function goJSON(value: unknown): string {
     case 'number': return Number.isFinite(value) ? JSON.stringify(value) : 'null';
     default: break;
   }
-  if (Array.isArray(value)) return `[${value.map(goJSON).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map(goJSONRecursive).join(',')}]`;
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
     const entries = Object.keys(record).sort().filter((k) => record[k] !== undefined)
-      .map((k) => `${goJSONString(k)}:${goJSON(record[k])}`);
+      .map((k) => `${goJSONString(k)}:${goJSONRecursive(record[k])}`);
     return `{${entries.join(',')}}`;
   }
   return 'null';
