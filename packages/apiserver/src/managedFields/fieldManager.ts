@@ -23,6 +23,7 @@ import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiv
 import { cloneJSON } from '../internal/own.js';
 import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
 import type { TypeNode } from './schema.js';
+import { valueDepth } from '../internal/nesting.js';
 
 /** The most `Update` managers an object keeps (`DefaultMaxUpdateManagers`). */
 export const maxUpdateManagers = 10;
@@ -482,16 +483,7 @@ function withLastApplied(result: ApplyResult, live: KubeObject | undefined, conf
   return { ...result, object, noop: result.noop && equalJSON(object, result.object) };
 }
 
-/** Whether a value (an object with its managed fields) nests deeper than `limit`, counted iteratively. */
+/** Whether managed fields nest no deeper than `limit` (counted iteratively, as the embedded server counts every value). */
 export function managedFieldsDepthOK(entries: ManagedFieldsEntry[] | undefined, limit: number): boolean {
-  let max = 0;
-  const stack: [unknown, number][] = [[entries, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d > max) max = d;
-    if (max > limit) return false;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return true;
+  return valueDepth(entries, limit) <= limit;
 }
