@@ -34,6 +34,7 @@ export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './ku
 export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
+export { cloneJSON } from './cloneJSON.js';
 export { isStackOverflow, parseJSON, stringifyJSON } from './json.js';
 export { goFormatFloat, goJSON, goJSONString, goQuote, goSprint } from './internal/goFormat.js';
 

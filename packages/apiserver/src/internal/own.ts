@@ -54,41 +54,8 @@ export function setDefault(o: JSONObject, key: string, value: unknown): void {
   if (v === undefined || v === null || v === '') setOwn(o, key, value);
 }
 
-/**
- * A deep copy of a JSON value, iterative (no recursion over user data): objects and arrays are copied,
- * scalars (`bigint` included) shared, own enumerable keys only, `__proto__` copied as data.
- */
-export function cloneJSON<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  const copy = (v: object): object => (Array.isArray(v) ? new Array<unknown>(v.length) : {});
-  const root = copy(value);
-  const stack: [object, object][] = [[value, root]];
-  while (stack.length > 0) {
-    const [from, to] = stack.pop()!;
-    if (Array.isArray(from)) {
-      const out = to as unknown[];
-      for (let i = 0; i < from.length; i++) {
-        const v: unknown = from[i];
-        if (v !== null && typeof v === 'object') {
-          const c = copy(v);
-          out[i] = c;
-          stack.push([v, c]);
-        } else out[i] = v;
-      }
-    } else {
-      const out = to as JSONObject;
-      for (const k of Object.keys(from)) {
-        const v: unknown = (from as JSONObject)[k];
-        if (v !== null && typeof v === 'object') {
-          const c = copy(v);
-          setOwn(out, k, c);
-          stack.push([v, c]);
-        } else setOwn(out, k, v);
-      }
-    }
-  }
-  return root as T;
-}
+/** A deep copy of a JSON value: core's, re-exported for the apiserver's modules. */
+export { cloneJSON } from '@kubekit/core';
 
 /** Copies the own enumerable properties of `source` onto `target` (`Object.assign` that never sets a prototype). */
 export function assignOwn(target: JSONObject, source: JSONObject): void {

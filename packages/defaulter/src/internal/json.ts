@@ -1,4 +1,5 @@
 // Safe access to untrusted JSON values: own properties only, and writes that can never reach a prototype.
+import { cloneJSON } from '@kubekit/core';
 
 /** A JSON object as decoded from untrusted input. */
 export type JSONObject = Record<string, unknown>;
@@ -33,42 +34,9 @@ export function setOwn(obj: JSONObject, key: string, value: unknown): void {
   }
 }
 
-/**
- * A deep copy of a JSON value (`runtime.DeepCopyJSONValue`): objects and arrays are copied, scalars
- * (including `bigint`) are shared. Own enumerable keys only; `__proto__` is copied as data. Iterative:
- * values as deep as the apiserver accepts (10,000 levels, and managed fields a few levels deeper) copy
- * without touching the stack.
- */
+/** A deep copy of a JSON value (`runtime.DeepCopyJSONValue`), iterative: core's {@link cloneJSON}. */
 export function deepCopyJSON(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const shell = (v: object): unknown[] | JSONObject => (Array.isArray(v) ? new Array<unknown>(v.length) : {});
-  const root = shell(value);
-  const stack: [object, unknown[] | JSONObject][] = [[value, root]];
-  while (stack.length > 0) {
-    const [from, to] = stack.pop()!;
-    if (Array.isArray(from)) {
-      const out = to as unknown[];
-      for (let i = 0; i < from.length; i++) {
-        const v: unknown = from[i];
-        if (typeof v === 'object' && v !== null) {
-          const c = shell(v);
-          out[i] = c;
-          stack.push([v, c]);
-        } else out[i] = v;
-      }
-      continue;
-    }
-    const out = to as JSONObject;
-    for (const k of Object.keys(from)) {
-      const v: unknown = (from as JSONObject)[k];
-      if (typeof v === 'object' && v !== null) {
-        const c = shell(v);
-        setOwn(out, k, c);
-        stack.push([v, c]);
-      } else setOwn(out, k, v);
-    }
-  }
-  return root;
+  return cloneJSON(value);
 }
 
 /**
