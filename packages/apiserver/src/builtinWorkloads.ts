@@ -10,7 +10,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/apps/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
  */
-import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
@@ -123,7 +123,7 @@ function validateJobRestartPolicy(template: unknown, path: FieldPath): FieldErro
 /** A field that may not change after creation: `field is immutable`. */
 function immutable(o: KubeObject, old: KubeObject, ...path: string[]): FieldError[] {
   const now = valueAt(o, ...path);
-  if (stringifyJSON(now) === stringifyJSON(valueAt(old, ...path))) return [];
+  if (deepEqual(now, valueAt(old, ...path))) return [];
   return [invalid(FieldPath.root(path[0], ...path.slice(1)), now ?? null, 'field is immutable')];
 }
 

@@ -99,6 +99,17 @@ describe('built-in workload kinds', () => {
     expect(r.body.message).to.equal('Deployment.apps "d1" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"d1","x":"y"}}: field is immutable');
   });
 
+  it('compares the selector as a value, not as text: the same labels in another order are no change', async () => {
+    // ValidateDeploymentUpdate compares with apiequality.Semantic.DeepEqual, which ignores map key order.
+    const labels = { a: '1', b: '2' };
+    const created = await client.post('/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'order' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } } });
+    expect(created.status).to.equal(201);
+    const reordered = { b: '2', a: '1' };
+    const r = await client.put('/apis/apps/v1/namespaces/default/deployments/order', { ...created.body, spec: { ...created.body.spec, selector: { matchLabels: reordered } } });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect((await client.delete('/apis/apps/v1/namespaces/default/deployments/order')).status).to.equal(200);
+  });
+
   it('generates a Job\'s selector from its uid and requires OnFailure or Never', async () => {
     const r = await client.post('/apis/batch/v1/namespaces/default/jobs', { metadata: { name: 'j1' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } } } });
     expect(r.status).to.equal(201);

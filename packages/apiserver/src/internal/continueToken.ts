@@ -75,13 +75,15 @@ export function decodeContinue(token: string): ContinueToken {
   const t = value as Record<string, unknown>;
   const bad = goStringFieldMismatch(t, ['v', 'start']);
   if (bad !== undefined) throw invalidToken(`${notValid}: ${goUnmarshalTypeError(bad.value, 'string', { struct: 'continueToken', name: bad.name })}`);
-  const rvValue = Object.entries(t).find(([k]) => k.toLowerCase() === 'rv')?.[1] ?? 0;
+  // encoding/json matches keys to struct fields case-insensitively.
+  const member = (name: string): unknown => Object.entries(t).find(([k]) => k.toLowerCase() === name)?.[1];
+  const rvValue = member('rv') ?? 0;
   if (typeof rvValue !== 'number' || !Number.isSafeInteger(rvValue)) {
     const what = typeof rvValue === 'number' ? `number ${String(rvValue)}` : goJSONTypeName(rvValue);
     throw invalidToken(`${notValid}: json: cannot unmarshal ${what} into Go struct field continueToken.rv of type int64`);
   }
   const field = (name: string): string => {
-    const v = Object.entries(t).find(([k]) => k.toLowerCase() === name)?.[1];
+    const v = member(name);
     return typeof v === 'string' ? v : '';
   };
   const version = field('v');
@@ -90,8 +92,9 @@ export function decodeContinue(token: string): ContinueToken {
   const start = field('start');
   if (start === '') throw invalidToken(`${notValid}: encoded start key empty (version meta.k8s.io/v1)`);
   // A start key that path.Clean would change could reach outside the listed prefix.
-  if (cleanPath(start.startsWith('/') ? start : `/${start}`) !== (start.startsWith('/') ? start : `/${start}`)) throw invalidToken(`${notValid}: ${start}`);
-  return { rv: rvValue, start: start.startsWith('/') ? start.slice(1) : start };
+  const rooted = start.startsWith('/') ? start : `/${start}`;
+  if (cleanPath(rooted) !== rooted) throw invalidToken(`${notValid}: ${start}`);
+  return { rv: rvValue, start: rooted.slice(1) };
 }
 
 /** Go's `path.Clean` of a rooted path. */

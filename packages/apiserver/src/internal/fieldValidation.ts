@@ -114,7 +114,7 @@ export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly s
     // go-yaml reports all duplicate keys as one error (a yaml.TypeError of several lines); warnings
     // list them one by one (field_validation_test.go, "post-strict-validation-yaml").
     const yaml = ctx.duplicateFields.filter((m) => yamlDuplicate.test(m));
-    const rest = messages.filter((m) => !yaml.includes(m));
+    const rest = messages.filter((m) => !yamlDuplicate.test(m));
     const all = yaml.length === 0 ? rest : [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`, ...rest];
     const message = `strict decoding error: ${all.join(', ')}`;
     throw ctx.strictError?.(message) ?? KubeError.badRequest(`${strictPrefix}${message}`);
