@@ -200,10 +200,19 @@ function mergeList(original: unknown[], patch: unknown[], path: string[]): unkno
   if (replace) return items.map(stripDirectives);
   const merged = [...server];
   const elementPath = [...path, '[]'];
+  // The first element of each identity, by identity (a patch element merges into it, or is appended).
+  const firstAt = new Map<string | undefined, number>();
+  merged.forEach((x, i) => {
+    const k = id(x);
+    if (!firstAt.has(k)) firstAt.set(k, i);
+  });
   for (const item of items) {
-    const at = merged.findIndex((x) => id(x) === id(item));
-    if (at < 0) merged.push(mergeMap({}, item, elementPath));
-    else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath);
+    const k = id(item);
+    const at = firstAt.get(k);
+    if (at === undefined) {
+      firstAt.set(k, merged.length);
+      merged.push(mergeMap({}, item, elementPath));
+    } else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath);
   }
   return normalizeOrder(merged, items, server, id);
 }
