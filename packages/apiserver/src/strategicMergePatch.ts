@@ -200,10 +200,19 @@ function mergeList(original: unknown[], patch: unknown[], path: string[]): unkno
   if (replace) return items.map(stripDirectives);
   const merged = [...server];
   const elementPath = [...path, '[]'];
+  // The first element of each identity, by identity (a patch element merges into it, or is appended).
+  const firstAt = new Map<string | undefined, number>();
+  merged.forEach((x, i) => {
+    const k = id(x);
+    if (!firstAt.has(k)) firstAt.set(k, i);
+  });
   for (const item of items) {
-    const at = merged.findIndex((x) => id(x) === id(item));
-    if (at < 0) merged.push(mergeMap({}, item, elementPath));
-    else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath);
+    const k = id(item);
+    const at = firstAt.get(k);
+    if (at === undefined) {
+      firstAt.set(k, merged.length);
+      merged.push(mergeMap({}, item, elementPath));
+    } else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath);
   }
   return normalizeOrder(merged, items, server, id);
 }
@@ -219,24 +228,27 @@ function normalizeOrder(merged: unknown[], order: unknown[], server: unknown[], 
   const indexes = (list: unknown[]): Map<string | undefined, number> => {
     const m = new Map<string | undefined, number>();
     list.forEach((x, i) => {
-      if (!m.has(id(x))) m.set(id(x), i);
+      const k = id(x);
+      if (!m.has(k)) m.set(k, i);
     });
     return m;
   };
   const inOrder = indexes(order);
   const inServer = indexes(server);
-  const named = merged.filter((x) => inOrder.has(id(x))).sort((a, b) => inOrder.get(id(a))! - inOrder.get(id(b))!);
-  const others = merged.filter((x) => !inOrder.has(id(x))).sort((a, b) => (inServer.get(id(a)) ?? Infinity) - (inServer.get(id(b)) ?? Infinity));
+  // Each element's identity once (for sets it is the element's JSON), not at every comparison.
+  const keyed = merged.map((x) => ({ x, k: id(x) }));
+  const named = keyed.filter((e) => inOrder.has(e.k)).sort((a, b) => inOrder.get(a.k)! - inOrder.get(b.k)!);
+  const others = keyed.filter((e) => !inOrder.has(e.k)).sort((a, b) => (inServer.get(a.k) ?? Infinity) - (inServer.get(b.k) ?? Infinity));
   const out: unknown[] = [];
   let i = 0;
   let j = 0;
   while (i < others.length || j < named.length) {
-    if (j >= named.length) out.push(others[i++]);
-    else if (i >= others.length) out.push(named[j++]);
+    if (j >= named.length) out.push(others[i++].x);
+    else if (i >= others.length) out.push(named[j++].x);
     else {
-      const l = inServer.get(id(others[i]));
-      const r = inServer.get(id(named[j]));
-      out.push(l !== undefined && r !== undefined && l < r ? others[i++] : named[j++]);
+      const l = inServer.get(others[i].k);
+      const r = inServer.get(named[j].k);
+      out.push(l !== undefined && r !== undefined && l < r ? others[i++].x : named[j++].x);
     }
   }
   return out;

@@ -238,7 +238,7 @@ export function resolveOpenAPI(t: OpenAPIType): Exclude<TypeNode, OpenAPIType> {
     const keyDefaults = new Map<string, unknown>();
     const itemProps = items !== undefined && isRecord(items.properties) ? items.properties : undefined;
     for (const k of keys) {
-      const ks = itemProps !== undefined && isRecord(itemProps[k]) ? itemProps[k] : undefined;
+      const ks = itemProps !== undefined && Object.hasOwn(itemProps, k) && isRecord(itemProps[k]) ? itemProps[k] : undefined;
       if (ks !== undefined && Object.hasOwn(ks, 'default')) keyDefaults.set(k, ks.default);
     }
     out = {
