@@ -1,6 +1,6 @@
 import { KubeError, parseApiVersion, parseJSON, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
-import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
+import { errorFromResponse, RestClient, type HttpResponse } from './internal/restClient.js';
 import { skipManagedFieldsInList, skipManagedFieldsInObject } from './internal/skipManagedFields.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
 import type { KubeObjectLike } from './types.js';
@@ -185,7 +185,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   /** A GET's decoded JSON body, with `managedFields` cut from its text first. */
   private async requestSkipping(init: { path: string; signal?: AbortSignal; idleTimeoutMs: number; accept?: string }, skip: (text: string) => string): Promise<unknown> {
     const res = await this.client.request(init);
-    const text = await readBody(res);
+    const text = await res.text();
     if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
     return decode(skip(text), init.path);
   }
@@ -206,7 +206,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     if (options.timeoutSeconds !== undefined) query.set('timeoutSeconds', String(Math.round(options.timeoutSeconds)));
     const res = await this.client.request({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? 0 });
     if (res.statusCode < 200 || res.statusCode > 299) {
-      const text = await readBody(res, 1 << 20).catch(() => '');
+      const text = await res.text(1 << 20).catch(() => '');
       throw errorFromResponse(res, text);
     }
     return new WatchStream<T>(res, this.options);

@@ -349,11 +349,6 @@ export interface HttpResponse {
   destroy(err?: Error): void;
 }
 
-/** Reads a whole body as UTF-8 text, keeping at most `maxBytes`. */
-export function readBody(res: HttpResponse, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
-  return res.text(maxBytes);
-}
-
 function abortError(signal: AbortSignal | undefined): Error {
   return signal?.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
 }
