@@ -8,6 +8,13 @@ import { reportRestRequest } from '../metrics.js';
 import { PipelineBrokenError, PipelinedConnection, type PipelinedResponse } from './pipelinedConnection.js';
 import { readChunks } from './readChunks.js';
 
+/** The answer of {@link RestClient.getPipelined}: status, headers and body text, whatever the status. */
+export interface PipelinedAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
 /** Options of one request. */
 export interface RequestInit {
   method?: string;
@@ -182,16 +189,16 @@ export class RestClient {
    *
    * @returns the status, headers and body text, whatever the status.
    */
-  async getPipelined(init: RequestInit): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-    const ordinary = async (): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; text: string }> => {
+  async getPipelined(init: RequestInit): Promise<PipelinedAnswer> {
+    const ordinary = async (): Promise<PipelinedAnswer> => {
       const res = await this.request(init);
       return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
     };
-    if (!this.pipelining || init.signal?.aborted === true) return ordinary();
+    // Through a proxy: never pipelined, so the request options are not worked out twice per GET.
+    if (!this.pipelining || init.signal?.aborted === true || this.kubeConfig.getCurrentCluster()?.proxyUrl) return ordinary();
     const options = await this.requestOptions(init);
-    const cluster = this.kubeConfig.getCurrentCluster();
     const headers = pipelineHeaders(options);
-    if (cluster?.proxyUrl || headers === undefined) return ordinary();
+    if (headers === undefined) return ordinary();
     if (this.pipeline === undefined || !this.pipeline.usable || this.pipelineAgent !== options.agent) {
       this.pipeline?.destroy();
       const tlsOptions: tls.ConnectionOptions | undefined = this.isHttps ? {} : undefined;
