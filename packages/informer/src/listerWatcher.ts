@@ -185,9 +185,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   /** A GET's decoded JSON body, with `managedFields` cut from its text first. */
   private async requestSkipping(init: { path: string; signal?: AbortSignal; idleTimeoutMs: number; accept?: string }, skip: (text: string) => string): Promise<unknown> {
     const res = await this.client.request(init);
-    const text = await res.text();
-    if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-    return decode(skip(text), init.path);
+    return decodeAnswer(res, await res.text(), init.path, skip);
   }
 
   /**
@@ -229,8 +227,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       };
       if (request.pipelined === true) {
         const res = await this.client.getPipelined(init);
-        if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, res.text);
-        return decode(this.options.skipManagedFields === true ? skipManagedFieldsInObject(res.text) : res.text, path) as T & KubeObject;
+        return decodeAnswer(res, res.text, path, this.options.skipManagedFields === true ? skipManagedFieldsInObject : undefined) as T & KubeObject;
       }
       if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
       return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
@@ -277,10 +274,11 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   }
 }
 
-/** A GET's JSON body, decoded. */
-function decode(text: string, path: string): unknown {
+/** A GET's JSON body (through `skip` first, if given), or the error its non-2xx status stands for. */
+function decodeAnswer(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string, path: string, skip?: (text: string) => string): unknown {
+  if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
   try {
-    return parseJSON(text);
+    return parseJSON(skip === undefined ? text : skip(text));
   } catch (err) {
     throw new KubeError('InternalError', `unable to decode the response of GET ${path}: ${(err as Error).message}`, { cause: err });
   }
