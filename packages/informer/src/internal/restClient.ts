@@ -7,6 +7,7 @@ import type { KubeConfigLike } from '../kubeConfig.js';
 import { reportRestRequest } from '../metrics.js';
 import { PipelineBrokenError, PipelinedConnection, type PipelinedResponse } from './pipelinedConnection.js';
 import { readChunks } from './readChunks.js';
+import { abortError, untilAborted } from './untilAborted.js';
 
 /** The answer of {@link RestClient.getPipelined}: status, headers and body text, whatever the status. */
 export interface PipelinedAnswer {
@@ -216,7 +217,7 @@ export class RestClient {
     const sentAt = this.clock.now();
     let res: PipelinedResponse;
     try {
-      res = await withSignal(pipeline.get({ path: String(options.path), headers }), init.signal);
+      res = await untilAborted(pipeline.get({ path: String(options.path), headers }), init.signal);
     } catch (err) {
       if (!(err instanceof PipelineBrokenError)) throw err;
       if (!pipeline.answeredAny) {
@@ -311,25 +312,6 @@ function pipelineHeaders(options: RequestOptions): Record<string, string> | unde
   return headers;
 }
 
-/** `promise`, or a rejection with the signal's reason once it aborts (the request's answer is then ignored). */
-function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 function fingerprintOf(value: unknown): string {
   if (value === undefined) return '';
   if (Buffer.isBuffer(value)) return value.toString('base64');
@@ -356,9 +338,6 @@ export interface HttpResponse {
   destroy(err?: Error): void;
 }
 
-function abortError(signal: AbortSignal | undefined): Error {
-  return signal?.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
-}
 
 /** The `KubeError` an unsuccessful response stands for, with `Retry-After` folded into its details. */
 export function errorFromResponse(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string): KubeError {
