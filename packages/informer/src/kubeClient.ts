@@ -3,6 +3,7 @@ import {
 } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { RestClient } from './internal/restClient.js';
+import { untilAborted } from './internal/untilAborted.js';
 
 /** A meta.k8s.io/v1 Table: what `kubectl get` prints. */
 export interface Table {
@@ -279,24 +280,4 @@ function writeQuery(options: WriteOptions): URLSearchParams {
 function withQuery(path: string, query: URLSearchParams): string {
   const text = query.toString();
   return text === '' ? path : `${path}?${text}`;
-}
-
-/** `promise`'s outcome, or the signal's reason once `signal` aborts first (`promise` goes on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err as Error);
-      },
-    );
-  });
 }

@@ -1,6 +1,6 @@
 import { KubeError, parseApiVersion, parseJSON, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
-import { errorFromResponse, readBody, RestClient, type HttpResponse } from './internal/restClient.js';
+import { errorFromResponse, RestClient, type HttpResponse } from './internal/restClient.js';
 import { skipManagedFieldsInList, skipManagedFieldsInObject } from './internal/skipManagedFields.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
 import type { KubeObjectLike } from './types.js';
@@ -185,9 +185,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   /** A GET's decoded JSON body, with `managedFields` cut from its text first. */
   private async requestSkipping(init: { path: string; signal?: AbortSignal; idleTimeoutMs: number; accept?: string }, skip: (text: string) => string): Promise<unknown> {
     const res = await this.client.request(init);
-    const text = await readBody(res);
-    if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-    return decode(skip(text), init.path);
+    return decodeAnswer(res, await res.text(), init.path, skip);
   }
 
   /**
@@ -206,7 +204,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
     if (options.timeoutSeconds !== undefined) query.set('timeoutSeconds', String(Math.round(options.timeoutSeconds)));
     const res = await this.client.request({ path: this.url(query, request.namespace), signal: request.signal, idleTimeoutMs: request.idleTimeoutMs ?? 0 });
     if (res.statusCode < 200 || res.statusCode > 299) {
-      const text = await readBody(res, 1 << 20).catch(() => '');
+      const text = await res.text(1 << 20).catch(() => '');
       throw errorFromResponse(res, text);
     }
     return new WatchStream<T>(res, this.options);
@@ -229,8 +227,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       };
       if (request.pipelined === true) {
         const res = await this.client.getPipelined(init);
-        if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, res.text);
-        return decode(this.options.skipManagedFields === true ? skipManagedFieldsInObject(res.text) : res.text, path) as T & KubeObject;
+        return decodeAnswer(res, res.text, path, this.options.skipManagedFields === true ? skipManagedFieldsInObject : undefined) as T & KubeObject;
       }
       if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
       return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
@@ -277,10 +274,11 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
   }
 }
 
-/** A GET's JSON body, decoded. */
-function decode(text: string, path: string): unknown {
+/** A GET's JSON body (through `skip` first, if given), or the error its non-2xx status stands for. */
+function decodeAnswer(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string, path: string, skip?: (text: string) => string): unknown {
+  if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
   try {
-    return parseJSON(text);
+    return parseJSON(skip === undefined ? text : skip(text));
   } catch (err) {
     throw new KubeError('InternalError', `unable to decode the response of GET ${path}: ${(err as Error).message}`, { cause: err });
   }

@@ -7,6 +7,14 @@ import type { KubeConfigLike } from '../kubeConfig.js';
 import { reportRestRequest } from '../metrics.js';
 import { PipelineBrokenError, PipelinedConnection, type PipelinedResponse } from './pipelinedConnection.js';
 import { readChunks } from './readChunks.js';
+import { abortError, untilAborted } from './untilAborted.js';
+
+/** The answer of {@link RestClient.getPipelined}: status, headers and body text, whatever the status. */
+export interface PipelinedAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
 
 /** Options of one request. */
 export interface RequestInit {
@@ -182,16 +190,16 @@ export class RestClient {
    *
    * @returns the status, headers and body text, whatever the status.
    */
-  async getPipelined(init: RequestInit): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-    const ordinary = async (): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; text: string }> => {
+  async getPipelined(init: RequestInit): Promise<PipelinedAnswer> {
+    const ordinary = async (): Promise<PipelinedAnswer> => {
       const res = await this.request(init);
       return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
     };
-    if (!this.pipelining || init.signal?.aborted === true) return ordinary();
+    // Through a proxy: never pipelined, so the request options are not worked out twice per GET.
+    if (!this.pipelining || init.signal?.aborted === true || this.kubeConfig.getCurrentCluster()?.proxyUrl) return ordinary();
     const options = await this.requestOptions(init);
-    const cluster = this.kubeConfig.getCurrentCluster();
     const headers = pipelineHeaders(options);
-    if (cluster?.proxyUrl || headers === undefined) return ordinary();
+    if (headers === undefined) return ordinary();
     if (this.pipeline === undefined || !this.pipeline.usable || this.pipelineAgent !== options.agent) {
       this.pipeline?.destroy();
       const tlsOptions: tls.ConnectionOptions | undefined = this.isHttps ? {} : undefined;
@@ -209,7 +217,7 @@ export class RestClient {
     const sentAt = this.clock.now();
     let res: PipelinedResponse;
     try {
-      res = await withSignal(pipeline.get({ path: String(options.path), headers }), init.signal);
+      res = await untilAborted(pipeline.get({ path: String(options.path), headers }), init.signal);
     } catch (err) {
       if (!(err instanceof PipelineBrokenError)) throw err;
       if (!pipeline.answeredAny) {
@@ -304,25 +312,6 @@ function pipelineHeaders(options: RequestOptions): Record<string, string> | unde
   return headers;
 }
 
-/** `promise`, or a rejection with the signal's reason once it aborts (the request's answer is then ignored). */
-function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 function fingerprintOf(value: unknown): string {
   if (value === undefined) return '';
   if (Buffer.isBuffer(value)) return value.toString('base64');
@@ -349,14 +338,6 @@ export interface HttpResponse {
   destroy(err?: Error): void;
 }
 
-/** Reads a whole body as UTF-8 text, keeping at most `maxBytes`. */
-export function readBody(res: HttpResponse, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
-  return res.text(maxBytes);
-}
-
-function abortError(signal: AbortSignal | undefined): Error {
-  return signal?.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
-}
 
 /** The `KubeError` an unsuccessful response stands for, with `Retry-After` folded into its details. */
 export function errorFromResponse(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string): KubeError {
