@@ -35,7 +35,7 @@ export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { cloneJSON } from './cloneJSON.js';
-export { isStackOverflow, parseJSON, stringifyJSON } from './json.js';
+export { bytesHaveLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
 export { goFormatFloat, goJSON, goJSONString, goQuote, goSprint } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';
@@ -45,6 +45,7 @@ export type { FieldErrorType, FieldPathLike } from './fieldError.js';
 export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './groupVersion.js';
 export type { ObjectKey } from './objectKey.js';
+export type { ParseJSONOptions } from './json.js';
 export type {
   ApiVersion,
   KubeList,

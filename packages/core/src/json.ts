@@ -10,14 +10,15 @@ import { KubeError } from './kubeError.js';
  * range become `bigint`s; everything else is what `JSON.parse` returns.
  *
  * Speed: text without a run of 16 or more digits cannot hold an unsafe integer, so it goes straight to
- * `JSON.parse` after a look at every 16th character; only the rest goes through lossless-json.
+ * `JSON.parse` after a look at every 16th character (or none, when the caller looked already:
+ * `digitsChecked`); only the rest goes through lossless-json.
  *
  * Depth: the apiserver accepts JSON nested 10,000 levels deep. `JSON.parse` is iterative, but
  * lossless-json's parser and `JSON.stringify` recurse and run out of Node's default stack after a few
  * thousand levels; there both fall back to iterative code, so nesting costs memory, never the stack.
  */
 
-/** Whether a character code is an ASCII digit. */
+/** Whether a character code (or byte) is an ASCII digit. */
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -28,15 +29,45 @@ function isDigit(c: number): boolean {
  * sixteenth of the text, where a regular expression (`/\d{16}/`) reads all of it.
  */
 function hasLongDigitRun(text: string): boolean {
-  for (let i = 15; i < text.length; i += 16) {
+  const n = text.length;
+  for (let i = 15; i < n; i += 16) {
     if (!isDigit(text.charCodeAt(i))) continue;
     let start = i;
     while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
     let end = i + 1;
-    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+    while (end < n && isDigit(text.charCodeAt(end))) end++;
     if (end - start >= 16) return true;
   }
   return false;
+}
+
+/**
+ * Whether bytes `[start, end)` hold a run of 16 or more ASCII digits, looking at every 16th byte as
+ * {@link parseJSON} does with text. Without such a run, no integer in the text they encode (UTF-8, or
+ * any encoding where ASCII digits are single bytes) can lie beyond 2^53, and {@link parseJSON} may be
+ * told so (`digitsChecked`): one pass over a received chunk then serves all of its lines.
+ */
+export function bytesHaveLongDigitRun(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+  for (let i = start + 15; i < end; i += 16) {
+    if (!isDigit(bytes[i])) continue;
+    let first = i;
+    while (first > start && isDigit(bytes[first - 1])) first--;
+    let last = i + 1;
+    while (last < end && isDigit(bytes[last])) last++;
+    if (last - first >= 16) return true;
+  }
+  return false;
+}
+
+/** Options of {@link parseJSON}. */
+export interface ParseJSONOptions {
+  /**
+   * The caller has made sure that the text holds no run of 16 or more ASCII digits (for example with
+   * {@link bytesHaveLongDigitRun} over the bytes it was decoded from, or over a text it was cut from),
+   * so it cannot hold an integer beyond 2^53: it goes to `JSON.parse` without a scan of its own.
+   * Vouching wrongly rounds such integers. @defaultValue false
+   */
+  digitsChecked?: boolean;
 }
 
 function parseNumber(text: string): number | bigint {
@@ -55,9 +86,9 @@ function parseNumber(text: string): number | bigint {
  *
  * @throws KubeError (`BadRequest`) naming the problem when the text is not JSON or nests too deeply.
  */
-export function parseJSON(text: string): unknown {
+export function parseJSON(text: string, options?: ParseJSONOptions): unknown {
   try {
-    if (!hasLongDigitRun(text)) return JSON.parse(text);
+    if (options?.digitsChecked === true || !hasLongDigitRun(text)) return JSON.parse(text);
     try {
       return losslessParse(text, null, parseNumber);
     } catch (err) {

@@ -2,6 +2,9 @@ import { parseJSON, type KubeObject, type Status, type WatchEvent } from '@kubek
 import { LineSplitter } from './internal/lineSplitter.js';
 import { skipManagedFieldsInEvent } from './internal/skipManagedFields.js';
 
+/** `parseJSON`'s options for a line whose bytes hold no long digit run. */
+const checked = { digitsChecked: true } as const;
+
 /** The `type` values of a watch event that kubekit understands. */
 const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
@@ -49,7 +52,8 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
   push(chunk: Buffer, onEvent: (event: WatchEvent<T>) => void): void {
     if (this.failed) return;
     const skip = this.skipManagedFields;
-    const ok = this.splitter.push(chunk, (line) => onEvent(decodeWatchLine<T>(skip ? skipManagedFieldsInEvent(line) : line)));
+    // Cutting managedFields joins text at structural characters only, so it makes no new digit run.
+    const ok = this.splitter.push(chunk, (line, digitsChecked) => onEvent(decodeLine<T>(skip ? skipManagedFieldsInEvent(line) : line, digitsChecked)));
     if (!ok) {
       this.failed = true;
       onEvent({ type: 'ERROR', object: watchStreamFailure('unable to decode an event from the watch stream: line too long') });
@@ -67,9 +71,14 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
 
 /** Decodes one line of a watch stream into an event, or an `ERROR` event saying why it could not. */
 export function decodeWatchLine<T extends KubeObject = KubeObject>(line: string): WatchEvent<T> {
+  return decodeLine<T>(line, false);
+}
+
+/** {@link decodeWatchLine}, told whether the line's digits were checked already (see `parseJSON`). */
+function decodeLine<T extends KubeObject>(line: string, digitsChecked: boolean): WatchEvent<T> {
   let value: unknown;
   try {
-    value = parseJSON(line);
+    value = parseJSON(line, digitsChecked ? checked : undefined);
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
     return { type: 'ERROR', object: watchStreamFailure(`unable to decode an event from the watch stream: ${detail}`) };

@@ -114,4 +114,18 @@ describe('skipManagedFields', () => {
       expect(skipManagedFieldsInEvent(text)).to.equal(text);
     }
   });
+
+  // Regression: the walk cut the member whatever stood around it, so text that is not JSON could come
+  // out as JSON (two digit runs joined into one number, here an integer beyond 2^53).
+  it('does not make JSON of text that is not: a member not set off by `,`, `{` or `}` stays', () => {
+    for (const text of [
+      '{"type":"ADDED","object":{"metadata":{"a":12345678"managedFields":5,9012345678}}}',
+      '{"type":"ADDED","object":{"metadata":{"a":1234,"managedFields":[]5678901234567}}}',
+      '{"type":"ADDED","object":{"metadata":{"a":1234 "managedFields":{} ,5678901234567}}}',
+      '{"type":"ADDED","object":{"metadata":{"managedFields":[]5678901234567}}}',
+    ]) {
+      const out = skipManagedFieldsInEvent(text);
+      expect(() => JSON.parse(out), text).to.throw(SyntaxError);
+    }
+  });
 });
