@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { KubeError, parseJSON, stringifyJSON } from '@kubekit/core';
+import { KubeError, bytesHaveLongDigitRun, parseJSON, stringifyJSON } from '@kubekit/core';
 
 describe('parseJSON', () => {
   it('keeps integers beyond 2^53 exact as bigint and leaves safe ones as numbers', () => {
@@ -17,6 +17,21 @@ describe('parseJSON', () => {
         expect(v.n, `padding ${pad}, ${digits}`).to.equal(BigInt(digits));
       }
     }
+  });
+  it('bytesHaveLongDigitRun finds a run of 16 digits wherever it sits in the range, and only within it', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const digits of ['9007199254740993', '12345678901234567']) {
+        const bytes = Buffer.from(`${'x'.repeat(pad)}${digits}${'y'.repeat(pad % 5)}`);
+        expect(bytesHaveLongDigitRun(bytes), `padding ${pad}`).to.equal(true);
+        expect(bytesHaveLongDigitRun(bytes, 0, pad + 15), `cut short, padding ${pad}`).to.equal(false);
+        expect(bytesHaveLongDigitRun(bytes, pad + 1), `cut at its start, padding ${pad}`).to.equal(digits.length > 16);
+      }
+      expect(bytesHaveLongDigitRun(Buffer.from(`${'x'.repeat(pad)}900719925474099,1`))).to.equal(false);
+    }
+  });
+  it('parseJSON with digitsChecked goes straight to JSON.parse, and still reports bad text', () => {
+    expect(parseJSON('{"a":[1,2.5,"x"]}', { digitsChecked: true })).to.deep.equal({ a: [1, 2.5, 'x'] });
+    expect(() => parseJSON('{"a":', { digitsChecked: true })).to.throw(KubeError, /^invalid JSON: /);
   });
   it('treats integers beyond int64 as float64, as Go does', () => {
     const v = parseJSON('[99999999999999999999999, 12345678901234567890]') as unknown[];

@@ -36,6 +36,26 @@ describe('WatchDecoder', () => {
     );
   });
 
+  it('does cut managedFields and keep big integers exact for a cut at every byte offset (skipManagedFields)', () => {
+    const mf = [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:n': {} } } }];
+    const objects = [
+      { apiVersion: 'v1', kind: 'X', metadata: { labels: { 'ü': '€𝄞' }, managedFields: mf, name: 'a', resourceVersion: '1' }, spec: { n: 1234567890123456789n, s: '"managedFields":[1],"name":"no"' } },
+      { apiVersion: 'v1', kind: 'X', metadata: { managedFields: mf, name: 'b', resourceVersion: '2' }, spec: { n: 9007199254740993n, m: 900719925474099 } },
+    ];
+    const text = objects.map((o) => `{"type":"MODIFIED","object":${JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? `@${v}@` : v)).replace(/"@(\d+)@"/g, '$1')}}\r\n`).join('');
+    const bytes = Buffer.from(text);
+    const want = objects.map((o) => ({ type: 'MODIFIED', object: { ...o, metadata: { ...o.metadata, managedFields: undefined } } }));
+    for (const w of want) delete (w.object.metadata as { managedFields?: unknown }).managedFields;
+    for (let p = 0; p <= bytes.length; p++) {
+      const decoder = new WatchDecoder({ skipManagedFields: true });
+      const out: WatchEvent[] = [];
+      decoder.push(bytes.subarray(0, p), (e) => out.push(e));
+      decoder.push(bytes.subarray(p), (e) => out.push(e));
+      decoder.end((e) => out.push(e));
+      expect(out, `cut at ${p}`).to.deep.equal(want);
+    }
+  });
+
   it('does skip blank lines and accept CRLF line ends', () => {
     const text = '\n  \r\n' + JSON.stringify(events[0]) + '\r\n\n' + JSON.stringify(events[2]) + '\n';
     expect(decodeAll([Buffer.from(text)])).to.deep.equal([events[0], events[2]]);
