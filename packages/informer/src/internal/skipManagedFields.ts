@@ -87,16 +87,20 @@ function fastList(text: string): string | undefined {
   listHead.lastIndex = 0;
   if (!listHead.test(text)) return undefined;
   let p = listHead.lastIndex;
-  let out = '';
+  // Joined at the end: one flat string, where `+=` would build a rope that every later read walks.
+  const parts: string[] = [];
   let from = 0;
   for (;;) {
-    if (text.charCodeAt(p) === CLOSE_ARRAY) return out + text.slice(from);
+    if (text.charCodeAt(p) === CLOSE_ARRAY) {
+      parts.push(text.slice(from));
+      return parts.join('');
+    }
     itemHead.lastIndex = p;
     if (!itemHead.test(text)) return undefined;
     const open = itemHead.lastIndex;
     const name = nameAfter(text, open);
     if (name === -1) return undefined;
-    out += text.slice(from, open - managedFieldsKey);
+    parts.push(text.slice(from, open - managedFieldsKey));
     from = name;
     // The rest of the item: from inside its metadata, two levels deep.
     const end = closeFrom(text, name, 2);
@@ -107,17 +111,28 @@ function fastList(text: string): string | undefined {
   }
 }
 
+/** The index of the quote that closes the string opening at `open`, or -1 when it does not close. */
+function stringEnd(text: string, open: number): number {
+  // Native searches for the quote (most of an object's text is in its strings); a quote after an odd
+  // run of backslashes is escaped.
+  let q = text.indexOf('"', open + 1);
+  while (q !== -1 && text.charCodeAt(q - 1) === BACKSLASH) {
+    let b = q - 1;
+    while (text.charCodeAt(b - 1) === BACKSLASH) b--;
+    if ((q - b) % 2 === 0) break;
+    q = text.indexOf('"', q + 1);
+  }
+  return q;
+}
+
 /** The index just past the container that closes `depth` levels up from `i`, or -1. */
 function closeFrom(text: string, i: number, depth: number): number {
   const n = text.length;
   for (; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
+      i = stringEnd(text, i);
+      if (i === -1) return -1;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth++;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
