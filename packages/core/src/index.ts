@@ -35,7 +35,7 @@ export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { cloneJSON } from './cloneJSON.js';
-export { bytesHaveLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
+export { hasLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
 export { goFormatFloat, goJSON, goJSONString, goQuote, goSprint } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';

@@ -24,36 +24,19 @@ function isDigit(c: number): boolean {
 }
 
 /**
- * Whether `text` has a run of 16 or more ASCII digits. Such a run covers one of every 16th
+ * Whether `text` (or its part `[start, end)`) has a run of 16 or more ASCII digits: without one, no
+ * integer in it can lie beyond 2^53, and {@link parseJSON} may be told so (`digitsChecked`), for
+ * example for each line of a chunk checked once as a whole. Such a run covers one of every 16th
  * character, so only those are looked at (and the digits around a digit among them): about a
  * sixteenth of the text, where a regular expression (`/\d{16}/`) reads all of it.
  */
-function hasLongDigitRun(text: string): boolean {
-  const n = text.length;
-  for (let i = 15; i < n; i += 16) {
-    if (!isDigit(text.charCodeAt(i))) continue;
-    let start = i;
-    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
-    let end = i + 1;
-    while (end < n && isDigit(text.charCodeAt(end))) end++;
-    if (end - start >= 16) return true;
-  }
-  return false;
-}
-
-/**
- * Whether bytes `[start, end)` hold a run of 16 or more ASCII digits, looking at every 16th byte as
- * {@link parseJSON} does with text. Without such a run, no integer in the text they encode (UTF-8, or
- * any encoding where ASCII digits are single bytes) can lie beyond 2^53, and {@link parseJSON} may be
- * told so (`digitsChecked`): one pass over a received chunk then serves all of its lines.
- */
-export function bytesHaveLongDigitRun(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+export function hasLongDigitRun(text: string, start = 0, end = text.length): boolean {
   for (let i = start + 15; i < end; i += 16) {
-    if (!isDigit(bytes[i])) continue;
+    if (!isDigit(text.charCodeAt(i))) continue;
     let first = i;
-    while (first > start && isDigit(bytes[first - 1])) first--;
+    while (first > start && isDigit(text.charCodeAt(first - 1))) first--;
     let last = i + 1;
-    while (last < end && isDigit(bytes[last])) last++;
+    while (last < end && isDigit(text.charCodeAt(last))) last++;
     if (last - first >= 16) return true;
   }
   return false;
@@ -63,7 +46,7 @@ export function bytesHaveLongDigitRun(bytes: Uint8Array, start = 0, end = bytes.
 export interface ParseJSONOptions {
   /**
    * The caller has made sure that the text holds no run of 16 or more ASCII digits (for example with
-   * {@link bytesHaveLongDigitRun} over the bytes it was decoded from, or over a text it was cut from),
+   * {@link hasLongDigitRun} over a text it was cut from),
    * so it cannot hold an integer beyond 2^53: it goes to `JSON.parse` without a scan of its own.
    * Vouching wrongly rounds such integers. @defaultValue false
    */

@@ -1,8 +1,8 @@
-import { bytesHaveLongDigitRun } from '@kubekit/core';
+import { hasLongDigitRun } from '@kubekit/core';
 
 /**
  * Called with each line, and whether it holds no run of 16 or more ASCII digits (so no integer beyond
- * 2^53: see `parseJSON`'s `digitsChecked`); the bytes are looked at once per chunk, not per line.
+ * 2^53: see `parseJSON`'s `digitsChecked`); the text is looked at once per chunk, not per line.
  */
 export type OnLine = (line: string, digitsChecked: boolean) => void;
 
@@ -29,7 +29,7 @@ export class LineSplitter {
 
   /**
    * Feeds a chunk and calls `onLine` with each completed line (without its `\n` or a trailing `\r`),
-   * in order, and whether the bytes of the chunk's complete lines hold no long digit run. Blank lines are skipped. Returns `false` when a line exceeded `maxLineBytes`; the
+   * in order, and whether the text of the chunk's complete lines holds no long digit run. Blank lines are skipped. Returns `false` when a line exceeded `maxLineBytes`; the
    * splitter then holds nothing and the stream should be abandoned.
    */
   push(chunk: Buffer, onLine: OnLine): boolean {
@@ -43,10 +43,10 @@ export class LineSplitter {
         const line = Buffer.concat(this.carry, this.carryBytes + nl);
         this.carry = [];
         this.carryBytes = 0;
-        emitLines(line.toString('utf8'), !bytesHaveLongDigitRun(line), onLine);
+        emitText(line.toString('utf8'), onLine);
         start = nl + 1;
       }
-      if (start < last) emitLines(chunk.toString('utf8', start, last), !bytesHaveLongDigitRun(chunk, start, last), onLine);
+      if (start < last) emitText(chunk.toString('utf8', start, last), onLine);
       start = last + 1;
     }
     if (start < chunk.length) {
@@ -70,6 +70,11 @@ export class LineSplitter {
     this.carryBytes = 0;
     return n;
   }
+}
+
+/** {@link emitLines} with the digits of the whole text checked at once (by the same code as lists' text, so warm). */
+function emitText(text: string, onLine: OnLine): void {
+  emitLines(text, !hasLongDigitRun(text), onLine);
 }
 
 /** Calls `onLine` with each `\n`-separated line of `text` that is not blank, without a trailing `\r`. */
