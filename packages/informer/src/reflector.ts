@@ -148,6 +148,12 @@ class InitialEventsTimeout extends Error {
   override name = 'InitialEventsTimeout';
 }
 
+/** A page of a list asked for, and the page after it if it was asked for ahead (with the token guessed). */
+interface PageFetch<T extends KubeObjectLike> {
+  page: Promise<KubeList<T & KubeObject>>;
+  next?: { token: string; fetch: PageFetch<T> };
+}
+
 interface OpenWatch<T extends KubeObjectLike> {
   stream: WatchStreamLike<T>;
   iterator: AsyncIterator<WatchEvent<T & KubeObject>[]>;
@@ -383,42 +389,73 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private async paginatedList(signal: AbortSignal): Promise<void> {
     const maxRestarts = 3;
     for (let restarts = 0; ; restarts++) {
-      const items: T[] = [];
-      let cont: string | undefined;
-      let resourceVersion = '';
-      let expired = false;
-      for (;;) {
-        let page: KubeList<T & KubeObject>;
-        try {
-          page = await this.lw.list(
-            { limit: this.opts.pageSize, continue: cont, labelSelector: this.labelSelector, fieldSelector: this.fieldSelector },
-            { signal, idleTimeoutMs: this.opts.listIdleTimeoutMs },
-          );
-        } catch (err) {
-          if (cont !== undefined && isExpired(err) && restarts < maxRestarts) {
-            this.logger.info('continue token expired; listing from the start', { error: describe(err) });
-            expired = true;
+      // Pages asked for ahead stop with this attempt, whatever ends it (a wrong guess, an error, the end).
+      const ahead = new AbortController();
+      const aheadSignal = AbortSignal.any([signal, ahead.signal]);
+      try {
+        const items: T[] = [];
+        let cont: string | undefined;
+        let resourceVersion = '';
+        let expired = false;
+        let fetch = this.fetchPage(undefined, signal, aheadSignal);
+        for (;;) {
+          let page: KubeList<T & KubeObject>;
+          try {
+            page = await fetch.page;
+          } catch (err) {
+            if (cont !== undefined && isExpired(err) && restarts < maxRestarts) {
+              this.logger.info('continue token expired; listing from the start', { error: describe(err) });
+              expired = true;
+              break;
+            }
+            throw err;
+          }
+          const itemKind = typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined;
+          for (const item of page.items) {
+            // Lists of built-in kinds omit each item's apiVersion and kind.
+            if (item.apiVersion === undefined && page.apiVersion !== undefined) item.apiVersion = page.apiVersion;
+            if (item.kind === undefined && itemKind !== undefined) item.kind = itemKind;
+            items.push(this.applyTransform(item));
+          }
+          cont = page.metadata?.continue || undefined;
+          if (cont === undefined) {
+            resourceVersion = page.metadata?.resourceVersion ?? '';
             break;
           }
-          throw err;
+          // The next page was asked for while this one was decoded, if the guess was right.
+          fetch = fetch.next?.token === cont ? fetch.next.fetch : this.fetchPage(cont, signal, aheadSignal);
         }
-        const itemKind = typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined;
-        for (const item of page.items) {
-          // Lists of built-in kinds omit each item's apiVersion and kind.
-          if (item.apiVersion === undefined && page.apiVersion !== undefined) item.apiVersion = page.apiVersion;
-          if (item.kind === undefined && itemKind !== undefined) item.kind = itemKind;
-          items.push(this.applyTransform(item));
-        }
-        cont = page.metadata?.continue || undefined;
-        if (cont === undefined) {
-          resourceVersion = page.metadata?.resourceVersion ?? '';
-          break;
-        }
+        if (expired) continue;
+        this.completeSync(items, resourceVersion);
+        return;
+      } finally {
+        ahead.abort();
       }
-      if (expired) continue;
-      this.completeSync(items, resourceVersion);
-      return;
     }
+  }
+
+  /**
+   * Asks for one page of a list, and for the next one as soon as this one's `continue` token shows
+   * (before this page is decoded: see `RequestOptions.onContinue`), so that the server answers it
+   * while this one is decoded. A page asked for ahead is awaited, or dropped with `aheadSignal`.
+   */
+  private fetchPage(cont: string | undefined, signal: AbortSignal, aheadSignal: AbortSignal): PageFetch<T> {
+    // Made before the request: a lister may call onContinue before `list` returns.
+    const fetch = {} as PageFetch<T>;
+    fetch.page = this.lw.list(
+      { limit: this.opts.pageSize, continue: cont, labelSelector: this.labelSelector, fieldSelector: this.fieldSelector },
+      {
+        signal,
+        idleTimeoutMs: this.opts.listIdleTimeoutMs,
+        onContinue: (token) => {
+          const next = this.fetchPage(token, aheadSignal, aheadSignal);
+          // Its failure counts only if it is awaited.
+          next.page.catch(() => undefined);
+          fetch.next = { token, fetch: next };
+        },
+      },
+    );
+    return fetch;
   }
 
   /** A streaming list; on success leaves the watch open in `this.openWatch` for {@link watchLoop}. */

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeError } from '@kubekit/core';
-import { ListerWatcher } from '../src/listerWatcher.js';
+import { ListerWatcher, continueTokenIn } from '../src/listerWatcher.js';
 import type { KubeConfigLike } from '../src/kubeConfig.js';
 
 interface Seen {
@@ -199,5 +199,24 @@ describe('ListerWatcher', () => {
     expect((err as NodeJS.ErrnoException).code).to.match(/SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/);
     expect(seen).to.have.length(0);
     lw.close();
+  });
+});
+
+describe('continueTokenIn', () => {
+  const items = Array.from({ length: 20 }, (_, i) => ({ metadata: { name: `n${i}` }, spec: { text: 'x'.repeat(100) } }));
+  it('does find the token where the apiserver writes metadata: last for custom resources, first for built-in kinds', () => {
+    expect(continueTokenIn(JSON.stringify({ apiVersion: 'v1', items, kind: 'ShirtList', metadata: { continue: 'eyJ2IjoibWV0YS', remainingItemCount: 3, resourceVersion: '7' } }))).to.equal('eyJ2IjoibWV0YS');
+    expect(continueTokenIn(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '7', continue: 'tok-1' }, items }))).to.equal('tok-1');
+  });
+  it('does find none on a last page, in the middle of a long list, or for an escaped token', () => {
+    expect(continueTokenIn(JSON.stringify({ apiVersion: 'v1', items, kind: 'ShirtList', metadata: { resourceVersion: '7' } }))).to.equal(undefined);
+    const middle = [...items.slice(0, 10), { metadata: { name: 'c' }, spec: { continue: 'item' } }, ...items.slice(10)];
+    expect(continueTokenIn(JSON.stringify({ apiVersion: 'v1', items: middle, kind: 'ShirtList', metadata: { resourceVersion: '7' } }))).to.equal(undefined);
+    expect(continueTokenIn('{"items":[],"metadata":{"continue":"a\\"b"}}')).to.equal(undefined);
+    expect(continueTokenIn('{"items":[],"metadata":{"continue":""}}')).to.equal(undefined);
+  });
+  it('does take the last of several near the end (an item may hold a key of that name before metadata)', () => {
+    const withItem = [{ metadata: { name: 'c' }, spec: { continue: 'item' } }];
+    expect(continueTokenIn(JSON.stringify({ apiVersion: 'v1', items: withItem, kind: 'ShirtList', metadata: { continue: 'list' } }))).to.equal('list');
   });
 });

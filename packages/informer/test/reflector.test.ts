@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { ListerWatcher } from '../src/listerWatcher.js';
-import { Reflector, type ReflectorOptions, type ReflectorStatus } from '../src/reflector.js';
+import type { KubeList } from '@kubekit/core';
+import { ListerWatcher, type ListOptions, type RequestOptions } from '../src/listerWatcher.js';
+import { Reflector, type ListerWatcherLike, type ReflectorOptions, type ReflectorStatus, type WatchStreamLike } from '../src/reflector.js';
 import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApiServer.js';
 import { FakeClock } from './helpers/fakeClock.js';
 import { Recorder, expectInSync } from './helpers/recorder.js';
@@ -67,6 +68,63 @@ describe('Reflector', () => {
     expect(watch.query.get('allowWatchBookmarks')).to.equal('true');
     expect(watch.query.get('timeoutSeconds')).to.equal('300');
     expect(rec.lastReplaceRv).to.equal(String(server.rv));
+  });
+
+  it('does ask for the next page of a list while it decodes the current one', async () => {
+    for (let i = 0; i < 7; i++) server.create(shirt(`s${i}`));
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    const log: string[] = [];
+    const logging: ListerWatcherLike<Shirt> = {
+      list: (options, request) => {
+        const page = options.continue === undefined ? 1 : log.filter((l) => l.startsWith('ask')).length + 1;
+        log.push(`ask ${page}`);
+        return lw.list(options, request).then((list) => {
+          log.push(`got ${page}`);
+          return list;
+        });
+      },
+      watch: (options, request) => lw.watch(options, request),
+    };
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(logging, rec, { clock, random: () => 0, streamingList: 'never', pageSize: 3 });
+    run = reflector.start(stop.signal);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    // Page 2 is asked for before page 1 is decoded (and so on); the last page asks for none.
+    expect(log).to.deep.equal(['ask 1', 'ask 2', 'got 1', 'ask 3', 'got 2', 'got 3']);
+    expectInSync(rec, server.objects.values());
+    expect(server.requests.filter((r) => !r.query.has('watch')).map((r) => r.query.has('continue'))).to.deep.equal([false, true, true]);
+  });
+
+  it('does follow the decoded continue token when the one seen early was wrong, and drop the page asked for with it', async () => {
+    const item = (name: string): Shirt & { apiVersion: string; kind: string } => ({ apiVersion, kind: 'Shirt', ...shirt(name) });
+    const asked: (string | undefined)[] = [];
+    let dropped = 0;
+    const fake: ListerWatcherLike<Shirt> = {
+      list: (options: ListOptions, request?: RequestOptions): Promise<KubeList<Shirt & { apiVersion: string; kind: string }>> => {
+        asked.push(options.continue);
+        if (options.continue === 'guessed') {
+          // Never answers: it must be dropped (aborted) once the list is complete.
+          return new Promise((_resolve, reject) => request?.signal?.addEventListener('abort', () => {
+            dropped++;
+            reject(new Error('dropped'));
+          }));
+        }
+        if (options.continue === undefined) request?.onContinue?.('guessed');
+        const last = options.continue === 'real';
+        return Promise.resolve({ apiVersion, kind: 'ShirtList', metadata: { resourceVersion: '5', ...(last ? {} : { continue: 'real' }) }, items: [item(last ? 'b' : 'a')] });
+      },
+      watch: (_options, request) => new Promise<WatchStreamLike<Shirt>>((_resolve, reject) => request?.signal?.addEventListener('abort', () => reject(new Error('stopped')))),
+    };
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(fake, rec, { clock, random: () => 0, streamingList: 'never' });
+    reflector.on('error', (e) => errors.push(e));
+    run = reflector.start(stop.signal);
+    await until(() => reflector.status.phase === 'connecting', 'connecting');
+    expect(asked).to.deep.equal([undefined, 'guessed', 'real']);
+    expect([...rec.cache.keys()].sort()).to.deep.equal(['default/a', 'default/b']);
+    expect(rec.lastReplaceRv).to.equal('5');
+    await until(() => dropped === 1, 'the guessed page dropped');
+    expect(errors).to.deep.equal([]);
   });
 
   it('does pick the watch timeout in [5, 10) minutes, as client-go', async () => {
