@@ -227,6 +227,8 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       };
       if (request.pipelined === true) {
         const res = await this.client.getPipelined(init);
+        // Absent: no error object built only to be caught below (lookups answer 404 by the thousand).
+        if (res.statusCode === 404) return undefined;
         return decodeAnswer(res, res.text, path, this.options.skipManagedFields === true ? skipManagedFieldsInObject : undefined) as T & KubeObject;
       }
       if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
