@@ -20,7 +20,12 @@ export interface DeleteReasonOptions {
   qps?: number;
   /** Lookups that may start at once after a quiet period (the bucket's size). @defaultValue 500 */
   burst?: number;
-  /** Lookups in flight at once. @defaultValue 8 */
+  /**
+   * Lookups in flight at once. They are pipelined on one connection, which the server answers one
+   * request after another, so this is how many wait there, not how many the server works on at once;
+   * GETs that cannot be pipelined (a proxy, a server refusing pipelining) go as ordinary requests,
+   * at most 8 at once. @defaultValue 256
+   */
   concurrency?: number;
   /**
    * A departure whose lookup could not start within this long of the departure (the budget is
@@ -119,7 +124,7 @@ export class DeleteReasonResolver {
   ) {
     this.qps = positive(options.qps, 50, 'qps');
     this.burst = Math.max(1, positive(options.burst, 500, 'burst'));
-    this.concurrency = Math.max(1, Math.floor(positive(options.concurrency, 8, 'concurrency')));
+    this.concurrency = Math.max(1, Math.floor(positive(options.concurrency, 256, 'concurrency')));
     this.maxWaitMs = positive(options.maxWaitMs, 5000, 'maxWaitMs');
     this.graceMs = options.graceMs === undefined || options.graceMs === 0 ? 0 : positive(options.graceMs, 0, 'graceMs');
     if (this.graceMs >= this.maxWaitMs) throw KubeError.badRequest(`deleteReasons.graceMs must be less than deleteReasons.maxWaitMs (${this.maxWaitMs}), got ${this.graceMs}`);

@@ -44,6 +44,9 @@ export const pipelineStrikes = 3;
 /** How long GETs go the ordinary way after {@link pipelineStrikes}, in ms, before pipelining is tried again. */
 export const pipelineRestMs = 10 * 60_000;
 
+/** How many GETs of getPipelined may go as ordinary requests at once. */
+export const ordinaryFallbackLimit = 8;
+
 /**
  * While pipelined GETs keep coming, they are written at most once per this many ms (a lone GET goes
  * at once): a write is a system call on both ends that costs more than the GETs it carries.
@@ -75,6 +78,9 @@ export class RestClient {
   private pipelineStrikes = 0;
   private pipelineOffAt = 0;
   private readonly pipelineStruck = new WeakSet<PipelinedConnection>();
+  /** Ordinary requests of getPipelined running, and those waiting for a slot. */
+  private fallbackRunning = 0;
+  private readonly fallbackWaiting: (() => void)[] = [];
   /** What this turn's pipelined GETs share (see startPipelineTurn). */
   private pipelineTurn: Promise<PipelineTurn | undefined> | undefined;
   readonly server: URL;
@@ -289,9 +295,26 @@ export class RestClient {
     return { base: String(options.path), headerLines, pipeline: this.pipeline };
   }
 
+  /**
+   * A GET of {@link getPipelined} sent the ordinary way, at most {@link ordinaryFallbackLimit} at
+   * once (callers may keep hundreds in flight, counting on one pipelined connection).
+   */
   private async ordinaryAnswer(init: RequestInit): Promise<PipelinedAnswer> {
-    const res = await this.request(init);
-    return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+    if (this.fallbackRunning >= ordinaryFallbackLimit) {
+      await new Promise<void>((resolve) => this.fallbackWaiting.push(resolve));
+    } else {
+      this.fallbackRunning++;
+    }
+    try {
+      if (init.signal?.aborted === true) throw abortError(init.signal);
+      const res = await this.request(init);
+      return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+    } finally {
+      // The slot passes to the next waiting, if any.
+      const next = this.fallbackWaiting.shift();
+      if (next !== undefined) next();
+      else this.fallbackRunning--;
+    }
   }
 
   /** Closes idle keep-alive connections. */

@@ -8,10 +8,11 @@ import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { realClock } from '@kubekit/core';
 import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
-import { IdleTimeoutError, pipelineRestMs, pipelineStrikes, RestClient } from '../../src/internal/restClient.js';
+import { IdleTimeoutError, ordinaryFallbackLimit, pipelineRestMs, pipelineStrikes, RestClient } from '../../src/internal/restClient.js';
 import { loadKubeConfig, type KubeConfigLike } from '../../src/kubeConfig.js';
 import { testBackends, type TestServer } from '../helpers/backends.js';
 import { FakeClock } from '../helpers/fakeClock.js';
+import { until } from '../helpers/until.js';
 
 /** A node:http server whose answers each request's path as `{"path": ...}`, framed as `framing` says; it counts connections. */
 async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'close' | 'empty' = () => 'length'): Promise<{ url: string; port: number; connections: () => number; requests: string[]; close: () => Promise<void> }> {
@@ -296,6 +297,49 @@ describe('RestClient.getPipelined', () => {
       client.destroy();
       front.close();
       await server.close();
+    }
+  });
+
+  it('sends GETs that cannot be pipelined as ordinary requests, at most eight at once', async () => {
+    // Credentials with a list-valued header cannot be written on the pipeline: every GET goes the
+    // ordinary way, and hundreds in flight (a burst of delete-reason lookups) must not become
+    // hundreds of connections.
+    let open = 0;
+    let most = 0;
+    const held: (() => void)[] = [];
+    const server = http.createServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      held.push(() => {
+        open--;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ path: req.url }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const kc: KubeConfigLike = {
+      getCurrentCluster: () => ({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+      applyToHTTPSOptions: async (o: RequestOptions) => {
+        o.headers = { ...(o.headers as OutgoingHttpHeaders | undefined), 'X-Listed': ['a', 'b'] };
+      },
+    };
+    const client = new RestClient(kc, realClock);
+    try {
+      const answers = Promise.all(Array.from({ length: 20 }, (_, i) => client.getPipelined({ path: `/x/${i}` })));
+      for (let round = 0; round < 3; round++) {
+        await until(() => held.length === Math.min(ordinaryFallbackLimit, 20 - round * ordinaryFallbackLimit), `round ${round} of requests`);
+        // Let any request beyond the limit show up, were one to be sent.
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(open).to.be.at.most(ordinaryFallbackLimit);
+        held.splice(0).forEach((release) => release());
+      }
+      const got = await answers;
+      expect(got.map((a) => (JSON.parse(a.text) as { path: string }).path)).to.deep.equal(Array.from({ length: 20 }, (_, i) => `/x/${i}`));
+      expect(most).to.equal(ordinaryFallbackLimit);
+    } finally {
+      client.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
