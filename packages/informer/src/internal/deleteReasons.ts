@@ -70,6 +70,8 @@ interface Lookup {
   name: string;
   namespace: string | undefined;
   uid: string;
+  /** The departure's resource version: the lookup reads a state at least that fresh. */
+  resourceVersion: string;
   reason: PendingReason;
   queuedAt: number;
 }
@@ -81,8 +83,10 @@ interface Lookup {
  * Contract:
  * - At most one request per departure, and never a list of the whole resource: a metadata-only GET
  *   by name (`PartialObjectMetadata`); after a 403 on it, a list restricted to `metadata.name` (list
- *   permission suffices) from then on. Absent, or present with another `uid` ⇒ `deleted`; present
- *   with the same `uid` ⇒ `leftSelection`. The answer describes the object when it was checked, so an
+ *   permission suffices) from then on; either reads a state at least as fresh as the departure
+ *   (its resource version: the apiserver answers from its watch cache, not with a quorum read from
+ *   etcd). Absent, or present with another `uid` ⇒ `deleted`; present with the same `uid` ⇒
+ *   `leftSelection`. The answer describes the object when it was checked, so an
  *   object that left the selection and was deleted right after reads as `deleted`.
  * - Coalesced per object: an object of the same name that comes back (re-enters the selection, or is
  *   re-created) before its lookup is answered settles the question without the server (same `uid` ⇒
@@ -151,7 +155,7 @@ export class DeleteReasonResolver {
     const previous = this.byKey.get(key);
     if (previous !== undefined) this.unknown(previous.reason);
     const meta = obj.metadata ?? {};
-    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now() };
+    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', resourceVersion: meta.resourceVersion ?? '', reason, queuedAt: this.clock.now() };
     // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
     const ahead = this.waiting.length - this.waitingHead;
     if (this.startDelayMs(ahead + 1) > this.maxWaitMs) {
@@ -305,7 +309,7 @@ export class DeleteReasonResolver {
     if (!this.useList) {
       try {
         this.counts.lookups++;
-        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true, pipelined: true });
+        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true, pipelined: true, resourceVersion: lookup.resourceVersion || undefined });
         return this.verdict(found, lookup);
       } catch (err) {
         if (!(err instanceof KubeError && err.code === 403)) throw err;
@@ -315,7 +319,8 @@ export class DeleteReasonResolver {
     }
     try {
       this.counts.lookups++;
-      const list = await this.lookup.list({ fieldSelector: `metadata.name=${escapeFieldValue(lookup.name)}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
+      const fresh = lookup.resourceVersion === '' ? {} : { resourceVersion: lookup.resourceVersion, resourceVersionMatch: 'NotOlderThan' as const };
+      const list = await this.lookup.list({ fieldSelector: `metadata.name=${escapeFieldValue(lookup.name)}`, labelSelector: '', ...fresh }, { signal, namespace: lookup.namespace, metadataOnly: true });
       return this.verdict(list.items.find((o) => o.metadata?.name === lookup.name), lookup);
     } catch (err) {
       if (err instanceof KubeError && err.code === 403 && !this.forbidden) {
