@@ -120,8 +120,7 @@ export class PipelinedConnection {
   private lastByteAt = 0;
   private answered = 0;
   private lastFlushAt = -Infinity;
-  /** The writes made (each carries the GETs queued since the one before). */
-  writes = 0;
+  private writeCount = 0;
   /** The signals of requests without an answer: how many requests each, and its one listener. */
   private readonly signals = new Map<AbortSignal, { count: number; listener: () => void }>();
 
@@ -147,6 +146,11 @@ export class PipelinedConnection {
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (err) => this.break(new PipelineBrokenError(`the pipelined connection failed: ${err.message}`, { cause: err })));
     this.socket.on('close', () => this.break(new PipelineBrokenError('the pipelined connection closed')));
+  }
+
+  /** The writes made so far (each carries the GETs queued since the one before). */
+  get writes(): number {
+    return this.writeCount;
   }
 
   /** Whether some answer arrived on this connection. */
@@ -207,7 +211,7 @@ export class PipelinedConnection {
     const text = this.pendingWrite;
     this.pendingWrite = '';
     this.lastFlushAt = performance.now();
-    this.writes++;
+    this.writeCount++;
     this.socket.write(text, 'latin1');
   }
 
