@@ -16,7 +16,7 @@ import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/pr
 import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
-import { isYAMLStackOverflow, parseDeepYAML, yamlIsDeep } from './internal/deepYAML.js';
+import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
 import { applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
@@ -68,12 +68,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (yaml && !looksLikeJSON(text)) {
     const duplicates = wctx.fieldValidation !== 'Ignore';
     // The YAML parser recurses: deep YAML is parsed on a worker thread with a large stack.
-    if (yamlIsDeep(text)) return parsedDeepYAML(text, duplicates, wctx);
+    if (yamlIsDeep(text)) return parsedDeepYAML(ctx, text, duplicates, wctx);
     let parsed: unknown;
     try {
       parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
     } catch (err) {
-      if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(text, duplicates, wctx);
+      if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(ctx, text, duplicates, wctx);
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
@@ -101,8 +101,8 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   return parsed;
 }
 
-async function parsedDeepYAML(text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
-  const { value, duplicateFields } = await parseDeepYAML(text, duplicates);
+async function parsedDeepYAML(ctx: ServerContext, text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
+  const { value, duplicateFields } = await ctx.deepYAML.parse(text, duplicates);
   if (duplicates) wctx.duplicateFields = duplicateFields;
   return value;
 }

@@ -114,6 +114,8 @@ describe('listObjects', () => {
     expect(r.body.reason).to.equal('Timeout');
     expect(r.body.message).to.equal(`Timeout: Too large resource version: ${current + 100}, current: ${current}`);
     expect(r.body.details).to.deep.equal({ causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+    // responsewriters.ErrorNegotiated repeats retryAfterSeconds as a header.
+    expect(r.headers.get('retry-after')).to.equal('1');
   });
 
   it('validates list options as the apiserver does', async () => {
