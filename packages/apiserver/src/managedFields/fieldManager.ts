@@ -19,7 +19,7 @@
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
  */
 import { KubeError, goJSON, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
-import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
+import { FieldSet, cloneSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
 import { cloneJSON } from '../internal/own.js';
 import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
 import type { TypeNode } from './schema.js';
@@ -353,20 +353,57 @@ function conflictError(conflicts: Map<string, FieldSet>, apiVersion?: string): A
 }
 
 /**
+ * An applied configuration, read once per request: checked to carry no `metadata.managedFields`, its
+ * field set (`ToFieldSet`) computed on first use and kept, so that the update loop's retries (and
+ * kubectl's second attempt) only merge it again onto the newer object.
+ */
+export class AppliedConfiguration {
+  #set: FieldSet | undefined;
+
+  /** @throws KubeError `BadRequest` for a configuration carrying `metadata.managedFields` */
+  constructor(readonly object: KubeObject) {
+    const meta = object.metadata as Record<string, unknown> | undefined;
+    if (meta !== undefined && meta.managedFields !== undefined && meta.managedFields !== null) throw KubeError.badRequest('metadata.managedFields must be nil');
+  }
+
+  /**
+   * The configuration's fields at the write's type (the same set every time: callers copy it before
+   * they change it).
+   *
+   * @throws KubeError `BadRequest` when the configuration has fields its schema does not declare
+   */
+  fieldSet(ctx: FieldManagerContext): FieldSet {
+    this.#set ??= typedFieldSet(this.object, ctx);
+    return this.#set;
+  }
+}
+
+function typedFieldSet(config: KubeObject, ctx: FieldManagerContext): FieldSet {
+  try {
+    return toFieldSet(config, ctx.type);
+  } catch (err) {
+    if (!(err instanceof UndeclaredFieldsError)) throw err;
+    const m = config.metadata ?? {};
+    const [group, version] = ctx.apiVersion.includes('/') ? ctx.apiVersion.split('/') : ['', ctx.apiVersion];
+    const gvk = group === '' ? `/${version}, Kind=${String(config.kind ?? '')}` : `${group}/${version}, Kind=${String(config.kind ?? '')}`;
+    // The apiserver answers 500; the request is at fault, and the embedded server answers 400 (as it
+    // does for strategic merge patch directives that do not apply).
+    throw new KubeError('BadRequest', `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
+  }
+}
+
+/**
  * Server-side apply of `config` by `manager` onto `live` (undefined: the object is created), as the
  * apiserver's field manager chain does it.
  *
  * @throws ApplyConflictError (409 `Conflict`, causes `FieldManagerConflict`) when other managers own
  *   fields the apply changes and `force` is off
- * @throws KubeError `BadRequest` for a configuration carrying `metadata.managedFields`
  */
-export function applyManagedFields(live: KubeObject | undefined, config: KubeObject, manager: string, options: ApplyOptions, ctx: FieldManagerContext): ApplyResult {
-  const meta = config.metadata as Record<string, unknown> | undefined;
-  if (meta !== undefined && meta.managedFields !== undefined && meta.managedFields !== null) throw KubeError.badRequest('metadata.managedFields must be nil');
+export function applyManagedFields(live: KubeObject | undefined, config: AppliedConfiguration, manager: string, options: ApplyOptions, ctx: FieldManagerContext): ApplyResult {
   const attempt = (force: boolean): ApplyResult => applyOnce(live, config, manager, force, ctx);
-  if (options.force || manager !== 'kubectl') return withLastApplied(attempt(options.force), live, config, manager);
+  if (options.force || manager !== 'kubectl') return withLastApplied(attempt(options.force), live, config.object, manager);
   try {
-    return withLastApplied(attempt(false), live, config, manager);
+    return withLastApplied(attempt(false), live, config.object, manager);
   } catch (err) {
     if (!(err instanceof ApplyConflictError) || live === undefined) throw err;
     // kubectl moving from client-side to server-side apply: the fields its last-applied configuration
@@ -381,7 +418,7 @@ export function applyManagedFields(live: KubeObject | undefined, config: KubeObj
       }
       throw conflictError(rest, ctx.conflictAPIVersion);
     }
-    return withLastApplied(attempt(true), live, config, manager);
+    return withLastApplied(attempt(true), live, config.object, manager);
   }
 }
 
@@ -392,7 +429,7 @@ class ConflictsCarrier extends ApplyConflictError {
   }
 }
 
-function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
+function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
   let managed = decodeManaged(live?.metadata.managedFields, true);
   const liveObj = withoutManagedFields(live);
   if (managed.size === 0 && live !== undefined) {
@@ -401,23 +438,12 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
     recordUpdate(managed, ctx.empty ?? {}, liveObj, beforeFirstApplyManager, ctx);
     finish(managed);
   }
-  let merged = mergeObjects(liveObj, config, ctx.type) as Record<string, unknown>;
+  let merged = mergeObjects(liveObj, applied.object, ctx.type) as Record<string, unknown>;
   const key = { manager, operation: 'Apply' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);
   const last = managed.get(id);
-  let set: FieldSet;
-  try {
-    set = toFieldSet(config, ctx.type);
-  } catch (err) {
-    if (!(err instanceof UndeclaredFieldsError)) throw err;
-    const m = config.metadata ?? {};
-    const [group, version] = ctx.apiVersion.includes('/') ? ctx.apiVersion.split('/') : ['', ctx.apiVersion];
-    const gvk = group === '' ? `/${version}, Kind=${String(config.kind ?? '')}` : `${group}/${version}, Kind=${String(config.kind ?? '')}`;
-    // The apiserver answers 500; the request is at fault, and the embedded server answers 400 (as it
-    // does for strategic merge patch directives that do not apply).
-    throw new KubeError('BadRequest', `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
-  }
-  if (ctx.ignored !== undefined) set = recursiveDifference(set, ctx.ignored);
+  // A copy: the entry's set is changed in place below, the configuration's is kept for a retry.
+  const set = ctx.ignored === undefined ? cloneSet(applied.fieldSet(ctx)) : recursiveDifference(applied.fieldSet(ctx), ctx.ignored);
   managed.set(id, { ...key, time: last?.time, set });
   if (last !== undefined && !entryEmpty(last)) {
     // Prune what this manager applied before and no longer applies, unless someone else owns it.
