@@ -106,12 +106,13 @@ function intersects(e: Entry, set: FieldSet): boolean {
 type Managed = Map<string, Entry>;
 
 function identifier(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  const id: Record<string, string> = {};
-  if (e.manager !== '') id.manager = e.manager;
-  id.operation = e.operation;
-  if (e.operation === 'Update' && e.apiVersion !== '') id.apiVersion = e.apiVersion;
-  if (e.subresource !== '') id.subresource = e.subresource;
-  return JSON.stringify(id);
+  // The JSON of `{manager?, operation, apiVersion?, subresource?}`, written out directly (it is made
+  // for every entry of every write).
+  let id = e.manager !== '' ? `{"manager":${JSON.stringify(e.manager)},` : '{';
+  id += `"operation":${JSON.stringify(e.operation)}`;
+  if (e.operation === 'Update' && e.apiVersion !== '') id += `,"apiVersion":${JSON.stringify(e.apiVersion)}`;
+  if (e.subresource !== '') id += `,"subresource":${JSON.stringify(e.subresource)}`;
+  return `${id}}`;
 }
 
 /** The paths the field manager never records (`stripMetaManager`). */
@@ -155,10 +156,17 @@ function decodeManaged(entries: unknown, keepRaw = false): Managed {
   return out;
 }
 
+let lastTime: string | undefined;
+let lastSeconds = 0;
+
 function seconds(time: string | undefined): number {
   if (time === undefined) return 0;
+  // Most entries of a write carry the same few times: the last one parsed is kept.
+  if (time === lastTime) return lastSeconds;
   const t = Date.parse(time);
-  return Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+  lastTime = time;
+  lastSeconds = Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+  return lastSeconds;
 }
 
 /** `metadata.managedFields` from the managers, in the apiserver's order (`sortEncodedManagedFields`). */
@@ -247,17 +255,22 @@ function entryTime(ctx: FieldManagerContext): string | undefined {
  */
 function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: string, ctx: FieldManagerContext): void {
   const c = filtered(compareObjects(live, next, ctx.type), ctx.ignored);
-  const taken = union(c.modified, c.added);
-  for (const e of managed.values()) {
-    subtract(e, taken);
-    subtract(e, c.removed);
+  // The sets are fresh from the comparison: one of them serves as the union when the other is empty
+  // (a create modifies nothing), and the new entry's set may be built in place.
+  const taken = c.modified.isEmpty() ? c.added : c.added.isEmpty() ? c.modified : union(c.modified, c.added);
+  const removes = !c.removed.isEmpty();
+  if (!taken.isEmpty() || removes) {
+    for (const e of managed.values()) {
+      subtract(e, taken);
+      if (removes) subtract(e, c.removed);
+    }
   }
   const mine = ctx.ignored === undefined ? taken : recursiveDifference(taken, ctx.ignored);
   if (mine.isEmpty()) return;
   const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);
   const previous = managed.get(id);
-  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : union(mine, setOf(previous)) });
+  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : unionInto(mine, setOf(previous)) });
 }
 
 /**

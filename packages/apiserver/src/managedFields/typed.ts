@@ -11,7 +11,7 @@
  */
 import { KubeError } from '@kubekit/core';
 import { FieldSet, pathElementString } from './fieldSet.js';
-import { builtinAtomic, builtinChild, builtinList, concrete, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
+import { builtinAtomic, builtinChild, builtinList, concrete, deducedType, type ListType, type MapType, type OpenAPIType, type TypeNode } from './schema.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -58,17 +58,41 @@ type Shape = { kind: 'leaf' } | { kind: 'map'; type: TypeNode } | { kind: 'list'
 
 const leaf: Shape = { kind: 'leaf' };
 
+// The shapes of a type, made once per type object (the walks ask at every node).
+const mapShapes = new WeakMap<object, Shape>();
+const listShapes = new WeakMap<object, Shape>();
+
+function mapShape(t: Exclude<TypeNode, OpenAPIType>): Shape {
+  if (t.kind === 'builtin') return { kind: 'map', type: t };
+  let shape = mapShapes.get(t);
+  if (shape === undefined) {
+    shape = { kind: 'map', type: t };
+    mapShapes.set(t, shape);
+  }
+  return shape;
+}
+
+function listShape(t: ListType): Shape {
+  let shape = listShapes.get(t);
+  if (shape === undefined) {
+    shape = { kind: 'list', list: t };
+    listShapes.set(t, shape);
+  }
+  return shape;
+}
+
 /** The shape of `value` (or, when absent, of `other`) at `t`; mismatches between value and type are leaves. */
 function shapeOf(type: TypeNode, v: unknown): Shape {
   const t = concrete(type);
   switch (t.kind) {
     case 'scalar': return leaf;
-    case 'map': return isObject(v) && !t.atomic ? { kind: 'map', type: t } : leaf;
-    case 'list': return Array.isArray(v) && t.listType !== 'atomic' ? { kind: 'list', list: t } : leaf;
-    case 'deduced': return isObject(v) ? { kind: 'map', type: t } : leaf;
+    case 'map': return isObject(v) && !t.atomic ? mapShape(t) : leaf;
+    case 'list': return Array.isArray(v) && t.listType !== 'atomic' ? listShape(t) : leaf;
+    case 'deduced': return isObject(v) ? mapShape(t) : leaf;
     case 'builtin': {
-      if (isObject(v)) return builtinAtomic(t) ? leaf : { kind: 'map', type: t };
+      if (isObject(v)) return builtinAtomic(t) ? leaf : mapShape(t);
       if (Array.isArray(v)) {
+        // Built-in positions are made afresh at every step (their names come from the data): not cached.
         const list = builtinList(t);
         return list.listType === 'atomic' ? leaf : { kind: 'list', list };
       }
@@ -88,6 +112,14 @@ function pairShape(t: TypeNode, l: unknown, r: unknown): Shape {
   if (ls === undefined && rs === undefined) return leaf;
   if (ls !== undefined && rs !== undefined && ls.kind !== rs.kind) return leaf;
   return rs ?? ls!;
+}
+
+/** The type of key `k` in a map-shaped type (what the walks that need no more than the type ask). */
+function fieldType(type: TypeNode, k: string): TypeNode {
+  const t = concrete(type);
+  if (t.kind === 'map') return t.fields?.get(k) ?? t.element ?? deducedType;
+  if (t.kind === 'builtin') return builtinChild(t, k);
+  return deducedType;
 }
 
 /** The type of key `k` in a map-shaped type, and whether `k` is a declared field there. */
@@ -110,13 +142,25 @@ function keyDefault(list: ListType, key: string): unknown {
   return element.kind === 'map' ? (element as MapType).defaults?.get(key) : undefined;
 }
 
+const sortedListKeys = new WeakMap<ListType, readonly string[]>();
+
+/** An associative list's key names in order, sorted once per list type. */
+function sortedKeys(list: ListType): readonly string[] {
+  let keys = sortedListKeys.get(list);
+  if (keys === undefined) {
+    keys = [...list.keys].sort();
+    sortedListKeys.set(list, keys);
+  }
+  return keys;
+}
+
 /** The path element of a list item: `v:` for sets, `k:` for associative lists, `i:` otherwise. */
 export function itemPathElement(list: ListType, item: unknown, index: number): string {
   if (list.listType === 'set') return `v:${JSON.stringify(item)}`;
   if (list.listType === 'map' && list.keys.length > 0) {
     if (!isObject(item)) throw KubeError.badRequest(`associative list with keys has an element that is not a map type`);
     const key: JSONObject = {};
-    for (const k of [...list.keys].sort()) {
+    for (const k of sortedKeys(list)) {
       const v = Object.hasOwn(item, k) ? item[k] : keyDefault(list, k);
       if (v !== undefined) setOwn(key, k, v);
     }
@@ -165,7 +209,7 @@ export function toFieldSet(value: unknown, type: TypeNode): FieldSet {
         }
         const c = node.child(link.pe);
         const cv = o[k];
-        if (cv === null || (isObject(cv) && Object.keys(cv).length === 0) || !declared) c.member = true;
+        if (cv === null || (isObject(cv) && hasNoKeys(cv)) || !declared) c.member = true;
         stack.push([cv, ft, c, link]);
       }
       continue;
@@ -240,10 +284,10 @@ export function compareObjects(lhs: unknown, rhs: unknown, type: TypeNode): Comp
       const lo = isObject(l) ? l : {};
       const ro = isObject(r) ? r : {};
       for (const k of Object.keys(lo)) {
-        stack.push([lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldOf(shape.type, k)[0], { pe: `f:${k}`, parent: path }]);
+        stack.push([lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldType(shape.type, k), { pe: `f:${k}`, parent: path }]);
       }
       for (const k of Object.keys(ro)) {
-        if (!Object.hasOwn(lo, k)) stack.push([undefined, ro[k], fieldOf(shape.type, k)[0], { pe: `f:${k}`, parent: path }]);
+        if (!Object.hasOwn(lo, k)) stack.push([undefined, ro[k], fieldType(shape.type, k), { pe: `f:${k}`, parent: path }]);
       }
       continue;
     }
@@ -281,7 +325,13 @@ function materialize(set: FieldSet, which: 0 | 1 | 2, path: LazyPath): FieldSet 
 }
 
 function emptyish(v: unknown): boolean {
-  return v === undefined || v === null || (isObject(v) && Object.keys(v).length === 0);
+  return v === undefined || v === null || (isObject(v) && hasNoKeys(v));
+}
+
+/** Whether an object has no own enumerable key (without making the array of its keys). */
+function hasNoKeys(o: JSONObject): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
 }
 
 function emptyList(v: unknown): boolean {
@@ -314,7 +364,7 @@ export function mergeObjects(live: unknown, config: unknown, type: TypeNode): un
       const keys = [...Object.keys(lo), ...Object.keys(ro).filter((k) => !Object.hasOwn(lo, k))];
       for (const k of keys) {
         setOwn(out, k, null);
-        const [ft] = fieldOf(shape.type, k);
+        const ft = fieldType(shape.type, k);
         stack.push([Object.hasOwn(lo, k) ? lo[k] : undefined, Object.hasOwn(ro, k) ? ro[k] : undefined, ft, (v) => setOwn(out, k, v)]);
       }
       continue;
@@ -415,7 +465,7 @@ export function removeItems(value: unknown, set: FieldSet, type: TypeNode): unkn
         const k = pe.slice(2);
         if (!Object.hasOwn(o, k)) continue;
         if (c.member) { delete o[k]; removed = true; continue; }
-        stack.push([o[k], fieldOf(shape.type, k)[0], c, o, k]);
+        stack.push([o[k], fieldType(shape.type, k), c, o, k]);
       }
     } else {
       const items = v as unknown[];
