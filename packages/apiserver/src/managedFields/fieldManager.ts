@@ -183,12 +183,18 @@ function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
     if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
     return p.subresource < q.subresource ? -1 : p.subresource > q.subresource ? 1 : 0;
   });
-  return entries.map((e) => ({
-    ...(e.manager !== '' ? { manager: e.manager } : {}), operation: e.operation, apiVersion: e.apiVersion,
-    ...(e.time !== undefined ? { time: e.time } : {}),
-    fieldsType: 'FieldsV1', fieldsV1: e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(setOf(e)),
-    ...(e.subresource !== '' ? { subresource: e.subresource } : {}),
-  }));
+  return entries.map((e) => {
+    // The keys in ManagedFieldsEntry's order, as the apiserver writes them.
+    const out: ManagedFieldsEntry = {};
+    if (e.manager !== '') out.manager = e.manager;
+    out.operation = e.operation;
+    out.apiVersion = e.apiVersion;
+    if (e.time !== undefined) out.time = e.time;
+    out.fieldsType = 'FieldsV1';
+    out.fieldsV1 = e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(setOf(e));
+    if (e.subresource !== '') out.subresource = e.subresource;
+    return out;
+  });
 }
 
 /** An object without `metadata.managedFields` (shallow copies of the two levels touched). */

@@ -168,6 +168,34 @@ export function toFieldsV1(set: FieldSet): Record<string, unknown> {
 }
 
 /**
+ * Read bodies of key and value path elements: the same items (`k:{"name":"http"}`) come back write
+ * after write. Bounded: short elements only, emptied when full.
+ */
+const bodies = new Map<string, unknown>();
+const maxBodies = 4096;
+const maxCachedLength = 256;
+
+/** What {@link comparePathElements} compares of an element: the key's entries, the value, the index, or the name. */
+function pathElementBody(pe: string): unknown {
+  switch (pe[0]) {
+    case 'k': case 'v': {
+      let body = bodies.get(pe);
+      if (body === undefined && !bodies.has(pe)) {
+        const parsed = JSON.parse(pe.slice(2)) as unknown;
+        body = pe[0] === 'k' ? Object.entries(parsed as Record<string, unknown>) : parsed;
+        if (pe.length <= maxCachedLength) {
+          if (bodies.size >= maxBodies) bodies.clear();
+          bodies.set(pe, body);
+        }
+      }
+      return body;
+    }
+    case 'i': return Number(pe.slice(2));
+    default: return pe.slice(2);
+  }
+}
+
+/**
  * Sorts `[path element, …]` pairs in `PathElement.Compare` order, in place. Field names (nearly every
  * node's children) compare as strings, and are often in order already; keys and values are parsed
  * once per element, not once per comparison.
@@ -185,15 +213,7 @@ export function sortPathElements<T>(items: [string, T][]): void {
     if (!sorted) items.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return;
   }
-  const body = (pe: string): unknown => {
-    switch (pe[0]) {
-      case 'k': return Object.entries(JSON.parse(pe.slice(2)) as Record<string, unknown>);
-      case 'v': return JSON.parse(pe.slice(2));
-      case 'i': return Number(pe.slice(2));
-      default: return pe.slice(2);
-    }
-  };
-  const decorated = items.map((item) => ({ item, body: body(item[0]) }));
+  const decorated = items.map((item) => ({ item, body: pathElementBody(item[0]) }));
   decorated.sort((a, b) => comparePathElementsParsed(a.item[0], b.item[0], a.body, b.body));
   for (let i = 0; i < items.length; i++) items[i] = decorated[i].item;
 }

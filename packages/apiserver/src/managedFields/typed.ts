@@ -264,37 +264,45 @@ export interface Comparison {
 export function compareObjects(lhs: unknown, rhs: unknown, type: TypeNode): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   // Nodes of the three result sets are made only where something is marked (most of a compared
-  // object is unchanged): each walk position carries its path as a lazily materialised chain.
-  type Item = [unknown, unknown, TypeNode, LazyPath | undefined];
-  const stack: Item[] = [[lhs, rhs, type, undefined]];
-  const mark = (which: 0 | 1 | 2, path: LazyPath): void => { materialize([c.added, c.modified, c.removed][which], which, path).member = true; };
-  while (stack.length > 0) {
-    const [l, r, t, path] = stack.pop()!;
+  // object is unchanged): each walk position carries its path as a lazily materialised chain, itself
+  // made only for positions that are marked or have children. The stack is kept as parallel arrays.
+  const ls: unknown[] = [lhs];
+  const rs: unknown[] = [rhs];
+  const ts: TypeNode[] = [type];
+  const parents: (LazyPath | undefined)[] = [undefined];
+  const pes: (string | undefined)[] = [undefined];
+  const mark = (which: 0 | 1 | 2, path: LazyPath): void => { materialize(which === 0 ? c.added : which === 1 ? c.modified : c.removed, which, path).member = true; };
+  while (ls.length > 0) {
+    const l = ls.pop();
+    const r = rs.pop();
+    const t = ts.pop()!;
+    const parent = parents.pop();
+    const pe = pes.pop();
     let shape = pairShape(t, l, r);
     // Two empty containers compare as leaves (the empty/null distinction is kept).
     if (shape.kind === 'map' && emptyish(l) && emptyish(r)) shape = leaf;
     if (shape.kind === 'list' && emptyList(l) && emptyList(r)) shape = leaf;
-    if (path !== undefined) {
-      if (l === undefined) mark(0, path);
-      else if (r === undefined) mark(2, path);
-      else if (shape.kind === 'leaf' && !equalJSON(l, r)) mark(1, path);
-    }
+    const marked = pe === undefined ? -1 : l === undefined ? 0 : r === undefined ? 2 : shape.kind === 'leaf' && !equalJSON(l, r) ? 1 : -1;
+    if (marked < 0 && shape.kind === 'leaf') continue;
+    const path: LazyPath | undefined = pe === undefined ? undefined : { pe, parent };
+    if (marked >= 0) mark(marked as 0 | 1 | 2, path!);
     if (shape.kind === 'leaf') continue;
     if (shape.kind === 'map') {
       const lo = isObject(l) ? l : {};
       const ro = isObject(r) ? r : {};
       for (const k of Object.keys(lo)) {
-        stack.push([lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldType(shape.type, k), { pe: `f:${k}`, parent: path }]);
+        ls.push(lo[k]); rs.push(Object.hasOwn(ro, k) ? ro[k] : undefined); ts.push(fieldType(shape.type, k)); parents.push(path); pes.push(`f:${k}`);
       }
       for (const k of Object.keys(ro)) {
-        if (!Object.hasOwn(lo, k)) stack.push([undefined, ro[k], fieldType(shape.type, k), { pe: `f:${k}`, parent: path }]);
+        if (Object.hasOwn(lo, k)) continue;
+        ls.push(undefined); rs.push(ro[k]); ts.push(fieldType(shape.type, k)); parents.push(path); pes.push(`f:${k}`);
       }
       continue;
     }
     const li = indexItems(shape.list, Array.isArray(l) ? l : undefined);
     const ri = indexItems(shape.list, Array.isArray(r) ? r : undefined);
-    for (const pe of new Set([...li.pes, ...ri.pes])) {
-      stack.push([li.byPE.get(pe), ri.byPE.get(pe), shape.list.element, { pe, parent: path }]);
+    for (const item of new Set([...li.pes, ...ri.pes])) {
+      ls.push(li.byPE.get(item)); rs.push(ri.byPE.get(item)); ts.push(shape.list.element); parents.push(path); pes.push(item);
     }
   }
   return c;
@@ -304,22 +312,43 @@ export function compareObjects(lhs: unknown, rhs: unknown, type: TypeNode): Comp
 interface LazyPath {
   readonly pe: string;
   readonly parent: LazyPath | undefined;
-  /** The nodes made for this path in the added, modified and removed sets. */
-  nodes?: [FieldSet | undefined, FieldSet | undefined, FieldSet | undefined];
+  /** The nodes made for this path in the added (0), modified (1) and removed (2) sets. */
+  n0?: FieldSet;
+  n1?: FieldSet;
+  n2?: FieldSet;
+}
+
+function madeNode(p: LazyPath, which: 0 | 1 | 2): FieldSet | undefined {
+  return which === 0 ? p.n0 : which === 1 ? p.n1 : p.n2;
+}
+
+function setMadeNode(p: LazyPath, which: 0 | 1 | 2, node: FieldSet): void {
+  if (which === 0) p.n0 = node;
+  else if (which === 1) p.n1 = node;
+  else p.n2 = node;
 }
 
 /** The node of `set` at `path`, made along the way from the nearest ancestor made before (iterative). */
 function materialize(set: FieldSet, which: 0 | 1 | 2, path: LazyPath): FieldSet {
+  const own = madeNode(path, which);
+  if (own !== undefined) return own;
+  // Usually the parent's node is made already (a walk marks parents before children).
+  const parentNode = path.parent === undefined ? set : madeNode(path.parent, which);
+  if (parentNode !== undefined) {
+    const node = parentNode.child(path.pe);
+    setMadeNode(path, which, node);
+    return node;
+  }
   const chain: LazyPath[] = [];
   let node = set;
   for (let p: LazyPath | undefined = path; p !== undefined; p = p.parent) {
-    const made = p.nodes?.[which];
+    const made = madeNode(p, which);
     if (made !== undefined) { node = made; break; }
     chain.push(p);
   }
   for (let i = chain.length - 1; i >= 0; i--) {
     node = node.child(chain[i].pe);
-    (chain[i].nodes ??= [undefined, undefined, undefined])[which] = node;
+    setMadeNode(chain[i], which, node);
   }
   return node;
 }
