@@ -167,6 +167,18 @@ describe('DeepYAMLParser', () => {
     expect((after as KubeError).code).to.equal(503);
   });
 
+  it('answers 500 and frees the slot when a worker thread cannot be started', async () => {
+    // A program Node refuses at once stands for a thread that cannot be made.
+    const p = make({ maxWorkers: 1, workerProgram: 42 as unknown as string });
+    for (let i = 0; i < 3; i++) {
+      const err = await p.parse('a: b', false).then(() => undefined, (e: unknown) => e);
+      expect(err).to.be.instanceOf(KubeError);
+      expect((err as KubeError).code).to.equal(500);
+      expect((err as KubeError).message).to.match(/^Internal error occurred: the YAML worker did not start: /);
+      expect([p.running, p.waiting, p.liveWorkers]).to.deep.equal([0, 0, 0]);
+    }
+  });
+
   it('refuses options that make no sense, naming them', () => {
     expect(() => new DeepYAMLParser({ maxWorkers: 0 })).to.throw(RangeError, 'deepYAML.maxWorkers must be an integer of at least 1, got 0');
     expect(() => new DeepYAMLParser({ maxWaiting: -1 })).to.throw(RangeError, 'deepYAML.maxWaiting must be an integer of at least 0, got -1');

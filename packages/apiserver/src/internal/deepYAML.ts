@@ -204,7 +204,15 @@ export class DeepYAMLParser {
       const ask: Ask = {
         start: () => {
           this.#running++;
-          worker = this.#spawn();
+          try {
+            worker = this.#spawn();
+          } catch (err) {
+            // No thread (out of resources): the slot is passed on, the request answered.
+            this.#running--;
+            this.#next();
+            settle(() => reject(new KubeError('InternalError', `Internal error occurred: the YAML worker did not start: ${err instanceof Error ? err.message : String(err)}`, { cause: err })));
+            return;
+          }
           answerOf(worker, text, duplicates).then(
             (response) => settle(() => {
               if (response.ok) resolve({ value: parseJSON(response.json), duplicateFields: response.duplicateFields });
