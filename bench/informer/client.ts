@@ -105,7 +105,7 @@ async function kubekit(raw: boolean): Promise<() => Started> {
     const informer = new Informer(kc, {
       apiVersion: 'stable.example.com/v1', plural: 'shirts', fieldSelector, labelSelector, logger: noopLogger, streamingList: 'never',
       ...(raw ? { transform: null } : {}),
-      ...(churn ? { deleteReasons: { qps: 100_000, burst: 10_000, concurrency: 16, maxWaitMs: 600_000 } } : {}),
+      ...(churn ? { deleteReasons: { qps: 100_000, burst: 10_000, maxWaitMs: 600_000 } } : {}),
     });
     const stop = new AbortController();
     void informer.start(stop.signal);

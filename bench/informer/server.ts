@@ -212,7 +212,9 @@ function lookup(res: http.ServerResponse, accept: string, namespace: string, nam
   res.end(body);
 }
 
-const byNamePath = /^\/apis\/stable\.example\.com\/v1\/namespaces\/([^/?]+)\/shirts\/([^/?]+)$/;
+// (With a query: the lookups ask for a state not older than the departure's resourceVersion; the
+// final state always is.)
+const byNamePath = /^\/apis\/stable\.example\.com\/v1\/namespaces\/([^/?]+)\/shirts\/([^/?]+)(?:\?resourceVersion=\d+)?$/;
 const server = http.createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
   // Name lookups first, without parsing a URL: the thousands of them should cost the server little.
   const byName = byNamePath.exec(req.url ?? '');

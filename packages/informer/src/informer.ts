@@ -52,7 +52,7 @@ export interface InformerOptions<T extends KubeObjectLike = KubeObject> extends 
   /**
    * The budget of those confirmations: lookups per second and burst, lookups in flight, and how long
    * a departure may wait for one before its reason is `'unknown'`.
-   * @defaultValue qps 50, burst 500, concurrency 8, maxWaitMs 5000, graceMs 0
+   * @defaultValue qps 50, burst 500, concurrency 256, maxWaitMs 5000, graceMs 0
    */
   deleteReasons?: DeleteReasonOptions;
   /**

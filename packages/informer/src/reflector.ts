@@ -6,6 +6,7 @@ import type { InformerMetricsSink } from './metrics.js';
 import { defaultLogger } from './logger.js';
 import { describe, isExpired, isPermanent, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
 import { IdleTimeoutError } from './internal/restClient.js';
+import { TimeSlice } from './internal/timeSlice.js';
 import type { KubeObjectLike } from './types.js';
 
 /** What a {@link Reflector} needs from a list+watch source; {@link ListerWatcher} is one. */
@@ -137,6 +138,12 @@ export interface ReflectorOptions<T> {
 }
 
 const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+/**
+ * The longest a watch stream is read without yielding to I/O, in ms: a server that streams faster than
+ * the informer ingests would otherwise hold the event loop for the whole burst (delete-reason lookups,
+ * lease renewals, health probes and timers of the process all waiting behind it).
+ */
+const ingestSliceMs = 5;
 
 /** The reason an attempt was interrupted by {@link Reflector.reconfigure} or {@link Reflector.relist}. */
 class Interrupted extends Error {
@@ -428,8 +435,11 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
     this.metrics?.watchStarted(this.metricsName);
     const iterator = stream.batches()[Symbol.asyncIterator]();
     const initial = new Map<string, T>();
+    const slice = new TimeSlice(ingestSliceMs, () => this.clock.now());
     try {
       for (;;) {
+        const turn = slice.next();
+        if (turn !== undefined) await turn;
         let next: IteratorResult<WatchEvent<T & KubeObject>[]>;
         try {
           next = await iterator.next();
@@ -535,10 +545,13 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       this.setPhase('watching');
       const started = this.clock.now();
       let events = this.handleEvents(open.pending);
+      const slice = new TimeSlice(ingestSliceMs, () => this.clock.now());
       for (;;) {
         const next = await open.iterator.next();
         if (next.done) break;
         events += this.handleEvents(next.value);
+        const turn = slice.next();
+        if (turn !== undefined) await turn;
       }
       this.closeOpenWatch();
       // A watch that the server ends at once, again and again, must not become a busy loop.

@@ -206,6 +206,9 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
     // Both informers look up their own departures, deletions with a deletionTimestamp excepted.
     expect(lookups.length).to.be.at.most(2 * departures);
     expect(lookups.every((r) => r.accept.startsWith('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'))).to.equal(true);
+    // Each asks for a state not older than its departure (the watch cache answers; no quorum read).
+    expect(lookups.length).to.be.greaterThan(0);
+    expect(lookups.filter((r) => !/^[1-9]\d*$/.test(r.query.get('resourceVersion') ?? '')), 'lookups without a resourceVersion').to.deep.equal([]);
   });
 });
 }

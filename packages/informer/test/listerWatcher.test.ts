@@ -163,6 +163,26 @@ describe('ListerWatcher', () => {
     lw.close();
   });
 
+  it('does get a state at least as fresh as a resourceVersion, pipelined or not, and read a pipelined 404 as absent', async () => {
+    handler = (req, res) => {
+      const found = req.url?.startsWith('/apis/stable.example.com/v1/namespaces/ns/shirts/a?') === true;
+      res.writeHead(found ? 200 : 404, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(found ? { metadata: { name: 'a', namespace: 'ns' } } : { kind: 'Status', reason: 'NotFound', code: 404, message: 'not found' }));
+    };
+    server = http.createServer(record);
+    const url = await listen(server);
+    const lw = new ListerWatcher(kubeConfigFor(url), { apiVersion: 'stable.example.com/v1', plural: 'shirts', namespace: 'ns' });
+    expect(await lw.get('a', { resourceVersion: '12' })).to.deep.equal({ metadata: { name: 'a', namespace: 'ns' } });
+    expect(await lw.get('a', { resourceVersion: '13', pipelined: true, metadataOnly: true })).to.deep.equal({ metadata: { name: 'a', namespace: 'ns' } });
+    expect(await lw.get('b', { resourceVersion: '14', pipelined: true })).to.equal(undefined);
+    expect(seen.map((r) => r.url)).to.deep.equal([
+      '/apis/stable.example.com/v1/namespaces/ns/shirts/a?resourceVersion=12',
+      '/apis/stable.example.com/v1/namespaces/ns/shirts/a?resourceVersion=13',
+      '/apis/stable.example.com/v1/namespaces/ns/shirts/b?resourceVersion=14',
+    ]);
+    lw.close();
+  });
+
   it('does work with a KubeConfig of @kubernetes/client-node pointing at a plain-HTTP server', async () => {
     server = http.createServer(record);
     const url = await listen(server);

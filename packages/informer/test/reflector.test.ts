@@ -409,3 +409,57 @@ describe('Reflector', () => {
     expect(reflector.status.phase).to.equal('stopped');
   });
 });
+
+describe('Reflector and the event loop', () => {
+  it('does yield to I/O while ingesting a watch stream that never pauses', async () => {
+    // A stream whose next batch is always ready (as when the socket always has more data): before,
+    // the whole burst was applied in one turn of the event loop, starving timers and other sockets
+    // (the delete-reason lookups waited ~100 ms per round trip in the churn benchmark).
+    const batches = 200;
+    const perBatch = 10;
+    let close!: () => void;
+    const closed = new Promise<void>((resolve) => (close = resolve));
+    const lw = {
+      list: () => Promise.resolve({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '1' }, items: [] }),
+      watch: (_: unknown, request?: { signal?: AbortSignal }) => Promise.resolve({
+        async *batches() {
+          let rv = 1;
+          for (let b = 0; b < batches; b++) {
+            yield Array.from({ length: perBatch }, () => {
+              rv++;
+              return { type: 'ADDED' as const, object: { ...shirt(`s${rv}`), metadata: { ...shirt(`s${rv}`).metadata, resourceVersion: String(rv) } } };
+            });
+          }
+          // Open until the informer stops (as a watch: its end is the request's abort).
+          await Promise.race([closed, new Promise((resolve) => request?.signal?.addEventListener('abort', resolve))]);
+          throw new DOMException('This operation was aborted', 'AbortError');
+        },
+        setIdleTimeout: () => undefined,
+        close: () => close(),
+      }),
+    };
+    // A clock that moves 1 ms each time it is read: the reflector's slices end every few batches.
+    const clock = new FakeClock();
+    let t = clock.now();
+    clock.now = () => ++t;
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(lw as never, rec, { clock, random: () => 0, streamingList: 'never' });
+    const stop = new AbortController();
+    // Between turns of the event loop, how many events had been applied.
+    const seen: number[] = [];
+    const probe = (): void => {
+      seen.push(rec.applied);
+      if (rec.applied < batches * perBatch && seen.length < 100_000) setImmediate(probe);
+    };
+    setImmediate(probe);
+    const run = reflector.start(stop.signal);
+    await until(() => rec.applied === batches * perBatch, () => `all events applied (${rec.applied}; ${reflector.status.phase}, ${String(reflector.status.lastError)})`);
+    stop.abort();
+    await run;
+    const between = seen.filter((n) => n > 0 && n < batches * perBatch);
+    expect(between.length, `turns of the event loop during ingest (applied counts seen: ${seen.slice(0, 20).join(', ')}…)`).to.be.at.least(batches / 10);
+    // Never more than a slice's worth (a few batches) in one turn.
+    const steps = seen.slice(1).map((n, i) => n - seen[i]);
+    expect(Math.max(...steps)).to.be.at.most(perBatch * 10);
+  });
+});

@@ -20,7 +20,12 @@ export interface DeleteReasonOptions {
   qps?: number;
   /** Lookups that may start at once after a quiet period (the bucket's size). @defaultValue 500 */
   burst?: number;
-  /** Lookups in flight at once. @defaultValue 8 */
+  /**
+   * Lookups in flight at once. They are pipelined on one connection, which the server answers one
+   * request after another, so this is how many wait there, not how many the server works on at once;
+   * GETs that cannot be pipelined (a proxy, a server refusing pipelining) go as ordinary requests,
+   * at most 8 at once. @defaultValue 256
+   */
   concurrency?: number;
   /**
    * A departure whose lookup could not start within this long of the departure (the budget is
@@ -65,6 +70,8 @@ interface Lookup {
   name: string;
   namespace: string | undefined;
   uid: string;
+  /** The departure's resource version: the lookup reads a state at least that fresh. */
+  resourceVersion: string;
   reason: PendingReason;
   queuedAt: number;
 }
@@ -76,8 +83,10 @@ interface Lookup {
  * Contract:
  * - At most one request per departure, and never a list of the whole resource: a metadata-only GET
  *   by name (`PartialObjectMetadata`); after a 403 on it, a list restricted to `metadata.name` (list
- *   permission suffices) from then on. Absent, or present with another `uid` ⇒ `deleted`; present
- *   with the same `uid` ⇒ `leftSelection`. The answer describes the object when it was checked, so an
+ *   permission suffices) from then on; either reads a state at least as fresh as the departure
+ *   (its resource version: the apiserver answers from its watch cache, not with a quorum read from
+ *   etcd). Absent, or present with another `uid` ⇒ `deleted`; present with the same `uid` ⇒
+ *   `leftSelection`. The answer describes the object when it was checked, so an
  *   object that left the selection and was deleted right after reads as `deleted`.
  * - Coalesced per object: an object of the same name that comes back (re-enters the selection, or is
  *   re-created) before its lookup is answered settles the question without the server (same `uid` ⇒
@@ -119,7 +128,7 @@ export class DeleteReasonResolver {
   ) {
     this.qps = positive(options.qps, 50, 'qps');
     this.burst = Math.max(1, positive(options.burst, 500, 'burst'));
-    this.concurrency = Math.max(1, Math.floor(positive(options.concurrency, 8, 'concurrency')));
+    this.concurrency = Math.max(1, Math.floor(positive(options.concurrency, 256, 'concurrency')));
     this.maxWaitMs = positive(options.maxWaitMs, 5000, 'maxWaitMs');
     this.graceMs = options.graceMs === undefined || options.graceMs === 0 ? 0 : positive(options.graceMs, 0, 'graceMs');
     if (this.graceMs >= this.maxWaitMs) throw KubeError.badRequest(`deleteReasons.graceMs must be less than deleteReasons.maxWaitMs (${this.maxWaitMs}), got ${this.graceMs}`);
@@ -146,7 +155,7 @@ export class DeleteReasonResolver {
     const previous = this.byKey.get(key);
     if (previous !== undefined) this.unknown(previous.reason);
     const meta = obj.metadata ?? {};
-    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', reason, queuedAt: this.clock.now() };
+    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', resourceVersion: meta.resourceVersion ?? '', reason, queuedAt: this.clock.now() };
     // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
     const ahead = this.waiting.length - this.waitingHead;
     if (this.startDelayMs(ahead + 1) > this.maxWaitMs) {
@@ -300,7 +309,7 @@ export class DeleteReasonResolver {
     if (!this.useList) {
       try {
         this.counts.lookups++;
-        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true, pipelined: true });
+        const found = await this.lookup.get(lookup.name, { signal, namespace: lookup.namespace, metadataOnly: true, pipelined: true, resourceVersion: lookup.resourceVersion || undefined });
         return this.verdict(found, lookup);
       } catch (err) {
         if (!(err instanceof KubeError && err.code === 403)) throw err;
@@ -310,7 +319,8 @@ export class DeleteReasonResolver {
     }
     try {
       this.counts.lookups++;
-      const list = await this.lookup.list({ fieldSelector: `metadata.name=${escapeFieldValue(lookup.name)}`, labelSelector: '' }, { signal, namespace: lookup.namespace, metadataOnly: true });
+      const fresh = lookup.resourceVersion === '' ? {} : { resourceVersion: lookup.resourceVersion, resourceVersionMatch: 'NotOlderThan' as const };
+      const list = await this.lookup.list({ fieldSelector: `metadata.name=${escapeFieldValue(lookup.name)}`, labelSelector: '', ...fresh }, { signal, namespace: lookup.namespace, metadataOnly: true });
       return this.verdict(list.items.find((o) => o.metadata?.name === lookup.name), lookup);
     } catch (err) {
       if (err instanceof KubeError && err.code === 403 && !this.forbidden) {

@@ -1,5 +1,6 @@
 import type { DeleteReason } from '../events.js';
 import type { PendingReason } from './deleteReasons.js';
+import { TimeSlice } from './timeSlice.js';
 
 /** One pending notification for a handler; `to` limits it to one listener of a shared registration. */
 export type Notification<T> =
@@ -219,7 +220,7 @@ export class HandlerQueue<T> {
   }
 
   private async drain(): Promise<void> {
-    let sliceStart = performance.now();
+    const slice = new TimeSlice(sliceMs);
     try {
       for (;;) {
         if (this.stopped) return;
@@ -228,10 +229,8 @@ export class HandlerQueue<T> {
         // Await only real promises: a synchronous handler costs no microtask turn.
         const pending = this.deliver(n);
         if (pending !== undefined) await pending;
-        if (performance.now() - sliceStart > sliceMs) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
+        const turn = slice.next();
+        if (turn !== undefined) await turn;
       }
     } finally {
       this.draining = false;

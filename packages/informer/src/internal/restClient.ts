@@ -5,9 +5,9 @@ import type tls from 'node:tls';
 import { KubeError, parseJSON, type Clock, type StatusDetails, type TimerHandle } from '@kubekit/core';
 import type { KubeConfigLike } from '../kubeConfig.js';
 import { reportRestRequest } from '../metrics.js';
-import { PipelineBrokenError, PipelinedConnection, type PipelinedResponse } from './pipelinedConnection.js';
+import { formatHeaderLines, PipelineBrokenError, PipelinedConnection, pipelineSafePath, type PipelinedResponse } from './pipelinedConnection.js';
 import { readChunks } from './readChunks.js';
-import { abortError, untilAborted } from './untilAborted.js';
+import { abortError } from './untilAborted.js';
 
 /** The answer of {@link RestClient.getPipelined}: status, headers and body text, whatever the status. */
 export interface PipelinedAnswer {
@@ -39,6 +39,27 @@ export class IdleTimeoutError extends Error {
   }
 }
 
+/** Pipelined connections in a row that may break before their first answer before GETs go the ordinary way for a while. */
+export const pipelineStrikes = 3;
+/** How long GETs go the ordinary way after {@link pipelineStrikes}, in ms, before pipelining is tried again. */
+export const pipelineRestMs = 10 * 60_000;
+
+/** How many GETs of getPipelined may go as ordinary requests at once. */
+export const ordinaryFallbackLimit = 8;
+
+/**
+ * While pipelined GETs keep coming, they are written at most once per this many ms (a lone GET goes
+ * at once): a write is a system call on both ends that costs more than the GETs it carries.
+ */
+const pipelineLingerMs = 2;
+
+interface PipelineTurn {
+  /** The server URL's path, prefixed to every request path. */
+  base: string;
+  headerLines: string;
+  pipeline: PipelinedConnection;
+}
+
 const agentKeys = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
 
 /**
@@ -53,7 +74,15 @@ export class RestClient {
   private pipeline: PipelinedConnection | undefined;
   /** The agent the pipeline's TLS settings came from (a new agent means new settings: a new pipeline). */
   private pipelineAgent: http.Agent | undefined;
-  private pipelining = true;
+  /** Pipelined connections in a row that broke before their first answer, and when the last such made it too many. */
+  private pipelineStrikes = 0;
+  private pipelineOffAt = 0;
+  private readonly pipelineStruck = new WeakSet<PipelinedConnection>();
+  /** Ordinary requests of getPipelined running, and those waiting for a slot. */
+  private fallbackRunning = 0;
+  private readonly fallbackWaiting: (() => void)[] = [];
+  /** What this turn's pipelined GETs share (see startPipelineTurn). */
+  private pipelineTurn: Promise<PipelineTurn | undefined> | undefined;
   readonly server: URL;
   private readonly isHttps: boolean;
 
@@ -184,22 +213,72 @@ export class RestClient {
   /**
    * A GET pipelined with the other GETs of this tick on a connection of their own (see
    * {@link PipelinedConnection}): much cheaper per request than {@link RestClient.request} for many
-   * small GETs. Falls back to an ordinary request when a proxy is configured, when a request cannot
-   * be pipelined, and for a request whose pipelined connection broke before its answer (a GET is safe
-   * to repeat); after a connection broke without the server saying why, pipelining is off for good.
+   * small GETs. The credentials and the connection are worked out once per turn of the event loop
+   * for all the GETs of that turn. Falls back to an ordinary request when a proxy is configured,
+   * when a request cannot be pipelined, and for a request whose pipelined connection broke before its
+   * answer (a GET is safe to repeat). After {@link pipelineStrikes} connections in a row broke before
+   * any answer (the server or something in between does not take pipelined requests), GETs go the
+   * ordinary way for {@link pipelineRestMs}, then pipelining is tried again.
    *
    * @returns the status, headers and body text, whatever the status.
    */
   async getPipelined(init: RequestInit): Promise<PipelinedAnswer> {
-    const ordinary = async (): Promise<PipelinedAnswer> => {
-      const res = await this.request(init);
-      return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+    if (init.signal?.aborted === true || !this.pipeliningOn()) return this.ordinaryAnswer(init);
+    const turn = await (this.pipelineTurn ??= this.startPipelineTurn());
+    const path = turn === undefined ? undefined : turn.base + init.path;
+    const accept = init.accept ?? 'application/json';
+    if (turn === undefined || !pipelineSafePath(path!) || /[\r\n\0]/.test(accept)) return this.ordinaryAnswer(init);
+    const pipeline = turn.pipeline;
+    const sentAt = this.clock.now();
+    let res: PipelinedResponse;
+    try {
+      res = await pipeline.get({ path: path!, headerLines: `${turn.headerLines}Accept: ${accept}\r\n`, signal: init.signal, idleTimeoutMs: init.idleTimeoutMs ?? 0 });
+    } catch (err) {
+      if (!(err instanceof PipelineBrokenError)) throw err;
+      this.pipelineBroke(pipeline);
+      return this.ordinaryAnswer(init);
+    }
+    this.pipelineStrikes = 0;
+    reportRestRequest('GET', this.server.host, String(res.statusCode), (this.clock.now() - sentAt) / 1000);
+    return {
+      statusCode: res.statusCode,
+      // Parsed only when asked for (an error's Retry-After): most answers need no headers.
+      get headers() {
+        return res.headers;
+      },
+      text: res.body.toString('utf8'),
     };
-    // Through a proxy: never pipelined, so the request options are not worked out twice per GET.
-    if (!this.pipelining || init.signal?.aborted === true || this.kubeConfig.getCurrentCluster()?.proxyUrl) return ordinary();
-    const options = await this.requestOptions(init);
-    const headers = pipelineHeaders(options);
-    if (headers === undefined) return ordinary();
+  }
+
+  /** Whether GETs may be pipelined now (they may again once a rest after repeated breaks is over). */
+  private pipeliningOn(): boolean {
+    if (this.pipelineStrikes < pipelineStrikes) return true;
+    if (this.clock.now() - this.pipelineOffAt < pipelineRestMs) return false;
+    this.pipelineStrikes = pipelineStrikes - 1;
+    return true;
+  }
+
+  /** Counts a pipelined connection that broke before its first answer (the strikes that turn pipelining off for a while). */
+  private pipelineBroke(pipeline: PipelinedConnection): void {
+    if (pipeline.answeredAny || this.pipelineStruck.has(pipeline)) return;
+    this.pipelineStruck.add(pipeline);
+    if (++this.pipelineStrikes >= pipelineStrikes) this.pipelineOffAt = this.clock.now();
+  }
+
+  /**
+   * What the pipelined GETs of this turn of the event loop share: the header lines (credentials
+   * applied once), the path prefix and the connection; `undefined` when they go the ordinary way
+   * (a proxy, or credentials that cannot be written as header lines).
+   */
+  private async startPipelineTurn(): Promise<PipelineTurn | undefined> {
+    setImmediate(() => (this.pipelineTurn = undefined));
+    if (this.kubeConfig.getCurrentCluster()?.proxyUrl) return undefined;
+    const options = await this.requestOptions({ path: '' });
+    const headers = { ...(options.headers as Record<string, string | string[] | number | undefined>) };
+    delete headers['Accept'];
+    if (options.auth) headers['Authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+    const headerLines = formatHeaderLines(headers);
+    if (headerLines === undefined) return undefined;
     if (this.pipeline === undefined || !this.pipeline.usable || this.pipelineAgent !== options.agent) {
       this.pipeline?.destroy();
       const tlsOptions: tls.ConnectionOptions | undefined = this.isHttps ? {} : undefined;
@@ -210,24 +289,32 @@ export class RestClient {
         });
         if (tlsOptions.servername === undefined && net.isIP(String(options.hostname)) === 0) tlsOptions.servername = String(options.hostname);
       }
-      this.pipeline = new PipelinedConnection({ host: String(options.hostname), port: Number(options.port), tls: tlsOptions }, this.server.host, this.clock, init.idleTimeoutMs ?? 0);
+      this.pipeline = new PipelinedConnection({ host: String(options.hostname), port: Number(options.port), tls: tlsOptions }, this.server.host, this.clock, 0, pipelineLingerMs);
       this.pipelineAgent = options.agent as http.Agent | undefined;
     }
-    const pipeline = this.pipeline;
-    const sentAt = this.clock.now();
-    let res: PipelinedResponse;
-    try {
-      res = await untilAborted(pipeline.get({ path: String(options.path), headers }), init.signal);
-    } catch (err) {
-      if (!(err instanceof PipelineBrokenError)) throw err;
-      if (!pipeline.answeredAny) {
-        // Broken before any answer: the server (or something in between) does not take pipelined requests.
-        this.pipelining = false;
-      }
-      return ordinary();
+    return { base: String(options.path), headerLines, pipeline: this.pipeline };
+  }
+
+  /**
+   * A GET of {@link getPipelined} sent the ordinary way, at most {@link ordinaryFallbackLimit} at
+   * once (callers may keep hundreds in flight, counting on one pipelined connection).
+   */
+  private async ordinaryAnswer(init: RequestInit): Promise<PipelinedAnswer> {
+    if (this.fallbackRunning >= ordinaryFallbackLimit) {
+      await new Promise<void>((resolve) => this.fallbackWaiting.push(resolve));
+    } else {
+      this.fallbackRunning++;
     }
-    reportRestRequest('GET', this.server.host, String(res.statusCode), (this.clock.now() - sentAt) / 1000);
-    return { statusCode: res.statusCode, headers: res.headers, text: res.body.toString('utf8') };
+    try {
+      if (init.signal?.aborted === true) throw abortError(init.signal);
+      const res = await this.request(init);
+      return { statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+    } finally {
+      // The slot passes to the next waiting, if any.
+      const next = this.fallbackWaiting.shift();
+      if (next !== undefined) next();
+      else this.fallbackRunning--;
+    }
   }
 
   /** Closes idle keep-alive connections. */
@@ -291,25 +378,6 @@ export class RestClient {
     }
     return this.agent;
   }
-}
-
-/** The header lines of a pipelined GET, or `undefined` when one cannot be written safely (node:http then validates and reports). */
-function pipelineHeaders(options: RequestOptions): Record<string, string> | undefined {
-  const headers: Record<string, string> = {};
-  const given = (options.headers ?? {}) as Record<string, string | string[] | number | undefined>;
-  for (const name of Object.keys(given)) {
-    const value = given[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /^host$/i.test(name)) return undefined;
-    const text = String(value);
-    if (/[\r\n\0]/.test(text)) return undefined;
-    headers[name] = text;
-  }
-  if (options.auth) {
-    if (/[\r\n\0]/.test(options.auth)) return undefined;
-    headers['Authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
-  }
-  return headers;
 }
 
 function fingerprintOf(value: unknown): string {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { KubeError, noopLogger, type KubeList, type KubeObject } from '@kubekit/core';
 import { parseFieldSelector } from '@kubekit/selectors';
-import type { ListOptions } from '../../src/listerWatcher.js';
+import type { ListOptions, RequestOptions } from '../../src/listerWatcher.js';
 import { DeleteReasonResolver, type NameLookup } from '../../src/internal/deleteReasons.js';
 import type { KubeObjectLike } from '../../src/types.js';
 import { FakeClock } from '../helpers/fakeClock.js';
@@ -9,6 +9,8 @@ import { FakeClock } from '../helpers/fakeClock.js';
 /** A server whose GETs by name answer when the test says so (404 unless `present` has the name). */
 class ControlledLookup implements NameLookup {
   readonly gets: string[] = [];
+  /** The options of each GET. */
+  readonly getOptions: RequestOptions[] = [];
   readonly lists: ListOptions[] = [];
   /** Answer every GET with 403, as for an informer that may list but not get. */
   forbidGet = false;
@@ -17,8 +19,9 @@ class ControlledLookup implements NameLookup {
   /** Answer at once instead of holding the answers back. */
   immediate = false;
 
-  get(name: string): Promise<KubeObjectLike | undefined> {
+  get(name: string, request: RequestOptions = {}): Promise<KubeObjectLike | undefined> {
     this.gets.push(name);
+    this.getOptions.push(request);
     if (this.forbidGet) return Promise.reject(new KubeError('Forbidden', `cannot get "${name}"`));
     const answer = (): KubeObjectLike | undefined => (this.present.has(name) ? { metadata: { name, uid: this.present.get(name) } } : undefined);
     if (this.immediate) return Promise.resolve(answer());
@@ -154,5 +157,22 @@ describe('DeleteReasonResolver', () => {
     await reason.promise;
     expect(server.lists.map((o) => o.fieldSelector)).to.deep.equal(['metadata.name=system:a\\,b\\=c\\\\d']);
     expect(reason.value).to.equal('leftSelection');
+  });
+
+  // A GET with a resourceVersion reads "not older than" it, which the apiserver serves from its watch
+  // cache (the departure came through that cache, so it has caught up) instead of a quorum read.
+  it('does ask for a state at least as fresh as the departure, by GET and by list', async () => {
+    const server = new ControlledLookup();
+    server.immediate = true;
+    const resolver = new DeleteReasonResolver(server, new FakeClock(), noopLogger, () => undefined);
+    const departed = { metadata: { ...obj('a').metadata, resourceVersion: '4711' } };
+    await resolver.resolve('default/a', departed).promise;
+    expect(server.getOptions.map((o) => [o.resourceVersion, o.metadataOnly, o.namespace])).to.deep.equal([['4711', true, 'default']]);
+    server.forbidGet = true;
+    await resolver.resolve('default/b', { metadata: { ...obj('b').metadata, resourceVersion: '4712' } }).promise;
+    expect(server.lists.map((o) => [o.resourceVersion, o.resourceVersionMatch])).to.deep.equal([['4712', 'NotOlderThan']]);
+    // Without a resource version (a hand-made object): the most recent state, as before.
+    await resolver.resolve('default/c', obj('c')).promise;
+    expect(server.lists.map((o) => o.resourceVersion)).to.deep.equal(['4712', undefined]);
   });
 });

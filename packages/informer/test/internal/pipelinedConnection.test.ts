@@ -1,16 +1,18 @@
 // HTTP/1.1 pipelining of small GETs (RFC 9112 §9.3.2: a client may send several requests without
 // waiting; the server answers in order), and every way the connection may refuse it: the client
 // falls back to ordinary requests and never loses or mismatches an answer.
+import { getEventListeners } from 'node:events';
 import http, { type OutgoingHttpHeaders } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { realClock } from '@kubekit/core';
 import { PipelineBrokenError, PipelinedConnection } from '../../src/internal/pipelinedConnection.js';
-import { IdleTimeoutError, RestClient } from '../../src/internal/restClient.js';
+import { IdleTimeoutError, ordinaryFallbackLimit, pipelineRestMs, pipelineStrikes, RestClient } from '../../src/internal/restClient.js';
 import { loadKubeConfig, type KubeConfigLike } from '../../src/kubeConfig.js';
 import { testBackends, type TestServer } from '../helpers/backends.js';
 import { FakeClock } from '../helpers/fakeClock.js';
+import { until } from '../helpers/until.js';
 
 /** A node:http server whose answers each request's path as `{"path": ...}`, framed as `framing` says; it counts connections. */
 async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'close' | 'empty' = () => 'length'): Promise<{ url: string; port: number; connections: () => number; requests: string[]; close: () => Promise<void> }> {
@@ -65,7 +67,7 @@ describe('PipelinedConnection', () => {
     const server = await httpServer((p) => (p.endsWith('3') ? 'chunked' : p.endsWith('5') ? 'empty' : 'length'));
     const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
     try {
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => conn.get({ path: `/x/${i}`, headers: { Accept: 'application/json' } })));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => conn.get({ path: `/x/${i}`, headerLines: 'Accept: application/json\r\n' })));
       expect(answers.map((a) => a.statusCode)).to.deep.equal([200, 200, 200, 200, 200, 204, 200, 200]);
       expect(answers.map((a) => (a.statusCode === 204 ? '' : (JSON.parse(a.body.toString()) as { path: string }).path))).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '', '/x/6', '/x/7']);
       expect(answers[3].headers['transfer-encoding']).to.equal('chunked');
@@ -81,7 +83,7 @@ describe('PipelinedConnection', () => {
     const server = await httpServer((p) => (p === '/x/1' ? 'close' : 'length'));
     const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
     try {
-      const settled = await Promise.allSettled([0, 1, 2, 3].map((i) => conn.get({ path: `/x/${i}`, headers: {} })));
+      const settled = await Promise.allSettled([0, 1, 2, 3].map((i) => conn.get({ path: `/x/${i}`, headerLines: '' })));
       expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
       expect((settled[2] as PromiseRejectedResult).reason).to.be.instanceOf(PipelineBrokenError);
       expect(conn.usable).to.equal(false);
@@ -97,7 +99,7 @@ describe('PipelinedConnection', () => {
     const port = (raw.address() as AddressInfo).port;
     const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, realClock, 10_000);
     try {
-      const err = await conn.get({ path: '/a', headers: {} }).then(() => undefined, (e: unknown) => e);
+      const err = await conn.get({ path: '/a', headerLines: '' }).then(() => undefined, (e: unknown) => e);
       expect(err).to.be.instanceOf(PipelineBrokenError);
       expect((err as Error).message).to.match(/without Content-Length or chunked framing/);
     } finally {
@@ -112,7 +114,7 @@ describe('PipelinedConnection', () => {
     const clock = new FakeClock();
     const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, clock, 30_000);
     try {
-      const answers = [conn.get({ path: '/a', headers: {} }), conn.get({ path: '/b', headers: {} })].map((p) => p.then(() => undefined, (e: unknown) => e));
+      const answers = [conn.get({ path: '/a', headerLines: '' }), conn.get({ path: '/b', headerLines: '' })].map((p) => p.then(() => undefined, (e: unknown) => e));
       expect(clock.pendingDelays()).to.deep.equal([30_000]);
       clock.advance(30_000);
       const [first, second] = await Promise.all(answers);
@@ -122,6 +124,82 @@ describe('PipelinedConnection', () => {
       expect(second).to.be.instanceOf(PipelineBrokenError);
     } finally {
       silent.close();
+    }
+  });
+
+  it('fails an aborted request with the reason and goes on answering the others in order, with one listener per signal', async () => {
+    const server = await httpServer();
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000);
+    try {
+      const mine = new AbortController();
+      const theirs = new AbortController();
+      const answers = [0, 1, 2, 3, 4, 5].map((i) => conn.get({ path: `/x/${i}`, headerLines: '', signal: i % 2 === 0 ? mine.signal : theirs.signal }).then((a) => (JSON.parse(a.body.toString()) as { path: string }).path, (e: unknown) => e));
+      expect([getEventListeners(mine.signal, 'abort').length, getEventListeners(theirs.signal, 'abort').length]).to.deep.equal([1, 1]);
+      mine.abort(new Error('stopping'));
+      const got = await Promise.all(answers);
+      expect(got.map((g) => (g instanceof Error ? g.message : g))).to.deep.equal(['stopping', '/x/1', 'stopping', '/x/3', 'stopping', '/x/5']);
+      // Every answer came in (the aborted ones were dropped): the connection is in step for the next.
+      expect(conn.inFlight).to.equal(0);
+      expect(conn.usable).to.equal(true);
+      expect(getEventListeners(theirs.signal, 'abort')).to.have.length(0);
+      const next = await conn.get({ path: '/x/6', headerLines: '' });
+      expect(JSON.parse(next.body.toString())).to.deep.include({ path: '/x/6' });
+      expect(server.connections()).to.equal(1);
+      // Already aborted: rejected at once, nothing sent.
+      const err = await conn.get({ path: '/x/7', headerLines: '', signal: mine.signal }).then(() => undefined, (e: unknown) => e);
+      expect((err as Error).message).to.equal('stopping');
+      expect(server.requests).to.not.include('/x/7');
+    } finally {
+      conn.destroy();
+      await server.close();
+    }
+  });
+
+  it('times out by the idle timeout of the request it waits for, not of the one that opened it', async () => {
+    // Regression: the connection kept the idle timeout given when it was made.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const clock = new FakeClock();
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, clock, 0);
+    try {
+      const answer = conn.get({ path: '/a', headerLines: '', idleTimeoutMs: 5_000 }).then(() => undefined, (e: unknown) => e);
+      expect(clock.pendingDelays()).to.deep.equal([5_000]);
+      clock.advance(5_000);
+      const err = await answer;
+      expect(err).to.be.instanceOf(IdleTimeoutError);
+      expect((err as Error).message).to.equal('no data received for 5000 ms');
+      // No idle timeout given: the connection's (none here) applies, and no timer runs.
+      const conn2 = new PipelinedConnection({ host: '127.0.0.1', port }, `127.0.0.1:${port}`, clock, 0);
+      void conn2.get({ path: '/b', headerLines: '' }).catch(() => undefined);
+      expect(clock.pendingDelays()).to.deep.equal([]);
+      conn2.destroy();
+    } finally {
+      conn.destroy();
+      silent.close();
+    }
+  });
+
+  it('writes the GETs that keep coming at most once per lingerMs, and a lone GET at once', async () => {
+    const server = await httpServer();
+    const conn = new PipelinedConnection({ host: '127.0.0.1', port: server.port }, `127.0.0.1:${server.port}`, realClock, 10_000, 100);
+    try {
+      const first = conn.get({ path: '/x/0', headerLines: '' });
+      await first;
+      expect(conn.writes).to.equal(1);
+      // Within 100 ms of that write: these wait for the next write, in one.
+      const t0 = performance.now();
+      const later: Promise<unknown>[] = [conn.get({ path: '/x/1', headerLines: '' })];
+      await new Promise((resolve) => setImmediate(resolve));
+      later.push(conn.get({ path: '/x/2', headerLines: '' }));
+      expect(server.requests).to.deep.equal(['/x/0']);
+      await Promise.all(later);
+      expect(conn.writes).to.equal(2);
+      expect(server.requests).to.deep.equal(['/x/0', '/x/1', '/x/2']);
+      expect(performance.now() - t0).to.be.at.least(50);
+    } finally {
+      conn.destroy();
+      await server.close();
     }
   });
 });
@@ -145,18 +223,59 @@ describe('RestClient.getPipelined', () => {
     }
   });
 
-  it('turns pipelining off when the first pipelined connection breaks before any answer', async () => {
-    // In front of the server, something that drops its first connection at the first byte (an
-    // intermediary that refuses pipelining) and passes later ones through.
+  it('goes the ordinary way for a while after three pipelined connections in a row broke before any answer, then pipelines again', async () => {
+    // In front of the server, something that drops chosen connections at their first byte (an
+    // intermediary that refuses pipelining, or a server restarting) and passes the others through.
     const server = await httpServer();
     let seen = 0;
-    let dropped = 0;
+    const drop = new Set([1, 3, 4]);
     const front = net.createServer((s) => {
-      if (seen++ === 0) {
-        s.once('data', () => {
-          dropped++;
-          s.destroy();
-        });
+      if (drop.has(++seen)) {
+        s.once('data', () => s.destroy());
+        return;
+      }
+      const upstream = net.connect(server.port, '127.0.0.1');
+      s.pipe(upstream).pipe(s);
+      s.on('error', () => upstream.destroy());
+      upstream.on('error', () => s.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const clock = new FakeClock();
+    const client = new RestClient(kubeConfig(`http://127.0.0.1:${(front.address() as AddressInfo).port}`), clock);
+    const path = async (i: number): Promise<string> => (JSON.parse((await client.getPipelined({ path: `/x/${i}` })).text) as { path: string }).path;
+    try {
+      // Connection 1 (pipelined) is dropped: sent again on connection 2 (ordinary, kept alive).
+      expect(await path(0)).to.equal('/x/0');
+      expect(seen).to.equal(2);
+      // One strike is no verdict (a restarting server drops connections too): pipelining is tried
+      // again, and again (connections 3 and 4, dropped); each GET is answered all the same.
+      expect(await path(1)).to.equal('/x/1');
+      expect(await path(2)).to.equal('/x/2');
+      expect(seen).to.equal(4);
+      // Three in a row: the ordinary connection carries the GETs from now on, with no new pipelined connection.
+      for (const i of [3, 4, 5]) expect(await path(i)).to.equal(`/x/${i}`);
+      expect(seen).to.equal(4);
+      // Some time later, pipelining is tried again (connection 5, passed through) and stays on.
+      clock.advance(pipelineRestMs);
+      expect(await path(6)).to.equal('/x/6');
+      expect(await path(7)).to.equal('/x/7');
+      expect(seen).to.equal(5);
+      expect(server.requests).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '/x/5', '/x/6', '/x/7']);
+      expect(pipelineStrikes).to.equal(3);
+    } finally {
+      client.destroy();
+      front.close();
+      await server.close();
+    }
+  });
+
+  it('counts a connection broken by the server once, however many GETs it carried', async () => {
+    // One pipelined connection with five GETs, dropped at its first byte: one strike, not five.
+    const server = await httpServer();
+    let seen = 0;
+    const front = net.createServer((s) => {
+      if (++seen === 1) {
+        s.once('data', () => s.destroy());
         return;
       }
       const upstream = net.connect(server.port, '127.0.0.1');
@@ -167,19 +286,60 @@ describe('RestClient.getPipelined', () => {
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const client = new RestClient(kubeConfig(`http://127.0.0.1:${(front.address() as AddressInfo).port}`), realClock);
     try {
-      const first = await client.getPipelined({ path: '/x/0' });
-      expect(JSON.parse(first.text)).to.deep.include({ path: '/x/0' });
-      expect(dropped).to.equal(1);
-      const later: string[] = [];
-      for (const i of [1, 2, 3]) later.push((JSON.parse((await client.getPipelined({ path: `/x/${i}` })).text) as { path: string }).path);
-      expect(later).to.deep.equal(['/x/1', '/x/2', '/x/3']);
-      // No second pipelined connection: the ordinary one (kept alive) carried them all.
-      expect([dropped, seen]).to.deep.equal([1, 2]);
-      expect(server.requests).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3']);
+      const first = await Promise.all([0, 1, 2, 3, 4].map((i) => client.getPipelined({ path: `/x/${i}` })));
+      expect(first.map((a) => (JSON.parse(a.text) as { path: string }).path)).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4']);
+      const before = seen;
+      await client.getPipelined({ path: '/x/5' });
+      // Still pipelining: a new pipelined connection (the ordinary ones were opened for the five).
+      expect((client as unknown as { pipelineStrikes: number }).pipelineStrikes).to.equal(0);
+      expect(seen).to.equal(before + 1);
     } finally {
       client.destroy();
       front.close();
       await server.close();
+    }
+  });
+
+  it('sends GETs that cannot be pipelined as ordinary requests, at most eight at once', async () => {
+    // Credentials with a list-valued header cannot be written on the pipeline: every GET goes the
+    // ordinary way, and hundreds in flight (a burst of delete-reason lookups) must not become
+    // hundreds of connections.
+    let open = 0;
+    let most = 0;
+    const held: (() => void)[] = [];
+    const server = http.createServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      held.push(() => {
+        open--;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ path: req.url }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const kc: KubeConfigLike = {
+      getCurrentCluster: () => ({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+      applyToHTTPSOptions: async (o: RequestOptions) => {
+        o.headers = { ...(o.headers as OutgoingHttpHeaders | undefined), 'X-Listed': ['a', 'b'] };
+      },
+    };
+    const client = new RestClient(kc, realClock);
+    try {
+      const answers = Promise.all(Array.from({ length: 20 }, (_, i) => client.getPipelined({ path: `/x/${i}` })));
+      for (let round = 0; round < 3; round++) {
+        await until(() => held.length === Math.min(ordinaryFallbackLimit, 20 - round * ordinaryFallbackLimit), `round ${round} of requests`);
+        // Let any request beyond the limit show up, were one to be sent.
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(open).to.be.at.most(ordinaryFallbackLimit);
+        held.splice(0).forEach((release) => release());
+      }
+      const got = await answers;
+      expect(got.map((a) => (JSON.parse(a.text) as { path: string }).path)).to.deep.equal(Array.from({ length: 20 }, (_, i) => `/x/${i}`));
+      expect(most).to.equal(ordinaryFallbackLimit);
+    } finally {
+      client.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
@@ -220,8 +380,8 @@ for (const backend of testBackends()) {
         const got = answers.map((a) => (a.statusCode === 200 ? (JSON.parse(a.text) as { metadata: { name: string } }).metadata.name : a.statusCode));
         const exists = await Promise.all(names.map(async (n) => (await client.request({ path: `/api/v1/namespaces/${n}` })).statusCode === 200));
         expect(got).to.deep.equal(names.map((n, i) => (exists[i] ? n : 404)));
-        const internals = client as unknown as { pipelining: boolean; pipeline: PipelinedConnection | undefined };
-        expect(internals.pipelining).to.equal(true);
+        const internals = client as unknown as { pipelineStrikes: number; pipeline: PipelinedConnection | undefined };
+        expect(internals.pipelineStrikes).to.equal(0);
         expect(internals.pipeline?.answeredAny).to.equal(true);
       } finally {
         client.destroy();
@@ -238,7 +398,7 @@ describe('PipelinedConnection and the process', () => {
       import { realClock } from '@kubekit/core';
       import { PipelinedConnection } from ${JSON.stringify(new URL('../../src/internal/pipelinedConnection.ts', import.meta.url).href)};
       const conn = new PipelinedConnection({ host: '127.0.0.1', port: ${server.port} }, '127.0.0.1:${server.port}', realClock, 10000);
-      const a = await conn.get({ path: '/x/1', headers: {} });
+      const a = await conn.get({ path: '/x/1', headerLines: '' });
       console.log(a.statusCode);
     `;
     try {
