@@ -144,6 +144,9 @@ function keyDefault(list: ListType, key: string): unknown {
 
 const sortedListKeys = new WeakMap<ListType, readonly string[]>();
 
+/** A property name JavaScript orders as an array index (before every other own key). */
+const arrayIndex = /^(0|[1-9][0-9]{0,9})$/;
+
 /** An associative list's key names in order, sorted once per list type. */
 function sortedKeys(list: ListType): readonly string[] {
   let keys = sortedListKeys.get(list);
@@ -159,12 +162,23 @@ export function itemPathElement(list: ListType, item: unknown, index: number): s
   if (list.listType === 'set') return `v:${JSON.stringify(item)}`;
   if (list.listType === 'map' && list.keys.length > 0) {
     if (!isObject(item)) throw KubeError.badRequest(`associative list with keys has an element that is not a map type`);
+    // The JSON of the key fields in sorted order, written out directly; names that are array indexes
+    // would come first in an object's own order, so those keys are written through an object.
+    let text = '';
+    let indexLike = false;
+    for (const k of sortedKeys(list)) {
+      const v = Object.hasOwn(item, k) ? item[k] : keyDefault(list, k);
+      if (v === undefined) continue;
+      if (arrayIndex.test(k)) indexLike = true;
+      text += `${text === '' ? '' : ','}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    }
+    if (text === '') throw KubeError.badRequest('associative list with keys has an element that omits all key fields');
+    if (!indexLike) return `k:{${text}}`;
     const key: JSONObject = {};
     for (const k of sortedKeys(list)) {
       const v = Object.hasOwn(item, k) ? item[k] : keyDefault(list, k);
       if (v !== undefined) setOwn(key, k, v);
     }
-    if (Object.keys(key).length === 0) throw KubeError.badRequest('associative list with keys has an element that omits all key fields');
     return `k:${JSON.stringify(key)}`;
   }
   return `i:${index}`;

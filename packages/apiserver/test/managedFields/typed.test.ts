@@ -4,9 +4,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { FieldSet, comparePathElements, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, toFieldsV1, union } from '../../src/managedFields/fieldSet.js';
-import { builtinRootType, typeFromStructuralSchema } from '../../src/managedFields/schema.js';
+import { builtinRootType, typeFromStructuralSchema, type ListType } from '../../src/managedFields/schema.js';
 import { managedFieldsDepthOK } from '../../src/managedFields/fieldManager.js';
-import { UndeclaredFieldsError, compareObjects, equalJSON, ensureNamedFieldsAreMembers, mergeObjects, removeItems, toFieldSet } from '../../src/managedFields/typed.js';
+import { UndeclaredFieldsError, compareObjects, equalJSON, ensureNamedFieldsAreMembers, itemPathElement, mergeObjects, removeItems, toFieldSet } from '../../src/managedFields/typed.js';
 
 const schema = typeFromStructuralSchema({
   type: 'object',
@@ -70,6 +70,16 @@ describe('managed fields: field sets', () => {
       }
       expect(JSON.stringify(toFieldsV1(set))).to.equal(JSON.stringify(expected(set)));
     }));
+  });
+
+  // fieldpath.KeyByFields: the key fields sorted by name, written as the JSON of an object holding them.
+  it('names associative list items by their key fields as the JSON of an object with them in sorted order', () => {
+    const list = (keys: string[]): ListType => ({ kind: 'list', listType: 'map', keys, element: { kind: 'map', atomic: false } });
+    expect(itemPathElement(list(['port', 'name']), { name: 'a"b', port: 80, other: 1 }, 0)).to.equal('k:{"name":"a\\"b","port":80}');
+    expect(itemPathElement(list(['x']), { x: { nested: [1, 'two'] } }, 0)).to.equal('k:{"x":{"nested":[1,"two"]}}');
+    // Names that are array indexes come first in an object's own order, in numeric order.
+    expect(itemPathElement(list(['b', '10', '9']), { b: 1, 10: 2, 9: 3 }, 0)).to.equal('k:{"9":3,"10":2,"b":1}');
+    expect(() => itemPathElement(list(['name']), { other: 1 }, 0)).to.throw('associative list with keys has an element that omits all key fields');
   });
 
   it('unions, differences and intersections as fieldpath.Set does', () => {
