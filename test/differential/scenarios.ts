@@ -573,6 +573,12 @@ export const scenarios: Scenario[] = [
       await s.req('resourceVersionMatch without resourceVersion', 'GET', `${base(c)}?resourceVersionMatch=Exact`, { keep: statusOnly });
       await s.req('bad resourceVersionMatch', 'GET', `${base(c)}?resourceVersionMatch=Sometimes&resourceVersion=1`, { keep: statusOnly });
       await s.req('continue with a bad token', 'GET', `${base(c)}?limit=1&continue=bogus`, { keep: statusOnly });
+      // The server's own token rewritten: json.Unmarshal matches keys case-insensitively, the last one winning.
+      const page = await s.must('GET', `${base(c)}?limit=1`);
+      const issued = JSON.parse(Buffer.from((page.body as { metadata: { continue: string } }).metadata.continue, 'base64url').toString('utf8')) as { rv: number; start: string };
+      const token = (json: string) => Buffer.from(json, 'utf8').toString('base64url');
+      await s.req('continue with keys in another case', 'GET', `${base(c)}?limit=1&continue=${token(`{"v":"x","V":"meta.k8s.io/v1","Rv":${issued.rv},"sTaRt":${JSON.stringify(issued.start)}}`)}`, { keep: names });
+      await s.req('continue with a later empty START', 'GET', `${base(c)}?limit=1&continue=${token(`{"v":"meta.k8s.io/v1","rv":${issued.rv},"start":${JSON.stringify(issued.start)},"START":""}`)}`, { keep: statusOnly });
     },
   },
   // ---------------------------------------------------------------- discovery and OpenAPI

@@ -20,3 +20,4 @@ export type { ApiServer, ApiServerOptions, ServingCertificate } from './startApi
 export type { KubeconfigOptions } from './kubeconfig.js';
 export type { GroupVersionKind, MergeSemantics, OpenAPISchema } from './builtinSchemas.js';
 export type { WebhookServiceResolver } from './internal/webhookClient.js';
+export type { DeepYAMLOptions } from './internal/deepYAML.js';

@@ -170,6 +170,17 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown }).then === 'function';
 }
 
+/**
+ * The apiserver's answer to a list at a resourceVersion the store has not reached
+ * (storage.NewTooLargeResourceVersionError, a `NewTimeoutError`, hence its `Timeout: ` prefix).
+ * kubekit answers at once where the apiserver's watch cache first waits up to 3 s for the version.
+ */
+export function tooLargeResourceVersion(wanted: bigint | number, current: number): KubeError {
+  return new KubeError('Timeout', `Timeout: Too large resource version: ${wanted}, current: ${current}`, {
+    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+  });
+}
+
 /** The first index in sorted `keys` not less than `from`. */
 function lowerBound(keys: readonly string[], from: string): number {
   let lo = 0;
@@ -198,19 +209,20 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, select
   if (opts.continueToken !== '') {
     const token = decodeContinue(opts.continueToken);
     start = token.start;
-    if (token.rv < store.oldestResourceVersion) {
-      const fresh = encodeContinue(store.resourceVersion, start.slice(0, -1));
-      throw new KubeError('Expired', continueTooOld, { details: { causes: [{ reason: 'ResourceVersionTooOld', message: fresh }] } });
+    // A negative rv asks for the latest state (storage.ValidateListOptions); a positive one for that state.
+    if (token.rv > 0n) {
+      if (token.rv > BigInt(rv)) throw tooLargeResourceVersion(token.rv, rv);
+      const at = Number(token.rv);
+      if (at < store.oldestResourceVersion) {
+        const fresh = encodeContinue(store.resourceVersion, start.slice(0, -1));
+        throw new KubeError('Expired', continueTooOld, { details: { causes: [{ reason: 'ResourceVersionTooOld', message: fresh }] } });
+      }
+      if (at !== rv) snapshot = store.snapshotAt(type.bucket, at);
+      rv = at;
     }
-    if (token.rv !== rv) snapshot = store.snapshotAt(type.bucket, token.rv);
-    rv = token.rv;
   } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
     const wanted = parseListResourceVersion(opts.resourceVersion);
-    if (wanted > rv) {
-      throw new KubeError('Timeout', `Too large resource version: ${wanted}, current: ${rv}`, {
-        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
-      });
-    }
+    if (wanted > rv) throw tooLargeResourceVersion(wanted, rv);
     if (opts.resourceVersionMatch === 'Exact' && wanted !== rv) {
       snapshot = store.snapshotAt(type.bucket, wanted);
       rv = wanted;

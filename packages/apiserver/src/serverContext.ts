@@ -3,6 +3,7 @@
  */
 import type { Clock } from '@kubekit/core';
 import type { Admission } from './admission.js';
+import type { DeepYAMLParser } from './internal/deepYAML.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import type { WatchHub } from './watchHub.js';
 
@@ -33,6 +34,8 @@ export interface ServerContext {
   readonly hub: WatchHub;
   readonly clock: Clock;
   readonly limits: ServerLimits;
+  /** Parses YAML bodies nested too deeply for the calling thread, on worker threads. */
+  readonly deepYAML: DeepYAMLParser;
   /** The phase of a namespace. */
   namespacePhase(namespace: string): NamespacePhase;
   /** The admission webhooks of the stored webhook configurations. @defaultValue none */

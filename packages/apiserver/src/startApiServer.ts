@@ -23,6 +23,7 @@ import type { NamespacePhase, ServerContext, ServerLimits } from './serverContex
 import { ObjectStore } from './storage/objectStore.js';
 import { WatchHub } from './watchHub.js';
 import type { WebhookServiceResolver } from './internal/webhookClient.js';
+import { DeepYAMLParser, type DeepYAMLOptions } from './internal/deepYAML.js';
 import { randomUUID } from 'node:crypto';
 
 /** Options of {@link startApiServer}. Every option has a default; `{}` starts an in-memory server. */
@@ -75,7 +76,13 @@ export interface ApiServerOptions {
    * @defaultValue true
    */
   managedFields?: boolean;
-  /** The clock for timestamps and watch timers. @defaultValue the real clock */
+  /**
+   * YAML bodies nested deeper than a few hundred levels are parsed on worker threads: how many at
+   * once, how many may wait, and their deadline (see {@link DeepYAMLOptions}).
+   * @defaultValue 2 workers, 16 waiting, 60 s
+   */
+  deepYAML?: DeepYAMLOptions;
+  /** The clock for timestamps, watch timers and the deep-YAML deadline. @defaultValue the real clock */
   clock?: Clock;
   /**
    * Where webhooks given as a `service` reference (conversion, admission) are dialled: a base URL for
@@ -144,6 +151,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     managedFields: options.managedFields ?? true,
   };
 
+  // Before anything is opened: bad options throw here.
+  const deepYAML = new DeepYAMLParser({ ...options.deepYAML, clock });
+
   let persistence: FilePersistence | undefined;
   const store = await (async () => {
     if (options.dataDir === undefined) return new ObjectStore({ historySize: options.watchHistorySize });
@@ -158,6 +168,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const hub = new WatchHub(store);
   const ctx: ServerContext = {
     store, hub, clock, limits,
+    deepYAML,
     namespacePhase(namespace: string): NamespacePhase {
       const ns = store.get('/namespaces', namespace);
       if (ns === undefined) return undefined;
@@ -237,7 +248,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
-        const stopped = Promise.all([controllers.close(), collector.close()]);
+        const stopped = Promise.all([controllers.close(), collector.close(), ctx.deepYAML.close()]);
         hub.close();
         server.closeAllConnections();
         await closed;

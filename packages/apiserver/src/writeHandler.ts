@@ -16,10 +16,10 @@ import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/pr
 import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
-import { isYAMLStackOverflow, parseDeepYAML, yamlIsDeep } from './internal/deepYAML.js';
+import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
-import { applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
+import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
@@ -68,12 +68,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (yaml && !looksLikeJSON(text)) {
     const duplicates = wctx.fieldValidation !== 'Ignore';
     // The YAML parser recurses: deep YAML is parsed on a worker thread with a large stack.
-    if (yamlIsDeep(text)) return parsedDeepYAML(text, duplicates, wctx);
+    if (yamlIsDeep(text)) return parsedDeepYAML(ctx, text, duplicates, wctx);
     let parsed: unknown;
     try {
       parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
     } catch (err) {
-      if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(text, duplicates, wctx);
+      if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(ctx, text, duplicates, wctx);
       throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
@@ -101,8 +101,8 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   return parsed;
 }
 
-async function parsedDeepYAML(text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
-  const { value, duplicateFields } = await parseDeepYAML(text, duplicates);
+async function parsedDeepYAML(ctx: ServerContext, text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
+  const { value, duplicateFields } = await ctx.deepYAML.parse(text, duplicates);
   if (duplicates) wctx.duplicateFields = duplicateFields;
   return value;
 }
@@ -526,32 +526,35 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
       if (!Object.hasOwn(spec, 'replicas')) return scaled;
       const parentConfig = { apiVersion: old.apiVersion, kind: old.kind, metadata: { name: old.metadata.name } } as KubeObject;
       setPath(parentConfig as Record<string, unknown>, type.names.scale!.specReplicasPath, getPath(scaled, type.names.scale!.specReplicasPath));
-      const result = applyManagedFields(old, parentConfig, manager, { force }, { ...fieldManagerContext(r, wctx, old, scaled), conflictAPIVersion: 'autoscaling/v1' });
+      const result = applyManagedFields(old, new AppliedConfiguration(parentConfig), manager, { force }, { ...fieldManagerContext(r, wctx, old, scaled), conflictAPIVersion: 'autoscaling/v1' });
       setManagedFields(scaled, result.managedFields);
       return scaled;
     };
     await update(ctx, r, namespace, wctx, dryRun, replicas, bodyResourceVersion(body));
     return;
   }
-  if (ctx.store.get(type.bucket, key) === undefined) {
-    // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
-    if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
-    // The configuration itself is applied (the field set is what it says, not its defaults); its
-    // apiVersion and kind are checked as a decoded object's, and the result is decoded like one.
-    type.decode(config, { ...wctx, warnings: [] });
-    const result = applyManagedFields(undefined, config, manager, { force }, fieldManagerContext(r, wctx, undefined, config));
-    const obj = type.decode(result.object, wctx);
-    setManagedFields(obj, result.managedFields);
-    await create(ctx, r, namespace, obj, wctx, dryRun, undefined);
-    return;
-  }
-  await update(ctx, r, namespace, wctx, dryRun, (old) => {
-    type.decode(config, { ...wctx, warnings: [] });
-    const result = applyManagedFields(old, config, manager, { force }, fieldManagerContext(r, wctx, old, config));
+  // The configuration itself is applied (the field set is what it says, not its defaults); its
+  // apiVersion and kind are checked as a decoded object's, once, where the first attempt reads it; the
+  // update loop's retries merge the same configuration onto the newer object. The result is decoded
+  // like an object.
+  let applied: AppliedConfiguration | undefined;
+  const applyTo = (old: KubeObject | undefined): KubeObject => {
+    if (applied === undefined) {
+      type.decode(config, { ...wctx, warnings: [] });
+      applied = new AppliedConfiguration(config);
+    }
+    const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));
     const obj = type.decode(result.object, wctx);
     setManagedFields(obj, result.managedFields);
     return obj;
-  }, bodyResourceVersion(body));
+  };
+  if (ctx.store.get(type.bucket, key) === undefined) {
+    // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
+    if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
+    await create(ctx, r, namespace, applyTo(undefined), wctx, dryRun, undefined);
+    return;
+  }
+  await update(ctx, r, namespace, wctx, dryRun, applyTo, bodyResourceVersion(body));
 }
 
 /** The `autoscaling/v1` Scale of an object with a scale subresource. */

@@ -4,7 +4,7 @@
 // table holds the same words).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { goJSONSyntaxError, goQuoteChar, goStringFieldMismatch, goUnmarshalTypeError } from '../src/internal/goJSON.js';
+import { goFoldASCIIName, goJSONObjectMembers, goJSONSyntaxError, goQuoteChar, goStringFieldMismatch, goUnmarshalTypeError } from '../src/internal/goJSON.js';
 
 describe('goJSONSyntaxError', () => {
   const table: [string, string][] = [
@@ -87,5 +87,34 @@ describe('goUnmarshalTypeError', () => {
   it('finds the first member Go would refuse, matching field names case-insensitively', () => {
     expect(goStringFieldMismatch({ a: 1, KIND: 2, apiVersion: 3 }, ['apiVersion', 'kind'])).to.deep.equal({ name: 'kind', value: 2 });
     expect(goStringFieldMismatch({ kind: null, apiVersion: 'v1' }, ['apiVersion', 'kind'])).to.equal(undefined);
+  });
+});
+
+describe('goJSONObjectMembers', () => {
+  it('gives every member of an object in order, values as written, duplicates kept', () => {
+    const text = ' { "a" : 7.0 ,"b":{"c":[1,"]}",{"d":"\\""}]},"a":null, "\\u0065":"x\\\\"}';
+    expect(goJSONObjectMembers(text)).to.deep.equal([
+      { key: 'a', raw: '7.0' }, { key: 'b', raw: '{"c":[1,"]}",{"d":"\\""}]}' }, { key: 'a', raw: 'null' }, { key: 'e', raw: '"x\\\\"' },
+    ]);
+    expect(goJSONObjectMembers('{}')).to.deep.equal([]);
+  });
+
+  it('agrees with JSON.parse on any object (fast-check)', () => {
+    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.constantFrom(0, 2), (obj, indent) => {
+      const text = JSON.stringify(obj, null, indent);
+      const members = goJSONObjectMembers(text);
+      expect(members.map((m) => m.key)).to.deep.equal(Object.keys(obj));
+      expect(members.map((m) => JSON.parse(m.raw) as unknown)).to.deep.equal(Object.values(obj).map((v) => JSON.parse(JSON.stringify(v)) as unknown));
+    }));
+  });
+});
+
+describe('goFoldASCIIName', () => {
+  it('folds as encoding/json does for ASCII field names: ASCII case, ſ as s and the Kelvin sign as k only', () => {
+    expect(goFoldASCIIName('ſTaRt')).to.equal('start');
+    expect(goFoldASCIIName('\u212aind')).to.equal('kind');
+    expect(goFoldASCIIName('ß')).to.equal('ß');
+    expect(goFoldASCIIName('ﬅart')).to.equal('ﬅart');
+    expect(goFoldASCIIName('İ')).to.equal('İ');
   });
 });

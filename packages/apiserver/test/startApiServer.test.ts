@@ -114,6 +114,25 @@ describe('startApiServer', () => {
     expect(lines).to.include('GET /api/v1/namespaces/nope 404');
   });
 
+  it('parses a YAML body indented past 400 columns on a worker, with the deepYAML options given', async () => {
+    const one = await startApiServer({ deepYAML: { maxWorkers: 1, maxWaiting: 0, timeoutMs: 30_000 } });
+    try {
+      const deep = `${' '.repeat(500)}x`;
+      const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: indented\ndata:\n  a: |\n${deep}\n`;
+      const r = await new Client(one.url).request('POST', '/api/v1/namespaces/default/configmaps', text, 'application/yaml');
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.data).to.deep.equal({ a: 'x\n' });
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('refuses deepYAML options that make no sense before it starts anything', async () => {
+    const err = await startApiServer({ deepYAML: { maxWorkers: 0 } }).then(() => undefined, (e: unknown) => e);
+    expect(err).to.be.instanceOf(RangeError);
+    expect((err as Error).message).to.equal('deepYAML.maxWorkers must be an integer of at least 1, got 0');
+  });
+
   it('reports an older Kubernetes version with the field selector gate off', async () => {
     const old = await startApiServer({ customResourceFieldSelectors: false });
     try {

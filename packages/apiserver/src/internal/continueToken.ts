@@ -3,12 +3,15 @@
 // `{"v":"meta.k8s.io/v1","rv":<list resourceVersion>,"start":"<next key>"}`. A token that does not
 // read gets the words of DecodeContinue's errors, behind the list handler's "invalid continue token: ".
 import { KubeError } from '@kubekit/core';
-import { goJSONSyntaxError, goJSONTypeName, goStringFieldMismatch, goUnmarshalTypeError } from './goJSON.js';
+import { goJSONSyntaxError, goUnmarshalStruct } from './goJSON.js';
 
 /** A decoded continue token. */
 export interface ContinueToken {
-  /** The resourceVersion of the list the token continues. */
-  rv: number;
+  /**
+   * The resourceVersion of the list the token continues, as the int64 the apiserver reads: never 0;
+   * negative asks for the latest state (storage.ValidateListOptions); it may exceed the store's.
+   */
+  rv: bigint;
   /** The store key to continue from (inclusive). */
   start: string;
 }
@@ -58,9 +61,16 @@ function invalidToken(detail: string): KubeError {
 
 const notValid = 'continue key is not valid';
 
+/** The token's fields as `storage.continueToken` declares them. */
+const tokenFields = { v: 'string', rv: 'int64', start: 'string' } as const;
+
 /**
- * Reads a continue token as `storage.DecodeContinue` does.
+ * Reads a continue token as `storage.DecodeContinue` does: the JSON is decoded as `json.Unmarshal`
+ * decodes it into the token's struct (members in order, keys matched case-insensitively, the last one
+ * winning, the first type error reported; see {@link goUnmarshalStruct}).
  *
+ * @returns the token's resourceVersion as the int64 it is (a negative one asks for the latest state;
+ *   one beyond 2^53 is still read exactly) and the store key to continue from.
  * @throws KubeError (`BadRequest`) `invalid continue token: continue key is not valid…` with Go's
  *   words for what did not read (base64, JSON, version, resourceVersion, start key).
  */
@@ -69,32 +79,18 @@ export function decodeContinue(token: string): ContinueToken {
   if ('error' in decoded) throw invalidToken(`${notValid}: ${decoded.error}`);
   const syntax = goJSONSyntaxError(decoded.bytes);
   if (syntax !== undefined) throw invalidToken(`${notValid}: ${syntax}`);
-  const value = JSON.parse(decoded.bytes.toString('utf8')) as unknown;
-  if (value === null) throw invalidToken(`${notValid}: server does not recognize this encoded version `);
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidToken(`${notValid}: ${goUnmarshalTypeError(value, 'storage.continueToken')}`);
-  const t = value as Record<string, unknown>;
-  const bad = goStringFieldMismatch(t, ['v', 'start']);
-  if (bad !== undefined) throw invalidToken(`${notValid}: ${goUnmarshalTypeError(bad.value, 'string', { struct: 'continueToken', name: bad.name })}`);
-  // encoding/json matches keys to struct fields case-insensitively.
-  const member = (name: string): unknown => Object.entries(t).find(([k]) => k.toLowerCase() === name)?.[1];
-  const rvValue = member('rv') ?? 0;
-  if (typeof rvValue !== 'number' || !Number.isSafeInteger(rvValue)) {
-    const what = typeof rvValue === 'number' ? `number ${String(rvValue)}` : goJSONTypeName(rvValue);
-    throw invalidToken(`${notValid}: json: cannot unmarshal ${what} into Go struct field continueToken.rv of type int64`);
-  }
-  const field = (name: string): string => {
-    const v = member(name);
-    return typeof v === 'string' ? v : '';
-  };
-  const version = field('v');
+  const { values, error } = goUnmarshalStruct(decoded.bytes.toString('utf8'), 'storage.continueToken', tokenFields);
+  if (error !== undefined) throw invalidToken(`${notValid}: ${error}`);
+  const version = (values.get('v') as string | undefined) ?? '';
   if (version !== 'meta.k8s.io/v1') throw invalidToken(`${notValid}: server does not recognize this encoded version ${version}`);
-  if (rvValue <= 0) throw invalidToken(`${notValid}: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
-  const start = field('start');
+  const rv = (values.get('rv') as bigint | undefined) ?? 0n;
+  if (rv === 0n) throw invalidToken(`${notValid}: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
+  const start = (values.get('start') as string | undefined) ?? '';
   if (start === '') throw invalidToken(`${notValid}: encoded start key empty (version meta.k8s.io/v1)`);
   // A start key that path.Clean would change could reach outside the listed prefix.
   const rooted = start.startsWith('/') ? start : `/${start}`;
   if (cleanPath(rooted) !== rooted) throw invalidToken(`${notValid}: ${start}`);
-  return { rv: rvValue, start: rooted.slice(1) };
+  return { rv, start: rooted.slice(1) };
 }
 
 /** Go's `path.Clean` of a rooted path. */

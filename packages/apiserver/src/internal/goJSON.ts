@@ -193,3 +193,148 @@ export function goStringFieldMismatch(obj: Record<string, unknown>, names: reado
   }
   return undefined;
 }
+
+/**
+ * A JSON object key folded as encoding/json folds keys to match them with struct field names whose
+ * names are ASCII (fold.go's `foldName`, compared in lower case): ASCII letters fold to lower case, and
+ * the only other runes whose simple case folding reaches an ASCII letter are U+017F (ſ, folds to `s`)
+ * and U+212A (the Kelvin sign, folds to `k`). Every other rune stays itself, so it matches no ASCII name.
+ * (`toLowerCase`/`toUpperCase` would not do: they map `ß` to `ss` and `ﬅ` to `st`, which Go does not.)
+ */
+export function goFoldASCIIName(key: string): string {
+  let out = '';
+  for (const ch of key) {
+    if (ch === '\u017f') out += 's';
+    else if (ch === '\u212a') out += 'k';
+    else if (ch >= 'A' && ch <= 'Z') out += ch.toLowerCase();
+    else out += ch;
+  }
+  return out;
+}
+
+/** One member of a JSON object: its key (unescaped) and its value as written. */
+export interface GoJSONMember {
+  key: string;
+  /** The value's text as it stands in the input (`7.0` stays `7.0`). */
+  raw: string;
+}
+
+/**
+ * The members of the top-level object of a JSON text, in document order, duplicates kept — what
+ * `JSON.parse` loses and encoding/json's struct decoding sees. The text must be valid JSON (check it
+ * with {@link goJSONSyntaxError} first) whose top-level value is an object.
+ */
+export function goJSONObjectMembers(text: string): GoJSONMember[] {
+  const members: GoJSONMember[] = [];
+  let i = text.indexOf('{') + 1;
+  const skipSpace = (): void => {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  };
+  // The end (exclusive) of the string literal opening at `at`.
+  const stringEnd = (at: number): number => {
+    let j = at + 1;
+    while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c ? 2 : 1;
+    return j + 1;
+  };
+  // The end (exclusive) of the value starting at `at`; containers are skipped over by their brackets.
+  const valueEnd = (at: number): number => {
+    const c = text.charCodeAt(at);
+    if (c === 0x22) return stringEnd(at);
+    if (c !== 0x7b && c !== 0x5b) {
+      let j = at;
+      while (j < text.length && !isSpace(text.charCodeAt(j)) && !',}]'.includes(text[j])) j++;
+      return j;
+    }
+    let depth = 0;
+    let j = at;
+    for (;;) {
+      const d = text.charCodeAt(j);
+      if (d === 0x22) { j = stringEnd(j); continue; }
+      if (d === 0x7b || d === 0x5b) depth++;
+      else if (d === 0x7d || d === 0x5d) depth--;
+      j++;
+      if (depth === 0) return j;
+    }
+  };
+  for (;;) {
+    skipSpace();
+    if (text.charCodeAt(i) === 0x7d) return members;
+    const keyEnd = stringEnd(i);
+    const rawKey = text.slice(i, keyEnd);
+    const key = rawKey.includes('\\') ? (JSON.parse(rawKey) as string) : rawKey.slice(1, -1);
+    i = keyEnd;
+    skipSpace();
+    i++; // the colon
+    skipSpace();
+    const end = valueEnd(i);
+    members.push({ key, raw: text.slice(i, end) });
+    i = end;
+    skipSpace();
+    if (text.charCodeAt(i) === 0x7d) return members;
+    i++; // the comma
+  }
+}
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/** The JSON type of a value's text, as `UnmarshalTypeError` names it (the text is valid JSON, not null). */
+function rawJSONType(raw: string): string {
+  switch (raw[0]) {
+    case '"': return 'string';
+    case '{': return 'object';
+    case '[': return 'array';
+    case 't': case 'f': return 'bool';
+    default: return 'number';
+  }
+}
+
+/** The Go type of a struct field {@link goUnmarshalStruct} fills. */
+export type GoFieldType = 'string' | 'int64';
+
+/** What {@link goUnmarshalStruct} decoded: each field's value (absent when never set) and the error Go returns. */
+export interface GoStructDecoded {
+  values: Map<string, string | bigint>;
+  /** The first error encoding/json saved while decoding, in its words; undefined when it decoded. */
+  error: string | undefined;
+}
+
+/**
+ * `json.Unmarshal` of a valid JSON text into a Go struct of `string` and `int64` fields (names in ASCII,
+ * as their json tags spell them), as encoding/json's decode.go does it: members are read in order; a
+ * key finds its field exactly or by case folding ({@link goFoldASCIIName}); a later member overwrites
+ * an earlier one and a null leaves the field as it was; a value of the wrong JSON type, or a number
+ * `strconv.ParseInt` does not read as an int64 (`7.0`, `1e2`, beyond ±2^63), is an `UnmarshalTypeError`
+ * that is saved — the first one only — while decoding goes on; unknown members are skipped.
+ *
+ * @param goType - the struct's qualified type (`storage.continueToken`), named when the text is not an object.
+ */
+export function goUnmarshalStruct(text: string, goType: string, fields: Readonly<Record<string, GoFieldType>>): GoStructDecoded {
+  const values = new Map<string, string | bigint>();
+  const top = JSON.parse(text) as unknown;
+  if (top === null) return { values, error: undefined };
+  if (typeof top !== 'object' || Array.isArray(top)) return { values, error: goUnmarshalTypeError(top, goType) };
+  const struct = goType.slice(goType.lastIndexOf('.') + 1);
+  const byFolded = new Map<string, string>();
+  for (const name of Object.keys(fields)) byFolded.set(goFoldASCIIName(name), name);
+  let error: string | undefined;
+  for (const { key, raw } of goJSONObjectMembers(text)) {
+    const name = Object.hasOwn(fields, key) ? key : byFolded.get(goFoldASCIIName(key));
+    if (name === undefined || raw === 'null') continue;
+    const type = fields[name];
+    const jsonType = rawJSONType(raw);
+    let bad: string | undefined;
+    if (type === 'string') {
+      if (jsonType === 'string') values.set(name, JSON.parse(raw) as string);
+      else bad = jsonType;
+    } else if (jsonType === 'number') {
+      const n = /^-?\d+$/.test(raw) ? BigInt(raw) : undefined;
+      if (n !== undefined && n >= int64Min && n <= int64Max) values.set(name, n);
+      else bad = `number ${raw}`;
+    } else {
+      bad = jsonType;
+    }
+    if (bad !== undefined) error ??= `json: cannot unmarshal ${bad} into Go struct field ${struct}.${name} of type ${type}`;
+  }
+  return { values, error };
+}

@@ -112,7 +112,11 @@ export function sendText(res: ServerResponse, code: number, text: string, conten
 /** Writes an error as the apiserver's `Status` body with its HTTP code. */
 export function sendError(res: ServerResponse, err: unknown): void {
   const kerr = toKubeError(err);
-  sendJSON(res, kerr.code, kerr.toStatus());
+  const status = kerr.toStatus();
+  // As responsewriters.ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
+  const retryAfter = status.details?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0 && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
+  sendJSON(res, kerr.code, status);
 }
 
 /** Any thrown value as a `KubeError`: unexpected errors become `InternalError` (500). */

@@ -19,7 +19,7 @@
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
  */
 import { KubeError, goJSON, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
-import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
+import { FieldSet, cloneSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
 import { cloneJSON } from '../internal/own.js';
 import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
 import type { TypeNode } from './schema.js';
@@ -65,9 +65,17 @@ interface Entry {
   subresource: string;
   time: string | undefined;
   /** The fields, decoded from {@link raw} when first needed (see {@link setOf}). */
-  set?: FieldSet;
+  set: FieldSet | undefined;
   /** The stored FieldsV1 the entry was read from, reused while its set is unchanged. */
-  raw?: Record<string, unknown>;
+  raw: Record<string, unknown> | undefined;
+}
+
+/**
+ * An entry, every field in place and in one order: entries all share one shape, which keeps the
+ * property reads of every walk over them fast (spreads and deletes made many shapes).
+ */
+function newEntry(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource' | 'time'>, set: FieldSet | undefined, raw: Record<string, unknown> | undefined): Entry {
+  return { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource, time: e.time, set, raw };
 }
 
 /** An entry's fields, decoded on first use: most writes leave most managers untouched. */
@@ -106,12 +114,13 @@ function intersects(e: Entry, set: FieldSet): boolean {
 type Managed = Map<string, Entry>;
 
 function identifier(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  const id: Record<string, string> = {};
-  if (e.manager !== '') id.manager = e.manager;
-  id.operation = e.operation;
-  if (e.operation === 'Update' && e.apiVersion !== '') id.apiVersion = e.apiVersion;
-  if (e.subresource !== '') id.subresource = e.subresource;
-  return JSON.stringify(id);
+  // The JSON of `{manager?, operation, apiVersion?, subresource?}`, written out directly (it is made
+  // for every entry of every write).
+  let id = e.manager !== '' ? `{"manager":${JSON.stringify(e.manager)},` : '{';
+  id += `"operation":${JSON.stringify(e.operation)}`;
+  if (e.operation === 'Update' && e.apiVersion !== '') id += `,"apiVersion":${JSON.stringify(e.apiVersion)}`;
+  if (e.subresource !== '') id += `,"subresource":${JSON.stringify(e.subresource)}`;
+  return `${id}}`;
 }
 
 /** The paths the field manager never records (`stripMetaManager`). */
@@ -140,14 +149,13 @@ function decodeManaged(entries: unknown, keepRaw = false): Managed {
     const operation = e.operation ?? 'Update';
     if (operation !== 'Apply' && operation !== 'Update') throw KubeError.badRequest(`failed to decode managed fields: operation ${goQuote(String(operation))} is not Apply or Update`);
     if (e.fieldsType !== undefined && e.fieldsType !== '' && e.fieldsType !== 'FieldsV1') throw KubeError.badRequest(`failed to decode managed fields: invalid fieldsType ${goQuote(String(e.fieldsType))}`);
-    const entry: Entry = {
+    // Stored entries are valid and canonical (the field manager wrote them): decoded when needed,
+    // re-used as long as their set does not change. Others are checked now.
+    const reuse = keepRaw && e.fieldsV1 !== undefined && e.fieldsV1 !== null && typeof e.fieldsV1 === 'object' && !Array.isArray(e.fieldsV1);
+    const entry = newEntry({
       manager: typeof e.manager === 'string' ? e.manager : '', operation, apiVersion: typeof e.apiVersion === 'string' ? e.apiVersion : '',
       subresource: typeof e.subresource === 'string' ? e.subresource : '', time: typeof e.time === 'string' ? e.time : undefined,
-      // Stored entries are valid and canonical (the field manager wrote them): decoded when needed,
-      // re-used as long as their set does not change. Others are checked now.
-      ...(keepRaw && e.fieldsV1 !== undefined && e.fieldsV1 !== null && typeof e.fieldsV1 === 'object' && !Array.isArray(e.fieldsV1)
-        ? { raw: e.fieldsV1 } : { set: fromFieldsV1(e.fieldsV1) }),
-    };
+    }, reuse ? undefined : fromFieldsV1(e.fieldsV1), reuse ? e.fieldsV1 : undefined);
     const id = identifier(entry);
     if (out.has(id)) throw KubeError.badRequest(`failed to decode managed fields: duplicate entries for manager ${id}`);
     out.set(id, entry);
@@ -155,10 +163,17 @@ function decodeManaged(entries: unknown, keepRaw = false): Managed {
   return out;
 }
 
+let lastTime: string | undefined;
+let lastSeconds = 0;
+
 function seconds(time: string | undefined): number {
   if (time === undefined) return 0;
+  // Most entries of a write carry the same few times: the last one parsed is kept.
+  if (time === lastTime) return lastSeconds;
   const t = Date.parse(time);
-  return Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+  lastTime = time;
+  lastSeconds = Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+  return lastSeconds;
 }
 
 /** `metadata.managedFields` from the managers, in the apiserver's order (`sortEncodedManagedFields`). */
@@ -175,12 +190,18 @@ function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
     if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
     return p.subresource < q.subresource ? -1 : p.subresource > q.subresource ? 1 : 0;
   });
-  return entries.map((e) => ({
-    ...(e.manager !== '' ? { manager: e.manager } : {}), operation: e.operation, apiVersion: e.apiVersion,
-    ...(e.time !== undefined ? { time: e.time } : {}),
-    fieldsType: 'FieldsV1', fieldsV1: e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(setOf(e)),
-    ...(e.subresource !== '' ? { subresource: e.subresource } : {}),
-  }));
+  return entries.map((e) => {
+    // The keys in ManagedFieldsEntry's order, as the apiserver writes them.
+    const out: ManagedFieldsEntry = {};
+    if (e.manager !== '') out.manager = e.manager;
+    out.operation = e.operation;
+    out.apiVersion = e.apiVersion;
+    if (e.time !== undefined) out.time = e.time;
+    out.fieldsType = 'FieldsV1';
+    out.fieldsV1 = e.raw !== undefined ? cloneJSON(e.raw) : toFieldsV1(setOf(e));
+    if (e.subresource !== '') out.subresource = e.subresource;
+    return out;
+  });
 }
 
 /** An object without `metadata.managedFields` (shallow copies of the two levels touched). */
@@ -209,7 +230,7 @@ function finish(managed: Managed): void {
 /** Removes the members of `set` from an entry's set, forgetting its FieldsV1 if that changed it. */
 function subtract(e: Entry, set: FieldSet): void {
   if (e.set === undefined && e.raw !== undefined && !rawIntersects(e.raw, set)) return;
-  if (subtractInPlace(setOf(e), set)) delete e.raw;
+  if (subtractInPlace(setOf(e), set)) e.raw = undefined;
 }
 
 /** Merges the oldest `Update` entries into one `ancient-changes` entry per API version (`capManagersManager`). */
@@ -227,10 +248,10 @@ function capUpdateManagers(managed: Managed): void {
     if (!managed.has(bucket)) {
       const firstEntry = managed.get(first)!;
       managed.delete(first);
-      managed.set(bucket, { ...firstEntry, set: setOf(firstEntry), manager: ancientChangesManager, subresource: '' });
+      managed.set(bucket, newEntry({ ...firstEntry, manager: ancientChangesManager, subresource: '' }, setOf(firstEntry), firstEntry.raw));
     }
     const b = managed.get(bucket)!;
-    managed.set(bucket, { ...b, set: union(setOf(e), setOf(b)), time: e.time, raw: undefined });
+    managed.set(bucket, newEntry({ ...b, time: e.time }, union(setOf(e), setOf(b)), undefined));
     managed.delete(id);
     length--;
   }
@@ -247,17 +268,23 @@ function entryTime(ctx: FieldManagerContext): string | undefined {
  */
 function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: string, ctx: FieldManagerContext): void {
   const c = filtered(compareObjects(live, next, ctx.type), ctx.ignored);
-  const taken = union(c.modified, c.added);
-  for (const e of managed.values()) {
-    subtract(e, taken);
-    subtract(e, c.removed);
+  // The sets are fresh from the comparison: one of them serves as the union when the other is empty
+  // (a create modifies nothing), and the new entry's set may be built in place.
+  const taken = c.modified.isEmpty() ? c.added : c.added.isEmpty() ? c.modified : union(c.modified, c.added);
+  const removes = !c.removed.isEmpty();
+  if (!taken.isEmpty() || removes) {
+    for (const e of managed.values()) {
+      subtract(e, taken);
+      if (removes) subtract(e, c.removed);
+    }
   }
   const mine = ctx.ignored === undefined ? taken : recursiveDifference(taken, ctx.ignored);
   if (mine.isEmpty()) return;
   const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);
   const previous = managed.get(id);
-  managed.set(id, { ...key, time: entryTime(ctx), set: previous === undefined ? mine : union(mine, setOf(previous)) });
+  const time = entryTime(ctx);
+  managed.set(id, newEntry({ manager, operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time }, previous === undefined ? mine : unionInto(mine, setOf(previous)), undefined));
 }
 
 /**
@@ -353,20 +380,57 @@ function conflictError(conflicts: Map<string, FieldSet>, apiVersion?: string): A
 }
 
 /**
+ * An applied configuration, read once per request: checked to carry no `metadata.managedFields`, its
+ * field set (`ToFieldSet`) computed on first use and kept, so that the update loop's retries (and
+ * kubectl's second attempt) only merge it again onto the newer object.
+ */
+export class AppliedConfiguration {
+  #set: FieldSet | undefined;
+
+  /** @throws KubeError `BadRequest` for a configuration carrying `metadata.managedFields` */
+  constructor(readonly object: KubeObject) {
+    const meta = object.metadata as Record<string, unknown> | undefined;
+    if (meta !== undefined && meta.managedFields !== undefined && meta.managedFields !== null) throw KubeError.badRequest('metadata.managedFields must be nil');
+  }
+
+  /**
+   * The configuration's fields at the write's type (the same set every time: callers copy it before
+   * they change it).
+   *
+   * @throws KubeError `BadRequest` when the configuration has fields its schema does not declare
+   */
+  fieldSet(ctx: FieldManagerContext): FieldSet {
+    this.#set ??= typedFieldSet(this.object, ctx);
+    return this.#set;
+  }
+}
+
+function typedFieldSet(config: KubeObject, ctx: FieldManagerContext): FieldSet {
+  try {
+    return toFieldSet(config, ctx.type);
+  } catch (err) {
+    if (!(err instanceof UndeclaredFieldsError)) throw err;
+    const m = config.metadata ?? {};
+    const [group, version] = ctx.apiVersion.includes('/') ? ctx.apiVersion.split('/') : ['', ctx.apiVersion];
+    const gvk = group === '' ? `/${version}, Kind=${String(config.kind ?? '')}` : `${group}/${version}, Kind=${String(config.kind ?? '')}`;
+    // The apiserver answers 500; the request is at fault, and the embedded server answers 400 (as it
+    // does for strategic merge patch directives that do not apply).
+    throw new KubeError('BadRequest', `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
+  }
+}
+
+/**
  * Server-side apply of `config` by `manager` onto `live` (undefined: the object is created), as the
  * apiserver's field manager chain does it.
  *
  * @throws ApplyConflictError (409 `Conflict`, causes `FieldManagerConflict`) when other managers own
  *   fields the apply changes and `force` is off
- * @throws KubeError `BadRequest` for a configuration carrying `metadata.managedFields`
  */
-export function applyManagedFields(live: KubeObject | undefined, config: KubeObject, manager: string, options: ApplyOptions, ctx: FieldManagerContext): ApplyResult {
-  const meta = config.metadata as Record<string, unknown> | undefined;
-  if (meta !== undefined && meta.managedFields !== undefined && meta.managedFields !== null) throw KubeError.badRequest('metadata.managedFields must be nil');
+export function applyManagedFields(live: KubeObject | undefined, config: AppliedConfiguration, manager: string, options: ApplyOptions, ctx: FieldManagerContext): ApplyResult {
   const attempt = (force: boolean): ApplyResult => applyOnce(live, config, manager, force, ctx);
-  if (options.force || manager !== 'kubectl') return withLastApplied(attempt(options.force), live, config, manager);
+  if (options.force || manager !== 'kubectl') return withLastApplied(attempt(options.force), live, config.object, manager);
   try {
-    return withLastApplied(attempt(false), live, config, manager);
+    return withLastApplied(attempt(false), live, config.object, manager);
   } catch (err) {
     if (!(err instanceof ApplyConflictError) || live === undefined) throw err;
     // kubectl moving from client-side to server-side apply: the fields its last-applied configuration
@@ -381,7 +445,7 @@ export function applyManagedFields(live: KubeObject | undefined, config: KubeObj
       }
       throw conflictError(rest, ctx.conflictAPIVersion);
     }
-    return withLastApplied(attempt(true), live, config, manager);
+    return withLastApplied(attempt(true), live, config.object, manager);
   }
 }
 
@@ -392,7 +456,7 @@ class ConflictsCarrier extends ApplyConflictError {
   }
 }
 
-function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
+function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
   let managed = decodeManaged(live?.metadata.managedFields, true);
   const liveObj = withoutManagedFields(live);
   if (managed.size === 0 && live !== undefined) {
@@ -401,24 +465,13 @@ function applyOnce(live: KubeObject | undefined, config: KubeObject, manager: st
     recordUpdate(managed, ctx.empty ?? {}, liveObj, beforeFirstApplyManager, ctx);
     finish(managed);
   }
-  let merged = mergeObjects(liveObj, config, ctx.type) as Record<string, unknown>;
+  let merged = mergeObjects(liveObj, applied.object, ctx.type) as Record<string, unknown>;
   const key = { manager, operation: 'Apply' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);
   const last = managed.get(id);
-  let set: FieldSet;
-  try {
-    set = toFieldSet(config, ctx.type);
-  } catch (err) {
-    if (!(err instanceof UndeclaredFieldsError)) throw err;
-    const m = config.metadata ?? {};
-    const [group, version] = ctx.apiVersion.includes('/') ? ctx.apiVersion.split('/') : ['', ctx.apiVersion];
-    const gvk = group === '' ? `/${version}, Kind=${String(config.kind ?? '')}` : `${group}/${version}, Kind=${String(config.kind ?? '')}`;
-    // The apiserver answers 500; the request is at fault, and the embedded server answers 400 (as it
-    // does for strategic merge patch directives that do not apply).
-    throw new KubeError('BadRequest', `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${gvk}): ${err.message}`, { cause: err });
-  }
-  if (ctx.ignored !== undefined) set = recursiveDifference(set, ctx.ignored);
-  managed.set(id, { ...key, time: last?.time, set });
+  // A copy: the entry's set is changed in place below, the configuration's is kept for a retry.
+  const set = ctx.ignored === undefined ? cloneSet(applied.fieldSet(ctx)) : recursiveDifference(applied.fieldSet(ctx), ctx.ignored);
+  managed.set(id, newEntry({ manager, operation: 'Apply', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: last?.time }, set, undefined));
   if (last !== undefined && !entryEmpty(last)) {
     // Prune what this manager applied before and no longer applies, unless someone else owns it.
     const owned = new FieldSet();

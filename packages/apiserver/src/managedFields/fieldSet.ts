@@ -147,15 +147,16 @@ export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
   return pruneEmpty(out);
 }
 
-/** The FieldsV1 form of a set (`{"f:spec": {".": {}, "f:color": {}}}`). */
+/** The FieldsV1 form of a set (`{"f:spec": {".": {}, "f:color": {}}}`), keys in `PathElement.Compare` order. */
 export function toFieldsV1(set: FieldSet): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   const stack: [FieldSet, Record<string, unknown>][] = [[set, root]];
   while (stack.length > 0) {
     const [node, out] = stack.pop()!;
-    const kids = [...node.children].filter(([, c]) => !c.isEmptyShallow());
+    const kids: [string, FieldSet][] = [];
+    for (const kid of node.children) if (kid[1].member || kid[1].children.size > 0) kids.push(kid);
     if (node.member && kids.length > 0 && out !== root) out['.'] = {};
-    if (kids.length > 1) kids.sort(([a], [b]) => comparePathElements(a, b));
+    if (kids.length > 1) sortPathElements(kids);
     // Path elements start with `f:`, `k:`, `v:` or `i:`: never a key with a meaning to objects.
     for (const [pe, c] of kids) {
       const o: Record<string, unknown> = {};
@@ -166,6 +167,56 @@ export function toFieldsV1(set: FieldSet): Record<string, unknown> {
   return root;
 }
 
+/**
+ * Read bodies of key and value path elements: the same items (`k:{"name":"http"}`) come back write
+ * after write. Bounded: short elements only, emptied when full.
+ */
+const bodies = new Map<string, unknown>();
+const maxBodies = 4096;
+const maxCachedLength = 256;
+
+/** What {@link comparePathElements} compares of an element: the key's entries, the value, the index, or the name. */
+function pathElementBody(pe: string): unknown {
+  switch (pe[0]) {
+    case 'k': case 'v': {
+      let body = bodies.get(pe);
+      if (body === undefined && !bodies.has(pe)) {
+        const parsed = JSON.parse(pe.slice(2)) as unknown;
+        body = pe[0] === 'k' ? Object.entries(parsed as Record<string, unknown>) : parsed;
+        if (pe.length <= maxCachedLength) {
+          if (bodies.size >= maxBodies) bodies.clear();
+          bodies.set(pe, body);
+        }
+      }
+      return body;
+    }
+    case 'i': return Number(pe.slice(2));
+    default: return pe.slice(2);
+  }
+}
+
+/**
+ * Sorts `[path element, …]` pairs in `PathElement.Compare` order, in place. Field names (nearly every
+ * node's children) compare as strings, and are often in order already; keys and values are parsed
+ * once per element, not once per comparison.
+ */
+export function sortPathElements<T>(items: [string, T][]): void {
+  let fields = true;
+  let sorted = true;
+  for (let i = 0; i < items.length; i++) {
+    const pe = items[i][0];
+    if (pe.charCodeAt(0) !== 0x66 /* f */) { fields = false; break; }
+    if (i > 0 && items[i - 1][0] > pe) sorted = false;
+  }
+  if (fields) {
+    // Same `f:` prefix: comparing whole strings compares the names.
+    if (!sorted) items.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return;
+  }
+  const decorated = items.map((item) => ({ item, body: pathElementBody(item[0]) }));
+  decorated.sort((a, b) => comparePathElementsParsed(a.item[0], b.item[0], a.body, b.body));
+  for (let i = 0; i < items.length; i++) items[i] = decorated[i].item;
+}
 /**
  * Reads a FieldsV1 object. Unknown path element prefixes are an error, as in `SetFromValue`.
  *
@@ -218,7 +269,8 @@ export function memberPaths(set: FieldSet): string[] {
   const stack: [FieldSet, string][] = [[set, '']];
   while (stack.length > 0) {
     const [node, prefix] = stack.pop()!;
-    const kids = [...node.children].sort(([a], [b]) => comparePathElements(a, b));
+    const kids = [...node.children];
+    sortPathElements(kids);
     for (const [pe, c] of kids) if (c.member) out.push(prefix + pathElementString(pe));
     for (let i = kids.length - 1; i >= 0; i--) {
       const [pe, c] = kids[i];
@@ -261,15 +313,26 @@ export function comparePathElements(a: string, b: string): number {
     case 'f': return x < y ? -1 : x > y ? 1 : 0;
     case 'i': return Number(x) - Number(y);
     case 'v': return compareValues(JSON.parse(x), JSON.parse(y));
-    default: {
-      const kx = Object.entries(JSON.parse(x) as Record<string, unknown>);
-      const ky = Object.entries(JSON.parse(y) as Record<string, unknown>);
-      for (let i = 0; i < Math.min(kx.length, ky.length); i++) {
-        if (kx[i][0] !== ky[i][0]) return kx[i][0] < ky[i][0] ? -1 : 1;
-        const c = compareValues(kx[i][1], ky[i][1]);
-        if (c !== 0) return c;
-      }
-      return kx.length - ky.length;
-    }
+    default: return compareKeys(Object.entries(JSON.parse(x) as Record<string, unknown>), Object.entries(JSON.parse(y) as Record<string, unknown>));
   }
+}
+
+/** {@link comparePathElements} with each element's body already read (the name, the key's entries, the value or the index). */
+function comparePathElementsParsed(a: string, b: string, pa: unknown, pb: unknown): number {
+  if (a[0] !== b[0]) return kindOrder[a[0]] - kindOrder[b[0]];
+  switch (a[0]) {
+    case 'f': return (pa as string) < (pb as string) ? -1 : (pa as string) > (pb as string) ? 1 : 0;
+    case 'i': return (pa as number) - (pb as number);
+    case 'v': return compareValues(pa, pb);
+    default: return compareKeys(pa as [string, unknown][], pb as [string, unknown][]);
+  }
+}
+
+function compareKeys(kx: [string, unknown][], ky: [string, unknown][]): number {
+  for (let i = 0; i < Math.min(kx.length, ky.length); i++) {
+    if (kx[i][0] !== ky[i][0]) return kx[i][0] < ky[i][0] ? -1 : 1;
+    const c = compareValues(kx[i][1], ky[i][1]);
+    if (c !== 0) return c;
+  }
+  return kx.length - ky.length;
 }

@@ -11,7 +11,7 @@
  */
 import { KubeError } from '@kubekit/core';
 import { FieldSet, pathElementString } from './fieldSet.js';
-import { builtinAtomic, builtinChild, builtinList, concrete, deducedType, type ListType, type MapType, type TypeNode } from './schema.js';
+import { builtinAtomic, builtinChild, builtinList, concrete, deducedType, type ListType, type MapType, type OpenAPIType, type TypeNode } from './schema.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -58,17 +58,41 @@ type Shape = { kind: 'leaf' } | { kind: 'map'; type: TypeNode } | { kind: 'list'
 
 const leaf: Shape = { kind: 'leaf' };
 
+// The shapes of a type, made once per type object (the walks ask at every node).
+const mapShapes = new WeakMap<object, Shape>();
+const listShapes = new WeakMap<object, Shape>();
+
+function mapShape(t: Exclude<TypeNode, OpenAPIType>): Shape {
+  if (t.kind === 'builtin') return { kind: 'map', type: t };
+  let shape = mapShapes.get(t);
+  if (shape === undefined) {
+    shape = { kind: 'map', type: t };
+    mapShapes.set(t, shape);
+  }
+  return shape;
+}
+
+function listShape(t: ListType): Shape {
+  let shape = listShapes.get(t);
+  if (shape === undefined) {
+    shape = { kind: 'list', list: t };
+    listShapes.set(t, shape);
+  }
+  return shape;
+}
+
 /** The shape of `value` (or, when absent, of `other`) at `t`; mismatches between value and type are leaves. */
 function shapeOf(type: TypeNode, v: unknown): Shape {
   const t = concrete(type);
   switch (t.kind) {
     case 'scalar': return leaf;
-    case 'map': return isObject(v) && !t.atomic ? { kind: 'map', type: t } : leaf;
-    case 'list': return Array.isArray(v) && t.listType !== 'atomic' ? { kind: 'list', list: t } : leaf;
-    case 'deduced': return isObject(v) ? { kind: 'map', type: t } : leaf;
+    case 'map': return isObject(v) && !t.atomic ? mapShape(t) : leaf;
+    case 'list': return Array.isArray(v) && t.listType !== 'atomic' ? listShape(t) : leaf;
+    case 'deduced': return isObject(v) ? mapShape(t) : leaf;
     case 'builtin': {
-      if (isObject(v)) return builtinAtomic(t) ? leaf : { kind: 'map', type: t };
+      if (isObject(v)) return builtinAtomic(t) ? leaf : mapShape(t);
       if (Array.isArray(v)) {
+        // Built-in positions are made afresh at every step (their names come from the data): not cached.
         const list = builtinList(t);
         return list.listType === 'atomic' ? leaf : { kind: 'list', list };
       }
@@ -88,6 +112,14 @@ function pairShape(t: TypeNode, l: unknown, r: unknown): Shape {
   if (ls === undefined && rs === undefined) return leaf;
   if (ls !== undefined && rs !== undefined && ls.kind !== rs.kind) return leaf;
   return rs ?? ls!;
+}
+
+/** The type of key `k` in a map-shaped type (what the walks that need no more than the type ask). */
+function fieldType(type: TypeNode, k: string): TypeNode {
+  const t = concrete(type);
+  if (t.kind === 'map') return t.fields?.get(k) ?? t.element ?? deducedType;
+  if (t.kind === 'builtin') return builtinChild(t, k);
+  return deducedType;
 }
 
 /** The type of key `k` in a map-shaped type, and whether `k` is a declared field there. */
@@ -110,17 +142,43 @@ function keyDefault(list: ListType, key: string): unknown {
   return element.kind === 'map' ? (element as MapType).defaults?.get(key) : undefined;
 }
 
+const sortedListKeys = new WeakMap<ListType, readonly string[]>();
+
+/** A property name JavaScript orders as an array index (before every other own key). */
+const arrayIndex = /^(0|[1-9][0-9]{0,9})$/;
+
+/** An associative list's key names in order, sorted once per list type. */
+function sortedKeys(list: ListType): readonly string[] {
+  let keys = sortedListKeys.get(list);
+  if (keys === undefined) {
+    keys = [...list.keys].sort();
+    sortedListKeys.set(list, keys);
+  }
+  return keys;
+}
+
 /** The path element of a list item: `v:` for sets, `k:` for associative lists, `i:` otherwise. */
 export function itemPathElement(list: ListType, item: unknown, index: number): string {
   if (list.listType === 'set') return `v:${JSON.stringify(item)}`;
   if (list.listType === 'map' && list.keys.length > 0) {
     if (!isObject(item)) throw KubeError.badRequest(`associative list with keys has an element that is not a map type`);
+    // The JSON of the key fields in sorted order, written out directly; names that are array indexes
+    // would come first in an object's own order, so those keys are written through an object.
+    let text = '';
+    let indexLike = false;
+    for (const k of sortedKeys(list)) {
+      const v = Object.hasOwn(item, k) ? item[k] : keyDefault(list, k);
+      if (v === undefined) continue;
+      if (arrayIndex.test(k)) indexLike = true;
+      text += `${text === '' ? '' : ','}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    }
+    if (text === '') throw KubeError.badRequest('associative list with keys has an element that omits all key fields');
+    if (!indexLike) return `k:{${text}}`;
     const key: JSONObject = {};
-    for (const k of [...list.keys].sort()) {
+    for (const k of sortedKeys(list)) {
       const v = Object.hasOwn(item, k) ? item[k] : keyDefault(list, k);
       if (v !== undefined) setOwn(key, k, v);
     }
-    if (Object.keys(key).length === 0) throw KubeError.badRequest('associative list with keys has an element that omits all key fields');
     return `k:${JSON.stringify(key)}`;
   }
   return `i:${index}`;
@@ -165,7 +223,7 @@ export function toFieldSet(value: unknown, type: TypeNode): FieldSet {
         }
         const c = node.child(link.pe);
         const cv = o[k];
-        if (cv === null || (isObject(cv) && Object.keys(cv).length === 0) || !declared) c.member = true;
+        if (cv === null || (isObject(cv) && hasNoKeys(cv)) || !declared) c.member = true;
         stack.push([cv, ft, c, link]);
       }
       continue;
@@ -220,37 +278,45 @@ export interface Comparison {
 export function compareObjects(lhs: unknown, rhs: unknown, type: TypeNode): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   // Nodes of the three result sets are made only where something is marked (most of a compared
-  // object is unchanged): each walk position carries its path as a lazily materialised chain.
-  type Item = [unknown, unknown, TypeNode, LazyPath | undefined];
-  const stack: Item[] = [[lhs, rhs, type, undefined]];
-  const mark = (which: 0 | 1 | 2, path: LazyPath): void => { materialize([c.added, c.modified, c.removed][which], which, path).member = true; };
-  while (stack.length > 0) {
-    const [l, r, t, path] = stack.pop()!;
+  // object is unchanged): each walk position carries its path as a lazily materialised chain, itself
+  // made only for positions that are marked or have children. The stack is kept as parallel arrays.
+  const ls: unknown[] = [lhs];
+  const rs: unknown[] = [rhs];
+  const ts: TypeNode[] = [type];
+  const parents: (LazyPath | undefined)[] = [undefined];
+  const pes: (string | undefined)[] = [undefined];
+  const mark = (which: 0 | 1 | 2, path: LazyPath): void => { materialize(which === 0 ? c.added : which === 1 ? c.modified : c.removed, which, path).member = true; };
+  while (ls.length > 0) {
+    const l = ls.pop();
+    const r = rs.pop();
+    const t = ts.pop()!;
+    const parent = parents.pop();
+    const pe = pes.pop();
     let shape = pairShape(t, l, r);
     // Two empty containers compare as leaves (the empty/null distinction is kept).
     if (shape.kind === 'map' && emptyish(l) && emptyish(r)) shape = leaf;
     if (shape.kind === 'list' && emptyList(l) && emptyList(r)) shape = leaf;
-    if (path !== undefined) {
-      if (l === undefined) mark(0, path);
-      else if (r === undefined) mark(2, path);
-      else if (shape.kind === 'leaf' && !equalJSON(l, r)) mark(1, path);
-    }
+    const marked = pe === undefined ? -1 : l === undefined ? 0 : r === undefined ? 2 : shape.kind === 'leaf' && !equalJSON(l, r) ? 1 : -1;
+    if (marked < 0 && shape.kind === 'leaf') continue;
+    const path: LazyPath | undefined = pe === undefined ? undefined : { pe, parent };
+    if (marked >= 0) mark(marked as 0 | 1 | 2, path!);
     if (shape.kind === 'leaf') continue;
     if (shape.kind === 'map') {
       const lo = isObject(l) ? l : {};
       const ro = isObject(r) ? r : {};
       for (const k of Object.keys(lo)) {
-        stack.push([lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldOf(shape.type, k)[0], { pe: `f:${k}`, parent: path }]);
+        ls.push(lo[k]); rs.push(Object.hasOwn(ro, k) ? ro[k] : undefined); ts.push(fieldType(shape.type, k)); parents.push(path); pes.push(`f:${k}`);
       }
       for (const k of Object.keys(ro)) {
-        if (!Object.hasOwn(lo, k)) stack.push([undefined, ro[k], fieldOf(shape.type, k)[0], { pe: `f:${k}`, parent: path }]);
+        if (Object.hasOwn(lo, k)) continue;
+        ls.push(undefined); rs.push(ro[k]); ts.push(fieldType(shape.type, k)); parents.push(path); pes.push(`f:${k}`);
       }
       continue;
     }
     const li = indexItems(shape.list, Array.isArray(l) ? l : undefined);
     const ri = indexItems(shape.list, Array.isArray(r) ? r : undefined);
-    for (const pe of new Set([...li.pes, ...ri.pes])) {
-      stack.push([li.byPE.get(pe), ri.byPE.get(pe), shape.list.element, { pe, parent: path }]);
+    for (const item of new Set([...li.pes, ...ri.pes])) {
+      ls.push(li.byPE.get(item)); rs.push(ri.byPE.get(item)); ts.push(shape.list.element); parents.push(path); pes.push(item);
     }
   }
   return c;
@@ -260,28 +326,55 @@ export function compareObjects(lhs: unknown, rhs: unknown, type: TypeNode): Comp
 interface LazyPath {
   readonly pe: string;
   readonly parent: LazyPath | undefined;
-  /** The nodes made for this path in the added, modified and removed sets. */
-  nodes?: [FieldSet | undefined, FieldSet | undefined, FieldSet | undefined];
+  /** The nodes made for this path in the added (0), modified (1) and removed (2) sets. */
+  n0?: FieldSet;
+  n1?: FieldSet;
+  n2?: FieldSet;
+}
+
+function madeNode(p: LazyPath, which: 0 | 1 | 2): FieldSet | undefined {
+  return which === 0 ? p.n0 : which === 1 ? p.n1 : p.n2;
+}
+
+function setMadeNode(p: LazyPath, which: 0 | 1 | 2, node: FieldSet): void {
+  if (which === 0) p.n0 = node;
+  else if (which === 1) p.n1 = node;
+  else p.n2 = node;
 }
 
 /** The node of `set` at `path`, made along the way from the nearest ancestor made before (iterative). */
 function materialize(set: FieldSet, which: 0 | 1 | 2, path: LazyPath): FieldSet {
+  const own = madeNode(path, which);
+  if (own !== undefined) return own;
+  // Usually the parent's node is made already (a walk marks parents before children).
+  const parentNode = path.parent === undefined ? set : madeNode(path.parent, which);
+  if (parentNode !== undefined) {
+    const node = parentNode.child(path.pe);
+    setMadeNode(path, which, node);
+    return node;
+  }
   const chain: LazyPath[] = [];
   let node = set;
   for (let p: LazyPath | undefined = path; p !== undefined; p = p.parent) {
-    const made = p.nodes?.[which];
+    const made = madeNode(p, which);
     if (made !== undefined) { node = made; break; }
     chain.push(p);
   }
   for (let i = chain.length - 1; i >= 0; i--) {
     node = node.child(chain[i].pe);
-    (chain[i].nodes ??= [undefined, undefined, undefined])[which] = node;
+    setMadeNode(chain[i], which, node);
   }
   return node;
 }
 
 function emptyish(v: unknown): boolean {
-  return v === undefined || v === null || (isObject(v) && Object.keys(v).length === 0);
+  return v === undefined || v === null || (isObject(v) && hasNoKeys(v));
+}
+
+/** Whether an object has no own enumerable key (without making the array of its keys). */
+function hasNoKeys(o: JSONObject): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
 }
 
 function emptyList(v: unknown): boolean {
@@ -314,7 +407,7 @@ export function mergeObjects(live: unknown, config: unknown, type: TypeNode): un
       const keys = [...Object.keys(lo), ...Object.keys(ro).filter((k) => !Object.hasOwn(lo, k))];
       for (const k of keys) {
         setOwn(out, k, null);
-        const [ft] = fieldOf(shape.type, k);
+        const ft = fieldType(shape.type, k);
         stack.push([Object.hasOwn(lo, k) ? lo[k] : undefined, Object.hasOwn(ro, k) ? ro[k] : undefined, ft, (v) => setOwn(out, k, v)]);
       }
       continue;
@@ -415,7 +508,7 @@ export function removeItems(value: unknown, set: FieldSet, type: TypeNode): unkn
         const k = pe.slice(2);
         if (!Object.hasOwn(o, k)) continue;
         if (c.member) { delete o[k]; removed = true; continue; }
-        stack.push([o[k], fieldOf(shape.type, k)[0], c, o, k]);
+        stack.push([o[k], fieldType(shape.type, k), c, o, k]);
       }
     } else {
       const items = v as unknown[];

@@ -2,10 +2,11 @@
 // typed/compare_test.go, typed/merge_test.go (associative lists keep the configuration's order),
 // typed/remove_test.go, and the field set operations of fieldpath/set_test.go.
 import { expect } from 'chai';
-import { FieldSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, toFieldsV1, union } from '../../src/managedFields/fieldSet.js';
-import { builtinRootType, typeFromStructuralSchema } from '../../src/managedFields/schema.js';
+import fc from 'fast-check';
+import { FieldSet, comparePathElements, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, toFieldsV1, union } from '../../src/managedFields/fieldSet.js';
+import { builtinRootType, typeFromStructuralSchema, type ListType } from '../../src/managedFields/schema.js';
 import { managedFieldsDepthOK } from '../../src/managedFields/fieldManager.js';
-import { UndeclaredFieldsError, compareObjects, equalJSON, ensureNamedFieldsAreMembers, mergeObjects, removeItems, toFieldSet } from '../../src/managedFields/typed.js';
+import { UndeclaredFieldsError, compareObjects, equalJSON, ensureNamedFieldsAreMembers, itemPathElement, mergeObjects, removeItems, toFieldSet } from '../../src/managedFields/typed.js';
 
 const schema = typeFromStructuralSchema({
   type: 'object',
@@ -39,6 +40,46 @@ describe('managed fields: field sets', () => {
     expect(toFieldsV1(set)).to.deep.equal(v1);
     // Path strings as PathElement.String() prints them, members of a level before its children.
     expect(memberPaths(set)).to.deep.equal(['.spec', '.spec.color', '.spec.hosts[="h1"]', '.spec.ports[name="a",proto="TCP"]', '.spec.ports[name="a",proto="TCP"].port']);
+  });
+
+  // fieldpath's PathElement.Compare (fieldpath/element.go): field names, then keys (by key name, then
+  // value), then values (value.Compare: numbers, strings, booleans, then null), then indexes. The text
+  // of FieldsV1 keeps that order (serialize.go writes children sorted), and JSON text is order-true.
+  it('writes FieldsV1 keys in PathElement.Compare order, whatever order the set was built in (fast-check)', () => {
+    const name = fc.constantFrom('a', 'b', 'ab', 'B', 'z', 'é', 'spec', 'status', '0');
+    const pe = fc.oneof(
+      name.map((n) => `f:${n}`),
+      fc.record({ name: fc.constantFrom('a', 'b', 'c'), port: fc.constantFrom(1, 2, 10) }, { requiredKeys: ['name'] }).map((k) => `k:${JSON.stringify(Object.fromEntries(Object.entries(k).sort()))}`),
+      fc.oneof(fc.constantFrom('x', 'y', 'X'), fc.constantFrom(1, 2, 10, -1), fc.boolean(), fc.constant(null)).map((v) => `v:${JSON.stringify(v)}`),
+      fc.nat(12).map((i) => `i:${i}`),
+    );
+    // The order a reader of the spec would write: each level's keys sorted by comparePathElements.
+    const expected = (set: FieldSet, root = true): Record<string, unknown> => {
+      const out: Record<string, unknown> = {};
+      const kids = [...set.children].filter(([, c]) => !c.isEmpty()).sort(([a], [b]) => comparePathElements(a, b));
+      if (set.member && kids.length > 0 && !root) out['.'] = {};
+      for (const [k, c] of kids) out[k] = expected(c, false);
+      return out;
+    };
+    fc.assert(fc.property(fc.array(fc.array(pe, { minLength: 1, maxLength: 4 }), { maxLength: 30 }), (paths) => {
+      const set = new FieldSet();
+      for (const path of paths) {
+        let node = set;
+        for (const e of path) node = node.child(e);
+        node.member = true;
+      }
+      expect(JSON.stringify(toFieldsV1(set))).to.equal(JSON.stringify(expected(set)));
+    }));
+  });
+
+  // fieldpath.KeyByFields: the key fields sorted by name, written as the JSON of an object holding them.
+  it('names associative list items by their key fields as the JSON of an object with them in sorted order', () => {
+    const list = (keys: string[]): ListType => ({ kind: 'list', listType: 'map', keys, element: { kind: 'map', atomic: false } });
+    expect(itemPathElement(list(['port', 'name']), { name: 'a"b', port: 80, other: 1 }, 0)).to.equal('k:{"name":"a\\"b","port":80}');
+    expect(itemPathElement(list(['x']), { x: { nested: [1, 'two'] } }, 0)).to.equal('k:{"x":{"nested":[1,"two"]}}');
+    // Names that are array indexes come first in an object's own order, in numeric order.
+    expect(itemPathElement(list(['b', '10', '9']), { b: 1, 10: 2, 9: 3 }, 0)).to.equal('k:{"9":3,"10":2,"b":1}');
+    expect(() => itemPathElement(list(['name']), { other: 1 }, 0)).to.throw('associative list with keys has an element that omits all key fields');
   });
 
   it('unions, differences and intersections as fieldpath.Set does', () => {
