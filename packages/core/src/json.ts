@@ -18,7 +18,7 @@ import { KubeError } from './kubeError.js';
  * thousand levels; there both fall back to iterative code, so nesting costs memory, never the stack.
  */
 
-/** Whether a character code (or byte) is an ASCII digit. */
+/** Whether a character code is an ASCII digit. */
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -46,9 +46,9 @@ export function hasLongDigitRun(text: string, start = 0, end = text.length): boo
 export interface ParseJSONOptions {
   /**
    * The caller has made sure that the text holds no run of 16 or more ASCII digits (for example with
-   * {@link hasLongDigitRun} over a text it was cut from),
-   * so it cannot hold an integer beyond 2^53: it goes to `JSON.parse` without a scan of its own.
-   * Vouching wrongly rounds such integers. @defaultValue false
+   * {@link hasLongDigitRun} over a text it was cut from), so it cannot hold an integer beyond 2^53: it
+   * goes to `JSON.parse` without a scan of its own. Vouching wrongly rounds such integers.
+   * @defaultValue false
    */
   digitsChecked?: boolean;
 }

@@ -2,7 +2,7 @@ import { parseJSON, type KubeObject, type Status, type WatchEvent } from '@kubek
 import { LineSplitter } from './internal/lineSplitter.js';
 import { skipManagedFieldsInEvent } from './internal/skipManagedFields.js';
 
-/** `parseJSON`'s options for a line whose bytes hold no long digit run. */
+/** `parseJSON`'s options for a line whose text holds no long digit run. */
 const checked = { digitsChecked: true } as const;
 
 /** The `type` values of a watch event that kubekit understands. */

@@ -29,8 +29,9 @@ export class LineSplitter {
 
   /**
    * Feeds a chunk and calls `onLine` with each completed line (without its `\n` or a trailing `\r`),
-   * in order, and whether the text of the chunk's complete lines holds no long digit run. Blank lines are skipped. Returns `false` when a line exceeded `maxLineBytes`; the
-   * splitter then holds nothing and the stream should be abandoned.
+   * in order, and whether the text of the chunk's complete lines holds no long digit run. Blank lines
+   * are skipped. Returns `false` when a line exceeded `maxLineBytes`; the splitter then holds nothing
+   * and the stream should be abandoned.
    */
   push(chunk: Buffer, onLine: OnLine): boolean {
     const last = chunk.lastIndexOf(10);
@@ -72,7 +73,7 @@ export class LineSplitter {
   }
 }
 
-/** {@link emitLines} with the digits of the whole text checked at once (by the same code as lists' text, so warm). */
+/** {@link emitLines}, the digits of the whole text checked at once (by the code that checks lists, so it is warm). */
 function emitText(text: string, onLine: OnLine): void {
   emitLines(text, !hasLongDigitRun(text), onLine);
 }
