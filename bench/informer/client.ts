@@ -109,13 +109,13 @@ async function kubekit(raw: boolean): Promise<() => Started> {
     });
     const stop = new AbortController();
     void informer.start(stop.signal);
-    if (!churn) return { done: () => informer.status.resourceVersion === finalRv, count: () => informer.size, stop: () => stop.abort() };
+    if (!churn) return { done: () => informer.lastSyncResourceVersion === finalRv, count: () => informer.size, stop: () => stop.abort() };
     const registration = informer.addEventHandler({
       delete: (o, { reason }) => void reasons.set(`${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`, reason),
     });
     return {
-      done: () => informer.status.resourceVersion === finalRv && registration.pending() === 0,
-      synced: () => informer.status.resourceVersion === finalRv,
+      done: () => informer.lastSyncResourceVersion === finalRv && registration.pending() === 0,
+      synced: () => informer.lastSyncResourceVersion === finalRv,
       count: () => informer.size,
       stop: () => stop.abort(),
     };

@@ -282,6 +282,15 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     };
   }
 
+  /**
+   * The resource version of the last event applied or bookmark seen (client-go's
+   * `LastSyncResourceVersion`): a cheap check of progress, where {@link Informer.status} builds a
+   * whole report. `undefined` before the first list.
+   */
+  get lastSyncResourceVersion(): string | undefined {
+    return this.reflector.lastSyncResourceVersion;
+  }
+
   /** Reports list, watch, event and cache-size counts to `sink` from now on (a `Manager` calls this). */
   useMetrics(sink: InformerMetricsSink | undefined): void {
     this.reflector.useMetrics(sink);

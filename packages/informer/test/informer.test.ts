@@ -115,6 +115,18 @@ describe('Informer', () => {
     expect(inf.hasSynced()).to.equal(true);
   });
 
+  it('does tell the last synced resource version cheaply, as client-go\'s LastSyncResourceVersion', async () => {
+    server.create(shirt('a'));
+    const inf = informer();
+    expect(inf.lastSyncResourceVersion).to.equal(undefined);
+    start(inf);
+    await inf.waitForSync();
+    expect(inf.lastSyncResourceVersion).to.equal(String(server.rv));
+    server.update('default', 'a', (o) => (o.spec!.size = 'L'));
+    await until(() => inf.lastSyncResourceVersion === String(server.rv), 'the update');
+    expect(inf.status.resourceVersion).to.equal(inf.lastSyncResourceVersion);
+  });
+
   it('does validate and canonicalise selectors locally, with the apiserver text for bad ones', () => {
     const inf = informer({ fieldSelector: 'spec.size=M,spec.color==blue', labelSelector: 'tier=web,app in (shop)' });
     expect(inf.fieldSelector.toString()).to.equal('spec.color=blue,spec.size=M');
