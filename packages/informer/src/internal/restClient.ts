@@ -162,7 +162,7 @@ export class RestClient {
           statusCode: res.statusCode ?? 0,
           headers: res.headers,
           message: res,
-          chunks: () => readChunks(res, rearm),
+          chunks: () => readChunks(res, arm),
           text: (maxBytes = Number.POSITIVE_INFINITY) => new Promise<string>((resolveText, rejectText) => {
             const parts: Buffer[] = [];
             let total = 0;
