@@ -43,7 +43,8 @@ export interface EventRecorderOptions {
 export class EventRecorder {
   private readonly events: ResourceClient<CoreEvent>;
   private readonly options: EventRecorderOptions;
-  private readonly seen = new Map<string, CoreEvent>();
+  /** Per aggregation key, what a recurrence needs of the Event written: its name and count (not the whole object). */
+  private readonly seen = new Map<string, { name: string; count: number }>();
 
   constructor(client: KubeClient, options: EventRecorderOptions) {
     this.events = client.resource<CoreEvent>({ apiVersion: 'v1', plural: 'events' });
@@ -60,7 +61,7 @@ export class EventRecorder {
       const previous = this.seen.get(key);
       if (previous) {
         try {
-          const updated = await this.events.patch(previous.metadata.name!, { count: previous.count + 1, lastTimestamp: now }, { namespace });
+          const updated = await this.events.patch(previous.name, { count: previous.count + 1, lastTimestamp: now }, { namespace });
           this.remember(key, updated);
           return;
         } catch (err) {
@@ -93,7 +94,7 @@ export class EventRecorder {
   private remember(key: string, event: CoreEvent): void {
     // Map order is insertion order: delete and set again makes `key` the most recent.
     this.seen.delete(key);
-    this.seen.set(key, event);
+    this.seen.set(key, { name: event.metadata.name!, count: event.count });
     const max = Math.max(1, this.options.cacheSize ?? 4096);
     while (this.seen.size > max) this.seen.delete(this.seen.keys().next().value as string);
   }

@@ -2,6 +2,8 @@
 // cache errors that fail start (and readiness) instead of retrying silently forever, controller-runtime's
 // cache-sync timeout, and a failing runnable that stops the manager. Real HTTP against the embedded
 // API server where the semantics come from the server.
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { expect } from 'chai';
 import { startApiServer, type ApiServer } from '@kubekit/apiserver';
 import { FakeClock, KubeError } from '@kubekit/core';
@@ -93,6 +95,38 @@ describe('Manager operations', function () {
     expect(counts('lru-a')).to.deep.equal([1, 1]);
     expect(counts('lru-b')).to.deep.equal([1]);
     expect(counts('lru-c')).to.deep.equal([2]);
+  });
+
+  // Found by the soak: each remembered entry was the whole Event the server returned (managedFields
+  // and all, ~2 KB), so a recorder's cache grew by megabytes on its way to 4096 entries. Like client-go's
+  // eventLog, it keeps what a recurrence needs: the Event's name and count.
+  it('remembers only the name and count of each Event, not the objects the server returned', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const returned: WeakRef<object>[] = [];
+    const patches: { name: string; body: unknown }[] = [];
+    const events = {
+      create: async (e: CoreEvent): Promise<CoreEvent> => {
+        const created = { ...e, metadata: { ...e.metadata, uid: 'u', resourceVersion: '1', managedFields: [{ manager: 'm', fieldsV1: { 'f:x': {} } }] }, padding: 'x'.repeat(100_000) } as unknown as CoreEvent;
+        returned.push(new WeakRef(created));
+        return created;
+      },
+      patch: async (name: string, body: Partial<CoreEvent>): Promise<CoreEvent> => {
+        patches.push({ name, body });
+        const patched = { metadata: { name, namespace: 'default' }, count: body.count } as unknown as CoreEvent;
+        returned.push(new WeakRef(patched));
+        return patched;
+      },
+    };
+    const recorder = new EventRecorder({ resource: () => events } as unknown as KubeClient, { component: 'c' });
+    const obj = { apiVersion: 'stable.example.com/v1', kind: 'Shirt', metadata: { namespace: 'default', name: 'a', uid: 'uid-a' } };
+    await recorder.event(obj, 'Normal', 'Seen', 'seen');
+    await recorder.event(obj, 'Normal', 'Seen', 'seen');
+    await recorder.event(obj, 'Normal', 'Seen', 'seen');
+    expect(patches.map((p) => [p.name.startsWith('a.'), (p.body as { count: number }).count])).to.deep.equal([[true, 2], [true, 3]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(returned.map((r) => r.deref() === undefined)).to.deep.equal([true, true, true]);
   });
 
   it('rejects start with the server\'s message when a cache cannot sync (a field selector the server rejects)', async () => {
