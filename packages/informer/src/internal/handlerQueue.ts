@@ -53,7 +53,9 @@ const sliceMs = 10;
 export class HandlerQueue<T> {
   private entries: Entry<T>[] = [];
   private head = 0;
+  /** Each object's latest pending notification, kept only from the time the handler lags until the queue is empty. */
   private readonly last = new Map<string | symbol, Entry<T>>();
+  private tracking = false;
   private readonly held = new Map<string | symbol, Held<T>>();
   private readonly readyKeys: (string | symbol)[] = [];
   private heldCount = 0;
@@ -86,6 +88,7 @@ export class HandlerQueue<T> {
   /** Stops delivering; pending notifications are dropped. A handler call in progress finishes. */
   stop(): void {
     this.stopped = true;
+    this.tracking = false;
     this.last.clear();
     this.held.clear();
     this.readyKeys.length = 0;
@@ -109,17 +112,25 @@ export class HandlerQueue<T> {
   /** Queues a notification for the object with `key`; merges it with one pending when the handler lags. */
   enqueue(key: string | symbol, n: Notification<T>): void {
     if (this.stopped) return;
-    const pending = this.last.get(key);
-    if (pending !== undefined && this.size >= this.exactLimit) {
-      if (pending.n === undefined) {
+    // A kind the registration has no handler for is never queued (`synced` always is: it marks hasSynced).
+    if (n.kind !== 'synced' && this.handler[n.kind] === undefined) return;
+    if (!this.tracking && this.size < this.exactLimit) {
+      // Never lagged since the queue was last empty: no per-object bookkeeping at all.
+      this.entries.push({ key, n });
+    } else {
+      // Lagging (or not yet caught up since): each object's latest pending notification is tracked,
+      // and once lagging a new one merges into it.
+      if (!this.tracking) this.startTracking();
+      const pending = this.size >= this.exactLimit ? this.last.get(key) : undefined;
+      if (pending === undefined) {
+        this.track(key, n);
+      } else if (pending.n === undefined) {
         pending.n = n;
       } else {
         const merged = merge(pending.n, n);
-        if (merged === 'both') this.push(key, n);
+        if (merged === 'both') this.track(key, n);
         else pending.n = merged;
       }
-    } else {
-      this.push(key, n);
     }
     if (!this.draining) {
       this.draining = true;
@@ -127,10 +138,23 @@ export class HandlerQueue<T> {
     }
   }
 
-  private push(key: string | symbol, n: Notification<T>): void {
+  /** Lagging begins: every pending notification is tracked as its object's latest (held ones are the older). */
+  private startTracking(): void {
+    this.tracking = true;
+    for (const held of this.held.values()) for (const entry of held.entries) this.last.set(entry.key, entry);
+    for (let i = this.head; i < this.entries.length; i++) this.last.set(this.entries[i].key, this.entries[i]);
+  }
+
+  /** Queues a notification as the object's latest pending one (lagging: later ones merge into it). */
+  private track(key: string | symbol, n: Notification<T>): void {
     const entry: Entry<T> = { key, n };
     this.entries.push(entry);
     this.last.set(key, entry);
+  }
+
+  /** Forgets `entry` as its object's latest pending notification, if it is. */
+  private untrack(entry: Entry<T>): void {
+    if (this.last.size > 0 && this.last.get(entry.key) === entry) this.last.delete(entry.key);
   }
 
   /** The next notification to deliver: held ones whose reason is now known first, then the queue's. */
@@ -144,10 +168,10 @@ export class HandlerQueue<T> {
         this.head = 0;
       }
       if (entry.n === undefined) {
-        if (this.last.get(entry.key) === entry) this.last.delete(entry.key);
+        this.untrack(entry);
         continue;
       }
-      const held = this.held.get(entry.key);
+      const held = this.held.size === 0 ? undefined : this.held.get(entry.key);
       if (held !== undefined) {
         held.entries.push(entry);
         this.heldCount++;
@@ -157,7 +181,7 @@ export class HandlerQueue<T> {
         this.hold(entry);
         continue;
       }
-      if (this.last.get(entry.key) === entry) this.last.delete(entry.key);
+      this.untrack(entry);
       return entry.n;
     }
     this.entries = [];
@@ -209,7 +233,7 @@ export class HandlerQueue<T> {
       }
       held.entries.shift();
       this.heldCount--;
-      if (this.last.get(key) === entry) this.last.delete(key);
+      this.untrack(entry);
       if (held.entries.length === 0) {
         this.held.delete(key);
         this.readyKeys.shift();
@@ -238,6 +262,9 @@ export class HandlerQueue<T> {
         this.draining = true;
         queueMicrotask(() => void this.drain());
       } else if (this.size === 0) {
+        // Caught up: no bookkeeping until the handler lags again.
+        this.tracking = false;
+        this.last.clear();
         this.resolveIdle();
       }
     }
