@@ -55,6 +55,26 @@ async function httpServer(framing: (path: string) => 'length' | 'chunked' | 'clo
   };
 }
 
+/**
+ * A TCP front for `port` that drops the connections `drop` picks (by their 1-based number) at their first
+ * byte — an intermediary that refuses pipelining, or a server restarting — and passes the others through.
+ */
+async function droppingFront(port: number, drop: (n: number) => boolean): Promise<{ url: string; seen: () => number; close: () => void }> {
+  let seen = 0;
+  const front = net.createServer((s) => {
+    if (drop(++seen)) {
+      s.once('data', () => s.destroy());
+      return;
+    }
+    const upstream = net.connect(port, '127.0.0.1');
+    s.pipe(upstream).pipe(s);
+    s.on('error', () => upstream.destroy());
+    upstream.on('error', () => s.destroy());
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, seen: () => seen, close: () => front.close() };
+}
+
 const kubeConfig = (url: string, headers: Record<string, string> = {}): KubeConfigLike => ({
   getCurrentCluster: () => ({ server: url }),
   applyToHTTPSOptions: async (o: RequestOptions) => {
@@ -224,42 +244,29 @@ describe('RestClient.getPipelined', () => {
   });
 
   it('goes the ordinary way for a while after three pipelined connections in a row broke before any answer, then pipelines again', async () => {
-    // In front of the server, something that drops chosen connections at their first byte (an
-    // intermediary that refuses pipelining, or a server restarting) and passes the others through.
     const server = await httpServer();
-    let seen = 0;
-    const drop = new Set([1, 3, 4]);
-    const front = net.createServer((s) => {
-      if (drop.has(++seen)) {
-        s.once('data', () => s.destroy());
-        return;
-      }
-      const upstream = net.connect(server.port, '127.0.0.1');
-      s.pipe(upstream).pipe(s);
-      s.on('error', () => upstream.destroy());
-      upstream.on('error', () => s.destroy());
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const front = await droppingFront(server.port, (n) => [1, 3, 4].includes(n));
+    const seen = front.seen;
     const clock = new FakeClock();
-    const client = new RestClient(kubeConfig(`http://127.0.0.1:${(front.address() as AddressInfo).port}`), clock);
+    const client = new RestClient(kubeConfig(front.url), clock);
     const path = async (i: number): Promise<string> => (JSON.parse((await client.getPipelined({ path: `/x/${i}` })).text) as { path: string }).path;
     try {
       // Connection 1 (pipelined) is dropped: sent again on connection 2 (ordinary, kept alive).
       expect(await path(0)).to.equal('/x/0');
-      expect(seen).to.equal(2);
+      expect(seen()).to.equal(2);
       // One strike is no verdict (a restarting server drops connections too): pipelining is tried
       // again, and again (connections 3 and 4, dropped); each GET is answered all the same.
       expect(await path(1)).to.equal('/x/1');
       expect(await path(2)).to.equal('/x/2');
-      expect(seen).to.equal(4);
+      expect(seen()).to.equal(4);
       // Three in a row: the ordinary connection carries the GETs from now on, with no new pipelined connection.
       for (const i of [3, 4, 5]) expect(await path(i)).to.equal(`/x/${i}`);
-      expect(seen).to.equal(4);
+      expect(seen()).to.equal(4);
       // Some time later, pipelining is tried again (connection 5, passed through) and stays on.
       clock.advance(pipelineRestMs);
       expect(await path(6)).to.equal('/x/6');
       expect(await path(7)).to.equal('/x/7');
-      expect(seen).to.equal(5);
+      expect(seen()).to.equal(5);
       expect(server.requests).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4', '/x/5', '/x/6', '/x/7']);
       expect(pipelineStrikes).to.equal(3);
     } finally {
@@ -272,27 +279,17 @@ describe('RestClient.getPipelined', () => {
   it('counts a connection broken by the server once, however many GETs it carried', async () => {
     // One pipelined connection with five GETs, dropped at its first byte: one strike, not five.
     const server = await httpServer();
-    let seen = 0;
-    const front = net.createServer((s) => {
-      if (++seen === 1) {
-        s.once('data', () => s.destroy());
-        return;
-      }
-      const upstream = net.connect(server.port, '127.0.0.1');
-      s.pipe(upstream).pipe(s);
-      s.on('error', () => upstream.destroy());
-      upstream.on('error', () => s.destroy());
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    const client = new RestClient(kubeConfig(`http://127.0.0.1:${(front.address() as AddressInfo).port}`), realClock);
+    const front = await droppingFront(server.port, (n) => n === 1);
+    const seen = front.seen;
+    const client = new RestClient(kubeConfig(front.url), realClock);
     try {
       const first = await Promise.all([0, 1, 2, 3, 4].map((i) => client.getPipelined({ path: `/x/${i}` })));
       expect(first.map((a) => (JSON.parse(a.text) as { path: string }).path)).to.deep.equal(['/x/0', '/x/1', '/x/2', '/x/3', '/x/4']);
-      const before = seen;
+      const before = seen();
       await client.getPipelined({ path: '/x/5' });
       // Still pipelining: a new pipelined connection (the ordinary ones were opened for the five).
       expect((client as unknown as { pipelineStrikes: number }).pipelineStrikes).to.equal(0);
-      expect(seen).to.equal(before + 1);
+      expect(seen()).to.equal(before + 1);
     } finally {
       client.destroy();
       front.close();
