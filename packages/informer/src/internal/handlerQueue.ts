@@ -48,7 +48,8 @@ const sliceMs = 10;
  * the object's states, in order, ending with the latest: add+update ⇒ add(latest); update+update ⇒
  * update(latest, the state the handler last saw); add+delete ⇒ nothing; update+delete ⇒ delete;
  * delete+add ⇒ both. Memory is therefore bounded by `exactLimit` plus twice the number of objects,
- * however far the handler lags, and the watch stream never waits for a handler.
+ * however far the handler lags, and the watch stream never waits for a handler. A notification of a
+ * kind the handler does not handle (`add` without an add handler, …) is not queued at all.
  */
 export class HandlerQueue<T> {
   private entries: Entry<T>[] = [];
