@@ -75,7 +75,7 @@ export function parseJSON(text: string, options?: ParseJSONOptions): unknown {
     try {
       return losslessParse(text, null, parseNumber);
     } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
+      if (!isStackOverflow(err)) throw err;
       return parseIterative(text, parseNumber);
     }
   } catch (err) {

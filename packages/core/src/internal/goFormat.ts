@@ -5,6 +5,7 @@
  * integral `number`s and `bigint`s), other numbers float64, strings, booleans, nil, `[]interface{}`
  * and `map[string]interface{}`.
  */
+import { isStackOverflow } from '../json.js';
 import { stringifyIterative } from './iterativeJSON.js';
 
 /** Go's `strconv.Quote`: a double-quoted string literal with Go escapes. */
@@ -105,7 +106,7 @@ export function goJSON(value: unknown): string {
     return goJSONRecursive(value);
   } catch (err) {
     // Nested deeper than the stack reaches (a few thousand levels; the apiserver accepts 10,000).
-    if (!(err instanceof RangeError)) throw err;
+    if (!isStackOverflow(err)) throw err;
     return stringifyIterative(value, undefined, { quote: goJSONString, sortKeys: (keys) => keys.sort() }) ?? 'null';
   }
 }
