@@ -1,6 +1,7 @@
+import { cloneJSON } from '@kubekit/core';
 import type { JSONSchemaProps } from '@kubekit/crd';
 import { checkDepth } from './internal/depth.js';
-import { deepCopyJSON, getOwn, setOwn, type JSONObject } from './internal/json.js';
+import { getOwn, setOwn, type JSONObject } from './internal/json.js';
 import {
   additionalProperties,
   asSchema,
@@ -53,7 +54,7 @@ function defaultValue(x: unknown, s: Schema, depth: number): void {
     if (items === undefined) return;
     const d = isNullable(items) ? undefined : defaultOf(items);
     for (let i = 0; i < x.length; i++) {
-      if (x[i] === null && d !== undefined) x[i] = deepCopyJSON(d);
+      if (x[i] === null && d !== undefined) x[i] = cloneJSON(d);
       defaultValue(x[i], items, depth + 1);
     }
     return;
@@ -63,7 +64,7 @@ function defaultValue(x: unknown, s: Schema, depth: number): void {
     const d = defaultOf(prop);
     if (d === undefined) continue;
     const v = getOwn(obj, k);
-    if (v === undefined || (v === null && !isNullable(prop))) setOwn(obj, k, deepCopyJSON(d));
+    if (v === undefined || (v === null && !isNullable(prop))) setOwn(obj, k, cloneJSON(d));
   }
   const ap = additionalProperties(s);
   for (const k of Object.keys(obj)) {
@@ -73,7 +74,7 @@ function defaultValue(x: unknown, s: Schema, depth: number): void {
       const aps = ap.schema;
       if (obj[k] === null && aps !== undefined && !isNullable(aps)) {
         const d = defaultOf(aps);
-        if (d !== undefined) obj[k] = deepCopyJSON(d);
+        if (d !== undefined) obj[k] = cloneJSON(d);
       }
       defaultValue(obj[k], aps, depth + 1);
     }

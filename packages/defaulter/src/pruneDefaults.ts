@@ -1,8 +1,8 @@
-import { KubeError } from '@kubekit/core';
+import { KubeError, cloneJSON } from '@kubekit/core';
 import type { JSONSchemaProps } from '@kubekit/crd';
 import { coerceObjectMeta } from './coerceObjectMeta.js';
 import { checkDepth } from './internal/depth.js';
-import { deepCopyJSON, isObject, setOwn, type JSONObject } from './internal/json.js';
+import { isObject, setOwn, type JSONObject } from './internal/json.js';
 import { asSchema, defaultOf, itemsArrayError } from './internal/schema.js';
 import { prune } from './prune.js';
 
@@ -52,7 +52,7 @@ function pruneNode(root: JSONSchemaProps, s: JSONSchemaProps, path: Step[], dept
   checkDepth(depth);
   const d = defaultOf(s);
   if (d !== undefined) {
-    const obj = surround(path, deepCopyJSON(d));
+    const obj = surround(path, cloneJSON(d));
     coerceObjectMeta(obj, root, { isResourceRoot: true, dropInvalidFields: true });
     prune(obj, root, { isResourceRoot: true, returnPruned: false });
     const pruned = extract(path, obj);

@@ -2,11 +2,12 @@
 // node, so that per-object work touches only what can change. Every closure is called with a
 // container (object or array) and the nesting depth, and mirrors the uncompiled algorithm exactly
 // (the property test in compileSchema.test.ts holds them to it).
+import { cloneJSON } from '@kubekit/core';
 import type { FieldError } from '@kubekit/core';
 import type { JSONSchemaProps } from '@kubekit/crd';
 import { childPath, coerceEmbeddedMeta, indexPath, keyPath, type CoerceState } from './coerce.js';
 import { depthError, maxNestingDepth } from './depth.js';
-import { deepCopyJSON, isObject, setOwn, type JSONObject } from './json.js';
+import { isObject, setOwn, type JSONObject } from './json.js';
 import type { PrunedPaths } from './prunedPaths.js';
 import {
   additionalProperties,
@@ -135,8 +136,8 @@ function compileCopy(v: unknown, depth: number): () => unknown {
   const keys = Object.keys(v);
   const fns = keys.map((k) => compileCopy(v[k], depth + 1));
   if (keys.includes('__proto__')) {
-    const snapshot = deepCopyJSON(v);
-    return () => deepCopyJSON(snapshot);
+    const snapshot = cloneJSON(v);
+    return () => cloneJSON(snapshot);
   }
   return () => {
     const out: JSONObject = {};

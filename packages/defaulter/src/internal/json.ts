@@ -1,5 +1,4 @@
 // Safe access to untrusted JSON values: own properties only, and writes that can never reach a prototype.
-import { cloneJSON } from '@kubekit/core';
 
 /** A JSON object as decoded from untrusted input. */
 export type JSONObject = Record<string, unknown>;
@@ -32,11 +31,6 @@ export function setOwn(obj: JSONObject, key: string, value: unknown): void {
   } else {
     obj[key] = value;
   }
-}
-
-/** A deep copy of a JSON value (`runtime.DeepCopyJSONValue`), iterative: core's {@link cloneJSON}. */
-export function deepCopyJSON(value: unknown): unknown {
-  return cloneJSON(value);
 }
 
 /**

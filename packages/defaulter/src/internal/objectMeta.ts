@@ -1,7 +1,8 @@
 // A model of the apiserver's JSON round trip of metadata through Go's metav1.ObjectMeta
 // (objectmeta.GetObjectMetaWithOptions + SetObjectMeta): unknown fields are dropped, values must have
 // ObjectMeta's types, empty values are omitted, timestamps are normalised to RFC 3339 UTC seconds.
-import { deepCopyJSON, isObject, setOwn, type JSONObject } from './json.js';
+import { cloneJSON } from '@kubekit/core';
+import { isObject, setOwn, type JSONObject } from './json.js';
 
 /** The outcome of decoding one metadata value. */
 export type ObjectMetaResult =
@@ -215,7 +216,7 @@ const managedFieldsEntryFields: readonly StructField[] = [
   { name: 'time', decode: decodePointerTime, emit: 'pointer' },
   str('fieldsType'),
   // FieldsV1 keeps its raw JSON, whatever it is.
-  { name: 'fieldsV1', decode: (v) => ok(v === null ? undefined : deepCopyJSON(v)), emit: 'pointer' },
+  { name: 'fieldsV1', decode: (v) => ok(v === null ? undefined : cloneJSON(v)), emit: 'pointer' },
   str('subresource'),
 ];
 
