@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { goJSON, goJSONString } from '@kubekit/core';
+import { goJSON, goJSONString, goSprint } from '@kubekit/core';
 
 describe('goJSONString', () => {
   it("escapes as Go's json.Marshal does: HTML characters, U+2028/U+2029, \\b and \\f", () => {
@@ -20,6 +20,15 @@ describe('goJSONString', () => {
 describe('goJSON', () => {
   it('sorts map keys, drops undefined, keeps big integers exact', () => {
     expect(goJSON({ b: 1, a: [true, null], c: undefined, d: 12345678901234567n })).to.equal('{"a":[true,null],"b":1,"d":12345678901234567}');
+  });
+  // encoding/json sorts map keys with strings.Compare and fmt with fmtsort: bytes of UTF-8, where a
+  // character above U+FFFF (F0…) follows U+E000–U+FFFF (EE…, EF…); JavaScript's sort() puts it first.
+  it('sorts map keys in Go\'s byte order of UTF-8, shallow, deep and in goSprint', () => {
+    const value = { '\u{1f600}': 1, '\uffff': 2, '\ue000': 3 };
+    expect(goJSON(value)).to.equal('{"\ue000":3,"\uffff":2,"\u{1f600}":1}');
+    const deep = JSON.parse('{"a":'.repeat(50_000) + JSON.stringify(value) + '}'.repeat(50_000)) as unknown;
+    expect(goJSON(deep).slice(50_000 * 5)).to.equal('{"\ue000":3,"\uffff":2,"\u{1f600}":1}' + '}'.repeat(50_000));
+    expect(goSprint(value)).to.equal('map[\ue000:3 \uffff:2 \u{1f600}:1]');
   });
 });
 

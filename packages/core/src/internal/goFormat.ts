@@ -87,10 +87,30 @@ export function goSprint(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;
   if (typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${k}:${goSprint((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value).sort(compareGoStrings).map((k) => `${k}:${goSprint((value as Record<string, unknown>)[k])}`);
     return `map[${entries.join(' ')}]`;
   }
   return String(value);
+}
+
+/**
+ * Go's `sort.Strings` order: byte-wise over UTF-8, which is code point order. JavaScript's default
+ * order compares UTF-16 code units and differs for characters above U+FFFF against U+E000–U+FFFF.
+ */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let ca = a.charCodeAt(i);
+    let cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    if (ca >= 0xd800 && cb >= 0xd800) {
+      // Surrogates (U+D800–U+DFFF) encode code points above U+FFFF: move them above U+E000–U+FFFF.
+      ca = ca < 0xe000 ? ca + 0x2000 : ca - 0x800;
+      cb = cb < 0xe000 ? cb + 0x2000 : cb - 0x800;
+    }
+    return ca - cb;
+  }
+  return a.length - b.length;
 }
 
 function integerText(n: number): string {
@@ -107,7 +127,7 @@ export function goJSON(value: unknown): string {
   } catch (err) {
     // Nested deeper than the stack reaches (a few thousand levels; the apiserver accepts 10,000).
     if (!isStackOverflow(err)) throw err;
-    return stringifyIterative(value, undefined, { quote: goJSONString, sortKeys: (keys) => keys.sort() }) ?? 'null';
+    return stringifyIterative(value, undefined, { quote: goJSONString, sortKeys: (keys) => keys.sort(compareGoStrings) }) ?? 'null';
   }
 }
 
@@ -123,7 +143,7 @@ function goJSONRecursive(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(goJSONRecursive).join(',')}]`;
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const entries = Object.keys(record).sort().filter((k) => record[k] !== undefined)
+    const entries = Object.keys(record).sort(compareGoStrings).filter((k) => record[k] !== undefined)
       .map((k) => `${goJSONString(k)}:${goJSONRecursive(record[k])}`);
     return `{${entries.join(',')}}`;
   }

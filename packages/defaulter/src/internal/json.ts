@@ -33,22 +33,5 @@ export function setOwn(obj: JSONObject, key: string, value: unknown): void {
   }
 }
 
-/**
- * Go's `sort.Strings` order: byte-wise over UTF-8, which is code point order. JavaScript's default
- * order compares UTF-16 code units and differs for characters above U+FFFF against U+E000–U+FFFF.
- */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    if (ca >= 0xd800 && cb >= 0xd800) {
-      // Surrogates (U+D800–U+DFFF) encode code points above U+FFFF: move them above U+E000–U+FFFF.
-      ca = ca < 0xe000 ? ca + 0x2000 : ca - 0x800;
-      cb = cb < 0xe000 ? cb + 0x2000 : cb - 0x800;
-    }
-    return ca - cb;
-  }
-  return a.length - b.length;
-}
+/** Go's `sort.Strings` order (byte-wise over UTF-8): core's. */
+export { compareGoStrings } from '@kubekit/core';
