@@ -57,7 +57,8 @@ function dependencies(m: ReadonlyMap<string, SchemaOrStringArray> | undefined): 
   }).join(',')}}`;
 }
 
-function rule(r: Rule): string {
+/** `json.Marshal` of an internal `ValidationRule` (nil `Reason`/`OptionalOldSelf` as null). */
+export function jsonRule(r: Rule): string {
   return struct([['Rule', str(r.rule)], ['Message', str(r.message)], ['MessageExpression', str(r.messageExpression)],
     ['Reason', r.reason === undefined ? 'null' : str(r.reason)], ['FieldPath', str(r.fieldPath)],
     ['OptionalOldSelf', r.optionalOldSelf === undefined ? 'null' : String(r.optionalOldSelf)]]);
@@ -83,7 +84,7 @@ export function jsonSchema(s: Schema): string {
     ['XPreserveUnknownFields', s.xPreserveUnknownFields === undefined ? 'null' : String(s.xPreserveUnknownFields)],
     ['XEmbeddedResource', String(s.xEmbeddedResource)], ['XIntOrString', String(s.xIntOrString)],
     ['XListMapKeys', jsonStringSlice(s.xListMapKeys)], ['XListType', s.xListType === undefined ? 'null' : str(s.xListType)],
-    ['XMapType', s.xMapType === undefined ? 'null' : str(s.xMapType)], ['XValidations', list(s.xValidations, rule)],
+    ['XMapType', s.xMapType === undefined ? 'null' : str(s.xMapType)], ['XValidations', list(s.xValidations, jsonRule)],
   ]);
 }
 
