@@ -5,6 +5,7 @@
 // concurrency.
 //
 // Usage: node --import tsx --conditions=kubekit-source bench/informer/lookupCost.ts --url http://127.0.0.1:PORT [--n 3000] [--concurrency 16]
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { ListerWatcher } from '@kubekit/informer';
@@ -33,6 +34,7 @@ function rawGet(namespace: string, name: string): Promise<unknown> {
 const kc = { getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} };
 const lw = new ListerWatcher(kc, { apiVersion: 'stable.example.com/v1', plural: 'shirts' }, { skipManagedFields: true });
 const signal = new AbortController().signal;
+setMaxListeners(0, signal); // one signal for every lookup in flight, as the informer's
 const impls: Record<string, (namespace: string, name: string) => Promise<unknown>> = {
   'node:http': rawGet,
   kubekit: (namespace, name) => lw.get(name, { namespace, metadataOnly: true, signal }),
