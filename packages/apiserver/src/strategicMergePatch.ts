@@ -173,7 +173,10 @@ function mergeList(original: unknown[], patch: unknown[], path: string[]): unkno
   const id = identity(strategy);
   if (strategy === 'set') {
     const merged = new Map<string | undefined, unknown>();
-    for (const x of [...original, ...patch]) if (!merged.has(id(x))) merged.set(id(x), x);
+    for (const x of [...original, ...patch]) {
+      const k = id(x);
+      if (!merged.has(k)) merged.set(k, x);
+    }
     return normalizeOrder([...merged.values()], patch, original, id);
   }
   let server = original;

@@ -11,7 +11,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
-import { parseResourceVersion, type ListOptions, type Selection } from './listing.js';
+import { parseResourceVersion, tooLargeResourceVersion, type ListOptions, type Selection } from './listing.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import type { StoreEvent } from './storage/objectStore.js';
@@ -64,9 +64,7 @@ export function serveWatch(ctx: ServerContext, res: ServerResponse, type: Resour
   }
   if (initial === undefined) {
     if (fromRV > store.resourceVersion) {
-      error = new KubeError('Timeout', `Too large resource version: ${fromRV}, current: ${store.resourceVersion}`, {
-        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
-      });
+      error = tooLargeResourceVersion(fromRV, store.resourceVersion);
     } else {
       try {
         replay = store.eventsSince(fromRV);

@@ -26,15 +26,11 @@ import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
-import { cloneJSON } from './internal/own.js';
+import { cloneJSON, isObject } from './internal/own.js';
 import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
 
 /** How often an update is retried when the object changes under it. */
 export const maxRetries = 16;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions): WriteContext {
   const { kind, version } = r.type.names;

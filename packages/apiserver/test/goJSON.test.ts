@@ -88,6 +88,13 @@ describe('goUnmarshalTypeError', () => {
     expect(goStringFieldMismatch({ a: 1, KIND: 2, apiVersion: 3 }, ['apiVersion', 'kind'])).to.deep.equal({ name: 'kind', value: 2 });
     expect(goStringFieldMismatch({ kind: null, apiVersion: 'v1' }, ['apiVersion', 'kind'])).to.equal(undefined);
   });
+
+  it('folds keys as encoding/json does: ſ matches s, but ß and ﬅ match nothing', () => {
+    expect(goStringFieldMismatch({ apiVerſion: 1 }, ['apiVersion', 'kind'])).to.deep.equal({ name: 'apiVersion', value: 1 });
+    expect(goStringFieldMismatch({ \u212aind: 2 }, ['apiVersion', 'kind'])).to.deep.equal({ name: 'kind', value: 2 });
+    expect(goStringFieldMismatch({ ﬅart: 3 }, ['start'])).to.equal(undefined);
+    expect(goStringFieldMismatch({ apiVerſion: 1 }, ['apiVersion'], true)).to.equal(undefined);
+  });
 });
 
 describe('goJSONObjectMembers', () => {

@@ -1,6 +1,6 @@
-import { KubeError, parseApiVersion, parseJSON, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { KubeError, parseApiVersion, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
-import { errorFromResponse, RestClient, type HttpResponse } from './internal/restClient.js';
+import { decodeAnswer, errorFromResponse, RestClient, type HttpResponse } from './internal/restClient.js';
 import { skipManagedFieldsInList, skipManagedFieldsInObject } from './internal/skipManagedFields.js';
 import { WatchDecoder, type WatchDecoderOptions } from './watchDecoder.js';
 import type { KubeObjectLike } from './types.js';
@@ -192,10 +192,8 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
       idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
       accept: request.metadataOnly === true ? metadataListAccept : undefined,
     };
-    if (request.onContinue === undefined) {
-      if (this.options.skipManagedFields !== true) return asList<T & KubeObject>(await this.client.requestJSON(init));
-      return asList<T & KubeObject>(await this.requestSkipping(init, skipManagedFieldsInList));
-    }
+    const skip = this.options.skipManagedFields === true ? skipManagedFieldsInList : undefined;
+    if (request.onContinue === undefined) return asList<T & KubeObject>(await this.client.requestJSON(init, skip));
     const res = await this.client.request(init);
     const text = await res.text();
     if (res.statusCode >= 200 && res.statusCode <= 299) {
@@ -207,13 +205,7 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
-    return asList<T & KubeObject>(decodeAnswer(res, text, init.path, this.options.skipManagedFields === true ? skipManagedFieldsInList : undefined));
-  }
-
-  /** A GET's decoded JSON body, with `managedFields` cut from its text first. */
-  private async requestSkipping(init: { path: string; signal?: AbortSignal; idleTimeoutMs: number; accept?: string }, skip: (text: string) => string): Promise<unknown> {
-    const res = await this.client.request(init);
-    return decodeAnswer(res, await res.text(), init.path, skip);
+    return asList<T & KubeObject>(decodeAnswer(res, text, init, skip));
   }
 
   /**
@@ -253,14 +245,14 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
         idleTimeoutMs: request.idleTimeoutMs ?? this.options.requestIdleTimeoutMs ?? 60_000,
         accept: request.metadataOnly === true ? metadataAccept : undefined,
       };
+      const skip = this.options.skipManagedFields === true ? skipManagedFieldsInObject : undefined;
       if (request.pipelined === true) {
         const res = await this.client.getPipelined(init);
         // Absent: no error object built only to be caught below (lookups answer 404 by the thousand).
         if (res.statusCode === 404) return undefined;
-        return decodeAnswer(res, res.text, path, this.options.skipManagedFields === true ? skipManagedFieldsInObject : undefined) as T & KubeObject;
+        return decodeAnswer(res, res.text, init, skip) as T & KubeObject;
       }
-      if (this.options.skipManagedFields !== true) return (await this.client.requestJSON(init)) as T & KubeObject;
-      return (await this.requestSkipping(init, skipManagedFieldsInObject)) as T & KubeObject;
+      return (await this.client.requestJSON(init, skip)) as T & KubeObject;
     } catch (err) {
       if (err instanceof KubeError && err.code === 404) return undefined;
       throw err;
@@ -296,22 +288,10 @@ export class ListerWatcher<T extends KubeObjectLike = KubeObject> {
 
   private url(query: URLSearchParams, namespace?: string): string {
     const q = query.toString();
-    let path = this.collectionPath;
-    if (namespace !== undefined && namespace !== this.resource.namespace) {
-      path = resourcePath({ ...parseApiVersion(this.resource.apiVersion), resource: this.resource.plural }, namespace);
-    }
+    const path = namespace === undefined ? this.collectionPath : this.collectionPathIn(namespace);
     return q === '' ? path : `${path}?${q}`;
   }
-}
 
-/** A GET's JSON body (through `skip` first, if given), or the error its non-2xx status stands for. */
-function decodeAnswer(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string, path: string, skip?: (text: string) => string): unknown {
-  if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-  try {
-    return parseJSON(skip === undefined ? text : skip(text));
-  } catch (err) {
-    throw new KubeError('InternalError', `unable to decode the response of GET ${path}: ${(err as Error).message}`, { cause: err });
-  }
 }
 
 /**

@@ -182,11 +182,11 @@ export function goUnmarshalTypeError(value: unknown, goType: string, field?: { s
 
 /**
  * The first member of a decoded object that Go would unmarshal into a `string` struct field named
- * `name` but is neither a string nor null. encoding/json matches JSON keys to field names
- * case-insensitively; sigs.k8s.io/json's strict decoder (`caseSensitive`) does not.
+ * `name` (ASCII) but is neither a string nor null. encoding/json matches JSON keys to field names by
+ * case folding ({@link goFoldASCIIName}); sigs.k8s.io/json's strict decoder (`caseSensitive`) does not.
  */
 export function goStringFieldMismatch(obj: Record<string, unknown>, names: readonly string[], caseSensitive = false): { name: string; value: unknown } | undefined {
-  const fold = (k: string): string => (caseSensitive ? k : k.toLowerCase());
+  const fold = (k: string): string => (caseSensitive ? k : goFoldASCIIName(k));
   for (const [key, value] of Object.entries(obj)) {
     const name = names.find((n) => fold(n) === fold(key));
     if (name !== undefined && value !== null && typeof value !== 'string') return { name, value };

@@ -341,23 +341,6 @@ export class ApplyConflictError extends KubeError {
   }
 }
 
-/**
- * A 500 the apiserver answers without a reason (`StatusReasonUnknown` is the empty string): errors of
- * the field manager that are not conflicts.
- */
-export class UnknownServerError extends KubeError {
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super('Unknown', message, options);
-    this.name = 'UnknownServerError';
-  }
-
-  override toStatus(): ReturnType<KubeError['toStatus']> {
-    const status = super.toStatus();
-    delete status.reason;
-    return status;
-  }
-}
-
 /** A manager as conflict messages print it: `"alice"`, or `"bob" using v1` for an `Update` manager. */
 function printManager(id: string, apiVersion: string | undefined): string {
   const e = JSON.parse(id) as { manager?: string; operation?: string; apiVersion?: string };

@@ -306,15 +306,7 @@ function compareValues(a: unknown, b: unknown): number {
 
 /** `PathElement.Compare`: field names, then keys, then values, then indexes. */
 export function comparePathElements(a: string, b: string): number {
-  if (a[0] !== b[0]) return kindOrder[a[0]] - kindOrder[b[0]];
-  const x = a.slice(2);
-  const y = b.slice(2);
-  switch (a[0]) {
-    case 'f': return x < y ? -1 : x > y ? 1 : 0;
-    case 'i': return Number(x) - Number(y);
-    case 'v': return compareValues(JSON.parse(x), JSON.parse(y));
-    default: return compareKeys(Object.entries(JSON.parse(x) as Record<string, unknown>), Object.entries(JSON.parse(y) as Record<string, unknown>));
-  }
+  return comparePathElementsParsed(a, b, pathElementBody(a), pathElementBody(b));
 }
 
 /** {@link comparePathElements} with each element's body already read (the name, the key's entries, the value or the index). */

@@ -195,19 +195,13 @@ export class RestClient {
   }
 
   /**
-   * Sends a request and returns its decoded JSON body.
+   * Sends a request and returns its decoded JSON body (its text through `skip` first, if given).
    *
    * @throws KubeError for a non-2xx answer (from its `Status` body when it has one), or the network error.
    */
-  async requestJSON(init: RequestInit): Promise<unknown> {
+  async requestJSON(init: RequestInit, skip?: (text: string) => string): Promise<unknown> {
     const res = await this.request(init);
-    const text = await res.text();
-    if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
-    try {
-      return parseJSON(text);
-    } catch (err) {
-      throw new KubeError('InternalError', `unable to decode the response of ${init.method ?? 'GET'} ${init.path}: ${(err as Error).message}`, { cause: err });
-    }
+    return decodeAnswer(res, await res.text(), init, skip);
   }
 
   /**
@@ -406,6 +400,21 @@ export interface HttpResponse {
   destroy(err?: Error): void;
 }
 
+
+/**
+ * A response's JSON body (its text through `skip` first, if given: `managedFields` cut, say), or the
+ * error its non-2xx status stands for.
+ *
+ * @throws KubeError for a non-2xx status, and `InternalError` when the body is not JSON.
+ */
+export function decodeAnswer(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string, init: Pick<RequestInit, 'method' | 'path'>, skip?: (text: string) => string): unknown {
+  if (res.statusCode < 200 || res.statusCode > 299) throw errorFromResponse(res, text);
+  try {
+    return parseJSON(skip === undefined ? text : skip(text));
+  } catch (err) {
+    throw new KubeError('InternalError', `unable to decode the response of ${init.method ?? 'GET'} ${init.path}: ${(err as Error).message}`, { cause: err });
+  }
+}
 
 /** The `KubeError` an unsuccessful response stands for, with `Retry-After` folded into its details. */
 export function errorFromResponse(res: Pick<HttpResponse, 'statusCode' | 'headers'>, text: string): KubeError {
