@@ -36,7 +36,7 @@ export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { cloneJSON } from './cloneJSON.js';
 export { hasLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
-export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint } from './internal/goFormat.js';
+export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';
 export type { CertificateOptions, GeneratedCertificates } from './certificates.js';
