@@ -410,6 +410,40 @@ describe('Informer', () => {
     expectCache(inf);
   });
 
+  // Regression (stress test, issue 13): a relist after an expired watch reported an object deleted and
+  // re-created under the same name in the gap as an `update` from the old uid to the new one, so
+  // handlers never heard of the deletion. The watch would have said DELETED then ADDED.
+  for (const selected of [true, false]) {
+    it(`does report an object re-created during a disconnect as a deletion and an add, not an update${selected ? ' (field-selected)' : ''}`, async () => {
+      for (const n of ['a', 'b']) server.create(shirt(n));
+      const inf = informer(selected ? { fieldSelector: 'spec.color=blue' } : {});
+      const log = new EventLog<Shirt>();
+      const deleted: { uid: string | undefined; reason: string }[] = [];
+      inf.addEventHandler(log.handlers());
+      inf.on('delete', (o, { reason }) => void deleted.push({ uid: o.metadata.uid, reason }));
+      start(inf);
+      await inf.waitForSync();
+      await inf.idle();
+      const before = inf.get('default/a')!.metadata.uid;
+      await until(() => server.watchers.size === 1, 'watch');
+      server.resetWatches();
+      server.delete('default', 'a');
+      server.create(shirt('a'));
+      server.update('default', 'b', (o) => (o.spec!.size = 'S'));
+      server.compact();
+      await drive(inf, () => inf.status.syncs === 2, 'relist');
+      await until(() => log.lines.length === 6, () => `all notifications: ${JSON.stringify(log.lines)}`);
+      await inf.idle();
+      expect(log.lines.slice(3)).to.have.members(['delete default/a deleted', 'add default/a', 'update default/b']);
+      expect(log.lines.indexOf('delete default/a deleted')).to.be.lessThan(log.lines.indexOf('add default/a', 3));
+      expect(deleted).to.deep.equal([{ uid: before, reason: 'deleted' }]);
+      expect(inf.get('default/a')!.metadata.uid).to.not.equal(before);
+      expect(nameLookups(), 'no lookup: the new uid tells').to.deep.equal([]);
+      log.expectView(inf.list());
+      expectCache(inf);
+    });
+  }
+
   it('does keep an object unchanged by a relist as the instance handlers saw (regression: chaos run 11)', async () => {
     server.create(shirt('a'));
     const inf = informer();
