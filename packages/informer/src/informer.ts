@@ -142,7 +142,9 @@ export function dropManagedFields<T extends KubeObjectLike>(obj: T): T {
  *   applied; the cache is eventually consistent with the server through the selectors (after the
  *   events in flight arrive, it equals a fresh list with the same selectors). It is never a mix of two
  *   relists: a relist replaces it in one step, and the differences become events (objects that
- *   vanished during a disconnect become `delete`s).
+ *   vanished during a disconnect become `delete`s; one found under another `uid` than the cached one,
+ *   deleted and re-created meanwhile, becomes a `delete` (`deleted`) of the cached one and an `add`,
+ *   as the watch would have reported it).
  * - Ordering: each handler registration sees the changes of one object in the order they happened,
  *   starting with `add`, and `synced` after the objects of the initial state. `update(obj, old)`
  *   passes the state this registration saw before. Every listener added with {@link Informer.on}
@@ -573,7 +575,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     }
     const previous = this.store.replace(incoming);
     if (this.queues.size > 0) {
-      for (const { key, obj, old } of changed) this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
+      for (const { key, obj, old } of changed) this.notifyUpsert(key, obj, old);
       for (const obj of incoming) previous.delete(this.store.keyFunc(obj));
       for (const [key, old] of previous) {
         const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(key, old);
@@ -612,7 +614,27 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     // An object back under a name whose departure is being confirmed answers the question.
     if (old === undefined && this.resolver.pending > 0) this.resolver.settle(key, obj.metadata?.uid);
     if (this.queues.size === 0) return;
-    this.notify(key, old === undefined ? { kind: 'add', obj } : { kind: 'update', obj, old });
+    this.notifyUpsert(key, obj, old);
+  }
+
+  /**
+   * An `add`, or an `update` from `old` — but a deletion and an `add` when `old` is another object
+   * under the same name (another `uid`): deleted and re-created while the informer did not watch (a
+   * relist shows only the new one), which the watch would have reported as `DELETED` then `ADDED`.
+   */
+  private notifyUpsert(key: string, obj: T, old: T | undefined): void {
+    if (old === undefined) {
+      this.notify(key, { kind: 'add', obj });
+      return;
+    }
+    const was = old.metadata?.uid;
+    const is = obj.metadata?.uid;
+    if (was !== undefined && was !== '' && is !== undefined && is !== '' && was !== is) {
+      this.notify(key, { kind: 'delete', obj: old, reason: 'deleted' });
+      this.notify(key, { kind: 'add', obj });
+      return;
+    }
+    this.notify(key, { kind: 'update', obj, old });
   }
 
   /** Whether some registration has a `delete` handler; if none has, reasons are not looked up. */
