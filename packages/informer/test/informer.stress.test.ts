@@ -20,7 +20,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { noopLogger, type KubeObject } from '@kubekit/core';
+import { noopLogger, type KubeObject, type LogFields, type Logger } from '@kubekit/core';
 import { Informer } from '../src/informer.js';
 import { loadKubeConfig } from '../src/kubeConfig.js';
 import { testBackends, type TestServer } from './helpers/backends.js';
@@ -186,6 +186,13 @@ function mergedByLag(truth: string[], got: string[]): boolean {
   return from(0, 0);
 }
 
+/** A logger that keeps the warnings and errors (why a reason is `unknown` is only logged). */
+function keepingLogger(kept: string[]): Logger {
+  const keep = (level: string) => (message: string, fields?: LogFields): void => void kept.push(`${level} ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`);
+  const logger: Logger = { ...noopLogger, warn: keep('warn'), error: keep('error'), child: () => logger };
+  return logger;
+}
+
 /** Per object name, the notifications in delivery order (`add`, `update`, `delete <reason>`). */
 type Recorded = Map<string, string[]>;
 
@@ -247,7 +254,10 @@ for (const backend of testBackends()) {
       const proxy = await breakingProxy(server.url, server.auth.ca);
       proxies.push(proxy);
       const kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig.replace(server.url, proxy.url) });
-      const informer = new Informer(kc, { apiVersion: `${group}/v1`, plural: 'shirts', namespace: 'default', logger: noopLogger, deleteReasons, handlerBufferSize: variant.handlerBufferSize, ...selector });
+      const logged: string[] = [];
+      const informer = new Informer(kc, { apiVersion: `${group}/v1`, plural: 'shirts', namespace: 'default', logger: keepingLogger(logged), deleteReasons, handlerBufferSize: variant.handlerBufferSize, ...selector,
+        // The label-selected one lists page by page (500 a page), the other streams its lists, where the server can.
+        ...(selector.labelSelector === undefined ? {} : { streamingList: 'never' as const }) });
       const shared: Recorded = new Map();
       const slow: Recorded = new Map();
       const errors: Error[] = [];
@@ -273,7 +283,7 @@ for (const backend of testBackends()) {
       const run = informer.start(mine.signal);
       runs.push(run);
       ownRuns.push(run);
-      return { informer, proxy, shared, slow, errors, relist, selector: selector.fieldSelector ?? selector.labelSelector! };
+      return { informer, proxy, shared, slow, errors, logged, relist, selector: selector.fieldSelector ?? selector.labelSelector! };
     };
     const counts = { writes: 0, left: 0, deletedBlue: 0, deletedViaFinalizer: 0, recreated: 0, broken: [] as number[], brokenAtWrites: [] as number[] };
     const watched = [await watch({ fieldSelector: 'spec.color=blue' }), await watch({ labelSelector: 'color=blue' })];
@@ -393,7 +403,7 @@ for (const backend of testBackends()) {
     const figures: Record<string, unknown>[] = [];
     const gapMerged: number[] = [];
     const failures: string[] = [];
-    for (const { informer, proxy, shared, slow, errors, relist, selector } of watched) {
+    for (const { informer, proxy, shared, slow, errors, logged, relist, selector } of watched) {
       const collection = proxy.requests.filter((r) => r.path === base && !r.query.has('watch'));
       const unfiltered = collection.filter((r) => !r.query.has('fieldSelector') && !r.query.has('labelSelector'));
       const lookups = proxy.requests.filter((r) => r.path.startsWith(`${base}/`) || (r.query.get('fieldSelector') ?? '').startsWith('metadata.name='));
@@ -401,7 +411,7 @@ for (const backend of testBackends()) {
       figures.push({
         selector, departures, lookups: lookups.length, lookupsCounted: status.deleteReasons.lookups, unknown: status.deleteReasons.unknown,
         watches: status.watches, syncs: status.syncs, lists: collection.length, errors: errors.length,
-        errorSample: errors.slice(0, 3).map((e) => e.message), objects: status.objects, relist,
+        errorSample: errors.slice(0, 3).map((e) => e.message), logged: logged.length, loggedSample: logged.filter((l) => !l.includes('watch failed')).slice(0, 3), objects: status.objects, relist,
       });
       for (const [registration, recorded] of [['on()', shared], ['addEventHandler (slow)', slow]] as const) {
         // Only the presence changes (adds and deletes) are in the truth; updates are the informer's own business.
