@@ -70,6 +70,56 @@ describe('RestClient', () => {
     }
   });
 
+  // Regression (stress test, issue 13): a keep-alive connection closed by the other end (a proxy, a
+  // load balancer, an apiserver going away) while idle in the pool is found dead only when the next
+  // request goes out on it. A delete reason's lookup re-sent as an ordinary GET after its pipelined
+  // connection broke took such a socket and failed with "socket hang up": its reason became `unknown`.
+  // A GET that fails on a reused connection before any answer is sent once more on a new one (as
+  // Go's net/http does for idempotent requests); other methods are not repeated.
+  describe('on a kept-alive connection the server closed', () => {
+    /** Answers the first request of each connection; a later one on the same connection finds it closed. */
+    async function closingIdle(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+      const seen: string[] = [];
+      const served = new WeakSet<object>();
+      const server = await serve((req, res) => {
+        seen.push(`${req.method} ${req.url}${served.has(req.socket) ? ' (reused)' : ''}`);
+        if (served.has(req.socket)) return void req.socket.destroy();
+        served.add(req.socket);
+        req.resume();
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Keep-Alive': 'timeout=60' });
+        res.end('{"ok":true}');
+      });
+      return { ...server, seen };
+    }
+
+    it('does send a GET again on a new connection', async () => {
+      const server = await closingIdle();
+      const client = new RestClient(kubeConfig(server.url), realClock);
+      try {
+        expect(await client.requestJSON({ path: '/a' })).to.deep.equal({ ok: true });
+        expect(await client.requestJSON({ path: '/b' })).to.deep.equal({ ok: true });
+        expect(server.seen).to.deep.equal(['GET /a', 'GET /b (reused)', 'GET /b']);
+      } finally {
+        client.destroy();
+        await server.close();
+      }
+    });
+
+    it('does not send a POST again', async () => {
+      const server = await closingIdle();
+      const client = new RestClient(kubeConfig(server.url), realClock);
+      try {
+        await client.requestJSON({ path: '/a' });
+        const err = await client.requestJSON({ method: 'POST', path: '/b', body: '{}' }).then(() => undefined, (e: unknown) => e);
+        expect(err).to.be.instanceOf(Error);
+        expect(server.seen).to.deep.equal(['GET /a', 'POST /b (reused)']);
+      } finally {
+        client.destroy();
+        await server.close();
+      }
+    });
+  });
+
   it('does reject the text of a body cut short by the connection', async () => {
     const server = await serve((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
