@@ -39,6 +39,12 @@ export class IdleTimeoutError extends Error {
   }
 }
 
+/** How many times a GET that failed on a kept-alive connection before any answer is sent again (see {@link RestClient.request}). */
+export const staleRetries = 3;
+
+/** Errors of GETs that failed before any answer on a reused keep-alive connection: safe to send again. */
+const staleConnectionErrors = new WeakSet<object>();
+
 /** Pipelined connections in a row that may break before their first answer before GETs go the ordinary way for a while. */
 export const pipelineStrikes = 3;
 /** How long GETs go the ordinary way after {@link pipelineStrikes}, in ms, before pipelining is tried again. */
@@ -96,8 +102,23 @@ export class RestClient {
   /**
    * Sends a request and resolves once the response headers arrived, whatever the status. Read the body
    * through {@link HttpResponse.chunks} so the idle timer sees every byte.
+   *
+   * A GET that fails before any answer on a kept-alive connection (the other end closed it while it
+   * sat idle in the pool: a proxy, a load balancer, an apiserver going away, which shows only when the
+   * next request goes out on it) is sent again on another connection, up to {@link staleRetries}
+   * times, as Go's net/http does for idempotent requests. Other methods are never sent twice.
    */
   async request(init: RequestInit): Promise<HttpResponse> {
+    for (let retries = 0; ; retries++) {
+      try {
+        return await this.send(init);
+      } catch (err) {
+        if (retries >= staleRetries || !staleConnectionErrors.has(err as object) || init.signal?.aborted === true) throw err;
+      }
+    }
+  }
+
+  private async send(init: RequestInit): Promise<HttpResponse> {
     const options = await this.requestOptions(init);
     const clock = this.clock;
     return new Promise<HttpResponse>((resolve, reject) => {
@@ -148,6 +169,8 @@ export class RestClient {
         if (!settled) {
           settled = true;
           report('<error>');
+          const idempotent = (init.method ?? 'GET') === 'GET' && init.body === undefined;
+          if (idempotent && req.reusedSocket && !(err instanceof IdleTimeoutError) && init.signal?.aborted !== true) staleConnectionErrors.add(err);
           reject(err);
         }
       });
