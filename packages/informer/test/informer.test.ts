@@ -444,6 +444,30 @@ describe('Informer', () => {
     });
   }
 
+  // Regression (stress test, issue 13): selecting client-side, a relist told a departure from a
+  // deletion by the name alone, so an object deleted during a disconnect and re-created (under another
+  // uid) outside the selection was reported as having left the selection.
+  it('does report an object deleted during a disconnect as deleted when selecting client-side, even if its name is back outside the selection', async () => {
+    for (const n of ['a', 'b']) server.create(shirt(n));
+    const inf = informer({ fieldSelector: 'spec.color=blue', clientSideSelection: 'always', selectableFields: [{ jsonPath: '.spec.color' }], namespaced: true, kind: 'Shirt' });
+    const log = new EventLog<Shirt>();
+    inf.addEventHandler(log.handlers());
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    server.resetWatches();
+    server.delete('default', 'a');
+    server.create(shirt('a', 'red'));
+    server.update('default', 'b', (o) => (o.spec!.color = 'red'));
+    server.compact();
+    await drive(inf, () => inf.status.syncs === 2, 'relist');
+    await until(() => log.lines.length === 5, () => `all notifications: ${JSON.stringify(log.lines)}`);
+    await inf.idle();
+    expect(log.lines.slice(3).sort()).to.deep.equal(['delete default/a deleted', 'delete default/b leftSelection']);
+    log.expectView(inf.list());
+    expectCache(inf);
+  });
+
   it('does keep an object unchanged by a relist as the instance handlers saw (regression: chaos run 11)', async () => {
     server.create(shirt('a'));
     const inf = informer();
