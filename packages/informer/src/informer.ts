@@ -556,12 +556,14 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
 
   private onReplace(objects: T[], _resourceVersion: string): void {
     const match = this.mode === 'client' ? this.clientMatch! : undefined;
-    const allKeys = match === undefined ? undefined : new Set<string>();
+    // Selecting here, the list has every object: one missing from the selection left it if it is
+    // still there under the same uid; under another uid it was deleted (and re-created) meanwhile.
+    const allUids = match === undefined ? undefined : new Map<string, string | undefined>();
     const incoming: T[] = [];
     const changed: { key: string; obj: T; old: T | undefined }[] = [];
     for (const obj of objects) {
       const key = this.store.keyFunc(obj);
-      allKeys?.add(key);
+      allUids?.set(key, obj.metadata?.uid);
       if (match !== undefined && !match.matches(obj)) continue;
       const old = this.store.get(key);
       if (old === undefined) this.resolver.settle(key, obj.metadata?.uid);
@@ -578,7 +580,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       for (const { key, obj, old } of changed) this.notifyUpsert(key, obj, old);
       for (const obj of incoming) previous.delete(this.store.keyFunc(obj));
       for (const [key, old] of previous) {
-        const reason = allKeys !== undefined ? (allKeys.has(key) ? 'leftSelection' : 'deleted') : this.deleteReason(key, old);
+        const reason = allUids !== undefined ? (allUids.has(key) && allUids.get(key) === old.metadata?.uid ? 'leftSelection' : 'deleted') : this.deleteReason(key, old);
         this.notify(key, { kind: 'delete', obj: old, reason });
       }
     }
