@@ -256,15 +256,19 @@ for (const backend of testBackends()) {
     setMaxListeners(50, mine.signal);
     stop.signal.addEventListener('abort', () => mine.abort(), { once: true });
     const ownRuns: Promise<void>[] = [];
-    const watch = async (selector: { fieldSelector?: string; labelSelector?: string }) => {
+    const watch = async (selector: { fieldSelector?: string; labelSelector?: string; clientSide?: true }) => {
+      const name = `${selector.fieldSelector ?? selector.labelSelector!}${selector.clientSide ? ' (client-side)' : ''}`;
       // A proxy per informer, so that each one's requests are counted apart.
       const proxy = await breakingProxy(server.url, server.auth.ca);
       proxies.push(proxy);
       const kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig.replace(server.url, proxy.url) });
       const logged: string[] = [];
-      const informer = new Informer(kc, { apiVersion: `${group}/v1`, plural: 'shirts', namespace: 'default', logger: keepingLogger(logged), deleteReasons, handlerBufferSize: variant.handlerBufferSize, ...selector,
+      const informer = new Informer(kc, { apiVersion: `${group}/v1`, plural: 'shirts', namespace: 'default', logger: keepingLogger(logged), deleteReasons, handlerBufferSize: variant.handlerBufferSize,
+        fieldSelector: selector.fieldSelector, labelSelector: selector.labelSelector,
         // The label-selected one lists page by page (500 a page), the other streams its lists, where the server can.
-        ...(selector.labelSelector === undefined ? {} : { streamingList: 'never' as const }) });
+        ...(selector.labelSelector === undefined ? {} : { streamingList: 'never' as const }),
+        // Selecting here: it watches every object and sees each change itself (no lookups).
+        ...(selector.clientSide ? { clientSideSelection: 'always' as const, selectableFields: [{ jsonPath: '.spec.color' }], namespaced: true, kind: 'Shirt' } : {}) });
       const shared: Recorded = new Map();
       const slow: Recorded = new Map();
       const errors: Error[] = [];
@@ -274,7 +278,7 @@ for (const backend of testBackends()) {
       informer.on('update', (o) => record(shared, o, 'update'));
       informer.on('delete', (o, { reason }) => record(shared, o, `delete ${reason}`));
       // A registration of its own whose handlers take 1–5 ms each, so its queue lags behind the stream.
-      const random = seededRandom(selector.fieldSelector === undefined ? 2 : 1);
+      const random = seededRandom(name.length);
       const lag = (): Promise<void> => delay(1 + Math.floor(random() * 5));
       informer.addEventHandler({
         add: async (o) => { record(slow, o, 'add'); await lag(); },
@@ -290,10 +294,10 @@ for (const backend of testBackends()) {
       const run = informer.start(mine.signal);
       runs.push(run);
       ownRuns.push(run);
-      return { informer, proxy, shared, slow, errors, logged, relist, selector: selector.fieldSelector ?? selector.labelSelector! };
+      return { informer, proxy, shared, slow, errors, logged, relist, clientSide: selector.clientSide === true, selector: name };
     };
     const counts = { writes: 0, left: 0, deletedBlue: 0, deletedViaFinalizer: 0, recreated: 0, broken: [] as number[], brokenAtWrites: [] as number[] };
-    const watched = [await watch({ fieldSelector: 'spec.color=blue' }), await watch({ labelSelector: 'color=blue' })];
+    const watched = [await watch({ fieldSelector: 'spec.color=blue' }), await watch({ labelSelector: 'color=blue' }), await watch({ fieldSelector: 'spec.color=blue', clientSide: true })];
     await Promise.all(watched.map((w) => w.informer.waitForSync()));
 
     // The truth, per object name: every change of its presence in the selection, in order.
@@ -410,7 +414,7 @@ for (const backend of testBackends()) {
     const figures: Record<string, unknown>[] = [];
     const gapMerged: number[] = [];
     const failures: string[] = [];
-    for (const { informer, proxy, shared, slow, errors, logged, relist, selector } of watched) {
+    for (const { informer, proxy, shared, slow, errors, logged, relist, clientSide, selector } of watched) {
       const collection = proxy.requests.filter((r) => r.path === base && !r.query.has('watch'));
       const unfiltered = collection.filter((r) => !r.query.has('fieldSelector') && !r.query.has('labelSelector'));
       const lookups = proxy.requests.filter((r) => r.path.startsWith(`${base}/`) || (r.query.get('fieldSelector') ?? '').startsWith('metadata.name='));
@@ -448,7 +452,9 @@ for (const backend of testBackends()) {
         const unknowns = [...recorded.values()].flat().filter((l) => l === 'delete unknown').length;
         if (unknowns > 0) failures.push(`${selector} ${registration}: ${unknowns} 'unknown' reasons`);
       }
-      if (unfiltered.length > 0) failures.push(`${selector}: ${unfiltered.length} lists without a selector`);
+      if (clientSide) {
+        if (distinct > 0) failures.push(`${selector}: ${distinct} name lookups when selecting client-side`);
+      } else if (unfiltered.length > 0) failures.push(`${selector}: ${unfiltered.length} lists without a selector`);
       if (distinct > departures) failures.push(`${selector}: ${distinct} name lookups for ${departures} departures`);
       if (!lookups.every((r) => r.accept.startsWith('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'))) failures.push(`${selector}: a lookup not metadata-only`);
       if (status.lastError !== undefined) failures.push(`${selector}: lastError ${status.lastError.message}`);
