@@ -14,10 +14,14 @@
 //
 // Found so far (each with a small regression test in the ordinary suite): a relist reported an object
 // re-created in its gap (another uid) as an update; a lookup re-sent after its pipelined connection broke
-// took a pooled keep-alive socket the proxy had closed too, failed with "socket hang up" and became `unknown`.
+// took a pooled keep-alive socket the proxy had closed too, failed with "socket hang up" and became `unknown`;
+// selecting client-side, a relist reported an object deleted in its gap and back outside the selection
+// (another uid) as having left the selection.
 //
 // Opt-in, as it takes minutes: `KUBEKIT_STRESS=1 nice -n 19 npx mocha packages/informer/test/informer.stress.test.ts`
-// (`KUBEKIT_BACKENDS=embedded` for the embedded server only). It prints its figures per backend.
+// (`KUBEKIT_BACKENDS=embedded` for the embedded server only). It prints its figures per backend;
+// `KUBEKIT_STRESS_TRACE=1` prints each informer's phases as they change, and `KUBEKIT_STRESS_BUDGET=default`
+// runs with the default budget of delete-reason lookups (then expect `unknown` reasons on a fast server).
 //
 // As in the churn test, an object that ever left the selection is never deleted later: a lookup
 // answers with the object as it is when asked, so only then is the event's truth knowable.
