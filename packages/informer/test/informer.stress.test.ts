@@ -411,6 +411,8 @@ for (const backend of testBackends()) {
       await until(() => informer.status.deleteReasons.pending === 0, 'every reason', 120_000);
       const reasons = Date.now() - from;
       await informer.idle();
+      // A relist just done may still be opening its watch.
+      await until(() => informer.status.phase === 'watching', () => `${informer.status.phase}: watching again`, 60_000);
       caughtUpMs.push({ cache, reasons, handlers: Date.now() - from });
     }
     const wallMs = Date.now() - started;
