@@ -33,7 +33,7 @@ export { noopLogger } from './logger.js';
 export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
 export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
-export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
+export { jsonTypeName, makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { cloneJSON } from './cloneJSON.js';
 export { hasLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
 export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';
