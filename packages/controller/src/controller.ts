@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { errorMessage, isInstanceOf, KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { defaultLogger } from '@kubekit/informer';
 import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
@@ -180,7 +180,15 @@ export class Controller {
         await pool.onSizeLessThan(1);
         const { item, shutdown } = await this.queue.get();
         if (shutdown) break;
-        void pool.add(() => this.process(item, inFlight.signal));
+        // process() reports its own failures; this only keeps a throwing metrics sink or logger from
+        // ending the process with an unhandled rejection.
+        pool.add(() => this.process(item, inFlight.signal)).catch((err: unknown) => {
+          try {
+            this.logger.error('processing a request failed', { error: describe(err) });
+          } catch {
+            // Nowhere left to report it.
+          }
+        });
       }
       await this.drain(pool, inFlight);
     } finally {
@@ -225,7 +233,7 @@ export class Controller {
       }
     } catch (err) {
       outcome = 'error';
-      if (err instanceof TerminalError) {
+      if (isInstanceOf(err, TerminalError)) {
         this.queue.forget(key);
         this.metrics?.terminalError(this.name);
         log.error('reconcile failed with a terminal error; not retrying', { error: describe(err) });
@@ -272,6 +280,13 @@ export class Controller {
   }
 }
 
+/** `Name: message` of an Error, the text of anything else; never throws (see core's `errorMessage`). */
 function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const message = errorMessage(err);
+  try {
+    if (err instanceof Error) return `${String(err.name)}: ${message}`;
+  } catch {
+    // A hostile value: its message alone.
+  }
+  return message;
 }

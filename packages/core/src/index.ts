@@ -34,6 +34,7 @@ export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './ku
 export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { jsonTypeName, makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
+export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';
 export { hasLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
 export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, makeObjectKey, realClock, type Clock, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
+import { errorMessage, asError, KubeError, makeObjectKey, realClock, type Clock, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
 import { selectorMatcher, type ResourceFields, type SelectionPredicate } from '@kubekit/attrs';
 import type { FieldSelector, LabelSelector } from '@kubekit/selectors';
 import type { BackoffPolicy } from './backoff.js';
@@ -663,7 +663,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
         if (!this.enteringClientMode && !this.fallbackImpossible) {
           this.enteringClientMode = true;
           void this.enterClientMode(`the server does not support the field selector (${err.message})`, this.runSignal)
-            .catch((e: unknown) => this.emitError(e instanceof Error ? e : new Error(String(e))))
+            .catch((e: unknown) => this.emitError(asError(e)))
             .finally(() => {
               this.enteringClientMode = false;
             });
@@ -691,7 +691,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       // this error. The server's 400 stays the informer's error (permanent: waitForSync fails with it).
       this.fallbackImpossible = true;
       this.logger.error(`cannot select client-side: ${describe(err)}`);
-      this.emitError(err instanceof Error ? err : new Error(String(err)));
+      this.emitError(asError(err));
       return;
     }
     this.fields = fields;
@@ -717,8 +717,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   }
 
   private reportHandlerError(err: unknown): void {
-    const error = err instanceof Error ? err : new Error(String(err));
-    this.logger.error(`an event handler failed: ${error.message}`);
+    const error = asError(err);
+    this.logger.error(`an event handler failed: ${errorMessage(error)}`);
     this.emitError(error);
   }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
+import { asError, jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
 import type { InformerMetricsSink } from './metrics.js';
@@ -341,7 +341,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
 
   /** Decides what a failure means, reports it, and waits as long as the backoff policy says. */
   private async recover(err: unknown, signal: AbortSignal): Promise<void> {
-    const error = err instanceof Error ? err : new Error(String(err));
+    const error = asError(err);
     this.lastError = error;
     this.metrics?.failed(this.metricsName);
     if (isPermanent(err)) {
