@@ -113,9 +113,9 @@ export class ResourceVersionWaiter {
     if (this.waiting >= this.maxWaiting) return Promise.reject(new TooManyWaitingRequestsError());
     const queue = delivered ? this.delivered : this.committed;
     return new Promise<void>((resolve, reject) => {
-      let timer: TimerHandle | undefined;
+      // Every path that settles the wait runs after `timer` is set below (timers and signals fire later).
       const finish = (): void => {
-        timer?.cancel();
+        timer.cancel();
         signal?.removeEventListener('abort', onAbort);
       };
       const entry: Waiting = {
@@ -130,7 +130,7 @@ export class ResourceVersionWaiter {
       };
       const onAbort = (): void => drop(signal!.reason);
       insertSorted(queue, entry);
-      timer = this.clock.setTimeout(() => drop(tooLargeResourceVersion(rv, current())), this.blockTimeoutMs);
+      const timer: TimerHandle = this.clock.setTimeout(() => drop(tooLargeResourceVersion(rv, current())), this.blockTimeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
