@@ -624,6 +624,14 @@ export const scenarios: Scenario[] = [
       const w = await plain;
       await s.until(async () => w.ended(), 'end of the watch at its timeout');
       s.recordEvents('watch until its timeout', w, { bookmarks: true });
+      // Events have no watch cache: etcd answers at once, without retryAfterSeconds.
+      const events = '/api/v1/namespaces/default/events';
+      await s.must('POST', events, { body: { metadata: { name: 'futurerv-event' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm' } });
+      await s.req('event get', 'GET', `${events}/futurerv-event?resourceVersion=${future}`);
+      await s.req('event list', 'GET', `${events}?resourceVersion=${future}`);
+      await s.req('event list Exact', 'GET', `${events}?resourceVersion=${future}&resourceVersionMatch=Exact`);
+      await s.req('event get with an unparsable resourceVersion', 'GET', `${events}/futurerv-event?resourceVersion=abc`);
+      await s.raw('DELETE', `${events}/futurerv-event`);
     },
   },
   // ---------------------------------------------------------------- discovery and OpenAPI

@@ -221,7 +221,7 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, select
     wanted = parseListResourceVersion(opts.resourceVersion);
     exact = opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0);
   }
-  if (wanted !== undefined) await ctx.resourceVersions.waitUntilFresh(wanted, { signal });
+  if (wanted !== undefined) await ctx.resourceVersions.waitUntilFresh(wanted, { signal, wait: type.watchCache !== false });
 
   let rv = store.resourceVersion;
   let snapshot: Map<string, KubeObject> | undefined;

@@ -71,18 +71,21 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
  * GET of one object. A resourceVersion is served as the apiserver's watch cache serves it
  * (CacheDelegator.Get, Cacher.Get): unset or `0`, the current object; N, the current object once the
  * store has reached N, waited for up to 3 s; not an unsigned 64-bit number, the cacher's parse error,
- * which reaches the client as a 500 without a reason.
+ * which reaches the client as a 500 without a reason. Without a watch cache (Events), etcd's store
+ * answers (store.validateMinimumResourceVersion): N not reached is the 504 at once, a bad N the list's 400.
  */
 async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const format = negotiateFormat(r.req.headers.accept);
   const rvText = r.query.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') {
+    const cached = r.type.watchCache !== false;
     const problem = resourceVersionProblem(rvText);
     if (problem !== undefined) {
+      if (!cached) throw KubeError.badRequest(`invalid resource version: ${problem.toString()}`);
       sendJSON(r.res, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: problem.toString(), code: 500 });
       return;
     }
-    await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { signal: requestSignal(r.res) });
+    await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { signal: requestSignal(r.res), wait: cached });
   }
   const view = await currentObject(ctx, r.type, namespace, r.info.name);
   if (r.info.subresource === 'scale') {

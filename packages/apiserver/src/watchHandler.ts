@@ -12,7 +12,8 @@
  *   annotated `k8s.io/initial-events-end` when bookmarks are allowed (1.34 no longer requires them),
  *   then changes. With N not reached yet, the response waits for it (headers included) up to 3 s, as
  *   the cacher's waitUntilWatchCacheFreshAndForceAllEvents, then gives the state once there, or the
- *   `504 Too large resource version` as an ERROR event.
+ *   `504 Too large resource version` as an ERROR event (at once for a resource without a watch cache,
+ *   Events, as etcd's watcher refuses it).
  *
  * @see https://github.com/kubernetes/apiserver/blob/v0.34.4/pkg/storage/cacher/cacher.go (Cacher.Watch)
  */
@@ -23,6 +24,7 @@ import { parseResourceVersion, type ListOptions, type Selection } from './listin
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import type { StoreEvent } from './storage/objectStore.js';
+import { tooLargeResourceVersion } from './storage/resourceVersionWaiter.js';
 import { buildTable, type IncludeObject } from './table.js';
 import { Watcher } from './watcher.js';
 
@@ -45,7 +47,14 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
   const rvText = opts.resourceVersion;
   if (opts.sendInitialEvents === true && /^[0-9]+$/.test(rvText)) {
     try {
-      await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { delivered: true, signal: requestSignal(res) });
+      if (type.watchCache === false) {
+        // etcd's watcher (watchChan.startWatching) does not wait: it refuses at once, asking to retry
+        // after wait.Jitter(1 s, 3) in whole seconds.
+        const wanted = BigInt(rvText);
+        if (wanted > BigInt(store.deliveredResourceVersion)) throw tooLargeResourceVersion(wanted, store.deliveredResourceVersion, Math.trunc(1 + Math.random() * 3));
+      } else {
+        await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { delivered: true, signal: requestSignal(res) });
+      }
     } catch (err) {
       if (!(err instanceof KubeError) || err.reason !== 'Timeout') {
         if (res.destroyed) return undefined;

@@ -279,6 +279,72 @@ describe('requests at a resourceVersion the server has not reached', () => {
   });
 });
 
+// kube-apiserver keeps no watch cache for Events (DefaultWatchCacheSizes in pkg/kubeapiserver: events
+// and events.k8s.io events are 0): their reads go to etcd (storage/etcd3), which does not wait. v1.34.4
+// answers at once: validateMinimumResourceVersion's and GetList's ErrFutureRev 504 with
+// retrySeconds 0 (no retryAfterSeconds, no Retry-After), a GET's unparsable resourceVersion as the
+// list's 400, and a watch with sendInitialEvents an ERROR at once whose retryAfterSeconds is
+// wait.Jitter(1s, 3) in whole seconds (watcher.go startWatching). A plain watch stays silent, as above.
+describe('requests at a resourceVersion not reached, on a resource without a watch cache (Events)', () => {
+  const events = '/api/v1/namespaces/default/events';
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start({ clock: new FakeClock(Date.now()) }));
+    const r = await client.post(events, { metadata: { name: 'e1' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm' });
+    expect(r.status, r.text).to.equal(201);
+  });
+
+  after(() => server.close());
+
+  it('answers gets and lists in every mode with the 504 at once, without retryAfterSeconds', async () => {
+    const c = server.resourceVersion;
+    for (const path of [`${events}/e1?resourceVersion=${c + 5}`, `${events}/nope?resourceVersion=${c + 5}`, `${events}?resourceVersion=${c + 5}`,
+      `${events}?resourceVersion=${c + 5}&limit=1`, `${events}?resourceVersion=${c + 5}&resourceVersionMatch=NotOlderThan`, `${events}?resourceVersion=${c + 5}&resourceVersionMatch=Exact`]) {
+      const r = await client.get(path);
+      expect(r.status, `${path}: ${r.text}`).to.equal(504);
+      expect(r.body).to.deep.equal({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: `Timeout: Too large resource version: ${c + 5}, current: ${c}`, reason: 'Timeout',
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] }, code: 504,
+      });
+      expect(r.headers.get('retry-after')).to.equal(null);
+    }
+    expect(server.waitingReads).to.equal(0);
+  });
+
+  it('answers a get\'s unparsable resourceVersion with the list\'s 400', async () => {
+    const r = await client.get(`${events}/e1?resourceVersion=abc`);
+    expect(r.status, r.text).to.equal(400);
+    expect(r.body).to.include({ reason: 'BadRequest', message: 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax' });
+  });
+
+  it('answers a watch with sendInitialEvents with an ERROR at once, retrying after 1 to 3 s', async () => {
+    const c = server.resourceVersion;
+    const w = await client.watch(`${events}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=${c + 5}`);
+    const e = await w.next();
+    expect(e.type).to.equal('ERROR');
+    expect(e.object).to.include({ reason: 'Timeout', code: 504, message: `Timeout: Too large resource version: ${c + 5}, current: ${c}` });
+    expect(e.object.details.causes).to.deep.equal([{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]);
+    expect([1, 2, 3]).to.include(e.object.details.retryAfterSeconds);
+    await w.end();
+  });
+
+  it('keeps a plain watch from the future open and silent, then sends the events after it', async () => {
+    const c = server.resourceVersion;
+    const w = await client.watch(`${events}?watch=true&resourceVersion=${c + 1}`);
+    try {
+      await client.post(events, { metadata: { name: 'e2' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' } });
+      await client.post(events, { metadata: { name: 'e3' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' } });
+      const e = await w.next();
+      expect(`${e.type} ${e.object.metadata.name}`).to.equal('ADDED e3');
+    } finally {
+      w.close();
+    }
+  });
+});
+
 describe('the bound on waiting requests', () => {
   it('answers one more request than maxWaitingReads as the apiserver\'s in-flight limit does', async () => {
     const clock = new FakeClock(Date.now());

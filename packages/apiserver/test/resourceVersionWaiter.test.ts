@@ -91,6 +91,15 @@ describe('ResourceVersionWaiter', () => {
     expect((o.error as KubeError).message).to.equal('Timeout: Too large resource version: 9223372036854775807, current: 2');
   });
 
+  it('answers at once, without retryAfterSeconds, when told not to wait (a resource read from etcd)', async () => {
+    const o = observe(waiter.waitUntilFresh(5n, { wait: false }));
+    await settle();
+    expect(o.state).to.equal('rejected');
+    expect((o.error as KubeError).toStatus().details).to.deep.equal({ causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] });
+    await waiter.waitUntilFresh(2n, { wait: false });
+    expect(clock.pendingTimers()).to.equal(0);
+  });
+
   it('releases waiters in resourceVersion order, each at its own version', async () => {
     const o5 = observe(waiter.waitUntilFresh(5n));
     const o3 = observe(waiter.waitUntilFresh(3n));

@@ -41,15 +41,22 @@ export interface WaitUntilFreshOptions {
   delivered?: boolean;
   /** Ends the wait when it aborts (the request went away). @defaultValue none */
   signal?: AbortSignal;
+  /**
+   * Whether to wait at all: a resource without a watch cache reads from etcd, which answers a version it
+   * has not reached at once, with the 504 without `retryAfterSeconds`. @defaultValue true
+   */
+  wait?: boolean;
 }
 
 /**
  * The apiserver's answer to a read at a resourceVersion the store did not reach in time
- * (storage.NewTooLargeResourceVersionError, a `NewTimeoutError`, hence its `Timeout: ` prefix).
+ * (storage.NewTooLargeResourceVersionError, a `NewTimeoutError`, hence its `Timeout: ` prefix): the watch
+ * cache asks to retry after 1 s, etcd's reads (`retrySeconds` 0) say nothing of it.
  */
-export function tooLargeResourceVersion(wanted: bigint | number, current: number): KubeError {
+export function tooLargeResourceVersion(wanted: bigint | number, current: number, retryAfterSeconds = 1): KubeError {
+  const causes = [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }];
   return new KubeError('Timeout', `Timeout: Too large resource version: ${wanted}, current: ${current}`, {
-    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    details: retryAfterSeconds > 0 ? { causes, retryAfterSeconds } : { causes },
   });
 }
 
@@ -107,6 +114,7 @@ export class ResourceVersionWaiter {
     const delivered = options.delivered === true;
     const current = (): number => (delivered ? this.store.deliveredResourceVersion : this.store.resourceVersion);
     if (rv <= BigInt(current())) return Promise.resolve();
+    if (options.wait === false) return Promise.reject(tooLargeResourceVersion(rv, current(), 0));
     const { signal } = options;
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(shuttingDown());
