@@ -101,7 +101,10 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   const opts = parseListOptions(query, type, false);
   const selection = selectionOf(type, namespace, opts);
   const candidates = indexCandidates(ctx, type, opts.fieldSelector);
-  const result = await listObjects(ctx, type, selection, opts, candidates, requestSignal(r.res));
+  // Only a list at a resourceVersion (its own or its continue token's) may wait, and so needs to know
+  // when its client goes away.
+  const mayWait = opts.continueToken !== '' || (opts.resourceVersion !== '' && opts.resourceVersion !== '0');
+  const result = await listObjects(ctx, type, selection, opts, candidates, mayWait ? requestSignal(r.res) : undefined);
   const rv = String(result.resourceVersion);
   if (format === 'table') {
     const table = buildTable(type, result.items, {
