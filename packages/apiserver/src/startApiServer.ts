@@ -163,6 +163,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
 
   // Before anything is opened: bad options throw here.
+  const maxWaitingReads = options.maxWaitingReads ?? 400;
+  if (!Number.isInteger(maxWaitingReads) || maxWaitingReads < 0) throw new RangeError(`maxWaitingReads must be an integer of at least 0, got ${maxWaitingReads}`);
   const deepYAML = new DeepYAMLParser({ ...options.deepYAML, clock });
 
   let persistence: FilePersistence | undefined;
@@ -177,7 +179,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   })();
 
   const hub = new WatchHub(store);
-  const resourceVersions = new ResourceVersionWaiter(store, { clock, maxWaiting: options.maxWaitingReads });
+  const resourceVersions = new ResourceVersionWaiter(store, { clock, maxWaiting: maxWaitingReads });
   const ctx: ServerContext = {
     store, hub, resourceVersions, clock, limits,
     deepYAML,

@@ -364,6 +364,15 @@ describe('the bound on waiting requests', () => {
     }
   });
 
+  it('refuses a bound that is not a count', async () => {
+    for (const bad of [-1, 1.5, Number.NaN]) {
+      let error: unknown;
+      try { await (await start({ maxWaitingReads: bad })).server.close(); } catch (err) { error = err; }
+      expect(error).to.be.instanceOf(RangeError);
+      expect((error as Error).message).to.equal(`maxWaitingReads must be an integer of at least 0, got ${bad}`);
+    }
+  });
+
   it('ends waiting requests when the server closes', async () => {
     const { server, client } = await start({ clock: new FakeClock(Date.now()) });
     const pending = client.get(`${cms}?resourceVersion=${server.resourceVersion + 1}`).then(() => 'answered', () => 'failed');
