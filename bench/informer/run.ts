@@ -30,6 +30,8 @@ interface Result {
   objects: number;
   wallMs: number;
   cpuMs: number;
+  /** The part of cpuMs spent in the kernel. */
+  sysMs: number;
   importHeapMB: number;
   ingestHeapMB: number;
   // Churn only (kubekit): when the cache held the final state, the server's counts during the run,
@@ -42,6 +44,7 @@ interface Result {
   missing?: number;
   nameLookups?: number;
   unfilteredLists?: number;
+  connections?: number;
 }
 
 function firstLine(child: ChildProcess): Promise<string> {
@@ -132,6 +135,7 @@ if (!values['no-churn']) {
         [`reasons: ${k.delivered} delivered, ${k.wrong} wrong, ${k.missing} missing, ${k.unknown} unknown`, k.wrong === 0 && k.missing === 0],
       ];
       console.log(`kubekit (median run): ${checks.map(([text, ok]) => `${text} ${ok ? 'ok' : 'MISSED'}`).join('; ')}`);
+      console.log(`  (kubekit's connections to the server: ${k.connections}; kernel CPU: kubekit ${k.sysMs} ms, floor ${floor.sysMs} ms)`);
       console.log();
     }
   } finally {

@@ -9,8 +9,26 @@ export type ObjectKey = string & { readonly [objectKeyBrand]: true };
 /** The key client-go's `MetaNamespaceKeyFunc` computes: `namespace/name`, or `name` without a namespace. */
 export function objectKey(obj: Pick<KubeObject, 'metadata'>): ObjectKey {
   const { namespace, name } = obj.metadata ?? {};
-  if (typeof name !== 'string' || name === '') throw KubeError.badRequest('object has no metadata.name');
+  if (typeof name !== 'string' || name === '') {
+    throw KubeError.badRequest(name === undefined || name === '' ? 'object has no metadata.name' : `object's metadata.name must be a string, got ${jsonTypeName(name)}`);
+  }
+  if (typeof namespace !== 'string' && namespace !== undefined && namespace !== null) {
+    throw KubeError.badRequest(`object's metadata.namespace must be a string, got ${jsonTypeName(namespace)}`);
+  }
   return (namespace ? `${namespace}/${name}` : name) as ObjectKey;
+}
+
+/** The JSON type of a decoded value, as Go's JSON errors name it (`cannot unmarshal number into …`). */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string': return 'string';
+    case 'number': case 'bigint': return 'number';
+    case 'boolean': return 'bool';
+    case 'object': return 'object';
+    default: return typeof value;
+  }
 }
 
 /** Builds a key from a namespace (empty for cluster-scoped) and a name. */

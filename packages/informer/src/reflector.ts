@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
+import { jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
 import type { InformerMetricsSink } from './metrics.js';
@@ -418,7 +418,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
             throw err;
           }
           const itemKind = typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined;
-          for (const item of page.items) {
+          const pageItems = listItemsOf<T & KubeObject>(page);
+          for (const item of pageItems) {
             // Lists of built-in kinds omit each item's apiVersion and kind.
             if (item.apiVersion === undefined && page.apiVersion !== undefined) item.apiVersion = page.apiVersion;
             if (item.kind === undefined && itemKind !== undefined) item.kind = itemKind;
@@ -655,4 +656,30 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       this.openWatch = undefined;
     }
   }
+}
+
+/**
+ * A list page's items, each checked to be an object with a name (`null` or absent items: none, as
+ * Go decodes them); anything else fails the list with what was wrong (it is retried, as client-go
+ * retries a list it cannot decode).
+ */
+function listItemsOf<T>(page: { items?: unknown }): T[] {
+  const items = page.items;
+  if (items === undefined || items === null) return [];
+  if (!Array.isArray(items)) throw new KubeError('InternalError', `unable to decode the list: its items are ${jsonTypeName(items)}; expected an array`);
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw new KubeError('InternalError', `unable to decode the list: items[${i}] is ${jsonTypeName(item)}; expected an object`);
+    }
+    const meta = (item as { metadata?: { name?: unknown; namespace?: unknown } }).metadata;
+    if (typeof meta?.name !== 'string' || meta.name === '' || (meta.namespace != null && typeof meta.namespace !== 'string')) {
+      try {
+        objectKey(item as KubeObject);
+      } catch (err) {
+        throw new KubeError('InternalError', `unable to decode the list: items[${i}]: ${(err as Error).message}`, { cause: err });
+      }
+    }
+  }
+  return items as T[];
 }

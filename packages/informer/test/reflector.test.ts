@@ -210,6 +210,38 @@ describe('Reflector', () => {
     expectInSync(rec, server.objects.values());
   });
 
+  it('does fail a list whose items are not objects with names, saying which and why, and list again', async () => {
+    server.create(shirt('a'));
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    // What a broken server or intermediary might send instead of items (client-go fails such a list and retries).
+    const bad: unknown[][] = [[null], [5], [['x']], [{ metadata: { name: 7 } }], [{ metadata: { name: 'b', namespace: { x: 1 } } }], [{ spec: {} }]];
+    let lists = 0;
+    const corrupting = {
+      list: async (options: ListOptions, request?: RequestOptions): Promise<KubeList<Shirt>> => {
+        const page = await lw.list(options, request);
+        const extra = bad[lists++];
+        return extra === undefined ? page : { ...page, items: [...page.items, ...(extra as Shirt[])] };
+      },
+      watch: lw.watch.bind(lw),
+    };
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(corrupting, rec, { clock, random: () => 0, streamingList: 'never' });
+    reflector.on('status', (st) => statuses.push(st));
+    reflector.on('error', (e) => errors.push(e));
+    run = reflector.start(stop.signal);
+    for (let i = 0; i < bad.length; i++) await passBackoff(reflector);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(errors.map((e) => e.message)).to.deep.equal([
+      'unable to decode the list: items[1] is null; expected an object',
+      'unable to decode the list: items[1] is number; expected an object',
+      'unable to decode the list: items[1] is array; expected an object',
+      "unable to decode the list: items[1]: object's metadata.name must be a string, got number",
+      "unable to decode the list: items[1]: object's metadata.namespace must be a string, got object",
+      'unable to decode the list: items[1]: object has no metadata.name',
+    ]);
+    expectInSync(rec, server.objects.values());
+  });
+
   it('does back off 800 ms doubling on 500s, then list', async () => {
     server.create(shirt('a'));
     for (let i = 0; i < 3; i++) server.faults.push({ on: 'list', kind: 'status', code: 500, reason: 'InternalError' });

@@ -3,19 +3,12 @@
  * (dashes dropped). Regular expressions are Go's, rewritten for ECMAScript with the same meaning
  * (`\d` and `\s` are ASCII in RE2, so they are spelled out).
  */
+import { utf8ByteLength as byteLength } from '@kubekit/core';
 import { isCIDR, isEmail, isIPv4, isIPv6, isMAC, isRequestURI } from './netFormats.js';
 import { parseDate, parseGoDuration } from './time.js';
 
 type FormatValidator = (value: string) => boolean;
 
-const utf8 = new TextEncoder();
-
-/** Go's `len(s)`: the length in UTF-8 bytes. */
-export function byteLength(s: string): number {
-  // ASCII fast path: most values are ASCII.
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return utf8.encode(s).length;
-  return s.length;
-}
 
 const rxHostname = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const rxUUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;

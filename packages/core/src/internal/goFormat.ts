@@ -113,6 +113,24 @@ export function compareGoStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * Go's `len(s)`: the number of UTF-8 bytes. A lone surrogate counts as the three bytes of U+FFFD,
+ * which is what it becomes when the text reaches a Go server.
+ */
+export function utf8ByteLength(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    if (u < 0x80) bytes += 1;
+    else if (u < 0x800) bytes += 2;
+    else if (u >= 0xd800 && u < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 function integerText(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
 }

@@ -4,9 +4,7 @@
  */
 
 /** Go's `len(s)`: the UTF-8 byte length. */
-export function byteLength(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
-}
+export { utf8ByteLength as byteLength } from '@kubekit/core';
 
 /** `apimachinery/pkg/api/validation.maskTrailingDash`, including its two-character cut. */
 export function maskTrailingDash(name: string): string {
