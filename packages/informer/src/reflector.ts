@@ -210,6 +210,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private labelSelector: string;
   private fieldSelector: string;
   private phase: ReflectorPhase = 'idle';
+  /** Set by a watch that timed out idle: the next watch first checks the server has reached `rv`. */
+  private checkResourceVersion = false;
   private synced = false;
   private needSync = true;
   private rv: string | undefined;
@@ -352,6 +354,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
     }
     const relist = isExpired(err) || isTooLargeResourceVersion(err);
+    // A silent watch: before the next, ask whether the server is at our version at all.
+    if (err instanceof IdleTimeoutError && !this.needSync && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
     const firstFailure = this.backoff.consecutiveFailures === 0;
     let delay = this.backoff.next();
     if (relist) {
@@ -539,6 +543,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   }
 
   private completeSync(items: T[], resourceVersion: string): void {
+    this.checkResourceVersion = false;
     this.target.replace(items, resourceVersion);
     this.metrics?.listed(this.metricsName, this.syncs > 0);
     this.reportSize();
@@ -564,6 +569,18 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       this.openWatch = undefined;
       if (open === undefined) {
         this.setPhase('connecting');
+        if (this.checkResourceVersion) {
+          // The last watch saw no byte, not even a bookmark, for idleTimeoutMs. A server whose store
+          // went back in time (etcd restored; an in-memory server restarted) keeps a watch from a
+          // version it has not reached open and silent, as kube-apiserver does: without this check the
+          // informer would wait on it forever. A one-item list not older than our version answers
+          // 504 "Too large resource version" from such a server (then: relist), else goes on.
+          this.checkResourceVersion = false;
+          await this.lw.list(
+            { labelSelector: this.labelSelector, fieldSelector: this.fieldSelector, limit: 1, resourceVersion: this.rv, resourceVersionMatch: 'NotOlderThan' },
+            { signal, idleTimeoutMs: this.opts.listIdleTimeoutMs },
+          );
+        }
         const stream = await this.lw.watch(
           {
             resourceVersion: this.rv,
