@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generateCertificates, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { errorMessage, generateCertificates, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { Admission } from './admission.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
@@ -226,6 +226,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       resolve();
     });
   });
+  // After listening, an error is a connection that could not be accepted (too many open files, say):
+  // an 'error' event without a listener would end the process; Go's server logs it and goes on.
+  server.on('error', (err) => logger.warn('accepting a connection failed; still listening', { error: errorMessage(err) }));
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   address = `${host}:${addr.port}`;

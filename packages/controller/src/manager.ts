@@ -290,6 +290,11 @@ export class Manager {
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       const answer = (code: number, body: string, type = 'text/plain; charset=utf-8'): void => {
+        // A failure after the answer began (a scrape cut short) can only end the connection.
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
         res.writeHead(code, { 'content-type': type });
         res.end(body);
       };
@@ -312,7 +317,13 @@ export class Manager {
     const server = this.server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
-      server.listen(probes.port ?? 0, probes.host ?? '127.0.0.1', () => resolve());
+      server.listen(probes.port ?? 0, probes.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        // After listening, an error is a connection that could not be accepted: logged, not fatal
+        // (an 'error' event without a listener would end the process).
+        server.on('error', (err) => this.logger.warn('probe server: accepting a connection failed; still listening', { error: errorMessage(err) }));
+        resolve();
+      });
     });
   }
 

@@ -146,6 +146,9 @@ export class WebhookServer {
         resolveListen();
       });
     });
+    // After listening, an error is a connection that could not be accepted: logged, not fatal (an
+    // 'error' event without a listener would end the process).
+    server.on('error', (err) => this.logger.warn('accepting a connection failed; still listening', { error: errorMessage(err) }));
     this.watchCertificates();
     this.serving = true;
     for (const notify of this.listeners.splice(0)) notify();
