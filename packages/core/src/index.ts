@@ -33,10 +33,10 @@ export { noopLogger } from './logger.js';
 export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
 export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
-export { jsonTypeName, makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
+export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';
-export { hasLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
+export { hasLongDigitRun, isStackOverflow, jsonTypeName, parseJSON, stringifyJSON } from './json.js';
 export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';

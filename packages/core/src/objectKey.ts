@@ -1,3 +1,4 @@
+import { jsonTypeName } from './json.js';
 import { KubeError } from './kubeError.js';
 import type { KubeObject } from './types.js';
 
@@ -16,19 +17,6 @@ export function objectKey(obj: Pick<KubeObject, 'metadata'>): ObjectKey {
     throw KubeError.badRequest(`object's metadata.namespace must be a string, got ${jsonTypeName(namespace)}`);
   }
   return (namespace ? `${namespace}/${name}` : name) as ObjectKey;
-}
-
-/** The JSON type of a decoded value, as Go's JSON errors name it (`cannot unmarshal number into …`). */
-export function jsonTypeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  switch (typeof value) {
-    case 'string': return 'string';
-    case 'number': case 'bigint': return 'number';
-    case 'boolean': return 'bool';
-    case 'object': return 'object';
-    default: return typeof value;
-  }
 }
 
 /** Builds a key from a namespace (empty for cluster-scoped) and a name. */
