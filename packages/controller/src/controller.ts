@@ -21,7 +21,12 @@ export interface SourceHandlers<T> {
  * same surface. `waitForSync` resolves once the initial state has been delivered.
  */
 export interface EventSource<T extends KubeObject = KubeObject> {
-  addEventHandler(handlers: SourceHandlers<T>): { remove(): void };
+  /**
+   * Registers the controller's handlers. A controller never reads why an object left (its reconcile
+   * reads the object's current state), so it registers with `deleteReasons: false`: an informer then
+   * confirms no delete reasons with the server for it, and never holds its deletes for one.
+   */
+  addEventHandler(handlers: SourceHandlers<T>, options?: { deleteReasons?: boolean }): { remove(): void };
   waitForSync(signal?: AbortSignal): Promise<unknown>;
 }
 
@@ -273,7 +278,7 @@ export class Controller {
     let registration: { remove(): void } | undefined;
     this.sources.push({
       source: source as unknown as EventSource<KubeObject>,
-      attach: () => { registration = source.addEventHandler(handlers); },
+      attach: () => { registration = source.addEventHandler(handlers, { deleteReasons: false }); },
       detach: () => { registration?.remove(); registration = undefined; },
     });
     return this;

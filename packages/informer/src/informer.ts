@@ -4,7 +4,7 @@ import { errorMessage, asError, KubeError, makeObjectKey, realClock, type Clock,
 import { selectorMatcher, type ResourceFields, type SelectionPredicate } from '@kubekit/attrs';
 import type { FieldSelector, LabelSelector } from '@kubekit/selectors';
 import type { BackoffPolicy } from './backoff.js';
-import type { DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
+import type { DeleteReason, EventHandlers, HandlerRegistration, RegistrationOptions } from './events.js';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
 import { defaultLogger } from './logger.js';
@@ -437,8 +437,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
    * Registers handlers. If the informer has objects already, this registration first receives an
    * `add` for each (and `synced` if the informer has synced), as client-go's `AddEventHandler`.
    */
-  addEventHandler(handlers: EventHandlers<T>): HandlerRegistration {
-    const queue = this.register(handlers);
+  addEventHandler(handlers: EventHandlers<T>, options: RegistrationOptions = {}): HandlerRegistration {
+    const queue = this.register(handlers, true, options.deleteReasons !== false);
     return {
       hasSynced: () => queue.hasSynced,
       pending: () => queue.size,
@@ -530,8 +530,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     }
   }
 
-  private register(handlers: Deliverer<T>, replay = true): HandlerQueue<T> {
-    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000);
+  private register(handlers: Deliverer<T>, replay = true, deleteReasons = true): HandlerQueue<T> {
+    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000, deleteReasons);
     this.queues.add(queue);
     if (this.stopped) {
       queue.stop();
@@ -618,7 +618,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   /** Whether some registration has a `delete` handler; if none has, reasons are not looked up. */
   private wantsDeleteReasons(): boolean {
     for (const q of this.queues) {
-      if (q === this.onQueue ? (this.listeners.get('delete')?.size ?? 0) > 0 : q.handlesDeletes) return true;
+      if (q === this.onQueue ? (this.listeners.get('delete')?.size ?? 0) > 0 : q.wantsDeleteReasons) return true;
     }
     return false;
   }
