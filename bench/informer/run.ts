@@ -122,7 +122,7 @@ if (!values['no-churn']) {
   try {
     for (const [flag, selector] of [['--selector', 'spec.color=blue'], ['--labels', 'color=blue']]) {
       const title = `churn: list ${objects} + watch ${events} events, ${flag === '--selector' ? 'fieldSelector' : 'labelSelector'}=${selector}: ${info.selected} selected at list time, ${info.departures} departures (${info.deletions} deletions), ${info.entries} entries`;
-      const rows = await cell(title, info, ['floor', 'kubekit', 'client-node'], [flag, selector, '--churn'], objects, events);
+      const rows = await cell(title, info, ['floor', 'kubekit', 'kubekit-noreasons', 'client-node'], [flag, selector, '--churn'], objects, events);
       const k = rows.get('kubekit')!;
       const floor = rows.get('floor')!;
       const cn = rows.get('client-node')!;
@@ -136,6 +136,8 @@ if (!values['no-churn']) {
       ];
       console.log(`kubekit (median run): ${checks.map(([text, ok]) => `${text} ${ok ? 'ok' : 'MISSED'}`).join('; ')}`);
       console.log(`  (kubekit's connections to the server: ${k.connections}; kernel CPU: kubekit ${k.sysMs} ms, floor ${floor.sysMs} ms)`);
+      const q = rows.get('kubekit-noreasons')!;
+      console.log(`kubekit-noreasons (a controller's registration): wall ${fmt(floor.wallMs / q.wallMs, 2)}× floor, ${q.nameLookups} lookups, ${q.delivered} deletes delivered (${q.missing} missing, ${q.wrong} wrong, ${q.unknown} unknown)`);
       console.log();
     }
   } finally {
