@@ -7,6 +7,8 @@
 // - floor:       raw node:http, JSON.parse, a Map: the least any JS informer can do.
 // - kubekit:     @kubekit/informer's Informer (defaults: managedFields dropped).
 // - kubekit-raw: the same, keeping objects as received (transform: null).
+// - kubekit-noreasons (churn): kubekit with a delete handler registered as a controller registers it,
+//   `{ deleteReasons: false }`: deletes at once, no lookups (reasons are 'unknown' unless known locally).
 // - client-node: @kubernetes/client-node 1.4's ListWatch (makeInformer's class), with the selector.
 //
 // With --churn, kubekit also registers handlers (as a controller would), so that every departure
@@ -96,7 +98,7 @@ async function floor(): Promise<() => Started> {
   };
 }
 
-async function kubekit(raw: boolean): Promise<() => Started> {
+async function kubekit(raw: boolean, deleteReasons = true): Promise<() => Started> {
   const { Informer } = await import('@kubekit/informer');
   const { noopLogger } = await import('@kubekit/core');
   // A KubeConfigLike without @kubernetes/client-node: the import cost is measured on its own.
@@ -112,7 +114,7 @@ async function kubekit(raw: boolean): Promise<() => Started> {
     if (!churn) return { done: () => informer.lastSyncResourceVersion === finalRv, count: () => informer.size, stop: () => stop.abort() };
     const registration = informer.addEventHandler({
       delete: (o, { reason }) => void reasons.set(`${o.metadata.namespace}/${o.metadata.name}@${o.metadata.resourceVersion}`, reason),
-    });
+    }, { deleteReasons });
     return {
       done: () => informer.lastSyncResourceVersion === finalRv && registration.pending() === 0,
       synced: () => informer.lastSyncResourceVersion === finalRv,
@@ -149,7 +151,8 @@ const fetchJSON = async (path: string): Promise<unknown> => {
 const statsBefore = churn ? (await fetchJSON('/bench/stats')) as Record<string, number> : undefined;
 
 const heapStart = heap();
-const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await kubekit(false) : impl === 'kubekit-raw' ? await kubekit(true) : await clientNode();
+const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await kubekit(false) : impl === 'kubekit-raw' ? await kubekit(true)
+  : impl === 'kubekit-noreasons' ? await kubekit(false, false) : await clientNode();
 const heapImported = heap();
 const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : undefined;
 const cpu0 = process.cpuUsage();

@@ -30,6 +30,8 @@ interface Result {
   objects: number;
   wallMs: number;
   cpuMs: number;
+  /** The part of cpuMs spent in the kernel. */
+  sysMs: number;
   importHeapMB: number;
   ingestHeapMB: number;
   // Churn only (kubekit): when the cache held the final state, the server's counts during the run,
@@ -42,6 +44,7 @@ interface Result {
   missing?: number;
   nameLookups?: number;
   unfilteredLists?: number;
+  connections?: number;
 }
 
 function firstLine(child: ChildProcess): Promise<string> {
@@ -119,7 +122,7 @@ if (!values['no-churn']) {
   try {
     for (const [flag, selector] of [['--selector', 'spec.color=blue'], ['--labels', 'color=blue']]) {
       const title = `churn: list ${objects} + watch ${events} events, ${flag === '--selector' ? 'fieldSelector' : 'labelSelector'}=${selector}: ${info.selected} selected at list time, ${info.departures} departures (${info.deletions} deletions), ${info.entries} entries`;
-      const rows = await cell(title, info, ['floor', 'kubekit', 'client-node'], [flag, selector, '--churn'], objects, events);
+      const rows = await cell(title, info, ['floor', 'kubekit', 'kubekit-noreasons', 'client-node'], [flag, selector, '--churn'], objects, events);
       const k = rows.get('kubekit')!;
       const floor = rows.get('floor')!;
       const cn = rows.get('client-node')!;
@@ -132,6 +135,9 @@ if (!values['no-churn']) {
         [`reasons: ${k.delivered} delivered, ${k.wrong} wrong, ${k.missing} missing, ${k.unknown} unknown`, k.wrong === 0 && k.missing === 0],
       ];
       console.log(`kubekit (median run): ${checks.map(([text, ok]) => `${text} ${ok ? 'ok' : 'MISSED'}`).join('; ')}`);
+      console.log(`  (kubekit's connections to the server: ${k.connections}; kernel CPU: kubekit ${k.sysMs} ms, floor ${floor.sysMs} ms)`);
+      const q = rows.get('kubekit-noreasons')!;
+      console.log(`kubekit-noreasons (a controller's registration): wall ${fmt(floor.wallMs / q.wallMs, 2)}× floor, ${q.nameLookups} lookups, ${q.delivered} deletes delivered (${q.missing} missing, ${q.wrong} wrong, ${q.unknown} unknown)`);
       console.log();
     }
   } finally {

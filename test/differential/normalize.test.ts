@@ -38,6 +38,14 @@ describe('differential normalisation', () => {
     expect(same([{ label: 'get', body: object('a', 'u', 'abc') }], [{ label: 'get', body: object('a', 'u', 'abd') }])).to.equal(false);
   });
 
+  it('does keep the wording of "Too large resource version", but not the version the server had reached', () => {
+    const tooLarge = (wanted: string, current: string): Step[] => [{ label: 'list', status: 200, body: object('a', 'u', '7') }, { label: 'get', value: `Timeout: Too large resource version: ${wanted}, current: ${current}` }];
+    expect(same(tooLarge('1000007', '7'), tooLarge('2000012', '13'))).to.equal(true);
+    // The version waited for is an rv like any other: the same as an earlier one, or not.
+    expect(same(tooLarge('7', '7'), tooLarge('2000012', '13'))).to.equal(false);
+    expect(same(tooLarge('1000007', '7'), [{ label: 'list', status: 200, body: object('a', 'u', '7') }, { label: 'get', value: 'Timeout: Too large resource version: 1000007' }])).to.equal(false);
+  });
+
   it('does replace only the generated suffix of a generateName, and keep the prefix', () => {
     const gen = (prefix: string, name: string): Step[] => [{ label: 'create', body: object(name, 'u', '1', { generateName: prefix }) }, { label: 'message', value: `${name} created` }];
     expect(same(gen('w-', 'w-abcde'), gen('w-', 'w-xyz12'))).to.equal(true);

@@ -581,6 +581,59 @@ export const scenarios: Scenario[] = [
       await s.req('continue with a later empty START', 'GET', `${base(c)}?limit=1&continue=${token(`{"v":"meta.k8s.io/v1","rv":${issued.rv},"start":${JSON.stringify(issued.start)},"START":""}`)}`, { keep: statusOnly });
     },
   },
+  {
+    // A resourceVersion the server has not reached: the reference's watch cache waits 3 s for it
+    // (waitUntilFreshAndBlock), then answers 504 "Timeout: Too large resource version" to a get and to
+    // lists in every resourceVersionMatch mode (and to a continue token's), and as an ERROR event to a
+    // watch with sendInitialEvents; a plain watch stays open and silent. A write reaching the version
+    // during the wait is not scripted here: on the reference, background writes (leases) move the
+    // revision too (packages/apiserver/test/futureResourceVersion.test.ts covers it).
+    name: 'list/future-resource-version',
+    async run(s) {
+      const c = crd('futurerv');
+      await s.setupCRD(c);
+      const first = await s.must('POST', base(c), { body: widget(c, 'a', {}) });
+      const rvA = (first.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      await s.must('POST', base(c), { body: widget(c, 'b', {}) });
+      await s.req('list at the first create with a limit (the legacy exact match)', 'GET', `${base(c)}?resourceVersion=${rvA}&limit=500`, { keep: (b) => ({ names: names(b), resourceVersion: (b as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion }) });
+      await s.req('list at the first create without a limit', 'GET', `${base(c)}?resourceVersion=${rvA}`, { keep: names });
+      await s.req('get with an unparsable resourceVersion', 'GET', `${base(c)}/a?resourceVersion=abc`);
+      await s.req('get with a resourceVersion beyond 64 bits', 'GET', `${base(c)}/a?resourceVersion=99999999999999999999`);
+      const page = await s.must('GET', `${base(c)}?limit=1`);
+      const listed = page.body as { metadata: { resourceVersion: string; continue: string } };
+      const future = String(BigInt(listed.metadata.resourceVersion) + 1_000_000n);
+      const token = JSON.parse(Buffer.from(listed.metadata.continue, 'base64url').toString('utf8')) as { rv: number };
+      const futureToken = Buffer.from(JSON.stringify({ ...token, rv: Number(future) }), 'utf8').toString('base64url');
+      // Every wait takes 3 s: they run together, and are recorded in this order.
+      const reads: [string, string][] = [
+        ['get', `${base(c)}/a?resourceVersion=${future}`],
+        ['get of a missing object', `${base(c)}/nope?resourceVersion=${future}`],
+        ['list', `${base(c)}?resourceVersion=${future}`],
+        ['list with a limit', `${base(c)}?resourceVersion=${future}&limit=1`],
+        ['list NotOlderThan', `${base(c)}?resourceVersion=${future}&resourceVersionMatch=NotOlderThan`],
+        ['list Exact', `${base(c)}?resourceVersion=${future}&resourceVersionMatch=Exact`],
+        ['list with a continue token', `${base(c)}?limit=1&continue=${futureToken}`],
+      ];
+      const watchList = s.watch(`${base(c)}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=${future}`);
+      const plain = s.watch(`${base(c)}?watch=1&allowWatchBookmarks=true&resourceVersion=${future}&timeoutSeconds=5`);
+      const replies = await Promise.all(reads.map(([, path]) => s.raw('GET', path)));
+      for (const [i, [label]] of reads.entries()) s.record(label, { status: replies[i].status, body: replies[i].body });
+      const wl = await watchList;
+      await s.until(async () => wl.ended(), 'end of the watch with sendInitialEvents');
+      s.recordEvents('watch with sendInitialEvents', wl);
+      const w = await plain;
+      await s.until(async () => w.ended(), 'end of the watch at its timeout');
+      s.recordEvents('watch until its timeout', w, { bookmarks: true });
+      // Events have no watch cache: etcd answers at once, without retryAfterSeconds.
+      const events = '/api/v1/namespaces/default/events';
+      await s.must('POST', events, { body: { metadata: { name: 'futurerv-event' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm' } });
+      await s.req('event get', 'GET', `${events}/futurerv-event?resourceVersion=${future}`);
+      await s.req('event list', 'GET', `${events}?resourceVersion=${future}`);
+      await s.req('event list Exact', 'GET', `${events}?resourceVersion=${future}&resourceVersionMatch=Exact`);
+      await s.req('event get with an unparsable resourceVersion', 'GET', `${events}/futurerv-event?resourceVersion=abc`);
+      await s.raw('DELETE', `${events}/futurerv-event`);
+    },
+  },
   // ---------------------------------------------------------------- discovery and OpenAPI
   {
     name: 'discovery',

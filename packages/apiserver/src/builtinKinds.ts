@@ -56,6 +56,8 @@ export interface BuiltinSpec {
   deleteReturnsObject?: boolean;
   /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
   orphanDependentsByDefault?: boolean;
+  /** Whether the apiserver keeps a watch cache for the kind ({@link ResourceType.watchCache}). @defaultValue true */
+  watchCache?: boolean;
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
   /** The verbs discovery lists. @defaultValue all eight */
@@ -73,6 +75,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly strategicMergePatch = true;
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
+  readonly watchCache: boolean;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
   private columns: TableColumnDefinition[] | undefined;
@@ -85,6 +88,7 @@ export class BuiltinResourceType implements ResourceType {
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
     this.orphanDependentsByDefault = spec.orphanDependentsByDefault ?? false;
+    this.watchCache = spec.watchCache ?? true;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
   }
@@ -281,6 +285,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     }),
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'subdomain' },
+      watchCache: false,
       columns: [
         { def: { name: 'Type', type: 'string', priority: 0 }, cell: (o) => o.type ?? '' },
         { def: { name: 'Reason', type: 'string', priority: 0 }, cell: (o) => o.reason ?? '' },

@@ -4,7 +4,7 @@
  */
 import { FieldError, KubeError, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
-import { addWarning, readBody, sendJSON } from './internal/http.js';
+import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
 import { listObjects, parseListOptions, selectionOf } from './listing.js';
 import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
@@ -191,7 +191,8 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const { dryRun } = options;
   await ctx.admission?.mutateDelete(type, namespace, '', dryRun);
   const selection = selectionOf(type, namespace, opts);
-  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' });
+  // The apiserver lists through its watch cache here too: a resourceVersion not reached yet is waited for.
+  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, requestSignal(r.res));
   const items: KubeObject[] = [];
   for (const o of listed.items) {
     try {

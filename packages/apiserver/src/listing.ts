@@ -137,15 +137,21 @@ const maxUint64 = 18446744073709551615n;
  * Parses the resourceVersion of a list as the storage layer does (`APIObjectVersioner.ParseResourceVersion`):
  * not an unsigned 64-bit decimal, it is a 400 "invalid resource version: …" with the parse error.
  */
-export function parseListResourceVersion(text: string): number {
+export function parseListResourceVersion(text: string): bigint {
+  const problem = resourceVersionProblem(text);
+  if (problem !== undefined) throw KubeError.badRequest(`invalid resource version: ${problem.toString()}`);
+  return BigInt(text);
+}
+
+/**
+ * Why `text` is not a resourceVersion for `APIObjectVersioner.ParseResourceVersion` (an unsigned 64-bit
+ * decimal), as its field error, or undefined when it is one.
+ */
+export function resourceVersionProblem(text: string): FieldError | undefined {
   let problem: string | undefined;
   if (!/^[0-9]+$/.test(text)) problem = 'invalid syntax';
   else if (BigInt(text) > maxUint64) problem = 'value out of range';
-  if (problem !== undefined) {
-    const cause = invalid('resourceVersion', text, `strconv.ParseUint: parsing ${goQuote(text)}: ${problem}`);
-    throw KubeError.badRequest(`invalid resource version: ${cause.toString()}`);
-  }
-  return Number(text);
+  return problem === undefined ? undefined : invalid('resourceVersion', text, `strconv.ParseUint: parsing ${goQuote(text)}: ${problem}`);
 }
 
 /** Parses a resourceVersion parameter. */
@@ -170,17 +176,6 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return typeof (v as { then?: unknown }).then === 'function';
 }
 
-/**
- * The apiserver's answer to a list at a resourceVersion the store has not reached
- * (storage.NewTooLargeResourceVersionError, a `NewTimeoutError`, hence its `Timeout: ` prefix).
- * kubekit answers at once where the apiserver's watch cache first waits up to 3 s for the version.
- */
-export function tooLargeResourceVersion(wanted: bigint | number, current: number): KubeError {
-  return new KubeError('Timeout', `Timeout: Too large resource version: ${wanted}, current: ${current}`, {
-    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
-  });
-}
-
 /** The first index in sorted `keys` not less than `from`. */
 function lowerBound(keys: readonly string[], from: string): number {
   let lo = 0;
@@ -195,38 +190,49 @@ function lowerBound(keys: readonly string[], from: string): number {
 
 /**
  * Lists objects of a type: in key order, selected, paginated. Reads the current state, or the state at
- * the token's (or `Exact`) resourceVersion rebuilt from the history.
+ * the token's (or `Exact`) resourceVersion rebuilt from the history. A resourceVersion the store has not
+ * reached is first waited for, as the apiserver's watch cache does (`ResourceVersionWaiter`).
+ *
+ * Which state a resourceVersion N > 0 lists (delegator.ShouldDelegateList, watch_cache.go
+ * waitUntilFreshAndList): `Exact`, a continue token's N, and the legacy exact match (no
+ * resourceVersionMatch, a limit) list the state at N; no resourceVersionMatch without a limit, and
+ * `NotOlderThan`, the latest state once it is at least N. `0` is any state: the latest.
  *
  * @throws KubeError `Expired` (410) for continue tokens or resourceVersions older than the history,
- *   `Timeout` (504) for resourceVersions newer than the store.
+ *   `Timeout` (504) for resourceVersions the store does not reach within the wait, `TooManyRequests`
+ *   (429) when too many reads wait, or the signal's reason once it aborts.
  */
 export async function listObjects(ctx: ServerContext, type: ResourceType, selection: Selection, opts: ListOptions,
-  candidates?: (rv: number) => ReadonlySet<string> | undefined): Promise<ListResult> {
+  candidates?: (rv: number) => ReadonlySet<string> | undefined, signal?: AbortSignal): Promise<ListResult> {
   const { store } = ctx;
-  let rv = store.resourceVersion;
   let start = '';
-  let snapshot: Map<string, KubeObject> | undefined;
+  // The resourceVersion to wait for, and whether the list is of the state at exactly that version.
+  let wanted: bigint | undefined;
+  let exact = false;
   if (opts.continueToken !== '') {
     const token = decodeContinue(opts.continueToken);
     start = token.start;
     // A negative rv asks for the latest state (storage.ValidateListOptions); a positive one for that state.
     if (token.rv > 0n) {
-      if (token.rv > BigInt(rv)) throw tooLargeResourceVersion(token.rv, rv);
-      const at = Number(token.rv);
-      if (at < store.oldestResourceVersion) {
-        const fresh = encodeContinue(store.resourceVersion, start.slice(0, -1));
-        throw new KubeError('Expired', continueTooOld, { details: { causes: [{ reason: 'ResourceVersionTooOld', message: fresh }] } });
-      }
-      if (at !== rv) snapshot = store.snapshotAt(type.bucket, at);
-      rv = at;
+      wanted = token.rv;
+      exact = true;
     }
   } else if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
-    const wanted = parseListResourceVersion(opts.resourceVersion);
-    if (wanted > rv) throw tooLargeResourceVersion(wanted, rv);
-    if (opts.resourceVersionMatch === 'Exact' && wanted !== rv) {
-      snapshot = store.snapshotAt(type.bucket, wanted);
-      rv = wanted;
+    wanted = parseListResourceVersion(opts.resourceVersion);
+    exact = opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0);
+  }
+  if (wanted !== undefined) await ctx.resourceVersions.waitUntilFresh(wanted, { signal, wait: type.watchCache !== false });
+
+  let rv = store.resourceVersion;
+  let snapshot: Map<string, KubeObject> | undefined;
+  if (wanted !== undefined && exact) {
+    const at = Number(wanted);
+    if (opts.continueToken !== '' && at < store.oldestResourceVersion) {
+      const fresh = encodeContinue(store.resourceVersion, start.slice(0, -1));
+      throw new KubeError('Expired', continueTooOld, { details: { causes: [{ reason: 'ResourceVersionTooOld', message: fresh }] } });
     }
+    if (at !== rv) snapshot = store.snapshotAt(type.bucket, at);
+    rv = at;
   }
 
   let keys: readonly string[];

@@ -99,6 +99,12 @@ export interface ResourceType {
    * @defaultValue false
    */
   readonly customResource?: boolean;
+  /**
+   * Whether the apiserver serves this resource's reads from its watch cache, which waits up to 3 s for a
+   * resourceVersion it has not reached; without one (Events: `DefaultWatchCacheSizes` sets theirs to 0),
+   * reads go to etcd, which answers such a version at once. @defaultValue true
+   */
+  readonly watchCache?: boolean;
   /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
   readonly orphanDependentsByDefault?: boolean;
 

@@ -4,9 +4,9 @@
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
-import { addWarning, negotiateFormat, sendJSON, sendText } from './internal/http.js';
+import { addWarning, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import type { FieldSelector } from './internal/semantics.js';
-import { listObjects, parseListOptions, selectionOf } from './listing.js';
+import { listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { buildTable, parseIncludeObject } from './table.js';
@@ -67,8 +67,26 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   }
 }
 
+/**
+ * GET of one object. A resourceVersion is served as the apiserver's watch cache serves it
+ * (CacheDelegator.Get, Cacher.Get): unset or `0`, the current object; N, the current object once the
+ * store has reached N, waited for up to 3 s; not an unsigned 64-bit number, the cacher's parse error,
+ * which reaches the client as a 500 without a reason. Without a watch cache (Events), etcd's store
+ * answers (store.validateMinimumResourceVersion): N not reached is the 504 at once, a bad N the list's 400.
+ */
 async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const format = negotiateFormat(r.req.headers.accept);
+  const rvText = r.query.get('resourceVersion') ?? '';
+  if (rvText !== '' && rvText !== '0') {
+    const cached = r.type.watchCache !== false;
+    const problem = resourceVersionProblem(rvText);
+    if (problem !== undefined) {
+      if (!cached) throw KubeError.badRequest(`invalid resource version: ${problem.toString()}`);
+      sendJSON(r.res, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: problem.toString(), code: 500 });
+      return;
+    }
+    await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { signal: requestSignal(r.res), wait: cached });
+  }
   const view = await currentObject(ctx, r.type, namespace, r.info.name);
   if (r.info.subresource === 'scale') {
     sendJSON(r.res, 200, scaleOf(r.type, view));
@@ -83,7 +101,10 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   const opts = parseListOptions(query, type, false);
   const selection = selectionOf(type, namespace, opts);
   const candidates = indexCandidates(ctx, type, opts.fieldSelector);
-  const result = await listObjects(ctx, type, selection, opts, candidates);
+  // Only a list at a resourceVersion (its own or its continue token's) may wait, and so needs to know
+  // when its client goes away.
+  const mayWait = opts.continueToken !== '' || (opts.resourceVersion !== '' && opts.resourceVersion !== '0');
+  const result = await listObjects(ctx, type, selection, opts, candidates, mayWait ? requestSignal(r.res) : undefined);
   const rv = String(result.resourceVersion);
   if (format === 'table') {
     const table = buildTable(type, result.items, {
@@ -133,5 +154,5 @@ async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Pro
   const format = negotiateFormat(r.req.headers.accept);
   const opts = parseListOptions(query, type, true);
   const selection = selectionOf(type, namespace, opts, r.info.name);
-  serveWatch(ctx, r.res, type, selection, opts, { table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')) });
+  await serveWatch(ctx, r.res, type, selection, opts, { table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')) });
 }

@@ -1,10 +1,12 @@
 /**
- * What request handlers share: the store, the watch fan-out, the clock and the server's limits.
+ * What request handlers share: the store, the watch fan-out, the wait for resourceVersions not reached
+ * yet, the clock and the server's limits.
  */
 import type { Clock } from '@kubekit/core';
 import type { Admission } from './admission.js';
 import type { DeepYAMLParser } from './internal/deepYAML.js';
 import type { ObjectStore } from './storage/objectStore.js';
+import type { ResourceVersionWaiter } from './storage/resourceVersionWaiter.js';
 import type { WatchHub } from './watchHub.js';
 
 /** Limits and tunables, resolved from the server options. */
@@ -32,6 +34,8 @@ export type NamespacePhase = 'Active' | 'Terminating' | undefined;
 export interface ServerContext {
   readonly store: ObjectStore;
   readonly hub: WatchHub;
+  /** Where reads at a resourceVersion the store has not reached wait for it. */
+  readonly resourceVersions: ResourceVersionWaiter;
   readonly clock: Clock;
   readonly limits: ServerLimits;
   /** Parses YAML bodies nested too deeply for the calling thread, on worker threads. */

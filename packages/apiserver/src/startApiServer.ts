@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generateCertificates, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { errorMessage, generateCertificates, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { Admission } from './admission.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
@@ -21,6 +21,7 @@ import { FilePersistence } from './persistence.js';
 import { createRequestHandler } from './server.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
 import { ObjectStore } from './storage/objectStore.js';
+import { ResourceVersionWaiter } from './storage/resourceVersionWaiter.js';
 import { WatchHub } from './watchHub.js';
 import type { WebhookServiceResolver } from './internal/webhookClient.js';
 import { DeepYAMLParser, type DeepYAMLOptions } from './internal/deepYAML.js';
@@ -68,6 +69,14 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Watches without `timeoutSeconds` last between this and twice this. @defaultValue 1800 s */
   minRequestTimeoutSeconds?: number;
+  /**
+   * How many reads (gets, lists, watches with `sendInitialEvents`) may wait at once for a resourceVersion
+   * the server has not reached; one more is answered `429 Too many requests, please try again later.`,
+   * as the apiserver's in-flight limit answers. Each waits up to 3 s, as kube-apiserver's watch cache
+   * does, then gets `504 Timeout: Too large resource version`.
+   * @defaultValue 400 (the apiserver's `--max-requests-inflight`)
+   */
+  maxWaitingReads?: number;
   /** Whether lists use indexes on selectable fields. @defaultValue true */
   fieldIndexes?: boolean;
   /**
@@ -116,6 +125,8 @@ export interface ApiServer {
   readonly resourceVersion: number;
   /** How many watches are open. */
   readonly watchCount: number;
+  /** How many reads wait for a resourceVersion the server has not reached yet (see `maxWaitingReads`). */
+  readonly waitingReads: number;
   /**
    * Resolves once the background controllers (CRD status, namespace and CRD cleanup, the garbage
    * collector of owner references) are idle.
@@ -152,6 +163,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
 
   // Before anything is opened: bad options throw here.
+  const maxWaitingReads = options.maxWaitingReads ?? 400;
+  if (!Number.isInteger(maxWaitingReads) || maxWaitingReads < 0) throw new RangeError(`maxWaitingReads must be an integer of at least 0, got ${maxWaitingReads}`);
   const deepYAML = new DeepYAMLParser({ ...options.deepYAML, clock });
 
   let persistence: FilePersistence | undefined;
@@ -166,8 +179,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   })();
 
   const hub = new WatchHub(store);
+  const resourceVersions = new ResourceVersionWaiter(store, { clock, maxWaiting: maxWaitingReads });
   const ctx: ServerContext = {
-    store, hub, clock, limits,
+    store, hub, resourceVersions, clock, limits,
     deepYAML,
     namespacePhase(namespace: string): NamespacePhase {
       const ns = store.get('/namespaces', namespace);
@@ -212,6 +226,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       resolve();
     });
   });
+  // After listening, an error is a connection that could not be accepted (too many open files, say):
+  // an 'error' event without a listener would end the process; Go's server logs it and goes on.
+  server.on('error', (err) => logger.warn('accepting a connection failed; still listening', { error: errorMessage(err) }));
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   address = `${host}:${addr.port}`;
@@ -236,6 +253,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     get watchCount() {
       return hub.size;
     },
+    get waitingReads() {
+      return resourceVersions.waiting;
+    },
     async idle() {
       // Each may give the other work (a namespace's cleanup orphans dependents, ...): wait until both rest.
       for (let i = 0; i < 100; i++) {
@@ -250,6 +270,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
         const stopped = Promise.all([controllers.close(), collector.close(), ctx.deepYAML.close()]);
         hub.close();
+        resourceVersions.close();
         server.closeAllConnections();
         await closed;
         await stopped;

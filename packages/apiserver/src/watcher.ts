@@ -9,7 +9,8 @@
  * - A slow reader never blocks writers nor grows memory without bound: when more than `maxQueue`
  *   events wait or more than `maxBufferedBytes` sit unsent in the socket, the watch is closed (the
  *   client re-watches from its last resourceVersion, as after any disconnect).
- * - With bookmarks, a BOOKMARK with the latest resourceVersion is sent every `bookmarkIntervalMs`.
+ * - With bookmarks, a BOOKMARK with the latest resourceVersion is sent every `bookmarkIntervalMs`, once
+ *   the server has reached the resourceVersion the watch started from.
  * - The stream ends after `timeoutMs`, or when the client goes away.
  */
 import type { ServerResponse } from 'node:http';
@@ -91,7 +92,9 @@ export class Watcher {
     const interval = this.options.bookmarkIntervalMs ?? 60_000;
     this.timers.push(this.options.clock.setTimeout(() => {
       if (this.stopped) return;
-      if (this.queue.length === 0 && !this.pumping) this.sendBookmark(Math.max(this.lastRV, this.options.currentRV()));
+      // A watch from a resourceVersion the server has not reached gets no bookmark until it has.
+      const current = this.options.currentRV();
+      if (this.queue.length === 0 && !this.pumping && current >= this.lastRV) this.sendBookmark(current);
       this.scheduleBookmark();
     }, interval));
   }

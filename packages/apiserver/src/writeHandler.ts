@@ -15,7 +15,7 @@ import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValida
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
-import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, scanNesting, summarizeData, type DepthExcess } from './internal/nesting.js';
+import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
@@ -59,12 +59,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   const text = body.toString('utf8');
   const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
-  const excess = scanNesting(text, apiserverMaxDepth, yaml);
+  const { excess, deepest } = nestingOf(text, apiserverMaxDepth, yaml);
   if (excess !== undefined) throw tooDeep(r, use, yaml, excess, body, wctx);
   if (yaml && !looksLikeJSON(text)) {
     const duplicates = wctx.fieldValidation !== 'Ignore';
     // The YAML parser recurses: deep YAML is parsed on a worker thread with a large stack.
-    if (yamlIsDeep(text)) return parsedDeepYAML(ctx, text, duplicates, wctx);
+    if (yamlIsDeep(text, deepest)) return parsedDeepYAML(ctx, text, duplicates, wctx);
     let parsed: unknown;
     try {
       parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;

@@ -8,7 +8,8 @@
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { FakeClock, KubeError } from '@kubekit/core';
-import { DeepYAMLParser, type DeepYAMLParserOptions } from '../src/internal/deepYAML.js';
+import { DeepYAMLParser, yamlIsDeep, type DeepYAMLParserOptions } from '../src/internal/deepYAML.js';
+import { nestingOf, scanNesting } from '../src/internal/nesting.js';
 
 /** A worker that answers `{"text": …}` at once, and never answers (blocking its thread) for the text `hold`. */
 const testProgram = `'use strict';
@@ -183,5 +184,19 @@ describe('DeepYAMLParser', () => {
     expect(() => new DeepYAMLParser({ maxWorkers: 0 })).to.throw(RangeError, 'deepYAML.maxWorkers must be an integer of at least 1, got 0');
     expect(() => new DeepYAMLParser({ maxWaiting: -1 })).to.throw(RangeError, 'deepYAML.maxWaiting must be an integer of at least 0, got -1');
     expect(() => new DeepYAMLParser({ timeoutMs: 0 })).to.throw(RangeError, 'deepYAML.timeoutMs must be a number of at least 1, got 0');
+  });
+});
+
+describe('nestingOf', () => {
+  it('finds the deepest flow level and the first excess in one scan, skipping quoted text and comments', () => {
+    expect(nestingOf('{"a":[{"b":"[[[{{{"}]}', 10)).to.deep.equal({ deepest: 3 });
+    expect(nestingOf("a: ['[[[', {b: 1}] # {{{{", 10, true)).to.deep.equal({ deepest: 2 });
+    expect(nestingOf('[[[\n[[', 4)).to.deep.equal({ excess: { char: '[', line: 1 }, deepest: 5 });
+    expect(scanNesting('[[[\n[[', 4)).to.deep.equal({ char: '[', line: 1 });
+    // The writer's one scan answers the YAML parser's lower limit as a scan of its own would.
+    for (const depth of [399, 400, 401, 2000]) {
+      const text = `a: ${'['.repeat(depth)}${']'.repeat(depth)}`;
+      expect(yamlIsDeep(text, nestingOf(text, 10_000, true).deepest), `${depth}`).to.equal(yamlIsDeep(text));
+    }
   });
 });

@@ -155,7 +155,10 @@ describe('hostile input: fuzzing every endpoint\'s body and query parsing', func
         throw err;
       }
       sent++;
-      expect(status, `${r.method} ${url} ${headers['content-type'] ?? ''} ${hasBody ? r.body.slice(0, 300) : ''} → ${text.slice(0, 300)}`).to.be.below(500);
+      // The one 500 kube-apiserver v1.34.4 gives too: a GET whose resourceVersion is no unsigned 64-bit
+      // number fails in the watch cache's parse, an error without a reason (futureResourceVersion.test.ts).
+      const asReference = status === 500 && r.method === 'GET' && /^\{"kind":"Status","apiVersion":"v1","metadata":\{\},"status":"Failure","message":"resourceVersion: Invalid value: .*strconv\.ParseUint: parsing .*","code":500\}$/.test(text.trim());
+      if (!asReference) expect(status, `${r.method} ${url} ${headers['content-type'] ?? ''} ${hasBody ? r.body.slice(0, 300) : ''} → ${text.slice(0, 300)}`).to.be.below(500);
       expectPristinePrototypes();
       if (status === 201 && path.includes('/namespaces/fuzz/')) {
         try {

@@ -105,18 +105,22 @@ describe('listObjects', () => {
     await client.delete(`${cms}/late`);
   });
 
-  // storage.NewTooLargeResourceVersionError is a NewTimeoutError: kube-apiserver v1.34.4 answers
-  // `Timeout: Too large resource version: 247, current: 197` (after its watch cache waited 3 s).
-  it('answers a resourceVersion newer than the server with 504 Timeout', async () => {
-    const current = server.resourceVersion;
-    const r = await client.get(`${cms}?resourceVersion=${current + 100}`);
-    expect(r.status).to.equal(504);
-    expect(r.body.reason).to.equal('Timeout');
-    expect(r.body.message).to.equal(`Timeout: Too large resource version: ${current + 100}, current: ${current}`);
-    expect(r.body.details).to.deep.equal({ causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
-    // responsewriters.ErrorNegotiated repeats retryAfterSeconds as a header.
-    expect(r.headers.get('retry-after')).to.equal('1');
+  // delegator.ShouldDelegateList's "legacy exact match": without resourceVersionMatch, a limit and a
+  // non-zero resourceVersion list the state at that version (kube-apiserver v1.34.4 answers
+  // `resourceVersion=199&limit=500` with metadata.resourceVersion 199 and the objects of then).
+  it('serves the legacy exact match (limit set, resourceVersionMatch unset) from the history', async () => {
+    const before = server.resourceVersion;
+    await client.post(cms, { metadata: { name: 'later' } });
+    const exact = await client.get(`${cms}?resourceVersion=${before}&limit=500`);
+    expect(exact.body.metadata.resourceVersion).to.equal(String(before));
+    expect(names(exact.body.items)).to.not.include('later');
+    const latest = await client.get(`${cms}?resourceVersion=${before}`);
+    expect(latest.body.metadata.resourceVersion).to.equal(String(server.resourceVersion));
+    expect(names(latest.body.items)).to.include('later');
+    await client.delete(`${cms}/later`);
   });
+
+  // A resourceVersion newer than the server's waits for it: test/futureResourceVersion.test.ts.
 
   it('validates list options as the apiserver does', async () => {
     const r = await client.get(`${cms}?resourceVersionMatch=Exact`);

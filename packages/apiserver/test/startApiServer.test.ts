@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import { startApiServer, type ApiServer } from '@kubekit/apiserver';
 import { Client, start } from './internal/client.js';
+import { acceptError, listeningServer } from '../../../test/support/listeningServer.js';
 
 describe('startApiServer', () => {
   let server: ApiServer;
@@ -18,6 +19,19 @@ describe('startApiServer', () => {
   it('binds 127.0.0.1 on a free port by default', () => {
     expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.port).to.be.greaterThan(0);
+  });
+
+  it('keeps serving after a connection could not be accepted (an error event after listening, which ended the process)', async () => {
+    const warnings: string[] = [];
+    const logger = { error: () => {}, info: () => {}, debug: () => {}, warn: (msg: string) => void warnings.push(msg), child: () => logger };
+    const own = await startApiServer({ logger });
+    try {
+      listeningServer(own.port).emit('error', acceptError());
+      expect(warnings).to.deep.equal(['accepting a connection failed; still listening']);
+      expect((await fetch(`${own.url}/api`)).status).to.equal(200);
+    } finally {
+      await own.close();
+    }
   });
 
   it('returns a kubeconfig that points at the server', () => {

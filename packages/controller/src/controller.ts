@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { errorMessage, isInstanceOf, KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { defaultLogger } from '@kubekit/informer';
 import type { Predicate } from './predicates.js';
 import { TerminalError, requestFromKey, requestKey, type ReconcileFunc, type Reconciler, type Request } from './reconciler.js';
@@ -21,7 +21,12 @@ export interface SourceHandlers<T> {
  * same surface. `waitForSync` resolves once the initial state has been delivered.
  */
 export interface EventSource<T extends KubeObject = KubeObject> {
-  addEventHandler(handlers: SourceHandlers<T>): { remove(): void };
+  /**
+   * Registers the controller's handlers. A controller never reads why an object left (its reconcile
+   * reads the object's current state), so it registers with `deleteReasons: false`: an informer then
+   * confirms no delete reasons with the server for it, and never holds its deletes for one.
+   */
+  addEventHandler(handlers: SourceHandlers<T>, options?: { deleteReasons?: boolean }): { remove(): void };
   waitForSync(signal?: AbortSignal): Promise<unknown>;
 }
 
@@ -180,7 +185,15 @@ export class Controller {
         await pool.onSizeLessThan(1);
         const { item, shutdown } = await this.queue.get();
         if (shutdown) break;
-        void pool.add(() => this.process(item, inFlight.signal));
+        // process() reports its own failures; this only keeps a throwing metrics sink or logger from
+        // ending the process with an unhandled rejection.
+        pool.add(() => this.process(item, inFlight.signal)).catch((err: unknown) => {
+          try {
+            this.logger.error('processing a request failed', { error: describe(err) });
+          } catch {
+            // Nowhere left to report it.
+          }
+        });
       }
       await this.drain(pool, inFlight);
     } finally {
@@ -225,7 +238,7 @@ export class Controller {
       }
     } catch (err) {
       outcome = 'error';
-      if (err instanceof TerminalError) {
+      if (isInstanceOf(err, TerminalError)) {
         this.queue.forget(key);
         this.metrics?.terminalError(this.name);
         log.error('reconcile failed with a terminal error; not retrying', { error: describe(err) });
@@ -265,13 +278,20 @@ export class Controller {
     let registration: { remove(): void } | undefined;
     this.sources.push({
       source: source as unknown as EventSource<KubeObject>,
-      attach: () => { registration = source.addEventHandler(handlers); },
+      attach: () => { registration = source.addEventHandler(handlers, { deleteReasons: false }); },
       detach: () => { registration?.remove(); registration = undefined; },
     });
     return this;
   }
 }
 
+/** `Name: message` of an Error, the text of anything else; never throws (see core's `errorMessage`). */
 function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const message = errorMessage(err);
+  try {
+    if (err instanceof Error) return `${String(err.name)}: ${message}`;
+  } catch {
+    // A hostile value: its message alone.
+  }
+  return message;
 }

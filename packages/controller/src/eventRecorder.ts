@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
+import { errorMessage, KubeError, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { defaultLogger, type KubeClient, type ResourceClient } from '@kubekit/informer';
 
 /** A core/v1 Event. */
@@ -82,7 +82,7 @@ export class EventRecorder {
       });
       this.remember(key, created);
     } catch (err) {
-      logger.warn('recording an event failed', { reason, error: err instanceof Error ? err.message : String(err) });
+      logger.warn('recording an event failed', { reason, error: errorMessage(err) });
     }
   }
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { KubeError, realClock, type Clock, type Logger } from '@kubekit/core';
+import { errorMessage, asError, KubeError, realClock, type Clock, type Logger } from '@kubekit/core';
 import { defaultLogger, registerRestClientMetrics, type InformerMetricsSink } from '@kubekit/informer';
 import { LeaderElector, type LeaseClient } from './leaderElector.js';
 import { ControllerMetrics } from './prometheusMetrics.js';
@@ -161,7 +161,7 @@ export class Manager {
       // Runnables that return early do not end the manager: it runs until the signal aborts.
       if (lost === undefined) await aborted(all.signal);
     } catch (err) {
-      if (!all.signal.aborted) this.failure ??= err instanceof Error ? err : new Error(String(err));
+      if (!all.signal.aborted) this.failure ??= asError(err);
     } finally {
       background.abort(new Error('manager stopped'));
       signal.removeEventListener('abort', stopAll);
@@ -206,7 +206,7 @@ export class Manager {
     const elector = new LeaderElector({
       lock: { namespace: le.namespace, name: le.name }, identity, client: le.client, clock: this.clock,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
-      onError: (err) => this.logger.warn('leader election attempt failed', { error: String(err) }),
+      onError: (err) => this.logger.warn('leader election attempt failed', { error: errorMessage(err) }),
     });
     const campaign = new AbortController();
     const stop = (): void => campaign.abort(signal.reason);
@@ -240,8 +240,8 @@ export class Manager {
       await runnable.start(signal);
     } catch (err) {
       if (signal.aborted) return;
-      const error = err instanceof Error ? err : new Error(String(err));
-      this.logger.error('runnable failed; stopping the manager', { error: error.message });
+      const error = asError(err);
+      this.logger.error('runnable failed; stopping the manager', { error: errorMessage(error) });
       this.failure ??= error;
       this.stopAll?.abort(error);
     }
@@ -280,7 +280,7 @@ export class Manager {
       try {
         await fn();
       } catch (err) {
-        failures.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+        failures.push(`${name}: ${errorMessage(err)}`);
       }
     }
     return failures;
@@ -290,6 +290,11 @@ export class Manager {
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       const answer = (code: number, body: string, type = 'text/plain; charset=utf-8'): void => {
+        // A failure after the answer began (a scrape cut short) can only end the connection.
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
         res.writeHead(code, { 'content-type': type });
         res.end(body);
       };
@@ -307,12 +312,18 @@ export class Manager {
         } else {
           answer(404, 'not found');
         }
-      })().catch((err: unknown) => answer(500, String(err)));
+      })().catch((err: unknown) => answer(500, errorMessage(err)));
     });
     const server = this.server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
-      server.listen(probes.port ?? 0, probes.host ?? '127.0.0.1', () => resolve());
+      server.listen(probes.port ?? 0, probes.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        // After listening, an error is a connection that could not be accepted: logged, not fatal
+        // (an 'error' event without a listener would end the process).
+        server.on('error', (err) => this.logger.warn('probe server: accepting a connection failed; still listening', { error: errorMessage(err) }));
+        resolve();
+      });
     });
   }
 

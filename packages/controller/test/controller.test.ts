@@ -106,6 +106,58 @@ describe('Controller', () => {
     await run;
   });
 
+  it('retries every request whatever its reconciler throws (null, no prototype, a throwing toString or getter, a proxy), with no unhandled rejection', async () => {
+    // A report that throws from the catch block lost the request (a proxy: never retried) and ended
+    // the process with an unhandled rejection (Node's default) for the others.
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (d: Buffer) => lines.push(...d.toString().trim().split('\n')));
+    const clock = new FakeClock(0);
+    const source = new FakeSource();
+    source.markSynced();
+    const messageGetter = Object.create(Error.prototype, { message: { get: () => { throw new Error('no message'); } } }) as unknown;
+    const thrown: Record<string, unknown> = {
+      nothing: undefined,
+      null: null,
+      'no-prototype': Object.create(null),
+      'throwing-tostring': { toString: () => { throw new Error('no text'); } },
+      'message-getter': messageGetter,
+      proxy: new Proxy({}, { get: () => { throw new Error('trap'); }, getPrototypeOf: () => { throw new Error('trap'); } }),
+    };
+    const attempts = new Map<string, number>();
+    const c = new Controller({
+      name: 'hostile', clock, logger: createLogger({ format: 'json', stream }), rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 100, maxDelayMs: 1000 }),
+      reconciler: ({ name }) => {
+        attempts.set(name, (attempts.get(name) ?? 0) + 1);
+        throw thrown[name];
+      },
+    }).for(source);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    try {
+      await tick();
+      for (const name of Object.keys(thrown)) source.emit('add', shirt(name));
+      for (let i = 0; i < 10; i++) {
+        await clock.advance(200);
+        await tick();
+      }
+      for (const name of Object.keys(thrown)) expect(attempts.get(name) ?? 0, name).to.be.greaterThan(2);
+      await tick();
+      expect(rejections.map(String)).to.deep.equal([]);
+      const failures = lines.map((l) => JSON.parse(l) as { message: string; name?: string; error?: string }).filter((l) => l.message === 'reconcile failed; retrying with backoff');
+      expect(new Set(failures.map((l) => l.name))).to.deep.equal(new Set(Object.keys(thrown)));
+      expect(failures.find((l) => l.name === 'no-prototype')?.error).to.equal('[object Object]');
+      expect(failures.find((l) => l.name === 'null')?.error).to.equal('null');
+    } finally {
+      ac.abort();
+      await run;
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
   it('filters with predicates, maps owned objects to their controller owner, and survives throwing map functions', async () => {
     const shirts = new FakeSource(); shirts.markSynced();
     const pods = new FakeSource(); pods.markSynced();

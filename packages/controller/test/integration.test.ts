@@ -62,10 +62,12 @@ for (const backend of testBackends()) describe(`controllers against the ${backen
     const source: EventSource<Shirt> = informer;
     const recorder = new EventRecorder(client, { component: 'shirts-operator' });
     const reconciled: string[] = [];
+    const requested: string[] = [];
     const finalized: string[] = [];
     const controller = new Controller({
       name: 'blue-shirts', maxConcurrentReconciles: 2,
       reconciler: async ({ namespace, name }) => {
+        requested.push(name);
         const cached = informer.getByName(name, namespace);
         if (cached === undefined) return;
         reconciled.push(name);
@@ -88,6 +90,14 @@ for (const backend of testBackends()) describe(`controllers against the ${backen
 
       await shirts.patch('example3', { spec: { color: 'blue' } }, { namespace: 'default' });
       await until(async () => (await phase('example3')) === 'Selected', 'example3 to enter the selection');
+
+      // The controller reads no delete reasons: a departure costs no lookup and is reconciled at once.
+      await shirts.create(shirt('example4', 'blue'));
+      await until(async () => (await phase('example4')) === 'Selected', 'example4 selected');
+      const before = requested.length;
+      await shirts.patch('example4', { spec: { color: 'red' } }, { namespace: 'default' });
+      await until(() => informer.getByName('example4', 'default') === undefined && requested.slice(before).includes('example4'), 'example4 to leave and be reconciled');
+      expect(informer.status.deleteReasons.lookups).to.equal(0);
 
       const leftReasons: string[] = [];
       informer.on('delete', (obj, info) => { leftReasons.push(`${obj.metadata.name}:${info.reason}`); });

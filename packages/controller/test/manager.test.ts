@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { FakeClock } from '@kubekit/core';
-import { KubeError } from '@kubekit/core';
+import { KubeError, type Logger } from '@kubekit/core';
 import { Manager, type Runnable, type SyncableRunnable } from '@kubekit/controller';
 import { MemoryLeases } from './helpers/memoryLeases.js';
+import { acceptError, listeningServer } from '../../../test/support/listeningServer.js';
 
 /** A runnable that records when it runs and stops when its signal aborts. */
 function recorder(log: string[], name: string): Runnable {
@@ -84,5 +85,23 @@ describe('Manager', () => {
     acB.abort();
     await clock.advance(5_000);
     await runB;
+  });
+
+  it('keeps serving probes after a connection could not be accepted (an error event after listening, which ended the process)', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { error: () => {}, info: () => {}, debug: () => {}, warn: (msg: string) => void warnings.push(msg), child: () => logger };
+    const m = new Manager({ probes: { port: 0 }, logger });
+    const ac = new AbortController();
+    const run = m.start(ac.signal);
+    try {
+      for (let i = 0; i < 20 && m.probeAddress() === undefined; i++) await tick();
+      const base = m.probeAddress()!;
+      listeningServer(Number(new URL(base).port)).emit('error', acceptError());
+      expect(warnings).to.deep.equal(['probe server: accepting a connection failed; still listening']);
+      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
+    } finally {
+      ac.abort();
+      await run;
+    }
   });
 });

@@ -34,8 +34,9 @@ export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './ku
 export { humanDuration } from './humanDuration.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
+export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';
-export { hasLongDigitRun, isStackOverflow, parseJSON, stringifyJSON } from './json.js';
+export { hasLongDigitRun, isStackOverflow, jsonTypeName, parseJSON, stringifyJSON } from './json.js';
 export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';
 
 export type { Clock, TimerHandle } from './clock.js';

@@ -102,3 +102,16 @@ export function stringifyJSON(value: unknown, space?: number): string {
 export function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError && /call stack/i.test(err.message);
 }
+
+/** The JSON type of a decoded value, as Go's JSON errors name it (`cannot unmarshal number into …`). */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string': return 'string';
+    case 'number': case 'bigint': return 'number';
+    case 'boolean': return 'bool';
+    case 'object': return 'object';
+    default: return typeof value;
+  }
+}

@@ -1,3 +1,4 @@
+import { jsonTypeName } from './json.js';
 import { KubeError } from './kubeError.js';
 import type { KubeObject } from './types.js';
 
@@ -9,7 +10,12 @@ export type ObjectKey = string & { readonly [objectKeyBrand]: true };
 /** The key client-go's `MetaNamespaceKeyFunc` computes: `namespace/name`, or `name` without a namespace. */
 export function objectKey(obj: Pick<KubeObject, 'metadata'>): ObjectKey {
   const { namespace, name } = obj.metadata ?? {};
-  if (typeof name !== 'string' || name === '') throw KubeError.badRequest('object has no metadata.name');
+  if (typeof name !== 'string' || name === '') {
+    throw KubeError.badRequest(name === undefined || name === '' ? 'object has no metadata.name' : `object's metadata.name must be a string, got ${jsonTypeName(name)}`);
+  }
+  if (typeof namespace !== 'string' && namespace !== undefined && namespace !== null) {
+    throw KubeError.badRequest(`object's metadata.namespace must be a string, got ${jsonTypeName(namespace)}`);
+  }
   return (namespace ? `${namespace}/${name}` : name) as ObjectKey;
 }
 

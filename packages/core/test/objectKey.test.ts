@@ -10,6 +10,9 @@ describe('objectKey', () => {
     expect(splitObjectKey('n')).to.deep.equal({ namespace: '', name: 'n' });
     expect(() => splitObjectKey('a/b/c')).to.throw(KubeError, 'unexpected key format: "a/b/c"');
     expect(() => objectKey({ metadata: {} })).to.throw(KubeError, /metadata.name/);
+    expect(() => objectKey({ metadata: { name: 7 } } as never)).to.throw(KubeError, "object's metadata.name must be a string, got number");
+    expect(() => objectKey({ metadata: { name: 'n', namespace: ['a'] } } as never)).to.throw(KubeError, "object's metadata.namespace must be a string, got array");
+    expect(objectKey({ metadata: { name: 'n', namespace: null } } as never)).to.equal('n');
   });
 });
 

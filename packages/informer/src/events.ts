@@ -30,6 +30,19 @@ export interface EventHandlers<T> {
   synced?(): unknown;
 }
 
+/** Options of one registration (`Informer.addEventHandler`). */
+export interface RegistrationOptions {
+  /**
+   * Whether this registration's `delete` handler needs to know why an object left (`info.reason`).
+   * With `false` it gets each delete at once, with the reason when it is known without asking the
+   * server (a `deletionTimestamp`, a state that visibly no longer matches) and `'unknown'` otherwise;
+   * the informer confirms reasons with the server only for registrations that need them. A
+   * controller that enqueues the object's key and reads its current state in the reconcile does not
+   * (`@kubekit/controller` registers so). @defaultValue true
+   */
+  deleteReasons?: boolean;
+}
+
 /** A registered set of {@link EventHandlers}. */
 export interface HandlerRegistration {
   /** Whether this registration has been handed the whole initial state. */

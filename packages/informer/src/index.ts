@@ -39,7 +39,7 @@ export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } 
 export type { BackoffPolicy } from './backoff.js';
 export type { LogFormat, LogLevel, LogSettings, StreamLoggerOptions } from './logger.js';
 export type { InformerMetricsSink, RestClientMetricsSink } from './metrics.js';
-export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
+export type { DeleteInfo, DeleteReason, EventHandlers, HandlerRegistration, RegistrationOptions } from './events.js';
 export type { InformerOptions, InformerStatus, SelectionMode } from './informer.js';
 export type { DeleteReasonOptions } from './internal/deleteReasons.js';
 export type { KubeClientOptions, ListRequest, PatchType, ResourceClientRef, Table, WriteOptions } from './kubeClient.js';

@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, makeObjectKey, realClock, type Clock, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
+import { errorMessage, asError, KubeError, makeObjectKey, realClock, type Clock, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
 import { selectorMatcher, type ResourceFields, type SelectionPredicate } from '@kubekit/attrs';
 import type { FieldSelector, LabelSelector } from '@kubekit/selectors';
 import type { BackoffPolicy } from './backoff.js';
-import type { DeleteReason, EventHandlers, HandlerRegistration } from './events.js';
+import type { DeleteReason, EventHandlers, HandlerRegistration, RegistrationOptions } from './events.js';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { ListerWatcher, type ResourceRef } from './listerWatcher.js';
 import { defaultLogger } from './logger.js';
@@ -439,8 +439,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
    * Registers handlers. If the informer has objects already, this registration first receives an
    * `add` for each (and `synced` if the informer has synced), as client-go's `AddEventHandler`.
    */
-  addEventHandler(handlers: EventHandlers<T>): HandlerRegistration {
-    const queue = this.register(handlers);
+  addEventHandler(handlers: EventHandlers<T>, options: RegistrationOptions = {}): HandlerRegistration {
+    const queue = this.register(handlers, true, options.deleteReasons !== false);
     return {
       hasSynced: () => queue.hasSynced,
       pending: () => queue.size,
@@ -532,8 +532,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
     }
   }
 
-  private register(handlers: Deliverer<T>, replay = true): HandlerQueue<T> {
-    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000);
+  private register(handlers: Deliverer<T>, replay = true, deleteReasons = true): HandlerQueue<T> {
+    const queue = new HandlerQueue<T>(handlers, (err) => this.reportHandlerError(err), this.options.handlerBufferSize ?? 10_000, deleteReasons);
     this.queues.add(queue);
     if (this.stopped) {
       queue.stop();
@@ -642,7 +642,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   /** Whether some registration has a `delete` handler; if none has, reasons are not looked up. */
   private wantsDeleteReasons(): boolean {
     for (const q of this.queues) {
-      if (q === this.onQueue ? (this.listeners.get('delete')?.size ?? 0) > 0 : q.handlesDeletes) return true;
+      if (q === this.onQueue ? (this.listeners.get('delete')?.size ?? 0) > 0 : q.wantsDeleteReasons) return true;
     }
     return false;
   }
@@ -687,7 +687,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
         if (!this.enteringClientMode && !this.fallbackImpossible) {
           this.enteringClientMode = true;
           void this.enterClientMode(`the server does not support the field selector (${err.message})`, this.runSignal)
-            .catch((e: unknown) => this.emitError(e instanceof Error ? e : new Error(String(e))))
+            .catch((e: unknown) => this.emitError(asError(e)))
             .finally(() => {
               this.enteringClientMode = false;
             });
@@ -715,7 +715,7 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
       // this error. The server's 400 stays the informer's error (permanent: waitForSync fails with it).
       this.fallbackImpossible = true;
       this.logger.error(`cannot select client-side: ${describe(err)}`);
-      this.emitError(err instanceof Error ? err : new Error(String(err)));
+      this.emitError(asError(err));
       return;
     }
     this.fields = fields;
@@ -741,8 +741,8 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
   }
 
   private reportHandlerError(err: unknown): void {
-    const error = err instanceof Error ? err : new Error(String(err));
-    this.logger.error(`an event handler failed: ${error.message}`);
+    const error = asError(err);
+    this.logger.error(`an event handler failed: ${errorMessage(error)}`);
     this.emitError(error);
   }
 

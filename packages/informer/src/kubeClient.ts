@@ -1,5 +1,5 @@
 import {
-  KubeError, parseApiVersion, realClock, resourcePath, stringifyJSON, type Clock, type KubeList, type KubeObject,
+  jsonTypeName, KubeError, parseApiVersion, realClock, resourcePath, stringifyJSON, type Clock, type KubeList, type KubeObject,
 } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { RestClient } from './internal/restClient.js';
@@ -173,7 +173,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** Reads one object. @throws KubeError `NotFound` when it does not exist. */
   async get(name: string, options: { namespace?: string; signal?: AbortSignal } = {}): Promise<T> {
-    return (await this.client.request('GET', await this.path(options.namespace, name, undefined, options.signal), undefined, options)) as T;
+    return this.object('GET', await this.path(options.namespace, name, undefined, options.signal), undefined, options);
   }
 
   /** Reads one object, or `undefined` when it does not exist. */
@@ -194,22 +194,27 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     if (options.limit) query.set('limit', String(options.limit));
     if (options.continue) query.set('continue', options.continue);
     if (options.resourceVersion !== undefined) query.set('resourceVersion', options.resourceVersion);
-    return (await this.client.request('GET', withQuery(await this.path(options.namespace, undefined, undefined, options.signal), query), undefined, options)) as KubeList<T>;
+    const path = withQuery(await this.path(options.namespace, undefined, undefined, options.signal), query);
+    const list = await this.object('GET', path, undefined, options) as unknown as KubeList<T>;
+    // Go decodes `"items": null` as an empty list.
+    if (list.items === null || list.items === undefined) return { ...list, items: [] };
+    if (!Array.isArray(list.items)) throw new KubeError('InternalError', `unable to decode the response of GET ${path}: its items are ${jsonTypeName(list.items)}; expected an array`);
+    return list;
   }
 
   /** Creates an object in its `metadata.namespace`. @throws KubeError `AlreadyExists`, `Invalid`, … */
   async create(obj: T, options: WriteOptions = {}): Promise<T> {
-    return (await this.client.request('POST', withQuery(await this.path(await this.namespaceOf(obj, options.signal), undefined, undefined, options.signal), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+    return this.object('POST', withQuery(await this.path(await this.namespaceOf(obj, options.signal), undefined, undefined, options.signal), writeQuery(options)), this.withTypeMeta(obj), options);
   }
 
   /** Replaces an object (PUT); a stale `metadata.resourceVersion` gets `Conflict`. */
   async update(obj: T, options: WriteOptions = {}): Promise<T> {
-    return (await this.client.request('PUT', withQuery(await this.path(await this.namespaceOf(obj, options.signal), this.nameOf(obj), undefined, options.signal), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+    return this.object('PUT', withQuery(await this.path(await this.namespaceOf(obj, options.signal), this.nameOf(obj), undefined, options.signal), writeQuery(options)), this.withTypeMeta(obj), options);
   }
 
   /** Replaces an object's status through the `status` subresource; a stale resourceVersion gets `Conflict`. */
   async updateStatus(obj: T, options: WriteOptions = {}): Promise<T> {
-    return (await this.client.request('PUT', withQuery(await this.path(await this.namespaceOf(obj, options.signal), this.nameOf(obj), 'status', options.signal), writeQuery(options)), this.withTypeMeta(obj), options)) as T;
+    return this.object('PUT', withQuery(await this.path(await this.namespaceOf(obj, options.signal), this.nameOf(obj), 'status', options.signal), writeQuery(options)), this.withTypeMeta(obj), options);
   }
 
   /**
@@ -222,7 +227,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     const query = writeQuery(options);
     if (options.force) query.set('force', 'true');
     const path = withQuery(await this.path(options.namespace, name, options.subresource, options.signal), query);
-    return (await this.client.request('PATCH', path, patch, { contentType: patchContentTypes[type], signal: options.signal })) as T;
+    return this.object('PATCH', path, patch, { contentType: patchContentTypes[type], signal: options.signal });
   }
 
   /** Server-side apply of a whole object as `fieldManager`, creating it when it does not exist. */
@@ -245,6 +250,15 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** Whether the resource is namespaced: `ref.namespaced`, else discovery (see {@link KubeClient.isNamespaced}). */
   namespaced(signal?: AbortSignal): Promise<boolean> {
     return this.ref.namespaced !== undefined ? Promise.resolve(this.ref.namespaced) : this.client.isNamespaced(this.ref.apiVersion, this.ref.plural, signal);
+  }
+
+  /** A request whose answer is one object (not `null`, an array or a scalar, which no apiserver sends). */
+  private async object(method: string, path: string, body: unknown, options: { contentType?: string; signal?: AbortSignal }): Promise<T> {
+    const value = await this.client.request(method, path, body, options);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new KubeError('InternalError', `unable to decode the response of ${method} ${path}: expected an object, got ${jsonTypeName(value)}`);
+    }
+    return value as T;
   }
 
   private async path(namespace: string | undefined, name?: string, subresource?: string, signal?: AbortSignal): Promise<string> {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
+import { asError, jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
 import type { InformerMetricsSink } from './metrics.js';
@@ -210,6 +210,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private labelSelector: string;
   private fieldSelector: string;
   private phase: ReflectorPhase = 'idle';
+  /** Set by a watch that timed out idle: the next watch first checks the server has reached `rv`. */
+  private checkResourceVersion = false;
   private synced = false;
   private needSync = true;
   private rv: string | undefined;
@@ -341,7 +343,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
 
   /** Decides what a failure means, reports it, and waits as long as the backoff policy says. */
   private async recover(err: unknown, signal: AbortSignal): Promise<void> {
-    const error = err instanceof Error ? err : new Error(String(err));
+    const error = asError(err);
     this.lastError = error;
     this.metrics?.failed(this.metricsName);
     if (isPermanent(err)) {
@@ -352,6 +354,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
     }
     const relist = isExpired(err) || isTooLargeResourceVersion(err);
+    // A silent watch: before the next, ask whether the server is at our version at all.
+    if (err instanceof IdleTimeoutError && !this.needSync && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
     const firstFailure = this.backoff.consecutiveFailures === 0;
     let delay = this.backoff.next();
     if (relist) {
@@ -418,7 +422,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
             throw err;
           }
           const itemKind = typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined;
-          for (const item of page.items) {
+          const pageItems = listItemsOf<T & KubeObject>(page);
+          for (const item of pageItems) {
             // Lists of built-in kinds omit each item's apiVersion and kind.
             if (item.apiVersion === undefined && page.apiVersion !== undefined) item.apiVersion = page.apiVersion;
             if (item.kind === undefined && itemKind !== undefined) item.kind = itemKind;
@@ -538,6 +543,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   }
 
   private completeSync(items: T[], resourceVersion: string): void {
+    this.checkResourceVersion = false;
     this.target.replace(items, resourceVersion);
     this.metrics?.listed(this.metricsName, this.syncs > 0);
     this.reportSize();
@@ -563,6 +569,18 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       this.openWatch = undefined;
       if (open === undefined) {
         this.setPhase('connecting');
+        if (this.checkResourceVersion) {
+          // The last watch saw no byte, not even a bookmark, for idleTimeoutMs. A server whose store
+          // went back in time (etcd restored; an in-memory server restarted) keeps a watch from a
+          // version it has not reached open and silent, as kube-apiserver does: without this check the
+          // informer would wait on it forever. A one-item list not older than our version answers
+          // 504 "Too large resource version" from such a server (then: relist), else goes on.
+          this.checkResourceVersion = false;
+          await this.lw.list(
+            { labelSelector: this.labelSelector, fieldSelector: this.fieldSelector, limit: 1, resourceVersion: this.rv, resourceVersionMatch: 'NotOlderThan' },
+            { signal, idleTimeoutMs: this.opts.listIdleTimeoutMs },
+          );
+        }
         const stream = await this.lw.watch(
           {
             resourceVersion: this.rv,
@@ -655,4 +673,30 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       this.openWatch = undefined;
     }
   }
+}
+
+/**
+ * A list page's items, each checked to be an object with a name (`null` or absent items: none, as
+ * Go decodes them); anything else fails the list with what was wrong (it is retried, as client-go
+ * retries a list it cannot decode).
+ */
+function listItemsOf<T>(page: { items?: unknown }): T[] {
+  const items = page.items;
+  if (items === undefined || items === null) return [];
+  if (!Array.isArray(items)) throw new KubeError('InternalError', `unable to decode the list: its items are ${jsonTypeName(items)}; expected an array`);
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw new KubeError('InternalError', `unable to decode the list: items[${i}] is ${jsonTypeName(item)}; expected an object`);
+    }
+    const meta = (item as { metadata?: { name?: unknown; namespace?: unknown } }).metadata;
+    if (typeof meta?.name !== 'string' || meta.name === '' || (meta.namespace != null && typeof meta.namespace !== 'string')) {
+      try {
+        objectKey(item as KubeObject);
+      } catch (err) {
+        throw new KubeError('InternalError', `unable to decode the list: items[${i}]: ${(err as Error).message}`, { cause: err });
+      }
+    }
+  }
+  return items as T[];
 }

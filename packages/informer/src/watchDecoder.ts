@@ -1,4 +1,4 @@
-import { parseJSON, type KubeObject, type Status, type WatchEvent } from '@kubekit/core';
+import { jsonTypeName, parseJSON, type KubeObject, type Status, type WatchEvent } from '@kubekit/core';
 import { LineSplitter } from './internal/lineSplitter.js';
 import { skipManagedFieldsInEvent } from './internal/skipManagedFields.js';
 
@@ -83,13 +83,19 @@ function decodeLine<T extends KubeObject>(line: string, digitsChecked: boolean):
     const detail = err instanceof Error ? err.message : String(err);
     return { type: 'ERROR', object: watchStreamFailure(`unable to decode an event from the watch stream: ${detail}`) };
   }
+  let problem: string;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const { type, object } = value as { type?: unknown; object?: unknown };
     if (typeof type === 'string' && eventTypes.has(type) && typeof object === 'object' && object !== null && !Array.isArray(object)) {
       return value as WatchEvent<T>;
     }
+    // client-go's words for a type it does not know.
+    if (typeof type !== 'string' || !eventTypes.has(type)) problem = `got invalid watch event type: ${typeof type === 'string' ? type : type === undefined ? '' : JSON.stringify(type)}`;
+    else problem = object === undefined ? `the ${type} event has no object` : `the ${type} event's object is ${jsonTypeName(object)}; expected an object`;
+  } else {
+    problem = `expected an event (an object with "type" and "object"), got ${jsonTypeName(value)}`;
   }
-  return { type: 'ERROR', object: watchStreamFailure('unable to decode an event from the watch stream: not a watch event') };
+  return { type: 'ERROR', object: watchStreamFailure(`unable to decode an event from the watch stream: ${problem}`) };
 }
 
 /**

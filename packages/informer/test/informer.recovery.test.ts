@@ -9,6 +9,7 @@ import { backoffCapMs } from '../src/backoff.js';
 import { Informer } from '../src/informer.js';
 import { FaultProxy } from './helpers/faultProxy.js';
 import { Kube } from './helpers/kube.js';
+import { until } from './helpers/until.js';
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'shirts.recovery.example.com' },
@@ -96,5 +97,41 @@ describe('Informer recovery after faults stop (real clock, default backoff)', fu
       await done;
     }
     expect(figures).to.have.length(2);
+  });
+
+  it('does relist from a server whose store started over (an in-memory server restarted), instead of waiting on a silent watch', async () => {
+    // The new server's versions start over below the informer's: it keeps a watch from the informer's
+    // version open and silent (as kube-apiserver does after an etcd restore) until its idle timeout;
+    // then a one-item list not older than that version answers 504 "Too large resource version".
+    const informer = new Informer<KubeObject<{ color: string; n: number }>>(
+      { getCurrentCluster: () => ({ server: proxy.url }), applyToHTTPSOptions: async () => {} },
+      { apiVersion: 'recovery.example.com/v1', plural: 'shirts', namespace: 'default', logger: noopLogger, idleTimeoutMs: 1500 },
+    );
+    const stop = new AbortController();
+    const done = informer.start(stop.signal);
+    let fresh: ApiServer | undefined;
+    try {
+      await informer.waitForSync();
+      for (let i = 0; i < 30; i++) await kube.ok('POST', base, { apiVersion: 'recovery.example.com/v1', kind: 'Shirt', metadata: { name: `before-${i}` }, spec: { color: 'red', n: i } });
+      await until(() => informer.list().some((o) => o.metadata.name === 'before-29'), 'the informer saw the first server\'s objects', 10_000);
+      const before = Number(server.resourceVersion);
+      fresh = await startApiServer({ bookmarkIntervalMs: 60_000 });
+      const freshKube = new Kube(fresh.url);
+      await freshKube.createCRD(fresh, crd);
+      await freshKube.ok('POST', base, { apiVersion: 'recovery.example.com/v1', kind: 'Shirt', metadata: { name: 'after-restart' }, spec: { color: 'green', n: 1 } });
+      expect(Number(fresh.resourceVersion)).to.be.below(before);
+      proxy.retarget(fresh.url);
+      proxy.resetAll();
+      const started = Date.now();
+      while (!informer.list().some((o) => o.metadata.name === 'after-restart') && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 50));
+      // The new server's state, nothing of the old one's.
+      expect(informer.list().map((o) => o.metadata.name)).to.deep.equal(['after-restart']);
+      console.log(`      relisted ${Date.now() - started} ms after the server was replaced (idle timeout 1.5 s, the server waits 3 s before its 504)`);
+    } finally {
+      stop.abort();
+      await done;
+      proxy.retarget(server.url);
+      await fresh?.close();
+    }
   });
 });

@@ -317,6 +317,33 @@ describe('Informer', () => {
     expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, unknown: 3 });
   });
 
+  it('does not look reasons up for registrations that do not want them, and never holds their deletes (issue 13: a controller)', async () => {
+    server.create(shirt('a'));
+    server.create(shirt('b'));
+    const inf = informer({ fieldSelector: 'spec.color=blue' });
+    const quick = new EventLog<Shirt>();
+    inf.addEventHandler(quick.handlers(), { deleteReasons: false });
+    start(inf);
+    await inf.waitForSync();
+    await until(() => server.watchers.size === 1, 'watch');
+    quick.clear();
+    server.update('default', 'a', (o) => (o.spec!.color = 'green'));
+    server.delete('default', 'b');
+    await until(() => quick.lines.length === 2, 'two deletes');
+    expect(quick.lines).to.deep.equal(['delete default/a unknown', 'delete default/b unknown']);
+    expect(nameLookups()).to.deep.equal([]);
+    // A registration that wants reasons gets them confirmed; the other still gets its delete at once.
+    const careful = new EventLog<Shirt>();
+    inf.addEventHandler(careful.handlers());
+    server.create(shirt('c'));
+    await until(() => quick.lines.length === 3 && careful.lines.length === 2, () => `c added (${quick.lines.join(', ')} | ${careful.lines.join(', ')})`);
+    server.update('default', 'c', (o) => (o.spec!.color = 'green'));
+    await until(() => careful.lines.length === 3, 'c leaves');
+    expect(quick.lines[3]).to.equal('delete default/c unknown');
+    expect(careful.lines).to.deep.equal(['synced', 'add default/c', 'delete default/c leftSelection']);
+    expect(nameLookups()).to.have.length(1);
+  });
+
   it('does not look reasons up when no registration handles deletes', async () => {
     server.create(shirt('a'));
     const inf = informer({ fieldSelector: 'spec.color=blue' });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startApiServer, type ApiServer } from '@kubekit/apiserver';
 import { KubeError, type KubeObject } from '@kubekit/core';
 import { KubeClient, loadKubeConfig, type ResourceClient } from '@kubekit/informer';
@@ -77,5 +79,40 @@ describe('KubeClient', () => {
     let missingManager: unknown;
     try { await shirts.patch('example2', {}, { type: 'apply' }); } catch (e) { missingManager = e; }
     expect((missingManager as KubeError).message).to.equal('fieldManager is required for apply patch');
+  });
+});
+
+describe('KubeClient against a server answering what no apiserver does', () => {
+  it('fails with what was wrong instead of handing back null, arrays or scalars as objects', async () => {
+    const answers = ['null', '[1]', '5', '"text"', 'true'];
+    let next = '';
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(next);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new KubeClient({ getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} });
+    const shirts = client.resource<Shirt>({ apiVersion: 'stable.example.com/v1', plural: 'shirts', namespaced: true });
+    const failure = async (p: Promise<unknown>): Promise<string> => p.then(() => 'no failure', (e: unknown) => `${(e as KubeError).reason}: ${(e as Error).message}`);
+    try {
+      for (const answer of answers) {
+        next = answer;
+        const type = answer === 'null' ? 'null' : answer.startsWith('[') ? 'array' : answer === '5' ? 'number' : answer === 'true' ? 'bool' : 'string';
+        const path = '/apis/stable.example.com/v1/namespaces/default/shirts';
+        expect(await failure(shirts.get('a', { namespace: 'default' }))).to.equal(`InternalError: unable to decode the response of GET ${path}/a: expected an object, got ${type}`);
+        expect(await failure(shirts.list({ namespace: 'default' }))).to.equal(`InternalError: unable to decode the response of GET ${path}: expected an object, got ${type}`);
+        expect(await failure(shirts.create(shirt('a', 'blue')))).to.equal(`InternalError: unable to decode the response of POST ${path}: expected an object, got ${type}`);
+        expect(await failure(shirts.patch('a', {}, { namespace: 'default' }))).to.equal(`InternalError: unable to decode the response of PATCH ${path}/a: expected an object, got ${type}`);
+      }
+      next = '{"kind":"ShirtList","items":{"a":1}}';
+      expect(await failure(shirts.list({ namespace: 'default' }))).to.equal('InternalError: unable to decode the response of GET /apis/stable.example.com/v1/namespaces/default/shirts: its items are object; expected an array');
+      // Go decodes absent or null items as an empty list.
+      next = '{"kind":"ShirtList","metadata":{"resourceVersion":"3"},"items":null}';
+      expect((await shirts.list({ namespace: 'default' })).items).to.deep.equal([]);
+    } finally {
+      client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import type { KubeList } from '@kubekit/core';
-import { ListerWatcher, type ListOptions, type RequestOptions } from '../src/listerWatcher.js';
+import { KubeError, type KubeList } from '@kubekit/core';
+import { ListerWatcher, type ListOptions, type RequestOptions, type WatchOptions } from '../src/listerWatcher.js';
+import { IdleTimeoutError } from '../src/internal/restClient.js';
 import { Reflector, type ListerWatcherLike, type ReflectorOptions, type ReflectorStatus, type WatchStreamLike } from '../src/reflector.js';
 import { FakeApiServer, apiVersion, plural, type Shirt } from './helpers/fakeApiServer.js';
 import { FakeClock } from './helpers/fakeClock.js';
@@ -207,6 +208,85 @@ describe('Reflector', () => {
     await passBackoff(reflector);
     await until(() => rec.cache.size === 2, 'both');
     expect(errors.some((e) => /unable to decode an event from the watch stream/.test(e.message))).to.equal(true);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does fail a list whose items are not objects with names, saying which and why, and list again', async () => {
+    server.create(shirt('a'));
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    // What a broken server or intermediary might send instead of items (client-go fails such a list and retries).
+    const bad: unknown[][] = [[null], [5], [['x']], [{ metadata: { name: 7 } }], [{ metadata: { name: 'b', namespace: { x: 1 } } }], [{ spec: {} }]];
+    let lists = 0;
+    const corrupting = {
+      list: async (options: ListOptions, request?: RequestOptions): Promise<KubeList<Shirt>> => {
+        const page = await lw.list(options, request);
+        const extra = bad[lists++];
+        return extra === undefined ? page : { ...page, items: [...page.items, ...(extra as Shirt[])] };
+      },
+      watch: lw.watch.bind(lw),
+    };
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(corrupting, rec, { clock, random: () => 0, streamingList: 'never' });
+    reflector.on('status', (st) => statuses.push(st));
+    reflector.on('error', (e) => errors.push(e));
+    run = reflector.start(stop.signal);
+    for (let i = 0; i < bad.length; i++) await passBackoff(reflector);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(errors.map((e) => e.message)).to.deep.equal([
+      'unable to decode the list: items[1] is null; expected an object',
+      'unable to decode the list: items[1] is number; expected an object',
+      'unable to decode the list: items[1] is array; expected an object',
+      "unable to decode the list: items[1]: object's metadata.name must be a string, got number",
+      "unable to decode the list: items[1]: object's metadata.namespace must be a string, got object",
+      'unable to decode the list: items[1]: object has no metadata.name',
+    ]);
+    expectInSync(rec, server.objects.values());
+  });
+
+  it('does check, after a watch that stayed silent, that the server reached its version, and relists from one that went back in time', async () => {
+    // kube-apiserver keeps a watch from a resourceVersion it has not reached open and silent (its store
+    // went back: etcd restored, an in-memory server restarted); re-watching from there would wait forever.
+    server.create(shirt('a'));
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    const calls: string[] = [];
+    let silentWatches = 1;
+    let wentBack = true;
+    const scripted: ListerWatcherLike<Shirt> = {
+      list: async (options: ListOptions, request?: RequestOptions) => {
+        calls.push(`list limit=${options.limit ?? ''} rv=${options.resourceVersion ?? ''} match=${options.resourceVersionMatch ?? ''}`);
+        if (options.limit === 1 && wentBack) {
+          wentBack = false;
+          throw new KubeError('Timeout', `Timeout: Too large resource version: ${options.resourceVersion}, current: 1`, { code: 504 });
+        }
+        return lw.list(options, request);
+      },
+      watch: async (options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<Shirt>> => {
+        calls.push(`watch rv=${options.resourceVersion ?? ''}`);
+        if (silentWatches-- > 0) {
+          return { batches: async function* () { throw new IdleTimeoutError(180_000); }, setIdleTimeout: () => {}, close: () => {} };
+        }
+        return lw.watch(options, request);
+      },
+    };
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(scripted, rec, { clock, random: () => 0, streamingList: 'never' });
+    reflector.on('status', (st) => statuses.push(st));
+    reflector.on('error', (e) => errors.push(e));
+    run = reflector.start(stop.signal);
+    await passBackoff(reflector); // after the silent watch
+    await passBackoff(reflector); // after the 504: relist
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    const rv = String(server.rv);
+    expect(calls).to.deep.equal([
+      'list limit=500 rv= match=',
+      `watch rv=${rv}`,
+      `list limit=1 rv=${rv} match=NotOlderThan`,
+      'list limit=500 rv= match=',
+      `watch rv=${rv}`,
+    ]);
+    expect(errors.map((e) => e.constructor.name)).to.deep.equal(['IdleTimeoutError', 'KubeError']);
+    server.create(shirt('b'));
+    await until(() => rec.cache.size === 2, 'b');
     expectInSync(rec, server.objects.values());
   });
 

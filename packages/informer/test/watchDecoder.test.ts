@@ -78,6 +78,25 @@ describe('WatchDecoder', () => {
     expect((out[0].object as { code: number }).code).to.equal(500);
   });
 
+  it('does say what is wrong with a line that is JSON but not a watch event', () => {
+    const lines = [
+      ['{"type":"WEIRD","object":{}}', 'got invalid watch event type: WEIRD'],
+      ['{"object":{}}', 'got invalid watch event type: '],
+      ['{"type":5,"object":{}}', 'got invalid watch event type: 5'],
+      ['{"type":"ADDED","object":null}', "the ADDED event's object is null; expected an object"],
+      ['{"type":"MODIFIED","object":[1]}', "the MODIFIED event's object is array; expected an object"],
+      ['{"type":"DELETED"}', 'the DELETED event has no object'],
+      ['[1,2]', 'expected an event (an object with "type" and "object"), got array'],
+      ['"x"', 'expected an event (an object with "type" and "object"), got string'],
+      ['null', 'expected an event (an object with "type" and "object"), got null'],
+    ];
+    for (const [line, problem] of lines) {
+      const event = decodeWatchLine(line);
+      expect(event.type, line).to.equal('ERROR');
+      expect((event.object as { message: string }).message, line).to.equal(`unable to decode an event from the watch stream: ${problem}`);
+    }
+  });
+
   it('does keep integers beyond 2^53 exact', () => {
     const e = decodeWatchLine('{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"n":1234567890123456789}}}');
     expect((e.object as { spec: { n: unknown } }).spec.n).to.equal(1234567890123456789n);

@@ -5,7 +5,7 @@
  *
  * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/#response
  */
-import { KubeError, stringifyJSON, type KubeObject, type Status } from '@kubekit/core';
+import { errorMessage, KubeError, stringifyJSON, type KubeObject, type Status } from '@kubekit/core';
 import { createJSONPatch } from './jsonPatch.js';
 import type { AdmissionRequest, AdmissionResponse, AdmissionReview } from './reviewTypes.js';
 
@@ -123,7 +123,7 @@ export async function reviewAdmission<TObject = KubeObject>(body: unknown, handl
   } catch (err) {
     const status: Status = err instanceof KubeError
       ? { status: 'Failure', code: err.code, reason: err.reason, message: err.message }
-      : { status: 'Failure', code: 500, reason: 'InternalError', message: err instanceof Error ? err.message : String(err) };
+      : { status: 'Failure', code: 500, reason: 'InternalError', message: errorMessage(err) };
     response = { uid: request.uid, allowed: false, status };
   }
   return { apiVersion, kind: 'AdmissionReview', response };

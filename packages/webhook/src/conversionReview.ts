@@ -7,7 +7,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/conversion/webhook_converter.go
  */
-import { KubeError, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { errorMessage, KubeError, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import type { ConversionReview } from './reviewTypes.js';
 
 /** Converts one object to another version of its kind. */
@@ -114,7 +114,7 @@ export async function reviewConversion(body: unknown, converter: Converter): Pro
     }
   } catch (err) {
     const name = objects[i]?.metadata?.name;
-    const message = `converting ${String(objects[i]?.apiVersion)}, Kind=${String(objects[i]?.kind)} ${name === undefined ? '' : `"${name}" `}to ${desiredAPIVersion}: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `converting ${String(objects[i]?.apiVersion)}, Kind=${String(objects[i]?.kind)} ${name === undefined ? '' : `"${name}" `}to ${desiredAPIVersion}: ${errorMessage(err)}`;
     return { apiVersion, kind: 'ConversionReview', response: { uid, convertedObjects: [], result: { status: 'Failure', message } } };
   }
   return { apiVersion, kind: 'ConversionReview', response: { uid, convertedObjects, result: { status: 'Success' } } };

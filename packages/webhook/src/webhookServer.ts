@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { basename, dirname, resolve } from 'node:path';
-import { KubeError, noopLogger, parseJSON, realClock, stringifyJSON, type Clock, type Logger, type Status } from '@kubekit/core';
+import { errorMessage, asError, KubeError, noopLogger, parseJSON, realClock, stringifyJSON, type Clock, type Logger, type Status } from '@kubekit/core';
 import { reviewAdmission, type AdmissionResult } from './admissionReview.js';
 import { generateCertificates } from './certificates.js';
 import { reviewConversion, type Converter } from './conversionReview.js';
@@ -146,6 +146,9 @@ export class WebhookServer {
         resolveListen();
       });
     });
+    // After listening, an error is a connection that could not be accepted: logged, not fatal (an
+    // 'error' event without a listener would end the process).
+    server.on('error', (err) => this.logger.warn('accepting a connection failed; still listening', { error: errorMessage(err) }));
     this.watchCertificates();
     this.serving = true;
     for (const notify of this.listeners.splice(0)) notify();
@@ -209,7 +212,7 @@ export class WebhookServer {
         this.logger.info('webhook certificates reloaded', { certFile: tls.certFile });
         this.options.onCertificatesReloaded?.();
       } catch (err) {
-        const error = err instanceof Error ? err : new Error(String(err));
+        const error = asError(err);
         this.logger.warn('webhook certificates could not be reloaded; keeping the previous ones', { error: error.message });
         this.options.onCertificatesReloaded?.(error);
       }
@@ -313,7 +316,7 @@ export class WebhookServer {
       void this.review(route, Buffer.concat(chunks).toString('utf8')).then(
         ([code, body, result]) => finish(code, body, result),
         (err: unknown) => {
-          const error = err instanceof KubeError ? err : new KubeError('InternalError', err instanceof Error ? err.message : String(err));
+          const error = err instanceof KubeError ? err : new KubeError('InternalError', errorMessage(err));
           fail(error, error.reason === 'BadRequest' ? 'bad_request' : 'error');
         },
       );

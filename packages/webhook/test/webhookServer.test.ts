@@ -5,9 +5,10 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import { FakeClock, type KubeObject } from '@kubekit/core';
+import { FakeClock, type KubeObject, type Logger } from '@kubekit/core';
 import { Manager } from '@kubekit/controller';
 import { allow, deny, generateCertificates, startWebhookServer, WebhookMetrics, WebhookServer, writeCertificates, type ConversionReview, type AdmissionReview } from '@kubekit/webhook';
+import { acceptError, listeningServer } from '../../../test/support/listeningServer.js';
 
 interface Reply { status: number; body: string; json: () => unknown }
 
@@ -241,5 +242,18 @@ describe('WebhookServer', function () {
     stop.abort();
     await running;
     expect(() => server.readyCheck()).to.throw(/not serving yet/);
+  });
+
+  it('keeps answering after a connection could not be accepted (an error event after listening, which ended the process)', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { error: () => {}, info: () => {}, debug: () => {}, warn: (msg: string) => void warnings.push(msg), child: () => logger };
+    const webhook = await startWebhookServer({ conversion: { convert: (o, to) => ({ ...o, apiVersion: to }) }, logger });
+    try {
+      listeningServer(Number(new URL(webhook.url).port)).emit('error', acceptError());
+      expect(warnings).to.deep.equal(['accepting a connection failed; still listening']);
+      expect((await post(`${webhook.url}/convert`, webhook.caBundle, conversionBody)).status).to.equal(200);
+    } finally {
+      await webhook.close();
+    }
   });
 });

@@ -48,9 +48,10 @@ const workerStackMb = 64;
 /**
  * Whether a YAML text may nest deeper than the calling thread's stack parses: more than a few hundred
  * flow levels (`[`/`{`) or a line indented more than a few hundred spaces (block nesting).
+ * `flowDepth`: its deepest flow level, when a scan of the text found it already (`nestingOf`).
  */
-export function yamlIsDeep(text: string): boolean {
-  if (scanNesting(text, shallow, true) !== undefined) return true;
+export function yamlIsDeep(text: string, flowDepth?: number): boolean {
+  if (flowDepth !== undefined ? flowDepth > shallow : scanNesting(text, shallow, true) !== undefined) return true;
   let indent = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, isStackOverflow, stringifyJSON } from '@kubekit/core';
+import { TooManyWaitingRequestsError } from '../storage/resourceVersionWaiter.js';
 
 /** The `Accept` media type of server-side tables, as kubectl asks for them. */
 export const tableMediaType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
@@ -109,8 +110,16 @@ export function sendText(res: ServerResponse, code: number, text: string, conten
   res.end(buf);
 }
 
-/** Writes an error as the apiserver's `Status` body with its HTTP code. */
+/**
+ * Writes an error as the apiserver's `Status` body with its HTTP code; a read refused for too many
+ * waiting reads as the apiserver's in-flight limit refuses it, in plain text.
+ */
 export function sendError(res: ServerResponse, err: unknown): void {
+  if (err instanceof TooManyWaitingRequestsError && !res.headersSent) {
+    res.setHeader('Retry-After', String(err.details?.retryAfterSeconds ?? 1));
+    sendText(res, err.code, err.message, 'text/plain; charset=utf-8');
+    return;
+  }
   const kerr = toKubeError(err);
   const status = kerr.toStatus();
   // As responsewriters.ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
@@ -146,4 +155,16 @@ export function addWarning(res: ServerResponse, text: string): void {
   const existing = res.getHeader('Warning');
   if (existing === undefined) res.setHeader('Warning', value);
   else res.setHeader('Warning', [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
+}
+
+/**
+ * A signal that aborts once the client goes away before the response is complete, for handlers that
+ * wait (a read waiting for a resourceVersion).
+ */
+export function requestSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
 }

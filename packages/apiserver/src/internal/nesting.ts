@@ -23,7 +23,16 @@ export interface DepthExcess {
  * skipping quoted strings. Iterative and linear in the text.
  */
 export function scanNesting(text: string, limit: number, yaml = false): DepthExcess | undefined {
+  return nestingOf(text, limit, yaml).excess;
+}
+
+/**
+ * {@link scanNesting}, also telling the deepest level the text reached (up to `limit + 1`), so that
+ * one scan answers a second, lower limit too.
+ */
+export function nestingOf(text: string, limit: number, yaml = false): { excess?: DepthExcess; deepest: number } {
   let depth = 0;
+  let deepest = 0;
   let line = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -46,12 +55,15 @@ export function scanNesting(text: string, limit: number, yaml = false): DepthExc
       while (i + 1 < text.length && text.charCodeAt(i + 1) !== 0x0a) i++;
     } else if (c === 0x7b || c === 0x5b) {
       depth++;
-      if (depth > limit) return { char: text[i], line };
+      if (depth > deepest) {
+        deepest = depth;
+        if (depth > limit) return { excess: { char: text[i], line }, deepest };
+      }
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }
   }
-  return undefined;
+  return { deepest };
 }
 
 /** How deeply a decoded value nests (a scalar 0, `{}` 1), counted iteratively up to `limit + 1`. */

@@ -1,4 +1,4 @@
-import { KubeError, type Clock } from '@kubekit/core';
+import { asError, KubeError, type Clock } from '@kubekit/core';
 
 /**
  * Waits for `work`, but no longer than `ms` on `clock`. Resolves `true` when the work finished in time,
@@ -66,7 +66,7 @@ export async function syncedWithin(wait: (signal: AbortSignal) => Promise<unknow
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };
     if (timedOut) return { kind: 'timedOut' };
-    return { kind: 'failed', error: err instanceof Error ? err : new Error(String(err)) };
+    return { kind: 'failed', error: asError(err) };
   } finally {
     timer.cancel();
     signal.removeEventListener('abort', stop);

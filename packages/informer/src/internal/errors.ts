@@ -1,4 +1,4 @@
-import { KubeError } from '@kubekit/core';
+import { errorMessage, KubeError } from '@kubekit/core';
 
 /** `410 Gone` / `Expired`: the resource version (or continue token) is too old; relist. */
 export function isExpired(err: unknown): boolean {
@@ -65,6 +65,5 @@ export function isPermanent(err: unknown): boolean {
 
 /** A one-line description of any thrown value. */
 export function describe(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return errorMessage(err);
 }

@@ -65,10 +65,15 @@ export class HandlerQueue<T> {
   private syncedDelivered = false;
   private idleWaiters: (() => void)[] = [];
 
+  /**
+   * @param waitsForReasons - whether a delete whose reason is being confirmed waits for it (else it
+   *   is delivered at once, with `'unknown'` until known)
+   */
   constructor(
     private readonly handler: Deliverer<T>,
     private readonly onError: (err: unknown) => void,
     private readonly exactLimit = 10_000,
+    private readonly waitsForReasons = true,
   ) {}
 
   /** Whether the `synced` notification has been delivered. */
@@ -76,9 +81,9 @@ export class HandlerQueue<T> {
     return this.syncedDelivered;
   }
 
-  /** Whether this registration has a `delete` handler (else a delete's reason is never looked at). */
-  get handlesDeletes(): boolean {
-    return this.handler.delete !== undefined;
+  /** Whether this registration waits for delete reasons: it has a `delete` handler and wants them. */
+  get wantsDeleteReasons(): boolean {
+    return this.waitsForReasons && this.handler.delete !== undefined;
   }
 
   /** The number of pending notifications (held ones included). */
@@ -178,7 +183,7 @@ export class HandlerQueue<T> {
         this.heldCount++;
         continue;
       }
-      if (isUnsettledDelete(entry.n)) {
+      if (this.waitsForReasons && isUnsettledDelete(entry.n)) {
         this.hold(entry);
         continue;
       }

@@ -326,10 +326,10 @@ export class PipelinedConnection {
     const buf = this.buffer;
     if (offset >= buf.length) return undefined;
     const headEnd = buf.indexOf(HEAD_END, offset);
-    if (headEnd === -1) {
-      if (buf.length - offset > maxHeadBytes) return this.malformed('a response head longer than 64 KiB');
-      return undefined;
-    }
+    // A head is at most maxHeadBytes, whether its end has arrived (perhaps with later answers behind
+    // it) or not yet (three bytes of its terminator may be in).
+    if (headEnd === -1 ? buf.length - offset > maxHeadBytes + 3 : headEnd - offset > maxHeadBytes) return this.malformed('a response head longer than 64 KiB');
+    if (headEnd === -1) return undefined;
     const head = buf.toString('latin1', offset, headEnd);
     const statusCode = statusOf(head);
     if (statusCode === undefined) return this.malformed(`a malformed status line (${JSON.stringify(head.split('\r\n')[0].slice(0, 64))})`);
