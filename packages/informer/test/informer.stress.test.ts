@@ -427,7 +427,7 @@ for (const backend of testBackends()) {
       const reasons = Date.now() - from;
       await informer.idle();
       // A relist just done may still be opening its watch.
-      await until(() => informer.status.phase === 'watching', () => `${informer.status.phase}: watching again`, 60_000);
+      await until(() => informer.status.phase === 'watching', () => `${informer.fieldSelector.toString() || informer.labelSelector.toString()} watching again: ${JSON.stringify({ ...informer.status, lastError: informer.status.lastError?.message })}`, 60_000);
       caughtUpMs.push({ cache, reasons, handlers: Date.now() - from });
     }
     const wallMs = Date.now() - started;
