@@ -112,6 +112,9 @@ async function breakingProxy(target: string, ca: string | undefined): Promise<Br
     const headers = { ...req.headers, host: upstream.host };
     const out = (secure ? https : http).request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers, agent }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
+      // At once, as the apiserver does: a watch with no event yet would otherwise look unanswered
+      // (Node sends the head with the first byte of the body) until the next bookmark, a minute later.
+      res.flushHeaders();
       up.pipe(res);
     });
     out.on('error', () => res.destroy());
