@@ -505,9 +505,14 @@ describe('Reflector', () => {
     server.restart(1);
     server.delete('default', 's0');
     server.create(shirt('s9'));
-    // The reset connection backs off; the resumed watch is ahead of the server (504 too large, Retry-After 1) and relists.
+    // The reset connection backs off; the resumed watch is ahead of the server, which keeps it open
+    // and silent (as kube-apiserver does). After the idle timeout, a one-item list not older than the
+    // informer's version answers 504 "Too large resource version" (Retry-After 1), and it relists.
     await passBackoff(reflector, 800);
-    await passBackoff(reflector, 1600);
+    await until(() => reflector.status.phase === 'watching', 'the silent watch');
+    clock.advance(180_000);
+    await passBackoff(reflector, 800); // the silent watch ended (the backoff started over when it opened)
+    await passBackoff(reflector, 1600); // the check's 504
     await until(() => rec.replaces === 2, 'relist');
     await until(() => reflector.status.phase === 'watching', 'watching');
     expectInSync(rec, server.objects.values());
