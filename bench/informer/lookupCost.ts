@@ -43,7 +43,7 @@ function leastPipelined(): (namespace: string, name: string) => Promise<unknown>
   const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true });
   const waiting: ((body: unknown) => void)[] = [];
   let waitingHead = 0;
-  let received = Buffer.alloc(0);
+  let received: Buffer = Buffer.alloc(0);
   let pending = '';
   socket.on('data', (chunk: Buffer) => {
     received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);

@@ -210,7 +210,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private labelSelector: string;
   private fieldSelector: string;
   private phase: ReflectorPhase = 'idle';
-  /** Set by a watch that timed out idle: the next watch first checks the server has reached `rv`. */
+  /** Set by a watch that timed out idle: the next watch first checks the server has reached `rv` (once). */
   private checkResourceVersion = false;
   private synced = false;
   private needSync = true;
@@ -354,8 +354,6 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
     }
     const relist = isExpired(err) || isTooLargeResourceVersion(err);
-    // A silent watch: before the next, ask whether the server is at our version at all.
-    if (err instanceof IdleTimeoutError && !this.needSync && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
     const firstFailure = this.backoff.consecutiveFailures === 0;
     let delay = this.backoff.next();
     if (relist) {
@@ -602,7 +600,16 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       let events = this.handleEvents(open.pending);
       const slice = new TimeSlice(ingestSliceMs, () => this.clock.now());
       for (;;) {
-        const next = await open.iterator.next();
+        let next: IteratorResult<WatchEvent<T & KubeObject>[]>;
+        try {
+          next = await open.iterator.next();
+        } catch (err) {
+          // A silent watch: before the next one, ask whether the server is at our version at all. (Only
+          // a watch's silence: the check's own failure must not lead to another check, or a server
+          // slow to answer lists would be checked forever and never watched.)
+          if (err instanceof IdleTimeoutError && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
+          throw err;
+        }
         if (next.done) break;
         events += this.handleEvents(next.value);
         const turn = slice.next();

@@ -290,6 +290,37 @@ describe('Reflector', () => {
     expectInSync(rec, server.objects.values());
   });
 
+  it('does check the resourceVersion once after a silent watch: a check that fails itself is followed by a watch, not another check', async () => {
+    // Regression (found by the chaos test): a check timing out set up another check, forever, so that
+    // a server slow to answer lists was never watched again.
+    server.create(shirt('a'));
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    const calls: string[] = [];
+    let silentWatches = 1;
+    const scripted: ListerWatcherLike<Shirt> = {
+      list: async (options: ListOptions, request?: RequestOptions) => {
+        calls.push(`list limit=${options.limit ?? ''}`);
+        if (options.limit === 1) throw new IdleTimeoutError(60_000);
+        return lw.list(options, request);
+      },
+      watch: async (options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<Shirt>> => {
+        calls.push('watch');
+        if (silentWatches-- > 0) {
+          return { batches: async function* () { throw new IdleTimeoutError(180_000); }, setIdleTimeout: () => {}, close: () => {} };
+        }
+        return lw.watch(options, request);
+      },
+    };
+    const rec = new Recorder<Shirt>();
+    const reflector = new Reflector<Shirt>(scripted, rec, { clock, random: () => 0, streamingList: 'never' });
+    reflector.on('status', (st) => statuses.push(st));
+    run = reflector.start(stop.signal);
+    await passBackoff(reflector); // after the silent watch
+    await passBackoff(reflector); // after the check timed out
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(calls).to.deep.equal(['list limit=500', 'watch', 'list limit=1', 'watch']);
+  });
+
   it('does back off 800 ms doubling on 500s, then list', async () => {
     server.create(shirt('a'));
     for (let i = 0; i < 3; i++) server.faults.push({ on: 'list', kind: 'status', code: 500, reason: 'InternalError' });
@@ -474,9 +505,14 @@ describe('Reflector', () => {
     server.restart(1);
     server.delete('default', 's0');
     server.create(shirt('s9'));
-    // The reset connection backs off; the resumed watch is ahead of the server (504 too large, Retry-After 1) and relists.
+    // The reset connection backs off; the resumed watch is ahead of the server, which keeps it open
+    // and silent (as kube-apiserver does). After the idle timeout, a one-item list not older than the
+    // informer's version answers 504 "Too large resource version" (Retry-After 1), and it relists.
     await passBackoff(reflector, 800);
-    await passBackoff(reflector, 1600);
+    await until(() => reflector.status.phase === 'watching', 'the silent watch');
+    clock.advance(180_000);
+    await passBackoff(reflector, 800); // the silent watch ended (the backoff started over when it opened)
+    await passBackoff(reflector, 1600); // the check's 504
     await until(() => rec.replaces === 2, 'relist');
     await until(() => reflector.status.phase === 'watching', 'watching');
     expectInSync(rec, server.objects.values());

@@ -41,6 +41,8 @@ interface HistoryEntry {
 
 interface Watcher {
   res: http.ServerResponse;
+  /** A watch from a resource version the server has not reached: silent until it passes it (as kube-apiserver). */
+  after?: number;
   match: SelectionPredicate;
   budget: WatchBudget | undefined;
   allowBookmarks: boolean;
@@ -178,7 +180,7 @@ export class FakeApiServer {
   /** Sends a bookmark at the current resource version to every watcher that asked for bookmarks. */
   bookmark(): void {
     for (const w of this.watchers) {
-      if (w.allowBookmarks) this.write(w, { type: 'BOOKMARK', object: { kind: 'Shirt', apiVersion, metadata: { resourceVersion: String(this.rv) } } });
+      if (w.allowBookmarks && !(w.after !== undefined && this.rv <= w.after)) this.write(w, { type: 'BOOKMARK', object: { kind: 'Shirt', apiVersion, metadata: { resourceVersion: String(this.rv) } } });
     }
   }
 
@@ -238,7 +240,7 @@ export class FakeApiServer {
   private record(type: HistoryEntry['type'], obj: Shirt, prev: Shirt | undefined): void {
     const entry: HistoryEntry = { rv: this.rv, type, obj, prev };
     this.history.push(entry);
-    for (const w of this.watchers) this.send(w, entry);
+    for (const w of this.watchers) if (!(w.after !== undefined && entry.rv <= w.after)) this.send(w, entry);
   }
 
   private send(w: Watcher, entry: HistoryEntry): void {
@@ -367,6 +369,12 @@ export class FakeApiServer {
 
   private list(res: http.ServerResponse, query: URLSearchParams, keep: (o: Shirt) => boolean): void {
     const limit = Number(query.get('limit') ?? '0');
+    const asked = Number(query.get('resourceVersion') ?? '0');
+    if (!query.get('continue') && asked > this.rv) {
+      // kube-apiserver waits up to 3 s for its watch cache to reach the version first; this fake answers at once.
+      this.json(res, 504, status(504, 'Timeout', `Too large resource version: ${asked}, current: ${this.rv}`, { details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } }));
+      return;
+    }
     let items: Shirt[];
     let id: string;
     let start = 0;
@@ -402,10 +410,9 @@ export class FakeApiServer {
     }
     const rvText = query.get('resourceVersion') ?? '';
     const from = rvText === '' ? undefined : Number(rvText);
-    if (!streaming && from !== undefined && from > this.rv) {
-      this.json(res, 504, status(504, 'Timeout', `Too large resource version: ${from}, current: ${this.rv}`, { details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } }));
-      return;
-    }
+    // A watch from a version not reached yet stays open and silent until the store passes it (no
+    // events up to it, no bookmarks), as kube-apiserver's watch cache keeps it.
+    const future = !streaming && from !== undefined && from > this.rv;
     if (!streaming && from !== undefined && from < this.compactedRv) {
       const gone = status(410, 'Expired', `too old resource version: ${from} (${this.compactedRv})`);
       if (this.goneAsStatus) {
@@ -420,6 +427,7 @@ export class FakeApiServer {
     res.flushHeaders();
     const w: Watcher = {
       res,
+      after: future ? from : undefined,
       match,
       allowBookmarks: query.get('allowWatchBookmarks') === 'true',
       budget: fault !== undefined && 'afterEvents' in fault ? { fault, left: fault.afterEvents ?? 0 } : fault !== undefined && fault.kind !== 'silent' && fault.kind !== 'noResponse' && fault.kind !== 'status' ? { fault, left: 0 } : undefined,
@@ -436,6 +444,8 @@ export class FakeApiServer {
         if (match.matches(o)) this.write(w, { type: 'ADDED', object: o });
       }
       this.write(w, { type: 'BOOKMARK', object: { kind: 'Shirt', apiVersion, metadata: { resourceVersion: String(this.rv), annotations: { 'k8s.io/initial-events-end': 'true' } } } });
+    } else if (future) {
+      // Silent until the store passes `from`.
     } else if (from !== undefined) {
       for (const entry of this.history) if (entry.rv > from) this.send(w, entry);
     } else {
