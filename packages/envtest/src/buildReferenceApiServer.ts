@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, closeSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvtestError } from './envtestError.js';
 import { findGoToolchain, goModGoVersion, type GoToolchain } from './internal/goToolchain.js';
@@ -119,9 +119,18 @@ async function lock(path: string, log: (line: string) => void): Promise<() => vo
  *
  * @throws {@link EnvtestError} when Go is missing or older than the module's go.mod needs, or the build fails.
  */
+/**
+ * The folder for built binaries: `cacheDir`, else `KUBEKIT_ENVTEST_DIR` (an empty value counts as
+ * unset), else this package's `.build/`; always absolute (the build runs Go in other folders, so a
+ * relative one would name two places).
+ */
+export function referenceCacheDir(cacheDir?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(cacheDir || env.KUBEKIT_ENVTEST_DIR || join(packageRoot, '.build'));
+}
+
 export async function buildReferenceApiServer(options: BuildReferenceOptions = {}): Promise<ReferenceBuild> {
   const version = normalizeReferenceVersion(options.version ?? defaultReferenceVersion);
-  const cacheDir = options.cacheDir ?? process.env.KUBEKIT_ENVTEST_DIR ?? join(packageRoot, '.build');
+  const cacheDir = referenceCacheDir(options.cacheDir);
   const goCommand = options.go ?? process.env.KUBEKIT_GO ?? 'go';
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const shipped = join(packageRoot, 'go');
