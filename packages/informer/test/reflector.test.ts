@@ -56,6 +56,29 @@ describe('Reflector', () => {
     return delay;
   }
 
+  /**
+   * The fake server's lister/watcher, whose first watch stays silent until its idle timeout and whose
+   * one-item lists (the resourceVersion check) go to `check` first; `calls` records what was asked.
+   */
+  function oneSilentWatch(check: (options: ListOptions) => void): { calls: string[]; scripted: ListerWatcherLike<Shirt> } {
+    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
+    const calls: string[] = [];
+    let silent = 1;
+    const scripted: ListerWatcherLike<Shirt> = {
+      list: async (options: ListOptions, request?: RequestOptions) => {
+        calls.push(`list limit=${options.limit ?? ''} rv=${options.resourceVersion ?? ''} match=${options.resourceVersionMatch ?? ''}`);
+        if (options.limit === 1) check(options);
+        return lw.list(options, request);
+      },
+      watch: async (options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<Shirt>> => {
+        calls.push(`watch rv=${options.resourceVersion ?? ''}`);
+        if (silent-- > 0) return { batches: async function* () { throw new IdleTimeoutError(180_000); }, setIdleTimeout: () => {}, close: () => {} };
+        return lw.watch(options, request);
+      },
+    };
+    return { calls, scripted };
+  }
+
   it('does list in pages, then watch from the list resource version with bookmarks and a jittered timeout', async () => {
     for (let i = 0; i < 7; i++) server.create(shirt(`s${i}`));
     const { reflector, rec } = start({ pageSize: 3 });
@@ -247,27 +270,12 @@ describe('Reflector', () => {
     // kube-apiserver keeps a watch from a resourceVersion it has not reached open and silent (its store
     // went back: etcd restored, an in-memory server restarted); re-watching from there would wait forever.
     server.create(shirt('a'));
-    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
-    const calls: string[] = [];
-    let silentWatches = 1;
     let wentBack = true;
-    const scripted: ListerWatcherLike<Shirt> = {
-      list: async (options: ListOptions, request?: RequestOptions) => {
-        calls.push(`list limit=${options.limit ?? ''} rv=${options.resourceVersion ?? ''} match=${options.resourceVersionMatch ?? ''}`);
-        if (options.limit === 1 && wentBack) {
-          wentBack = false;
-          throw new KubeError('Timeout', `Timeout: Too large resource version: ${options.resourceVersion}, current: 1`, { code: 504 });
-        }
-        return lw.list(options, request);
-      },
-      watch: async (options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<Shirt>> => {
-        calls.push(`watch rv=${options.resourceVersion ?? ''}`);
-        if (silentWatches-- > 0) {
-          return { batches: async function* () { throw new IdleTimeoutError(180_000); }, setIdleTimeout: () => {}, close: () => {} };
-        }
-        return lw.watch(options, request);
-      },
-    };
+    const { calls, scripted } = oneSilentWatch((options) => {
+      if (!wentBack) return;
+      wentBack = false;
+      throw new KubeError('Timeout', `Timeout: Too large resource version: ${options.resourceVersion}, current: 1`, { code: 504 });
+    });
     const rec = new Recorder<Shirt>();
     const reflector = new Reflector<Shirt>(scripted, rec, { clock, random: () => 0, streamingList: 'never' });
     reflector.on('status', (st) => statuses.push(st));
@@ -294,23 +302,9 @@ describe('Reflector', () => {
     // Regression (found by the chaos test): a check timing out set up another check, forever, so that
     // a server slow to answer lists was never watched again.
     server.create(shirt('a'));
-    const lw = new ListerWatcher<Shirt>(server.kubeConfig(), { apiVersion, plural }, { clock });
-    const calls: string[] = [];
-    let silentWatches = 1;
-    const scripted: ListerWatcherLike<Shirt> = {
-      list: async (options: ListOptions, request?: RequestOptions) => {
-        calls.push(`list limit=${options.limit ?? ''}`);
-        if (options.limit === 1) throw new IdleTimeoutError(60_000);
-        return lw.list(options, request);
-      },
-      watch: async (options: WatchOptions, request?: RequestOptions): Promise<WatchStreamLike<Shirt>> => {
-        calls.push('watch');
-        if (silentWatches-- > 0) {
-          return { batches: async function* () { throw new IdleTimeoutError(180_000); }, setIdleTimeout: () => {}, close: () => {} };
-        }
-        return lw.watch(options, request);
-      },
-    };
+    const { calls, scripted } = oneSilentWatch(() => {
+      throw new IdleTimeoutError(60_000);
+    });
     const rec = new Recorder<Shirt>();
     const reflector = new Reflector<Shirt>(scripted, rec, { clock, random: () => 0, streamingList: 'never' });
     reflector.on('status', (st) => statuses.push(st));
@@ -318,7 +312,8 @@ describe('Reflector', () => {
     await passBackoff(reflector); // after the silent watch
     await passBackoff(reflector); // after the check timed out
     await until(() => reflector.status.phase === 'watching', 'watching');
-    expect(calls).to.deep.equal(['list limit=500', 'watch', 'list limit=1', 'watch']);
+    const rv = String(server.rv);
+    expect(calls).to.deep.equal(['list limit=500 rv= match=', `watch rv=${rv}`, `list limit=1 rv=${rv} match=NotOlderThan`, `watch rv=${rv}`]);
   });
 
   it('does back off 800 ms doubling on 500s, then list', async () => {
