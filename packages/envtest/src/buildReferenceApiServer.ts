@@ -113,13 +113,6 @@ async function lock(path: string, log: (line: string) => void): Promise<() => vo
 }
 
 /**
- * Builds the reference kube-apiserver for a version unless an up-to-date binary exists. The first
- * build downloads the Go modules and compiles Kubernetes (minutes); afterwards Go's module and build
- * caches make a rebuild fast, and an unchanged source reuses the binary without running Go at all.
- *
- * @throws {@link EnvtestError} when Go is missing or older than the module's go.mod needs, or the build fails.
- */
-/**
  * The folder for built binaries: `cacheDir`, else `KUBEKIT_ENVTEST_DIR` (an empty value counts as
  * unset), else this package's `.build/`; always absolute (the build runs Go in other folders, so a
  * relative one would name two places).
@@ -128,6 +121,13 @@ export function referenceCacheDir(cacheDir?: string, env: NodeJS.ProcessEnv = pr
   return resolve(cacheDir || env.KUBEKIT_ENVTEST_DIR || join(packageRoot, '.build'));
 }
 
+/**
+ * Builds the reference kube-apiserver for a version unless an up-to-date binary exists. The first
+ * build downloads the Go modules and compiles Kubernetes (minutes); afterwards Go's module and build
+ * caches make a rebuild fast, and an unchanged source reuses the binary without running Go at all.
+ *
+ * @throws {@link EnvtestError} when Go is missing or older than the module's go.mod needs, or the build fails.
+ */
 export async function buildReferenceApiServer(options: BuildReferenceOptions = {}): Promise<ReferenceBuild> {
   const version = normalizeReferenceVersion(options.version ?? defaultReferenceVersion);
   const cacheDir = referenceCacheDir(options.cacheDir);
