@@ -192,7 +192,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   await ctx.admission?.mutateDelete(type, namespace, '', dryRun);
   const selection = selectionOf(type, namespace, opts);
   // The apiserver lists through its watch cache here too: a resourceVersion not reached yet is waited for.
-  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, requestSignal(r.res));
+  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, () => requestSignal(r.res));
   const items: KubeObject[] = [];
   for (const o of listed.items) {
     try {

@@ -203,7 +203,7 @@ function lowerBound(keys: readonly string[], from: string): number {
  *   (429) when too many reads wait, or the signal's reason once it aborts.
  */
 export async function listObjects(ctx: ServerContext, type: ResourceType, selection: Selection, opts: ListOptions,
-  candidates?: (rv: number) => ReadonlySet<string> | undefined, signal?: AbortSignal): Promise<ListResult> {
+  candidates?: (rv: number) => ReadonlySet<string> | undefined, signal?: AbortSignal | (() => AbortSignal)): Promise<ListResult> {
   const { store } = ctx;
   let start = '';
   // The resourceVersion to wait for, and whether the list is of the state at exactly that version.

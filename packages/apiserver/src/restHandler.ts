@@ -85,7 +85,7 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
       sendJSON(r.res, 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: problem.toString(), code: 500 });
       return;
     }
-    await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { signal: requestSignal(r.res), wait: cached });
+    await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { signal: () => requestSignal(r.res), wait: cached });
   }
   const view = await currentObject(ctx, r.type, namespace, r.info.name);
   if (r.info.subresource === 'scale') {
@@ -101,10 +101,8 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   const opts = parseListOptions(query, type, false);
   const selection = selectionOf(type, namespace, opts);
   const candidates = indexCandidates(ctx, type, opts.fieldSelector);
-  // Only a list at a resourceVersion (its own or its continue token's) may wait, and so needs to know
-  // when its client goes away.
-  const mayWait = opts.continueToken !== '' || (opts.resourceVersion !== '' && opts.resourceVersion !== '0');
-  const result = await listObjects(ctx, type, selection, opts, candidates, mayWait ? requestSignal(r.res) : undefined);
+  // A list that waits for its resourceVersion needs to know when its client goes away.
+  const result = await listObjects(ctx, type, selection, opts, candidates, () => requestSignal(r.res));
   const rv = String(result.resourceVersion);
   if (format === 'table') {
     const table = buildTable(type, result.items, {

@@ -53,7 +53,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
         const wanted = BigInt(rvText);
         if (wanted > BigInt(store.deliveredResourceVersion)) throw tooLargeResourceVersion(wanted, store.deliveredResourceVersion, Math.trunc(1 + Math.random() * 3));
       } else {
-        await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { delivered: true, signal: requestSignal(res) });
+        await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { delivered: true, signal: () => requestSignal(res) });
       }
     } catch (err) {
       if (!(err instanceof KubeError) || err.reason !== 'Timeout') {

@@ -128,6 +128,21 @@ describe('ResourceVersionWaiter', () => {
     expect(already.state).to.equal('rejected');
   });
 
+  it('makes the request\'s signal only for a read that has to wait (most are fresh: the informer\'s lookups)', async () => {
+    let made = 0;
+    const signal = (): AbortSignal => {
+      made++;
+      return new AbortController().signal;
+    };
+    await waiter.waitUntilFresh(BigInt(store.resourceVersion), { signal });
+    expect(made).to.equal(0);
+    const o = observe(waiter.waitUntilFresh(BigInt(store.resourceVersion) + 1n, { signal }));
+    expect(made).to.equal(1);
+    write(store, 'late');
+    await settle();
+    expect(o.state).to.equal('resolved');
+  });
+
   it('waits for delivery to watchers when asked to, not only for the commit', async () => {
     let release!: () => void;
     const persistence: Persistence = {

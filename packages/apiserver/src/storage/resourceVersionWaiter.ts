@@ -39,8 +39,11 @@ export interface WaitUntilFreshOptions {
    * watch starting from the current state needs. @defaultValue false
    */
   delivered?: boolean;
-  /** Ends the wait when it aborts (the request went away). @defaultValue none */
-  signal?: AbortSignal;
+  /**
+   * Ends the wait when it aborts (the request went away); a function is called only when the read has
+   * to wait (most reads are fresh already: no signal is made for them). @defaultValue none
+   */
+  signal?: AbortSignal | (() => AbortSignal);
   /**
    * Whether to wait at all: a resource without a watch cache reads from etcd, which answers a version it
    * has not reached at once, with the 504 without `retryAfterSeconds`. @defaultValue true
@@ -115,7 +118,7 @@ export class ResourceVersionWaiter {
     const current = (): number => (delivered ? this.store.deliveredResourceVersion : this.store.resourceVersion);
     if (rv <= BigInt(current())) return Promise.resolve();
     if (options.wait === false) return Promise.reject(tooLargeResourceVersion(rv, current(), 0));
-    const { signal } = options;
+    const signal = typeof options.signal === 'function' ? options.signal() : options.signal;
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     if (this.closed) return Promise.reject(shuttingDown());
     if (this.waiting >= this.maxWaiting) return Promise.reject(new TooManyWaitingRequestsError());
