@@ -1,4 +1,4 @@
-import { errorMessage, KubeError } from '@kubekit/core';
+import { KubeError } from '@kubekit/core';
 
 /** `410 Gone` / `Expired`: the resource version (or continue token) is too old; relist. */
 export function isExpired(err: unknown): boolean {
@@ -63,7 +63,5 @@ export function isPermanent(err: unknown): boolean {
   return err instanceof KubeError && [400, 403, 404, 405].includes(err.code) && !isExpired(err);
 }
 
-/** A one-line description of any thrown value. */
-export function describe(err: unknown): string {
-  return errorMessage(err);
-}
+/** A one-line description of any thrown value (core's `errorMessage`: it never throws). */
+export { errorMessage as describe } from '@kubekit/core';
