@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { realClock } from '@kubekit/core';
-import { RestClient } from '../../src/internal/restClient.js';
+import { RestClient, staleRetries } from '../../src/internal/restClient.js';
 
 async function serve(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(handler);
@@ -99,6 +99,21 @@ describe('RestClient', () => {
         expect(await client.requestJSON({ path: '/a' })).to.deep.equal({ ok: true });
         expect(await client.requestJSON({ path: '/b' })).to.deep.equal({ ok: true });
         expect(server.seen).to.deep.equal(['GET /a', 'GET /b (reused)', 'GET /b']);
+      } finally {
+        client.destroy();
+        await server.close();
+      }
+    });
+
+    it('does give up after staleRetries sends again when every pooled connection is dead', async () => {
+      const server = await closingIdle();
+      const client = new RestClient(kubeConfig(server.url), realClock);
+      try {
+        // Five connections in the pool, each answered once; the server closes every one on its next request.
+        await Promise.all(['/1', '/2', '/3', '/4', '/5'].map((path) => client.requestJSON({ path })));
+        const err = await client.requestJSON({ path: '/b' }).then(() => undefined, (e: unknown) => e);
+        expect(err).to.be.instanceOf(Error);
+        expect(server.seen.filter((l) => l.startsWith('GET /b'))).to.deep.equal(Array(staleRetries + 1).fill('GET /b (reused)'));
       } finally {
         client.destroy();
         await server.close();
