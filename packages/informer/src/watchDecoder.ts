@@ -89,7 +89,7 @@ function decodeLine<T extends KubeObject>(line: string, digitsChecked: boolean):
     if (typeof type === 'string' && eventTypes.has(type) && typeof object === 'object' && object !== null && !Array.isArray(object)) {
       return value as WatchEvent<T>;
     }
-    // client-go's words for a type it does not know.
+    // client-go's words for a type it does not know (rest/watch/decoder.go, Decoder.Decode).
     if (typeof type !== 'string' || !eventTypes.has(type)) problem = `got invalid watch event type: ${typeof type === 'string' ? type : type === undefined ? '' : JSON.stringify(type)}`;
     else problem = object === undefined ? `the ${type} event has no object` : `the ${type} event's object is ${jsonTypeName(object)}; expected an object`;
   } else {
