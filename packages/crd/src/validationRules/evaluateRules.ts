@@ -10,7 +10,7 @@
  *
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation-rules
  */
-import { FieldError, duplicate, forbidden, internalError, invalid, omitValue, required } from '@kubekit/core';
+import { FieldError, duplicate, forbidden, internalError, invalid, required } from '@kubekit/core';
 import type { JSONSchemaProps, ValidationRule } from '../types.js';
 import { deepEqual, goKind } from '../internal/valueGo.js';
 import {
@@ -34,6 +34,24 @@ export interface ValidateRulesOptions {
    * @defaultValue {@link perCallLimit} (1,000,000)
    */
   perCallLimit?: number;
+  /**
+   * Whether `schema` is a resource's root (its `self` has apiVersion, kind and metadata) rather than a
+   * node inside one, as for a default value.
+   * @defaultValue true
+   */
+  isResourceRoot?: boolean;
+  /**
+   * Whether failures of rules without `oldSelf` on values the update did not change are dropped
+   * (CRDValidationRatcheting on updates). Validation of a CRD's defaults passes the default as its own
+   * old value without ratcheting.
+   * @defaultValue true
+   */
+  ratcheting?: boolean;
+  /**
+   * The field path errors are reported under.
+   * @defaultValue `''` (the object's root)
+   */
+  fieldPath?: string;
 }
 
 /** A schema node with rules somewhere at or below it, with its compiled rules. */
@@ -74,12 +92,13 @@ function buildNode(s: JSONSchemaProps, isResourceRoot: boolean, depth: number): 
   return node;
 }
 
-const cache = new WeakMap<JSONSchemaProps, ValidatorNode | null>();
+const caches = { root: new WeakMap<JSONSchemaProps, ValidatorNode | null>(), inner: new WeakMap<JSONSchemaProps, ValidatorNode | null>() };
 
-function validatorFor(schema: JSONSchemaProps): ValidatorNode | undefined {
+function validatorFor(schema: JSONSchemaProps, isResourceRoot = true): ValidatorNode | undefined {
+  const cache = isResourceRoot ? caches.root : caches.inner;
   let v = cache.get(schema);
   if (v === undefined) {
-    v = buildNode(schema, true, 0) ?? null;
+    v = buildNode(schema, isResourceRoot, 0) ?? null;
     cache.set(schema, v);
   }
   return v ?? undefined;
@@ -115,7 +134,7 @@ class Run {
   readonly errors: FieldError[] = [];
   remaining: number;
 
-  constructor(budget: number, private readonly callLimit: number) {
+  constructor(budget: number, private readonly callLimit: number, private readonly ratcheting = true) {
     this.remaining = budget;
   }
 
@@ -216,15 +235,16 @@ class Run {
         detail = m.message;
       }
       detail ??= ruleMessageOrDefault(rule);
-      const bad = schema.type === 'object' || schema.type === 'array' ? omitValue : obj;
-      this.addError(cr, corr, fieldErrorForReason(errPath, bad, detail, rule.reason));
+      // v1.34's cel.Validator reports the node's schema type as the bad value (`Invalid value: "object"`),
+      // not the value itself (apiextensions-apiserver v0.34.4 pkg/apiserver/schema/cel/validation.go).
+      this.addError(cr, corr, fieldErrorForReason(errPath, schema.type ?? '', detail, rule.reason));
     }
     return true;
   }
 
   private addError(cr: CompiledRule, corr: Correlation | undefined, e: FieldError): void {
     // Ratcheted failures are warnings in the apiserver; they do not fail the request.
-    if (!cr.usesOldSelf && shouldRatchet(corr)) return;
+    if (this.ratcheting && !cr.usesOldSelf && shouldRatchet(corr)) return;
     this.errors.push(e);
   }
 
@@ -306,12 +326,12 @@ function fieldErrorForReason(path: string, value: unknown, detail: string, reaso
 export function validateCustomResourceRules(
   schema: JSONSchemaProps, object: unknown, oldObject?: unknown, options: ValidateRulesOptions = {},
 ): FieldError[] {
-  const root = validatorFor(schema);
+  const root = validatorFor(schema, options.isResourceRoot ?? true);
   if (root === undefined) return [];
-  const run = new Run(options.costBudget ?? runtimeCELCostBudget, options.perCallLimit ?? perCallLimit);
+  const run = new Run(options.costBudget ?? runtimeCELCostBudget, options.perCallLimit ?? perCallLimit, options.ratcheting ?? true);
   const corr: Correlation | undefined = oldObject === undefined ? undefined : { current: { value: object, found: true, old: oldObject }, parentUnchanged: false };
   try {
-    run.validate(root, '', object, oldObject, corr);
+    run.validate(root, options.fieldPath ?? '', object, oldObject, corr);
   } catch (err) {
     if (err instanceof RangeError) return [...run.errors, internalError('', 'cannot validate: object nested too deeply')];
     throw err;

@@ -30,7 +30,7 @@ describe('validateCustomResourceRules', () => {
 
     it('rejects replicas above maxReplicas with the rule message', () => {
       expect(errors(schema, cronTab({ minReplicas: 0, replicas: 20, maxReplicas: 10 })))
-        .to.deep.equal(['spec: Invalid value: replicas should be smaller than or equal to maxReplicas.']);
+        .to.deep.equal(['spec: Invalid value: "object": replicas should be smaller than or equal to maxReplicas.']);
     });
 
     it('uses "failed rule: <rule>" when the rule has no message', () => {
@@ -38,7 +38,7 @@ describe('validateCustomResourceRules', () => {
         { rule: 'self.minReplicas <= self.replicas' }, { rule: 'self.replicas <= self.maxReplicas' },
       ]));
       expect(errors(bare, cronTab({ minReplicas: 0, replicas: 20, maxReplicas: 10 })))
-        .to.deep.equal(['spec: Invalid value: failed rule: self.replicas <= self.maxReplicas']);
+        .to.deep.equal(['spec: Invalid value: "object": failed rule: self.replicas <= self.maxReplicas']);
     });
 
     it('accepts ordered replicas', () => {
@@ -48,7 +48,7 @@ describe('validateCustomResourceRules', () => {
     it('is enforced by validateCustomResource without any option', () => {
       const crd = crdWith(schema);
       expect(validateCustomResource(crd, 'v1', cronTab({ minReplicas: 0, replicas: 20, maxReplicas: 10 })).map(String))
-        .to.deep.equal(['spec: Invalid value: replicas should be smaller than or equal to maxReplicas.']);
+        .to.deep.equal(['spec: Invalid value: "object": replicas should be smaller than or equal to maxReplicas.']);
       expect(validateCustomResource(crd, 'v1', cronTab({ minReplicas: 1, replicas: 2, maxReplicas: 3 }))).to.deep.equal([]);
     });
   });
@@ -141,7 +141,7 @@ describe('validateCustomResourceRules', () => {
       it(`enforces ${c.rule}`, () => {
         const schema = specRule(c.rule, c.props);
         expect(errors(schema, cronTab(c.valid)), 'valid object').to.deep.equal([]);
-        expect(errors(schema, cronTab(c.invalid)), 'invalid object').to.deep.equal([`spec: Invalid value: failed rule: ${c.rule}`]);
+        expect(errors(schema, cronTab(c.invalid)), 'invalid object').to.deep.equal([`spec: Invalid value: "object": failed rule: ${c.rule}`]);
       });
     }
 
@@ -150,15 +150,15 @@ describe('validateCustomResourceRules', () => {
       const schema = specSchema(object({ value: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule }] } }));
       expect(errors(schema, cronTab({ value: '100%' }))).to.deep.equal([]);
       expect(errors(schema, cronTab({ value: 1000 }))).to.deep.equal([]);
-      expect(errors(schema, cronTab({ value: '50%' }))).to.deep.equal([`spec.value: Invalid value: "50%": failed rule: ${rule}`]);
-      expect(errors(schema, cronTab({ value: 5 }))).to.deep.equal([`spec.value: Invalid value: 5: failed rule: ${rule}`]);
+      expect(errors(schema, cronTab({ value: '50%' }))).to.deep.equal([`spec.value: Invalid value: "": failed rule: ${rule}`]);
+      expect(errors(schema, cronTab({ value: 5 }))).to.deep.equal([`spec.value: Invalid value: "": failed rule: ${rule}`]);
     });
 
     it('enforces a root rule on metadata.name (self.metadata.name.startsWith(self.prefix))', () => {
       const rule = 'self.metadata.name.startsWith(self.prefix)';
       const schema: JSONSchemaProps = { type: 'object', properties: { prefix: str }, 'x-kubernetes-validations': [{ rule }] };
       expect(errors(schema, { ...cronTab({}), prefix: 'my-' })).to.deep.equal([]);
-      expect(errors(schema, { ...cronTab({}), prefix: 'other-' })).to.deep.equal([`: Invalid value: failed rule: ${rule}`]);
+      expect(errors(schema, { ...cronTab({}), prefix: 'other-' })).to.deep.equal([`: Invalid value: "object": failed rule: ${rule}`]);
     });
   });
 
@@ -170,7 +170,7 @@ describe('validateCustomResourceRules', () => {
       };
       expect(errors(schema, cronTab({ minReplicas: 2 }, { status: { availableReplicas: 3 } }))).to.deep.equal([]);
       expect(errors(schema, cronTab({ minReplicas: 4 }, { status: { availableReplicas: 3 } })))
-        .to.deep.equal([': Invalid value: failed rule: self.status.availableReplicas >= self.spec.minReplicas']);
+        .to.deep.equal([': Invalid value: "object": failed rule: self.status.availableReplicas >= self.spec.minReplicas']);
     });
 
     it('tests presence with has(self.foo), treating null as absent', () => {
@@ -183,7 +183,7 @@ describe('validateCustomResourceRules', () => {
     it("indexes a map of objects (self['xyz'].foo > 0)", () => {
       const schema = specSchema({ type: 'object', 'x-kubernetes-validations': [{ rule: "self['xyz'].foo > 0" }], additionalProperties: object({ foo: int }) });
       expect(errors(schema, cronTab({ xyz: { foo: 1 } }))).to.deep.equal([]);
-      expect(errors(schema, cronTab({ xyz: { foo: 0 } }))).to.deep.equal(["spec: Invalid value: failed rule: self['xyz'].foo > 0"]);
+      expect(errors(schema, cronTab({ xyz: { foo: 0 } }))).to.deep.equal(["spec: Invalid value: \"object\": failed rule: self['xyz'].foo > 0"]);
       expect(errors(schema, cronTab({ abc: { foo: 1 } }))).to.deep.equal(["spec: Invalid value: \"object\": no such key: xyz evaluating rule: self['xyz'].foo > 0"]);
     });
 
@@ -194,8 +194,8 @@ describe('validateCustomResourceRules', () => {
       }));
       expect(errors(schema, cronTab({ foo: ['a'], bar: 1 }))).to.deep.equal([]);
       expect(errors(schema, cronTab({ foo: ['a', 'b'], bar: 0 }))).to.deep.equal([
-        'spec.foo: Invalid value: failed rule: size(self) == 1',
-        'spec.bar: Invalid value: 0: failed rule: self > 0',
+        'spec.foo: Invalid value: "array": failed rule: size(self) == 1',
+        'spec.bar: Invalid value: "integer": failed rule: self > 0',
       ]);
     });
 
@@ -216,10 +216,10 @@ describe('validateCustomResourceRules', () => {
       expect(errors(schema, good)).to.deep.equal([]);
       const bad = cronTab({ maxDesired: 5, components: { Widget: { priority: 10 } }, values: [0, 100], name: 'kit' }, { status: { actual: 6 } });
       expect(errors(schema, bad)).to.deep.equal([
-        ': Invalid value: failed rule: self.status.actual <= self.spec.maxDesired',
-        "spec.components: Invalid value: failed rule: self['Widget'].priority < 10",
-        'spec.values: Invalid value: failed rule: self.all(value, value >= 0 && value < 100)',
-        'spec.name: Invalid value: "kit": failed rule: self.startsWith(\'kube\')',
+        ': Invalid value: "object": failed rule: self.status.actual <= self.spec.maxDesired',
+        "spec.components: Invalid value: \"object\": failed rule: self['Widget'].priority < 10",
+        'spec.values: Invalid value: "array": failed rule: self.all(value, value >= 0 && value < 100)',
+        'spec.name: Invalid value: "string": failed rule: self.startsWith(\'kube\')',
       ]);
     });
 
@@ -253,31 +253,31 @@ describe('validateCustomResourceRules', () => {
   describe('messageExpression, reason and fieldPath', () => {
     it('evaluates messageExpression (the docs example)', () => {
       const schema = specRule({ rule: 'self.x <= self.maxLimit', messageExpression: '"x exceeded max limit of " + string(self.maxLimit)' }, { x: int, maxLimit: int });
-      expect(errors(schema, cronTab({ x: 11, maxLimit: 10 }))).to.deep.equal(['spec: Invalid value: x exceeded max limit of 10']);
+      expect(errors(schema, cronTab({ x: 11, maxLimit: 10 }))).to.deep.equal(['spec: Invalid value: "object": x exceeded max limit of 10']);
     });
 
     it('falls back to message, then to the default, when messageExpression is empty, multi-line or fails', () => {
       const props = { x: int, maxLimit: int };
       const obj = cronTab({ x: 11, maxLimit: 10 });
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', message: 'static', messageExpression: '" "' }, props), obj))
-        .to.deep.equal(['spec: Invalid value: static']);
+        .to.deep.equal(['spec: Invalid value: "object": static']);
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', messageExpression: '"a\\nb"' }, props), obj))
-        .to.deep.equal(['spec: Invalid value: failed rule: self.x <= self.maxLimit']);
+        .to.deep.equal(['spec: Invalid value: "object": failed rule: self.x <= self.maxLimit']);
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', message: 'static', messageExpression: 'string(1 / 0)' }, props), obj))
-        .to.deep.equal(['spec: Invalid value: static']);
+        .to.deep.equal(['spec: Invalid value: "object": static']);
     });
 
     it('reports with the reason (the docs example and each supported reason)', () => {
       const props = { x: int, maxLimit: int };
       const obj = cronTab({ x: 11, maxLimit: 10 });
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', reason: 'FieldValueInvalid' }, props), obj))
-        .to.deep.equal(['spec: Invalid value: failed rule: self.x <= self.maxLimit']);
+        .to.deep.equal(['spec: Invalid value: "object": failed rule: self.x <= self.maxLimit']);
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', reason: 'FieldValueForbidden' }, props), obj))
         .to.deep.equal(['spec: Forbidden: failed rule: self.x <= self.maxLimit']);
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', reason: 'FieldValueRequired' }, props), obj))
         .to.deep.equal(['spec: Required value: failed rule: self.x <= self.maxLimit']);
       expect(errors(specRule({ rule: 'self.x <= self.maxLimit', reason: 'FieldValueDuplicate' }, props), obj))
-        .to.deep.equal(['spec: Duplicate value']);
+        .to.deep.equal(['spec: Duplicate value: "object"']);
       expect(validateCustomResourceRules(specRule({ rule: 'self.x <= self.maxLimit', reason: 'FieldValueForbidden' }, props), obj)[0].type)
         .to.equal('FieldValueForbidden');
     });
@@ -287,9 +287,9 @@ describe('validateCustomResourceRules', () => {
         maxLimit: int, foo: object({ test: object({ x: int }) }),
       });
       expect(errors(schema, cronTab({ maxLimit: 1, foo: { test: { x: 2 } } })))
-        .to.deep.equal(['spec.foo.test.x: Invalid value: failed rule: self.foo.test.x <= self.maxLimit']);
+        .to.deep.equal(['spec.foo.test.x: Invalid value: "object": failed rule: self.foo.test.x <= self.maxLimit']);
       const maps = specRule({ rule: "self.testMap['foo'] > 0", fieldPath: ".testMap['foo']" }, { testMap: { type: 'object', additionalProperties: int } });
-      expect(errors(maps, cronTab({ testMap: { foo: 0 } }))).to.deep.equal(["spec.testMap[foo]: Invalid value: failed rule: self.testMap['foo'] > 0"]);
+      expect(errors(maps, cronTab({ testMap: { foo: 0 } }))).to.deep.equal(["spec.testMap[foo]: Invalid value: \"object\": failed rule: self.testMap['foo'] > 0"]);
     });
   });
 
@@ -338,7 +338,7 @@ describe('validateCustomResourceRules', () => {
       const rule: ValidationRule = { rule: "!(self == 'high' && oldSelf == 'low') && !(self == 'low' && oldSelf == 'high')", message: "cannot transition directly between 'low' and 'high'" };
       const schema = specSchema(object({ level: { type: 'string', enum: ['low', 'medium', 'high'], 'x-kubernetes-validations': [rule] } }));
       expect(errors(schema, cronTab({ level: 'high' }), cronTab({ level: 'low' })))
-        .to.deep.equal(['spec.level: Invalid value: "high": cannot transition directly between \'low\' and \'high\'']);
+        .to.deep.equal(['spec.level: Invalid value: "string": cannot transition directly between \'low\' and \'high\'']);
       expect(errors(schema, cronTab({ level: 'medium' }), cronTab({ level: 'low' }))).to.deep.equal([]);
     });
 
@@ -351,7 +351,7 @@ describe('validateCustomResourceRules', () => {
       }));
       const old = cronTab({ items: [{ name: 'a', n: 5 }, { name: 'b', n: 1 }] });
       expect(errors(schema, cronTab({ items: [{ name: 'b', n: 2 }, { name: 'a', n: 4 }, { name: 'c', n: 0 }] }), old))
-        .to.deep.equal(['spec.items[1]: Invalid value: n may not decrease']);
+        .to.deep.equal(['spec.items[1]: Invalid value: "object": n may not decrease']);
     });
 
     it('evaluates optionalOldSelf rules on create too (the docs examples)', () => {
