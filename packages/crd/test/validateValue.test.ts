@@ -73,10 +73,8 @@ describe('validateValue', () => {
 
     it('reports the JSON type of a mismatch as the bad value', () => {
       expect(one({ type: 'string' }, 5)).to.deep.equal(['spec.x: Invalid value: "integer":  in body must be of type string: "integer"']);
-      expect(one({ type: 'integer' }, 1.5)).to.deep.equal([
-        'spec.x: Invalid value: "number":  in body must be of type integer: "number"',
-        'spec.x: Invalid value: "": Checked value must be of type integer (default format) in ',
-      ]);
+      // v1.34's kube-openapi has no "Checked value must be of type integer" range error (later ones do).
+      expect(one({ type: 'integer' }, 1.5)).to.deep.equal(['spec.x: Invalid value: "number":  in body must be of type integer: "number"']);
     });
 
     it('accepts an integral number where an integer is expected and an integer where a number is', () => {
@@ -145,8 +143,8 @@ describe('validateValue', () => {
       expect(one({ type: 'number', minimum: 0.5 }, 0.25)).to.deep.equal(['spec.x: Invalid value: 0.25:  in body should be greater than or equal to 0.5']);
     });
 
-    it('reports a fractional bound of an integer field, as kube-openapi checks bounds against the type', () => {
-      expect(one({ type: 'integer', maximum: 10.5 }, 3)).to.deep.equal(['spec.x: Invalid value: "": Maximum boundary value must be of type integer (default format) in ']);
+    it('does not check a fractional bound of an integer field against the type, as v1.34\'s kube-openapi does not', () => {
+      expect(one({ type: 'integer', maximum: 10.5 }, 3)).to.deep.equal([]);
     });
   });
 
@@ -167,15 +165,12 @@ describe('validateValue', () => {
     });
 
     it('treats integers beyond int64 as float64, as Go decodes them', () => {
-      expect(one({ type: 'integer' }, 2n ** 64n)).to.deep.equal([
-        'spec.x: Invalid value: "number":  in body must be of type integer: "number"',
-        'spec.x: Invalid value: "": Checked value must be of type integer (default format) in ',
-      ]);
+      expect(one({ type: 'integer' }, 2n ** 64n)).to.deep.equal(['spec.x: Invalid value: "number":  in body must be of type integer: "number"']);
     });
 
-    it('checks int32 ranges', () => {
+    it('does not check int32 ranges, as v1.34\'s kube-openapi does not', () => {
       expect(one({ type: 'integer', format: 'int32' }, 2147483647)).to.deep.equal([]);
-      expect(one({ type: 'integer', format: 'int32' }, 2147483648)).to.deep.equal(['spec.x: Invalid value: "": Checked value must be of type integer with format int32 in ']);
+      expect(one({ type: 'integer', format: 'int32' }, 2147483648)).to.deep.equal([]);
     });
   });
 

@@ -159,13 +159,13 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
   const types = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : declared;
   const rawFormat = typeof s.format === 'string' ? s.format : '';
   const format = options.stripUnsupportedFormats ? effectiveFormat(types.length === 1 ? types[0] : '', rawFormat) : rawFormat;
-  let numType = '';
-  let numFormat = '';
-  if (types.length === 1 && (types[0] === 'integer' || types[0] === 'number')) {
-    numType = types[0];
-    if (numType === 'integer' && (format === 'int32' || format === 'int64')) numFormat = format;
-    if (numType === 'number' && (format === 'float' || format === 'double')) numFormat = format;
-  }
+  // kube-openapi as vendored by v1.34 (f3f2b991d03b) gives its numberValidator neither type nor format,
+  // so no value or constraint is ever out of its type's range there (no "Checked value must be of type
+  // integer" error, native comparisons throughout); later kube-openapi passes an unambiguous type and
+  // its int32/int64/float/double format. kubekit answers as the v1.34 apiserver does.
+  const numType = '';
+  const numFormat = '';
+  void format;
 
   const properties = new Map<string, CompiledSchema>();
   if (isSchema(s.properties)) {
