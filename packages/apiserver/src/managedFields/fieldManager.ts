@@ -278,7 +278,10 @@ function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: s
       if (removes) subtract(e, c.removed);
     }
   }
-  const mine = ctx.ignored === undefined ? taken : recursiveDifference(taken, ctx.ignored);
+  // stripMetaManager drops the metadata paths from the operation's own set before managedFieldsUpdater
+  // looks at it: an update that only "changes" server-set metadata (a body without creationTimestamp)
+  // takes nothing, so its manager's time stays and a no-op update stays a no-op.
+  const mine = difference(ctx.ignored === undefined ? taken : recursiveDifference(taken, ctx.ignored), stripSet);
   if (mine.isEmpty()) return;
   const key = { manager, operation: 'Update' as const, apiVersion: ctx.apiVersion, subresource: ctx.subresource };
   const id = identifier(key);

@@ -7,8 +7,8 @@
 // merge/multiple_appliers_test.go (shared ownership, force).
 import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
-import type { ManagedFieldsEntry } from '@kubekit/core';
-import { start, type Client } from '../internal/client.js';
+import { FakeClock, type ManagedFieldsEntry } from '@kubekit/core';
+import { createCRD, start, type Client } from '../internal/client.js';
 import { managerFromUserAgent } from '../../src/managedFields/requestContext.js';
 import { lastAppliedAnnotation, maxUpdateManagers } from '../../src/managedFields/fieldManager.js';
 
@@ -177,6 +177,37 @@ describe('field manager (managedFields and server-side apply)', () => {
     }, 'apply');
     expect(bob.status).to.equal(409);
     expect(bob.body.message).to.equal('Apply failed with 1 conflict: conflict with "alice": .spec.template.spec.containers[name="web"].image');
+  });
+});
+
+// managedFieldsUpdater.Update (k8s.io/apimachinery util/managedfields/internal/managedfieldsupdater.go)
+// stamps a manager's time only when its operation took fields once stripMetaManager has removed the
+// metadata paths; a body without metadata.creationTimestamp takes none. Found by the randomized
+// differential suite: kubekit stamped the time and so wrote a new resourceVersion for a no-op update.
+describe('field manager: an update that changes nothing but server-set metadata', () => {
+  it('keeps the resourceVersion and the manager\'s time, however much later it comes', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1));
+    const { server, client } = await start({ clock });
+    try {
+      await createCRD(server, client, {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.noop.example.com' },
+        spec: { group: 'noop.example.com', scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } } } }] },
+      });
+      const things = '/apis/noop.example.com/v1/namespaces/default/things';
+      for (const [name, spec] of [['same', { a: '1' }], ['empty', {}]] as const) {
+        const created = await client.post(`${things}?fieldManager=editor`, { apiVersion: 'noop.example.com/v1', kind: 'Thing', metadata: { name }, spec });
+        expect(created.status).to.equal(201);
+        await clock.advance(5000);
+        const rv = created.body.metadata.resourceVersion as string;
+        const same = await client.put(`${things}/${name}?fieldManager=editor`, { apiVersion: 'noop.example.com/v1', kind: 'Thing', metadata: { name, resourceVersion: rv }, spec });
+        expect(same.status).to.equal(200);
+        expect(same.body.metadata.resourceVersion, name).to.equal(rv);
+        expect(same.body.metadata.managedFields, name).to.deep.equal(created.body.metadata.managedFields);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
