@@ -231,8 +231,10 @@ function tooDeep(r: RestRequest, use: BodyUse, yaml: boolean, excess: DepthExces
   }
 }
 
+/** Sets the request's warnings as `Warning` headers, once (later calls send only warnings added since). */
 function sendWarnings(r: RestRequest, wctx: WriteContext): void {
-  for (const w of wctx.warnings) {
+  if (r.res.headersSent) return;
+  for (const w of wctx.warnings.splice(0)) {
     const existing = r.res.getHeader('Warning');
     const value = warningHeaderValue(w);
     r.res.setHeader('Warning', existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
@@ -270,8 +272,19 @@ function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeErro
 export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const verb = r.info.verb === 'create' ? 'create' : r.info.verb === 'update' ? 'update' : 'patch';
   const options = validateWriteOptions(r.query, verb, verb === 'patch' ? patchTypeOf(contentType(r.req)) : undefined);
-  const { dryRun } = options;
   const wctx = writeContext(ctx, r, options);
+  try {
+    await write(ctx, r, namespace, options, wctx);
+  } catch (err) {
+    // The apiserver's warning recorder writes each warning as it is added (filters/warning.go): the
+    // decoder's unknown and duplicate field warnings come with a write's error as with its success.
+    sendWarnings(r, wctx);
+    throw err;
+  }
+}
+
+async function write(ctx: ServerContext, r: RestRequest, namespace: string, options: WriteOptions, wctx: WriteContext): Promise<void> {
+  const { dryRun } = options;
   const manager = managerOf(r, options.fieldManager);
   if (r.info.verb === 'create') {
     const body = await readObject(ctx, r, wctx, 'object');
