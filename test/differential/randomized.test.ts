@@ -2,7 +2,8 @@
 // embedded API server and the real kube-apiserver; the normalised transcripts must be identical, or every
 // differing step must fall in a class of randomAllowlist.ts. `npm test` runs a small fixed set;
 // KUBEKIT_DIFFERENTIAL_RANDOM=<count> and KUBEKIT_DIFFERENTIAL_SEED=<seed> run a campaign, and
-// KUBEKIT_DIFFERENTIAL_RANDOM_LOG=<file> appends one JSON line per differing case to a file.
+// KUBEKIT_DIFFERENTIAL_RANDOM_LOG=<file> appends one JSON line per differing case to a file, and
+// KUBEKIT_DIFFERENTIAL_CASES=<n,m,…> replays only those cases of the seed's run.
 //
 // The reference has no recorded answers for generated cases: without Go the suite is skipped, saying so.
 import { expect } from 'chai';
@@ -18,6 +19,9 @@ const seed = Number(process.env.KUBEKIT_DIFFERENTIAL_SEED ?? 20261126);
 const concurrency = Math.max(1, Number(process.env.KUBEKIT_DIFFERENTIAL_CONCURRENCY ?? 2));
 const shrinkBudget = Number(process.env.KUBEKIT_DIFFERENTIAL_SHRINK ?? 25);
 const log = process.env.KUBEKIT_DIFFERENTIAL_RANDOM_LOG;
+/** KUBEKIT_DIFFERENTIAL_CASES=3,17: only these case numbers of the run (to replay a difference). */
+const only = process.env.KUBEKIT_DIFFERENTIAL_CASES?.split(',').map(Number);
+const indices = only ?? Array.from({ length: count }, (_, i) => i);
 const live = referenceAvailable();
 
 async function transcript(backend: Backend, c: RandomCase): Promise<Step[]> {
@@ -124,7 +128,7 @@ function report(c: RandomCase, index: number, o: Outcome): string {
   return lines.join('\n');
 }
 
-describe(`differential, randomized: ${count} generated cases (seed ${seed})`, function () {
+describe(`differential, randomized: ${indices.length} generated cases (seed ${seed})`, function () {
   this.timeout(24 * 60 * 60_000);
   let kubekit: Backend | undefined;
   let reference: Backend | undefined;
@@ -152,8 +156,8 @@ describe(`differential, randomized: ${count} generated cases (seed ${seed})`, fu
     let next = 0;
     const worker = async () => {
       for (;;) {
-        const index = next++;
-        if (index >= count) return;
+        if (next >= indices.length) return;
+        const index = indices[next++];
         const c = generateCase(seed, index);
         let o = await compare(kubekit!, reference!, c);
         ran++;
