@@ -21,8 +21,11 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
 }
 
 /**
- * RFC 7386: applies a merge patch to (a copy of) `target`. Iterative: patches as deep as the
- * apiserver accepts (10,000 levels) never touch the stack.
+ * RFC 7386: applies a merge patch to (a copy of) `target`, as the apiserver does with
+ * gopkg.in/evanphx/json-patch.v4's `MergePatch`: a value set where the target has none, null or a
+ * non-object has its nulls pruned at every depth (inside arrays too, whose null elements stay); an array
+ * or scalar that replaces an object is kept as sent. Iterative: patches as deep as the apiserver accepts
+ * (10,000 levels) never touch the stack.
  */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return cloneJSON(patch);
@@ -33,16 +36,41 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
     const [out, p] = stack.pop()!;
     for (const k of Object.keys(p)) {
       const v = p[k];
-      if (v === null) delete out[k];
-      else if (isObject(v)) {
-        const cur = getOwn(out, k);
-        const merged: Record<string, unknown> = isObject(cur) ? { ...cur } : {};
+      if (v === null) {
+        delete out[k];
+        continue;
+      }
+      const cur = getOwn(out, k);
+      if (isObject(cur) && isObject(v)) {
+        const merged: Record<string, unknown> = { ...cur };
         setOwn(out, k, merged);
         stack.push([merged, v]);
-      } else setOwn(out, k, cloneJSON(v));
+      } else if (isObject(cur)) {
+        setOwn(out, k, cloneJSON(v));
+      } else {
+        setOwn(out, k, withoutNulls(cloneJSON(v)));
+      }
     }
   }
   return root;
+}
+
+/** `pruneNulls` of evanphx/json-patch, in place: drops null-valued keys of objects at every depth, arrays included. */
+function withoutNulls(value: unknown): unknown {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object') stack.push(x);
+    } else if (isObject(v)) {
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (x === null) delete v[k];
+        else if (typeof x === 'object') stack.push(x);
+      }
+    }
+  }
+  return value;
 }
 
 /**

@@ -26,6 +26,18 @@ describe('applyMergePatch', () => {
     });
   });
 
+  // The apiserver applies merge patches with gopkg.in/evanphx/json-patch.v4's MergePatch (merge.go):
+  // a value set where the target has none, null or a non-object has its nulls pruned (pruneNulls: keys
+  // of objects at any depth, also inside arrays; null array elements stay), while an array or scalar
+  // replacing an object is kept as sent. Found by the randomized differential suite.
+  it('prunes nulls inside a value it sets as evanphx/json-patch does, arrays included', () => {
+    expect(applyMergePatch({ spec: {} }, { spec: { list: [1, { y: null, z: { w: null } }, null] } })).to.deep.equal({ spec: { list: [1, { z: {} }, null] } });
+    expect(applyMergePatch({ spec: { list: 'x' } }, { spec: { list: [{ y: null }] } })).to.deep.equal({ spec: { list: [{}] } });
+    expect(applyMergePatch({ spec: { list: [1] } }, { spec: { list: [{ y: null }] } })).to.deep.equal({ spec: { list: [{}] } });
+    expect(applyMergePatch({ spec: { m: 1 } }, { spec: { m: { a: [{ y: null }], b: null } } })).to.deep.equal({ spec: { m: { a: [{}] } } });
+    expect(applyMergePatch({ spec: { m: { a: 1 } } }, { spec: { m: [{ y: null }] } })).to.deep.equal({ spec: { m: [{ y: null }] } });
+  });
+
   it('merges patches nested 100,000 levels deep without recursion, leaving the target untouched', () => {
     const nested = (n: number, leaf: string): string => '{"a":'.repeat(n) + leaf + '}'.repeat(n);
     const target = JSON.parse(nested(100_000, '{"keep":1,"drop":2}')) as unknown;
