@@ -85,11 +85,68 @@ export function validateDefaults(root: Schema, path: FieldPath, requirePrunedDef
  * default as its own old value and, as with CRDValidationRatcheting, once without an old value.
  */
 function valueAndRules(s: Schema, isResourceRoot: boolean, value: unknown, dp: FieldPath, validateValue: ValueValidator): FieldError[] {
-  const errs = validateValue(s.raw, value, dp.toString());
+  const errs = validateValue(structuralOpenAPI(s.raw), value, dp.toString());
   if (errs.length > 0) return errs;
   const options = { isResourceRoot, ratcheting: false, fieldPath: dp.toString() };
   const withOld = validateCustomResourceRules(s.raw, value, value, options);
   return withOld.length > 0 ? withOld : validateCustomResourceRules(s.raw, value, undefined, options);
+}
+
+const structuralViews = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
+
+/**
+ * The schema a default is checked against, `Structural.ToKubeOpenAPI()`: as written, except that
+ * `x-kubernetes-int-or-string` stays an extension and adds no `[integer, string]` type (the custom
+ * resource validator's conversion adds it). A copy when the schema has such a node; iterative, for
+ * schemas of any depth.
+ */
+function structuralOpenAPI(schema: JSONSchemaProps): JSONSchemaProps {
+  const cached = structuralViews.get(schema);
+  if (cached !== undefined) return cached;
+  const hasIntOrString = (root: JSONSchemaProps): boolean => {
+    const stack: unknown[] = [root];
+    while (stack.length > 0) {
+      const n = stack.pop();
+      if (n === null || typeof n !== 'object' || Array.isArray(n)) continue;
+      const node = n as JSONSchemaProps;
+      if (node['x-kubernetes-int-or-string'] === true) return true;
+      stack.push(...Object.values(node.properties ?? {}), node.items, node.additionalProperties);
+    }
+    return false;
+  };
+  if (!hasIntOrString(schema)) {
+    structuralViews.set(schema, schema);
+    return schema;
+  }
+  const copy = (n: JSONSchemaProps): JSONSchemaProps => {
+    const c = { ...n };
+    if (c['x-kubernetes-int-or-string'] === true) delete c['x-kubernetes-int-or-string'];
+    return c;
+  };
+  const out = copy(schema);
+  const stack: JSONSchemaProps[] = [out];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.properties !== null && typeof n.properties === 'object') {
+      const props: Record<string, JSONSchemaProps> = {};
+      for (const [k, v] of Object.entries(n.properties)) {
+        const child = v !== null && typeof v === 'object' ? copy(v) : v;
+        Object.defineProperty(props, k, { value: child, enumerable: true, writable: true, configurable: true });
+        if (child !== v) stack.push(child);
+      }
+      n.properties = props;
+    }
+    for (const key of ['items', 'additionalProperties'] as const) {
+      const v = n[key];
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        const child = copy(v);
+        (n as Record<string, unknown>)[key] = child;
+        stack.push(child);
+      }
+    }
+  }
+  structuralViews.set(schema, out);
+  return out;
 }
 
 function visit(s: Schema, path: FieldPath, rootSchema: Schema, rootIsEmbedded: boolean, steps: Step[], insideMeta: boolean,
