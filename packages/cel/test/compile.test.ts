@@ -91,6 +91,19 @@ describe('compile', () => {
     expect(() => quadratic.evaluate(big.slice(0, 10), undefined, { costLimit: 10 })).to.throw(CelError, 'actual cost limit exceeded');
   });
 
+  // cel-go v0.26 (interpreter/attributes.go refQualify, as vendored by Kubernetes 1.34) qualifies a field
+  // of a value that is neither map, list nor object with "no such key", and a presence test of it is
+  // false (errorOnBadPresenceTest is off); a list gives "unsupported index type". Found by the
+  // randomized differential suite (a rule on an x-kubernetes-int-or-string default).
+  it('selects a field of a scalar dyn value as cel-go does: no such key, has() false, .? none', () => {
+    expect(() => compile('self.nope == 1').evaluate(5)).to.throw(CelError, 'no such key: nope');
+    expect(() => compile('self.nope == 1').evaluate('s')).to.throw(CelError, 'no such key: nope');
+    expect(compile('has(self.nope)').evaluate(5).value).to.equal(false);
+    expect(compile('self.?nope.hasValue()').evaluate(true).value).to.equal(false);
+    expect(() => compile('self.nope == 1').evaluate([1])).to.throw(CelError, "unsupported index type 'string' in list");
+    expect(() => compile('has(self.nope)').evaluate([1])).to.throw(CelError, "unsupported index type 'string' in list");
+  });
+
   it('can be evaluated many times with different objects', () => {
     const p = compile('self.replicas', { schema: replicas });
     for (let i = 0; i < 5; i++) expect(p.evaluate({ replicas: i }).value).to.equal(BigInt(i));

@@ -228,6 +228,9 @@ class Evaluator {
     return this.field(operand, e.field);
   }
 
+  // A field of a value that is neither map nor list (a dyn scalar) is qualified as cel-go v0.26's
+  // refQualify does (interpreter/attributes.go): "no such key", or absent for a presence test (Kubernetes
+  // 1.34 leaves errorOnBadPresenceTest off); a list refuses the string index.
   private presence(v: CelVal, field: string): CelVal {
     if (v instanceof OptionalVal) return v.value === undefined ? false : this.presence(v.value, field);
     if (v instanceof MapVal) {
@@ -235,7 +238,8 @@ class Evaluator {
       const f = v.find(field);
       return f instanceof ErrVal ? f : f !== undefined;
     }
-    return noSuchOverload();
+    if (v instanceof ListVal) return listStringIndex();
+    return false;
   }
 
   private field(v: CelVal, field: string): CelVal {
@@ -243,12 +247,14 @@ class Evaluator {
       const f = v.find(field);
       return f === undefined ? new ErrVal(`no such key: ${field}`) : f;
     }
-    return noSuchOverload();
+    if (v instanceof ListVal) return listStringIndex();
+    return new ErrVal(`no such key: ${field}`);
   }
 
   private optionalField(v: CelVal, field: string): CelVal {
     if (v instanceof MapVal) return new OptionalVal(v.find(field));
-    return noSuchOverload();
+    if (v instanceof ListVal) return listStringIndex();
+    return new OptionalVal(undefined);
   }
 
   private evalCall(e: Extract<Expr, { kind: 'call' }>, frame: Frame): CelVal {
@@ -405,4 +411,9 @@ export function evaluate(checked: CheckedExpr, runtime: Runtime, vars: ReadonlyM
   const ev = new Evaluator(checked, runtime, limit);
   const value = ev.eval(checked.parsed.expr, new Frame(new Map(vars), undefined));
   return { value, cost: ev.cost };
+}
+
+/** cel-go's `IndexOrError` for a field name used on a list. */
+function listStringIndex(): ErrVal {
+  return new ErrVal("unsupported index type 'string' in list");
 }
