@@ -14,7 +14,7 @@ import { allowedRandomDifferences, type StepDifference } from './randomAllowlist
 import { generateCase, runCase, withSlug, type RandomCase } from './randomCase.js';
 import { Session } from './session.js';
 
-const count = Number(process.env.KUBEKIT_DIFFERENTIAL_RANDOM ?? 12);
+const count = Number(process.env.KUBEKIT_DIFFERENTIAL_RANDOM ?? 24);
 const seed = Number(process.env.KUBEKIT_DIFFERENTIAL_SEED ?? 20261126);
 const concurrency = Math.max(1, Number(process.env.KUBEKIT_DIFFERENTIAL_CONCURRENCY ?? 2));
 const shrinkBudget = Number(process.env.KUBEKIT_DIFFERENTIAL_SHRINK ?? 25);
