@@ -29,20 +29,16 @@ export const supportedStringFormats: readonly string[] = Object.freeze([
 const supportedNormalized = new Set(supportedStringFormats.map(normalizeFormatName));
 
 /**
- * The format the apiserver keeps for a schema node of `type` (apiextensions-apiserver's
- * `StripUnsupportedFormatsPostProcessor`): string formats from {@link supportedStringFormats} on
- * `string` or untyped nodes, `int32`/`int64` on integers, `float`/`double` on numbers; anything else
- * becomes `''` (not validated).
+ * The format the apiserver keeps for a schema node (apiextensions-apiserver v1.34's
+ * `StripUnsupportedFormatsPostProcessorForVersion`): a format of {@link supportedStringFormats} (after name
+ * normalisation), whatever the node's `type`; anything else, `int32`, `int64`, `float` and `double`
+ * included, becomes `''` (not validated). Later apiservers keep those four on integers and numbers;
+ * `type` is taken for them and unused here.
  */
 export function effectiveFormat(type: string | undefined, format: string | undefined): string {
+  void type;
   if (format === undefined || format === '') return '';
-  switch (type ?? '') {
-    case '':
-    case 'string': return supportedNormalized.has(normalizeFormatName(format)) ? format : '';
-    case 'integer': return format === 'int32' || format === 'int64' ? format : '';
-    case 'number': return format === 'float' || format === 'double' ? format : '';
-    default: return '';
-  }
+  return supportedNormalized.has(normalizeFormatName(format)) ? format : '';
 }
 
 /** Whether kube-openapi's default format registry knows `format` (after name normalisation). */
