@@ -161,6 +161,7 @@ describe(`differential, randomized: ${indices.length} generated cases (seed ${se
         const c = generateCase(seed, index);
         let o = await compare(kubekit!, reference!, c);
         ran++;
+        if (indices.length >= 200 && ran % 100 === 0) process.stdout.write(`      differential, randomized: ${ran}/${indices.length} cases, ${differing} differ\n`);
         if (o.differences.length === 0) continue;
         differing++;
         const allowedBy = o.differences.map((d) => allowedRandomDifferences.find((a) => a.matches(d)));
