@@ -1,0 +1,114 @@
+/**
+ * Comparing a generated case on two backends (randomized.test.ts): both transcripts, the differing
+ * steps with their classes (`create: status 422 vs 201`, `merge patch: body`, …), greedy shrinking of
+ * the case's objects while the first class stays, and the printed report.
+ */
+import type { Backend } from './backends.js';
+import { canonical, normalizeSteps, type Step } from './normalize.js';
+import type { StepDifference } from './randomAllowlist.js';
+import { runCase, withSlug, type RandomCase } from './randomCase.js';
+import { Session } from './session.js';
+
+export async function transcript(backend: Backend, c: RandomCase): Promise<Step[]> {
+  const s = new Session(backend);
+  try {
+    await runCase(s, c);
+  } catch (err) {
+    s.steps.push({ label: 'case failed', error: String((err as Error).message).replace(/^(kubekit|reference): /, '') });
+  } finally {
+    s.close();
+  }
+  return normalizeSteps(s.steps);
+}
+
+/** The operation of a step label: its first word(s) without object names and queries. */
+export function opOf(label: string): string {
+  const m = /^(create CRD|create|get|update|merge patch|delete|list|watch|case failed)/.exec(label);
+  return m ? m[1] : label;
+}
+
+/** What differs in a step: its status, its warnings, its body, or the transcript's shape. */
+function aspect(a: Step | undefined, b: Step | undefined): string {
+  if (a === undefined || b === undefined) return 'missing step';
+  if (a.status !== b.status) return `status ${String(b.status)} vs ${String(a.status)}`;
+  if (canonical(a.warnings) !== canonical(b.warnings)) return 'warnings';
+  if (canonical(a.events) !== canonical(b.events)) return 'events';
+  return (a.body as { reason?: string } | undefined)?.reason !== undefined ? 'error message' : 'body';
+}
+
+export interface Outcome { mine: Step[]; reference: Step[]; differences: StepDifference[]; classes: string[] }
+
+export async function compare(kubekit: Backend, reference: Backend, c: RandomCase): Promise<Outcome> {
+  const [mine, ref] = await Promise.all([transcript(kubekit, c), transcript(reference, c)]);
+  const differences: StepDifference[] = [];
+  const classes: string[] = [];
+  for (let i = 0; i < Math.max(mine.length, ref.length); i++) {
+    const a = mine[i];
+    const b = ref[i];
+    if (a !== undefined && b !== undefined && a.label === b.label && canonical(a) === canonical(b)) continue;
+    const label = (b ?? a).label;
+    differences.push({ op: opOf(label), label, kubekit: a, reference: b, case: c });
+    classes.push(`${opOf(label)}: ${aspect(a, b)}`);
+    // What follows a different status (or a different transcript) is its consequence.
+    if (a === undefined || b === undefined || a.label !== b.label || a.status !== b.status) break;
+  }
+  return { mine, reference: ref, differences, classes };
+}
+
+/** Smaller variants of a case: one key or array item less in one of its objects, the update or the patch. */
+export function* smaller(c: RandomCase): Generator<RandomCase> {
+  const docs: { get: (x: RandomCase) => unknown }[] = [
+    ...c.objects.map((_, i) => ({ get: (x: RandomCase) => x.objects[i].body })),
+    { get: (x: RandomCase) => x.update.body },
+    { get: (x: RandomCase) => x.patch.body },
+  ];
+  for (const d of docs) {
+    const paths: (string | number)[][] = [];
+    const walk = (v: unknown, path: (string | number)[]) => {
+      if (Array.isArray(v)) v.forEach((x, i) => { paths.push([...path, i]); walk(x, [...path, i]); });
+      else if (v !== null && typeof v === 'object') {
+        for (const k of Object.keys(v)) {
+          if (path.length === 0 && ['apiVersion', 'kind', 'metadata'].includes(k)) continue;
+          paths.push([...path, k]);
+          walk((v as Record<string, unknown>)[k], [...path, k]);
+        }
+      }
+    };
+    walk(d.get(c), []);
+    for (const p of paths) {
+      const copy = JSON.parse(JSON.stringify(c)) as RandomCase;
+      let parent = d.get(copy) as Record<string | number, unknown>;
+      for (const k of p.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
+      const last = p[p.length - 1];
+      if (Array.isArray(parent)) parent.splice(last as number, 1);
+      else delete parent[last];
+      yield copy;
+    }
+  }
+}
+
+/** Greedily drops parts of the objects while the first differing class stays (bounded by `shrinkBudget` replays). */
+export async function shrink(kubekit: Backend, reference: Backend, c: RandomCase, first: string, shrinkBudget: number): Promise<{ c: RandomCase; o?: Outcome; replays: number }> {
+  let best = c;
+  let outcome: Outcome | undefined;
+  let replays = 0;
+  let progress = true;
+  while (progress && replays < shrinkBudget) {
+    progress = false;
+    for (const candidate of smaller(best)) {
+      if (replays >= shrinkBudget) break;
+      const replay = withSlug(candidate, `${c.slug}-s${replays++}`);
+      const o = await compare(kubekit, reference, replay);
+      if (o.classes[0] === first) { best = candidate; outcome = o; progress = true; break; }
+    }
+  }
+  return { c: best, o: outcome, replays };
+}
+
+export function report(c: RandomCase, index: number, o: Outcome): string {
+  const lines = [`seed ${c.seed}, case ${index}${c.crdFault ? ` (CRD fault: ${c.crdFault})` : ''}`, `CRD: ${JSON.stringify(c.crd.spec.versions[0])}`, `scope: ${c.scope}`];
+  for (const ob of c.objects) lines.push(`${ob.name}${ob.query}: ${JSON.stringify(ob.body)}`);
+  lines.push(`update${c.update.query}: ${JSON.stringify(c.update.body)}`, `merge patch${c.patch.query}: ${JSON.stringify(c.patch.body)}`, `selectors: ${JSON.stringify(c.selectors)}`);
+  for (const d of o.differences) lines.push(`step ${d.label}:`, `  reference: ${JSON.stringify(d.reference)}`, `  kubekit:   ${JSON.stringify(d.kubekit)}`);
+  return lines.join('\n');
+}
