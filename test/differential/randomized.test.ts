@@ -67,7 +67,10 @@ describe(`differential, randomized: ${indices.length} generated cases (seed ${se
           if (allowed) t.allowed++;
           tally.set(cls, t);
         }
-        if (allowed) continue;
+        if (allowed) {
+          if (log !== undefined) appendFileSync(log, `${JSON.stringify({ seed, index, classes: o.classes, allowed: [...new Set(allowedBy.map((a) => a!.name))] })}\n`);
+          continue;
+        }
         let shown = c;
         let replays = 0;
         if (shrinkBudget > 0) {
