@@ -41,6 +41,13 @@ export const patterns: { pattern: string; sample(r: Rng): string }[] = [
   { pattern: '^v[0-9]+$', sample: (r) => `v${r.int(0, 999)}` },
 ];
 
+/** String formats with a valid value each: supported ones, and two the apiserver ignores. */
+export const formatSamples: Record<string, string> = {
+  'date-time': '2026-01-02T03:04:05Z', date: '2026-01-02', uuid: '123e4567-e89b-12d3-a456-426614174000', email: 'a@b.example',
+  ipv4: '10.0.0.1', hostname: 'host.example', byte: 'aGVsbG8=', duration: '5s', 'k8s-short-name': 'abc-1', cidr: '10.0.0.0/8',
+  int32: '7', colour: 'red',
+};
+
 /** Field names: short, distinct from CEL reserved words. */
 const fieldNames = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'theta', 'kappa', 'mu', 'nu', 'omega', 'rho'];
 
@@ -59,6 +66,7 @@ export function randomNode(r: Rng, depth: number, budget: Budget): Schema {
     case 'string': {
       s = { type: 'string' };
       if (r.chance(0.2)) s.enum = Array.from(new Set([r.word(1, 4), r.word(1, 4), r.word(1, 4)]));
+      else if (r.chance(0.12)) s.format = r.pick(Object.keys(formatSamples));
       else {
         if (r.chance(0.3)) s.maxLength = r.int(1, 8);
         if (r.chance(0.15)) s.minLength = r.int(0, 3);
@@ -99,6 +107,14 @@ export function randomNode(r: Rng, depth: number, budget: Budget): Schema {
       if (r.chance(0.1)) s.minItems = r.int(0, 2);
       const itemType = (s.items as Schema).type;
       if (r.chance(0.15) && (itemType === 'string' || itemType === 'integer')) s['x-kubernetes-list-type'] = 'set';
+      else if (r.chance(0.15) && depth > 1) {
+        // A list-type map of objects keyed by name.
+        const item = randomObject(r, depth - 1, budget);
+        (item.properties as Record<string, Schema>).name = { type: 'string', maxLength: 8 };
+        item.required = ['name'];
+        delete item['x-kubernetes-preserve-unknown-fields'];
+        Object.assign(s, { items: item, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+      }
       break;
     }
     default: { // preserve
@@ -106,6 +122,10 @@ export function randomNode(r: Rng, depth: number, budget: Budget): Schema {
       if (s.type === 'object' && r.chance(0.5)) Object.assign(s, { properties: randomProperties(r, depth - 1, budget) });
       break;
     }
+  }
+  // A transition rule now and then (refused where the schema cannot correlate old and new values).
+  if ((s.type === 'string' || s.type === 'integer') && s['x-kubernetes-validations'] === undefined && r.chance(0.05)) {
+    s['x-kubernetes-validations'] = [{ rule: 'self == oldSelf', message: 'is immutable' }];
   }
   if (r.chance(0.12)) s.nullable = true;
   if (r.chance(0.25)) {
@@ -149,6 +169,7 @@ export function defaultFor(r: Rng, s: Schema): unknown {
   if (s['x-kubernetes-int-or-string'] === true) return r.chance(0.5) ? r.int(0, 9) : r.word(1, 3);
   switch (s.type) {
     case 'string': {
+      if (typeof s.format === 'string' && Object.hasOwn(formatSamples, s.format)) return formatSamples[s.format];
       const p = patterns.find((x) => x.pattern === s.pattern);
       let v = p ? p.sample(r) : r.word(1, 5);
       if (typeof s.maxLength === 'number') v = v.slice(0, s.maxLength);

@@ -3,7 +3,7 @@
  * values with one deliberate fault (wrong type, unknown field, out-of-range or too long value, a value
  * outside the enum or the pattern, null where not nullable, a required field missing).
  */
-import { patterns, type Rng, type Schema } from './randomSchema.js';
+import { formatSamples, patterns, type Rng, type Schema } from './randomSchema.js';
 
 /** A value for `s`; `faults` counts down the faults still to inject (shared over the whole walk). */
 export function randomValue(r: Rng, s: Schema, faults: { left: number; p: number }, depth = 0): unknown {
@@ -16,6 +16,7 @@ export function randomValue(r: Rng, s: Schema, faults: { left: number; p: number
   if (s['x-kubernetes-int-or-string'] === true) return r.chance(0.5) ? r.int(0, 20) : r.chance(0.5) ? r.word(1, 3) : `${r.int(1, 99)}%`;
   switch (s.type) {
     case 'string': {
+      if (typeof s.format === 'string' && Object.hasOwn(formatSamples, s.format) && r.chance(0.75)) return formatSamples[s.format];
       const p = patterns.find((x) => x.pattern === s.pattern);
       let v = p ? p.sample(r) : r.word(0, 7);
       if (typeof s.maxLength === 'number') v = v.slice(0, s.maxLength);
