@@ -11,7 +11,7 @@ import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs'
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
 import { deepEqual } from './internal/deepEqual.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
-import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
+import { unrecognizedFormats, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { nameColumn } from './table.js';
@@ -148,13 +148,21 @@ export class CustomResourceDefinitionType implements ResourceType {
     this.dropDisabledFields(crd, oldCRD);
   }
 
-  /** `@kubekit/crd` validates the metadata too (the name must be `<plural>.<group>`). */
-  validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return validateCustomResourceDefinition(object as unknown as CustomResourceDefinition);
+  /**
+   * `@kubekit/crd` validates the metadata too (the name must be `<plural>.<group>`). A valid CRD gets
+   * the strategy's warnings (`WarningsOnCreate`): formats the apiserver does not validate.
+   */
+  validateCreate(object: KubeObject, ctx: WriteContext): FieldError[] {
+    const errs = validateCustomResourceDefinition(object as unknown as CustomResourceDefinition);
+    if (errs.length === 0) for (const f of unrecognizedFormats(object)) ctx.warnings.push(`unrecognized format ${JSON.stringify(f)}`);
+    return errs;
   }
 
-  validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return validateCustomResourceDefinitionUpdate(object as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition);
+  /** As {@link validateCreate}; the warnings (`WarningsOnUpdate`) name only formats the old CRD did not have. */
+  validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
+    const errs = validateCustomResourceDefinitionUpdate(object as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition);
+    if (errs.length === 0 && ctx.subresource === '') for (const f of unrecognizedFormats(object, old)) ctx.warnings.push(`unrecognized format ${JSON.stringify(f)}`);
+    return errs;
   }
 
   /** A CRD's first deletion waits for its objects to be cleaned up. */

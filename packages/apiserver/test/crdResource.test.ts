@@ -28,6 +28,36 @@ describe('CustomResourceDefinitionType', () => {
     expect(conditions).to.deep.equal({ NamesAccepted: 'True/NoConflicts', Established: 'True/InitialNamesAccepted' });
   });
 
+  // strategy.go WarningsOnCreate/WarningsOnUpdate: formats of string nodes the apiserver does not
+  // validate are warned of, after validation passed; an update only of formats new to it. Answers of
+  // kube-apiserver v1.34.4 (found by the randomized differential suite).
+  it('warns of unrecognized formats on create, and on update only of new ones', async () => {
+    const warnings = (h: string | null) => [...(h ?? '').matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+    const crd = shirtCRD() as LooseObject;
+    crd.metadata.name = 'vests.stable.example.com';
+    crd.spec.names = { plural: 'vests', singular: 'vest', kind: 'Vest' };
+    const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    spec.properties.shade = { type: 'string', format: 'colour' };
+    spec.properties.handle = { type: 'string', format: 'k8s-short-name' };
+    spec.properties.count = { type: 'integer', format: 'int32' };
+    const created = await client.post(crds, crd);
+    expect(created.status).to.equal(201);
+    expect(warnings(created.headers.get('warning')).sort()).to.deep.equal(['unrecognized format "colour"', 'unrecognized format "k8s-short-name"']);
+    await server.idle();
+    const cur = (await client.get(`${crds}/vests.stable.example.com`)).body;
+    cur.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tone = { type: 'string', format: 'tint' };
+    const updated = await client.put(`${crds}/vests.stable.example.com`, cur);
+    expect(updated.status).to.equal(200);
+    expect(warnings(updated.headers.get('warning'))).to.deep.equal(['unrecognized format "tint"']);
+    const invalid = structuredClone(crd);
+    invalid.metadata.name = 'caps.stable.example.com';
+    invalid.spec.names = { plural: 'caps', singular: 'cap', kind: 'Cap' };
+    invalid.spec.versions[0].selectableFields = [{ jsonPath: '.spec.nothere' }];
+    const refused = await client.post(crds, invalid);
+    expect(refused.status).to.equal(422);
+    expect(refused.headers.get('warning')).to.equal(null);
+  });
+
   it('answers an invalid CRD with 422 and the validation errors of @kubekit/crd', async () => {
     const crd = shirtCRD() as LooseObject;
     crd.metadata.name = 'coats.stable.example.com';

@@ -26,7 +26,12 @@ export const supportedStringFormats: readonly string[] = Object.freeze([
   'date', 'duration', 'date-time', 'k8s-short-name', 'k8s-long-name',
 ]);
 
-const supportedNormalized = new Set(supportedStringFormats.map(normalizeFormatName));
+/**
+ * The formats a v1.34 apiserver validates: those of its minimum compatibility version, 1.33
+ * (`environment.DefaultCompatibilityVersion()`), which lacks `k8s-short-name` and `k8s-long-name`
+ * (introduced in 1.34, validated from 1.35 on).
+ */
+const supportedNormalized = new Set(supportedStringFormats.filter((f) => f !== 'k8s-short-name' && f !== 'k8s-long-name').map(normalizeFormatName));
 
 /**
  * The format the apiserver keeps for a schema node (apiextensions-apiserver v1.34's
@@ -59,4 +64,43 @@ export function isKnownFormat(format: string): boolean {
 export function validatesFormat(format: string, value: string): boolean {
   const check = formatValidators.get(normalizeFormatName(format));
   return check === undefined ? true : check(value);
+}
+
+/** The schemas held by a raw schema node (every keyword that holds schemas, as `SchemaHas` walks). */
+function childSchemas(x: Record<string, unknown>): unknown[] {
+  const out: unknown[] = [];
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (Array.isArray(x.items)) out.push(...(x.items as unknown[])); else out.push(x.items);
+  for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(x[k])) out.push(...(x[k] as unknown[]));
+  for (const k of ['not', 'additionalProperties', 'additionalItems']) out.push(x[k]);
+  for (const k of ['properties', 'patternProperties', 'definitions', 'dependencies']) {
+    const m = x[k];
+    if (isObj(m)) for (const key of Object.keys(m)) out.push(m[key]);
+  }
+  return out.filter(isObj);
+}
+
+function crdFormats(crd: unknown): Set<string> {
+  const out = new Set<string>();
+  const spec = (crd as { spec?: { validation?: { openAPIV3Schema?: unknown }; versions?: { schema?: { openAPIV3Schema?: unknown } }[] } } | undefined)?.spec;
+  const stack: unknown[] = [spec?.validation?.openAPIV3Schema, ...(Array.isArray(spec?.versions) ? spec.versions.map((v) => v?.schema?.openAPIV3Schema) : [])];
+  for (let steps = 0; stack.length > 0 && steps < 1_000_000; steps++) {
+    const x = stack.pop();
+    if (x === null || typeof x !== 'object' || Array.isArray(x)) continue;
+    const node = x as Record<string, unknown>;
+    if (node.type === 'string' && typeof node.format === 'string' && node.format !== '' && !supportedNormalized.has(normalizeFormatName(node.format))) out.add(node.format);
+    stack.push(...childSchemas(node));
+  }
+  return out;
+}
+
+/**
+ * The formats of a CRD's string nodes that the apiserver does not validate, which it warns of
+ * (`unrecognized format "colour"`) on create, and on update for those the `old` CRD did not have.
+ *
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresourcedefinition/strategy.go
+ */
+export function unrecognizedFormats(crd: unknown, old?: unknown): string[] {
+  const before = old === undefined ? new Set<string>() : crdFormats(old);
+  return [...crdFormats(crd)].filter((f) => !before.has(f));
 }

@@ -22,7 +22,7 @@ export { resolveFieldPath, validateSimpleJSONPath } from './simpleJsonPath.js';
 export { validateCustomResource } from './validateCustomResource.js';
 export { validateValue } from './validateValue.js';
 export { definitionName, openAPIV3Schema } from './openAPIV3Schema.js';
-export { effectiveFormat, isKnownFormat, normalizeFormatName, supportedStringFormats, validatesFormat } from './formats.js';
+export { effectiveFormat, isKnownFormat, normalizeFormatName, supportedStringFormats, unrecognizedFormats, validatesFormat } from './formats.js';
 export { createValidationRulesCompiler } from './validationRules/compileRules.js';
 export { schemaHasValidationRules, validateCustomResourceRules } from './validationRules/evaluateRules.js';
 export { perCallLimit, runtimeCELCostBudget, staticEstimatedCRDCostLimit, staticEstimatedCostLimit } from '@kubekit/cel';

@@ -10,6 +10,6 @@ export type { FieldSelector, LabelSelector, LabelSelectorObject } from '@kubekit
 export { compileSchema } from '@kubekit/defaulter';
 export type { CompiledSchema } from '@kubekit/defaulter';
 export {
-  openAPIV3Schema, validateCustomResource, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate,
+  openAPIV3Schema, unrecognizedFormats, validateCustomResource, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate,
 } from '@kubekit/crd';
 export type { OpenAPIV3Document } from '@kubekit/crd';
