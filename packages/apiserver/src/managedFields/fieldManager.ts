@@ -317,7 +317,14 @@ export function updateManagedFields(live: KubeObject | undefined, next: KubeObje
     // An existing object without managed fields is not tracked by updates (`skipNonAppliedManager`).
     if (live !== undefined && managed.size === 0) return undefined;
   }
-  recordUpdate(managed, live === undefined ? ctx.empty ?? {} : withoutManagedFields(live), withoutManagedFields(next), manager, ctx);
+  try {
+    recordUpdate(managed, live === undefined ? ctx.empty ?? {} : withoutManagedFields(live), withoutManagedFields(next), manager, ctx);
+  } catch (err) {
+    // `UpdateNoErrors`: managed fields that cannot be computed (an associative list item without its
+    // key) are left out, and the write goes on to validation, which names what is wrong.
+    if (err instanceof KubeError) return undefined;
+    throw err;
+  }
   finish(managed);
   return encodeManaged(managed);
 }
