@@ -3,14 +3,15 @@
 // differing step must fall in a class of randomAllowlist.ts. `npm test` runs a small fixed set;
 // KUBEKIT_DIFFERENTIAL_RANDOM=<count> and KUBEKIT_DIFFERENTIAL_SEED=<seed> run a campaign, and
 // KUBEKIT_DIFFERENTIAL_RANDOM_LOG=<file> appends one JSON line per differing case to a file, and
-// KUBEKIT_DIFFERENTIAL_CASES=<n,m,…> replays only those cases of the seed's run.
+// KUBEKIT_DIFFERENTIAL_CASES=<n,m,…> replays only those cases of the seed's run, and
+// KUBEKIT_DIFFERENTIAL_REPLAY=<log file> the differing cases a campaign logged.
 //
 // The reference has no recorded answers for generated cases: without Go the suite is skipped, saying so.
 import { expect } from 'chai';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { referenceAvailable, startKubekit, startReference, type Backend } from './backends.js';
 import { allowedRandomDifferences } from './randomAllowlist.js';
-import { generateCase } from './randomCase.js';
+import { generateCase, type RandomCase } from './randomCase.js';
 import { compare, report, shrink } from './randomCompare.js';
 
 const count = Number(process.env.KUBEKIT_DIFFERENTIAL_RANDOM ?? 24);
@@ -20,10 +21,18 @@ const shrinkBudget = Number(process.env.KUBEKIT_DIFFERENTIAL_SHRINK ?? 25);
 const log = process.env.KUBEKIT_DIFFERENTIAL_RANDOM_LOG;
 /** KUBEKIT_DIFFERENTIAL_CASES=3,17: only these case numbers of the run (to replay a difference). */
 const only = process.env.KUBEKIT_DIFFERENTIAL_CASES?.split(',').map(Number);
-const indices = only ?? Array.from({ length: count }, (_, i) => i);
+/**
+ * KUBEKIT_DIFFERENTIAL_REPLAY=<file>: the cases logged in a campaign's log (its differing cases, as they
+ * were generated then), instead of generated ones; they replay after the generator has changed.
+ */
+const replayFile = process.env.KUBEKIT_DIFFERENTIAL_REPLAY;
+const replayed = replayFile === undefined ? undefined : readFileSync(replayFile, 'utf8').split('\n').filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as { index: number; case?: RandomCase }).filter((e) => e.case !== undefined);
+const indices = replayed?.map((e) => e.index) ?? only ?? Array.from({ length: count }, (_, i) => i);
+const caseOf = (index: number, position: number): RandomCase => (replayed === undefined ? generateCase(seed, index) : replayed[position].case!);
 const live = referenceAvailable();
 
-describe(`differential, randomized: ${indices.length} generated cases (seed ${seed})`, function () {
+describe(`differential, randomized: ${indices.length} ${replayFile === undefined ? `generated cases (seed ${seed})` : `cases replayed from ${replayFile}`}`, function () {
   this.timeout(24 * 60 * 60_000);
   let kubekit: Backend | undefined;
   let reference: Backend | undefined;
@@ -52,8 +61,9 @@ describe(`differential, randomized: ${indices.length} generated cases (seed ${se
     const worker = async () => {
       for (;;) {
         if (next >= indices.length) return;
-        const index = indices[next++];
-        const c = generateCase(seed, index);
+        const position = next++;
+        const index = indices[position];
+        const c = caseOf(index, position);
         let o = await compare(kubekit!, reference!, c);
         ran++;
         if (indices.length >= 200 && ran % 100 === 0) process.stdout.write(`      differential, randomized: ${ran}/${indices.length} cases, ${differing} differ\n`);
@@ -78,7 +88,7 @@ describe(`differential, randomized: ${indices.length} generated cases (seed ${se
           replays = s.replays;
           if (s.o !== undefined) { shown = s.c; o = s.o; }
         }
-        const text = `${report(shown, index, o)}${replays > 0 ? `\n(shrunk with ${replays} replays; KUBEKIT_DIFFERENTIAL_SEED=${seed} replays the original)` : ''}`;
+        const text = `${report(shown, index, o)}${replays > 0 ? `\n(shrunk with ${replays} replays; KUBEKIT_DIFFERENTIAL_SEED=${c.seed} KUBEKIT_DIFFERENTIAL_CASES=${index} replays the original with the generator that made it)` : ''}`;
         process.stdout.write(`      differential, randomized: case ${index} DIFFERS (${o.classes.join('; ')})\n${text.replace(/^/gm, '        ')}\n`);
         if (log !== undefined) appendFileSync(log, `${JSON.stringify({ seed, index, classes: o.classes, case: shown, differences: o.differences.map((d) => ({ label: d.label, reference: d.reference, kubekit: d.kubekit })) })}\n`);
         failures.push(`case ${index}: ${o.classes.join('; ')}`);
