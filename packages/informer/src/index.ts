@@ -34,6 +34,7 @@ export {
   metaNamespaceIndexFunc,
   namespaceIndex,
 } from './store.js';
+export { WatchClosedError } from './watchClosedError.js';
 export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } from './watchDecoder.js';
 
 export type { BackoffPolicy } from './backoff.js';
@@ -61,4 +62,5 @@ export type { IndexFunc, Indexers, KeyFunc, StoreOptions } from './store.js';
 export type { FieldPath, FieldRequirementInput, FieldSelectorSet, FieldValue, KubeObjectLike } from './types.js';
 export type { FieldSelectorInput, LabelSelectorInput } from './internal/selection.js';
 export type { SelectableFieldRef } from './internal/resourceInfo.js';
+export type { WatchClosedDetails } from './watchClosedError.js';
 export type { WatchDecoderOptions } from './watchDecoder.js';

@@ -5,9 +5,11 @@ import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.
 import type { InformerMetricsSink } from './metrics.js';
 import { defaultLogger } from './logger.js';
 import { describe, isExpired, isPermanent, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
+import { connectionLoss } from './internal/connectionLoss.js';
 import { IdleTimeoutError } from './internal/restClient.js';
 import { TimeSlice } from './internal/timeSlice.js';
 import type { KubeObjectLike } from './types.js';
+import { WatchClosedError } from './watchClosedError.js';
 
 /** What a {@link Reflector} needs from a list+watch source; {@link ListerWatcher} is one. */
 export interface ListerWatcherLike<T extends KubeObjectLike = KubeObject> {
@@ -78,6 +80,13 @@ export interface ReflectorStatus {
   syncs: number;
   /** Watch requests opened. */
   watches: number;
+  /**
+   * Watches whose connection broke (closed by the server or a proxy, reset) after they delivered an
+   * event or lasted a second, and which were resumed at once: no failure (as in client-go).
+   */
+  watchesResumed: number;
+  /** The most recent of those, saying what happened and where the next watch started. */
+  lastWatchClose: WatchClosedError | undefined;
   labelSelector: string;
   fieldSelector: string;
 }
@@ -144,6 +153,8 @@ const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
  * lease renewals, health probes and timers of the process all waiting behind it).
  */
 const ingestSliceMs = 5;
+/** A watch that ends sooner without any event is a failure (client-go's `VeryShortWatchError`), in ms. */
+const veryShortWatchMs = 1000;
 
 /** The reason an attempt was interrupted by {@link Reflector.reconfigure} or {@link Reflector.relist}. */
 class Interrupted extends Error {
@@ -220,6 +231,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private retryInMs: number | undefined;
   private syncs = 0;
   private watches = 0;
+  private watchesResumed = 0;
+  private lastWatchClose: WatchClosedError | undefined;
   private attempt: AbortController | undefined;
   private running: Promise<void> | undefined;
   private openWatch: OpenWatch<T> | undefined;
@@ -261,6 +274,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       retryInMs: this.retryInMs,
       syncs: this.syncs,
       watches: this.watches,
+      watchesResumed: this.watchesResumed,
+      lastWatchClose: this.lastWatchClose,
       labelSelector: this.labelSelector,
       fieldSelector: this.fieldSelector,
     };
@@ -560,11 +575,20 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
     return Math.floor(this.opts.minWatchTimeoutSeconds * (1 + this.random()));
   }
 
-  /** Watches from the last resource version until an error; normal ends of a watch resume it. */
+  /**
+   * Watches from the last resource version until an error. A watch that ends — the server's
+   * `timeoutSeconds`, or its connection closed or reset under it — is resumed at once from the last
+   * resource version, unless it lasted under a second without any event (a failure: the backoff
+   * applies), as client-go's `Reflector.watch` and `handleAnyWatch` (tools/cache/reflector.go) with
+   * apimachinery's `StreamWatcher.receive` (pkg/watch/streamwatcher.go), which ends a stream without an
+   * error on io.EOF, io.ErrUnexpectedEOF and `net.IsProbableEOF` errors (connection reset, closed).
+   */
   private async watchLoop(signal: AbortSignal): Promise<void> {
     for (;;) {
       let open = this.openWatch;
       this.openWatch = undefined;
+      // As client-go, the clock starts before the request: some proxies send no header until the first event.
+      let started = this.clock.now();
       if (open === undefined) {
         this.setPhase('connecting');
         if (this.checkResourceVersion) {
@@ -578,6 +602,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
             { labelSelector: this.labelSelector, fieldSelector: this.fieldSelector, limit: 1, resourceVersion: this.rv, resourceVersionMatch: 'NotOlderThan' },
             { signal, idleTimeoutMs: this.opts.listIdleTimeoutMs },
           );
+          started = this.clock.now();
         }
         const stream = await this.lw.watch(
           {
@@ -596,7 +621,6 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
       this.openWatch = open;
       this.setPhase('watching');
-      const started = this.clock.now();
       let events = this.handleEvents(open.pending);
       const slice = new TimeSlice(ingestSliceMs, () => this.clock.now());
       for (;;) {
@@ -608,7 +632,16 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
           // a watch's silence: the check's own failure must not lead to another check, or a server
           // slow to answer lists would be checked forever and never watched.)
           if (err instanceof IdleTimeoutError && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
-          throw err;
+          const loss = signal.aborted ? undefined : connectionLoss(err);
+          if (loss === undefined) throw err;
+          this.closeOpenWatch();
+          const durationMs = this.clock.now() - started;
+          const resumed = events > 0 || durationMs >= veryShortWatchMs;
+          const closed = new WatchClosedError(loss.how, { connectionCode: loss.code, events, durationMs, resourceVersion: this.rv, resumed }, err);
+          if (!resumed) throw closed;
+          // Resumed: the check below passes (an event came, or a second passed).
+          this.watchResumed(closed);
+          break;
         }
         if (next.done) break;
         events += this.handleEvents(next.value);
@@ -617,10 +650,17 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
       this.closeOpenWatch();
       // A watch that the server ends at once, again and again, must not become a busy loop.
-      if (events === 0 && this.clock.now() - started < 1000) {
+      if (events === 0 && this.clock.now() - started < veryShortWatchMs) {
         throw new KubeError('InternalError', 'the watch ended immediately without sending any event');
       }
     }
+  }
+
+  /** A healthy watch whose connection broke: no failure; reported, and the next watch starts at once. */
+  private watchResumed(closed: WatchClosedError): void {
+    this.lastWatchClose = closed;
+    this.watchesResumed++;
+    this.logger.info(closed.message, { events: closed.events, durationMs: Math.round(closed.durationMs), resourceVersion: closed.resourceVersion, code: closed.connectionCode });
   }
 
   /** Applies a batch of watch events; returns how many were objects or bookmarks. Throws on `ERROR`. */
