@@ -1,11 +1,11 @@
 import { EventEmitter } from 'eventemitter3';
-import { asError, jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
+import { jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
 import type { InformerMetricsSink } from './metrics.js';
 import { defaultLogger } from './logger.js';
 import { describe, isExpired, isPermanent, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
-import { connectionLoss } from './internal/connectionLoss.js';
+import { connectionLoss, explainFailure } from './internal/connectionLoss.js';
 import { IdleTimeoutError } from './internal/restClient.js';
 import { TimeSlice } from './internal/timeSlice.js';
 import type { KubeObjectLike } from './types.js';
@@ -358,14 +358,14 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
 
   /** Decides what a failure means, reports it, and waits as long as the backoff policy says. */
   private async recover(err: unknown, signal: AbortSignal): Promise<void> {
-    const error = asError(err);
+    const error = explainFailure(err, this.needSync ? (this.streaming === 'unknown' || this.streaming === 'supported' ? 'streaming list' : 'list') : 'watch');
     this.lastError = error;
     this.metrics?.failed(this.metricsName);
     if (isPermanent(err)) {
       this.permanentFailures++;
       if (this.permanentFailures >= this.permanentErrorAttempts && this.permanentError === undefined) {
         this.permanentError = error;
-        this.logger.error(`${this.needSync ? 'list' : 'watch'} failed ${this.permanentFailures} times with a permanent error; still retrying`, { error: describe(err) });
+        this.logger.error(`${this.needSync ? 'list' : 'watch'} failed ${this.permanentFailures} times with a permanent error; still retrying`, { error: describe(error) });
       }
     }
     const relist = isExpired(err) || isTooLargeResourceVersion(err);
@@ -373,10 +373,14 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
     let delay = this.backoff.next();
     if (relist) {
       this.needSync = true;
+      // Where kubekit differs on purpose: client-go relists only after a step of its backoff manager
+      // (tools/cache/reflector.go: a 410 ends ListAndWatch, and RunWithContext's
+      // `delayHandler.Until(ctx, true, true, …)` waits `delayHandler()` — 0.8–1.6 s at first — before
+      // the next one). kubekit relists at once after a first failure, and with backoff after more.
       if (firstFailure) delay = 0;
-      this.logger.info('resource version unavailable; relisting', { error: describe(err) });
+      this.logger.info('resource version unavailable; relisting', { error: describe(error) });
     } else {
-      this.logger.warn(`${this.needSync ? 'list' : 'watch'} failed; retrying`, { error: describe(err), delayMs: Math.round(delay) });
+      this.logger.warn(`${this.needSync ? 'list' : 'watch'} failed; retrying`, { error: describe(error), delayMs: Math.round(delay) });
     }
     const retryAfter = retryAfterMs(err);
     if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);

@@ -203,6 +203,29 @@ describe('Reflector after a broken watch connection (client-go: a stream that en
     });
   }
 
+  it('does say what broke when a list or a watch request loses its connection, never a bare "aborted" or "socket hang up"', async () => {
+    const { calls, lw } = scripted([]);
+    let lists = 0;
+    let watches = 0;
+    const breaking: ListerWatcherLike<Shirt> = {
+      list: (options, request) => (lists++ === 0 ? Promise.reject(nodeErrors.aborted()) : lw.list(options, request)),
+      watch: (options, request) => (watches++ === 0 ? Promise.reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })) : lw.watch(options, request)),
+    };
+    const { reflector } = start(breaking);
+    await until(() => reflector.status.phase === 'backoff', 'the first backoff');
+    clock.advance(reflector.status.retryInMs!);
+    await until(() => reflector.status.phase === 'backoff' && errors.length === 2, 'the second backoff');
+    clock.advance(reflector.status.retryInMs!);
+    await until(() => reflector.status.phase === 'watching', 'watching');
+    expect(calls).to.deep.equal(['list rv=', 'watch rv=10']);
+    expect(errors.map((e) => e.message)).to.deep.equal([
+      "the list request's connection was closed by the server or a proxy before its answer was complete (ECONNRESET: aborted)",
+      "the watch request's connection was closed by the server or a proxy before its answer was complete (ECONNRESET: socket hang up)",
+    ]);
+    expect(errors.map((e) => (e.cause as { code?: string }).code)).to.deep.equal(['ECONNRESET', 'ECONNRESET']);
+    expect(logged.filter((l) => l.startsWith('warn')).map((l) => /"error":"([^"]*)"/.exec(l)?.[1])).to.deep.equal(errors.map((e) => e.message.replace(/"/g, '\\"')));
+  });
+
   it('does not grow a backoff, nor stop, when healthy watches break again and again', async () => {
     const breaks = 50;
     const scripts: WatchScript[] = Array.from({ length: breaks }, (_, i) => ({ events: 1 + (i % 3), end: i % 2 === 0 ? nodeErrors.aborted() : nodeErrors.reset() }));

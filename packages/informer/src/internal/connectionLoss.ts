@@ -1,3 +1,5 @@
+import { asError, KubeError } from '@kubekit/core';
+
 /** How a connection broke: Node's error code, and the words for it (`the watch connection …`). */
 export interface ConnectionLoss {
   code: string;
@@ -29,4 +31,17 @@ export function connectionLoss(err: unknown): ConnectionLoss | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * `err` as it is reported after a failed `what` (`list`, `watch`, `streaming list`): a broken
+ * connection in words (Node's own, `aborted` or `socket hang up`, say nothing of what broke), with
+ * the Node error as the cause; anything else as it is.
+ */
+export function explainFailure(err: unknown, what: string): Error {
+  const loss = err instanceof KubeError ? undefined : connectionLoss(err);
+  if (loss === undefined) return asError(err);
+  const message = (err as Error).message;
+  const detail = message === '' || message.includes(loss.code) ? loss.code : `${loss.code}: ${message}`;
+  return new KubeError('InternalError', `the ${what} request's connection ${loss.how} before its answer was complete (${detail})`, { cause: err });
 }
