@@ -5,7 +5,7 @@
  * - {@link ListerWatcher}: list (paginated) and watch (bookmarks, streaming lists) over kubekit's own
  *   keep-alive HTTP, with credentials from a `KubeConfig` of `@kubernetes/client-node`.
  * - {@link Reflector}: list, then watch from the list's resource version, forever — relist on
- *   `410 Gone`, back off on errors, reconnect silent watches.
+ *   `410 Gone`, resume broken watches at once, back off on errors, reconnect silent watches.
  * - {@link Store}: the cache, with indexes ({@link IndexFunc}) by namespace, label, field or your own.
  * - {@link Informer}: the cache plus ordered, buffered events (`add`, `update(new, old)`,
  *   `delete(obj, { reason: 'deleted' | 'leftSelection' })`), field and label selectors evaluated by

@@ -189,11 +189,15 @@ interface OpenWatch<T extends KubeObjectLike> {
  *   a broken watch resumes from the resource version of the last event applied (or bookmark seen).
  * - Consistency: the target is eventually consistent with the server. It may lag by the events in
  *   flight; it is never ahead, and never a mix of two states (a relist is one `replace`).
- * - Recovery: `410 Gone`/`Expired` or a too-large resource version ⇒ relist at once (then with
- *   backoff if it happens again). An expired `continue` token ⇒ the list starts over. Anything else
- *   (network errors, 5xx, 429, a silent connection, a truncated or undecodable line) ⇒ wait per the
- *   backoff policy (at least `Retry-After`), then resume the watch, or relist if never synced. A watch
- *   the server ends normally (its `timeoutSeconds`) resumes at once. The backoff starts over once a
+ * - Recovery: a watch that ends — the server's `timeoutSeconds`, or its connection closed or reset
+ *   under it by the server, a proxy or a load balancer — is no failure, as in client-go: the next watch
+ *   starts at once from the last resource version (`status.lastWatchClose` says what happened), unless
+ *   the watch lasted under 1 s without any event (client-go's very short watch: a failure).
+ *   `410 Gone`/`Expired` or a too-large resource version ⇒ relist at once (then with backoff if it
+ *   happens again; client-go waits a backoff step first). An expired `continue` token ⇒ the list
+ *   starts over. Anything else (network errors, 5xx, 429, a silent connection, a truncated or
+ *   undecodable line) ⇒ wait per the backoff policy (at least `Retry-After`), then resume the watch,
+ *   or relist if never synced. The backoff starts over once a
  *   list completed or a watch stayed open for its `resetAfterMs`. Permanent errors (400, 403, 404, 405)
  *   are retried the same way, and after `permanentErrorAttempts` of them since the last success they show in
  *   `status.permanentError`. The reflector never gives up: it stops only when the signal passed to
