@@ -122,19 +122,31 @@ func run() int {
 	if err := os.MkdirAll(pki, 0o700); err != nil {
 		return fail("%v", err)
 	}
-	if err := writeServingCerts(pki); err != nil {
-		return fail("generating certificates: %v", err)
+	// A data directory that already holds credentials (a restart) keeps them: the CA, the serving
+	// certificate, the service-account key and the admin token stay valid for the clients that have
+	// them, as a restarted control plane's do. Otherwise they are made now.
+	if !allExist(pki, "ca.crt", "apiserver.crt", "apiserver.key") {
+		if err := writeServingCerts(pki); err != nil {
+			return fail("generating certificates: %v", err)
+		}
 	}
-	if err := writeServiceAccountKey(pki); err != nil {
-		return fail("generating service-account key: %v", err)
+	if !allExist(pki, "sa.key", "sa.pub") {
+		if err := writeServiceAccountKey(pki); err != nil {
+			return fail("generating service-account key: %v", err)
+		}
 	}
-	token, err := randomToken()
+	tokenFile := filepath.Join(pki, "tokens.csv")
+	token, err := readToken(tokenFile)
 	if err != nil {
 		return fail("%v", err)
 	}
-	tokenFile := filepath.Join(pki, "tokens.csv")
-	if err := os.WriteFile(tokenFile, []byte(token+",admin,admin,system:masters\n"), 0o600); err != nil {
-		return fail("%v", err)
+	if token == "" {
+		if token, err = randomToken(); err != nil {
+			return fail("%v", err)
+		}
+		if err := os.WriteFile(tokenFile, []byte(token+",admin,admin,system:masters\n"), 0o600); err != nil {
+			return fail("%v", err)
+		}
 	}
 
 	serverURL := "https://127.0.0.1:" + strconv.Itoa(securePort)
@@ -321,6 +333,31 @@ func writeServiceAccountKey(dir string) error {
 
 func writePEM(path, kind string, der []byte) error {
 	return os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}), 0o600)
+}
+
+// allExist reports whether every one of names is a file in dir.
+func allExist(dir string, names ...string) bool {
+	for _, name := range names {
+		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || !info.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// readToken returns the admin token of a tokens.csv written by an earlier start, or "" when there is
+// none (the file is absent, or its first line has no token).
+func readToken(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	token, _, _ := strings.Cut(first, ",")
+	return strings.TrimSpace(token), nil
 }
 
 func randomToken() (string, error) {

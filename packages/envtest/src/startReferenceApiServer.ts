@@ -22,10 +22,17 @@ export interface ReferenceApiServerOptions extends BuildReferenceOptions {
    */
   emulatedVersion?: string;
   /**
-   * A directory for etcd's data, the certificates and the kubeconfig, kept after close.
+   * A directory for etcd's data, the certificates and the kubeconfig, kept after close. Started again
+   * on the same directory, the server has the objects, the CA, the serving certificate and the admin
+   * token of the last start (a restarted control plane: clients holding the old kubeconfig go on).
    * @defaultValue a temp dir, removed on close
    */
   dataDir?: string;
+  /**
+   * The secure port on 127.0.0.1 (with `dataDir`, a restart on the same address).
+   * @defaultValue a free port
+   */
+  port?: number;
   /** `--authorization-mode`. @defaultValue `RBAC` (the admin token's user is in `system:masters`) */
   authorizationMode?: string;
   /** More kube-apiserver flags, appended last. @defaultValue none */
@@ -125,6 +132,12 @@ export async function startReferenceApiServer(options: ReferenceApiServerOptions
   const build = await buildReferenceApiServer(options);
   const args: string[] = [];
   if (options.dataDir !== undefined) args.push(`--data-dir=${options.dataDir}`);
+  if (options.port !== undefined) {
+    if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) {
+      throw new EnvtestError(`port must be an integer from 1 to 65535, got ${JSON.stringify(options.port)}`);
+    }
+    args.push(`--port=${options.port}`);
+  }
   const gates = Object.entries(options.featureGates ?? {});
   if (gates.length > 0) args.push(`--feature-gates=${gates.map(([k, v]) => `${k}=${v}`).join(',')}`);
   if (options.emulatedVersion !== undefined) {

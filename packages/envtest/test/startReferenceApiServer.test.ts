@@ -3,8 +3,9 @@
 // process that started it. Runs when Go is on PATH (CI builds the server first: .ci/run).
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { request } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { EnvtestError, startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
@@ -20,6 +21,19 @@ function get(server: ReferenceApiServer, path: string, token = server.token): Pr
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+function send(server: ReferenceApiServer, method: string, path: string, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const req = request(new URL(path, server.url), { method, ca: server.ca, headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } }, (res) => {
+      let out = '';
+      res.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: out }));
+    });
+    req.on('error', reject);
+    req.end(text);
   });
 }
 
@@ -78,6 +92,46 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
     await other.close();
     expect(alive(pid)).to.equal(false);
     expect(existsSync(other.kubeconfigPath)).to.equal(false);
+  });
+
+  it('does restart on the same dataDir and port with its objects, CA and admin token (clients holding the old kubeconfig go on)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kubekit-envtest-restart-'));
+    try {
+      const first = await startReferenceApiServer({ dataDir });
+      const port = Number(new URL(first.url).port);
+      let created: { status: number; body: string };
+      try {
+        created = await send(first, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { a: '1' } });
+        expect(created.status).to.equal(201);
+      } finally {
+        await first.close();
+      }
+      expect(existsSync(join(dataDir, 'pki', 'ca.crt')), 'the data dir is kept after close').to.equal(true);
+      const second = await startReferenceApiServer({ dataDir, port });
+      try {
+        expect(second.url).to.equal(first.url);
+        expect(second.token).to.equal(first.token);
+        expect(second.ca).to.equal(first.ca);
+        // With the first start's CA and token, as a client that never reloaded its kubeconfig.
+        const kept = await get(first, '/api/v1/namespaces/default/configmaps/kept');
+        expect(kept.status).to.equal(200);
+        expect(JSON.parse(kept.body)).to.deep.include({ data: { a: '1' } });
+        expect(JSON.parse(kept.body).metadata.uid).to.equal(JSON.parse(created.body).metadata.uid);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('does refuse a port that is not one, naming it', async () => {
+    for (const port of [0, -1, 65536, 1.5, Number.NaN]) {
+      let error: unknown;
+      try { await startReferenceApiServer({ port }); } catch (err) { error = err; }
+      expect(error, String(port)).to.be.instanceOf(EnvtestError);
+      expect((error as Error).message).to.match(/^port must be an integer from 1 to 65535, got /);
+    }
   });
 
   /** Starts a server in another Node process (`end`: what that process does once the server is ready). */

@@ -5,7 +5,7 @@
  * - {@link ListerWatcher}: list (paginated) and watch (bookmarks, streaming lists) over kubekit's own
  *   keep-alive HTTP, with credentials from a `KubeConfig` of `@kubernetes/client-node`.
  * - {@link Reflector}: list, then watch from the list's resource version, forever — relist on
- *   `410 Gone`, back off on errors, reconnect silent watches.
+ *   `410 Gone`, resume broken watches at once, back off on errors, reconnect silent watches.
  * - {@link Store}: the cache, with indexes ({@link IndexFunc}) by namespace, label, field or your own.
  * - {@link Informer}: the cache plus ordered, buffered events (`add`, `update(new, old)`,
  *   `delete(obj, { reason: 'deleted' | 'leftSelection' })`), field and label selectors evaluated by
@@ -34,6 +34,7 @@ export {
   metaNamespaceIndexFunc,
   namespaceIndex,
 } from './store.js';
+export { WatchClosedError } from './watchClosedError.js';
 export { WatchDecoder, decodeWatchLine, decodeWatchStream, watchStreamFailure } from './watchDecoder.js';
 
 export type { BackoffPolicy } from './backoff.js';
@@ -61,4 +62,5 @@ export type { IndexFunc, Indexers, KeyFunc, StoreOptions } from './store.js';
 export type { FieldPath, FieldRequirementInput, FieldSelectorSet, FieldValue, KubeObjectLike } from './types.js';
 export type { FieldSelectorInput, LabelSelectorInput } from './internal/selection.js';
 export type { SelectableFieldRef } from './internal/resourceInfo.js';
+export type { WatchClosedDetails } from './watchClosedError.js';
 export type { WatchDecoderOptions } from './watchDecoder.js';

@@ -1,13 +1,15 @@
 import { EventEmitter } from 'eventemitter3';
-import { asError, jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
+import { jsonTypeName, KubeError, objectKey, realClock, type Clock, type KubeList, type KubeObject, type Logger, type WatchEvent } from '@kubekit/core';
 import { Backoff, type BackoffPolicy } from './backoff.js';
 import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.js';
 import type { InformerMetricsSink } from './metrics.js';
 import { defaultLogger } from './logger.js';
 import { describe, isExpired, isPermanent, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
+import { connectionLoss, explainFailure } from './internal/connectionLoss.js';
 import { IdleTimeoutError } from './internal/restClient.js';
 import { TimeSlice } from './internal/timeSlice.js';
 import type { KubeObjectLike } from './types.js';
+import { WatchClosedError } from './watchClosedError.js';
 
 /** What a {@link Reflector} needs from a list+watch source; {@link ListerWatcher} is one. */
 export interface ListerWatcherLike<T extends KubeObjectLike = KubeObject> {
@@ -78,6 +80,13 @@ export interface ReflectorStatus {
   syncs: number;
   /** Watch requests opened. */
   watches: number;
+  /**
+   * Watches whose connection broke (closed by the server or a proxy, reset) after they delivered an
+   * event or lasted a second, and which were resumed at once: no failure (as in client-go).
+   */
+  watchesResumed: number;
+  /** The most recent of those, saying what happened and where the next watch started. */
+  lastWatchClose: WatchClosedError | undefined;
   labelSelector: string;
   fieldSelector: string;
 }
@@ -144,6 +153,8 @@ const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
  * lease renewals, health probes and timers of the process all waiting behind it).
  */
 const ingestSliceMs = 5;
+/** A watch that ends sooner without any event is a failure (client-go's `VeryShortWatchError`), in ms. */
+const veryShortWatchMs = 1000;
 
 /** The reason an attempt was interrupted by {@link Reflector.reconfigure} or {@link Reflector.relist}. */
 class Interrupted extends Error {
@@ -178,11 +189,15 @@ interface OpenWatch<T extends KubeObjectLike> {
  *   a broken watch resumes from the resource version of the last event applied (or bookmark seen).
  * - Consistency: the target is eventually consistent with the server. It may lag by the events in
  *   flight; it is never ahead, and never a mix of two states (a relist is one `replace`).
- * - Recovery: `410 Gone`/`Expired` or a too-large resource version ⇒ relist at once (then with
- *   backoff if it happens again). An expired `continue` token ⇒ the list starts over. Anything else
- *   (network errors, 5xx, 429, a silent connection, a truncated or undecodable line) ⇒ wait per the
- *   backoff policy (at least `Retry-After`), then resume the watch, or relist if never synced. A watch
- *   the server ends normally (its `timeoutSeconds`) resumes at once. The backoff starts over once a
+ * - Recovery: a watch that ends — the server's `timeoutSeconds`, or its connection closed or reset
+ *   under it by the server, a proxy or a load balancer — is no failure, as in client-go: the next watch
+ *   starts at once from the last resource version (`status.lastWatchClose` says what happened), unless
+ *   the watch lasted under 1 s without any event (client-go's very short watch: a failure).
+ *   `410 Gone`/`Expired` or a too-large resource version ⇒ relist at once (then with backoff if it
+ *   happens again; client-go waits a backoff step first). An expired `continue` token ⇒ the list
+ *   starts over. Anything else (network errors, 5xx, 429, a silent connection, a truncated or
+ *   undecodable line) ⇒ wait per the backoff policy (at least `Retry-After`), then resume the watch,
+ *   or relist if never synced. The backoff starts over once a
  *   list completed or a watch stayed open for its `resetAfterMs`. Permanent errors (400, 403, 404, 405)
  *   are retried the same way, and after `permanentErrorAttempts` of them since the last success they show in
  *   `status.permanentError`. The reflector never gives up: it stops only when the signal passed to
@@ -220,6 +235,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
   private retryInMs: number | undefined;
   private syncs = 0;
   private watches = 0;
+  private watchesResumed = 0;
+  private lastWatchClose: WatchClosedError | undefined;
   private attempt: AbortController | undefined;
   private running: Promise<void> | undefined;
   private openWatch: OpenWatch<T> | undefined;
@@ -261,6 +278,8 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       retryInMs: this.retryInMs,
       syncs: this.syncs,
       watches: this.watches,
+      watchesResumed: this.watchesResumed,
+      lastWatchClose: this.lastWatchClose,
       labelSelector: this.labelSelector,
       fieldSelector: this.fieldSelector,
     };
@@ -343,14 +362,14 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
 
   /** Decides what a failure means, reports it, and waits as long as the backoff policy says. */
   private async recover(err: unknown, signal: AbortSignal): Promise<void> {
-    const error = asError(err);
+    const error = explainFailure(err, this.needSync ? (this.streaming === 'unknown' || this.streaming === 'supported' ? 'streaming list' : 'list') : 'watch');
     this.lastError = error;
     this.metrics?.failed(this.metricsName);
     if (isPermanent(err)) {
       this.permanentFailures++;
       if (this.permanentFailures >= this.permanentErrorAttempts && this.permanentError === undefined) {
         this.permanentError = error;
-        this.logger.error(`${this.needSync ? 'list' : 'watch'} failed ${this.permanentFailures} times with a permanent error; still retrying`, { error: describe(err) });
+        this.logger.error(`${this.needSync ? 'list' : 'watch'} failed ${this.permanentFailures} times with a permanent error; still retrying`, { error: describe(error) });
       }
     }
     const relist = isExpired(err) || isTooLargeResourceVersion(err);
@@ -358,10 +377,14 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
     let delay = this.backoff.next();
     if (relist) {
       this.needSync = true;
+      // Where kubekit differs on purpose: client-go relists only after a step of its backoff manager
+      // (tools/cache/reflector.go: a 410 ends ListAndWatch, and RunWithContext's
+      // `delayHandler.Until(ctx, true, true, …)` waits `delayHandler()` — 0.8–1.6 s at first — before
+      // the next one). kubekit relists at once after a first failure, and with backoff after more.
       if (firstFailure) delay = 0;
-      this.logger.info('resource version unavailable; relisting', { error: describe(err) });
+      this.logger.info('resource version unavailable; relisting', { error: describe(error) });
     } else {
-      this.logger.warn(`${this.needSync ? 'list' : 'watch'} failed; retrying`, { error: describe(err), delayMs: Math.round(delay) });
+      this.logger.warn(`${this.needSync ? 'list' : 'watch'} failed; retrying`, { error: describe(error), delayMs: Math.round(delay) });
     }
     const retryAfter = retryAfterMs(err);
     if (retryAfter !== undefined) delay = Math.max(delay, retryAfter);
@@ -560,11 +583,20 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
     return Math.floor(this.opts.minWatchTimeoutSeconds * (1 + this.random()));
   }
 
-  /** Watches from the last resource version until an error; normal ends of a watch resume it. */
+  /**
+   * Watches from the last resource version until an error. A watch that ends — the server's
+   * `timeoutSeconds`, or its connection closed or reset under it — is resumed at once from the last
+   * resource version, unless it lasted under a second without any event (a failure: the backoff
+   * applies), as client-go's `Reflector.watch` and `handleAnyWatch` (tools/cache/reflector.go) with
+   * apimachinery's `StreamWatcher.receive` (pkg/watch/streamwatcher.go), which ends a stream without an
+   * error on io.EOF, io.ErrUnexpectedEOF and `net.IsProbableEOF` errors (connection reset, closed).
+   */
   private async watchLoop(signal: AbortSignal): Promise<void> {
     for (;;) {
       let open = this.openWatch;
       this.openWatch = undefined;
+      // As client-go, the clock starts before the request: some proxies send no header until the first event.
+      let started = this.clock.now();
       if (open === undefined) {
         this.setPhase('connecting');
         if (this.checkResourceVersion) {
@@ -578,6 +610,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
             { labelSelector: this.labelSelector, fieldSelector: this.fieldSelector, limit: 1, resourceVersion: this.rv, resourceVersionMatch: 'NotOlderThan' },
             { signal, idleTimeoutMs: this.opts.listIdleTimeoutMs },
           );
+          started = this.clock.now();
         }
         const stream = await this.lw.watch(
           {
@@ -596,7 +629,6 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
       this.openWatch = open;
       this.setPhase('watching');
-      const started = this.clock.now();
       let events = this.handleEvents(open.pending);
       const slice = new TimeSlice(ingestSliceMs, () => this.clock.now());
       for (;;) {
@@ -608,7 +640,16 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
           // a watch's silence: the check's own failure must not lead to another check, or a server
           // slow to answer lists would be checked forever and never watched.)
           if (err instanceof IdleTimeoutError && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
-          throw err;
+          const loss = signal.aborted ? undefined : connectionLoss(err);
+          if (loss === undefined) throw err;
+          this.closeOpenWatch();
+          const durationMs = this.clock.now() - started;
+          const resumed = events > 0 || durationMs >= veryShortWatchMs;
+          const closed = new WatchClosedError(loss.how, { connectionCode: loss.code, events, durationMs, resourceVersion: this.rv, resumed }, err);
+          if (!resumed) throw closed;
+          // Resumed: the check below passes (an event came, or a second passed).
+          this.watchResumed(closed);
+          break;
         }
         if (next.done) break;
         events += this.handleEvents(next.value);
@@ -617,10 +658,17 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       }
       this.closeOpenWatch();
       // A watch that the server ends at once, again and again, must not become a busy loop.
-      if (events === 0 && this.clock.now() - started < 1000) {
+      if (events === 0 && this.clock.now() - started < veryShortWatchMs) {
         throw new KubeError('InternalError', 'the watch ended immediately without sending any event');
       }
     }
+  }
+
+  /** A healthy watch whose connection broke: no failure; reported, and the next watch starts at once. */
+  private watchResumed(closed: WatchClosedError): void {
+    this.lastWatchClose = closed;
+    this.watchesResumed++;
+    this.logger.info(closed.message, { events: closed.events, durationMs: Math.round(closed.durationMs), resourceVersion: closed.resourceVersion, code: closed.connectionCode });
   }
 
   /** Applies a batch of watch events; returns how many were objects or bookmarks. Throws on `ERROR`. */

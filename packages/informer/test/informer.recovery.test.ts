@@ -1,6 +1,6 @@
 // Recovery after an outage, measured on the real clock with the default backoff: an informer reads the
-// embedded API server through a proxy that resets every connection for a few seconds (so its backoff
-// climbs to the cap) while objects keep changing; once the faults stop, the cache must equal the
+// embedded API server through a proxy that resets every connection for a few seconds, then refuses
+// them (so its backoff climbs to the cap) while objects keep changing; once the faults stop, the cache must equal the
 // server's list within 5 s plus one backoff cap (10 s). client-go's reflector can take a minute here.
 import { expect } from 'chai';
 import { noopLogger, type KubeObject } from '@kubekit/core';
@@ -65,11 +65,15 @@ describe('Informer recovery after faults stop (real clock, default backoff)', fu
     };
     try {
       for (let round = 0; round < 2; round++) {
-        // Eight seconds of faults: every connection is reset within 300 ms, and all of them every 500 ms.
+        // Eight seconds of faults: every connection is reset within 300 ms, and all of them every 500 ms;
+        // for the last four, every new connection is reset at once (the server is "down"). A watch reset
+        // after it delivered events is resumed at once, no failure (as client-go): the failed lists and
+        // connects, and the outage, make the backoff climb.
         proxy.flaky = true;
         const faultsEnd = Date.now() + 8000;
         let lastReset = Date.now();
         while (Date.now() < faultsEnd) {
+          proxy.down = Date.now() >= faultsEnd - 4000;
           await write();
           if (Date.now() - lastReset >= 500) {
             proxy.resetAll();
@@ -79,6 +83,7 @@ describe('Informer recovery after faults stop (real clock, default backoff)', fu
         }
         const failures = informer.status.consecutiveFailures;
         proxy.flaky = false;
+        proxy.down = false;
         await write();
         const stopped = Date.now();
         const limit = 5000 + backoffCapMs();

@@ -187,7 +187,9 @@ describe('Reflector', () => {
     expectInSync(rec, server.objects.values());
   });
 
-  it('does back off and resume after a connection reset mid-stream, losing and duplicating nothing', async () => {
+  // A reset that comes before the watch delivered anything is a very short watch (a failure); one after
+  // events is resumed at once: reflector.rewatch.test.ts.
+  it('does back off and resume after a connection reset of a watch that delivered nothing yet, losing and duplicating nothing', async () => {
     const { reflector, rec } = start();
     await until(() => reflector.status.phase === 'watching', 'watching');
     server.faults.push({ on: 'watch', kind: 'reset', afterEvents: 2 });
@@ -344,14 +346,15 @@ describe('Reflector', () => {
     for (let i = 0; i < 5; i++) await passBackoff(reflector);
     await until(() => reflector.status.phase === 'watching', 'watching');
     expect(reflector.status.consecutiveFailures).to.equal(5);
-    // A short healthy spell does not reset: the next failure waits the capped delay.
+    // A short healthy spell does not reset: the next failure waits the capped delay. (The failure is an
+    // ERROR event: a connection reset after a healthy watch is no failure, see reflector.rewatch.test.ts.)
     clock.advance(1000);
-    server.resetWatches();
+    server.errorWatches(500, 'InternalError');
     await passBackoff(reflector, 5000);
     await until(() => reflector.status.phase === 'watching', 'watching again');
     clock.advance(10_000);
     expect(reflector.status.consecutiveFailures).to.equal(0);
-    server.resetWatches();
+    server.errorWatches(500, 'InternalError');
     await passBackoff(reflector, 800);
     await until(() => reflector.status.phase === 'watching', 'watching at last');
   });

@@ -1,6 +1,8 @@
-// `npm run soak -- --minutes N [--reset-every S] [--restart-every S] [--seed K]`: the long form of the
-// soak test (see soak.ts). Prints progress, then the figures as JSON; exits 1 when a check failed.
-import { runSoak } from './soak.js';
+// `npm run soak -- --minutes N [--reset-every S] [--restart-every S] [--seed K] [--backend embedded|reference]`:
+// the long form of the soak test (see soak.ts). Prints progress, then the figures as JSON; exits 1
+// when a check failed. `--backend reference` runs it against the real kube-apiserver (@kubekit/envtest;
+// Go on PATH, built on first use).
+import { runSoak, type SoakBackend } from './soak.js';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -13,8 +15,20 @@ function flag(name: string, fallback: number): number {
   return value;
 }
 
+function backend(): SoakBackend {
+  const i = process.argv.indexOf('--backend');
+  if (i < 0) return 'embedded';
+  const value = process.argv[i + 1];
+  if (value !== 'embedded' && value !== 'reference') {
+    process.stderr.write(`--backend: expected "embedded" or "reference", got ${JSON.stringify(value)}\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
 const minutes = flag('minutes', 10);
 const result = await runSoak({
+  backend: backend(),
   durationMs: minutes * 60_000,
   resetEveryMs: flag('reset-every', 20) * 1000,
   restartEveryMs: flag('restart-every', 120) * 1000,

@@ -1,5 +1,8 @@
 // The shirts operator for a long time: two instances (leader election on, probes on) against the
-// embedded API server in a child process with a data directory, under steady churn (creates, updates
+// embedded API server in a child process with a data directory — or, with `backend: 'reference'`, the
+// real kube-apiserver of @kubekit/envtest on a data directory (its restarts keep etcd, the CA and the
+// token, as a control plane's do; its watches end on its own timeouts and its etcd compacts every
+// 5 minutes, so resumed watches meet 410s) — under steady churn (creates, updates
 // that move shirts in and out of the blue selection, spec changes, deletes) and periodic faults
 // (every connection reset through a fault-injecting proxy, then a few seconds of flaky connections;
 // a server restart with the same data directory). At the end: every shirt's status is right, every
@@ -15,7 +18,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { customResourceDefinition } from '@kubekit/decorators';
 import { kubeLeaseClient } from '@kubekit/controller';
-import { KubeClient, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
+import { startReferenceApiServer, type ReferenceApiServer } from '@kubekit/envtest';
+import { KubeClient, loadKubeConfig, type KubeConfigLike, type ResourceClient } from '@kubekit/informer';
 import { FaultProxy } from '../../../../packages/informer/test/helpers/faultProxy.js';
 import { ManagedShirt } from '../../src/managedShirt.js';
 import { inventoryColors, inventorySizes, shirtsOperator, type ShirtObject, type ShirtsOperator } from '../../src/operator.js';
@@ -26,8 +30,13 @@ const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
 const colors = ['blue', 'red', 'green'] as const;
 const namespace = 'default';
 
+/** Where the soak's API server runs: kubekit's embedded server, or the reference kube-apiserver (Go on PATH). */
+export type SoakBackend = 'embedded' | 'reference';
+
 /** Options of {@link runSoak}. */
 export interface SoakOptions {
+  /** The API server. @defaultValue 'embedded' */
+  backend?: SoakBackend;
   /** How long the churn and the faults go on. */
   durationMs: number;
   /** Every this long, every connection through the proxy is reset, then connections are flaky for 3 s. @defaultValue 20000 */
@@ -81,11 +90,24 @@ export interface SoakResult {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** The API server in a child process, restartable on the same port and data directory. */
-class ServerProcess {
+/** The soak's API server: started, stopped and started again on the same address and data directory. */
+interface SoakServer {
+  /** Starts it; resolves with its URL (the same on every start). */
+  start(): Promise<string>;
+  stop(): Promise<void>;
+  /** Credentials for reaching it at `url` (its own, or the fault proxy's in front of it). */
+  kubeConfig(url: string): Promise<KubeConfigLike>;
+}
+
+/** kubekit's embedded API server in a child process (plain HTTP, no credentials). */
+class ServerProcess implements SoakServer {
   private child: ChildProcess | undefined;
   port = 0;
   constructor(private readonly dataDir: string) {}
+
+  kubeConfig(url: string): Promise<KubeConfigLike> {
+    return Promise.resolve({ getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} });
+  }
 
   async start(): Promise<string> {
     const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=kubekit-source', serverScript, this.dataDir, String(this.port)], {
@@ -115,6 +137,37 @@ class ServerProcess {
   }
 }
 
+/** The reference kube-apiserver (TLS, the admin token), restarted on its data directory and port. */
+class ReferenceServer implements SoakServer {
+  private server: ReferenceApiServer | undefined;
+  private port: number | undefined;
+  constructor(private readonly dataDir: string) {}
+
+  async start(): Promise<string> {
+    this.server = await startReferenceApiServer({ dataDir: this.dataDir, port: this.port });
+    this.port = Number(new URL(this.server.url).port);
+    return this.server.url;
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.close();
+    this.server = undefined;
+  }
+
+  kubeConfig(url: string): Promise<KubeConfigLike> {
+    const server = this.server;
+    if (server === undefined) throw new Error('the reference kube-apiserver is not running');
+    // Its CA and admin token at another address (the serving certificate names 127.0.0.1).
+    const text = JSON.stringify({
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'soak',
+      clusters: [{ name: 'soak', cluster: { server: url, 'certificate-authority-data': Buffer.from(server.ca).toString('base64') } }],
+      users: [{ name: 'admin', user: { token: server.token } }],
+      contexts: [{ name: 'soak', context: { cluster: 'soak', user: 'admin' } }],
+    });
+    return loadKubeConfig({ kind: 'string', text });
+  }
+}
+
 /** Least-squares slope of `points` (ms, value), per hour. */
 function perHour(points: [number, number][]): number {
   if (points.length < 2) return 0;
@@ -136,8 +189,6 @@ function trend(points: [number, number][]): Trend {
   return { first: steady[0]?.[1] ?? 0, last: steady.at(-1)?.[1] ?? 0, perHour: Math.round(perHour(steady)) };
 }
 
-const kubeConfigFor = (url: string): KubeConfigLike => ({ getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} });
-
 /** Runs the soak; see the module comment. Never throws for a failed check: the result says what was wrong. */
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const log = options.log ?? (() => undefined);
@@ -149,10 +200,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const gc = vm.runInNewContext('gc') as () => void;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'kubekit-soak-'));
-  const server = new ServerProcess(dataDir);
+  const server: SoakServer = options.backend === 'reference' ? new ReferenceServer(dataDir) : new ServerProcess(dataDir);
   const url = await server.start();
   const proxy = await new FaultProxy(url).start();
-  const direct = new KubeClient(kubeConfigFor(url), { userAgent: 'soak-writer' });
+  // The proxy passes TLS through: the operators reach the server at the proxy's address, by the server's scheme.
+  const proxyUrl = proxy.url.replace(/^http:/, new URL(url).protocol);
+  const direct = new KubeClient(await server.kubeConfig(url), { userAgent: 'soak-writer' });
   const shirts: ResourceClient<ShirtObject> = direct.resource<ShirtObject>({ apiVersion: 'stable.example.com/v1', plural: 'shirts' });
   const started = Date.now();
   const since = (): number => Date.now() - started;
@@ -178,9 +231,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // Two operator instances through the proxy; one leads. One that stops (lost leadership) is started again.
     const instances = new Map<string, { op: ShirtsOperator; stop: AbortController; run: Promise<void> }>();
     let running = true;
+    const proxied = await server.kubeConfig(proxyUrl);
     const launch = (identity: string): void => {
-      const client = new KubeClient(kubeConfigFor(proxy.url), { userAgent: `shirts-operator-${identity}` });
-      const op = shirtsOperator({ kubeConfig: kubeConfigFor(proxy.url), leaseClient: kubeLeaseClient(client), identity, probes: { port: 0 } });
+      const client = new KubeClient(proxied, { userAgent: `shirts-operator-${identity}` });
+      const op = shirtsOperator({ kubeConfig: proxied, leaseClient: kubeLeaseClient(client), identity, probes: { port: 0 } });
       const stop = new AbortController();
       const run = op.manager.start(stop.signal).catch((err: unknown) => {
         log(`[${(since() / 1000).toFixed(0)}s] operator ${identity} stopped: ${err instanceof Error ? err.message : String(err)}`);

@@ -21,7 +21,8 @@ export type Shirt = KubeObject<{ color?: string; size?: string; quantity?: numbe
 /** A fault the server applies to the next matching request. */
 export type Fault =
   | { on: FaultTarget; kind: 'status'; code: number; reason?: string; message?: string; retryAfter?: number; causes?: { reason: string; message: string }[] }
-  | { on: FaultTarget; kind: 'reset'; afterEvents?: number }
+  /** The connection closes under the response (FIN), or with `rst` is reset (RST). */
+  | { on: FaultTarget; kind: 'reset'; afterEvents?: number; rst?: boolean }
   | { on: FaultTarget; kind: 'truncate'; afterEvents?: number }
   | { on: FaultTarget; kind: 'garbage'; afterEvents?: number }
   | { on: FaultTarget; kind: 'end'; afterEvents?: number }
@@ -275,7 +276,8 @@ export class FakeApiServer {
     switch (fault.kind) {
       case 'reset':
         this.watchers.delete(w);
-        w.res.socket?.destroy();
+        if (fault.rst === true) w.res.socket?.resetAndDestroy();
+        else w.res.socket?.destroy();
         return;
       case 'truncate':
         this.watchers.delete(w);
