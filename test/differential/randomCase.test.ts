@@ -109,4 +109,17 @@ describe('the randomized allow-list', () => {
     expect(cel.matches(d({ ...mine, status: 201 }))).to.equal(false);
     expect(cel.matches(d(cause('compilation failed: ERROR: <input>:1:6: Syntax error: found = but expecting end of input\n | self ==\n | .....^', 'spec.other')))).to.equal(false);
   });
+
+  it('allows managed fields in a quoted object only for a schema with a typed int-or-string node', () => {
+    const quoted = (managed: boolean, color = 'red') => ({ label: 'merge patch o1?fieldValidation=Strict', status: 422, body: { code: 422, reason: 'Invalid', message: `patch: Invalid value: "{\\"metadata\\":{\\"generation\\":2,${managed ? '\\"managedFields\\":[{\\"manager\\":\\"m\\"}],' : ''}\\"name\\":\\"o1\\"},\\"spec\\":{\\"c\\":\\"${color}\\"}}": strict decoding error` } });
+    const entry = allowedRandomDifferences.find((a) => a.name === 'managed fields of an int-or-string node with a type')!;
+    const typed = generateCase(1, 1);
+    typed.crd.spec.versions[0].schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { 'x-kubernetes-int-or-string': true, type: 'string' } } } } } };
+    const plain = generateCase(1, 1);
+    plain.crd.spec.versions[0].schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { 'x-kubernetes-int-or-string': true } } } } } };
+    const d = (c: RandomCase, kubekit: ReturnType<typeof quoted>) => ({ op: 'merge patch', label: kubekit.label, kubekit, reference: quoted(false), case: c });
+    expect(entry.matches(d(typed, quoted(true)))).to.equal(true);
+    expect(entry.matches(d(plain, quoted(true)))).to.equal(false);
+    expect(entry.matches(d(typed, quoted(true, 'blue')))).to.equal(false);
+  });
 });
