@@ -35,8 +35,12 @@ import { createValidationRulesCompiler } from './validationRules/compileRules.js
 
 const apiApprovedAnnotation = 'api-approved.kubernetes.io';
 
+/**
+ * How a default is checked against its schema: `Structural.ToKubeOpenAPI()` keeps the formats as
+ * written (custom resources are validated with the unsupported ones stripped).
+ */
 function valueValidator(schema: Parameters<typeof validateValue>[0], value: unknown, path: string): FieldError[] {
-  return validateValue(schema, value, path);
+  return validateValue(schema, value, path, { stripUnsupportedFormats: false });
 }
 
 function topLevelErrors(raw: unknown): FieldError[] {

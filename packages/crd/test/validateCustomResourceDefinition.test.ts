@@ -531,6 +531,20 @@ describe('validateCustomResourceDefinitionUpdate', () => {
     ]);
   });
 
+  // Structural.ToKubeOpenAPI() keeps a default's formats as written (no StripUnsupportedFormats), so
+  // kube-openapi's registry checks them all, k8s-short-name included (answers of kube-apiserver v1.34.4,
+  // which validates objects without that format). Found by the randomized differential suite.
+  it('checks a default against every format the validator knows, even those objects are not checked against', () => {
+    const crd = crontab();
+    const spec = crd.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec;
+    spec.properties!.handle = { type: 'string', format: 'k8s-short-name', default: 'Bad Name' };
+    spec.properties!.count = { type: 'integer', format: 'int32', default: 5000000000 };
+    spec.properties!.shade = { type: 'string', format: 'colour', default: 'x' };
+    expect(messages(crd)).to.deep.equal([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[handle].default: Invalid value: "Bad Name":  in body must be of type k8s-short-name: "Bad Name"',
+    ]);
+  });
+
   it('ratchets rules the stored CRD already broke', () => {
     const old = stored();
     const spec = old.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec;
