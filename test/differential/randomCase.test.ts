@@ -30,7 +30,7 @@ describe('generateCase', () => {
       if (c.crdFault !== undefined) faultyCRDs++;
       for (const s of c.selectors) for (const m of s.matchAll(/(!=|==|=)/g)) selectorOps.add(m[1]);
     }
-    for (const k of ['additionalProperties', 'items', 'x-kubernetes-preserve-unknown-fields', 'default', 'enum', 'minimum', 'maxLength', 'pattern', 'format', 'required', 'nullable', 'x-kubernetes-int-or-string', 'x-kubernetes-validations', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'selectableFields']) {
+    for (const k of ['additionalProperties', 'items', 'x-kubernetes-preserve-unknown-fields', 'default', 'enum', 'minimum', 'maxLength', 'pattern', 'format', 'required', 'nullable', 'x-kubernetes-int-or-string', 'x-kubernetes-validations', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-embedded-resource', 'selectableFields']) {
       expect(seen.has(k), k).to.equal(true);
     }
     expect(faultyCRDs).to.be.within(15, 90);

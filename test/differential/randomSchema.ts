@@ -59,7 +59,7 @@ export function randomNode(r: Rng, depth: number, budget: Budget): Schema {
   budget.nodes--;
   const kinds = depth <= 0 || budget.nodes <= 0
     ? ['string', 'string', 'integer', 'integer', 'boolean', 'number', 'intOrString']
-    : ['string', 'string', 'integer', 'boolean', 'number', 'intOrString', 'object', 'object', 'object', 'map', 'array', 'array', 'preserve'];
+    : ['string', 'string', 'integer', 'boolean', 'number', 'intOrString', 'object', 'object', 'object', 'map', 'array', 'array', 'preserve', 'embedded'];
   const kind = r.pick(kinds);
   let s: Schema;
   switch (kind) {
@@ -115,6 +115,14 @@ export function randomNode(r: Rng, depth: number, budget: Budget): Schema {
         delete item['x-kubernetes-preserve-unknown-fields'];
         Object.assign(s, { items: item, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
       }
+      break;
+    }
+    case 'embedded': {
+      // An embedded resource (KEP-575: its apiVersion, kind and metadata are kept, the metadata pruned
+      // and validated as an object's), sometimes with a spec of its own.
+      s = { type: 'object', 'x-kubernetes-embedded-resource': true };
+      if (r.chance(0.5)) s['x-kubernetes-preserve-unknown-fields'] = true;
+      else s.properties = { spec: randomObject(r, depth - 1, budget) };
       break;
     }
     default: { // preserve
