@@ -37,6 +37,10 @@ describe('generateCase', () => {
     expect([...selectorOps].sort()).to.deep.equal(['!=', '=', '==']);
   });
 
+  it('generates thousands of cases without failing (a generator error would stop a campaign)', () => {
+    for (const seed of [1, 5, 9]) for (let i = 0; i < 1000; i++) expect(() => generateCase(seed, i), `seed ${seed} case ${i}`).to.not.throw();
+  });
+
   it('replays a case under another group, changing nothing else', () => {
     const c = generateCase(5, 1);
     const r = withSlug(c, 'other');

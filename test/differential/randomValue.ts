@@ -47,10 +47,11 @@ export function randomValue(r: Rng, s: Schema, faults: { left: number; p: number
   if (s['x-kubernetes-embedded-resource'] === true) {
     // apiVersion, kind and metadata as an object has them, now and then one of them missing or bad.
     const out: Record<string, unknown> = { apiVersion: r.pick(['v1', 'apps/v1', 'x.example.com/v2']), kind: r.pick(['Pod', 'Thing', 'ConfigMap']), metadata: { name: r.pick(['e1', 'e-2', 'Bad_Name']) } };
+    const meta = out.metadata as Record<string, unknown>;
+    if (r.chance(0.3)) meta.labels = { app: r.pick(['a', '-bad-']) };
+    if (r.chance(0.2)) meta.bogus = 1;
+    if (r.chance(0.1)) meta.namespace = 'ns';
     if (r.chance(0.15)) delete out[r.pick(['apiVersion', 'kind', 'metadata'])];
-    if (r.chance(0.3)) (out.metadata as Record<string, unknown>).labels = { app: r.pick(['a', '-bad-']) };
-    if (r.chance(0.2)) (out.metadata as Record<string, unknown>).bogus = 1;
-    if (r.chance(0.1)) (out.metadata as Record<string, unknown>).namespace = 'ns';
     const props = s.properties as Record<string, Schema> | undefined;
     if (props?.spec !== undefined) out.spec = randomValue(r, props.spec, faults, depth + 1);
     else if (r.chance(0.5)) out.data = { k: 'v' };
