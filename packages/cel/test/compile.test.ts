@@ -104,6 +104,20 @@ describe('compile', () => {
     expect(() => compile('has(self.nope)').evaluate([1])).to.throw(CelError, "unsupported index type 'string' in list");
   });
 
+  // cel-go v0.26's evalUnary/evalBinary (interpreter/interpretable.go): an operand without the function's
+  // trait (Sizer, Comparer, Adder, …) is "no such overload: <function>"; one that has it but not the
+  // overload is a plain "no such overload". Found by the randomized differential suite (size() of an
+  // int-or-string integer).
+  it('names the function when a dyn operand lacks its trait, as cel-go does', () => {
+    expect(() => compile('size(self) < 10').evaluate(7)).to.throw(CelError, /^no such overload: size$/);
+    expect(() => compile('self.size() < 10').evaluate(true)).to.throw(CelError, /^no such overload: size$/);
+    expect(() => compile('self - 1 > 0').evaluate('s')).to.throw(CelError, /^no such overload: _-_$/);
+    expect(() => compile('self % 2 == 0').evaluate(1.5)).to.throw(CelError, /^no such overload: _%_$/);
+    expect(() => compile('self < 1').evaluate([1])).to.throw(CelError, /^no such overload: _<_$/);
+    expect(() => compile('self < 1').evaluate('s')).to.throw(CelError, /^no such overload$/);
+    expect(() => compile('self + 1 > 0').evaluate('s')).to.throw(CelError, /^no such overload$/);
+  });
+
   it('can be evaluated many times with different objects', () => {
     const p = compile('self.replicas', { schema: replicas });
     for (let i = 0; i < 5; i++) expect(p.evaluate({ replicas: i }).value).to.equal(BigInt(i));

@@ -12,7 +12,7 @@ import { typeIdentifierValue } from '../libraries/standard.js';
 import { optionalIndex } from '../libraries/optionals.js';
 import { callCost } from '../cost.js';
 import {
-  ArrayList, ErrVal, ListVal, LiteralMap, MapVal, OptionalVal, UintVal, equals, noSuchOverload,
+  ArrayList, DurationVal, ErrVal, ListVal, LiteralMap, MapVal, OptionalVal, TimestampVal, UintVal, equals, noSuchOverload,
 } from './values.js';
 import type { CelVal } from './values.js';
 
@@ -325,7 +325,7 @@ class Evaluator {
         const pick = this.dispatch(ids, args);
         if (pick === undefined) {
           this.charge(1);
-          return noSuchOverload();
+          return lacksTrait(e.fn, args) ? new ErrVal(`no such overload: ${e.fn}`) : noSuchOverload();
         }
         used = pick.id;
         result = pick.impl !== undefined ? pick.impl(...args) : noSuchOverload();
@@ -416,4 +416,41 @@ export function evaluate(checked: CheckedExpr, runtime: Runtime, vars: ReadonlyM
 /** cel-go's `IndexOrError` for a field name used on a list. */
 function listStringIndex(): ErrVal {
   return new ErrVal("unsupported index type 'string' in list");
+}
+
+/** The operand trait cel-go's standard functions require (`traits.SizerType`, …), by function. */
+const functionTraits: Record<string, string> = {
+  size: 'sizer', '_<_': 'comparer', '_<=_': 'comparer', '_>_': 'comparer', '_>=_': 'comparer', '_+_': 'adder', '_-_': 'subtractor',
+  '_*_': 'multiplier', '_/_': 'divider', '_%_': 'modder', '-_': 'negater', matches: 'matcher',
+};
+
+/** The traits of cel-go's built-in value types (by the methods each type implements). */
+function traitsOf(v: CelVal): readonly string[] | undefined {
+  if (v === null) return [];
+  switch (typeof v) {
+    case 'boolean': return ['comparer', 'negater'];
+    case 'bigint': return ['comparer', 'adder', 'subtractor', 'multiplier', 'divider', 'modder', 'negater'];
+    case 'number': return ['comparer', 'adder', 'subtractor', 'multiplier', 'divider', 'negater'];
+    case 'string': return ['sizer', 'comparer', 'adder', 'matcher'];
+    default: break;
+  }
+  if (v instanceof Uint8Array) return ['sizer', 'comparer', 'adder'];
+  if (v instanceof UintVal) return ['comparer', 'adder', 'subtractor', 'multiplier', 'divider', 'modder'];
+  if (v instanceof DurationVal) return ['comparer', 'adder', 'subtractor', 'negater'];
+  if (v instanceof TimestampVal) return ['comparer', 'adder', 'subtractor'];
+  if (v instanceof ListVal) return ['sizer', 'adder'];
+  if (v instanceof MapVal) return ['sizer'];
+  return undefined;
+}
+
+/**
+ * Whether a unary or binary standard function's operand (its first argument) lacks the trait the
+ * function requires: cel-go then answers "no such overload: <function>" (evalUnary/evalBinary), where a
+ * type that has the trait but not the overload answers a plain "no such overload".
+ */
+function lacksTrait(fn: string, args: readonly CelVal[]): boolean {
+  const trait = functionTraits[fn];
+  if (trait === undefined || args.length < 1 || args.length > 2) return false;
+  const traits = traitsOf(args[0]);
+  return traits !== undefined && !traits.includes(trait);
 }
