@@ -4,6 +4,7 @@
  * selectable and non-selectable fields, and a short watch. `runCase` plays it against one backend and
  * records every answer as a step, exactly as the hand-written scenarios do.
  */
+import { seededRandom } from '../support/seededRandom.js';
 import type { WatchEvent } from './client.js';
 import { Rng, randomNode, randomObject, scalarPaths, type Schema } from './randomSchema.js';
 import { randomValue } from './randomValue.js';
@@ -137,14 +138,8 @@ export function generateCase(seed: number, index: number): RandomCase {
 
 /** A generator for case `index` of a run: independent of how many cases ran before it. */
 function seededRandomFor(seed: number, index: number): () => number {
-  let a = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // The run's seed and the case's index mixed into one 32-bit seed.
+  return seededRandom((Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
 }
 
 /** A copy of a case for a replay: the same content under a new group, so the replay's CRD is fresh. */
