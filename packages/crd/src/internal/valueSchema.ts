@@ -26,9 +26,6 @@ export interface CompiledSchema {
   readonly nullable: boolean;
   readonly format: string;
   readonly formatKnown: boolean;
-  /** The type and format the number validator checks ranges against (`''` when not applicable). */
-  readonly numType: string;
-  readonly numFormat: string;
   readonly enum: readonly unknown[] | undefined;
   readonly maximum: number | undefined;
   readonly exclusiveMaximum: boolean;
@@ -62,10 +59,6 @@ export interface CompiledSchema {
   /** Whether the type list contains integer / number (precomputed for the type check). */
   readonly hasInteger: boolean;
   readonly hasNumber: boolean;
-  /** Whether multipleOf/maximum/minimum fit the schema's numeric type and format (`IsValueValidAgainstRange`). */
-  readonly multipleOfInRange: boolean;
-  readonly maximumInRange: boolean;
-  readonly minimumInRange: boolean;
   /** `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`, for ratcheting's correlation. */
   readonly listType: string;
   readonly listMapKeys: readonly string[];
@@ -123,21 +116,6 @@ export function compileSchema(schema: JSONSchemaProps, options: CompileOptions):
   return c;
 }
 
-/**
- * `IsValueValidAgainstRange` for a float64 constraint: for integer types its `'f'` text must parse
- * as int64 (int32 with that format); for `float` it must fit float32; otherwise anything goes.
- */
-export function constraintInRange(v: number | undefined, numType: string, numFormat: string): boolean {
-  if (v === undefined || numType === '') return true;
-  if (numType === 'integer') {
-    if (!Number.isInteger(v)) return false;
-    if (numFormat === 'int32') return v >= -2147483648 && v <= 2147483647;
-    return v >= -(2 ** 63) && v < 2 ** 63;
-  }
-  if (numFormat === 'float') return !Number.isFinite(v) || Number.isFinite(Math.fround(v));
-  return true;
-}
-
 function isSchema(v: unknown): v is JSONSchemaProps {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -159,13 +137,6 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
   const types = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : declared;
   const rawFormat = typeof s.format === 'string' ? s.format : '';
   const format = options.stripUnsupportedFormats ? effectiveFormat(types.length === 1 ? types[0] : '', rawFormat) : rawFormat;
-  // kube-openapi as vendored by v1.34 (f3f2b991d03b) gives its numberValidator neither type nor format,
-  // so no value or constraint is ever out of its type's range there (no "Checked value must be of type
-  // integer" error, native comparisons throughout); later kube-openapi passes an unambiguous type and
-  // its int32/int64/float/double format. kubekit answers as the v1.34 apiserver does.
-  const numType = '';
-  const numFormat = '';
-  void format;
 
   const properties = new Map<string, CompiledSchema>();
   if (isSchema(s.properties)) {
@@ -196,8 +167,6 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
     nullable: s.nullable === true,
     format,
     formatKnown: format !== '' && isKnownFormat(format),
-    numType,
-    numFormat,
     enum: Array.isArray(s.enum) && s.enum.length > 0 ? s.enum : undefined,
     maximum: num(s.maximum),
     exclusiveMaximum: s.exclusiveMaximum === true,
@@ -229,9 +198,6 @@ function compile(s: JSONSchemaProps, options: CompileOptions, depth: number): Co
     hasSchemaProps: allOf.length > 0 || anyOf.length > 0 || oneOf.length > 0 || not !== undefined || dependencies.length > 0,
     hasInteger: types.includes('integer'),
     hasNumber: types.includes('number'),
-    multipleOfInRange: constraintInRange(num(s.multipleOf), numType, numFormat),
-    maximumInRange: constraintInRange(num(s.maximum), numType, numFormat),
-    minimumInRange: constraintInRange(num(s.minimum), numType, numFormat),
     listType: typeof s['x-kubernetes-list-type'] === 'string' ? s['x-kubernetes-list-type'] : '',
     listMapKeys: Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((x): x is string => typeof x === 'string') : [],
   };

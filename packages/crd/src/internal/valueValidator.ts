@@ -11,7 +11,6 @@
  */
 import { goQuote, goJSON } from '@kubekit/core';
 import { validatesFormat } from '../formats.js';
-import { constraintInRange } from './valueSchema.js';
 import type { CompiledPattern, CompiledSchema } from './valueSchema.js';
 import {
   asFloat64,
@@ -414,46 +413,27 @@ function validateString(s: CompiledSchema, data: string, path: string, acc: Resu
   }
 }
 
-/** `IsValueValidAgainstRange` of the value itself: whether it fits the schema's integer/float type and format. */
-function valueInRange(v: unknown, kind: 'int' | 'float', s: CompiledSchema): boolean {
-  if (s.numType === 'integer') {
-    if (kind === 'float') return constraintInRange(asFloat64(v), s.numType, s.numFormat);
-    if (s.numFormat !== 'int32') return true;
-    const n = asInt64(v);
-    return compareInt64(n, -2147483648) >= 0 && compareInt64(n, 2147483647) <= 0;
-  }
-  return s.numFormat !== 'float' || constraintInRange(asFloat64(v), s.numType, s.numFormat);
-}
-
-function rangeMessage(s: CompiledSchema, prefix: string, path: string): ValidationError {
-  const detail = s.numFormat !== '' ? `with format ${s.numFormat}` : '(default format)';
-  return plain(`${prefix} value must be of type ${s.numType} ${detail} in ${path}`);
-}
-
 type Num = { kind: 'int'; v: Int64 } | { kind: 'float'; v: number };
 
 /**
- * `numberValidator.Validate`: the value's range, then multipleOf, minimum and maximum (merged in that
- * order), each compared natively when its constraint fits the type, else as float64.
+ * `numberValidator.Validate` as kube-openapi vendored by v1.34 (f3f2b991d03b) runs it: multipleOf,
+ * minimum and maximum (merged in that order), compared natively. That version gives the validator
+ * neither type nor format, so nothing is ever out of its type's range (no "Checked value must be of type
+ * integer" error); later kube-openapi checks ranges against int32/int64/float/double.
  */
 function validateNumber(s: CompiledSchema, data: unknown, kind: 'int' | 'float', path: string, acc: Result): void {
-  if (s.numType !== '' && !valueInRange(data, kind, s)) acc.add(rangeMessage(s, 'Checked', path));
   if (s.multipleOf !== undefined || s.minimum !== undefined || s.maximum !== undefined) {
     const native: Num = kind === 'int' ? { kind, v: asInt64(data) } : { kind, v: asFloat64(data) };
-    const asFloat: Num = { kind: 'float', v: asFloat64(data) };
     if (s.multipleOf !== undefined) {
-      if (!s.multipleOfInRange) acc.add(rangeMessage(s, 'MultipleOf', path));
-      const err = multipleOf(path, s.multipleOfInRange ? native : asFloat, s.multipleOf);
+      const err = multipleOf(path, native, s.multipleOf);
       if (err !== undefined) acc.add(err);
     }
     if (s.minimum !== undefined) {
-      if (!s.minimumInRange) acc.add(rangeMessage(s, 'Minimum boundary', path));
-      const err = bound(path, s.minimumInRange ? native : asFloat, s.minimum, s.exclusiveMinimum, false);
+      const err = bound(path, native, s.minimum, s.exclusiveMinimum, false);
       if (err !== undefined) acc.add(err);
     }
     if (s.maximum !== undefined) {
-      if (!s.maximumInRange) acc.add(rangeMessage(s, 'Maximum boundary', path));
-      const err = bound(path, s.maximumInRange ? native : asFloat, s.maximum, s.exclusiveMaximum, true);
+      const err = bound(path, native, s.maximum, s.exclusiveMaximum, true);
       if (err !== undefined) acc.add(err);
     }
   }
