@@ -419,10 +419,10 @@ function listStringIndex(): ErrVal {
 }
 
 /** The operand trait cel-go's standard functions require (`traits.SizerType`, …), by function. */
-const functionTraits: Record<string, string> = {
-  size: 'sizer', '_<_': 'comparer', '_<=_': 'comparer', '_>_': 'comparer', '_>=_': 'comparer', '_+_': 'adder', '_-_': 'subtractor',
-  '_*_': 'multiplier', '_/_': 'divider', '_%_': 'modder', '-_': 'negater', matches: 'matcher',
-};
+const functionTraits: ReadonlyMap<string, string> = new Map([
+  ['size', 'sizer'], ['_<_', 'comparer'], ['_<=_', 'comparer'], ['_>_', 'comparer'], ['_>=_', 'comparer'], ['_+_', 'adder'],
+  ['_-_', 'subtractor'], ['_*_', 'multiplier'], ['_/_', 'divider'], ['_%_', 'modder'], ['-_', 'negater'], ['matches', 'matcher'],
+]);
 
 /** The traits of cel-go's built-in value types (by the methods each type implements). */
 function traitsOf(v: CelVal): readonly string[] | undefined {
@@ -449,7 +449,7 @@ function traitsOf(v: CelVal): readonly string[] | undefined {
  * type that has the trait but not the overload answers a plain "no such overload".
  */
 function lacksTrait(fn: string, args: readonly CelVal[]): boolean {
-  const trait = functionTraits[fn];
+  const trait = functionTraits.get(fn);
   if (trait === undefined || args.length < 1 || args.length > 2) return false;
   const traits = traitsOf(args[0]);
   return traits !== undefined && !traits.includes(trait);
