@@ -5,7 +5,7 @@ import type { ListOptions, RequestOptions, WatchOptions } from './listerWatcher.
 import type { InformerMetricsSink } from './metrics.js';
 import { defaultLogger } from './logger.js';
 import { describe, isExpired, isPermanent, isStreamingListRejected, isTooLargeResourceVersion, retryAfterMs, unsupportedFieldLabel } from './internal/errors.js';
-import { connectionLoss, explainFailure } from './internal/connectionLoss.js';
+import { connectionLoss, explainFailure, type ConnectionLoss } from './internal/connectionLoss.js';
 import { IdleTimeoutError } from './internal/restClient.js';
 import { TimeSlice } from './internal/timeSlice.js';
 import type { KubeObjectLike } from './types.js';
@@ -631,6 +631,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
       this.setPhase('watching');
       let events = this.handleEvents(open.pending);
       const slice = new TimeSlice(ingestSliceMs, () => this.clock.now());
+      let broken: { loss: ConnectionLoss; cause: unknown } | undefined;
       for (;;) {
         let next: IteratorResult<WatchEvent<T & KubeObject>[]>;
         try {
@@ -642,13 +643,7 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
           if (err instanceof IdleTimeoutError && this.rv !== undefined && this.rv !== '') this.checkResourceVersion = true;
           const loss = signal.aborted ? undefined : connectionLoss(err);
           if (loss === undefined) throw err;
-          this.closeOpenWatch();
-          const durationMs = this.clock.now() - started;
-          const resumed = events > 0 || durationMs >= veryShortWatchMs;
-          const closed = new WatchClosedError(loss.how, { connectionCode: loss.code, events, durationMs, resourceVersion: this.rv, resumed }, err);
-          if (!resumed) throw closed;
-          // Resumed: the check below passes (an event came, or a second passed).
-          this.watchResumed(closed);
+          broken = { loss, cause: err };
           break;
         }
         if (next.done) break;
@@ -657,8 +652,15 @@ export class Reflector<T extends KubeObjectLike = KubeObject> extends EventEmitt
         if (turn !== undefined) await turn;
       }
       this.closeOpenWatch();
-      // A watch that the server ends at once, again and again, must not become a busy loop.
-      if (events === 0 && this.clock.now() - started < veryShortWatchMs) {
+      // A watch that ends at once, again and again, must not become a busy loop: a very short watch is a failure.
+      const durationMs = this.clock.now() - started;
+      const veryShort = events === 0 && durationMs < veryShortWatchMs;
+      if (broken !== undefined) {
+        const { loss, cause } = broken;
+        const closed = new WatchClosedError(loss.how, { connectionCode: loss.code, events, durationMs, resourceVersion: this.rv, resumed: !veryShort }, cause);
+        if (veryShort) throw closed;
+        this.watchResumed(closed);
+      } else if (veryShort) {
         throw new KubeError('InternalError', 'the watch ended immediately without sending any event');
       }
     }
