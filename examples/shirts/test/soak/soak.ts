@@ -154,7 +154,7 @@ class ReferenceServer implements SoakServer {
     this.server = undefined;
   }
 
-  kubeConfig(url: string): Promise<KubeConfigLike> {
+  async kubeConfig(url: string): Promise<KubeConfigLike> {
     const server = this.server;
     if (server === undefined) throw new Error('the reference kube-apiserver is not running');
     // Its CA and admin token at another address (the serving certificate names 127.0.0.1).
