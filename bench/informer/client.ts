@@ -156,6 +156,7 @@ const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await ku
 const heapImported = heap();
 const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : undefined;
 const cpu0 = process.cpuUsage();
+const elu0 = performance.eventLoopUtilization();
 const t0 = performance.now();
 const run = factory();
 let syncedMs: number | undefined;
@@ -169,6 +170,7 @@ await new Promise<void>((resolve) => {
 });
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+const elu = performance.eventLoopUtilization(elu0);
 await profiler?.();
 const heapAfter = heap();
 const result = {
@@ -177,6 +179,8 @@ const result = {
   wallMs: Math.round(wallMs),
   cpuMs: Math.round((cpu.user + cpu.system) / 1000),
   sysMs: Math.round(cpu.system / 1000),
+  /** Busy time of the event loop (the main thread) in the measured interval. */
+  loopBusyMs: Math.round(elu.active),
   importHeapMB: (heapImported - heapStart) / 1e6,
   ingestHeapMB: (heapAfter - heapImported) / 1e6,
 };
