@@ -29,8 +29,10 @@ export interface RequestOptions {
   accept?: string;
   /** The User-Agent header. @defaultValue `kubekit-differential` */
   userAgent?: string;
-  /** Raw body text, sent as is (malformed JSON, YAML). */
-  raw?: string;
+  /** Raw body text or bytes, sent as is (malformed JSON, YAML, invalid UTF-8). */
+  raw?: string | Buffer;
+  /** Send no Content-Type header even with a body. */
+  noContentType?: boolean;
 }
 
 const agents = new WeakMap<Target, HttpAgent>();
@@ -48,11 +50,11 @@ function open(t: Target, method: string, path: string, options: RequestOptions, 
   const url = new URL(path, t.url);
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'User-Agent': options.userAgent ?? 'kubekit-differential' };
   if (t.token !== undefined) headers.Authorization = `Bearer ${t.token}`;
-  let payload: string | undefined;
+  let payload: string | Buffer | undefined;
   if (options.raw !== undefined) payload = options.raw;
   else if (options.body !== undefined) payload = JSON.stringify(options.body);
   if (payload !== undefined) {
-    headers['Content-Type'] = options.contentType ?? 'application/json';
+    if (options.noContentType !== true) headers['Content-Type'] = options.contentType ?? 'application/json';
     // A known length, not chunked: a server that answers before reading a chunked body leaves it on the
     // keep-alive connection, where it spoils the next request.
     headers['Content-Length'] = String(Buffer.byteLength(payload));

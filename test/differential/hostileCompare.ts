@@ -1,0 +1,90 @@
+/**
+ * Comparing a hostile case on two backends (hostile.test.ts): both normalised transcripts, the differing
+ * steps with their classes (`json patch: status 422 vs 200`, `state: body`, …), shrinking by dropping
+ * requests while the first class stays, and the printed report.
+ */
+import type { Backend } from './backends.js';
+import type { HostileDifference } from './hostileAllowlist.js';
+import { runHostileCase, setupHostile, withNamespace, type HostileCase } from './hostileCase.js';
+import { canonical, normalizeSteps, type Step } from './normalize.js';
+import { Session } from './session.js';
+
+/** Sets up a backend for hostile cases (the CRD and the canaries). */
+export async function prepare(backend: Backend): Promise<void> {
+  const s = new Session(backend);
+  try {
+    await setupHostile(s);
+  } finally {
+    s.close();
+  }
+}
+
+export async function hostileTranscript(backend: Backend, c: HostileCase): Promise<Step[]> {
+  const s = new Session(backend);
+  try {
+    await runHostileCase(s, c);
+  } catch (err) {
+    s.steps.push({ label: 'case failed', error: String((err as Error).message).replace(/^(kubekit|reference): /, '') });
+  } finally {
+    s.close();
+  }
+  return normalizeSteps(s.steps);
+}
+
+/** The class of a step label: the request's kind, or `state`/`canary`. */
+export function hostileOp(label: string): string {
+  const m = /^(state|canary|case failed)\b/.exec(label);
+  return m ? m[1] : label.split(':')[0];
+}
+
+function aspect(a: Step | undefined, b: Step | undefined): string {
+  if (a === undefined || b === undefined) return 'missing step';
+  if (a.status !== b.status) return `status ${String(b.status)} vs ${String(a.status)}`;
+  if (canonical(a.warnings) !== canonical(b.warnings)) return 'warnings';
+  return (a.body as { reason?: string } | undefined)?.reason !== undefined ? 'error message' : 'body';
+}
+
+export interface HostileOutcome { mine: Step[]; reference: Step[]; differences: HostileDifference[]; classes: string[] }
+
+export async function compareHostile(kubekit: Backend, reference: Backend, c: HostileCase): Promise<HostileOutcome> {
+  const [mine, ref] = await Promise.all([hostileTranscript(kubekit, c), hostileTranscript(reference, c)]);
+  const differences: HostileDifference[] = [];
+  const classes: string[] = [];
+  for (let i = 0; i < Math.max(mine.length, ref.length); i++) {
+    const a = mine[i];
+    const b = ref[i];
+    if (a !== undefined && b !== undefined && a.label === b.label && canonical(a) === canonical(b)) continue;
+    const label = (b ?? a).label;
+    differences.push({ op: hostileOp(label), label, kubekit: a, reference: b, case: c });
+    classes.push(`${hostileOp(label)}: ${aspect(a, b)}`);
+    // What follows a different status (its state reads, the next requests) is its consequence.
+    if (a === undefined || b === undefined || a.label !== b.label || a.status !== b.status) break;
+  }
+  return { mine, reference: ref, differences, classes };
+}
+
+/** Shrinks a case by dropping requests while the first differing class stays (bounded by `budget` replays). */
+export async function shrinkHostile(kubekit: Backend, reference: Backend, c: HostileCase, first: string, budget: number): Promise<{ c: HostileCase; o?: HostileOutcome; replays: number }> {
+  let best = c;
+  let outcome: HostileOutcome | undefined;
+  let replays = 0;
+  let progress = true;
+  while (progress && replays < budget && best.requests.length > 1) {
+    progress = false;
+    for (let i = 0; i < best.requests.length && replays < budget; i++) {
+      const candidate = withNamespace({ ...best, requests: best.requests.filter((_, j) => j !== i) }, `${c.ns}-s${replays++}`);
+      const o = await compareHostile(kubekit, reference, candidate);
+      if (o.classes[0] === first) { best = candidate; outcome = o; progress = true; break; }
+    }
+  }
+  return { c: best, o: outcome, replays };
+}
+
+const short = (v: unknown): string => { const t = JSON.stringify(v) ?? String(v); return t.length > 1500 ? `${t.slice(0, 1500)}…(${t.length} chars)` : t; };
+
+export function hostileReport(c: HostileCase, o: HostileOutcome): string {
+  const lines = [`seed ${c.seed}, case ${c.index}, namespace ${c.ns}`];
+  for (const [i, q] of c.requests.entries()) lines.push(`request ${i}: ${q.method} ${q.path}${q.contentType ? ` (${q.contentType})` : ''}: ${q.bodyBase64 !== undefined ? `base64 ${q.bodyBase64}` : short(q.body)}`);
+  for (const d of o.differences) lines.push(`step ${d.label}:`, `  reference: ${short(d.reference)}`, `  kubekit:   ${short(d.kubekit)}`);
+  return lines.join('\n');
+}
