@@ -46,6 +46,11 @@ export interface BuiltinSpec {
   prepareForCreate?: (o: KubeObject) => void;
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
+  /**
+   * The kind's own fields that decoding into its Go type checks (`map[string]string` data and the like):
+   * the first field of the wrong JSON type as encoding/json words it, or undefined.
+   */
+  typeError?: (o: KubeObject) => string | undefined;
   /** Normalises a decoded body (Secret `stringData`). */
   normalize?: (o: KubeObject) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
@@ -144,7 +149,20 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
+    try {
+      return this.decodeTyped(body, ctx);
+    } catch (err) {
+      // Decoding into the Go type: a create's or update's error in the codec's words ("ConfigMap in
+      // version "v1" cannot be handled as a ConfigMap: json: …"), a patched object's a 422 on `patch`.
+      if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && ctx.strictError !== undefined) throw ctx.strictError(err.message);
+      throw err;
+    }
+  }
+
+  private decodeTyped(body: unknown, ctx: WriteContext): KubeObject {
     const obj = decodeObjectShape(cloneJSON(body));
+    const typeError = this.spec.typeError?.(obj);
+    if (typeError !== undefined) throw KubeError.badRequest(typeError);
     const schema = builtinKindSchema(this.names);
     // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
     const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema);
@@ -255,6 +273,14 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       // The namespace registry has no deletecollection (kube-apiserver 1.34 discovery).
       verbs: allVerbs.filter((v) => v !== 'deletecollection'),
       deleteReturnsObject: true,
+      // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize.
+      prepareForUpdate: (o, old) => {
+        const spec: Record<string, unknown> = isObject(o.spec) ? { ...o.spec } : {};
+        const finalizers = isObject(old.spec) ? old.spec.finalizers : undefined;
+        if (finalizers === undefined) delete spec.finalizers;
+        else spec.finalizers = finalizers;
+        o.spec = spec;
+      },
       prepareForCreate: (o) => {
         o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: ['kubernetes'] };
         o.status = { phase: 'Active' };
@@ -271,6 +297,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) }],
+      typeError: (o) => stringMapTypeError(o, 'ConfigMap', 'data') ?? boolTypeError(o, 'ConfigMap', 'immutable'),
       validate: (o) => validateConfigKeys(o, ['data', 'binaryData']),
     }),
     new BuiltinResourceType({
@@ -280,6 +307,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) },
       ],
       prepareForCreate: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
+      typeError: (o) => stringMapTypeError(o, 'Secret', 'stringData') ?? boolTypeError(o, 'Secret', 'immutable'),
       normalize: mergeStringData,
       validate: (o) => validateConfigKeys(o, ['data']),
     }),
@@ -350,4 +378,33 @@ export function mergeStringData(o: KubeObject): void {
   for (const [k, v] of Object.entries(o.stringData)) setOwn(data, k, Buffer.from(String(v), 'utf8').toString('base64'));
   o.data = data;
   delete o.stringData;
+}
+
+/** The JSON type encoding/json names in an UnmarshalTypeError. */
+function jsonTypeOf(v: unknown): string {
+  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v === 'bigint' ? 'number' : typeof v;
+}
+
+/**
+ * encoding/json's error for a `map[string]string` field of a kind's struct that holds something else:
+ * the field is named `<Struct>.<field>`, with the map's type for the field itself and `string` for a
+ * value (a null value is an empty string).
+ */
+function stringMapTypeError(o: KubeObject, struct: string, field: string): string | undefined {
+  if (!Object.hasOwn(o, field)) return undefined;
+  const v = o[field];
+  if (v === null || v === undefined) return undefined;
+  if (!isObject(v)) return `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${struct}.${field} of type map[string]string`;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (x !== null && typeof x !== 'string') return `json: cannot unmarshal ${jsonTypeOf(x)} into Go struct field ${struct}.${field} of type string`;
+  }
+  return undefined;
+}
+
+/** encoding/json's error for a `*bool` field that holds something else. */
+function boolTypeError(o: KubeObject, struct: string, field: string): string | undefined {
+  const v = Object.hasOwn(o, field) ? o[field] : undefined;
+  if (v === null || v === undefined || typeof v === 'boolean') return undefined;
+  return `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${struct}.${field} of type bool`;
 }

@@ -5,7 +5,7 @@
 import { FieldError, KubeError, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
 import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
-import { listObjects, parseListOptions, selectionOf } from './listing.js';
+import { listObjects, parseInt64, parseListOptions, selectionOf } from './listing.js';
 import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -115,8 +115,13 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     const values = r.query.getAll('dryRun');
     dryRun = values.length > 0 ? values : undefined;
     propagation = r.query.get('propagationPolicy') ?? undefined;
+    // The query's conversions (runtime.Convert_Slice_string_To_Pointer_int64 / _bool): an integer
+    // that strconv.ParseInt refuses is the 400 of DecodeParameters; a bool is false only for 0, f,
+    // false, n or no (any case), true for anything else.
+    const grace = r.query.get('gracePeriodSeconds');
+    if (grace !== null) parseInt64(grace);
     const o = r.query.get('orphanDependents');
-    orphan = o === 'true' ? true : o === 'false' ? false : undefined;
+    orphan = o === null ? undefined : !['0', 'f', 'false', 'n', 'no'].includes(o.toLowerCase());
   }
   const dryRunValues = (dryRun ?? []) as string[];
   const errs: FieldError[] = [];
@@ -142,11 +147,14 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
     if (current === undefined) throw KubeError.notFound(type.groupResource, name);
+    // rest.BeforeDelete checks the preconditions before the store does, naming the kind (not the
+    // resource) in its conflict.
+    const byKind = { group: type.names.group, resource: type.names.kind };
     if (options.uid !== undefined && options.uid !== current.metadata.uid) {
-      throw KubeError.conflict(type.groupResource, name, `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      throw KubeError.conflict(byKind, name, `the UID in the precondition (${options.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
     }
     if (options.resourceVersion !== undefined && options.resourceVersion !== current.metadata.resourceVersion) {
-      throw KubeError.conflict(type.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+      throw KubeError.conflict(byKind, name, `the ResourceVersion in the precondition (${options.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`);
     }
     const view = await type.fromStorage(current);
     await ctx.admission?.validateDelete(type, namespace, name, dryRun, view);

@@ -98,8 +98,10 @@ function validateListOptions(o: ListOptions): void {
     if (match !== '') {
       if (o.sendInitialEvents === undefined) errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
       if (match !== 'NotOlderThan') errs.push(notSupported(rvm, match, ['NotOlderThan']));
-      if (o.continueToken !== '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
     }
+    // kube-apiserver 1.34.4 refuses a watch's continue with or without resourceVersionMatch
+    // (test/differential/hostile.test.ts, `watch=true&continue=abc`).
+    if (o.continueToken !== '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
   } else {
     if (match !== '') {
       if (o.resourceVersion === '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));

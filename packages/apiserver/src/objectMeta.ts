@@ -146,11 +146,28 @@ function validateCommon(meta: ObjectMeta, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const gen = meta.generation;
   if (gen !== undefined && Number(gen) < 0) errs.push(invalid(p.child('generation'), gen, 'must be greater than or equal to 0'));
-  errs.push(...validateLabels(meta.labels, p.child('labels')));
+  errs.push(...validateLabels(meta.labels, p.child('labels')).map(inCharacters));
   errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
   errs.push(...validateOwnerReferences((meta.ownerReferences ?? []) as unknown as Record<string, unknown>[], p.child('ownerReferences')));
-  for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(invalid(p.child('finalizers'), f, msg));
+  for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(inCharacters(invalid(p.child('finalizers'), f, msg)));
+  // The core kinds' ValidateObjectMeta (pkg/apis/core/validation) adds validateKubeFinalizerName: a
+  // finalizer without a `/` must be a standard one.
+  (meta.finalizers ?? []).forEach((f, i) => {
+    if (!f.includes('/') && !standardFinalizers.includes(f)) errs.push(invalid(p.child('finalizers').index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
+  });
   return errs;
+}
+
+/** `IsStandardFinalizerName` of pkg/apis/core/helper. */
+const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
+
+/**
+ * kube-apiserver 1.34's object metadata checks use pkg/util/validation's MaxLenError, which says
+ * "characters" where the label selector checks (apimachinery's content package) say "bytes".
+ */
+function inCharacters(e: FieldError): FieldError {
+  if (!/must be no more than \d+ bytes/.test(e.detail)) return e;
+  return new FieldError(e.type, e.field, e.badValue, e.detail.replace(/must be no more than (\d+) bytes/, 'must be no more than $1 characters'), e.badValueText);
 }
 
 function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {

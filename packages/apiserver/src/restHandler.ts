@@ -4,7 +4,8 @@
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
-import { addWarning, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
+import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
+import { patchTypeOf } from './patch.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
@@ -20,6 +21,12 @@ const notFoundMessage = 'the server could not find the requested resource';
 /** The 404 of a path that names nothing the server serves. */
 export function resourceNotFound(): KubeError {
   return new KubeError('NotFound', notFoundMessage, { details: {} });
+}
+
+/** Whether a Content-Type is a patch type the kind takes. */
+function patchable(type: ResourceType, ct: string): boolean {
+  const pt = patchTypeOf(ct);
+  return pt !== undefined && (pt !== 'strategic' || type.strategicMergePatch);
 }
 
 function methodNotAllowed(): KubeError {
@@ -61,6 +68,20 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       return handleWrite(ctx, r, namespace);
     case 'update':
     case 'patch':
+      // A collection: the custom resource handler's Update/PatchResource read the name from the URL
+      // (ContextBasedNaming.Name: errEmptyName); built-in kinds have no PUT or PATCH route for it.
+      if (info.name === '') {
+        if (type.customResource === true) throw KubeError.badRequest('name must be provided');
+        throw methodNotAllowed();
+      }
+      if (info.verb === 'patch' && type.customResource !== true && !patchable(type, contentType(r.req))) {
+        // go-restful matches a built-in kind's PATCH route by the patch types it consumes: another
+        // Content-Type is its own plain-text 415 (restful.RouteSelector), before any handler runs.
+        const text = '415: Unsupported Media Type';
+        r.res.writeHead(415, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        r.res.end(text);
+        return;
+      }
       return handleWrite(ctx, r, namespace);
     default:
       throw methodNotAllowed();

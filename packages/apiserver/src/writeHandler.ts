@@ -8,7 +8,7 @@
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
 import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, parseJSON, type KubeObject } from '@kubekit/core';
-import { parse as parseYAML } from 'yaml';
+import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
@@ -55,10 +55,15 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   const ct = contentType(r.req);
   if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) return decodeProtobuf(body);
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
-    throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+    throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  }
+  const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
+  // go-yaml's reader refuses bytes that are not UTF-8 (JSON decoding replaces them with U+FFFD).
+  if (use === 'apply' && ct === 'application/apply-patch+yaml') {
+    const bad = goYAMLUTF8Error(body);
+    if (bad !== undefined) throw KubeError.badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${bad}`);
   }
   const text = body.toString('utf8');
-  const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
   const { excess, deepest } = nestingOf(text, apiserverMaxDepth, yaml);
   if (excess !== undefined) throw tooDeep(r, use, yaml, excess, body, wctx);
   if (yaml && !looksLikeJSON(text)) {
@@ -67,10 +72,11 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     if (yamlIsDeep(text, deepest)) return parsedDeepYAML(ctx, text, duplicates, wctx);
     let parsed: unknown;
     try {
-      parsed = parseYAML(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false }) as unknown;
+      parsed = firstYAMLDocument(text);
     } catch (err) {
       if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(ctx, text, duplicates, wctx);
-      throw KubeError.badRequest(`error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
+      // The apply patcher words its decoding errors "error decoding YAML: …" (handlers/patch.go).
+      throw KubeError.badRequest(`${use === 'apply' ? 'error decoding YAML: ' : ''}error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
     return parsed;
@@ -87,6 +93,17 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     // A typed decoder reads `null` as an empty object; the custom resource decoder finds no kind in it.
     if (r.type.customResource !== true || r.info.subresource === 'scale') return {};
     throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): Object 'Kind' is missing in 'null' (${summarizeData(body)})`);
+  }
+  // A number beyond float64 (1e400): encoding/json's decoding into interface{} fails on it. The custom
+  // resource codec and the JSON patch decoder (strict) name it; built-in kinds decode into their types.
+  const overflow = (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale') || (use === 'json' && wctx.fieldValidation !== 'Ignore') ? firstFloatOverflow(text) : undefined;
+  if (overflow !== undefined) {
+    if (use === 'json') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${overflow} into Go struct field jsonPatchOp.value of type float64`);
+    const o = isObject(parsed) ? parsed : {};
+    const kind = typeof o.kind === 'string' && o.kind !== '' ? o.kind : r.type.names.kind;
+    const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
+    const version = apiVersion === '' ? r.type.names.version : apiVersion.slice(apiVersion.indexOf('/') + 1);
+    throw KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${r.type.names.kind}: json: cannot unmarshal number ${overflow} into Go value of type float64`);
   }
   const shape = goShapeError(use, parsed, wctx);
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
@@ -194,6 +211,71 @@ function notDecodable(r: RestRequest, use: BodyUse, wctx: WriteContext, body: Bu
     case 'merge': return KubeError.badRequest(!strict || words === 'Invalid JSON Patch' ? 'Invalid JSON Patch' : `error decoding patch: ${words}`);
     case 'strategic': case 'apply': return KubeError.badRequest(words);
   }
+}
+
+/**
+ * The first number literal of a (valid) JSON text that float64 cannot hold (`1e400`), as written, or
+ * undefined: what encoding/json's `convertNumber` refuses (`strconv.ParseFloat`'s range error).
+ */
+const numberLiteral = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
+
+function firstFloatOverflow(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip a string, escapes included.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+    numberLiteral.lastIndex = i;
+    const m = numberLiteral.exec(text);
+    if (m === null) continue;
+    if (!Number.isFinite(Number(m[0]))) return m[0];
+    i += m[0].length - 1;
+  }
+  return undefined;
+}
+
+/**
+ * The first document of a YAML text, as sigs.k8s.io/yaml's `Unmarshal` (go-yaml's `Unmarshal`) reads
+ * it: the documents after it are not parsed.
+ */
+function firstYAMLDocument(text: string): unknown {
+  const options = { intAsBigInt: false, version: '1.1', uniqueKeys: false } as const;
+  try {
+    return parseYAML(text, options) as unknown;
+  } catch (err) {
+    if (!(err instanceof Error) || !err.message.includes('multiple documents')) throw err;
+    const docs = parseAllDocuments(text, options);
+    const first = Array.isArray(docs) ? docs[0] : docs;
+    if (first === undefined) throw err;
+    if (first.errors.length > 0) throw first.errors[0];
+    return first.toJS() as unknown;
+  }
+}
+
+/**
+ * go-yaml's reader's error for bytes that are not UTF-8 (yaml_parser_update_buffer in readerc.go), or
+ * undefined when the text is UTF-8.
+ */
+function goYAMLUTF8Error(bytes: Buffer): string | undefined {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    const width = b < 0x80 ? 1 : (b & 0xe0) === 0xc0 ? 2 : (b & 0xf0) === 0xe0 ? 3 : (b & 0xf8) === 0xf0 ? 4 : 0;
+    if (width === 0) return 'invalid leading UTF-8 octet';
+    if (i + width > bytes.length) return 'incomplete UTF-8 octet sequence';
+    let value = width === 1 ? b : width === 2 ? b & 0x1f : width === 3 ? b & 0x0f : b & 0x07;
+    for (let k = 1; k < width; k++) {
+      const c = bytes[i + k];
+      if ((c & 0xc0) !== 0x80) return 'invalid trailing UTF-8 octet';
+      value = (value << 6) | (c & 0x3f);
+    }
+    if (!(width === 1 || (width === 2 && value >= 0x80) || (width === 3 && value >= 0x800) || (width === 4 && value >= 0x10000))) return 'invalid length of a UTF-8 sequence';
+    if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) return 'invalid Unicode character';
+    i += width;
+  }
+  return undefined;
 }
 
 /**
@@ -315,7 +397,20 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
-    return r.type.decode(patched, patchDecodeContext(wctx, pt, patched, body));
+    const pctx = patchDecodeContext(wctx, pt, patched, body);
+    let decoded: KubeObject;
+    try {
+      decoded = r.type.decode(patched, pctx);
+    } catch (err) {
+      // A patched custom resource whose metadata has the wrong JSON types: the unstructured object's
+      // conversion to ObjectMeta fails, a 422 on `patch` as for a built-in kind (whose uid is a types.UID).
+      if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && pctx.strictError !== undefined) {
+        throw pctx.strictError(err.message.replace('ObjectMeta.uid of type string', 'ObjectMeta.uid of type types.UID'));
+      }
+      throw err;
+    }
+    checkName(r, decoded);
+    return decoded;
   };
   const precondition = pt === 'json' ? undefined : bodyResourceVersion(body);
   await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), precondition);
@@ -366,15 +461,35 @@ function jsonPatched(target: unknown, ops: unknown): unknown {
 function bodyResourceVersion(body: unknown): string | undefined {
   if (!isObject(body) || !isObject(body.metadata)) return undefined;
   const rv = body.metadata.resourceVersion;
-  return typeof rv === 'string' && rv !== '' ? rv : undefined;
+  return typeof rv === 'string' && !isZeroResourceVersion(rv) ? rv : undefined;
+}
+
+/**
+ * Whether a resourceVersion means "none": the store's versioner parses it as the number 0 (`""`, `"0"`,
+ * `"00"`), which registry/store.go's Update takes for an unconditional update, not a precondition.
+ */
+function isZeroResourceVersion(rv: string | undefined): boolean {
+  return rv === undefined || /^0*$/.test(rv);
 }
 
 function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: KubeObject) => KubeObject {
   const decoded = r.type.decode(body, wctx);
-  if ((decoded.metadata.name ?? '') !== r.info.name) {
-    throw KubeError.badRequest(`the name of the object (${decoded.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
-  }
+  checkName(r, decoded);
   return () => cloneJSON(decoded);
+}
+
+/**
+ * `checkName` of handlers/rest.go, which update and patch run on the object they are about to write:
+ * its name must be the URL's, and its namespace, when it has one, the URL's.
+ */
+function checkName(r: RestRequest, obj: KubeObject): void {
+  const name = obj.metadata.name ?? '';
+  if (name === '') throw KubeError.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
+  if (name !== r.info.name) throw KubeError.badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
+  const namespace = obj.metadata.namespace ?? '';
+  if (r.info.namespace !== '' && namespace !== '' && namespace !== r.info.namespace) {
+    throw KubeError.badRequest(`the namespace of the object (${namespace}) does not match the namespace on the URL (${r.info.namespace})`);
+  }
 }
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined): Promise<void> {
@@ -425,14 +540,14 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     // A patch that sets another resourceVersion (a JSON patch can) makes it a precondition, as the
     // store compares the patched object's resourceVersion with the current one.
     const patchedRV = obj.metadata.resourceVersion;
-    if (info.verb === 'patch' && precondition === undefined && typeof patchedRV === 'string' && patchedRV !== '' && patchedRV !== current.metadata.resourceVersion) {
+    if (info.verb === 'patch' && precondition === undefined && typeof patchedRV === 'string' && !isZeroResourceVersion(patchedRV) && patchedRV !== current.metadata.resourceVersion) {
       throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     const attrs = { ...admissionAttributes(r, 'UPDATE', namespace, info.name, dryRun, wctx), oldObject: old };
     obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
-    if (r.info.verb === 'update' && r.info.subresource !== 'scale') {
-      const rv = obj.metadata.resourceVersion ?? '';
-      if (rv === '' && !type.allowUnconditionalUpdate) {
+    // A patch (not an apply) that sets the resourceVersion to none makes an unconditional update too.
+    if ((r.info.verb === 'update' || (r.info.verb === 'patch' && patchTypeOf(contentType(r.req)) !== 'apply')) && r.info.subresource !== 'scale') {
+      if (isZeroResourceVersion(obj.metadata.resourceVersion) && !type.allowUnconditionalUpdate) {
         // kube-apiserver 1.34 names the resource (not the kind) here, and prints the zero uint64 as 0.
         throw KubeError.invalid({ group: type.names.group, kind: type.names.resource }, info.name, [new FieldError('FieldValueInvalid', 'metadata.resourceVersion', 0, 'must be specified for an update')]);
       }
@@ -521,8 +636,19 @@ function sameContent(a: KubeObject, b: KubeObject): boolean {
  */
 async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string, force: boolean): Promise<void> {
   const { type, info } = r;
-  if (!isObject(body)) throw KubeError.badRequest('error decoding YAML: the applied configuration must be an object');
-  const config = body as KubeObject;
+  // The apply patcher unmarshals the YAML into a map (a null leaves it empty), then the field manager
+  // checks the configuration's group, version and kind (`invalid object type`).
+  if (body !== null && !isObject(body)) {
+    throw KubeError.badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
+  }
+  const config = (body ?? {}) as KubeObject;
+  const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+  const kindOf = typeof config.kind === 'string' ? config.kind : '';
+  if (info.subresource !== 'scale' && (apiVersion !== `${type.names.group === '' ? '' : `${type.names.group}/`}${type.names.version}` || kindOf !== type.names.kind)) {
+    const slash = apiVersion.indexOf('/');
+    const gv = slash < 0 ? `/${apiVersion}` : apiVersion;
+    throw KubeError.badRequest(`invalid object type: ${gv}, Kind=${kindOf}`);
+  }
   const key = storeKey(namespace, info.name);
   if (info.subresource === 'scale') {
     // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
@@ -549,7 +675,8 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   let applied: AppliedConfiguration | undefined;
   const applyTo = (old: KubeObject | undefined): KubeObject => {
     if (applied === undefined) {
-      type.decode(config, { ...wctx, warnings: [] });
+      const decoded = type.decode(config, { ...wctx, warnings: [] });
+      if ((decoded.metadata.name ?? '') !== '') checkName(r, decoded);
       applied = new AppliedConfiguration(config);
     }
     const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));

@@ -243,11 +243,16 @@ describe('CustomResourceType', () => {
       }
     });
 
+    // rest.BeforeDelete (staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go) checks the
+    // preconditions first and names the kind; kube-apiserver 1.34.4 answers so (test/differential/hostile.test.ts).
     it('checks delete preconditions', async () => {
       const created = (await client.post(base, cronTab('precondition'))).body;
       const r = await client.delete(`${base}/precondition`, { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-it' } });
       expect(r.status).to.equal(409);
-      expect(r.body.message).to.equal(`Operation cannot be fulfilled on crontabs.stable.example.com "precondition": Precondition failed: UID in precondition: not-it, UID in object meta: ${created.metadata.uid}`);
+      expect(r.body.message).to.equal(`Operation cannot be fulfilled on CronTab.stable.example.com "precondition": the UID in the precondition (not-it) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`);
+      const stale = await client.delete(`${base}/precondition`, { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: '1' } });
+      expect(stale.body.message).to.equal(`Operation cannot be fulfilled on CronTab.stable.example.com "precondition": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${created.metadata.resourceVersion}). The object might have been modified`);
+      expect((await client.delete(`${base}/precondition?gracePeriodSeconds=abc`)).body.message).to.equal('strconv.ParseInt: parsing "abc": invalid syntax');
       expect((await client.delete(`${base}/precondition`, { preconditions: { uid: created.metadata.uid } })).status).to.equal(200);
     });
   });

@@ -81,7 +81,7 @@ function malformed(): KubeError {
 }
 
 function unsupported(): KubeError {
-  return new KubeError('UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  return new KubeError('UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
 }
 
 function sub(bytes: Uint8Array): Reader {
