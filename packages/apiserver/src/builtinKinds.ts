@@ -56,6 +56,8 @@ export interface BuiltinSpec {
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
+  /** Whether the kind's update validation runs ValidateObjectMeta on the new object too (ConfigMaps, Secrets, Namespaces). */
+  updateValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
   validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
   deleteReturnsObject?: boolean;
@@ -212,7 +214,7 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [...validateObjectMetaUpdate(object.metadata, old.metadata), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
+    return [...validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
 
@@ -273,6 +275,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       // The namespace registry has no deletecollection (kube-apiserver 1.34 discovery).
       verbs: allVerbs.filter((v) => v !== 'deletecollection'),
       deleteReturnsObject: true,
+      updateValidatesMeta: true,
       // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize.
       prepareForUpdate: (o, old) => {
         const spec: Record<string, unknown> = isObject(o.spec) ? { ...o.spec } : {};
@@ -298,6 +301,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       names: { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) }],
       typeError: (o) => stringMapTypeError(o, 'ConfigMap', 'data') ?? boolTypeError(o, 'ConfigMap', 'immutable'),
+      updateValidatesMeta: true,
       validate: (o) => validateConfigKeys(o, ['data', 'binaryData']),
     }),
     new BuiltinResourceType({
@@ -308,6 +312,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       ],
       prepareForCreate: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
       typeError: (o) => stringMapTypeError(o, 'Secret', 'stringData') ?? boolTypeError(o, 'Secret', 'immutable'),
+      updateValidatesMeta: true,
       normalize: mergeStringData,
       validate: (o) => validateConfigKeys(o, ['data']),
     }),

@@ -8,7 +8,7 @@
  * A {@link CustomResourceRuntime} is built for each CRD generation and thrown away when the CRD
  * changes, as the apiserver rebuilds its storage for the new CRD.
  */
-import { FieldError, KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, goQuote, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
 import { converterFor, type Converter } from './conversion.js';
@@ -224,11 +224,8 @@ export class CustomResourceType implements ResourceType {
     if (body.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
-    if (body.kind !== this.names.kind) {
-      // kube-apiserver 1.34 (the differential suite): 422 with the request's kind, not 400.
-      const name = isObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
-      throw KubeError.invalid({ group: this.names.group, kind: body.kind }, name, [new FieldError('FieldValueInvalid', 'kind', body.kind, `must be ${this.names.kind}`)]);
-    }
+    // Another kind is the validation's error (kindMismatch), after the store's own checks: an update
+    // without a resourceVersion is refused for that first (test/differential/hostile.test.ts).
     const obj = cloneJSON(body) as KubeObject;
     reportFieldProblems(ctx, this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true }));
     if (!isObject(obj.metadata)) obj.metadata = {};
@@ -268,13 +265,36 @@ export class CustomResourceType implements ResourceType {
   }
 
   /** Schema, CEL and metadata validation, all by `@kubekit/crd`. */
-  validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return validateCustomResource(this.runtime.crd, this.version, object);
+  validateCreate(object: KubeObject, ctx: WriteContext): FieldError[] {
+    this.kindMismatch(object);
+    const errs = validateCustomResource(this.runtime.crd, this.version, object);
+    if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, undefined));
+    return errs;
   }
 
-  validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return validateCustomResource(this.runtime.crd, this.version, object, old);
+  validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
+    this.kindMismatch(object);
+    const errs = validateCustomResource(this.runtime.crd, this.version, object, old);
+    if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, old));
+    return errs;
   }
+
+  /** kube-apiserver 1.34 (the differential suite): another kind is a 422 naming the request's kind, not 400. */
+  private kindMismatch(object: KubeObject): void {
+    if (object.kind === this.names.kind) return;
+    throw KubeError.invalid({ group: this.names.group, kind: String(object.kind) }, object.metadata.name ?? '', [new FieldError('FieldValueInvalid', 'kind', object.kind, `must be ${this.names.kind}`)]);
+  }
+}
+
+/**
+ * The custom resource strategy's WarningsOnCreate/WarningsOnUpdate (apiextensions-apiserver
+ * registry/customresource/strategy.go): each finalizer the write adds (in sorted order) that has no
+ * `/` and is not a standard one (`kubernetes`, `orphan`, `foregroundDeletion`) gets a warning.
+ */
+function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): string[] {
+  const had = new Set(old?.metadata.finalizers ?? []);
+  const added = [...new Set(object.metadata.finalizers ?? [])].filter((f) => !had.has(f)).sort();
+  return added.filter((f) => !f.includes('/') && !['kubernetes', 'orphan', 'foregroundDeletion'].includes(f)).map((f) => `metadata.finalizers: ${goQuote(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
 }
 
 function withoutMetadata(o: KubeObject): Record<string, unknown> {

@@ -13,6 +13,7 @@ import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { maxRetries } from './writeHandler.js';
 import { cloneJSON } from './internal/own.js';
+import { queryBool } from './internal/queryBool.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -121,7 +122,7 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     const grace = r.query.get('gracePeriodSeconds');
     if (grace !== null) parseInt64(grace);
     const o = r.query.get('orphanDependents');
-    orphan = o === null ? undefined : !['0', 'f', 'false', 'n', 'no'].includes(o.toLowerCase());
+    orphan = queryBool(o);
   }
   const dryRunValues = (dryRun ?? []) as string[];
   const errs: FieldError[] = [];

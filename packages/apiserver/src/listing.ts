@@ -7,6 +7,7 @@
 import { FieldError, KubeError, forbidden, goQuote, invalid, notSupported, type KubeObject } from '@kubekit/core';
 import { parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from './internal/semantics.js';
 import { decodeContinue, encodeContinue } from './internal/continueToken.js';
+import { queryBool } from './internal/queryBool.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 
@@ -57,8 +58,8 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
     resourceVersion: query.get('resourceVersion') ?? '',
     resourceVersionMatch: (query.get('resourceVersionMatch') ?? '') as ListOptions['resourceVersionMatch'],
     watch,
-    allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',
-    sendInitialEvents: sie === null || sie === '' ? undefined : sie === 'true',
+    allowWatchBookmarks: queryBool(query.get('allowWatchBookmarks')) === true,
+    sendInitialEvents: sie === null || sie === '' ? undefined : queryBool(sie),
     timeoutSeconds,
   };
   validateListOptions(opts);

@@ -127,9 +127,25 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: N
   return errs;
 }
 
-/** `ValidateObjectMetaUpdate`: the common rules plus what may not change. */
-export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+/**
+ * The metadata errors of an update, as often as the apiserver reports them: rest.BeforeUpdate's
+ * `validateCommonFields` runs apimachinery's ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate,
+ * then the kind's strategy runs the core ValidateObjectMetaUpdate and, for some kinds (`alsoMeta`: the
+ * ConfigMap, Secret and Namespace validations), ValidateObjectMeta of the new object again. The same
+ * label error is so in the answer's causes up to four times (the message lists it once).
+ */
+export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, alsoMeta = false): FieldError[] {
   const p = FieldPath.root('metadata');
+  return [
+    ...validateCommon(meta, p, 'meta', false),
+    ...metaUpdate(meta, old, p, false),
+    ...metaUpdate(meta, old, p, true),
+    ...(alsoMeta ? validateCommon(meta, p, 'meta', true) : []),
+  ];
+}
+
+/** ValidateObjectMetaAccessorUpdate (apimachinery), and with `core` the core kinds' finalizer name rule. */
+function metaUpdate(meta: ObjectMeta, old: ObjectMeta, p: FieldPath, core: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const immutable = (field: 'name' | 'namespace' | 'uid' | 'creationTimestamp'): void => {
     if ((meta[field] ?? '') !== (old[field] ?? '')) errs.push(invalid(p.child(field), meta[field] ?? '', 'field is immutable'));
@@ -138,23 +154,28 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): Fie
   immutable('namespace');
   immutable('uid');
   immutable('creationTimestamp');
-  errs.push(...validateCommon(meta, p));
+  errs.push(...validateCommon(meta, p, 'update', core));
   return errs;
 }
 
-function validateCommon(meta: ObjectMeta, p: FieldPath): FieldError[] {
+/**
+ * The rules ValidateObjectMetaAccessor (`meta`) and ValidateObjectMetaAccessorUpdate (`update`) share,
+ * and ValidateObjectMetaAccessor's own (generation, finalizer names); with `core`, validateKubeFinalizerName
+ * of pkg/apis/core/validation: a finalizer without a `/` must be a standard one.
+ */
+function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update' = 'meta', core = true): FieldError[] {
   const errs: FieldError[] = [];
   const gen = meta.generation;
-  if (gen !== undefined && Number(gen) < 0) errs.push(invalid(p.child('generation'), gen, 'must be greater than or equal to 0'));
+  if (which === 'meta' && gen !== undefined && Number(gen) < 0) errs.push(invalid(p.child('generation'), gen, 'must be greater than or equal to 0'));
   errs.push(...validateLabels(meta.labels, p.child('labels')).map(inCharacters));
   errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
   errs.push(...validateOwnerReferences((meta.ownerReferences ?? []) as unknown as Record<string, unknown>[], p.child('ownerReferences')));
-  for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(inCharacters(invalid(p.child('finalizers'), f, msg)));
-  // The core kinds' ValidateObjectMeta (pkg/apis/core/validation) adds validateKubeFinalizerName: a
-  // finalizer without a `/` must be a standard one.
-  (meta.finalizers ?? []).forEach((f, i) => {
-    if (!f.includes('/') && !standardFinalizers.includes(f)) errs.push(invalid(p.child('finalizers').index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
-  });
+  if (which === 'meta') for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(inCharacters(invalid(p.child('finalizers'), f, msg)));
+  if (core) {
+    (meta.finalizers ?? []).forEach((f, i) => {
+      if (!f.includes('/') && !standardFinalizers.includes(f)) errs.push(invalid(p.child('finalizers').index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    });
+  }
   return errs;
 }
 

@@ -133,9 +133,17 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
   return i;
 }
 
+/**
+ * evanphx/json-patch v4 finds no parent for the whole document (`findObject` of ""): `add`, and the
+ * `from` of `move` and `copy`, do not apply there.
+ */
+function fromNotRoot(raw: Operation, op: string): void {
+  if ((raw.from ?? '') === '') throw patchError(`${op} operation does not apply: doc is missing from path: "${raw.from ?? ''}"`);
+}
+
 function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
   const parts = pointer(path);
-  if (parts.length === 0) return value;
+  if (parts.length === 0) throw patchError(`${op} operation does not apply: doc is missing path: "${path}"`);
   const { parent, key } = parentOf(doc, parts, op, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
   else setOwn(parent, key, value);
@@ -176,14 +184,23 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
     switch (raw.op) {
       case 'add': doc = add(doc, raw.path, cloneJSON(raw.value)); break;
       case 'remove': doc = remove(doc, raw.path); break;
-      case 'replace': getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, cloneJSON(raw.value), 'replace'); break;
+      case 'replace':
+        // evanphx/json-patch v4 replaces the whole document only with an object or an array; another
+        // value at "" is no error and no change (its error is wrapped from a nil one).
+        if (raw.path === '') {
+          if (isObject(raw.value) || Array.isArray(raw.value)) doc = cloneJSON(raw.value);
+          break;
+        }
+        getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, cloneJSON(raw.value), 'replace'); break;
       case 'move': {
+        fromNotRoot(raw, 'move');
         const v = getAt(doc, raw.from ?? '', 'move');
         doc = remove(doc, raw.from ?? '', 'move');
         doc = add(doc, raw.path, v, 'move');
         break;
       }
       case 'copy': {
+        fromNotRoot(raw, 'copy');
         const v = getAt(doc, raw.from ?? '', 'copy');
         // Measured before the value is copied, as json-patch's deepCopy measures what it marshals.
         copied += Buffer.byteLength(goJSON(v));

@@ -76,11 +76,8 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       }
       if (info.verb === 'patch' && type.customResource !== true && !patchable(type, contentType(r.req))) {
         // go-restful matches a built-in kind's PATCH route by the patch types it consumes: another
-        // Content-Type is its own plain-text 415 (restful.RouteSelector), before any handler runs.
-        const text = '415: Unsupported Media Type';
-        r.res.writeHead(415, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-        r.res.end(text);
-        return;
+        // Content-Type is its 415 (RouterJSR311.detectRoute), before any handler runs.
+        throw new KubeError('UnsupportedMediaType', '415: Unsupported Media Type', { details: {} });
       }
       return handleWrite(ctx, r, namespace);
     default:

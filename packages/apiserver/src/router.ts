@@ -4,6 +4,7 @@
  *
  * @see https://github.com/kubernetes/apiserver/blob/master/pkg/endpoints/request/requestinfo.go
  */
+import { queryBool } from './internal/queryBool.js';
 
 /** The verbs of resource requests. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -88,7 +89,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
 }
 
 function isTrue(v: string | null): boolean {
-  return v === 'true' || v === '1';
+  return queryBool(v) === true;
 }
 
 function safeDecode(s: string): string {

@@ -17,6 +17,7 @@ import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
+import { queryBool } from './internal/queryBool.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
@@ -388,7 +389,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const body = await readObject(ctx, r, wctx, pt);
   if (pt === 'apply') {
-    await apply(ctx, r, namespace, body, wctx, dryRun, manager, r.query.get('force') === 'true');
+    await apply(ctx, r, namespace, body, wctx, dryRun, manager, queryBool(r.query.get('force')) === true);
     return;
   }
   const mutate = (old: KubeObject): KubeObject => {
@@ -480,16 +481,13 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
 
 /**
  * `checkName` of handlers/rest.go, which update and patch run on the object they are about to write:
- * its name must be the URL's, and its namespace, when it has one, the URL's.
+ * its name must be the URL's. (A namespace that differs is rest.EnsureObjectNamespaceMatchesRequestNamespace's
+ * error, which checkNamespace gives.)
  */
 function checkName(r: RestRequest, obj: KubeObject): void {
   const name = obj.metadata.name ?? '';
   if (name === '') throw KubeError.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
   if (name !== r.info.name) throw KubeError.badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
-  const namespace = obj.metadata.namespace ?? '';
-  if (r.info.namespace !== '' && namespace !== '' && namespace !== r.info.namespace) {
-    throw KubeError.badRequest(`the namespace of the object (${namespace}) does not match the namespace on the URL (${r.info.namespace})`);
-  }
 }
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined): Promise<void> {
@@ -675,12 +673,13 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   let applied: AppliedConfiguration | undefined;
   const applyTo = (old: KubeObject | undefined): KubeObject => {
     if (applied === undefined) {
-      const decoded = type.decode(config, { ...wctx, warnings: [] });
-      if ((decoded.metadata.name ?? '') !== '') checkName(r, decoded);
+      type.decode(config, { ...wctx, warnings: [] });
       applied = new AppliedConfiguration(config);
     }
     const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));
     const obj = type.decode(result.object, wctx);
+    // The patcher checks the name of what the apply made, after the field manager's conflicts.
+    if ((obj.metadata.name ?? '') !== '') checkName(r, obj);
     setManagedFields(obj, result.managedFields);
     return obj;
   };

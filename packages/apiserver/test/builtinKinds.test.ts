@@ -72,11 +72,16 @@ describe('BuiltinResourceType', () => {
     expect(r.body.data).to.deep.equal({ a: '2', b: '3' });
   });
 
-  it('lists the patch types of a built-in kind in the installer\'s order when the media type is unknown', async () => {
+  // go-restful's route selection (RouterJSR311.detectRoute) refuses a PATCH whose Content-Type the
+  // route does not consume before the handler runs; kube-apiserver 1.34.4 answers so
+  // (test/differential/hostile.test.ts).
+  it('answers go-restful\'s 415 when a built-in kind\'s PATCH has another media type', async () => {
     for (const path of ['/api/v1/namespaces/default/configmaps/plain', '/apis/coordination.k8s.io/v1/namespaces/default/leases/none']) {
-      const r = await client.request('PATCH', path, '{}', 'application/json-patch+yaml');
-      expect(r.status).to.equal(415);
-      expect(r.body.message).to.equal('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml');
+      for (const type of ['application/json-patch+yaml', 'application/json', 'text/plain']) {
+        const r = await client.request('PATCH', path, '{}', type);
+        expect(r.status).to.equal(415);
+        expect(r.body).to.deep.include({ kind: 'Status', reason: 'UnsupportedMediaType', message: '415: Unsupported Media Type', details: {} });
+      }
     }
   });
 

@@ -98,9 +98,24 @@ describe('applyJSONPatch', () => {
     const copies = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ op: 'copy', from: '/s', path: `/c${i}` }));
     expect(Object.keys(applyJSONPatch(doc, copies(30)) as object)).to.have.length(31);
     expect(() => applyJSONPatch(doc, copies(31))).to.throw('Unable to complete the copy, the accumulated size increase of copy is 3174462, exceeding the limit 3145728');
-    // A document copied into itself doubles with each copy: refused long before memory runs out.
-    const self = Array.from({ length: 64 }, (_, i) => ({ op: 'copy', from: '', path: `/k${i}` }));
-    expect(() => applyJSONPatch({ s: 'x'.repeat(1000) }, self)).to.throw('exceeding the limit 3145728');
+    // A member copied into itself doubles with each copy: refused long before memory runs out.
+    const self = Array.from({ length: 64 }, (_, i) => ({ op: 'copy', from: '/d', path: `/d/k${i}` }));
+    expect(() => applyJSONPatch({ d: { s: 'x'.repeat(1000) } }, self)).to.throw('exceeding the limit 3145728');
+  });
+
+  // gopkg.in/evanphx/json-patch.v4 (the apiserver's): findObject has no parent for "" (patch.go), so add
+  // and the from of move and copy do not apply to the whole document; replace of "" swaps in an object or
+  // array and, for another value, wraps a nil error (no error, no change); test of "" compares the whole
+  // document. kube-apiserver 1.34.4 answers so (test/differential/hostile.test.ts).
+  it('treats the whole document ("") as evanphx/json-patch v4 does', () => {
+    const doc = { a: 1 };
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '', path: '/b' }])).to.throw('copy operation does not apply');
+    expect(() => applyJSONPatch(doc, [{ op: 'move', from: '', path: '/b' }])).to.throw('move operation does not apply');
+    expect(() => applyJSONPatch(doc, [{ op: 'add', path: '', value: { b: 2 } }])).to.throw('add operation does not apply');
+    expect(() => applyJSONPatch(doc, [{ op: 'remove', path: '' }])).to.throw('remove operation does not apply');
+    expect(applyJSONPatch(doc, [{ op: 'replace', path: '', value: 1 }])).to.deep.equal({ a: 1 });
+    expect(applyJSONPatch(doc, [{ op: 'replace', path: '', value: { b: 2 } }])).to.deep.equal({ b: 2 });
+    expect(applyJSONPatch(doc, [{ op: 'test', path: '', value: { a: 1 } }])).to.deep.equal({ a: 1 });
   });
 });
 

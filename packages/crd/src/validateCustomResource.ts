@@ -117,7 +117,13 @@ function metadataErrors(object: Record<string, unknown>, oldObject: Record<strin
   if (oldObject !== undefined) {
     const old = decode(oldObject);
     if (old instanceof FieldError) return [old];
-    return validateObjectMetaUpdate(meta, old, path);
+    // rest.BeforeUpdate's validateCommonFields runs ValidateObjectMetaAccessor and
+    // ValidateObjectMetaAccessorUpdate, then the custom resource strategy runs the latter again: the
+    // apiserver reports a bad label of an update three times, an immutable field twice.
+    // (An object without a namespace stands for one in the request's, as on create.)
+    const update = validateObjectMetaUpdate(meta, old, path);
+    const common = { ...meta, namespace: namespaced ? (meta.namespace === '' ? 'default' : meta.namespace) : '' };
+    return [...validateObjectMeta(common, namespaced, nameIsDNSSubdomain, path), ...update, ...update];
   }
   // What the apiserver does before validating a create (rest.BeforeCreate): a namespaced object
   // without a namespace gets the request's; a cluster-scoped one loses its namespace; a name is

@@ -72,7 +72,7 @@ export function isQualifiedName(value: string): string[] {
     return [`a valid label key ${regexError(labelKeyMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 bytes');
+  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
   if (!rxLabelKey.test(name)) errs.push(`name part ${regexError(labelKeyMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
@@ -80,7 +80,7 @@ export function isQualifiedName(value: string): string[] {
 /** `validation.IsValidLabelValue` (content.IsLabelValue). */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push('must be no more than 63 bytes');
+  if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
   if (!rxLabelValue.test(value)) {
     errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, 'MyValue', 'my_value', '12345'));
   }
