@@ -524,7 +524,16 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     const isList = q.method === 'GET' && target === undefined;
     const watching = /[?&]watch=(true|yes|1)/.test(path);
     const mine: Mine = (name, namespaced) => namespaced || name === c.ns || name.startsWith(`${c.ns}-`);
-    await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepObject });
+    // A name generated from an invalid generateName appears only in the error's message.
+    const generate = typeof raw === 'string' ? /"generateName":"([^"]*)"/.exec(raw)?.[1] : undefined;
+    const keepAnswer = (b: unknown): unknown => {
+      const a = keepObject(b) as { message?: unknown } | undefined;
+      if (generate === undefined || generate === '' || a === undefined || a === null || typeof a.message !== 'string' || a === b) return a;
+      // The apiserver keeps at most 58 characters of the prefix (names.SimpleNameGenerator).
+      const prefix = generate.length > 58 ? generate.slice(0, 58) : generate;
+      return { ...a, message: a.message.split(prefix).map((part, k) => (k === 0 ? part : part.replace(/^[a-z0-9]{5}"/, '<generated>"'))).join(prefix) };
+    };
+    await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepAnswer });
     for (const [what, p] of [['w', W], ['cm', CM], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
   }
   const cr = `/apis/${hostileGroup}/v1/namespaces/${canaryNamespace}/widgets`;

@@ -2,7 +2,7 @@
  * Deletes: DELETE of one object (preconditions; finalizers and deferred deletions only mark it
  * deleting) and DELETE of a collection (every selected object).
  */
-import { FieldError, KubeError, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, goQuote, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
 import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
 import { listObjects, parseInt64, parseListOptions, selectionOf } from './listing.js';
@@ -99,6 +99,12 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     if (excess !== undefined) throw KubeError.badRequest(goJSONDepthMessage(excess));
     const parsed = parseJSON(text);
     if (!isObject(parsed)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type v1.DeleteOptions`);
+    // The DeleteOptions decoder knows only meta.k8s.io's kinds: another kind is its "no kind" error (which
+    // kube-apiserver 1.34.4 answers as a 500; kubekit as the client's mistake it is), and nothing is deleted.
+    if (typeof parsed.kind === 'string' && parsed.kind !== '' && parsed.kind !== 'DeleteOptions') {
+      const version = typeof parsed.apiVersion === 'string' ? parsed.apiVersion : '';
+      throw KubeError.badRequest(`no kind ${goQuote(parsed.kind)} is registered for version ${goQuote(version)} in scheme "pkg/runtime/scheme.go:110"`);
+    }
     dryRun = Object.hasOwn(parsed, 'dryRun') ? parsed.dryRun : undefined;
     propagation = Object.hasOwn(parsed, 'propagationPolicy') ? parsed.propagationPolicy : undefined;
     orphan = Object.hasOwn(parsed, 'orphanDependents') ? parsed.orphanDependents : undefined;

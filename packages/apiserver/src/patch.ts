@@ -108,9 +108,25 @@ function parentOf(doc: unknown, parts: string[], op: string, path: string): { pa
   return { parent: cur, key: parts[parts.length - 1] };
 }
 
-/** The member `p` of an object (own properties only) or array (decimal indexes only), or undefined. */
+/**
+ * An array index as evanphx/json-patch v4 reads it: `strconv.Atoi` (a sign and leading zeros allowed),
+ * negative indexes counting from the end (`SupportNegativeIndices`, on by default); undefined when it is
+ * not an index of an array of `length` (`length` is one more for an add).
+ */
+function goIndex(key: string, length: number): number | undefined {
+  if (!/^[+-]?\d+$/.test(key)) return undefined;
+  const n = BigInt(key);
+  if (n >= BigInt(length) || n < -BigInt(length)) return undefined;
+  const i = Number(n);
+  return i < 0 ? i + length : i;
+}
+
+/** The member `p` of an object (own properties only) or array (v4's indexes), or undefined. */
 function child(cur: unknown, p: string): unknown {
-  if (Array.isArray(cur)) return /^(0|[1-9]\d*)$/.test(p) ? cur[Number(p)] : undefined;
+  if (Array.isArray(cur)) {
+    const i = goIndex(p, cur.length);
+    return i === undefined ? undefined : cur[i];
+  }
   if (isObject(cur)) return getOwn(cur, p);
   return undefined;
 }
@@ -126,11 +142,41 @@ function getAt(doc: unknown, path: string, op: string): unknown {
 
 function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, path: string): number {
   if (key === '-' && allowEnd) return arr.length;
-  const i = Number(key);
-  if (!/^\d+$/.test(key) || i > arr.length || (!allowEnd && i === arr.length)) {
-    throw patchError(`${op} operation does not apply: doc is missing path: "${path}": index out of range`);
-  }
+  const i = goIndex(key, allowEnd ? arr.length + 1 : arr.length);
+  if (i === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": index out of range`);
   return i;
+}
+
+/**
+ * evanphx/json-patch v4's replace: the parent must exist; an array item must be there, an object member
+ * need not (its `get` of a missing key is no error, so replace adds it).
+ */
+function replace(doc: unknown, path: string, value: unknown): unknown {
+  const { parent, key } = parentOf(doc, pointer(path), 'replace', path);
+  if (Array.isArray(parent)) parent[arrayIndex(parent, key, false, 'replace', path)] = value;
+  else setOwn(parent, key, value);
+  return doc;
+}
+
+/**
+ * evanphx/json-patch v4's test: a missing object member or a null one passes against a null or absent
+ * value; otherwise the values must be equal.
+ */
+function test(doc: unknown, raw: Operation): void {
+  const fail = (): KubeError => patchError(`testing value ${raw.path} failed: test failed`);
+  if (raw.path === '') {
+    if (stringifyJSON(doc) !== stringifyJSON(raw.value)) throw fail();
+    return;
+  }
+  const { parent, key } = parentOf(doc, pointer(raw.path), 'test', raw.path);
+  let v: unknown;
+  if (Array.isArray(parent)) v = parent[arrayIndex(parent, key, false, 'test', raw.path)];
+  else v = getOwn(parent, key);
+  if (v === undefined || v === null) {
+    if (raw.value === undefined || raw.value === null) return;
+    throw fail();
+  }
+  if (raw.value === undefined || stringifyJSON(v) !== stringifyJSON(raw.value)) throw fail();
 }
 
 /**
@@ -191,7 +237,7 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
           if (isObject(raw.value) || Array.isArray(raw.value)) doc = cloneJSON(raw.value);
           break;
         }
-        getAt(doc, raw.path, 'replace'); doc = remove(doc, raw.path, 'replace'); doc = add(doc, raw.path, cloneJSON(raw.value), 'replace'); break;
+        doc = replace(doc, raw.path, cloneJSON(raw.value)); break;
       case 'move': {
         fromNotRoot(raw, 'move');
         const v = getAt(doc, raw.from ?? '', 'move');
@@ -210,11 +256,7 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
         doc = add(doc, raw.path, cloneJSON(v), 'copy');
         break;
       }
-      case 'test': {
-        const v = getAt(doc, raw.path, 'test');
-        if (stringifyJSON(v) !== stringifyJSON(raw.value)) throw patchError(`testing value ${raw.path} failed: test failed`);
-        break;
-      }
+      case 'test': test(doc, raw); break;
       default: throw patchError(`Unexpected kind: ${raw.op}`);
     }
   }

@@ -81,13 +81,14 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (info.name === '') {
     if (info.verb === 'get') info.verb = isTrue(query.get('watch')) ? 'watch' : 'list';
     else if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && isTrue(query.get('watch'))) {
+  } else if (info.verb === 'get' && ['true', '1'].includes(query.get('watch') ?? '')) {
     // A watch on a single object: `fieldSelector=metadata.name=<name>` is implied.
     info.verb = 'watch';
   }
   return info;
 }
 
+/** A collection's `watch` parameter, converted as ListOptions.Watch is (runtime.Convert_Slice_string_To_bool). */
 function isTrue(v: string | null): boolean {
   return queryBool(v) === true;
 }

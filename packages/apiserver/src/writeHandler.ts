@@ -55,7 +55,8 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
   if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) return decodeProtobuf(body);
-  if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && patchTypeOf(ct) === undefined) {
+  // A create or update takes JSON, YAML or protobuf, not a patch media type (the codec factory's serializers).
+  if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && (patchTypeOf(ct) === undefined || use === 'object')) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
   }
   const yaml = ct === 'application/yaml' || ct === 'text/yaml' || ct === 'application/apply-patch+yaml';
@@ -245,15 +246,35 @@ function firstFloatOverflow(text: string): string | undefined {
 function firstYAMLDocument(text: string): unknown {
   const options = { intAsBigInt: false, version: '1.1', uniqueKeys: false } as const;
   try {
-    return parseYAML(text, options) as unknown;
+    return binaryAsBase64(parseYAML(text, options) as unknown);
   } catch (err) {
     if (!(err instanceof Error) || !err.message.includes('multiple documents')) throw err;
     const docs = parseAllDocuments(text, options);
     const first = Array.isArray(docs) ? docs[0] : docs;
     if (first === undefined) throw err;
     if (first.errors.length > 0) throw first.errors[0];
-    return first.toJS() as unknown;
+    return binaryAsBase64(first.toJS() as unknown);
   }
+}
+
+/**
+ * A `!!binary` scalar becomes the bytes' base64 text, as sigs.k8s.io/yaml's YAMLToJSON marshals go-yaml's
+ * []byte (the `yaml` package gives a Uint8Array). Iterative.
+ */
+function binaryAsBase64(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const x = o[k];
+      if (x instanceof Uint8Array) Object.defineProperty(o, k, { value: Buffer.from(x).toString('base64'), enumerable: true, writable: true, configurable: true });
+      else if (x !== null && typeof x === 'object') stack.push(x);
+    }
+  }
+  return value;
 }
 
 /**

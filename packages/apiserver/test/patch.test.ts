@@ -107,6 +107,21 @@ describe('applyJSONPatch', () => {
   // and the from of move and copy do not apply to the whole document; replace of "" swaps in an object or
   // array and, for another value, wraps a nil error (no error, no change); test of "" compares the whole
   // document. kube-apiserver 1.34.4 answers so (test/differential/hostile.test.ts).
+  // gopkg.in/evanphx/json-patch.v4 patch.go: partialArray reads indexes with strconv.Atoi and counts negative
+  // ones from the end (SupportNegativeIndices); partialDoc.get of a missing key is no error, so replace adds
+  // the member and test passes against null. kube-apiserver 1.34.4 answers so (test/differential/hostile.test.ts).
+  it('reads indexes, replaces and tests as evanphx/json-patch v4 does', () => {
+    const doc = { l: [1, 2, 3], o: { k: 'v' } };
+    expect(applyJSONPatch(doc, [{ op: 'replace', path: '/l/01', value: 9 }])).to.deep.equal({ l: [1, 9, 3], o: { k: 'v' } });
+    expect(applyJSONPatch(doc, [{ op: 'remove', path: '/l/-1' }])).to.deep.equal({ l: [1, 2], o: { k: 'v' } });
+    expect(applyJSONPatch(doc, [{ op: 'add', path: '/l/+0', value: 0 }])).to.deep.equal({ l: [0, 1, 2, 3], o: { k: 'v' } });
+    expect(() => applyJSONPatch(doc, [{ op: 'replace', path: '/l/3', value: 0 }])).to.throw('index out of range');
+    expect(() => applyJSONPatch(doc, [{ op: 'remove', path: '/l/-4' }])).to.throw('index out of range');
+    expect(applyJSONPatch(doc, [{ op: 'replace', path: '/o/new', value: 1 }])).to.deep.equal({ l: [1, 2, 3], o: { k: 'v', new: 1 } });
+    expect(applyJSONPatch(doc, [{ op: 'test', path: '/o/missing', value: null }])).to.deep.equal(doc);
+    expect(() => applyJSONPatch(doc, [{ op: 'test', path: '/o/missing', value: 1 }])).to.throw('test failed');
+  });
+
   it('treats the whole document ("") as evanphx/json-patch v4 does', () => {
     const doc = { a: 1 };
     expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '', path: '/b' }])).to.throw('copy operation does not apply');
