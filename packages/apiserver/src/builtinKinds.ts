@@ -276,6 +276,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       verbs: allVerbs.filter((v) => v !== 'deletecollection'),
       deleteReturnsObject: true,
       updateValidatesMeta: true,
+      typeError: namespaceSpecTypeError,
       // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize.
       prepareForUpdate: (o, old) => {
         const spec: Record<string, unknown> = isObject(o.spec) ? { ...o.spec } : {};
@@ -412,4 +413,16 @@ function boolTypeError(o: KubeObject, struct: string, field: string): string | u
   const v = Object.hasOwn(o, field) ? o[field] : undefined;
   if (v === null || v === undefined || typeof v === 'boolean') return undefined;
   return `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${struct}.${field} of type bool`;
+}
+
+/** encoding/json's error for a Namespace's `spec.finalizers` ([]v1.FinalizerName) of the wrong type. */
+function namespaceSpecTypeError(o: KubeObject): string | undefined {
+  const spec = Object.hasOwn(o, 'spec') ? o.spec : undefined;
+  if (spec === undefined || spec === null) return undefined;
+  if (!isObject(spec)) return `json: cannot unmarshal ${jsonTypeOf(spec)} into Go struct field Namespace.spec of type v1.NamespaceSpec`;
+  const fin = Object.hasOwn(spec, 'finalizers') ? spec.finalizers : undefined;
+  if (fin === undefined || fin === null) return undefined;
+  if (!Array.isArray(fin)) return `json: cannot unmarshal ${jsonTypeOf(fin)} into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName`;
+  const bad = fin.find((x) => x !== null && typeof x !== 'string');
+  return bad === undefined ? undefined : `json: cannot unmarshal ${jsonTypeOf(bad)} into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName`;
 }

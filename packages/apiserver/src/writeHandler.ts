@@ -408,6 +408,12 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     const accepted = ['application/json-patch+json', 'application/merge-patch+json', ...(r.type.strategicMergePatch ? ['application/strategic-merge-patch+json'] : []), 'application/apply-patch+yaml'];
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
   }
+  // The patcher reads the current object before it decodes the patch (handlers/patch.go: inside
+  // GuaranteedUpdate): a patch of a missing object is a 404 whatever its body (read first, as the size limit is).
+  if (pt !== 'apply' && ctx.store.get(r.type.bucket, storeKey(namespace, r.info.name)) === undefined) {
+    await readBody(r.req, ctx.limits.maxRequestBodyBytes);
+    throw KubeError.notFound(r.type.groupResource, r.info.name);
+  }
   const body = await readObject(ctx, r, wctx, pt);
   if (pt === 'apply') {
     await apply(ctx, r, namespace, body, wctx, dryRun, manager, queryBool(r.query.get('force')) === true);

@@ -107,6 +107,17 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(bin.body.spec.data).to.deep.equal({ b: 'aGVsbG8=' });
   });
 
+  // handlers/patch.go reads the current object inside GuaranteedUpdate before it decodes the patch; a
+  // Namespace's spec.finalizers is []v1.FinalizerName (k8s.io/api/core/v1).
+  it('answers a patch of a missing object 404 whatever its body, and types namespace finalizers', async () => {
+    const missing = await client.request('PATCH', `${widgets()}/ghost`, '', 'application/merge-patch+json');
+    expect([missing.status, missing.body.message]).to.deep.equal([404, 'widgets.hostile.example.com "ghost" not found']);
+    expect((await client.post('/api/v1/namespaces', { metadata: { name: 'typed' } })).status).to.equal(201);
+    const r = await client.request('PATCH', '/api/v1/namespaces/typed?fieldValidation=Ignore', '[{"op":"add","path":"/spec/finalizers","value":{"__proto__":{"polluted":"yes"}}}]', 'application/json-patch+json');
+    expect(r.status).to.equal(422);
+    expect(r.body.details.causes[0].message).to.match(/": json: cannot unmarshal object into Go struct field NamespaceSpec\.spec\.finalizers of type \[\]v1\.FinalizerName$/);
+  });
+
   // encoding/json's convertNumber: a number float64 cannot hold is an UnmarshalTypeError.
   it('refuses numbers beyond float64 where encoding/json does', async () => {
     const put = await client.request('PUT', `${widgets()}/w`, '{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"f":1e400}}');
