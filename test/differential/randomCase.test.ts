@@ -2,8 +2,9 @@
 // (seed, case number), its cases cover what the suite claims to cover, the shrinker only ever removes,
 // and the answer normalisation keeps what a client relies on.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { answer, generateCase, withSlug, type RandomCase } from './randomCase.js';
-import { opOf, smaller } from './randomCompare.js';
+import { fingerprint, fixedSeed, opOf, randomFixtureFile, smaller, type RandomRecording } from './randomCompare.js';
 import { allowedRandomDifferences } from './randomAllowlist.js';
 
 const size = (c: RandomCase): number => JSON.stringify([c.objects, c.update, c.patch]).length;
@@ -125,5 +126,17 @@ describe('the randomized allow-list', () => {
     expect(entry.matches(d(typed, quoted(true)))).to.equal(true);
     expect(entry.matches(d(plain, quoted(true)))).to.equal(false);
     expect(entry.matches(d(typed, quoted(true, 'blue')))).to.equal(false);
+  });
+});
+
+describe('the recorded answers of the fixed set (fixtures/randomized-reference.json)', () => {
+  // Machines without Go compare kubekit with these; a generator change that is not recorded again would
+  // leave them comparing against answers to other cases (each would fail there, but only there).
+  it('are for the cases the generator makes now, all 24 of them', () => {
+    const recording = JSON.parse(readFileSync(randomFixtureFile, 'utf8')) as RandomRecording;
+    expect(recording.seed).to.equal(fixedSeed);
+    const stale = Object.entries(recording.cases).filter(([index, r]) => r.fingerprint !== fingerprint(generateCase(fixedSeed, Number(index)))).map(([index]) => index);
+    expect(stale, 'record them again: KUBEKIT_DIFFERENTIAL_RECORD=1 npx mocha test/differential/randomized.test.ts (needs Go)').to.deep.equal([]);
+    expect(Object.keys(recording.cases).map(Number)).to.deep.equal(Array.from({ length: 24 }, (_, i) => i));
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Comparing a generated case on two backends (randomized.test.ts): both transcripts, the differing
  * steps with their classes (`create: status 422 vs 201`, `merge patch: body`, …), greedy shrinking of
- * the case's objects while the first class stays, and the printed report.
+ * the case's objects while the first class stays, the printed report, and the fingerprint of a case
+ * that ties a recorded transcript to the case it was recorded for.
  */
+import { createHash } from 'node:crypto';
 import type { Backend } from './backends.js';
 import { canonical, normalizeSteps, type Step } from './normalize.js';
 import type { StepDifference } from './randomAllowlist.js';
@@ -42,6 +44,16 @@ export interface Outcome { mine: Step[]; reference: Step[]; differences: StepDif
 
 export async function compare(kubekit: Backend, reference: Backend, c: RandomCase): Promise<Outcome> {
   const [mine, ref] = await Promise.all([transcript(kubekit, c), transcript(reference, c)]);
+  return differ(mine, ref, c);
+}
+
+/** The case on kubekit against the reference's recorded transcript of it (machines without Go). */
+export async function compareRecorded(kubekit: Backend, ref: Step[], c: RandomCase): Promise<Outcome> {
+  return differ(await transcript(kubekit, c), ref, c);
+}
+
+/** Where kubekit's transcript of a case differs from the reference's, up to the first different status. */
+function differ(mine: Step[], ref: Step[], c: RandomCase): Outcome {
   const differences: StepDifference[] = [];
   const classes: string[] = [];
   for (let i = 0; i < Math.max(mine.length, ref.length); i++) {
@@ -114,3 +126,15 @@ export function report(c: RandomCase, index: number, o: Outcome): string {
   for (const d of o.differences) lines.push(`step ${d.label}:`, `  reference: ${JSON.stringify(d.reference)}`, `  kubekit:   ${JSON.stringify(d.kubekit)}`);
   return lines.join('\n');
 }
+
+/** A short hash of a generated case: recorded answers are for the case with this fingerprint only. */
+export function fingerprint(c: RandomCase): string {
+  return createHash('sha256').update(JSON.stringify(c)).digest('hex').slice(0, 16);
+}
+
+/** The seed of the fixed set `npm test` runs (24 cases unless KUBEKIT_DIFFERENTIAL_RANDOM says otherwise). */
+export const fixedSeed = 20261126;
+
+/** The reference's transcripts of the fixed set's cases, by case number, for machines without Go. */
+export interface RandomRecording { version: string; seed: number; cases: Record<string, { fingerprint: string; steps: Step[] }> }
+export const randomFixtureFile = new URL('./fixtures/randomized-reference.json', import.meta.url);

@@ -8,14 +8,12 @@
 // lookup answers with the object as it is when asked, so only then is the event's truth knowable.
 import { expect } from 'chai';
 import { setMaxListeners } from 'node:events';
-import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { noopLogger, type KubeObject } from '@kubekit/core';
 import { Informer } from '../src/informer.js';
 import { loadKubeConfig } from '../src/kubeConfig.js';
 import { testBackends, type TestServer } from './helpers/backends.js';
-import { Kube } from './helpers/kube.js';
+import { httpProxy } from './helpers/httpProxy.js';
+import { Kube, shirtsCRD } from './helpers/kube.js';
 import { until, untilAsync } from './helpers/until.js';
 import { seededRandom } from '../../../test/support/seededRandom.js';
 
@@ -30,32 +28,14 @@ interface Recorded {
 
 /** A proxy in front of the apiserver that counts requests by kind, so the test sees what the informers asked. */
 async function countingProxy(target: string, ca: string | undefined): Promise<{ url: string; requests: { path: string; query: URLSearchParams; accept: string }[]; close: () => Promise<void> }> {
-  const upstream = new URL(target);
   const requests: { path: string; query: URLSearchParams; accept: string }[] = [];
-  const secure = upstream.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true, ca }) : new http.Agent({ keepAlive: true });
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '' });
-    const headers = { ...req.headers, host: upstream.host };
-    const out = (secure ? https : http).request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers, agent }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-    res.on('close', () => out.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: async () => {
-      server.closeAllConnections();
-      agent.destroy();
-      await new Promise((resolve) => server.close(resolve));
+  const proxy = await httpProxy(target, ca, {
+    answer: (req, _res, url) => {
+      requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '' });
+      return false;
     },
-  };
+  });
+  return { url: proxy.url, requests, close: proxy.close };
 }
 
 for (const backend of testBackends()) {
@@ -71,21 +51,7 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
   before(async () => {
     server = await backend.start({ bookmarkIntervalMs: 20 });
     kube = new Kube(server.url, server.auth);
-    await kube.createCRD(server, {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `shirts.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
-        versions: [{
-          name: 'v1', served: true, storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } } } },
-          selectableFields: [{ jsonPath: '.spec.color' }],
-        }],
-      },
-    } as KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } });
+    await kube.createCRD(server, shirtsCRD(group));
     proxy = await countingProxy(server.url, server.auth.ca);
   });
 

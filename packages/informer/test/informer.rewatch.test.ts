@@ -9,14 +9,12 @@
 // shows beyond doubt: the bound is 2 s. (With the default policy the step is 0.8–1.6 s; the figure
 // printed is the catch-up time measured.)
 import { expect } from 'chai';
-import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import type { KubeObject } from '@kubekit/core';
 import { Informer } from '../src/informer.js';
 import { loadKubeConfig } from '../src/kubeConfig.js';
 import { testBackends, type TestServer } from './helpers/backends.js';
-import { Kube } from './helpers/kube.js';
+import { httpProxy } from './helpers/httpProxy.js';
+import { Kube, shirtsCRD } from './helpers/kube.js';
 import { until, untilAsync } from './helpers/until.js';
 
 const group = 'rewatch.example.com';
@@ -33,21 +31,10 @@ interface WatchBreakingProxy {
 }
 
 async function watchBreakingProxy(target: string, ca: string | undefined): Promise<WatchBreakingProxy> {
-  const upstream = new URL(target);
-  const secure = upstream.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true, ca }) : new http.Agent({ keepAlive: true });
-  const sockets = new Set<Socket>();
   let armed: { rst: boolean; broke: (at: number) => void } | undefined;
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const watch = url.searchParams.get('watch') === 'true';
-    const out = (secure ? https : http).request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host }, agent }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      res.flushHeaders();
-      if (!watch) {
-        up.pipe(res);
-        return;
-      }
+  const inner = await httpProxy(target, ca, {
+    relay: (req, res, up, url) => {
+      if (url.searchParams.get('watch') !== 'true') return false;
       up.on('data', (chunk: Buffer) => {
         const trip = armed;
         if (trip !== undefined && chunk.includes(10)) {
@@ -62,24 +49,13 @@ async function watchBreakingProxy(target: string, ca: string | undefined): Promi
         res.write(chunk);
       });
       up.on('end', () => res.end());
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-    res.on('close', () => out.destroy());
-  });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    breakNextEvent: (rst) => new Promise<number>((resolve) => (armed = { rst, broke: resolve })),
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      agent.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      return true;
     },
+  });
+  return {
+    url: inner.url,
+    breakNextEvent: (rst) => new Promise<number>((resolve) => (armed = { rst, broke: resolve })),
+    close: inner.close,
   };
 }
 
@@ -92,13 +68,7 @@ for (const backend of testBackends()) {
     before(async () => {
       server = await backend.start();
       kube = new Kube(server.url, server.auth);
-      await kube.createCRD(server, {
-        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `shirts.${group}` },
-        spec: {
-          group, scope: 'Namespaced', names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
-          versions: [{ name: 'v1', served: true, storage: true, selectableFields: [{ jsonPath: '.spec.color' }], schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } } } } }],
-        },
-      } as KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } });
+      await kube.createCRD(server, shirtsCRD(group));
     });
 
     after(async () => {

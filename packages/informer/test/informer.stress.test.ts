@@ -30,15 +30,13 @@
 // answers with the object as it is when asked, so only then is the event's truth knowable.
 import { expect } from 'chai';
 import { setMaxListeners } from 'node:events';
-import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { noopLogger, type KubeObject, type LogFields, type Logger } from '@kubekit/core';
 import { Informer } from '../src/informer.js';
 import { loadKubeConfig } from '../src/kubeConfig.js';
 import { testBackends, type TestServer } from './helpers/backends.js';
-import { Kube } from './helpers/kube.js';
+import { httpProxy } from './helpers/httpProxy.js';
+import { Kube, shirtsCRD } from './helpers/kube.js';
 import { until, untilAsync } from './helpers/until.js';
 import { seededRandom } from '../../../test/support/seededRandom.js';
 
@@ -91,55 +89,30 @@ interface BreakingProxy {
 
 /** A proxy in front of the apiserver that counts requests, can break every open connection at once and expire resumed watches. */
 async function breakingProxy(target: string, ca: string | undefined): Promise<BreakingProxy> {
-  const upstream = new URL(target);
   const requests: ProxiedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const secure = upstream.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true, ca }) : new http.Agent({ keepAlive: true });
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '' });
-    const resumes = url.searchParams.get('watch') === 'true' && (url.searchParams.get('resourceVersion') ?? '') !== '' && !url.searchParams.has('sendInitialEvents');
-    if (resumes && proxy.expireWatches > 0) {
+  const inner = await httpProxy(target, ca, {
+    answer: (req, res, url) => {
+      requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '' });
+      const resumes = url.searchParams.get('watch') === 'true' && (url.searchParams.get('resourceVersion') ?? '') !== '' && !url.searchParams.has('sendInitialEvents');
+      if (!resumes || proxy.expireWatches <= 0) return false;
       proxy.expireWatches--;
       proxy.onExpire?.(url.searchParams.get('resourceVersion')!);
       res.writeHead(200, { 'content-type': 'application/json' });
       const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (2)', reason: 'Expired', code: 410 };
       res.end(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
-      req.resume();
-      return;
-    }
-    const headers = { ...req.headers, host: upstream.host };
-    const out = (secure ? https : http).request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers, agent }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      // At once, as the apiserver does: a watch with no event yet would otherwise look unanswered
-      // (Node sends the head with the first byte of the body) until the next bookmark, a minute later.
-      res.flushHeaders();
-      up.pipe(res);
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-    res.on('close', () => out.destroy());
+      return true;
+    },
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxy: BreakingProxy = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: inner.url,
     requests,
     expireWatches: 0,
     breakAll: () => {
-      const n = sockets.size;
-      for (const socket of sockets) socket.destroy();
+      const n = inner.sockets.size;
+      for (const socket of inner.sockets) socket.destroy();
       return n;
     },
-    close: async () => {
-      server.closeAllConnections();
-      agent.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: inner.close,
   };
   return proxy;
 }
@@ -239,21 +212,7 @@ for (const backend of testBackends()) {
   before(async () => {
     server = await backend.start({ bookmarkIntervalMs: 20 });
     kube = new Kube(server.url, server.auth);
-    for (const { group } of variants) await kube.createCRD(server, {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `shirts.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
-        versions: [{
-          name: 'v1', served: true, storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } } } },
-          selectableFields: [{ jsonPath: '.spec.color' }],
-        }],
-      },
-    } as KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } });
+    for (const { group } of variants) await kube.createCRD(server, shirtsCRD(group));
   });
 
   after(async () => {

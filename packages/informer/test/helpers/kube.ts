@@ -112,3 +112,22 @@ export async function startConversionWebhook(group: string): Promise<{ server: S
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/convert`, caBundle: Buffer.from(tls('ca.crt')).toString('base64') };
 }
+
+/** A namespaced `Shirt` CRD in `group` (v1) whose `spec.color` is a selectable field: the informer tests' custom resource. */
+export function shirtsCRD(group: string): KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } } {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `shirts.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'shirts', singular: 'shirt', kind: 'Shirt' },
+      versions: [{
+        name: 'v1', served: true, storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } } } },
+        selectableFields: [{ jsonPath: '.spec.color' }],
+      }],
+    },
+  } as KubeObject & { spec: { group: string; versions: { name: string }[]; names: { plural: string } } };
+}
