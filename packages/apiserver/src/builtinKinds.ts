@@ -162,6 +162,13 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   private decodeTyped(body: unknown, ctx: WriteContext): KubeObject {
+    const given = isObject(body) && typeof body.apiVersion === 'string' ? body.apiVersion : '';
+    if (given !== '' && given !== this.apiVersion) {
+      // The scheme has no such kind in that version (a core kind under apps/v1, a custom kind): the codec's
+      // error, before any field is looked at (kube-apiserver 1.34.4, test/differential/hostile.test.ts).
+      const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
+      throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
+    }
     const obj = decodeObjectShape(cloneJSON(body));
     const typeError = this.spec.typeError?.(obj);
     if (typeError !== undefined) throw KubeError.badRequest(typeError);

@@ -93,7 +93,9 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
   let propagation: unknown;
   let orphan: unknown;
   let preconditions: Record<string, unknown> = {};
-  if (body.length > 0) {
+  // A `null` body decodes to no options at all (kube-apiserver 1.34.4 deletes as without a body).
+  const nullBody = body.length > 0 && body.toString('utf8').trim() === 'null';
+  if (body.length > 0 && !nullBody) {
     const text = body.toString('utf8');
     const excess = scanNesting(text, apiserverMaxDepth);
     if (excess !== undefined) throw KubeError.badRequest(goJSONDepthMessage(excess));

@@ -246,23 +246,23 @@ function firstFloatOverflow(text: string): string | undefined {
 function firstYAMLDocument(text: string): unknown {
   const options = { intAsBigInt: false, version: '1.1', uniqueKeys: false } as const;
   try {
-    return binaryAsBase64(parseYAML(text, options) as unknown);
+    return binaryAsText(parseYAML(text, options) as unknown);
   } catch (err) {
     if (!(err instanceof Error) || !err.message.includes('multiple documents')) throw err;
     const docs = parseAllDocuments(text, options);
     const first = Array.isArray(docs) ? docs[0] : docs;
     if (first === undefined) throw err;
     if (first.errors.length > 0) throw first.errors[0];
-    return binaryAsBase64(first.toJS() as unknown);
+    return binaryAsText(first.toJS() as unknown);
   }
 }
 
 /**
- * A `!!binary` scalar becomes the bytes' base64 text, as sigs.k8s.io/yaml's YAMLToJSON marshals go-yaml's
- * []byte (the `yaml` package gives a Uint8Array). Iterative.
+ * A `!!binary` scalar becomes its bytes as text, as sigs.k8s.io/yaml's YAMLToJSON turns go-yaml's decoded
+ * []byte into a string (invalid UTF-8 replaced); the `yaml` package gives a Uint8Array. Iterative.
  */
-function binaryAsBase64(value: unknown): unknown {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+function binaryAsText(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
@@ -270,7 +270,7 @@ function binaryAsBase64(value: unknown): unknown {
     const o = v as Record<string, unknown>;
     for (const k of Object.keys(o)) {
       const x = o[k];
-      if (x instanceof Uint8Array) Object.defineProperty(o, k, { value: Buffer.from(x).toString('base64'), enumerable: true, writable: true, configurable: true });
+      if (x instanceof Uint8Array) Object.defineProperty(o, k, { value: Buffer.from(x).toString('utf8'), enumerable: true, writable: true, configurable: true });
       else if (x !== null && typeof x === 'object') stack.push(x);
     }
   }
@@ -435,6 +435,9 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
       if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && pctx.strictError !== undefined) {
         throw pctx.strictError(err.message.replace('ObjectMeta.uid of type string', 'ObjectMeta.uid of type types.UID'));
       }
+      // A patched built-in object of a version its scheme does not know: the codec's error, quoted the same way.
+      const noKind = err instanceof KubeError && err.reason === 'BadRequest' ? /cannot be handled as a [^:]*: (no kind .* is registered for version .*)$/.exec(err.message) : null;
+      if (noKind !== null && pctx.strictError !== undefined) throw pctx.strictError(noKind[1]);
       throw err;
     }
     checkName(r, decoded);

@@ -95,16 +95,19 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
   });
 
   // The codec factory serves JSON, YAML and protobuf for objects (a patch media type is no object's); the
-  // DeleteOptions decoder knows only meta kinds; sigs.k8s.io/yaml turns go-yaml's !!binary into base64 text.
-  it('refuses patch media types for objects and other kinds as DeleteOptions, and reads !!binary as base64', async () => {
+  // DeleteOptions decoder knows only meta kinds; sigs.k8s.io/yaml turns go-yaml's !!binary bytes into a string.
+  it('refuses patch media types for objects and other kinds as DeleteOptions, and reads !!binary as its bytes', async () => {
     const created = await client.request('POST', cms, '{"metadata":{"name":"ct"}}', 'application/json-patch+json');
     expect([created.status, created.body.message]).to.deep.equal([415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf']);
+    const other = await client.put(`${cms}/cm`, { apiVersion: 'apps/v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } });
+    expect([other.status, other.body.message]).to.deep.equal([400, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"']);
+    expect((await client.request('DELETE', `${cms}/cm?dryRun=All`, 'null')).status).to.equal(200);
     const del = await client.delete(`${cms}/cm`, { kind: 'Pod', apiVersion: 'v1' });
     expect([del.status, del.body.message]).to.deep.equal([400, 'no kind "Pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"']);
     expect((await client.get(`${cms}/cm`)).status).to.equal(200);
     const bin = await client.request('PATCH', `${widgets()}/bin?fieldManager=m`, 'apiVersion: hostile.example.com/v1\nkind: Widget\nmetadata:\n  name: bin\nspec:\n  data:\n    b: !!binary aGVsbG8=\n', 'application/apply-patch+yaml');
     expect(bin.status, bin.text).to.equal(201);
-    expect(bin.body.spec.data).to.deep.equal({ b: 'aGVsbG8=' });
+    expect(bin.body.spec.data).to.deep.equal({ b: 'hello' });
   });
 
   // handlers/patch.go reads the current object inside GuaranteedUpdate before it decodes the patch; a
