@@ -531,7 +531,9 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
       if (generate === undefined || generate === '' || a === undefined || a === null || typeof a.message !== 'string' || a === b) return a;
       // The apiserver keeps at most 58 characters of the prefix (names.SimpleNameGenerator).
       const prefix = generate.length > 58 ? generate.slice(0, 58) : generate;
-      return { ...a, message: a.message.split(prefix).map((part, k) => (k === 0 ? part : part.replace(/^[a-z0-9]{5}"/, '<generated>"'))).join(prefix) };
+      const mask = (m: string): string => m.split(prefix).map((part, k) => (k === 0 ? part : part.replace(/^[a-z0-9]{5}(\\?")/, '<generated>$1'))).join(prefix);
+      const causes = (a as { causes?: { message?: string }[] }).causes?.map((c) => (typeof c.message === 'string' ? { ...c, message: mask(c.message) } : c));
+      return { ...a, message: mask(a.message), ...(causes === undefined ? {} : { causes }) };
     };
     await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepAnswer });
     for (const [what, p] of [['w', W], ['cm', CM], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });

@@ -187,8 +187,10 @@ const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
  * "characters" where the label selector checks (apimachinery's content package) say "bytes".
  */
 function inCharacters(e: FieldError): FieldError {
-  if (!/must be no more than \d+ bytes/.test(e.detail)) return e;
-  return new FieldError(e.type, e.field, e.badValue, e.detail.replace(/must be no more than (\d+) bytes/, 'must be no more than $1 characters'), e.badValueText);
+  if (!/must be no more than \d+ bytes|^a valid label key /.test(e.detail)) return e;
+  // (And IsQualifiedName's "a qualified name" where content.IsLabelKey says "a valid label key".)
+  const detail = e.detail.replace(/must be no more than (\d+) bytes/, 'must be no more than $1 characters').replace(/^a valid label key /, 'a qualified name ');
+  return new FieldError(e.type, e.field, e.badValue, detail, e.badValueText);
 }
 
 function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {

@@ -148,6 +148,8 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const r = await client.request('PUT', `${cms}/cm`, '{"metadata":{"name":"cm","labels":{"__proto__":"x"}},"data":{"a":"1"}}');
     expect(r.status).to.equal(422);
     expect(r.body.details.causes).to.have.length(4);
+    const slashes = await client.post(cms, { metadata: { name: 'slashes', finalizers: ['a/b/c'] } });
+    expect(slashes.body.message).to.match(/^ConfigMap "slashes" is invalid: metadata\.finalizers: Invalid value: "a\/b\/c": a qualified name must consist of /);
     const label = await client.post(cms, { metadata: { name: 'long', labels: { k: 'v'.repeat(64) } } });
     expect(label.body.message).to.equal(`ConfigMap "long" is invalid: metadata.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`);
   });

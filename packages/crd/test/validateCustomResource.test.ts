@@ -80,12 +80,14 @@ describe('validateCustomResource', () => {
       expect(errs[1]).to.match(/^metadata\.name: Invalid value: "Wx-[bcdfghjklmnpqrstvwxz2456789]{5}": a lowercase RFC 1123 subdomain/);
     });
 
+    // kube-apiserver 1.34.4 words a key with two slashes through pkg/util/validation.IsQualifiedName
+    // ("a qualified name ...", test/differential/hostile.test.ts), not content.IsLabelKey's "a valid label key".
     it('checks labels, annotations and finalizers', () => {
       const errs = texts(validateCustomResource(crd, 'v1', widget({}, {
         name: 'w', labels: { 'a/b/c': 'ok', good: 'not ok!' }, annotations: { '-bad': 'x' }, finalizers: ['example.com/f', 'bad finalizer'],
       })));
       expect(errs).to.have.length(4);
-      expect(errs[0]).to.equal(`metadata.labels: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`);
+      expect(errs[0]).to.equal(`metadata.labels: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`);
       expect(errs[1]).to.match(/^metadata\.labels: Invalid value: "not ok!": a valid label must be an empty string/);
       expect(errs[2]).to.match(/^metadata\.annotations: Invalid value: "-bad": name part must consist of/);
       expect(errs[3]).to.match(/^metadata\.finalizers: Invalid value: "bad finalizer": name part must consist of/);

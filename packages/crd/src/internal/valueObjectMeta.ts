@@ -69,7 +69,8 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else errs.push(...isDNS1123Subdomain(prefix, 'bytes').map((m) => `prefix part ${m}`));
   } else {
-    return [`a valid label key ${regexError(labelKeyMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    // pkg/util/validation.IsQualifiedName of kube-apiserver 1.34 ("a qualified name", not content.IsLabelKey's "a valid label key").
+    return [`a qualified name ${regexError(labelKeyMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
@@ -240,9 +241,9 @@ function validateOwnerReferences(meta: Meta, path: FieldPath): FieldError[] {
     const gv = parseGroupVersion(apiVersion);
     if (apiVersion.length === 0) errs.push(required(rp.child('apiVersion'), 'must not be empty'));
     else if (typeof gv === 'string' || gv.version.length === 0) errs.push(invalid(rp.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
-    if (s(ref.kind).length === 0) errs.push(required(rp.child('kind'), 'must not be empty'));
-    if (s(ref.name).length === 0) errs.push(required(rp.child('name'), 'must not be empty'));
-    if (s(ref.uid).length === 0) errs.push(required(rp.child('uid'), 'must not be empty'));
+    // apimachinery's validateOwnerReference (1.34) names the list, not the item: `metadata.ownerReferences.name:
+    // Invalid value: "": must not be empty` (kube-apiserver 1.34.4, test/differential/hostile.test.ts).
+    for (const f of ['kind', 'name', 'uid'] as const) if (s(ref[f]).length === 0) errs.push(invalid(p.child(f), '', 'must not be empty'));
     if (typeof gv !== 'string' && gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') {
       errs.push(invalid(rp, ref, '/v1, Kind=Event is disallowed from being an owner'));
     }

@@ -55,7 +55,10 @@ const daysIn = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 
 function timeError(v: string): Decoded {
-  return { ok: false, error: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as RFC 3339` };
+  // time.Parse's error for a value that does not even start with the year (kube-apiserver 1.34.4, built
+  // with Go 1.24: `cannot parse "yesterday" as "2006"`); other malformed values keep the RFC 3339 words.
+  const what = /^\d{4}/.test(v) ? 'RFC 3339' : '"2006"';
+  return { ok: false, error: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as ${what}` };
 }
 
 /**
