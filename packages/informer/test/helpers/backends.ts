@@ -28,10 +28,14 @@ export interface TestServerOptions {
   bookmarkIntervalMs?: number;
 }
 
-/** A server factory per backend; the real apiserver only when Go is on PATH (or KUBEKIT_GO). */
+/**
+ * A server factory per backend; the real apiserver only when Go is on PATH (or KUBEKIT_GO).
+ * `KUBEKIT_BACKENDS=embedded` or `=reference` keeps one of them.
+ */
 export function testBackends(): { name: TestServer['name']; start: (options?: TestServerOptions) => Promise<TestServer> }[] {
-  const out: { name: TestServer['name']; start: (options?: TestServerOptions) => Promise<TestServer> }[] = [{ name: 'embedded', start: startEmbedded }];
-  if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && process.env.KUBEKIT_BACKENDS !== 'embedded') out.push({ name: 'reference', start: startReference });
+  const only = process.env.KUBEKIT_BACKENDS;
+  const out: { name: TestServer['name']; start: (options?: TestServerOptions) => Promise<TestServer> }[] = only === 'reference' ? [] : [{ name: 'embedded', start: startEmbedded }];
+  if (spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0 && only !== 'embedded') out.push({ name: 'reference', start: startReference });
   return out;
 }
 
