@@ -6,8 +6,9 @@
 import type { Backend } from './backends.js';
 import type { HostileDifference } from './hostileAllowlist.js';
 import { runHostileCase, setupHostile, withNamespace, type HostileCase } from './hostileCase.js';
-import { canonical, normalizeSteps, type Step } from './normalize.js';
+import { normalizeSteps, type Step } from './normalize.js';
 import { Session } from './session.js';
+import { diffSteps } from './stepDiff.js';
 
 /** Sets up a backend for hostile cases (the CRD and the canaries). */
 export async function prepare(backend: Backend): Promise<void> {
@@ -37,30 +38,14 @@ export function hostileOp(label: string): string {
   return m ? m[1] : label.split(':')[0];
 }
 
-function aspect(a: Step | undefined, b: Step | undefined): string {
-  if (a === undefined || b === undefined) return 'missing step';
-  if (a.status !== b.status) return `status ${String(b.status)} vs ${String(a.status)}`;
-  if (canonical(a.warnings) !== canonical(b.warnings)) return 'warnings';
-  return (a.body as { reason?: string } | undefined)?.reason !== undefined ? 'error message' : 'body';
-}
 
 export interface HostileOutcome { mine: Step[]; reference: Step[]; differences: HostileDifference[]; classes: string[] }
 
 export async function compareHostile(kubekit: Backend, reference: Backend, c: HostileCase): Promise<HostileOutcome> {
   const [mine, ref] = await Promise.all([hostileTranscript(kubekit, c), hostileTranscript(reference, c)]);
-  const differences: HostileDifference[] = [];
-  const classes: string[] = [];
-  for (let i = 0; i < Math.max(mine.length, ref.length); i++) {
-    const a = mine[i];
-    const b = ref[i];
-    if (a !== undefined && b !== undefined && a.label === b.label && canonical(a) === canonical(b)) continue;
-    const label = (b ?? a).label;
-    differences.push({ op: hostileOp(label), label, kubekit: a, reference: b, case: c });
-    classes.push(`${hostileOp(label)}: ${aspect(a, b)}`);
-    // What follows a different status (its state reads, the next requests) is its consequence.
-    if (a === undefined || b === undefined || a.label !== b.label || a.status !== b.status) break;
-  }
-  return { mine, reference: ref, differences, classes };
+  // What follows a different status (its state reads, the next requests) is its consequence.
+  const { steps, classes } = diffSteps(mine, ref, hostileOp);
+  return { mine, reference: ref, differences: steps.map((d) => ({ ...d, case: c })), classes };
 }
 
 /** Shrinks a case by dropping requests while the first differing class stays (bounded by `budget` replays). */

@@ -6,10 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Backend } from './backends.js';
-import { canonical, normalizeSteps, type Step } from './normalize.js';
+import { normalizeSteps, type Step } from './normalize.js';
 import type { StepDifference } from './randomAllowlist.js';
 import { runCase, withSlug, type RandomCase } from './randomCase.js';
 import { Session } from './session.js';
+import { diffSteps } from './stepDiff.js';
 
 export async function transcript(backend: Backend, c: RandomCase): Promise<Step[]> {
   const s = new Session(backend);
@@ -31,15 +32,6 @@ export function opOf(label: string): string {
   return m ? m[1] : label;
 }
 
-/** What differs in a step: its status, its warnings, its body, or the transcript's shape. */
-function aspect(a: Step | undefined, b: Step | undefined): string {
-  if (a === undefined || b === undefined) return 'missing step';
-  if (a.status !== b.status) return `status ${String(b.status)} vs ${String(a.status)}`;
-  if (canonical(a.warnings) !== canonical(b.warnings)) return 'warnings';
-  if (canonical(a.events) !== canonical(b.events)) return 'events';
-  return (a.body as { reason?: string } | undefined)?.reason !== undefined ? 'error message' : 'body';
-}
-
 export interface Outcome { mine: Step[]; reference: Step[]; differences: StepDifference[]; classes: string[] }
 
 export async function compare(kubekit: Backend, reference: Backend, c: RandomCase): Promise<Outcome> {
@@ -54,18 +46,9 @@ export async function compareRecorded(kubekit: Backend, ref: Step[], c: RandomCa
 
 /** Where kubekit's transcript of a case differs from the reference's, up to the first different status. */
 function differ(mine: Step[], ref: Step[], c: RandomCase): Outcome {
-  const differences: StepDifference[] = [];
-  const classes: string[] = [];
-  for (let i = 0; i < Math.max(mine.length, ref.length); i++) {
-    const a = mine[i];
-    const b = ref[i];
-    if (a !== undefined && b !== undefined && a.label === b.label && canonical(a) === canonical(b)) continue;
-    const label = (b ?? a).label;
-    differences.push({ op: opOf(label), label, kubekit: a, reference: b, case: c });
-    classes.push(`${opOf(label)}: ${aspect(a, b)}`);
-    // What follows a different status (or a different transcript) is its consequence.
-    if (a === undefined || b === undefined || a.label !== b.label || a.status !== b.status) break;
-  }
+  const { steps, classes } = diffSteps(mine, ref, opOf);
+  // (A step missing on one side is typed as present, as the allow-list's matchers read both.)
+  const differences = steps.map((d): StepDifference => ({ ...d, kubekit: d.kubekit as Step, reference: d.reference as Step, case: c }));
   return { mine, reference: ref, differences, classes };
 }
 
