@@ -18,6 +18,7 @@ import { referenceAvailable, startKubekit, startReference, type Backend } from '
 import { allowedHostileDifferences } from './hostileAllowlist.js';
 import { generateHostileCase, type HostileCase } from './hostileCase.js';
 import { compareHostile, hostileReport, prepare, shrinkHostile } from './hostileCompare.js';
+import { DifferenceTally } from './stepDiff.js';
 
 const count = Number(process.env.KUBEKIT_DIFFERENTIAL_HOSTILE ?? 30);
 const seed = Number(process.env.KUBEKIT_DIFFERENTIAL_SEED ?? 20261126);
@@ -46,8 +47,7 @@ describe(`differential, hostile: ${indices.length} ${replayFile === undefined ? 
   this.timeout(24 * 60 * 60_000);
   let kubekit: Backend | undefined;
   let reference: Backend | undefined;
-  const tally = new Map<string, { cases: number; allowed: number }>();
-  let differing = 0;
+  const tally = new DifferenceTally();
   let ran = 0;
 
   before(async function () {
@@ -62,8 +62,7 @@ describe(`differential, hostile: ${indices.length} ${replayFile === undefined ? 
   after(async function () {
     await Promise.all([kubekit?.close(), reference?.close()]);
     if (ran === 0) return;
-    process.stdout.write(`differential, hostile: seed ${seed}: ${ran} cases, ${differing} differ\n`);
-    for (const [cls, t] of [...tally].sort((a, b) => b[1].cases - a[1].cases)) process.stdout.write(`  ${t.cases} × ${cls}${t.allowed > 0 ? ` (${t.allowed} allow-listed)` : ''}\n`);
+    for (const line of tally.lines('hostile', seed, ran)) process.stdout.write(`${line}\n`);
   });
 
   it('answers every hostile case as the real kube-apiserver does (or as allow-listed), and pollutes no prototype', async function () {
@@ -80,17 +79,11 @@ describe(`differential, hostile: ${indices.length} ${replayFile === undefined ? 
         ran++;
         const now = prototypes();
         if (now !== pristine) failures.push(`case ${index}: a built-in prototype changed (prototype pollution in kubekit's server):\n${now}`);
-        if (indices.length >= 200 && ran % 100 === 0) process.stdout.write(`      differential, hostile: ${ran}/${indices.length} cases, ${differing} differ\n`);
+        if (indices.length >= 200 && ran % 100 === 0) process.stdout.write(`      differential, hostile: ${ran}/${indices.length} cases, ${tally.differing} differ\n`);
         if (o.differences.length === 0) continue;
-        differing++;
         const allowedBy = o.differences.map((d) => allowedHostileDifferences.find((a) => a.matches(d)));
         const allowed = allowedBy.every((a) => a !== undefined);
-        for (const cls of new Set(o.classes)) {
-          const t = tally.get(cls) ?? { cases: 0, allowed: 0 };
-          t.cases++;
-          if (allowed) t.allowed++;
-          tally.set(cls, t);
-        }
+        tally.count(o.classes, allowed);
         if (allowed) {
           if (log !== undefined) appendFileSync(log, `${JSON.stringify({ seed, index, classes: o.classes, allowed: [...new Set(allowedBy.map((a) => a!.name))] })}\n`);
           continue;

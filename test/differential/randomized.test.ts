@@ -16,6 +16,7 @@ import { referenceAvailable, startKubekit, startReference, type Backend } from '
 import { allowedRandomDifferences } from './randomAllowlist.js';
 import { generateCase, type RandomCase } from './randomCase.js';
 import { compare, compareRecorded, fingerprint, fixedSeed, randomFixtureFile, report, shrink, type Outcome, type RandomRecording } from './randomCompare.js';
+import { DifferenceTally } from './stepDiff.js';
 
 const count = Number(process.env.KUBEKIT_DIFFERENTIAL_RANDOM ?? 24);
 const seed = Number(process.env.KUBEKIT_DIFFERENTIAL_SEED ?? fixedSeed);
@@ -44,8 +45,7 @@ describe(`differential, randomized: ${indices.length} ${replayFile === undefined
   this.timeout(24 * 60 * 60_000);
   let kubekit: Backend | undefined;
   let reference: Backend | undefined;
-  const tally = new Map<string, { cases: number; allowed: number }>();
-  let differing = 0;
+  const tally = new DifferenceTally();
   let ran = 0;
   const recorded: RandomRecording['cases'] = {};
 
@@ -66,8 +66,7 @@ describe(`differential, randomized: ${indices.length} ${replayFile === undefined
     }
     await Promise.all([kubekit?.close(), reference?.close()]);
     if (ran === 0) return;
-    process.stdout.write(`differential, randomized: seed ${seed}: ${ran} cases, ${differing} differ\n`);
-    for (const [cls, t] of [...tally].sort((a, b) => b[1].cases - a[1].cases)) process.stdout.write(`  ${t.cases} × ${cls}${t.allowed > 0 ? ` (${t.allowed} allow-listed)` : ''}\n`);
+    for (const line of tally.lines('randomized', seed, ran)) process.stdout.write(`${line}\n`);
   });
 
   it('answers every generated case as the real kube-apiserver does (or as allow-listed)', async function () {
@@ -92,17 +91,11 @@ describe(`differential, randomized: ${indices.length} ${replayFile === undefined
           o = await compareRecorded(kubekit!, r.steps, c);
         }
         ran++;
-        if (indices.length >= 200 && ran % 100 === 0) process.stdout.write(`      differential, randomized: ${ran}/${indices.length} cases, ${differing} differ\n`);
+        if (indices.length >= 200 && ran % 100 === 0) process.stdout.write(`      differential, randomized: ${ran}/${indices.length} cases, ${tally.differing} differ\n`);
         if (o.differences.length === 0) continue;
-        differing++;
         const allowedBy = o.differences.map((d) => allowedRandomDifferences.find((a) => a.matches(d)));
         const allowed = allowedBy.every((a) => a !== undefined);
-        for (const cls of new Set(o.classes)) {
-          const t = tally.get(cls) ?? { cases: 0, allowed: 0 };
-          t.cases++;
-          if (allowed) t.allowed++;
-          tally.set(cls, t);
-        }
+        tally.count(o.classes, allowed);
         if (allowed) {
           if (log !== undefined) appendFileSync(log, `${JSON.stringify({ seed, index, classes: o.classes, allowed: [...new Set(allowedBy.map((a) => a!.name))] })}\n`);
           continue;

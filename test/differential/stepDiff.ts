@@ -1,7 +1,8 @@
 /**
  * Where kubekit's transcript of a generated case differs from the reference's (the randomized and the
  * hostile suites): the differing steps up to the first different status — what follows it is its
- * consequence — each with its class (`create: status 422 vs 201`, `json patch: body`, …).
+ * consequence — each with its class (`create: status 422 vs 201`, `json patch: body`, …); and a
+ * campaign's tally of the classes.
  */
 import { canonical, type Step } from './normalize.js';
 
@@ -36,4 +37,30 @@ export function diffSteps(mine: Step[], ref: Step[], opOf: (label: string) => st
     if (a === undefined || b === undefined || a.label !== b.label || a.status !== b.status) break;
   }
   return { steps, classes };
+}
+
+/** A campaign's count of differing cases by class, allow-listed or not, printed at its end. */
+export class DifferenceTally {
+  private readonly byClass = new Map<string, { cases: number; allowed: number }>();
+  /** Cases with a difference, allow-listed ones included. */
+  differing = 0;
+
+  /** Counts a differing case: its classes, and whether every one of its differences is allow-listed. */
+  count(classes: string[], allowed: boolean): void {
+    this.differing++;
+    for (const cls of new Set(classes)) {
+      const t = this.byClass.get(cls) ?? { cases: 0, allowed: 0 };
+      t.cases++;
+      if (allowed) t.allowed++;
+      this.byClass.set(cls, t);
+    }
+  }
+
+  /** The summary lines: the cases run and differing, then each class, the most frequent first. */
+  lines(suite: string, seed: number, ran: number): string[] {
+    return [
+      `differential, ${suite}: seed ${seed}: ${ran} cases, ${this.differing} differ`,
+      ...[...this.byClass].sort((a, b) => b[1].cases - a[1].cases).map(([cls, t]) => `  ${t.cases} × ${cls}${t.allowed > 0 ? ` (${t.allowed} allow-listed)` : ''}`),
+    ];
+  }
 }
