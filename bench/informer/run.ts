@@ -87,7 +87,7 @@ const scenarios: [number, number][] = values.quick ? [[10_000, 50_000]] : [[10_0
 const selectors = ['', 'spec.color=blue'];
 const impls = ['floor', 'kubekit', 'kubekit-raw', 'client-node'];
 
-/** Runs every implementation `repeat` times round-robin (so that noise from other processes falls on all alike) and prints the table. */
+/** Runs every implementation `runs` times round-robin (so that noise from other processes falls on all alike) and prints the table. */
 async function cell(title: string, info: { url: string; finalResourceVersion: string }, impls: string[], args: string[], objects: number, events: number, runs = repeat): Promise<{ rows: Map<string, Result>; runs: Map<string, Result[]> }> {
   const results = new Map<string, Result[]>(impls.map((i) => [i, []]));
   for (let r = 0; r < runs; r++) {
