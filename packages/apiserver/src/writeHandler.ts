@@ -529,6 +529,8 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
+  // rest.BeforeCreate keeps the resource version the object came with; the storage refuses it (below).
+  const requestedRV = obj.metadata.resourceVersion;
   fillSystemFieldsOnCreate(obj.metadata, wctx.now);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
@@ -540,8 +542,16 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   if (dryRun) {
     if (ctx.store.get(type.bucket, key) !== undefined) throw KubeError.alreadyExists(type.groupResource, name);
     sendWarnings(r, wctx);
-    respondObject(ctx, r, 201, await type.fromStorage(stored));
+    // The dry-run storage answers the object as it would be stored, with the resource version it came with.
+    const answer = await type.fromStorage(stored);
+    if (typeof requestedRV === 'string' && requestedRV !== '') answer.metadata.resourceVersion = requestedRV;
+    respondObject(ctx, r, 201, answer);
     return;
+  }
+  // etcd3's store.Create: `storage.ErrResourceVersionSetOnCreate` when the object's resource version
+  // parses (strconv.ParseUint) as anything but 0 — a plain error, answered as a 500 without a reason.
+  if (typeof requestedRV === 'string' && /^\d+$/.test(requestedRV) && BigInt(requestedRV) > 0n && BigInt(requestedRV) < 2n ** 64n) {
+    throw new KubeError('Unknown', 'resourceVersion should not be set on objects to be created');
   }
   const write = ctx.store.create(type.groupResource, key, name, stored);
   await write.durable;

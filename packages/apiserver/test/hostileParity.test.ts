@@ -153,4 +153,28 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const label = await client.post(cms, { metadata: { name: 'long', labels: { k: 'v'.repeat(64) } } });
     expect(label.body.message).to.equal(`ConfigMap "long" is invalid: metadata.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`);
   });
+
+  // storage/etcd3 store.Create refuses an object that carries a resource version
+  // (storage.ErrResourceVersionSetOnCreate): a plain error, which the handler answers as a 500 whose
+  // Status has no reason (StatusReasonUnknown is ""). ObjectResourceVersion parses it with
+  // strconv.ParseUint: "", "0" and what is not an unsigned integer pass. The dry-run storage creates
+  // nothing and checks nothing: it answers the object as it came, resource version included.
+  it('refuses to create an object that carries a resource version, as the storage does (answered 201 before)', async () => {
+    for (const rv of ['5', '05', '18446744073709551615']) {
+      const r = await client.post(cms, { metadata: { name: `with-rv-${rv.length}`, resourceVersion: rv } });
+      expect(r.status, rv).to.equal(500);
+      expect(r.body).to.deep.equal({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'resourceVersion should not be set on objects to be created', code: 500 });
+      expect((await client.get(`${cms}/with-rv-${rv.length}`)).status, rv).to.equal(404);
+    }
+    const cr = await client.post(widgets(), widget('with-rv', { metadata: { name: 'with-rv', resourceVersion: '12' } }));
+    expect(cr.status).to.equal(500);
+    for (const rv of ['', '0', 'abc', '-1', '18446744073709551616']) {
+      const r = await client.post(cms, { metadata: { name: `ok-rv-${['', '0', 'abc', '-1', '18446744073709551616'].indexOf(rv)}`, resourceVersion: rv } });
+      expect(r.status, JSON.stringify(rv)).to.equal(201);
+      expect(r.body.metadata.resourceVersion, rv).to.match(/^[1-9]\d*$/);
+    }
+    const dry = await client.post(`${cms}?dryRun=All`, { metadata: { name: 'dry-rv', resourceVersion: '7' } });
+    expect(dry.status).to.equal(201);
+    expect(dry.body.metadata.resourceVersion).to.equal('7');
+  });
 });

@@ -83,7 +83,9 @@ export class KubeError extends Error {
 
   /** The error as the apiserver's `Status` body. */
   toStatus(): Status {
-    const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason };
+    const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message };
+    // StatusReasonUnknown is "" upstream, and `reason` is omitempty: a Status of an unknown reason has none.
+    if (this.reason !== 'Unknown') status.reason = this.reason;
     if (this.details !== undefined) {
       // StatusDetails' fields are all `omitempty` upstream: an empty name, group or kind is left out.
       const d: StatusDetails = { ...this.details };
