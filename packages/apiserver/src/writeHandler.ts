@@ -531,6 +531,8 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   // rest.BeforeCreate keeps the resource version the object came with; the storage refuses it (below).
   const requestedRV = obj.metadata.resourceVersion;
+  // rest.BeforeCreate: a cluster-scoped object's namespace is cleared, not refused.
+  if (!type.names.namespaced) delete obj.metadata.namespace;
   fillSystemFieldsOnCreate(obj.metadata, wctx.now);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
@@ -594,6 +596,8 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     if (precondition !== undefined && precondition !== current.metadata.resourceVersion) {
       throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
+    // rest.BeforeUpdate: a cluster-scoped object's namespace is cleared, not refused.
+    if (!type.names.namespaced) delete obj.metadata.namespace;
     keepSystemFieldsOnUpdate(obj.metadata, old.metadata);
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
     // The strategy may rebuild the object (status writes); the managed fields are the field manager's.
