@@ -10,7 +10,7 @@
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, invalid, jsonTypeName, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
@@ -393,11 +393,6 @@ export function mergeStringData(o: KubeObject): void {
   delete o.stringData;
 }
 
-/** The JSON type encoding/json names in an UnmarshalTypeError. */
-function jsonTypeOf(v: unknown): string {
-  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v === 'bigint' ? 'number' : typeof v;
-}
-
 /**
  * encoding/json's error for a `map[string]string` field of a kind's struct that holds something else:
  * the field is named `<Struct>.<field>`, with the map's type for the field itself and `string` for a
@@ -407,10 +402,10 @@ function stringMapTypeError(o: KubeObject, struct: string, field: string): strin
   if (!Object.hasOwn(o, field)) return undefined;
   const v = o[field];
   if (v === null || v === undefined) return undefined;
-  if (!isObject(v)) return `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${struct}.${field} of type map[string]string`;
+  if (!isObject(v)) return `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${struct}.${field} of type map[string]string`;
   for (const k of Object.keys(v)) {
     const x = v[k];
-    if (x !== null && typeof x !== 'string') return `json: cannot unmarshal ${jsonTypeOf(x)} into Go struct field ${struct}.${field} of type string`;
+    if (x !== null && typeof x !== 'string') return `json: cannot unmarshal ${jsonTypeName(x)} into Go struct field ${struct}.${field} of type string`;
   }
   return undefined;
 }
@@ -419,17 +414,17 @@ function stringMapTypeError(o: KubeObject, struct: string, field: string): strin
 function boolTypeError(o: KubeObject, struct: string, field: string): string | undefined {
   const v = Object.hasOwn(o, field) ? o[field] : undefined;
   if (v === null || v === undefined || typeof v === 'boolean') return undefined;
-  return `json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field ${struct}.${field} of type bool`;
+  return `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${struct}.${field} of type bool`;
 }
 
 /** encoding/json's error for a Namespace's `spec.finalizers` ([]v1.FinalizerName) of the wrong type. */
 function namespaceSpecTypeError(o: KubeObject): string | undefined {
   const spec = Object.hasOwn(o, 'spec') ? o.spec : undefined;
   if (spec === undefined || spec === null) return undefined;
-  if (!isObject(spec)) return `json: cannot unmarshal ${jsonTypeOf(spec)} into Go struct field Namespace.spec of type v1.NamespaceSpec`;
+  if (!isObject(spec)) return `json: cannot unmarshal ${jsonTypeName(spec)} into Go struct field Namespace.spec of type v1.NamespaceSpec`;
   const fin = Object.hasOwn(spec, 'finalizers') ? spec.finalizers : undefined;
   if (fin === undefined || fin === null) return undefined;
-  if (!Array.isArray(fin)) return `json: cannot unmarshal ${jsonTypeOf(fin)} into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName`;
+  if (!Array.isArray(fin)) return `json: cannot unmarshal ${jsonTypeName(fin)} into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName`;
   const bad = fin.find((x) => x !== null && typeof x !== 'string');
-  return bad === undefined ? undefined : `json: cannot unmarshal ${jsonTypeOf(bad)} into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName`;
+  return bad === undefined ? undefined : `json: cannot unmarshal ${jsonTypeName(bad)} into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName`;
 }

@@ -9,6 +9,7 @@
  * changes, as the apiserver rebuilds its storage for the new CRD.
  */
 import { FieldError, KubeError, goQuote, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { standardFinalizers } from './objectMeta.js';
 import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
 import { converterFor, type Converter } from './conversion.js';
@@ -294,7 +295,7 @@ export class CustomResourceType implements ResourceType {
 function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): string[] {
   const had = new Set(old?.metadata.finalizers ?? []);
   const added = [...new Set(object.metadata.finalizers ?? [])].filter((f) => !had.has(f)).sort();
-  return added.filter((f) => !f.includes('/') && !['kubernetes', 'orphan', 'foregroundDeletion'].includes(f)).map((f) => `metadata.finalizers: ${goQuote(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
+  return added.filter((f) => !f.includes('/') && !standardFinalizers.includes(f)).map((f) => `metadata.finalizers: ${goQuote(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
 }
 
 function withoutMetadata(o: KubeObject): Record<string, unknown> {

@@ -5,7 +5,7 @@
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FieldError, FieldPath, KubeError, forbidden, invalid, required, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, required, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 
 /** How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
@@ -67,8 +67,7 @@ export function checkMetadataShape(obj: KubeObject): void {
 }
 
 function decodeError(field: string, goType: string, value: unknown): KubeError {
-  const jsonType = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'bigint' ? 'number' : typeof value;
-  return KubeError.badRequest(`json: cannot unmarshal ${jsonType} into Go struct field ObjectMeta.${field} of type ${goType}`);
+  return KubeError.badRequest(`json: cannot unmarshal ${jsonTypeName(value)} into Go struct field ObjectMeta.${field} of type ${goType}`);
 }
 
 /**
@@ -180,7 +179,7 @@ function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update'
 }
 
 /** `IsStandardFinalizerName` of pkg/apis/core/helper. */
-const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
+export const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
 
 /**
  * kube-apiserver 1.34's object metadata checks use pkg/util/validation's MaxLenError, which says

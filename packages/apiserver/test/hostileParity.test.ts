@@ -190,4 +190,12 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(updated.body.metadata.namespace).to.equal(undefined);
     expect(updated.body.metadata.labels.a).to.equal('b');
   });
+
+  // encoding/json's UnmarshalTypeError names a JSON boolean "bool" (decode.go literalStore), not "boolean".
+  it('names a boolean "bool" when it does not decode into the kind\'s Go type', async () => {
+    const created = await client.post(cms, { metadata: { name: 'bool-data' }, data: { k: true } });
+    expect(created.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string');
+    const meta = await client.post(cms, { metadata: { name: true } });
+    expect(meta.body.message).to.match(/json: cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.name of type string$/);
+  });
 });
