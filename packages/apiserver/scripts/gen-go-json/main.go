@@ -5,6 +5,10 @@
 // built-in objects as kube-apiserver does (empty optional fields dropped).
 //
 // Usage (from this directory): go run . ../../fixtures/builtin-openapi.json > ../../fixtures/builtin-go-json.json
+//
+// With -quantities, it reads a JSON array of JSON texts from stdin and writes, for each, what
+// encoding/json writes for a resource.Quantity decoded from it (null where decoding fails): test
+// vectors for the embedded server's canonical quantities (test/fixtures/quantity-canonical.json).
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -125,7 +130,35 @@ func addFields(fields map[string]Field, t reflect.Type) {
 	}
 }
 
+// quantities writes the canonical form of each quantity text read from stdin.
+func quantities() {
+	var inputs []string
+	if err := json.NewDecoder(os.Stdin).Decode(&inputs); err != nil {
+		panic(err)
+	}
+	out := [][2]any{}
+	for _, in := range inputs {
+		var q resource.Quantity
+		if err := json.Unmarshal([]byte(in), &q); err != nil {
+			out = append(out, [2]any{in, nil})
+			continue
+		}
+		text, err := json.Marshal(q)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, [2]any{in, string(text)})
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		panic(err)
+	}
+}
+
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "-quantities" {
+		quantities()
+		return
+	}
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: gen-go-json <builtin-openapi.json>")
 		os.Exit(2)
