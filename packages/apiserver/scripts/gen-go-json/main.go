@@ -38,6 +38,11 @@ type Shape struct {
 	E *Shape `json:"e,omitempty"`
 	// N names a struct (its OpenAPI component name) or a type with its own MarshalJSON.
 	N string `json:"n,omitempty"`
+	// G is the Go type as encoding/json names it in an UnmarshalTypeError (`[]v1.Container`, `types.UID`).
+	G string `json:"g"`
+	// B is the size in bits of an integer (U: unsigned).
+	B int  `json:"b,omitempty"`
+	U bool `json:"u,omitempty"`
 }
 
 // Field is one JSON member of a struct.
@@ -63,6 +68,18 @@ func componentName(t reflect.Type) string {
 }
 
 func shapeOf(t reflect.Type) *Shape {
+	shape := kindOf(t)
+	shape.G = t.String()
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		shape.B = t.Bits()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		shape.B, shape.U = t.Bits(), true
+	}
+	return shape
+}
+
+func kindOf(t reflect.Type) *Shape {
 	if t.Kind() != reflect.Pointer && (t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler)) {
 		return &Shape{K: "custom", N: componentName(t)}
 	}
