@@ -15,7 +15,7 @@ import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } 
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
+import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
@@ -169,6 +169,8 @@ export class BuiltinResourceType implements ResourceType {
       const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
       throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
     }
+    const otherKind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' && body.kind !== this.names.kind ? body.kind : undefined;
+    if (otherKind !== undefined && hasGoType({ ...this.names, kind: otherKind })) this.refuseOtherKind(body as Record<string, unknown>, otherKind);
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
     const goError = isObject(body) ? decodeErrorAsGo(body, this.names) : undefined;
@@ -193,6 +195,17 @@ export class BuiltinResourceType implements ResourceType {
     this.spec.normalize?.(obj);
     this.spec.defaults?.(obj);
     return obj;
+  }
+
+  /**
+   * A body of another kind the scheme knows in this version (a Secret sent to the ConfigMaps) is decoded
+   * as that kind, then cannot be converted to this one: the codec's 400 either way, naming both kinds.
+   */
+  private refuseOtherKind(body: Record<string, unknown>, kind: string): never {
+    const { group, version } = this.names;
+    const why = decodeErrorAsGo(body, { group, version, kind })
+      ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+    throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }
 
   prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
@@ -229,6 +242,9 @@ export class BuiltinResourceType implements ResourceType {
     return [...validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
+
+/** The package of a group's internal types, as conversion errors name them (`core.ConfigMap`). */
+const internalPackages: Readonly<Record<string, string>> = { '': 'core', 'rbac.authorization.k8s.io': 'rbac' };
 
 const configKey = /^[-._a-zA-Z0-9]+$/;
 

@@ -217,4 +217,19 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
       expect([r.status, r.body.message], body).to.deep.equal([400, `the object provided is unrecognized (must be of type ConfigMap): ${words}`]);
     }
   });
+
+  // The codec decodes a body as the kind it names when the scheme knows it in that version, then fails
+  // to convert it to the URL's kind (a Secret sent to the ConfigMaps): no unknown-field warnings, no
+  // kind-mismatch text. kubekit answered "the kind in the data (Secret) does not match …" before.
+  it('decodes a body of another known kind as that kind, then refuses the conversion, as the codec does', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ kind: 'Secret', data: { a: '1' } }, 'Secret in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 0'],
+      [{ kind: 'Secret', data: { a: 'YQ==' }, unknownThing: 1 }, 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion'],
+      [{ kind: 'Pod', spec: 5 }, 'Pod in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field Pod.spec of type v1.PodSpec'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await client.post(`${cms}?fieldValidation=Strict`, { apiVersion: 'v1', metadata: { name: 'other-kind' }, ...body });
+      expect([r.status, r.body.message, r.headers.get('warning')]).to.deep.equal([400, message, null]);
+    }
+  });
 });
