@@ -170,7 +170,7 @@ export class BuiltinResourceType implements ResourceType {
       throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
     }
     const otherKind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' && body.kind !== this.names.kind ? body.kind : undefined;
-    if (otherKind !== undefined && hasGoType({ ...this.names, kind: otherKind })) this.refuseOtherKind(body as Record<string, unknown>, otherKind);
+    if (otherKind !== undefined) this.refuseOtherKind(body as Record<string, unknown>, otherKind, ctx);
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
     const goError = isObject(body) ? decodeErrorAsGo(body, this.names) : undefined;
@@ -188,23 +188,24 @@ export class BuiltinResourceType implements ResourceType {
     else if (obj.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
     }
-    if (obj.kind === undefined || obj.kind === '') obj.kind = this.names.kind;
-    else if (obj.kind !== this.names.kind) {
-      throw KubeError.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.names.kind})`);
-    }
+    // Another kind was refused above.
+    obj.kind = this.names.kind;
     this.spec.normalize?.(obj);
     this.spec.defaults?.(obj);
     return obj;
   }
 
   /**
-   * A body of another kind the scheme knows in this version (a Secret sent to the ConfigMaps) is decoded
-   * as that kind, then cannot be converted to this one: the codec's 400 either way, naming both kinds.
+   * A body of another kind: one the scheme knows in this version (a Secret sent to the ConfigMaps) is
+   * decoded as that kind, then cannot be converted to this one; another is not registered. The codec's
+   * 400 names both kinds; a patch's result gets the 422 on `patch`.
    */
-  private refuseOtherKind(body: Record<string, unknown>, kind: string): never {
+  private refuseOtherKind(body: Record<string, unknown>, kind: string, ctx: WriteContext): never {
     const { group, version } = this.names;
-    const why = decodeErrorAsGo(body, { group, version, kind })
-      ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+    const why = !hasGoType({ group, version, kind })
+      ? `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
+      : decodeErrorAsGo(body, { group, version, kind }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+    if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
     throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }
 

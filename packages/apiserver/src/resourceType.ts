@@ -65,6 +65,8 @@ export interface WriteContext {
    * (handlers/patch.go). @defaultValue a 400 with the message as it is
    */
   strictError?: (message: string) => KubeError;
+  /** Whether the object decoded is a patch's result (its decoding errors are {@link WriteContext.strictError}'s 422 on `patch`). */
+  patched?: boolean;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */

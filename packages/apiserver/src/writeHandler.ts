@@ -433,7 +433,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
@@ -484,7 +484,7 @@ function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['mana
  */
 function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown): WriteContext {
   const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : goJSON(patched));
-  return { ...wctx, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
+  return { ...wctx, patched: true, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
 /**
@@ -499,6 +499,20 @@ function jsonPatched(target: unknown, ops: unknown): unknown {
     if (!(err instanceof KubeError) || err.reason !== 'Invalid') throw err;
     throw new KubeError('Invalid', 'the server rejected our request due to an error in our request', { details: {}, cause: err });
   }
+}
+
+/**
+ * A strategic merge patch applied: the patched map is converted onto the typed object
+ * (`DefaultUnstructuredConverter.FromUnstructured`), which keeps the object's own apiVersion and kind
+ * whatever the patch says of them.
+ */
+function strategicPatched(target: KubeObject, patch: unknown): unknown {
+  const patched = applyStrategicMergePatch(target, patch);
+  if (isObject(patched)) {
+    patched.apiVersion = target.apiVersion;
+    patched.kind = target.kind;
+  }
+  return patched;
 }
 
 function bodyResourceVersion(body: unknown): string | undefined {

@@ -232,4 +232,24 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
       expect([r.status, r.body.message, r.headers.get('warning')]).to.deep.equal([400, message, null]);
     }
   });
+
+  // A patch's result of another kind gets the same causes as a 422 on `patch` (handlers/patch.go); a
+  // strategic merge patch cannot change the kind (FromUnstructured onto the typed object keeps it).
+  it('refuses a patch that changes the kind with the codec\'s words, and lets a strategic merge patch keep the kind', async () => {
+    const cases: [string, unknown, string][] = [
+      ['application/merge-patch+json', { kind: 'Other' }, 'no kind "Other" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"'],
+      ['application/merge-patch+json', { kind: 'Secret' }, 'illegal base64 data at input byte 0'],
+      ['application/json-patch+json', [{ op: 'replace', path: '/kind', value: 'Pod' }], 'converting (v1.Pod) to (core.ConfigMap): unknown conversion'],
+    ];
+    for (const [type, body, words] of cases) {
+      const r = await client.request('PATCH', `${cms}/cm`, JSON.stringify(body), type);
+      expect(r.status, JSON.stringify(body)).to.equal(422);
+      expect(r.body.details.causes[0].field).to.equal('patch');
+      expect(r.body.details.causes[0].message.endsWith(`: ${words}`), r.body.details.causes[0].message).to.equal(true);
+    }
+    const smp = await client.request('PATCH', `${cms}/cm`, JSON.stringify({ kind: 'Secret' }), 'application/strategic-merge-patch+json');
+    expect([smp.status, smp.body.kind]).to.deep.equal([200, 'ConfigMap']);
+    const put = await client.put(`${cms}/cm`, { apiVersion: 'v1', kind: 'Other', metadata: { name: 'cm' } });
+    expect(put.body.message).to.equal('Other in version "v1" cannot be handled as a ConfigMap: no kind "Other" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"');
+  });
 });
