@@ -45,7 +45,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', group: '', version: '',
     namespace: '', resource: '', subresource: '', name: '',
   };
-  let parts = path.split('/').filter((p) => p !== '').map(safeDecode);
+  // requestinfo.go's splitPath: the slashes at both ends are trimmed, an empty segment between two
+  // slashes stays (`widgets//x` names no object, `x` is its subresource).
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  let parts = trimmed === '' ? [] : trimmed.split('/').map(safeDecode);
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0];
   parts = parts.slice(1);
@@ -78,12 +81,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (parts.length >= 3) info.subresource = parts[2];
   if (parts.length > 3) info.isResourceRequest = false;
 
+  // Only a collection's GET reads `watch`: on an object's URL it is a plain get, whatever its value
+  // (requestinfo.go decodes ListOptions only without a name; the handlers serve GetResource).
   if (info.name === '') {
     if (info.verb === 'get') info.verb = isTrue(query.get('watch')) ? 'watch' : 'list';
     else if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && ['true', '1'].includes(query.get('watch') ?? '')) {
-    // A watch on a single object: `fieldSelector=metadata.name=<name>` is implied.
-    info.verb = 'watch';
   }
   return info;
 }

@@ -198,4 +198,59 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const meta = await client.post(cms, { metadata: { name: true } });
     expect(meta.body.message).to.match(/json: cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.name of type string$/);
   });
+
+  // crdHandler.serveResource answers a POST on an object's URL with handlers.CreateResource, which takes
+  // the name from the body (createHandler's Namer.Name is read only for the namespace) and never compares
+  // it with the URL's; built-in kinds have no POST route there (405). kubekit answered 405 for both.
+  it('creates a custom resource posted to an object\'s URL under the body\'s name', async () => {
+    const created = await client.post(`${widgets()}/w2`, widget('zz'));
+    expect([created.status, created.body.metadata.name, created.body.metadata.namespace]).to.deep.equal([201, 'zz', 'default']);
+    expect((await client.get(`${widgets()}/zz`)).status).to.equal(200);
+    expect((await client.get(`${widgets()}/w2`)).status).to.equal(404);
+    const again = await client.post(`${widgets()}/w3`, widget('zz'));
+    expect([again.status, again.body.message]).to.deep.equal([409, 'widgets.hostile.example.com "zz" already exists']);
+    const nameless = await client.post(`${widgets()}/w4`, { apiVersion: 'hostile.example.com/v1', kind: 'Widget', metadata: {} });
+    expect([nameless.status, nameless.body.message]).to.deep.equal([422, 'Widget.hostile.example.com "" is invalid: metadata.name: Required value: name or generateName is required']);
+    const otherNamespace = await client.post(`${widgets()}/w5`, widget('q', { metadata: { name: 'q', namespace: 'other' } }));
+    expect([otherNamespace.status, otherNamespace.body.message]).to.deep.equal([400, 'the namespace of the provided object does not match the namespace sent on the request']);
+    expect((await client.post(`${cms}/c1`, { metadata: { name: 'c2' } })).status).to.equal(405);
+    // A namespaced kind without a namespace in the URL: the custom resource handler's scope check sends
+    // everything but list and watch to the not-found handler; built-in kinds list there and have no
+    // other route (405 for the collection, 404 for an object).
+    expect((await client.post('/apis/hostile.example.com/v1/widgets/w6', widget('q6'))).status).to.equal(404);
+    expect((await client.post('/apis/hostile.example.com/v1/widgets', widget('q7'))).status).to.equal(404);
+    expect((await client.delete('/apis/hostile.example.com/v1/widgets')).status).to.equal(404);
+    expect((await client.get('/apis/hostile.example.com/v1/widgets')).status).to.equal(200);
+    expect((await client.post('/api/v1/configmaps', { metadata: { name: 'c3' } })).status).to.equal(405);
+    expect((await client.post('/api/v1/configmaps/x', { metadata: { name: 'c4' } })).status).to.equal(404);
+    expect((await client.get(`${widgets()}/q6`)).status).to.equal(404);
+  });
+
+  // requestinfo.go splitPath trims the slashes at both ends only: in `widgets//zz` the name is empty
+  // and `zz` is a subresource, which the custom resource handler answers as a missing object named ""
+  // (go-restful has no route for a built-in kind's); a trailing slash is no segment.
+  it('keeps an empty path segment as the apiserver does', async () => {
+    expect((await client.post(widgets(), widget('seg'))).status).to.equal(201);
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const r = await client.request(method, `${widgets()}//seg`, method === 'PUT' ? widget('seg') : undefined);
+      expect([r.status, r.body.message, r.body.details], method).to.deep.equal([404, 'widgets.hostile.example.com "" not found', { group: 'hostile.example.com', kind: 'widgets' }]);
+    }
+    expect((await client.get(`${widgets()}/seg/`)).status).to.equal(200);
+    const cm = await client.get(`${cms}//cm`);
+    expect([cm.status, cm.body.message]).to.deep.equal([404, 'the server could not find the requested resource']);
+    expect((await client.get('/api/v1//namespaces/default')).status).to.equal(404);
+    expect((await client.get('/apis/hostile.example.com//v1/namespaces/default/widgets')).status).to.equal(404);
+  });
+
+  // requestinfo.go reads `watch` (ListOptions) only when the URL names no object; the GET of an object's
+  // URL is handlers.GetResource whatever the query says. kubekit watched for `true` and `1`, and answered
+  // 404 for other values on a custom resource.
+  it('answers a GET of an object\'s URL with the object whatever its watch parameter', async () => {
+    for (const value of ['true', '1', 'True', 't', '0', '', 'false', 'yes']) {
+      const cr = await client.get(`${widgets()}/w?watch=${value}&timeoutSeconds=1`);
+      expect([cr.status, cr.body.kind, cr.body.metadata?.name], value).to.deep.equal([200, 'Widget', 'w']);
+      const cm = await client.get(`${cms}/cm?watch=${value}&timeoutSeconds=1`);
+      expect([cm.status, cm.body.kind], value).to.deep.equal([200, 'ConfigMap']);
+    }
+  });
 });
