@@ -58,6 +58,8 @@ export interface WriteContext {
   warnings: string[];
   /** The duplicate fields of the request body (`duplicate field "spec.x"`), in document order. */
   duplicateFields: string[];
+  /** A JSON patch's text, whose `test` operations compare values as written (patch.ts). */
+  jsonPatchText?: string;
   /**
    * The error of a strict decoding failure (`strict decoding error: …`) under `Strict`: a create or
    * update decodes its body with the kind's codec, which names the kind and version (`Widget in version

@@ -17,6 +17,7 @@ import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
+import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
@@ -111,6 +112,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
   if (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' && isObject(parsed)) checkCustomResourceEnvelope(r, parsed, text, body);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : jsonDuplicateFields(text);
+  if (use === 'json') wctx.jsonPatchText = text;
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
@@ -244,7 +246,8 @@ function firstFloatOverflow(text: string): string | undefined {
  * it: the documents after it are not parsed.
  */
 function firstYAMLDocument(text: string): unknown {
-  const options = { intAsBigInt: false, version: '1.1', uniqueKeys: false } as const;
+  // Integers as bigints, so that the digits of one beyond 2^53 survive (yamlNumber.ts).
+  const options = { intAsBigInt: true, version: '1.1', uniqueKeys: false } as const;
   try {
     return binaryAsText(parseYAML(text, options) as unknown);
   } catch (err) {
@@ -259,10 +262,12 @@ function firstYAMLDocument(text: string): unknown {
 
 /**
  * A `!!binary` scalar becomes its bytes as text, as sigs.k8s.io/yaml's YAMLToJSON turns go-yaml's decoded
- * []byte into a string (invalid UTF-8 replaced); the `yaml` package gives a Uint8Array. Iterative.
+ * []byte into a string (invalid UTF-8 replaced); the `yaml` package gives a Uint8Array. Numbers become
+ * what the apiserver's round trip through JSON makes of them ({@link yamlNumberAsDecoded}). Iterative.
  */
 function binaryAsText(value: unknown): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (typeof value === 'number' || typeof value === 'bigint') return yamlNumberAsDecoded(value);
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
@@ -271,7 +276,10 @@ function binaryAsText(value: unknown): unknown {
     for (const k of Object.keys(o)) {
       const x = o[k];
       if (x instanceof Uint8Array) Object.defineProperty(o, k, { value: Buffer.from(x).toString('utf8'), enumerable: true, writable: true, configurable: true });
-      else if (x !== null && typeof x === 'object') stack.push(x);
+      else if (typeof x === 'number' || typeof x === 'bigint') {
+        const decoded = yamlNumberAsDecoded(x);
+        if (decoded !== x) Object.defineProperty(o, k, { value: decoded, enumerable: true, writable: true, configurable: true });
+      } else if (x !== null && typeof x === 'object') stack.push(x);
     }
   }
   return value;
@@ -421,7 +429,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
@@ -480,9 +488,9 @@ function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown,
  * apiserver answers them: a 422 without the words of the failure (`NewGenericServerResponse` in
  * handlers/patch.go `applyJSPatch`); the failure stays the error's `cause`.
  */
-function jsonPatched(target: unknown, ops: unknown): unknown {
+function jsonPatched(target: unknown, ops: unknown, text: string | undefined): unknown {
   try {
-    return applyJSONPatch(target, ops);
+    return applyJSONPatch(target, ops, { text });
   } catch (err) {
     if (!(err instanceof KubeError) || err.reason !== 'Invalid') throw err;
     throw new KubeError('Invalid', 'the server rejected our request due to an error in our request', { details: {}, cause: err });

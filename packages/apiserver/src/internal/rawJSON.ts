@@ -1,0 +1,262 @@
+// The text of JSON values as written, for the places where the apiserver compares JSON as bytes: a JSON
+// patch's `test` operation (gopkg.in/evanphx/json-patch.v4 keeps each operation's value as a
+// json.RawMessage and compares scalars by their compacted bytes). The texts these functions read have
+// been parsed already, so they are valid JSON; every walk is iterative and linear in the text.
+import { goJSON } from '@kubekit/core';
+import { isObject } from './own.js';
+
+/** The index of the bracket that closes each `{` or `[` of a JSON text (strings skipped), by position. */
+function closingBrackets(text: string): Int32Array {
+  const close = new Int32Array(text.length);
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = stringEnd(text, i) - 1;
+    else if (c === 0x7b || c === 0x5b) open.push(i);
+    else if (c === 0x7d || c === 0x5d) close[open.pop() ?? 0] = i;
+  }
+  return close;
+}
+
+/** The index just past the string that starts (with its quote) at `i`. */
+function stringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5c) j++;
+    else if (c === 0x22) return j + 1;
+  }
+  return text.length;
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** A JSON text with the bracket table of {@link closingBrackets}, read one container level at a time. */
+export class RawText {
+  private readonly close: Int32Array;
+
+  constructor(readonly text: string) {
+    this.close = closingBrackets(text);
+  }
+
+  skipSpace(i: number): number {
+    while (i < this.text.length && isSpace(this.text.charCodeAt(i))) i++;
+    return i;
+  }
+
+  /** The index just past the value that starts at `i` (no leading space). */
+  valueEnd(i: number): number {
+    const c = this.text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return this.close[i] + 1;
+    if (c === 0x22) return stringEnd(this.text, i);
+    let j = i;
+    while (j < this.text.length) {
+      const d = this.text.charCodeAt(j);
+      if (d === 0x2c || d === 0x5d || d === 0x7d || isSpace(d)) break;
+      j++;
+    }
+    return j;
+  }
+
+  /** The members of the object at `[start, end)`, as Go decodes them into a map: the last of a duplicated key wins. */
+  members(start: number): Map<string, [number, number]> {
+    const out = new Map<string, [number, number]>();
+    let i = this.skipSpace(start + 1);
+    while (this.text.charCodeAt(i) === 0x22) {
+      const keyEnd = stringEnd(this.text, i);
+      const key = JSON.parse(this.text.slice(i, keyEnd)) as string;
+      i = this.skipSpace(this.skipSpace(keyEnd) + 1);
+      const end = this.valueEnd(i);
+      out.set(key, [i, end]);
+      i = this.skipSpace(end);
+      if (this.text.charCodeAt(i) === 0x2c) i = this.skipSpace(i + 1);
+    }
+    return out;
+  }
+
+  /** The elements of the array at `start`. */
+  elements(start: number): [number, number][] {
+    const out: [number, number][] = [];
+    let i = this.skipSpace(start + 1);
+    while (i < this.text.length && this.text.charCodeAt(i) !== 0x5d) {
+      const end = this.valueEnd(i);
+      out.push([i, end]);
+      i = this.skipSpace(end);
+      if (this.text.charCodeAt(i) === 0x2c) i = this.skipSpace(i + 1);
+    }
+    return out;
+  }
+}
+
+/** A JSON value's text, with the brackets of the text it was cut from. */
+export interface RawValue {
+  raw: RawText;
+  start: number;
+  end: number;
+}
+
+/**
+ * The `value` member of each operation of a JSON patch text, as evanphx/json-patch v4 decodes a patch
+ * (`[]Operation`, each a `map[string]*json.RawMessage`: keys unescaped, the last of a duplicate wins);
+ * undefined for an operation without one, or that is no object.
+ */
+export function jsonPatchValueTexts(text: string): (RawValue | undefined)[] {
+  const raw = new RawText(text);
+  const start = raw.skipSpace(0);
+  if (text.charCodeAt(start) !== 0x5b) return [];
+  return raw.elements(start).map(([s]) => {
+    if (text.charCodeAt(s) !== 0x7b) return undefined;
+    const span = raw.members(s).get('value');
+    return span === undefined ? undefined : { raw, start: span[0], end: span[1] };
+  });
+}
+
+/** Where the text an earlier operation placed is looked up: a container and a member's key or an element's index. */
+export type PlacedLookup = (container: object, key: string | number) => RawValue | undefined;
+
+/**
+ * evanphx/json-patch v4's `lazyNode.equal` of a document's value with an operation's value as written:
+ * objects by their members (any order; a null member only matches a null one), arrays element by element,
+ * and anything else by bytes — the document's value as Go's json.Marshal writes it against the
+ * operation's text, so `1.0` is not `1` and `"\u0061"` is not `"a"`. A value that an earlier operation
+ * of the patch placed (`placed`) is compared by the text that operation wrote, as json-patch keeps it.
+ */
+export function equalsRawJSON(value: unknown, written: RawValue, placed?: PlacedLookup): boolean {
+  const stack: [unknown, RawValue][] = [[value, written]];
+  // Each entry: the document's value and the operation's text for it.
+  while (stack.length > 0) {
+    const [v, w] = stack.pop()!;
+    const { raw, start, end } = w;
+    const c = raw.text.charCodeAt(start);
+    if (isObject(v)) {
+      if (c !== 0x7b) return false;
+      const members = raw.members(start);
+      const keys = Object.keys(v);
+      if (keys.length !== members.size) return false;
+      for (const k of keys) {
+        const span = members.get(k);
+        if (span === undefined) return false;
+        const theirs: RawValue = { raw, start: span[0], end: span[1] };
+        const mine = placed?.(v, k);
+        if (mine !== undefined) {
+          if (!equalsRaw(mine, theirs)) return false;
+          continue;
+        }
+        const nullHere = v[k] === null;
+        if (nullHere !== (raw.text.slice(span[0], span[1]) === 'null')) return false;
+        if (!nullHere) stack.push([v[k], theirs]);
+      }
+    } else if (Array.isArray(v)) {
+      if (c !== 0x5b) return false;
+      const elements = raw.elements(start);
+      if (elements.length !== v.length) return false;
+      for (const [i, [s, e]] of elements.entries()) {
+        const theirs: RawValue = { raw, start: s, end: e };
+        const mine = placed?.(v, i);
+        if (mine !== undefined) {
+          if (!equalsRaw(mine, theirs)) return false;
+        } else {
+          stack.push([v[i], theirs]);
+        }
+      }
+    } else if (goJSON(v) !== raw.text.slice(start, end)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** `lazyNode.equal` of two written values: objects by members, arrays by elements, scalars by text. */
+export function equalsRaw(a: RawValue, b: RawValue): boolean {
+  const stack: [RawValue, RawValue][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    const cx = x.raw.text.charCodeAt(x.start);
+    const cy = y.raw.text.charCodeAt(y.start);
+    if (cx === 0x7b) {
+      if (cy !== 0x7b) return false;
+      const mx = x.raw.members(x.start);
+      const my = y.raw.members(y.start);
+      if (mx.size !== my.size) return false;
+      for (const [k, [s, e]] of mx) {
+        const other = my.get(k);
+        if (other === undefined) return false;
+        const nullX = x.raw.text.slice(s, e) === 'null';
+        if (nullX !== (y.raw.text.slice(other[0], other[1]) === 'null')) return false;
+        if (!nullX) stack.push([{ raw: x.raw, start: s, end: e }, { raw: y.raw, start: other[0], end: other[1] }]);
+      }
+    } else if (cx === 0x5b) {
+      if (cy !== 0x5b) return false;
+      const ex = x.raw.elements(x.start);
+      const ey = y.raw.elements(y.start);
+      if (ex.length !== ey.length) return false;
+      ex.forEach(([s, e], i) => stack.push([{ raw: x.raw, start: s, end: e }, { raw: y.raw, start: ey[i][0], end: ey[i][1] }]));
+    } else if (x.raw.text.slice(x.start, x.end) !== y.raw.text.slice(y.start, y.end)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The values that a JSON patch's operations put into the document, as written, kept beside the
+ * document's containers: evanphx/json-patch keeps an operation's value as its text (a `lazyNode`), so a
+ * later `test` of it compares that text (`add` of `7.0`, then `test` of `7.0`, passes), wherever `move`,
+ * `copy` or an array's inserts take it. An operation that goes into such a value parses it, as json-patch
+ * does: its members keep their texts ({@link WrittenTexts.enter}).
+ */
+export class WrittenTexts {
+  private readonly objects = new WeakMap<object, Map<string, RawValue>>();
+  private readonly arrays = new WeakMap<unknown[], (RawValue | undefined)[]>();
+
+  /** The text placed at `container[key]`, if any. */
+  readonly get: PlacedLookup = (container, key) => {
+    if (Array.isArray(container)) return this.arrays.get(container)?.[key as number];
+    return this.objects.get(container)?.get(key as string);
+  };
+
+  /** An object member or array element set (replaced) to a value written as `text` (or to one that is not). */
+  set(container: object, key: string | number, text: RawValue | undefined): void {
+    if (Array.isArray(container)) {
+      const texts = this.arrays.get(container);
+      if (texts !== undefined) texts[key as number] = text;
+      else if (text !== undefined) this.arrays.set(container, Object.assign(new Array<RawValue | undefined>(container.length), { [key as number]: text }));
+      return;
+    }
+    let texts = this.objects.get(container);
+    if (text === undefined) {
+      texts?.delete(key as string);
+      return;
+    }
+    if (texts === undefined) this.objects.set(container, texts = new Map());
+    texts.set(key as string, text);
+  }
+
+  /** An element inserted into `array` at `index` (after the insert). */
+  inserted(array: unknown[], index: number, text: RawValue | undefined): void {
+    const texts = this.arrays.get(array);
+    if (texts !== undefined) texts.splice(index, 0, text);
+    else if (text !== undefined) this.set(array, index, text);
+  }
+
+  /** An element removed from `array` at `index`. */
+  removed(array: unknown[], index: number): void {
+    this.arrays.get(array)?.splice(index, 1);
+  }
+
+  /**
+   * An operation goes through `container[key]` (`child`) on its way down: a text placed there is parsed
+   * into the child's members and elements, which keep their texts, and the child is no longer a text.
+   */
+  enter(container: object, key: string | number, child: unknown): void {
+    const text = this.get(container, key);
+    if (text === undefined || child === null || typeof child !== 'object') return;
+    this.set(container, key, undefined);
+    if (Array.isArray(child)) {
+      this.arrays.set(child, text.raw.elements(text.start).map(([s, e]) => ({ raw: text.raw, start: s, end: e })));
+    } else {
+      const texts = new Map<string, RawValue>();
+      for (const [k, [s, e]] of text.raw.members(text.start)) texts.set(k, { raw: text.raw, start: s, end: e });
+      this.objects.set(child, texts);
+    }
+  }
+}
