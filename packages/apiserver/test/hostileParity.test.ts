@@ -334,4 +334,33 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const cm = await client.request('PATCH', `${cms}/cm`, '[{"op":"add","path":"/metadata/labels"}]', jp);
     expect(cm.status, cm.text).to.equal(200);
   });
+
+  // apimachinery decodes `1.0` as a float64, and customResourceStrategy.PrepareForUpdate compares the new
+  // object with the stored one (int64s, as etcd's JSON decodes) by apiequality.Semantic.DeepEqual: a
+  // request that writes 1.0 where 1 is stored moves the generation, so the object is written again with
+  // a new resourceVersion (kube-apiserver 1.34.4, for JSON patches, merge patches and updates alike;
+  // YAML is converted to JSON first, where 1.0 becomes 1). kubekit took it for no change.
+  it('moves a custom resource\'s generation when a request writes 1.0 where 1 is stored', async () => {
+    expect((await client.post(widgets(), widget('floats', { spec: { data: { i: 1, n: 2 } } }))).status).to.equal(201);
+    const generation = async (): Promise<[number, string]> => {
+      const got = (await client.get(`${widgets()}/floats`)).body;
+      return [got.metadata.generation, got.metadata.resourceVersion];
+    };
+    let [gen, rv] = await generation();
+    const writes: [string, string, string, boolean][] = [
+      ['PATCH', '[{"op":"replace","path":"/spec/data/i","value":1.0}]', 'application/json-patch+json', true],
+      ['PATCH', '[{"op":"replace","path":"/spec/data/i","value":1}]', 'application/json-patch+json', false],
+      ['PATCH', '{"spec":{"data":{"n":2.0}}}', 'application/merge-patch+json', true],
+      ['PATCH', '{"spec":{"data":{"n":2}}}', 'application/merge-patch+json', false],
+      ['PATCH', '{"metadata":{"labels":{"x":"y"}},"status":{"replicas":1.0}}', 'application/merge-patch+json', false],
+      ['PATCH', '[{"op":"add","path":"/spec/data/f","value":1e0},{"op":"remove","path":"/spec/data/f"}]', 'application/json-patch+json', false],
+    ];
+    for (const [method, body, contentType, moves] of writes) {
+      const r = await client.request(method, `${widgets()}/floats`, body, contentType);
+      expect(r.status, `${body}: ${r.text}`).to.equal(200);
+      const [g, v] = await generation();
+      expect([g, v !== rv], body).to.deep.equal(moves ? [gen + 1, true] : [gen, body.includes('labels')]);
+      [gen, rv] = [g, v];
+    }
+  });
 });

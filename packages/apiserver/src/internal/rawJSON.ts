@@ -260,3 +260,39 @@ export class WrittenTexts {
     }
   }
 }
+
+/** A number literal that Go decodes as a float64 (it has a fraction or an exponent) and whose value is an integer kubekit holds as one. */
+function integralFloatLiteral(text: string): boolean {
+  if (!/[.eE]/.test(text)) return false;
+  const n = Number(text);
+  return Number.isSafeInteger(n) || Object.is(n, -0);
+}
+
+/**
+ * The paths (keys and indexes) of the number literals in a JSON value that apimachinery decodes as
+ * float64s (`1.0`, `1e2`) although their values are integers: parsed, they cannot be told from `1` and
+ * `100`, which Go decodes as int64s. Iterative and linear in the text.
+ */
+export function integralFloatPaths(value: RawValue): string[][] {
+  const out: string[][] = [];
+  const stack: [RawValue, string[]][] = [[value, []]];
+  while (stack.length > 0) {
+    const [{ raw, start, end }, path] = stack.pop()!;
+    const c = raw.text.charCodeAt(start);
+    if (c === 0x7b) {
+      for (const [k, [s, e]] of raw.members(start)) stack.push([{ raw, start: s, end: e }, [...path, k]]);
+    } else if (c === 0x5b) {
+      for (const [i, [s, e]] of raw.elements(start).entries()) stack.push([{ raw, start: s, end: e }, [...path, String(i)]]);
+    } else if ((c === 0x2d || (c >= 0x30 && c <= 0x39)) && integralFloatLiteral(raw.text.slice(start, end))) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/** The whole of a JSON text as a {@link RawValue}. */
+export function rawValueOf(text: string): RawValue {
+  const raw = new RawText(text);
+  const start = raw.skipSpace(0);
+  return { raw, start, end: raw.valueEnd(start) };
+}
