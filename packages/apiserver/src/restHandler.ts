@@ -49,6 +49,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   const { info, type } = r;
   if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
   if (type.names.namespaced === false && info.namespace !== '' && info.resource !== 'namespaces') throw resourceNotFound();
+  if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
   if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
   const sub = info.subresource;
   if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined)
@@ -63,11 +64,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (info.name === '' && sub !== '' && type.customResource !== true) throw resourceNotFound();
   // The custom resource handler's status and scale serve get, update and patch; other verbs (a GET of
   // `widgets//status` is a list) are its MethodNotSupported (crdHandler.serveStatus/serveScale).
-  if (type.customResource === true && sub !== '' && !['get', 'update', 'patch'].includes(info.verb)) {
-    throw new KubeError('MethodNotAllowed', `${info.verb} is not supported on resources of kind ${goQuote(`${type.names.resource}.${type.names.group}`)}`, {
-      details: { group: type.names.group, kind: type.names.resource },
-    });
-  }
+  if (type.customResource === true && sub !== '' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotSupported(type, info.verb);
   const namespace = type.names.namespaced ? info.namespace : '';
   switch (info.verb) {
     case 'get': return get(ctx, r, namespace);
@@ -97,8 +94,18 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       }
       return handleWrite(ctx, r, namespace);
     default:
+      // The custom resource handler's MethodNotSupported names the verb, which requestinfo.go leaves
+      // empty for other methods; go-restful has no route for them.
+      if (type.customResource === true) throw methodNotSupported(type, info.verb);
       throw methodNotAllowed();
   }
+}
+
+/** The custom resource handler's 405 for a verb it does not serve (apierrors.NewMethodNotSupported). */
+function methodNotSupported(type: ResourceType, verb: string): KubeError {
+  return new KubeError('MethodNotAllowed', `${verb} is not supported on resources of kind ${goQuote(`${type.names.resource}.${type.names.group}`)}`, {
+    details: { group: type.names.group, kind: type.names.resource },
+  });
 }
 
 /**

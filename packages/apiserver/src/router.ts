@@ -15,7 +15,7 @@ export interface RequestInfo {
   isResourceRequest: boolean;
   /** The URL path without the query. */
   path: string;
-  /** The verb (resource requests) or the lower-cased HTTP method (other requests). */
+  /** The verb (resource requests: `''` for a method without one) or the lower-cased HTTP method (other requests). */
   verb: Verb | string;
   /** `api` or `apis` for resource requests. */
   apiPrefix: string;
@@ -31,6 +31,8 @@ export interface RequestInfo {
   subresource: string;
   /** The object name (`''` for collection requests). */
   name: string;
+  /** Whether the path has segments after the subresource (`widgets/w/status/x`). */
+  extraSegments?: boolean;
 }
 
 /** Subresources of a namespace that are not resources in their own right. */
@@ -69,7 +71,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     case 'PUT': info.verb = 'update'; break;
     case 'PATCH': info.verb = 'patch'; break;
     case 'DELETE': info.verb = 'delete'; break;
-    default: info.verb = method.toLowerCase();
+    // requestinfo.go leaves the verb of any other method (OPTIONS, TRACE, …) empty.
+    default: info.verb = '';
   }
 
   if (parts[0] === 'namespaces' && parts.length > 1) {
@@ -79,7 +82,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   info.resource = parts[0] ?? '';
   if (parts.length >= 2) info.name = parts[1];
   if (parts.length >= 3) info.subresource = parts[2];
-  if (parts.length > 3) info.isResourceRequest = false;
+  // More segments than resource, name and subresource: requestinfo.go keeps them in `Parts`, which the
+  // custom resource handler never reads; go-restful has no route for them.
+  if (parts.length > 3) info.extraSegments = true;
 
   // Only a collection's GET reads `watch`: on an object's URL it is a plain get, whatever its value
   // (requestinfo.go decodes ListOptions only without a name; the handlers serve GetResource).

@@ -363,4 +363,21 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
       [gen, rv] = [g, v];
     }
   });
+
+  // requestinfo.go leaves the verb of another method (OPTIONS, TRACE, …) empty, and the custom resource
+  // handler answers it with MethodNotSupported naming that empty verb; it reads a path's name and
+  // subresource and never the segments after them (RequestInfo.Parts), for which go-restful has no route.
+  it('answers other methods and extra path segments of custom resources as the custom resource handler does', async () => {
+    for (const [method, path] of [['OPTIONS', `${widgets()}/w`], ['OPTIONS', widgets()], ['OPTIONS', `${widgets()}/w/status`]]) {
+      const r = await client.request(method, path);
+      expect([r.status, r.body.message, r.body.details], `${method} ${path}`).to.deep.equal([405, ' is not supported on resources of kind "widgets.hostile.example.com"', { group: 'hostile.example.com', kind: 'widgets' }]);
+    }
+    expect((await client.request('OPTIONS', cms)).body.message).to.equal('the server does not allow this method on the requested resource');
+    const status = await client.get(`${widgets()}/w/status/x/y`);
+    expect([status.status, status.body.kind, status.body.metadata.name]).to.deep.equal([200, 'Widget', 'w']);
+    const other = await client.get(`${widgets()}/w/x/y`);
+    expect([other.status, other.body.message]).to.deep.equal([404, 'widgets.hostile.example.com "w" not found']);
+    const builtin = await client.get(`${cms}/cm/x/y`);
+    expect([builtin.status, builtin.body.message]).to.deep.equal([404, 'the server could not find the requested resource']);
+  });
 });
