@@ -290,6 +290,12 @@ export interface JSONPatchOptions {
    * @defaultValue undefined
    */
   text?: string;
+  /**
+   * Filled, when given with `text`, with the texts of the values the operations placed, as json-patch
+   * keeps them (for {@link goJSONWithTexts}).
+   * @defaultValue undefined
+   */
+  texts?: WrittenTexts;
 }
 
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
@@ -302,9 +308,9 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
   let copied = 0;
   // The operations' values as written, for the tests, and the texts of values that earlier operations
   // placed, which the tests compare (json-patch keeps both as text).
-  const tests = options.text !== undefined && (patch as unknown[]).some((op) => isObject(op) && op.op === 'test');
-  const written = tests ? jsonPatchValueTexts(options.text!) : undefined;
-  const texts = tests ? new WrittenTexts() : undefined;
+  const tracked = options.text !== undefined && (options.texts !== undefined || (patch as unknown[]).some((op) => isObject(op) && op.op === 'test'));
+  const written = tracked ? jsonPatchValueTexts(options.text!) : undefined;
+  const texts = tracked ? options.texts ?? new WrittenTexts() : undefined;
   for (const [index, raw] of (patch as Operation[]).entries()) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
     const text = written?.[index];

@@ -380,4 +380,18 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const builtin = await client.get(`${cms}/cm/x/y`);
     expect([builtin.status, builtin.body.message]).to.deep.equal([404, 'the server could not find the requested resource']);
   });
+
+  // handlers/patch.go quotes the bytes evanphx/json-patch v4 made: a value an operation placed is its
+  // json.RawMessage, written as the operation wrote it (compacted, with encoding/json's HTML escapes), so
+  // 9223372036854775808 keeps its digits and 1.0 its point. kubekit quoted the parsed numbers.
+  it('quotes the values a JSON patch placed as the patch wrote them', async () => {
+    const quoted = async (ops: string): Promise<string> => {
+      const r = await client.request('PATCH', `${cms}/cm`, ops, 'application/json-patch+json');
+      expect(r.status, r.text).to.equal(422);
+      return String(r.body.details.causes[0].message);
+    };
+    expect(await quoted('[{"value":9223372036854775808,"path":"/data","op":"add"}]')).to.include('"{\\"apiVersion\\":\\"v1\\",\\"data\\":9223372036854775808,');
+    expect(await quoted('[{"value":{ "x" : [1.0, 2e0, "a<b"] },"path":"/data","op":"add"}]')).to.include('\\"data\\":{\\"x\\":[1.0,2e0,\\"a\\\\u003cb\\"]},');
+    expect(await quoted('[{"value":[1.50],"path":"/data/y","op":"add"},{"op":"move","from":"/data/y","path":"/data/z"}]')).to.include('\\"data\\":{\\"a\\":\\"1\\",\\"z\\":[1.50]},');
+  });
 });

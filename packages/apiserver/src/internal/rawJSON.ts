@@ -2,7 +2,7 @@
 // patch's `test` operation (gopkg.in/evanphx/json-patch.v4 keeps each operation's value as a
 // json.RawMessage and compares scalars by their compacted bytes). The texts these functions read have
 // been parsed already, so they are valid JSON; every walk is iterative and linear in the text.
-import { goJSON } from '@kubekit/core';
+import { compareGoStrings, goJSON, goJSONString } from '@kubekit/core';
 import { isObject } from './own.js';
 
 /** The index of the bracket that closes each `{` or `[` of a JSON text (strings skipped), by position. */
@@ -295,4 +295,73 @@ export function rawValueOf(text: string): RawValue {
   const raw = new RawText(text);
   const start = raw.skipSpace(0);
   return { raw, start, end: raw.valueEnd(start) };
+}
+
+/**
+ * A written value's text as encoding/json copies a Marshaler's output into what it writes: without the
+ * spaces between tokens, and with `<`, `>`, `&`, U+2028 and U+2029 escaped (`compact` with escapeHTML).
+ */
+function compacted(v: RawValue): string {
+  const text = v.raw.text.slice(v.start, v.end);
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const d = text.charCodeAt(i);
+    if (inString) {
+      if (d === 0x5c) i++;
+      else if (d === 0x22) inString = false;
+      else if (d === 0x3c || d === 0x3e || d === 0x26 || d === 0x2028 || d === 0x2029) {
+        out += `${text.slice(from, i)}\\u${d.toString(16).padStart(4, '0')}`;
+        from = i + 1;
+      }
+    } else if (d === 0x22) {
+      inString = true;
+    } else if (isSpace(d)) {
+      out += text.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Go's json.Marshal of a JSON patch's result as evanphx/json-patch v4 writes it: the values the patch
+ * placed as their operations wrote them (compacted: `9223372036854775808` keeps its digits, `1.0` its
+ * point), everything else as {@link goJSON} writes it. Iterative: any depth is safe.
+ */
+export function goJSONWithTexts(value: unknown, texts: WrittenTexts): string {
+  const out: string[] = [];
+  // Each entry: text to write as it is, or a value to write (with the text placed for it, if any).
+  const stack: (string | [unknown, RawValue | undefined])[] = [[value, undefined]];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (typeof top === 'string') {
+      out.push(top);
+      continue;
+    }
+    const [v, text] = top;
+    if (text !== undefined) {
+      out.push(compacted(text));
+    } else if (Array.isArray(v)) {
+      stack.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push([v[i], texts.get(v, i)]);
+        if (i > 0) stack.push(',');
+      }
+      out.push('[');
+    } else if (isObject(v)) {
+      const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort(compareGoStrings);
+      stack.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push([v[keys[i]], texts.get(v, keys[i])]);
+        stack.push(`${goJSONString(keys[i])}:`);
+        if (i > 0) stack.push(',');
+      }
+      out.push('{');
+    } else {
+      out.push(goJSON(v));
+    }
+  }
+  return out.join('');
 }
