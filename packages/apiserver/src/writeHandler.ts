@@ -21,7 +21,7 @@ import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
-import { WrittenTexts, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
+import { WrittenTexts, firstJSONPatchOpProblem, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -100,9 +100,14 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   // A number beyond float64 (1e400): encoding/json's decoding into interface{} fails on it. The custom
   // resource codec and the JSON patch decoder (strict) name it; built-in kinds decode into their types.
-  const overflow = (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale') || (use === 'json' && wctx.fieldValidation !== 'Ignore') ? firstFloatOverflow(text) : undefined;
+  // A JSON patch's operations are decoded one by one, and Go keeps the first problem in document order:
+  // only a `value` is decoded as a number, and a type error before it comes first (goShapeError below).
+  if (use === 'json' && wctx.fieldValidation !== 'Ignore') {
+    const problem = firstJSONPatchOpProblem(text);
+    if (problem?.kind === 'overflow') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${problem.literal} into Go struct field jsonPatchOp.value of type float64`);
+  }
+  const overflow = use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' ? firstFloatOverflow(text) : undefined;
   if (overflow !== undefined) {
-    if (use === 'json') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${overflow} into Go struct field jsonPatchOp.value of type float64`);
     const o = isObject(parsed) ? parsed : {};
     const kind = typeof o.kind === 'string' && o.kind !== '' ? o.kind : r.type.names.kind;
     const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';

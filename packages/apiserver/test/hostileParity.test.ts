@@ -394,4 +394,21 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(await quoted('[{"value":{ "x" : [1.0, 2e0, "a<b"] },"path":"/data","op":"add"}]')).to.include('\\"data\\":{\\"x\\":[1.0,2e0,\\"a\\\\u003cb\\"]},');
     expect(await quoted('[{"value":[1.50],"path":"/data/y","op":"add"},{"op":"move","from":"/data/y","path":"/data/z"}]')).to.include('\\"data\\":{\\"a\\":\\"1\\",\\"z\\":[1.50]},');
   });
+
+  // handlers/patch.go decodes a JSON patch into []jsonPatchOp (strict field validation); encoding/json keeps
+  // the first error in document order and decodes only `value` as a number (an unknown member is skipped).
+  // kubekit named a number beyond float64 anywhere in the text before any type error.
+  it('names the first problem of a JSON patch\'s operations in document order', async () => {
+    const decodeError = async (ops: string): Promise<[number, string]> => {
+      const r = await client.request('PATCH', `${cms}/cm`, ops, 'application/json-patch+json');
+      return [r.status, r.body?.message];
+    };
+    const opType = 'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.op of type string';
+    const overflow = 'error decoding patch: json: cannot unmarshal number 1e400 into Go struct field jsonPatchOp.value of type float64';
+    expect(await decodeError('[{"op":1,"value":1e400}]')).to.deep.equal([400, opType]);
+    expect(await decodeError('[{"value":1e400,"op":1}]')).to.deep.equal([400, overflow]);
+    expect(await decodeError('[5,{"value":1e400}]')).to.deep.equal([400, 'error decoding patch: json: cannot unmarshal number into Go value of type handlers.jsonPatchOp']);
+    expect(await decodeError('{"op":"add","value":1e400}')).to.deep.equal([400, 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp']);
+    expect((await decodeError('[{"op":"add","x":1e400,"path":"/data/z","value":"v"}]'))[0]).to.equal(200);
+  });
 });

@@ -57,19 +57,26 @@ export class RawText {
     return j;
   }
 
-  /** The members of the object at `[start, end)`, as Go decodes them into a map: the last of a duplicated key wins. */
-  members(start: number): Map<string, [number, number]> {
-    const out = new Map<string, [number, number]>();
+  /** The members of the object at `start` in document order, duplicates kept: keys (unescaped) and value spans. */
+  memberList(start: number): [string, number, number][] {
+    const out: [string, number, number][] = [];
     let i = this.skipSpace(start + 1);
     while (this.text.charCodeAt(i) === 0x22) {
       const keyEnd = stringEnd(this.text, i);
       const key = JSON.parse(this.text.slice(i, keyEnd)) as string;
       i = this.skipSpace(this.skipSpace(keyEnd) + 1);
       const end = this.valueEnd(i);
-      out.set(key, [i, end]);
+      out.push([key, i, end]);
       i = this.skipSpace(end);
       if (this.text.charCodeAt(i) === 0x2c) i = this.skipSpace(i + 1);
     }
+    return out;
+  }
+
+  /** The members of the object at `start`, as Go decodes them into a map: the last of a duplicated key wins. */
+  members(start: number): Map<string, [number, number]> {
+    const out = new Map<string, [number, number]>();
+    for (const [key, s, e] of this.memberList(start)) out.set(key, [s, e]);
     return out;
   }
 
@@ -364,4 +371,58 @@ export function goJSONWithTexts(value: unknown, texts: WrittenTexts): string {
     }
   }
   return out.join('');
+}
+
+const numberToken = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
+
+/** The first number literal in `[start, end)` of a text that float64 cannot hold (`1e400`), or undefined. */
+function floatOverflowIn(text: string, start: number, end: number): string | undefined {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i) - 1;
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+    numberToken.lastIndex = i;
+    const m = numberToken.exec(text);
+    if (m === null) continue;
+    if (!Number.isFinite(Number(m[0]))) return m[0];
+    i += m[0].length - 1;
+  }
+  return undefined;
+}
+
+/** What goes wrong first, in document order, as encoding/json decodes a JSON patch into `[]handlers.jsonPatchOp`. */
+export type JSONPatchOpProblem =
+  | { kind: 'notObject'; index: number }
+  | { kind: 'notString'; index: number; field: 'op' | 'path' | 'from' }
+  | { kind: 'overflow'; index: number; literal: string };
+
+/**
+ * The first problem encoding/json meets, in document order, decoding a JSON patch text (an array) into
+ * `[]handlers.jsonPatchOp` (strict field validation): an element that is no object (or null), a non-string
+ * `op`, `path` or `from` (names matched case-sensitively, as sigs.k8s.io/json does), or a number in
+ * `value` beyond float64. Go saves the first of these and decodes on, so the first one is its error.
+ */
+export function firstJSONPatchOpProblem(text: string): JSONPatchOpProblem | undefined {
+  const raw = new RawText(text);
+  const start = raw.skipSpace(0);
+  if (text.charCodeAt(start) !== 0x5b) return undefined;
+  for (const [index, [s, e]] of raw.elements(start).entries()) {
+    const c = text.charCodeAt(s);
+    if (c !== 0x7b) {
+      if (text.slice(s, e) !== 'null') return { kind: 'notObject', index };
+      continue;
+    }
+    for (const [key, vs, ve] of raw.memberList(s)) {
+      const value = text.slice(vs, ve);
+      if ((key === 'op' || key === 'path' || key === 'from') && value !== 'null' && text.charCodeAt(vs) !== 0x22) return { kind: 'notString', index, field: key };
+      if (key === 'value') {
+        const literal = floatOverflowIn(text, vs, ve);
+        if (literal !== undefined) return { kind: 'overflow', index, literal };
+      }
+    }
+  }
+  return undefined;
 }
