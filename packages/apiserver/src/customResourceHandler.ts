@@ -283,14 +283,14 @@ export class CustomResourceType implements ResourceType {
   /** Schema, CEL and metadata validation, all by `@kubekit/crd`. */
   validateCreate(object: KubeObject, ctx: WriteContext): FieldError[] {
     this.kindMismatch(object);
-    const errs = validateCustomResource(this.runtime.crd, this.version, object);
+    const errs = validateCustomResource(this.runtime.crd, this.version, object, undefined, { integralFloats: ctx.integralFloats });
     if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, undefined));
     return errs;
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
     this.kindMismatch(object);
-    const errs = validateCustomResource(this.runtime.crd, this.version, object, old);
+    const errs = validateCustomResource(this.runtime.crd, this.version, object, old, { integralFloats: ctx.integralFloats });
     if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, old));
     return errs;
   }

@@ -120,7 +120,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : jsonDuplicateFields(text);
   if (use === 'json') wctx.jsonPatchText = text;
   // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
-  if (r.type.customResource === true && /\d[.eE]/.test(text)) {
+  if (r.type.customResource === true && r.info.subresource !== 'scale' && /\d[.eE]/.test(text)) {
     if (use === 'json') wctx.integralFloats = jsonPatchIntegralFloats(parsed, text);
     else if (use === 'object' || use === 'merge') wctx.integralFloats = integralFloatPaths(rawValueOf(text));
   }

@@ -411,4 +411,15 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(await decodeError('{"op":"add","value":1e400}')).to.deep.equal([400, 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp']);
     expect((await decodeError('[{"op":"add","x":1e400,"path":"/data/z","value":"v"}]'))[0]).to.equal(200);
   });
+
+  // The scale subresource's replicas paths are read with unstructured.NestedInt64 (apiextensions
+  // validation ValidateCustomResource → scale validation), which refuses the float64 that `1.0` decodes to.
+  it('refuses 1.0 at a scale subresource\'s replicas path, which the apiserver holds as a float64', async () => {
+    const accessor = (name: string, printed: string): string => `Widget.hostile.example.com "${name}" is invalid: .spec.replicas: Invalid value: 0: .spec.replicas accessor error: ${printed} is of the type float64, expected int64`;
+    const created = await client.request('POST', widgets(), '{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"scaled"},"spec":{"replicas":1.0}}');
+    expect([created.status, created.body.message]).to.deep.equal([422, accessor('scaled', '1')]);
+    expect((await client.request('POST', widgets(), '{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"scaled"},"spec":{"replicas":1}}')).status).to.equal(201);
+    const patched = await client.request('PATCH', `${widgets()}/scaled`, '{"spec":{"replicas":2e0}}', 'application/merge-patch+json');
+    expect([patched.status, patched.body.message]).to.deep.equal([422, accessor('scaled', '2')]);
+  });
 });
