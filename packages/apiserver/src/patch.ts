@@ -140,13 +140,18 @@ function child(cur: unknown, p: string): unknown {
   return undefined;
 }
 
-/** The value at `path` (the `from` of a move or copy), and the text it was written as, if kept. */
-function getAt(doc: unknown, path: string, op: string, texts?: WrittenTexts): { value: unknown; text?: RawValue } {
+/**
+ * The value at `path` (the `from` of a move or copy), and the text it was written as, if kept. A copy
+ * from a missing member of an object copies nothing, which json-patch v4 adds as null (its `get` of a
+ * missing key is no error); `missing` says so.
+ */
+function getAt(doc: unknown, path: string, op: string, texts?: WrittenTexts): { value: unknown; text?: RawValue; missing?: boolean } {
   const parts = pointer(path);
   let cur: unknown = doc;
   let text: RawValue | undefined;
   for (const [i, p] of parts.entries()) {
     const next = child(cur, p);
+    if (next === undefined && op === 'copy' && i === parts.length - 1 && isObject(cur)) return { value: null, missing: true };
     if (next === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
     if (texts !== undefined) {
       const key = Array.isArray(cur) ? goIndex(p, cur.length)! : p;
@@ -336,8 +341,8 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
       case 'copy': {
         fromNotRoot(raw, 'copy');
         const from = getAt(doc, raw.from ?? '', 'copy', texts);
-        // Measured before the value is copied, as json-patch's deepCopy measures what it marshals.
-        copied += Buffer.byteLength(goJSON(from.value));
+        // Measured before the value is copied, as json-patch's deepCopy measures what it marshals (nothing for a missing member).
+        if (from.missing !== true) copied += Buffer.byteLength(goJSON(from.value));
         if (copied > maxJSONPatchCopyBytes) {
           throw patchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${maxJSONPatchCopyBytes}`);
         }

@@ -166,6 +166,18 @@ describe('applyJSONPatch', () => {
     expect(applyJSONPatch({ l: [1] }, [{ op: 'add', path: '/l/0' }])).to.deep.equal({ l: [null, 1] });
   });
 
+  // evanphx/json-patch v4 copy: partialDoc.get of a missing key is no error, so a copy from a missing member
+  // of an object adds null (kube-apiserver 1.34.4 answers 200 with `"c":null`); a move from it, a missing
+  // array element or a missing parent fail.
+  it('copies null from a missing member of an object', () => {
+    const doc = { o: { a: 1 }, l: [1] };
+    expect(applyJSONPatch(doc, [{ op: 'copy', from: '/o/missing', path: '/o/c' }, { op: 'copy', from: '/o/missing', path: '/l/0' }])).to.deep.equal({ o: { a: 1, c: null }, l: [null, 1] });
+    expect(() => applyJSONPatch(doc, [{ op: 'move', from: '/o/missing', path: '/o/m' }])).to.throw('missing value');
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '/l/5', path: '/o/d' }])).to.throw('missing value');
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '/nope/deeper', path: '/o/e' }])).to.throw('missing value');
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '/o/a/q', path: '/o/f' }])).to.throw('missing value');
+  });
+
   it('treats the whole document ("") as evanphx/json-patch v4 does', () => {
     const doc = { a: 1 };
     expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '', path: '/b' }])).to.throw('copy operation does not apply');
