@@ -440,13 +440,18 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output).
-    const texts = pt === 'json' && wctx.jsonPatchText !== undefined ? new WrittenTexts() : undefined;
-    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText, texts) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText) : pt === 'merge' ? applyMergePatch(target, body) : applyStrategicMergePatch(target, body);
+    // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
+    // patch is applied again, keeping them, only when a quote is needed.
+    const text = wctx.jsonPatchText;
+    const quoteJSONPatch = pt === 'json' && text !== undefined ? (): string => {
+      const texts = new WrittenTexts();
+      return goJSONWithTexts(applyJSONPatch(target, body, { text, texts }), texts);
+    } : undefined;
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
-    const pctx = patchDecodeContext(wctx, pt, patched, body, texts);
+    const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch);
     let decoded: KubeObject;
     try {
       decoded = r.type.decode(patched, pctx);
@@ -491,8 +496,8 @@ function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['mana
  * 422 on `patch` quoting the patched object as Go's json.Marshal prints it (JSON and merge patches), or
  * the patch as `%+v` prints it (strategic merge patches), as handlers/patch.go answers them.
  */
-function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, texts: WrittenTexts | undefined): WriteContext {
-  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : texts !== undefined ? goJSONWithTexts(patched, texts) : goJSON(patched));
+function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined): WriteContext {
+  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : goJSON(patched));
   return { ...wctx, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
@@ -501,9 +506,9 @@ function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown,
  * apiserver answers them: a 422 without the words of the failure (`NewGenericServerResponse` in
  * handlers/patch.go `applyJSPatch`); the failure stays the error's `cause`.
  */
-function jsonPatched(target: unknown, ops: unknown, text: string | undefined, texts: WrittenTexts | undefined): unknown {
+function jsonPatched(target: unknown, ops: unknown, text: string | undefined): unknown {
   try {
-    return applyJSONPatch(target, ops, { text, texts });
+    return applyJSONPatch(target, ops, { text });
   } catch (err) {
     if (!(err instanceof KubeError) || err.reason !== 'Invalid') throw err;
     throw new KubeError('Invalid', 'the server rejected our request due to an error in our request', { details: {}, cause: err });
