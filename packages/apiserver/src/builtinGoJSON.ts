@@ -191,22 +191,31 @@ function isZero(value: unknown, shape: Shape): boolean {
  * wrong JSON type (`json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`),
  * an integer that is fractional or out of range (`number 1.5`), a quantity the parser refuses, bytes
  * that are not base64. As encoding/json, the first wrong type in document order is reported, unless a
- * type with a decoder of its own (a quantity, an int-or-string) fails anywhere: that stops the decode.
- * Members the Go type lacks are not looked at (unknown fields are reported apart).
+ * type with a decoder of its own (a quantity, an int-or-string, a CRD schema's `items` or
+ * `additionalProperties`) fails anywhere: that stops the decode, its error in the context of the field
+ * that holds it. Members the Go type lacks are not looked at (unknown fields are reported apart).
  */
 export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind): string | undefined {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
   if (name === undefined) return undefined;
-  const found: { first?: string } = {};
-  const fatal = checkStruct(obj, name, '', found);
-  return fatal ?? found.first;
+  const found: Found = {};
+  const error = checkStruct(obj, name, '', found) ?? found.first;
+  return error === undefined ? undefined : typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
+}
+
+/** An error of the decode: encoding/json's UnmarshalTypeError, or the text of a decoder's own error. */
+type GoError = string | { value: string; struct: string; field: string; type: string };
+
+/** The first type error seen (encoding/json goes on after it, and reports it at the end). */
+interface Found {
+  first?: GoError;
 }
 
 /**
  * Checks the members of a struct. Returns a fatal error (a decoder of its own failed); records the
  * first type error in `found`.
  */
-function checkStruct(obj: Record<string, unknown>, name: string, path: string, found: { first?: string }): string | undefined {
+function checkStruct(obj: Record<string, unknown>, name: string, path: string, found: Found): GoError | undefined {
   const fields = fixture().structs.get(name);
   if (fields === undefined) return undefined;
   const struct = name.slice(name.lastIndexOf('.') + 1);
@@ -219,13 +228,17 @@ function checkStruct(obj: Record<string, unknown>, name: string, path: string, f
   return undefined;
 }
 
-/** Checks one value against its Go type; `struct` and `path` name it in errors. */
-function checkValue(value: unknown, shape: Shape, struct: string, path: string, found: { first?: string }): string | undefined {
+/** What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is the trouble). */
+function valueWord(value: unknown, literal = false): string {
+  return literal ? `number ${String(value)}` : jsonTypeName(value);
+}
+
+/** Checks one value against its Go type; `struct` and `field` name it in errors. */
+function checkValue(value: unknown, shape: Shape, struct: string, field: string, found: Found): GoError | undefined {
   // null leaves any Go value as it is.
   if (value === null || value === undefined) return undefined;
   const typeError = (type: string, literal = false): undefined => {
-    const what = literal ? `number ${String(value)}` : jsonTypeName(value);
-    found.first ??= `json: cannot unmarshal ${what} into Go struct field ${struct}.${path} of type ${type}`;
+    found.first ??= { value: valueWord(value, literal), struct, field, type };
     return undefined;
   };
   switch (shape.k) {
@@ -243,41 +256,69 @@ function checkValue(value: unknown, shape: Shape, struct: string, path: string, 
       found.first ??= base64Error(value);
       return undefined;
     case 'ptr':
-      return checkValue(value, shape.e!, struct, path, found);
+      return checkValue(value, shape.e!, struct, field, found);
     case 'map':
       if (!isObject(value)) return typeError(shape.g);
       for (const k of Object.keys(value)) {
-        const fatal = checkValue(value[k], shape.e!, struct, path, found);
+        const fatal = checkValue(value[k], shape.e!, struct, field, found);
         if (fatal !== undefined) return fatal;
       }
       return undefined;
     case 'slice':
       if (!Array.isArray(value)) return typeError(shape.g);
       for (const item of value) {
-        const fatal = checkValue(item, shape.e!, struct, path, found);
+        const fatal = checkValue(item, shape.e!, struct, field, found);
         if (fatal !== undefined) return fatal;
       }
       return undefined;
     case 'struct':
       if (!isObject(value)) return typeError(shape.g);
-      return checkStruct(value, shape.n!, path, found);
+      return checkStruct(value, shape.n!, field, found);
     case 'custom':
-      return checkCustom(value, shape, struct, path);
+      return checkCustom(value, shape, struct, field);
     default:
       return undefined;
   }
 }
 
-/** The types with an UnmarshalJSON of their own whose failures the apiserver reports (they end the decode). */
-function checkCustom(value: unknown, shape: Shape, struct: string, path: string): string | undefined {
+const schemaPackage = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
+
+/**
+ * The types with an UnmarshalJSON of their own whose failures the apiserver reports. Their errors end
+ * the decode; a type error inside them is reported in the context of the field that holds them.
+ */
+function checkCustom(value: unknown, shape: Shape, struct: string, field: string): GoError | undefined {
+  const inContext = (error: GoError | undefined): GoError | undefined => (error === undefined || typeof error === 'string' ? error : { ...error, struct, field });
+  // A CRD schema nested in one of these types is decoded with a json.Unmarshal of its own.
+  const schema = (v: Record<string, unknown>): GoError | undefined => {
+    const found: Found = {};
+    return inContext(checkStruct(v, `${schemaPackage}JSONSchemaProps`, '', found) ?? found.first);
+  };
   switch (shape.n) {
     case quantityType:
       return quantityError(value);
     case intOrStringType:
-      // A string is taken as it is; anything else is decoded as an int32, its error in the field's context.
+      // A string is taken as it is; anything else is decoded as an int32.
       if (typeof value === 'string') return undefined;
       if ((typeof value === 'number' || typeof value === 'bigint') && fitsInteger(value, { k: 'int', g: 'int32', b: 32 })) return undefined;
-      return `json: cannot unmarshal ${typeof value === 'number' || typeof value === 'bigint' ? `number ${String(value)}` : jsonTypeName(value)} into Go struct field ${struct}.${path} of type int32`;
+      return { value: valueWord(value, typeof value === 'number' || typeof value === 'bigint'), struct, field, type: 'int32' };
+    case `${schemaPackage}JSONSchemaPropsOrArray`:
+      // An object is a schema, an array a list of them; anything else is no schema (left empty).
+      if (isObject(value)) return schema(value);
+      if (!Array.isArray(value)) return undefined;
+      for (const item of value) {
+        const error = isObject(item) ? schema(item) : item === null ? undefined : { value: jsonTypeName(item), struct, field, type: 'v1.JSONSchemaProps' };
+        if (error !== undefined) return error;
+      }
+      return undefined;
+    case `${schemaPackage}JSONSchemaPropsOrBool`:
+      if (isObject(value)) return schema(value);
+      return typeof value === 'boolean' ? undefined : 'boolean or JSON schema expected';
+    case `${schemaPackage}JSONSchemaPropsOrStringArray`:
+      if (isObject(value)) return schema(value);
+      if (!Array.isArray(value)) return undefined;
+      for (const item of value) if (item !== null && typeof item !== 'string') return { value: jsonTypeName(item), struct, field, type: 'string' };
+      return undefined;
     default:
       return undefined;
   }

@@ -73,6 +73,61 @@ describe('built-in objects decoded as into their Go types (kube-apiserver 1.34.4
   });
 });
 
+describe('CustomResourceDefinitions decoded as into their Go type (kube-apiserver 1.34.4)', () => {
+  let server: ApiServer;
+  let client: Client;
+
+  before(async () => {
+    ({ server, client } = await start());
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  const crd = (spec: Record<string, unknown>): Record<string, unknown> => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.t.example.com' },
+    spec: { group: 't.example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }], ...spec },
+  });
+  const withProperty = (schema: Record<string, unknown>): Record<string, unknown> => crd({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { a: schema } } } }] });
+  const prefix = 'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ';
+  const props = 'JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties';
+  const cases: [string, Record<string, unknown>, string][] = [
+    // This one crashed the handler before (a 500 "….find is not a function").
+    ['versions that are an object', crd({ versions: {} }), 'json: cannot unmarshal object into Go struct field CustomResourceDefinitionSpec.spec.versions of type []v1.CustomResourceDefinitionVersion'],
+    ['served that is a string', crd({ versions: [{ name: 'v1', served: 'true', storage: true }] }), 'json: cannot unmarshal string into Go struct field CustomResourceDefinitionVersion.spec.versions.served of type bool'],
+    ['a plural that is a number', crd({ names: { plural: 5, kind: 'Widget' } }), 'json: cannot unmarshal number into Go struct field CustomResourceDefinitionNames.spec.names.plural of type string'],
+    ['a printer column priority that is a string', crd({ versions: [{ name: 'v1', served: true, storage: true, additionalPrinterColumns: [{ name: 'a', type: 'string', jsonPath: '.a', priority: 'x' }], schema: { openAPIV3Schema: { type: 'object' } } }] }), 'json: cannot unmarshal string into Go struct field CustomResourceColumnDefinition.spec.versions.additionalPrinterColumns.priority of type int32'],
+    ['a selectable field path that is a number', crd({ versions: [{ name: 'v1', served: true, storage: true, selectableFields: [{ jsonPath: 5 }], schema: { openAPIV3Schema: { type: 'object' } } }] }), 'json: cannot unmarshal number into Go struct field SelectableField.spec.versions.selectableFields.jsonPath of type string'],
+    ['a schema type that is a number', withProperty({ type: 5 }), `json: cannot unmarshal number into Go struct field ${props}.type of type string`],
+    ['a maximum that is a string', withProperty({ type: 'integer', maximum: 'x' }), `json: cannot unmarshal string into Go struct field ${props}.maximum of type float64`],
+    ['required that is a string', withProperty({ type: 'object', required: 'a' }), `json: cannot unmarshal string into Go struct field ${props}.required of type []string`],
+    // Nested schemas decode with a json.Unmarshal of their own: the error names the field holding them.
+    ['items whose type is a number', withProperty({ type: 'array', items: { type: 5 } }), `json: cannot unmarshal number into Go struct field ${props}.items of type string`],
+    ['an items list whose type is a number', withProperty({ type: 'array', items: [{ type: 5 }] }), `json: cannot unmarshal number into Go struct field ${props}.items of type string`],
+    ['items with a fractional minItems', withProperty({ type: 'array', items: { minItems: 1.5 } }), `json: cannot unmarshal number 1.5 into Go struct field ${props}.items of type int64`],
+    ['additionalProperties whose validations are a number', withProperty({ type: 'object', additionalProperties: { type: 'string', 'x-kubernetes-validations': 5 } }), `json: cannot unmarshal number into Go struct field ${props}.additionalProperties of type v1.ValidationRules`],
+    ['additionalProperties that is a string', withProperty({ type: 'object', additionalProperties: 'x' }), 'boolean or JSON schema expected'],
+    ['dependencies with a number in a property list', withProperty({ type: 'object', dependencies: { a: [5] } }), `json: cannot unmarshal number into Go struct field ${props}.dependencies of type string`],
+  ];
+  for (const [what, body, message] of cases) {
+    it(`refuses a CRD with ${what}`, async () => {
+      const r = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', body);
+      expect(r.status, r.text).to.equal(400);
+      expect(r.body.message).to.equal(prefix + message);
+    });
+  }
+
+  it('leaves to validation what decodes: items that are no schema, a dependency that is a string', async () => {
+    const items = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', withProperty({ type: 'array', items: 5 }));
+    expect(items.status).to.equal(422);
+    expect(items.body.message).to.contain('spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified');
+    const dependency = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', withProperty({ type: 'object', dependencies: { a: 'x' } }));
+    expect(dependency.status).to.equal(422);
+    expect(dependency.body.message).to.contain('dependencies: Forbidden: dependencies is not supported');
+  });
+});
+
 describe('base64Error (base64.StdEncoding.Decode)', () => {
   it('reports the byte offset Go reports, skipping newlines and requiring padding', () => {
     // Go 1.26's encoding/base64 on each text.
