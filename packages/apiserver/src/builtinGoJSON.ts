@@ -26,6 +26,9 @@ import { canonicalQuantity, canonicalTime, quantityError } from './internal/quan
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const microTimeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const schemaPackage = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
+/** The CRD schema types that hold schemas (`items`, `additionalProperties`, `dependencies`). */
+const nestedSchemaTypes = new Set(['JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray'].map((t) => schemaPackage + t));
 
 /** A Go type as encoding/json sees it (see the generator). */
 interface Shape {
@@ -129,8 +132,14 @@ function encodeValue(value: unknown, shape: Shape): unknown {
       if (isObject(value)) encodeStruct(value, shape.n!);
       return value;
     case 'custom':
-      // Types with a MarshalJSON of their own: quantities and times are written in canonical form.
+      // Types with a MarshalJSON of their own: quantities and times are written in canonical form, a
+      // CRD's nested schemas as schemas.
       if (shape.n === quantityType) return canonicalQuantity(value) ?? value;
+      if (shape.n !== undefined && nestedSchemaTypes.has(shape.n)) {
+        if (isObject(value)) encodeStruct(value, `${schemaPackage}JSONSchemaProps`);
+        else if (Array.isArray(value) && shape.n.endsWith('OrArray')) for (const item of value) if (isObject(item)) encodeStruct(item, `${schemaPackage}JSONSchemaProps`);
+        return value;
+      }
       if (shape.n === timeType) return value === null ? null : canonicalTime(value) ?? value;
       if (shape.n === microTimeType) return value === null ? null : canonicalTime(value, true) ?? value;
       return value;
@@ -281,7 +290,6 @@ function checkValue(value: unknown, shape: Shape, struct: string, field: string,
   }
 }
 
-const schemaPackage = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
 
 /**
  * The types with an UnmarshalJSON of their own whose failures the apiserver reports. Their errors end

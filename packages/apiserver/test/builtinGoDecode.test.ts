@@ -118,6 +118,21 @@ describe('CustomResourceDefinitions decoded as into their Go type (kube-apiserve
     });
   }
 
+  it('takes a null version as a zero one (a 422 from validation; it crashed the handler before) and drops empty members', async () => {
+    const r = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', crd({ versions: [null] }));
+    expect(r.status).to.equal(422);
+    expect(r.body.message).to.contain('spec.versions: Invalid value: [{"Name":"","Served":false,"Storage":false,"Deprecated":false,"DeprecationWarning":null,"Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}]: must have exactly one version marked as storage version');
+    const empty = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', {
+      ...crd({ names: { plural: 'widgets', kind: 'Widget', shortNames: [] }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', required: [], properties: { a: { type: 'array', items: { type: 'string', enum: [] } } } } }, additionalPrinterColumns: [] }] }),
+      metadata: { name: 'widgets.t.example.com', labels: {} },
+    });
+    expect(empty.status).to.equal(201);
+    expect(empty.body.metadata).to.not.have.property('labels');
+    expect(empty.body.spec.names).to.not.have.property('shortNames');
+    expect(empty.body.spec.versions[0]).to.not.have.property('additionalPrinterColumns');
+    expect(empty.body.spec.versions[0].schema.openAPIV3Schema).to.deep.equal({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } });
+  });
+
   it('leaves to validation what decodes: items that are no schema, a dependency that is a string', async () => {
     const items = await client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', withProperty({ type: 'array', items: 5 }));
     expect(items.status).to.equal(422);

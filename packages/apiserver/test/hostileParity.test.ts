@@ -422,4 +422,23 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const patched = await client.request('PATCH', `${widgets()}/scaled`, '{"spec":{"replicas":2e0}}', 'application/merge-patch+json');
     expect([patched.status, patched.body.message]).to.deep.equal([422, accessor('scaled', '2')]);
   });
+
+  // A body the codec finds no kind in (YAML that does not parse, protobuf without its prefix, an empty
+  // protobuf body): handlers/create.go's transformDecodeError words it with the first 30 bytes of the body
+  // (hex unless it starts with "{"). kubekit answered "error converting YAML to JSON: …" and "unable to
+  // decode the protobuf request body". The YAML syntax error's own words are go-yaml's on the reference.
+  it('words a body it finds no kind in as the handler does, with a summary of the body', async () => {
+    const yaml = await client.request('POST', cms, 'a: [\n', 'application/yaml');
+    expect(yaml.status).to.equal(400);
+    expect(yaml.body.message).to.match(/^the object provided is unrecognized \(must be of type ConfigMap\): .+ \(613a205b0a\)$/s);
+    const cases: [string, string][] = [
+      ['{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ct"}}', 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"apiVersion":"v1","kind":"Con ...)'],
+      ['abc', 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (616263)'],
+      ['', 'empty data (<empty>)'],
+    ];
+    for (const [body, words] of cases) {
+      const r = await client.request('POST', cms, body, 'application/vnd.kubernetes.protobuf');
+      expect([r.status, r.body.message], body).to.deep.equal([400, `the object provided is unrecognized (must be of type ConfigMap): ${words}`]);
+    }
+  });
 });
