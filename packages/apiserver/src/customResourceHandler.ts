@@ -273,9 +273,24 @@ export class CustomResourceType implements ResourceType {
       if (old.status !== undefined) object.status = old.status;
       else delete object.status;
     }
-    if (!deepEqual(withoutMetadata(object), withoutMetadata(old))) {
+    if (!deepEqual(withoutMetadata(object), withoutMetadata(old)) || this.keepsIntegralFloat(object, ctx)) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
+  }
+
+  /**
+   * Whether the request wrote an integral float (`1.0`) that the object keeps outside its metadata (and
+   * status, when that is a subresource): Go holds it as a float64, which `apiequality.Semantic.DeepEqual`
+   * does not take for the int64 the old object holds, so the generation moves.
+   */
+  private keepsIntegralFloat(object: KubeObject, ctx: WriteContext): boolean {
+    for (const path of ctx.integralFloats ?? []) {
+      if (path.length === 0 || path[0] === 'metadata' || (path[0] === 'status' && this.names.status)) continue;
+      let v: unknown = object;
+      for (const key of path) v = v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return true;
+    }
+    return false;
   }
 
   managedFieldsType(): TypeNode {
@@ -286,14 +301,14 @@ export class CustomResourceType implements ResourceType {
   /** Schema, CEL and metadata validation, all by `@kubekit/crd`. */
   validateCreate(object: KubeObject, ctx: WriteContext): FieldError[] {
     this.kindMismatch(object);
-    const errs = validateCustomResource(this.runtime.crd, this.version, object);
+    const errs = validateCustomResource(this.runtime.crd, this.version, object, undefined, { integralFloats: ctx.integralFloats });
     if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, undefined));
     return errs;
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
     this.kindMismatch(object);
-    const errs = validateCustomResource(this.runtime.crd, this.version, object, old);
+    const errs = validateCustomResource(this.runtime.crd, this.version, object, old, { integralFloats: ctx.integralFloats });
     if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, old));
     return errs;
   }

@@ -2,8 +2,10 @@
  * Patches: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and strategic merge patch. Server-side
  * apply, with its managed fields and conflicts, is the field manager's (managedFields/fieldManager.ts).
  */
-import { KubeError, goJSON, stringifyJSON } from '@kubekit/core';
+import { KubeError, goJSON } from '@kubekit/core';
+import { deepEqual } from './internal/deepEqual.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
+import { WrittenTexts, equalsRaw, equalsRawJSON, integralFloatPaths, jsonPatchValueTexts, type RawValue } from './internal/rawJSON.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
 /** The patch media types the apiserver accepts. */
@@ -98,11 +100,18 @@ function patchError(message: string): KubeError {
   return new KubeError('Invalid', message, { details: {} });
 }
 
-function parentOf(doc: unknown, parts: string[], op: string, path: string): { parent: Record<string, unknown> | unknown[]; key: string } {
+/**
+ * The container that holds the last token of `parts`, and that token. With `texts`, the values written
+ * as text on the way down are parsed into their members ({@link WrittenTexts.enter}), as json-patch's
+ * `findObject` parses its lazy nodes.
+ */
+function parentOf(doc: unknown, parts: string[], op: string, path: string, texts?: WrittenTexts): { parent: Record<string, unknown> | unknown[]; key: string } {
   let cur: unknown = doc;
   for (let i = 0; i < parts.length - 1; i++) {
-    cur = child(cur, parts[i]);
-    if (cur === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    const next = child(cur, parts[i]);
+    if (next === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    texts?.enter(cur as object, Array.isArray(cur) ? goIndex(parts[i], cur.length)! : parts[i], next);
+    cur = next;
   }
   if (!Array.isArray(cur) && !isObject(cur)) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return { parent: cur, key: parts[parts.length - 1] };
@@ -131,13 +140,27 @@ function child(cur: unknown, p: string): unknown {
   return undefined;
 }
 
-function getAt(doc: unknown, path: string, op: string): unknown {
+/**
+ * The value at `path` (the `from` of a move or copy), and the text it was written as, if kept. A copy
+ * from a missing member of an object copies nothing, which json-patch v4 adds as null (its `get` of a
+ * missing key is no error); `missing` says so.
+ */
+function getAt(doc: unknown, path: string, op: string, texts?: WrittenTexts): { value: unknown; text?: RawValue; missing?: boolean } {
+  const parts = pointer(path);
   let cur: unknown = doc;
-  for (const p of pointer(path)) {
-    cur = child(cur, p);
-    if (cur === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  let text: RawValue | undefined;
+  for (const [i, p] of parts.entries()) {
+    const next = child(cur, p);
+    if (next === undefined && op === 'copy' && i === parts.length - 1 && isObject(cur)) return { value: null, missing: true };
+    if (next === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    if (texts !== undefined) {
+      const key = Array.isArray(cur) ? goIndex(p, cur.length)! : p;
+      if (i < parts.length - 1) texts.enter(cur as object, key, next);
+      else text = texts.get(cur as object, key);
+    }
+    cur = next;
   }
-  return cur;
+  return { value: cur, text };
 }
 
 function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, path: string): number {
@@ -151,32 +174,51 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
  * evanphx/json-patch v4's replace: the parent must exist; an array item must be there, an object member
  * need not (its `get` of a missing key is no error, so replace adds it).
  */
-function replace(doc: unknown, path: string, value: unknown): unknown {
-  const { parent, key } = parentOf(doc, pointer(path), 'replace', path);
-  if (Array.isArray(parent)) parent[arrayIndex(parent, key, false, 'replace', path)] = value;
-  else setOwn(parent, key, value);
+function replace(doc: unknown, path: string, value: unknown, texts?: WrittenTexts, text?: RawValue): unknown {
+  const { parent, key } = parentOf(doc, pointer(path), 'replace', path, texts);
+  if (Array.isArray(parent)) {
+    const i = arrayIndex(parent, key, false, 'replace', path);
+    parent[i] = value;
+    texts?.set(parent, i, text);
+  } else {
+    setOwn(parent, key, value);
+    texts?.set(parent, key, text);
+  }
   return doc;
 }
 
 /**
  * evanphx/json-patch v4's test: a missing object member or a null one passes against a null or absent
- * value; otherwise the values must be equal.
+ * value; otherwise the values must be equal as `lazyNode.equal` compares them: objects by members in any
+ * order, and scalars by their JSON text when the operation's is at hand (`written`: `1.0` is not `1`).
+ * Without it (a webhook's patch), scalars compare by value.
  */
-function test(doc: unknown, raw: Operation): void {
+function test(doc: unknown, raw: Operation, written: RawValue | undefined, texts: WrittenTexts | undefined): void {
   const fail = (): KubeError => patchError(`testing value ${raw.path} failed: test failed`);
+  const equal = (v: unknown, mine: RawValue | undefined): boolean => {
+    if (written === undefined) return deepEqual(v, raw.value);
+    return mine !== undefined ? equalsRaw(mine, written) : equalsRawJSON(v, written, texts?.get);
+  };
   if (raw.path === '') {
-    if (stringifyJSON(doc) !== stringifyJSON(raw.value)) throw fail();
+    if (!equal(doc, undefined)) throw fail();
     return;
   }
-  const { parent, key } = parentOf(doc, pointer(raw.path), 'test', raw.path);
+  const { parent, key } = parentOf(doc, pointer(raw.path), 'test', raw.path, texts);
   let v: unknown;
-  if (Array.isArray(parent)) v = parent[arrayIndex(parent, key, false, 'test', raw.path)];
-  else v = getOwn(parent, key);
+  let mine: RawValue | undefined;
+  if (Array.isArray(parent)) {
+    const i = arrayIndex(parent, key, false, 'test', raw.path);
+    v = parent[i];
+    mine = texts?.get(parent, i);
+  } else {
+    v = getOwn(parent, key);
+    mine = texts?.get(parent, key);
+  }
   if (v === undefined || v === null) {
     if (raw.value === undefined || raw.value === null) return;
     throw fail();
   }
-  if (raw.value === undefined || stringifyJSON(v) !== stringifyJSON(raw.value)) throw fail();
+  if (raw.value === undefined || !equal(v, mine)) throw fail();
 }
 
 /**
@@ -187,24 +229,52 @@ function fromNotRoot(raw: Operation, op: string): void {
   if ((raw.from ?? '') === '') throw patchError(`${op} operation does not apply: doc is missing from path: "${raw.from ?? ''}"`);
 }
 
-function add(doc: unknown, path: string, value: unknown, op = 'add'): unknown {
+function add(doc: unknown, path: string, value: unknown, op = 'add', texts?: WrittenTexts, text?: RawValue): unknown {
   const parts = pointer(path);
   if (parts.length === 0) throw patchError(`${op} operation does not apply: doc is missing path: "${path}"`);
-  const { parent, key } = parentOf(doc, parts, op, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, value);
-  else setOwn(parent, key, value);
+  const { parent, key } = parentOf(doc, parts, op, path, texts);
+  if (Array.isArray(parent)) {
+    const i = arrayIndex(parent, key, true, op, path);
+    parent.splice(i, 0, value);
+    texts?.inserted(parent, i, text);
+  } else {
+    setOwn(parent, key, value);
+    texts?.set(parent, key, text);
+  }
   return doc;
 }
 
-function remove(doc: unknown, path: string, op = 'remove'): unknown {
+function remove(doc: unknown, path: string, op = 'remove', texts?: WrittenTexts): unknown {
   const parts = pointer(path);
-  const { parent, key } = parentOf(doc, parts, op, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, false, op, path), 1);
-  else {
+  const { parent, key } = parentOf(doc, parts, op, path, texts);
+  if (Array.isArray(parent)) {
+    const i = arrayIndex(parent, key, false, op, path);
+    parent.splice(i, 1);
+    texts?.removed(parent, i);
+  } else {
     if (!Object.hasOwn(parent, key)) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
     delete parent[key];
+    texts?.set(parent, key, undefined);
   }
   return doc;
+}
+
+/**
+ * Where a JSON patch writes integral float literals (`1.0`): the paths (keys and indexes) of the numbers
+ * its `add` and `replace` operations put into the document that Go decodes as float64s (see
+ * {@link integralFloatPaths}). Moves, copies and shifts by later operations are not followed.
+ */
+export function jsonPatchIntegralFloats(patch: unknown, text: string): string[][] {
+  if (!Array.isArray(patch) || !/\d[.eE]/.test(text)) return [];
+  const written = jsonPatchValueTexts(text);
+  const out: string[][] = [];
+  for (const [i, op] of (patch as unknown[]).entries()) {
+    const value = written[i];
+    if (value === undefined || !isObject(op) || (op.op !== 'add' && op.op !== 'replace') || typeof op.path !== 'string' || !op.path.startsWith('/')) continue;
+    const at = pointer(op.path);
+    for (const inner of integralFloatPaths(value)) out.push([...at, ...inner]);
+  }
+  return out;
 }
 
 /** The most operations one JSON patch may hold (`maxJSONPatchOperations` in handlers/patch.go). */
@@ -217,19 +287,42 @@ export const maxJSONPatchOperations = 10_000;
  */
 export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
 
+/** Options of {@link applyJSONPatch}. */
+export interface JSONPatchOptions {
+  /**
+   * The patch's JSON text, from which a `test` operation reads its value as written: evanphx/json-patch
+   * compares scalars by their text. Without it, `test` compares values.
+   * @defaultValue undefined
+   */
+  text?: string;
+  /**
+   * Filled, when given with `text`, with the texts of the values the operations placed, as json-patch
+   * keeps them (for {@link goJSONWithTexts}).
+   * @defaultValue undefined
+   */
+  texts?: WrittenTexts;
+}
+
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
-export function applyJSONPatch(target: unknown, patch: unknown): unknown {
+export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPatchOptions = {}): unknown {
   if (!Array.isArray(patch)) throw KubeError.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   if (patch.length > maxJSONPatchOperations) {
     throw new KubeError('RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${patch.length}`);
   }
   let doc: unknown = cloneJSON(target);
   let copied = 0;
-  for (const raw of patch as Operation[]) {
+  // The operations' values as written, for the tests, and the texts of values that earlier operations
+  // placed, which the tests compare (json-patch keeps both as text).
+  const tracked = options.text !== undefined && (options.texts !== undefined || (patch as unknown[]).some((op) => isObject(op) && op.op === 'test'));
+  const written = tracked ? jsonPatchValueTexts(options.text!) : undefined;
+  const texts = tracked ? options.texts ?? new WrittenTexts() : undefined;
+  for (const [index, raw] of (patch as Operation[]).entries()) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
+    const text = written?.[index];
     switch (raw.op) {
-      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value)); break;
-      case 'remove': doc = remove(doc, raw.path); break;
+      // v4 adds and replaces with an absent value's nil node, which marshals as null.
+      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value ?? null), 'add', texts, text); break;
+      case 'remove': doc = remove(doc, raw.path, 'remove', texts); break;
       case 'replace':
         // evanphx/json-patch v4 replaces the whole document only with an object or an array; another
         // value at "" is no error and no change (its error is wrapped from a nil one).
@@ -237,26 +330,26 @@ export function applyJSONPatch(target: unknown, patch: unknown): unknown {
           if (isObject(raw.value) || Array.isArray(raw.value)) doc = cloneJSON(raw.value);
           break;
         }
-        doc = replace(doc, raw.path, cloneJSON(raw.value)); break;
+        doc = replace(doc, raw.path, cloneJSON(raw.value ?? null), texts, text); break;
       case 'move': {
         fromNotRoot(raw, 'move');
-        const v = getAt(doc, raw.from ?? '', 'move');
-        doc = remove(doc, raw.from ?? '', 'move');
-        doc = add(doc, raw.path, v, 'move');
+        const from = getAt(doc, raw.from ?? '', 'move', texts);
+        doc = remove(doc, raw.from ?? '', 'move', texts);
+        doc = add(doc, raw.path, from.value, 'move', texts, from.text);
         break;
       }
       case 'copy': {
         fromNotRoot(raw, 'copy');
-        const v = getAt(doc, raw.from ?? '', 'copy');
-        // Measured before the value is copied, as json-patch's deepCopy measures what it marshals.
-        copied += Buffer.byteLength(goJSON(v));
+        const from = getAt(doc, raw.from ?? '', 'copy', texts);
+        // Measured before the value is copied, as json-patch's deepCopy measures what it marshals (nothing for a missing member).
+        if (from.missing !== true) copied += Buffer.byteLength(goJSON(from.value));
         if (copied > maxJSONPatchCopyBytes) {
           throw patchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${maxJSONPatchCopyBytes}`);
         }
-        doc = add(doc, raw.path, cloneJSON(v), 'copy');
+        doc = add(doc, raw.path, cloneJSON(from.value), 'copy', texts, from.text);
         break;
       }
-      case 'test': test(doc, raw); break;
+      case 'test': test(doc, raw, text, texts); break;
       default: throw patchError(`Unexpected kind: ${raw.op}`);
     }
   }

@@ -58,6 +58,14 @@ export interface WriteContext {
   warnings: string[];
   /** The duplicate fields of the request body (`duplicate field "spec.x"`), in document order. */
   duplicateFields: string[];
+  /** A JSON patch's text, whose `test` operations compare values as written (patch.ts). */
+  jsonPatchText?: string;
+  /**
+   * The paths (keys and indexes, from the object's root) where a JSON body or patch wrote an integral
+   * float (`1.0`, `1e2`): Go decodes it as a float64, which `reflect.DeepEqual` does not take for the
+   * stored int64, so a custom resource's generation moves (customResourceStrategy.PrepareForUpdate).
+   */
+  integralFloats?: string[][];
   /**
    * The error of a strict decoding failure (`strict decoding error: …`) under `Strict`: a create or
    * update decodes its body with the kind's codec, which names the kind and version (`Widget in version

@@ -33,27 +33,38 @@ function methodNotAllowed(): KubeError {
   return new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} });
 }
 
+/**
+ * A namespaced kind's URL without a namespace serves only lists and watches across namespaces: the
+ * custom resource handler passes any other request on to the not-found handler (crdHandler.ServeHTTP: the request's scope must match the CRD's), and built-in kinds
+ * have a GET route there and no route for an object.
+ */
+function namespacelessPath(type: ResourceType, verb: string, name: string): void {
+  if (verb === 'list' || verb === 'watch') return;
+  if (type.customResource === true) throw resourceNotFound();
+  throw name === '' ? methodNotAllowed() : resourceNotFound();
+}
+
 /** Handles a resource request; errors are thrown as `KubeError`s for the caller to answer. */
 export async function handleResourceRequest(ctx: ServerContext, r: RestRequest): Promise<void> {
   const { info, type } = r;
   if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
   if (type.names.namespaced === false && info.namespace !== '' && info.resource !== 'namespaces') throw resourceNotFound();
+  if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
+  if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
   const sub = info.subresource;
   if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined)
     && !(type.names.resource === 'namespaces' && (sub === 'status' || sub === 'finalize'))) {
-    // The custom resource handler answers any other subresource of a named object as the object's
+    // The custom resource handler answers any other subresource of an object's URL as the object's
     // absence (crdHandler.serveResource's default case); built-in kinds have no route for it.
-    if (type.customResource === true && info.name !== '') throw KubeError.notFound(type.groupResource, info.name);
+    // absence (crdHandler.serveResource's default case), an empty name (`widgets//x`) included; built-in
+    // kinds have no route for it.
+    if (type.customResource === true) throw KubeError.notFound(type.groupResource, info.name);
     throw resourceNotFound();
   }
-  if (info.name === '' && sub !== '') throw resourceNotFound();
-  // The custom resource handler's status and scale serve get, update and patch; other verbs are its
-  // MethodNotSupported (crdHandler.serveStatus/serveScale).
-  if (type.customResource === true && sub !== '' && (info.verb === 'delete' || info.verb === 'create')) {
-    throw new KubeError('MethodNotAllowed', `${info.verb} is not supported on resources of kind ${goQuote(`${type.names.resource}.${type.names.group}`)}`, {
-      details: { group: type.names.group, kind: type.names.resource },
-    });
-  }
+  if (info.name === '' && sub !== '' && type.customResource !== true) throw resourceNotFound();
+  // The custom resource handler's status and scale serve get, update and patch; other verbs (a GET of
+  // `widgets//status` is a list) are its MethodNotSupported (crdHandler.serveStatus/serveScale).
+  if (type.customResource === true && sub !== '' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotSupported(type, info.verb);
   const namespace = type.names.namespaced ? info.namespace : '';
   switch (info.verb) {
     case 'get': return get(ctx, r, namespace);
@@ -64,7 +75,9 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       return deleteObject(ctx, r, namespace);
     case 'deletecollection': return deleteCollection(ctx, r, namespace);
     case 'create':
-      if (info.name !== '' && !(type.names.resource === 'namespaces' && sub === '')) throw methodNotAllowed();
+      // The custom resource handler creates on an object's URL too (handlers.CreateResource: the name
+      // comes from the body, the URL's is not compared); built-in kinds have no POST route there.
+      if (info.name !== '' && !(type.names.resource === 'namespaces' && sub === '') && !(type.customResource === true && sub === '')) throw methodNotAllowed();
       return handleWrite(ctx, r, namespace);
     case 'update':
     case 'patch':
@@ -81,8 +94,18 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       }
       return handleWrite(ctx, r, namespace);
     default:
+      // The custom resource handler's MethodNotSupported names the verb, which requestinfo.go leaves
+      // empty for other methods; go-restful has no route for them.
+      if (type.customResource === true) throw methodNotSupported(type, info.verb);
       throw methodNotAllowed();
   }
+}
+
+/** The custom resource handler's 405 for a verb it does not serve (apierrors.NewMethodNotSupported). */
+function methodNotSupported(type: ResourceType, verb: string): KubeError {
+  return new KubeError('MethodNotAllowed', `${verb} is not supported on resources of kind ${goQuote(`${type.names.resource}.${type.names.group}`)}`, {
+    details: { group: type.names.group, kind: type.names.resource },
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ export interface RequestInfo {
   isResourceRequest: boolean;
   /** The URL path without the query. */
   path: string;
-  /** The verb (resource requests) or the lower-cased HTTP method (other requests). */
+  /** The verb (resource requests: `''` for a method without one) or the lower-cased HTTP method (other requests). */
   verb: Verb | string;
   /** `api` or `apis` for resource requests. */
   apiPrefix: string;
@@ -31,6 +31,8 @@ export interface RequestInfo {
   subresource: string;
   /** The object name (`''` for collection requests). */
   name: string;
+  /** Whether the path has segments after the subresource (`widgets/w/status/x`). */
+  extraSegments?: boolean;
 }
 
 /** Subresources of a namespace that are not resources in their own right. */
@@ -45,7 +47,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', group: '', version: '',
     namespace: '', resource: '', subresource: '', name: '',
   };
-  let parts = path.split('/').filter((p) => p !== '').map(safeDecode);
+  // requestinfo.go's splitPath: the slashes at both ends are trimmed, an empty segment between two
+  // slashes stays (`widgets//x` names no object, `x` is its subresource).
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  let parts = trimmed === '' ? [] : trimmed.split('/').map(safeDecode);
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0];
   parts = parts.slice(1);
@@ -66,7 +71,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     case 'PUT': info.verb = 'update'; break;
     case 'PATCH': info.verb = 'patch'; break;
     case 'DELETE': info.verb = 'delete'; break;
-    default: info.verb = method.toLowerCase();
+    // requestinfo.go leaves the verb of any other method (OPTIONS, TRACE, …) empty.
+    default: info.verb = '';
   }
 
   if (parts[0] === 'namespaces' && parts.length > 1) {
@@ -76,14 +82,15 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   info.resource = parts[0] ?? '';
   if (parts.length >= 2) info.name = parts[1];
   if (parts.length >= 3) info.subresource = parts[2];
-  if (parts.length > 3) info.isResourceRequest = false;
+  // More segments than resource, name and subresource: requestinfo.go keeps them in `Parts`, which the
+  // custom resource handler never reads; go-restful has no route for them.
+  if (parts.length > 3) info.extraSegments = true;
 
+  // Only a collection's GET reads `watch`: on an object's URL it is a plain get, whatever its value
+  // (requestinfo.go decodes ListOptions only without a name; the handlers serve GetResource).
   if (info.name === '') {
     if (info.verb === 'get') info.verb = isTrue(query.get('watch')) ? 'watch' : 'list';
     else if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && ['true', '1'].includes(query.get('watch') ?? '')) {
-    // A watch on a single object: `fieldSelector=metadata.name=<name>` is implied.
-    info.verb = 'watch';
   }
   return info;
 }

@@ -17,9 +17,11 @@ import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/
 import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
+import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
 import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
-import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
+import { WrittenTexts, firstJSONPatchOpProblem, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -110,9 +112,14 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   // A number beyond float64 (1e400): encoding/json's decoding into interface{} fails on it. The custom
   // resource codec and the JSON patch decoder (strict) name it; built-in kinds decode into their types.
-  const overflow = (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale') || (use === 'json' && wctx.fieldValidation !== 'Ignore') ? firstFloatOverflow(text) : undefined;
+  // A JSON patch's operations are decoded one by one, and Go keeps the first problem in document order:
+  // only a `value` is decoded as a number, and a type error before it comes first (goShapeError below).
+  if (use === 'json' && wctx.fieldValidation !== 'Ignore') {
+    const problem = firstJSONPatchOpProblem(text);
+    if (problem?.kind === 'overflow') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${problem.literal} into Go struct field jsonPatchOp.value of type float64`);
+  }
+  const overflow = use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' ? firstFloatOverflow(text) : undefined;
   if (overflow !== undefined) {
-    if (use === 'json') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${overflow} into Go struct field jsonPatchOp.value of type float64`);
     const o = isObject(parsed) ? parsed : {};
     const kind = typeof o.kind === 'string' && o.kind !== '' ? o.kind : r.type.names.kind;
     const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
@@ -123,6 +130,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
   if (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' && isObject(parsed)) checkCustomResourceEnvelope(r, parsed, text, body);
   if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : jsonDuplicateFields(text);
+  if (use === 'json') wctx.jsonPatchText = text;
+  // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
+  if (r.type.customResource === true && r.info.subresource !== 'scale' && /\d[.eE]/.test(text)) {
+    if (use === 'json') wctx.integralFloats = jsonPatchIntegralFloats(parsed, text);
+    else if (use === 'object' || use === 'merge') wctx.integralFloats = integralFloatPaths(rawValueOf(text));
+  }
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
@@ -256,7 +269,8 @@ function firstFloatOverflow(text: string): string | undefined {
  * it: the documents after it are not parsed.
  */
 function firstYAMLDocument(text: string): unknown {
-  const options = { intAsBigInt: false, version: '1.1', uniqueKeys: false } as const;
+  // Integers as bigints, so that the digits of one beyond 2^53 survive (yamlNumber.ts).
+  const options = { intAsBigInt: true, version: '1.1', uniqueKeys: false } as const;
   try {
     return binaryAsText(parseYAML(text, options) as unknown);
   } catch (err) {
@@ -271,10 +285,12 @@ function firstYAMLDocument(text: string): unknown {
 
 /**
  * A `!!binary` scalar becomes its bytes as text, as sigs.k8s.io/yaml's YAMLToJSON turns go-yaml's decoded
- * []byte into a string (invalid UTF-8 replaced); the `yaml` package gives a Uint8Array. Iterative.
+ * []byte into a string (invalid UTF-8 replaced); the `yaml` package gives a Uint8Array. Numbers become
+ * what the apiserver's round trip through JSON makes of them ({@link yamlNumberAsDecoded}). Iterative.
  */
 function binaryAsText(value: unknown): unknown {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (typeof value === 'number' || typeof value === 'bigint') return yamlNumberAsDecoded(value);
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
@@ -283,7 +299,10 @@ function binaryAsText(value: unknown): unknown {
     for (const k of Object.keys(o)) {
       const x = o[k];
       if (x instanceof Uint8Array) Object.defineProperty(o, k, { value: Buffer.from(x).toString('utf8'), enumerable: true, writable: true, configurable: true });
-      else if (x !== null && typeof x === 'object') stack.push(x);
+      else if (typeof x === 'number' || typeof x === 'bigint') {
+        const decoded = yamlNumberAsDecoded(x);
+        if (decoded !== x) Object.defineProperty(o, k, { value: decoded, enumerable: true, writable: true, configurable: true });
+      } else if (x !== null && typeof x === 'object') stack.push(x);
     }
   }
   return value;
@@ -433,11 +452,18 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    const patched = pt === 'json' ? jsonPatched(target, body) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
+    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
+    // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
+    // patch is applied again, keeping them, only when a quote is needed.
+    const text = wctx.jsonPatchText;
+    const quoteJSONPatch = pt === 'json' && text !== undefined ? (): string => {
+      const texts = new WrittenTexts();
+      return goJSONWithTexts(applyJSONPatch(target, body, { text, texts }), texts);
+    } : undefined;
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
-    const pctx = patchDecodeContext(wctx, pt, patched, body);
+    const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch);
     let decoded: KubeObject;
     try {
       decoded = r.type.decode(patched, pctx);
@@ -482,8 +508,8 @@ function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['mana
  * 422 on `patch` quoting the patched object as Go's json.Marshal prints it (JSON and merge patches), or
  * the patch as `%+v` prints it (strategic merge patches), as handlers/patch.go answers them.
  */
-function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown): WriteContext {
-  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : goJSON(patched));
+function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined): WriteContext {
+  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : goJSON(patched));
   return { ...wctx, patched: true, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
@@ -492,9 +518,9 @@ function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown,
  * apiserver answers them: a 422 without the words of the failure (`NewGenericServerResponse` in
  * handlers/patch.go `applyJSPatch`); the failure stays the error's `cause`.
  */
-function jsonPatched(target: unknown, ops: unknown): unknown {
+function jsonPatched(target: unknown, ops: unknown, text: string | undefined): unknown {
   try {
-    return applyJSONPatch(target, ops);
+    return applyJSONPatch(target, ops, { text });
   } catch (err) {
     if (!(err instanceof KubeError) || err.reason !== 'Invalid') throw err;
     throw new KubeError('Invalid', 'the server rejected our request due to an error in our request', { details: {}, cause: err });

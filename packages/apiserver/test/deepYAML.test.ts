@@ -75,6 +75,18 @@ describe('DeepYAMLParser', () => {
     await threadsBackTo(baseline);
   });
 
+  // sigs.k8s.io/yaml: go-yaml reads an integer as an int64 (digits kept), encoding/json writes it, and the
+  // apiserver decodes the JSON again (yamlNumber.ts); a string that looks like the worker's mark stays a string.
+  it('keeps the digits of integers beyond 2^53 as the shallow parser does', async () => {
+    const p = make({});
+    const text = `a: ${'['.repeat(500)}9007199254740993${']'.repeat(500)}\nb: -9223372036854775808\nc: 1e18\nd: "\\u0000x:1"\ne: 5\n`;
+    const { value } = await p.parse(text, false);
+    let v = (value as { a: unknown }).a;
+    while (Array.isArray(v)) v = v[0];
+    const o = value as Record<string, unknown>;
+    expect([v, o.b, o.c, o.d, o.e]).to.deep.equal([9007199254740993n, -9223372036854775808n, 1000000000000000000n, '\u0000x:1', 5]);
+  });
+
   it('answers a parse error with 400 and the parser\'s words', async () => {
     const p = make({});
     const err = await p.parse(`a: ${'['.repeat(1000)}\n`, false).then(() => undefined, (e: unknown) => e);

@@ -122,6 +122,62 @@ describe('applyJSONPatch', () => {
     expect(() => applyJSONPatch(doc, [{ op: 'test', path: '/o/missing', value: 1 }])).to.throw('test failed');
   });
 
+  // gopkg.in/evanphx/json-patch.v4 patch.go: an operation's value is a json.RawMessage (lazyNode), and
+  // lazyNode.equal compares objects by members in any order, arrays by elements, and anything else by
+  // its compacted bytes against the document's as json.Marshal writes it; a value an earlier operation
+  // put there keeps that operation's bytes, through moves, copies and array inserts. kube-apiserver
+  // 1.34.4 answers so (a test of 1.0 against a stored 1 fails, of {"b":2,"a":"x"} against {"a":"x","b":2} passes).
+  it('tests values as written, as evanphx/json-patch v4 compares them', () => {
+    const doc = { i: 1, n: 1.5, s: 'a<b', o: { a: 'x', b: 2 }, l: [1, 2] };
+    const passes = (ops: string): boolean => {
+      try {
+        applyJSONPatch(doc, JSON.parse(ops), { text: ops });
+        return true;
+      } catch (err) {
+        if (err instanceof Error && err.message.includes('test failed')) return false;
+        throw err;
+      }
+    };
+    const test = (path: string, value: string): string => `[{"op":"test","path":"${path}","value":${value}}]`;
+    const cases: [string, boolean][] = [
+      [test('/i', '1'), true], [test('/i', '1.0'), false], [test('/i', '1e0'), false], [test('/n', '1.5'), true], [test('/n', '1.50'), false],
+      [test('/s', '"a\\u003cb"'), true], [test('/s', '"a<b"'), false], [test('/s', '"a\\u003Cb"'), false],
+      [test('/o', '{"b":2,"a":"x"}'), true], [test('/o', '{ "b" : 3, "a":"x", "b":2 }'), true], [test('/o', '{"\\u0062":2,"a":"x"}'), true], [test('/o', '{"b":2,"a":"x","c":null}'), false],
+      [test('/l', '[ 1 , 2 ]'), true], [test('/l', '[1.0,2]'), false], [test('/i', '"1"'), false], [test('/o', '"x"'), false],
+      ['[{"op":"add","path":"/x","value":7.0},{"op":"test","path":"/x","value":7.0}]', true],
+      ['[{"op":"add","path":"/x","value":7.0},{"op":"test","path":"/x","value":7}]', false],
+      ['[{"op":"add","path":"/x","value":{"b":1.0}},{"op":"test","path":"/x/b","value":1.0}]', true],
+      ['[{"op":"add","path":"/x","value":{"b":1.0,"c":2.0}},{"op":"replace","path":"/x/b","value":3.0},{"op":"test","path":"/x","value":{"b":3.0,"c":2.0}}]', true],
+      ['[{"op":"add","path":"/x","value":{"b":1.0,"c":2.0}},{"op":"replace","path":"/x/b","value":3.0},{"op":"test","path":"/x","value":{"b":3.0,"c":2}}]', false],
+      ['[{"op":"add","path":"/l/1","value":7.0},{"op":"add","path":"/l/0","value":0},{"op":"test","path":"/l/2","value":7.0}]', true],
+      ['[{"op":"add","path":"/l/1","value":7.0},{"op":"add","path":"/l/0","value":0},{"op":"test","path":"/l/2","value":7}]', false],
+      ['[{"op":"add","path":"/m","value":5.0},{"op":"move","from":"/m","path":"/k"},{"op":"test","path":"/k","value":5.0}]', true],
+      ['[{"op":"add","path":"/m","value":5.0},{"op":"copy","from":"/m","path":"/k"},{"op":"test","path":"/k","value":5}]', false],
+    ];
+    for (const [ops, want] of cases) expect(passes(ops), ops).to.equal(want);
+    // Without the patch's text (a webhook's patch), values compare as values, objects in any order.
+    expect(applyJSONPatch(doc, [{ op: 'test', path: '/o', value: { b: 2, a: 'x' } }])).to.deep.equal(doc);
+  });
+
+  // evanphx/json-patch v4: an add or replace without a value puts the nil node there, which marshals as
+  // null (kube-apiserver 1.34.4 then prunes it from a custom resource as it prunes an explicit null).
+  it('adds and replaces null for an absent value', () => {
+    expect(applyJSONPatch({ a: 1 }, [{ op: 'add', path: '/b' }, { op: 'replace', path: '/a' }])).to.deep.equal({ a: null, b: null });
+    expect(applyJSONPatch({ l: [1] }, [{ op: 'add', path: '/l/0' }])).to.deep.equal({ l: [null, 1] });
+  });
+
+  // evanphx/json-patch v4 copy: partialDoc.get of a missing key is no error, so a copy from a missing member
+  // of an object adds null (kube-apiserver 1.34.4 answers 200 with `"c":null`); a move from it, a missing
+  // array element or a missing parent fail.
+  it('copies null from a missing member of an object', () => {
+    const doc = { o: { a: 1 }, l: [1] };
+    expect(applyJSONPatch(doc, [{ op: 'copy', from: '/o/missing', path: '/o/c' }, { op: 'copy', from: '/o/missing', path: '/l/0' }])).to.deep.equal({ o: { a: 1, c: null }, l: [null, 1] });
+    expect(() => applyJSONPatch(doc, [{ op: 'move', from: '/o/missing', path: '/o/m' }])).to.throw('missing value');
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '/l/5', path: '/o/d' }])).to.throw('missing value');
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '/nope/deeper', path: '/o/e' }])).to.throw('missing value');
+    expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '/o/a/q', path: '/o/f' }])).to.throw('missing value');
+  });
+
   it('treats the whole document ("") as evanphx/json-patch v4 does', () => {
     const doc = { a: 1 };
     expect(() => applyJSONPatch(doc, [{ op: 'copy', from: '', path: '/b' }])).to.throw('copy operation does not apply');

@@ -39,6 +39,13 @@ export interface ValidateCustomResourceOptions {
    * @defaultValue kubekit's CEL evaluation ({@link validateCustomResourceRules})
    */
   celValidator?: CustomResourceCELValidator;
+  /**
+   * The paths (keys and indexes from the object's root) of numbers that were written as floats although
+   * their values are integers (`1.0`): a JavaScript number cannot tell, but the apiserver decodes them as
+   * float64s, which the scale subresource's replicas paths refuse (`unstructured.NestedInt64`).
+   * @defaultValue none
+   */
+  integralFloats?: readonly (readonly string[])[];
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
@@ -67,7 +74,7 @@ function hasValidationRules(schema: JSONSchemaProps): boolean {
 
 
 /** `unstructured.NestedFieldNoCopy` + a type check, with its error text. */
-function nested(obj: Record<string, unknown>, dotted: string, want: 'int64' | 'string'): { value: unknown; error?: string } {
+function nested(obj: Record<string, unknown>, dotted: string, want: 'int64' | 'string', floats: readonly (readonly string[])[] = []): { value: unknown; error?: string } {
   const fields = dotted.replace(/^\./, '').split('.');
   let val: unknown = obj;
   for (let i = 0; i < fields.length; i++) {
@@ -78,13 +85,15 @@ function nested(obj: Record<string, unknown>, dotted: string, want: 'int64' | 's
     if (!Object.hasOwn(val, fields[i])) return { value: undefined };
     val = val[fields[i]];
   }
+  const float = floats.some((f) => f.length === fields.length && f.every((k, i) => k === fields[i]));
+  if (want === 'int64' && float && goKind(val) === 'int') return { value: undefined, error: `.${fields.join('.')} accessor error: ${goSprint(val)} is of the type float64, expected int64` };
   const ok = want === 'int64' ? goKind(val) === 'int' : typeof val === 'string';
   if (!ok) return { value: undefined, error: `.${fields.join('.')} accessor error: ${goSprint(val)} is of the type ${goTypeName(val)}, expected ${want}` };
   return { value: val };
 }
 
-function validateReplicas(obj: Record<string, unknown>, path: string): FieldError[] {
-  const r = nested(obj, path, 'int64');
+function validateReplicas(obj: Record<string, unknown>, path: string, floats: readonly (readonly string[])[]): FieldError[] {
+  const r = nested(obj, path, 'int64', floats);
   if (r.error !== undefined) return [invalid(path, 0, r.error)];
   if (r.value === undefined) return [];
   const n = BigInt(r.value as number | bigint);
@@ -94,9 +103,9 @@ function validateReplicas(obj: Record<string, unknown>, path: string): FieldErro
 }
 
 /** `ValidateScaleSpec` and `ValidateScaleStatus`. */
-function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubresourceScale | undefined): FieldError[] {
+function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubresourceScale | undefined, floats: readonly (readonly string[])[]): FieldError[] {
   if (scale === undefined || scale === null) return [];
-  const errs = [...validateReplicas(obj, scale.specReplicasPath ?? ''), ...validateReplicas(obj, scale.statusReplicasPath ?? '')];
+  const errs = [...validateReplicas(obj, scale.specReplicasPath ?? '', floats), ...validateReplicas(obj, scale.statusReplicasPath ?? '', floats)];
   if (typeof scale.labelSelectorPath === 'string') {
     const r = nested(obj, scale.labelSelectorPath, 'string');
     if (r.error !== undefined) errs.push(invalid(scale.labelSelectorPath, '', r.error));
@@ -199,7 +208,7 @@ export function validateCustomResource(
       for (const e of result.errors) errs.push(toFieldError(undefined, e));
     }
     const scale = isMap(version.subresources) ? version.subresources.scale : undefined;
-    errs.push(...validateScale(object, isMap(scale) ? (scale as unknown as CustomResourceSubresourceScale) : undefined));
+    errs.push(...validateScale(object, isMap(scale) ? (scale as unknown as CustomResourceSubresourceScale) : undefined, options.integralFloats ?? []));
     errs.push(...validateEmbeddedResources(schema, object));
     if (old === undefined || validateListSetsAndMaps(schema, old).length === 0) errs.push(...validateListSetsAndMaps(schema, object));
     const celValidator = options.celValidator ?? ((sch: JSONSchemaProps, o: Record<string, unknown>, oo: Record<string, unknown> | undefined) => validateCustomResourceRules(sch, o, oo));

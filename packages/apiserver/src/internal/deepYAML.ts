@@ -28,8 +28,14 @@ const duplicateKeys = ${yamlDuplicateKeys.toString()};
 parentPort.once('message', ({ text, duplicates }) => {
   let response;
   try {
-    const value = yaml.parse(text, { intAsBigInt: false, version: '1.1', uniqueKeys: false });
-    response = { ok: true, json: JSON.stringify(value) ?? 'null', duplicateFields: duplicates ? duplicateKeys(yaml, text) : [] };
+    // Integers as bigints, written with all their digits (yamlNumber.ts): JSON.stringify writes each as a
+    // string that starts with a mark no other string of the text holds, unquoted afterwards.
+    const value = yaml.parse(text, { intAsBigInt: true, version: '1.1', uniqueKeys: false });
+    const mark = '\\u0000' + Math.random().toString(36).slice(2) + ':';
+    const marked = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? mark + v.toString() : v)) ?? 'null';
+    const parts = marked.split('"\\\\u0000' + mark.slice(1));
+    const json = parts[0] + parts.slice(1).map((p) => p.replace('"', '')).join('');
+    response = { ok: true, json, duplicateFields: duplicates ? duplicateKeys(yaml, text) : [] };
   } catch (err) {
     response = { ok: false, message: err instanceof Error ? err.message : String(err) };
   }

@@ -75,14 +75,18 @@ export function goFormatFloat(f: number): string {
   return `${negative}${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
 }
 
-/** Go's `fmt.Sprint` of a decoded JSON value (`%v`). */
+/**
+ * Go's `fmt.Sprint` of a decoded JSON value (`%v`). A safe integral `number` or a `bigint` prints as an
+ * int64; any other number as a float64: `parseJSON` gives an integer literal beyond 2^53 as a `bigint`,
+ * so an integral `number` beyond it was a float (`1e18` prints `1e+18`).
+ */
 export function goSprint(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   switch (typeof value) {
     case 'string': return value;
     case 'boolean': return value ? 'true' : 'false';
     case 'bigint': return value.toString();
-    case 'number': return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? integerText(value) : goFormatFloat(value);
+    case 'number': return Number.isSafeInteger(value) ? integerText(value) : goFormatFloat(value);
     default: break;
   }
   if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;

@@ -2,10 +2,12 @@
  * Go semantics that kube-openapi's validator depends on, for values as the apiserver decodes them:
  * integers are int64, other numbers float64, and Go's `reflect` rules decide equality and conversion.
  *
- * JavaScript values map to Go kinds as follows: an integral `number` within int64, or a `bigint` within
- * int64, is an int64; any other number (or a `bigint` beyond int64, which Go decodes as float64) is a
- * float64. JSON text cannot tell `1.0` from `1` once parsed, so both are int64 here, where Go would
- * decode `1.0` as float64; that only shows in the type name of a message (`"number"` vs `"integer"`).
+ * JavaScript values map to Go kinds as follows (`goKind`): a safe integral `number`, or a `bigint` within
+ * int64, is an int64; any other number (an integral `number` beyond ±(2^53−1), which `parseJSON` only
+ * gives for a float literal or an integer beyond int64, or a `bigint` beyond int64) is a float64. A
+ * parsed value cannot tell `1.0` from `1`, so both are int64 here where Go decodes `1.0` as float64;
+ * that shows in the type name of a message (`"number"` vs `"integer"`) and where Go compares an int64
+ * with a float64 (`reflect.DeepEqual`: the generation bump of a custom resource whose `1` became `1.0`).
  * `undefined`, functions and symbols (which JSON cannot hold) count as `null`.
  */
 import { goFormatFloat } from '@kubekit/core';
