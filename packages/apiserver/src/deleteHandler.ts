@@ -222,7 +222,8 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   sendJSON(r.res, 200, {
     apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
     kind: names.listKind,
-    metadata: { resourceVersion: String(ctx.store.resourceVersion) },
+    // A custom resource's list is unstructured: its continue token is written even when empty.
+    metadata: type.customResource === true ? { continue: '', resourceVersion: String(ctx.store.resourceVersion) } : { resourceVersion: String(ctx.store.resourceVersion) },
     items,
   });
 }
