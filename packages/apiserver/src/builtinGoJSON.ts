@@ -204,10 +204,10 @@ function isZero(value: unknown, shape: Shape): boolean {
  * `additionalProperties`) fails anywhere: that stops the decode, its error in the context of the field
  * that holds it. Members the Go type lacks are not looked at (unknown fields are reported apart).
  */
-export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind): string | undefined {
+export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind, options: { sorted?: boolean } = {}): string | undefined {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
   if (name === undefined) return undefined;
-  const found: Found = {};
+  const found: Found = { sorted: options.sorted === true };
   const error = checkStruct(obj, name, '', found) ?? found.first;
   return error === undefined ? undefined : typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
 }
@@ -218,6 +218,8 @@ type GoError = string | { value: string; struct: string; field: string; type: st
 /** The first type error seen (encoding/json goes on after it, and reports it at the end). */
 interface Found {
   first?: GoError;
+  /** Members are read in sorted order (a patch's result, which the patcher re-marshalled from a Go map). */
+  sorted?: boolean;
 }
 
 /**
@@ -228,13 +230,19 @@ function checkStruct(obj: Record<string, unknown>, name: string, path: string, f
   const fields = fixture().structs.get(name);
   if (fields === undefined) return undefined;
   const struct = name.slice(name.lastIndexOf('.') + 1);
-  for (const key of Object.keys(obj)) {
+  for (const key of keysOf(obj, found)) {
     const field = fields.get(key);
     if (field === undefined) continue;
     const fatal = checkValue(obj[key], field.type, struct, path === '' ? key : `${path}.${key}`, found);
     if (fatal !== undefined) return fatal;
   }
   return undefined;
+}
+
+/** An object's members in the order the decoder reads them: as written, or sorted (Go's map encoding, bytewise). */
+function keysOf(obj: Record<string, unknown>, found: Found): string[] {
+  const keys = Object.keys(obj);
+  return found.sorted === true ? keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))) : keys;
 }
 
 /** What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is the trouble). */
@@ -268,7 +276,7 @@ function checkValue(value: unknown, shape: Shape, struct: string, field: string,
       return checkValue(value, shape.e!, struct, field, found);
     case 'map':
       if (!isObject(value)) return typeError(shape.g);
-      for (const k of Object.keys(value)) {
+      for (const k of keysOf(value, found)) {
         const fatal = checkValue(value[k], shape.e!, struct, field, found);
         if (fatal !== undefined) return fatal;
       }
@@ -284,7 +292,7 @@ function checkValue(value: unknown, shape: Shape, struct: string, field: string,
       if (!isObject(value)) return typeError(shape.g);
       return checkStruct(value, shape.n!, field, found);
     case 'custom':
-      return checkCustom(value, shape, struct, field);
+      return checkCustom(value, shape, struct, field, found.sorted);
     default:
       return undefined;
   }
@@ -295,11 +303,11 @@ function checkValue(value: unknown, shape: Shape, struct: string, field: string,
  * The types with an UnmarshalJSON of their own whose failures the apiserver reports. Their errors end
  * the decode; a type error inside them is reported in the context of the field that holds them.
  */
-function checkCustom(value: unknown, shape: Shape, struct: string, field: string): GoError | undefined {
+function checkCustom(value: unknown, shape: Shape, struct: string, field: string, sorted: boolean | undefined): GoError | undefined {
   const inContext = (error: GoError | undefined): GoError | undefined => (error === undefined || typeof error === 'string' ? error : { ...error, struct, field });
   // A CRD schema nested in one of these types is decoded with a json.Unmarshal of its own.
   const schema = (v: Record<string, unknown>): GoError | undefined => {
-    const found: Found = {};
+    const found: Found = { sorted };
     return inContext(checkStruct(v, `${schemaPackage}JSONSchemaProps`, '', found) ?? found.first);
   };
   switch (shape.n) {

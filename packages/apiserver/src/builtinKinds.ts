@@ -173,7 +173,7 @@ export class BuiltinResourceType implements ResourceType {
     if (otherKind !== undefined) this.refuseOtherKind(body as Record<string, unknown>, otherKind, ctx);
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
-    const goError = isObject(body) ? decodeErrorAsGo(body, this.names) : undefined;
+    const goError = isObject(body) ? decodeErrorAsGo(body, this.names, { sorted: ctx.patched }) : undefined;
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     const schema = builtinKindSchema(this.names);
@@ -204,7 +204,7 @@ export class BuiltinResourceType implements ResourceType {
     const { group, version } = this.names;
     const why = !hasGoType({ group, version, kind })
       ? `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
-      : decodeErrorAsGo(body, { group, version, kind }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+      : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
     if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
     throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }

@@ -100,7 +100,7 @@ export class CustomResourceDefinitionType implements ResourceType {
   decode(body: unknown, ctx: WriteContext): KubeObject {
     reportFieldProblems(ctx, []);
     // Decoding into the Go type first: a field of the wrong JSON type is the codec's 400 (a patch's 422).
-    const goError = isObject(body) ? decodeErrorAsGo(body, { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }) : undefined;
+    const goError = isObject(body) ? decodeErrorAsGo(body, { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }, { sorted: ctx.patched }) : undefined;
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     // As the Go object holds it: empty omitempty members dropped, a null version a zero one.

@@ -63,6 +63,21 @@ describe('built-in objects decoded as into their Go types (kube-apiserver 1.34.4
     expect(paused.body.message).to.equal('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field DeploymentSpec.spec.paused of type bool');
   });
 
+  it('reads a patch\'s result in sorted member order (the patcher re-marshalled it from a Go map)', async () => {
+    await client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'ordered' }, data: { a: 'b' } });
+    const last = async (type: string, body: unknown): Promise<string> => {
+      const r = await client.request('PATCH', '/api/v1/namespaces/default/configmaps/ordered', JSON.stringify(body), type);
+      expect(r.status).to.equal(422);
+      return (r.body.details.causes[0].message as string).replace(/^.*": /s, '');
+    };
+    expect(await last('application/merge-patch+json', { metadata: { labels: { a: 1 } }, data: { k: 1 } })).to.equal('json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+    expect(await last('application/json-patch+json', [{ op: 'add', path: '/metadata/labels', value: { a: 1 } }, { op: 'add', path: '/data/k', value: 1 }])).to.equal('json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+    expect(await last('application/merge-patch+json', { metadata: { labels: { z: 1, a: true } } })).to.equal('json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string');
+    // A create's body is read as written.
+    const created = await client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'y', labels: { a: 1 } }, data: { k: 1 } });
+    expect(created.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string');
+  });
+
   it('answers a patch that gives a field the wrong type with a 422 on patch, storing nothing', async () => {
     expect((await client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'typed' }, data: { a: '1' } })).status).to.equal(201);
     const r = await client.patch('/api/v1/namespaces/default/configmaps/typed', { immutable: 'yes' });
