@@ -166,10 +166,10 @@ function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update'
   const errs: FieldError[] = [];
   const gen = meta.generation;
   if (which === 'meta' && gen !== undefined && Number(gen) < 0) errs.push(invalid(p.child('generation'), gen, 'must be greater than or equal to 0'));
-  errs.push(...validateLabels(meta.labels, p.child('labels')).map(inCharacters));
+  errs.push(...validateLabels(meta.labels, p.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
   errs.push(...validateOwnerReferences((meta.ownerReferences ?? []) as unknown as Record<string, unknown>[], p.child('ownerReferences')));
-  if (which === 'meta') for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(inCharacters(invalid(p.child('finalizers'), f, msg)));
+  if (which === 'meta') for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(invalid(p.child('finalizers'), f, msg));
   if (core) {
     (meta.finalizers ?? []).forEach((f, i) => {
       if (!f.includes('/') && !standardFinalizers.includes(f)) errs.push(invalid(p.child('finalizers').index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
@@ -180,17 +180,6 @@ function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update'
 
 /** `IsStandardFinalizerName` of pkg/apis/core/helper. */
 export const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
-
-/**
- * kube-apiserver 1.34's object metadata checks use pkg/util/validation's MaxLenError, which says
- * "characters" where the label selector checks (apimachinery's content package) say "bytes".
- */
-function inCharacters(e: FieldError): FieldError {
-  if (!/must be no more than \d+ bytes|^a valid label key /.test(e.detail)) return e;
-  // (And IsQualifiedName's "a qualified name" where content.IsLabelKey says "a valid label key".)
-  const detail = e.detail.replace(/must be no more than (\d+) bytes/, 'must be no more than $1 characters').replace(/^a valid label key /, 'a qualified name ');
-  return new FieldError(e.type, e.field, e.badValue, detail, e.badValueText);
-}
 
 function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
