@@ -15,7 +15,7 @@ import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } 
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import { isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
@@ -156,7 +156,7 @@ export class BuiltinResourceType implements ResourceType {
     } catch (err) {
       // Decoding into the Go type: a create's or update's error in the codec's words ("ConfigMap in
       // version "v1" cannot be handled as a ConfigMap: json: …"), a patched object's a 422 on `patch`.
-      if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && ctx.strictError !== undefined) throw ctx.strictError(err.message);
+      if (isDecodeError(err) && ctx.strictError !== undefined) throw ctx.strictError(err.message);
       throw err;
     }
   }
@@ -284,13 +284,15 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       deleteReturnsObject: true,
       updateValidatesMeta: true,
       typeError: namespaceSpecTypeError,
-      // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize.
+      // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize; its Canonicalize
+      // puts the kubernetes.io/metadata.name label back on every write.
       prepareForUpdate: (o, old) => {
         const spec: Record<string, unknown> = isObject(o.spec) ? { ...o.spec } : {};
         const finalizers = isObject(old.spec) ? old.spec.finalizers : undefined;
         if (finalizers === undefined) delete spec.finalizers;
         else spec.finalizers = finalizers;
         o.spec = spec;
+        o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
       },
       prepareForCreate: (o) => {
         o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: ['kubernetes'] };

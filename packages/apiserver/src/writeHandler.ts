@@ -18,7 +18,7 @@ import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { queryBool } from './internal/queryBool.js';
-import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
+import { checkMetadataShape, fillSystemFieldsOnCreate, isDecodeError, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
@@ -432,7 +432,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     } catch (err) {
       // A patched custom resource whose metadata has the wrong JSON types: the unstructured object's
       // conversion to ObjectMeta fails, a 422 on `patch` as for a built-in kind (whose uid is a types.UID).
-      if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && pctx.strictError !== undefined) {
+      if (isDecodeError(err) && pctx.strictError !== undefined) {
         throw pctx.strictError(err.message.replace('ObjectMeta.uid of type string', 'ObjectMeta.uid of type types.UID'));
       }
       // A patched built-in object of a version its scheme does not know: the codec's error, quoted the same way.

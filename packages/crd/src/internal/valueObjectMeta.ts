@@ -4,7 +4,7 @@
  * name checks of k8s.io/apimachinery/pkg/util/validation (from `@kubekit/selectors`) and
  * pkg/api/validate/content's path segment names.
  */
-import { forbidden, goSprint, invalid, notSupported, required, tooLong } from '@kubekit/core';
+import { forbidden, goSprint, invalid, notSupported, parseRFC3339, required, tooLong } from '@kubekit/core';
 import type { FieldError, FieldPath } from '@kubekit/core';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '@kubekit/selectors';
 import { byteLength } from './dns.js';
@@ -47,9 +47,21 @@ export interface Meta {
   finalizers: string[];
   ownerReferences: Record<string, unknown>[];
   managedFields: Record<string, unknown>[];
-  creationTimestamp: unknown;
-  deletionTimestamp: unknown;
+  /** The timestamps as the unstructured accessors read them: Go's RFC 3339 text, or null for none, the zero time or one that does not parse. */
+  creationTimestamp: string | null;
+  deletionTimestamp: string | null;
   deletionGracePeriodSeconds: unknown;
+}
+
+/**
+ * A timestamp as `Unstructured.GetCreationTimestamp`/`GetDeletionTimestamp` read it
+ * (`metav1.Time.UnmarshalQueryParameter`): a string that parses as RFC 3339, written back as Go writes
+ * it; anything else, and Go's zero time, reads as none.
+ */
+function accessorTime(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const t = parseRFC3339(v);
+  return t.ok && !t.zero ? t.text : null;
 }
 
 /**
@@ -67,7 +79,7 @@ export function decodeMeta(raw: unknown): Meta | string {
   const meta: Meta = {
     raw: m, name: '', generateName: '', namespace: '', resourceVersion: '', uid: '', generation: 0,
     labels: [], annotations: [], finalizers: [], ownerReferences: [], managedFields: [],
-    creationTimestamp: m.creationTimestamp ?? null, deletionTimestamp: m.deletionTimestamp ?? null,
+    creationTimestamp: accessorTime(m.creationTimestamp), deletionTimestamp: accessorTime(m.deletionTimestamp),
     deletionGracePeriodSeconds: m.deletionGracePeriodSeconds ?? null,
   };
   for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid', 'selfLink'] as const) {
@@ -244,15 +256,6 @@ export function validateObjectMeta(meta: Meta, namespaced: boolean, nameFn: Name
   return [...errs, ...validateCommon(meta, namespaced, path)];
 }
 
-function timeEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'string' && typeof b === 'string') {
-    const x = Date.parse(a);
-    const y = Date.parse(b);
-    return !Number.isNaN(x) && x === y;
-  }
-  return false;
-}
 
 /** `ValidateObjectMetaUpdate`: immutable identity fields, resourceVersion, generation, labels, … */
 export function validateObjectMetaUpdate(meta: Meta, old: Meta, path: FieldPath): FieldError[] {
@@ -272,8 +275,8 @@ export function validateObjectMetaUpdate(meta: Meta, old: Meta, path: FieldPath)
   immutable('name', meta.name, old.name);
   immutable('namespace', meta.namespace, old.namespace);
   immutable('uid', meta.uid, old.uid);
-  immutable('creationTimestamp', meta.creationTimestamp, old.creationTimestamp, timeEqual);
-  immutable('deletionTimestamp', meta.deletionTimestamp, old.deletionTimestamp, timeEqual);
+  immutable('creationTimestamp', meta.creationTimestamp, old.creationTimestamp);
+  immutable('deletionTimestamp', meta.deletionTimestamp, old.deletionTimestamp);
   immutable('deletionGracePeriodSeconds', meta.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds, (x, y) => x === y || (x !== null && y !== null && BigInt(x as number) === BigInt(y as number)));
   errs.push(...validateLabels(meta, path), ...validateAnnotations(meta, path), ...validateOwnerReferences(meta, path), ...validateManagedFields(meta, path));
   return errs;
