@@ -64,10 +64,53 @@ function decodeTimestamps(m: Record<string, unknown>): void {
     if (f !== 'creationTimestamp' && f !== 'deletionTimestamp') continue;
     const v = m[f];
     if (v === null) continue;
-    if (typeof v !== 'string') throw decodeError(`metadata.${f}`, 'string', v);
+    if (typeof v !== 'string') {
+      throw new TimestampDecodeError(decodeError(`metadata.${f}`, 'string', v).message, `json: cannot unmarshal ${jsonTypeName(v)} into Go value of type string`);
+    }
     const t = parseRFC3339(v);
-    if (!t.ok) throw KubeError.badRequest(t.error);
+    if (!t.ok) throw new TimestampDecodeError(t.error, t.error);
     m[f] = t.text;
+  }
+}
+
+/**
+ * A metadata timestamp that `metav1.Time` cannot decode (a `BadRequest` in the JSON decoder's words).
+ * `converterMessage` is the error of the unstructured converter, which a server-side apply of a built-in
+ * kind meets instead (without the struct field).
+ */
+export class TimestampDecodeError extends KubeError {
+  override name = 'TimestampDecodeError';
+
+  constructor(message: string, readonly converterMessage: string) {
+    super('BadRequest', message);
+  }
+}
+
+/**
+ * The error of a server-side apply whose built-in object has a timestamp the unstructured converter
+ * cannot decode: the field manager's "failed to convert new object", a 500 without a reason
+ * (kube-apiserver 1.34.4).
+ */
+export function applyConversionError(apiVersion: string, kind: string, object: KubeObject, err: TimestampDecodeError): KubeError {
+  const gv = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+  const meta = object.metadata as Partial<Record<string, unknown>> | undefined;
+  const name = `${typeof meta?.namespace === 'string' ? meta.namespace : ''}/${typeof meta?.name === 'string' ? meta.name : ''}`;
+  return new KubeError('Unknown', `failed to convert new object (${name}; ${gv}, Kind=${kind}) to proper version: unable to convert unstructured object to ${gv}, Kind=${kind}: ${err.converterMessage}`);
+}
+
+/**
+ * Removes the timestamps a custom resource's accessors read as none (`Unstructured.GetCreationTimestamp`
+ * and `GetDeletionTimestamp` ignore what does not parse), as a server-side apply of one leaves them to
+ * BeforeCreate and BeforeUpdate.
+ */
+export function dropMalformedTimestamps(object: KubeObject): void {
+  const meta: unknown = object.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return;
+  const m = meta as Record<string, unknown>;
+  for (const f of ['creationTimestamp', 'deletionTimestamp']) {
+    if (!Object.hasOwn(m, f)) continue;
+    const v = m[f];
+    if (v !== null && (typeof v !== 'string' || !parseRFC3339(v).ok)) delete m[f];
   }
 }
 

@@ -18,7 +18,9 @@ import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { queryBool } from './internal/queryBool.js';
-import { checkMetadataShape, fillSystemFieldsOnCreate, isDecodeError, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
+import {
+  TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, keepSystemFieldsOnUpdate, timestamp,
+} from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
@@ -715,13 +717,24 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   // update loop's retries merge the same configuration onto the newer object. The result is decoded
   // like an object.
   let applied: AppliedConfiguration | undefined;
+  // Timestamps the applied object cannot hold: a custom resource's accessors read them as none, a
+  // built-in object fails its conversion from unstructured.
+  const decodeApplied = (object: KubeObject, c: WriteContext): KubeObject => {
+    if (type.customResource === true) dropMalformedTimestamps(object);
+    try {
+      return type.decode(object, c);
+    } catch (err) {
+      if (err instanceof TimestampDecodeError) throw applyConversionError(apiVersion, type.names.kind, object, err);
+      throw err;
+    }
+  };
   const applyTo = (old: KubeObject | undefined): KubeObject => {
     if (applied === undefined) {
-      type.decode(config, { ...wctx, warnings: [] });
+      decodeApplied(cloneJSON(config), { ...wctx, warnings: [] });
       applied = new AppliedConfiguration(config);
     }
     const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));
-    const obj = type.decode(result.object, wctx);
+    const obj = decodeApplied(result.object, wctx);
     // The patcher checks the name of what the apply made, after the field manager's conflicts.
     if ((obj.metadata.name ?? '') !== '') checkName(r, obj);
     setManagedFields(obj, result.managedFields);

@@ -110,6 +110,22 @@ describe('metadata timestamps: parity with kube-apiserver 1.34.4', () => {
     expect(lists.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string');
   });
 
+  // A server-side apply converts a built-in object from unstructured (the field manager's "failed to convert
+  // new object", a 500 without a reason); a custom resource's accessors read a malformed timestamp as none.
+  it('answers a server-side apply with malformed timestamps as the field manager does', async () => {
+    const yaml = (kind: string, apiVersion: string, name: string, line: string): string => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: ${name}\n  ${line}\n`;
+    const cm = await client.request('PATCH', `${cms}/upd?fieldManager=m`, yaml('ConfigMap', 'v1', 'upd', 'creationTimestamp: 5'), 'application/apply-patch+yaml');
+    expect([cm.status, cm.body.reason, cm.body.message]).to.deep.equal([500, undefined, 'failed to convert new object (/upd; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: json: cannot unmarshal number into Go value of type string']);
+    const created = await client.request('PATCH', `${cms}/new?fieldManager=m`, yaml('ConfigMap', 'v1', 'new', 'deletionTimestamp: "2026-02-30T10:00:00Z"'), 'application/apply-patch+yaml');
+    expect([created.status, created.body.message]).to.deep.equal([500, 'failed to convert new object (/new; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: parsing time "2026-02-30T10:00:00Z": day out of range']);
+    for (const [name, status] of [['upd', 200], ['new', 201]] as const) {
+      const cr = await client.request('PATCH', `${widgets()}/${name}?fieldManager=m`, yaml('Widget', 'hostile.example.com/v1', name, 'deletionTimestamp: "yesterday"'), 'application/apply-patch+yaml');
+      expect(cr.status, name).to.equal(status);
+      expect(cr.body.metadata.deletionTimestamp).to.equal(undefined);
+    }
+    expect((await client.get(`${widgets()}/new`)).status).to.equal(200);
+  });
+
   // pkg/registry/core/namespace/strategy.go Canonicalize: the label follows the name on every write.
   it('keeps a Namespace\'s kubernetes.io/metadata.name label through an update', async () => {
     const current = await client.get(`${namespaces}/upd`);
