@@ -15,6 +15,8 @@ import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } 
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
+import { encodeAsGo } from './builtinGoJSON.js';
+import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
 import { isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -108,6 +110,9 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   toStorage(object: KubeObject): KubeObject {
+    // What the apiserver stores is what encoding/json writes from the Go object (strategies and
+    // defaults may have set empty values since the decode).
+    encodeAsGo(object, this.names);
     return object;
   }
 
@@ -177,6 +182,9 @@ export class BuiltinResourceType implements ResourceType {
     const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema);
     const { kind, version } = this.names;
     reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
+    // Decoded into the Go type: empty omitempty members are as good as absent from here on (the field
+    // manager, the strategy and the no-op check see the object as the apiserver holds it).
+    encodeAsGo(obj, this.names);
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
@@ -350,7 +358,15 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Readiness Gates', type: 'string', priority: 1 }, cell: readinessGates },
       ],
       deleteReturnsObject: true,
-      prepareForCreate: (o) => { o.status = { phase: 'Pending', qosClass: 'BestEffort' }; },
+      // Pods have a generation since 1.34 (PodObservedGenerationTracking): 1 on create, +1 per spec change.
+      generation: true,
+      defaults: defaultPod,
+      prepareForCreate: (o) => {
+        // The admission plugins every cluster runs on pods, then the status a new pod gets.
+        admitPodPriority(o);
+        admitPodTolerations(o);
+        o.status = { phase: 'Pending', qosClass: podQOSClass(o) };
+      },
       validate: (o) => {
         const list = containers(o);
         if (list.length === 0) return [required('spec.containers', '')];

@@ -15,41 +15,7 @@ import { labelSelectorFromObject, type LabelSelectorObject } from './internal/se
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
-
-/** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
-export function defaultPullPolicy(image: string): string {
-  if (image.includes('@')) return 'IfNotPresent';
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  if (colon <= slash) return 'Always';
-  return image.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
-}
-
-function defaultContainers(list: unknown): void {
-  if (!Array.isArray(list)) return;
-  for (const c of list) {
-    if (!isObject(c)) continue;
-    setDefault(c, 'terminationMessagePath', '/dev/termination-log');
-    setDefault(c, 'terminationMessagePolicy', 'File');
-    if (typeof c.image === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
-    setDefault(c, 'resources', {});
-    if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
-  }
-}
-
-/** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
-export function defaultPodTemplate(template: JSONObject): void {
-  // A template's ObjectMeta is a struct, not a pointer: the apiserver always writes `metadata: {}`.
-  childObject(template, 'metadata');
-  const spec = childObject(template, 'spec');
-  setDefault(spec, 'restartPolicy', 'Always');
-  setDefault(spec, 'terminationGracePeriodSeconds', 30);
-  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
-  setDefault(spec, 'securityContext', {});
-  setDefault(spec, 'schedulerName', 'default-scheduler');
-  defaultContainers(spec.containers);
-  defaultContainers(spec.initContainers);
-}
+import { defaultPodTemplate } from './podDefaults.js';
 
 /** `ValidatePodTemplateSpec`'s checks operators hit: containers present, named, with an image. */
 function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {

@@ -24,6 +24,7 @@ export { BoolType, DynType, IntType, StringType, formatType } from './internal/t
 export { ErrVal, OptionalVal, fromJSON, withTypeAndObjectMeta } from './internal/values.js';
 export { formatValidators as stringFormatValidators } from './internal/stringFormats.js';
 export { goKind, goTypeName } from './internal/goKind.js';
+export { parseQuantity, QuantityVal } from './libraries/quantity.js';
 
 export type { CompileOptions, CostEstimate, EvaluateOptions, Evaluation, Program } from './compile.js';
 export type { CompileResult, CompiledExpression, RuleVariables } from './celEnvironment.js';

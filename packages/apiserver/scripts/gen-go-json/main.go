@@ -1,0 +1,207 @@
+// Command gen-go-json writes the Go JSON encoding facts of the built-in kinds the embedded server
+// serves: for every struct type reachable from them, each field's JSON name, whether its tag says
+// omitempty or omitzero, and its Go type's shape. These are facts of k8s.io/api's types (how
+// encoding/json writes them), read by reflection; the embedded server uses them to store and answer
+// built-in objects as kube-apiserver does (empty optional fields dropped).
+//
+// Usage (from this directory): go run . ../../fixtures/builtin-openapi.json > ../../fixtures/builtin-go-json.json
+//
+// With -quantities, it reads a JSON array of JSON texts from stdin and writes, for each, what
+// encoding/json writes for a resource.Quantity decoded from it (null where decoding fails): test
+// vectors for the embedded server's canonical quantities (test/fixtures/quantity-canonical.json).
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Shape is a Go type as encoding/json sees it.
+type Shape struct {
+	// K is the kind: string, int, float, bool, bytes, map, slice, ptr, struct, custom, any.
+	K string `json:"k"`
+	// E is the element of a map, slice or pointer.
+	E *Shape `json:"e,omitempty"`
+	// N names a struct (its OpenAPI component name) or a type with its own MarshalJSON.
+	N string `json:"n,omitempty"`
+}
+
+// Field is one JSON member of a struct.
+type Field struct {
+	Omit     bool   `json:"omitempty,omitempty"`
+	OmitZero bool   `json:"omitzero,omitempty"`
+	Type     *Shape `json:"type"`
+}
+
+var (
+	marshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+	structs   = map[string]map[string]Field{}
+)
+
+// componentName is the OpenAPI component name of a named Go type: k8s.io/api/core/v1.PodSpec is io.k8s.api.core.v1.PodSpec.
+func componentName(t reflect.Type) string {
+	parts := strings.Split(t.PkgPath(), "/")
+	domain := strings.Split(parts[0], ".")
+	for i, j := 0, len(domain)-1; i < j; i, j = i+1, j-1 {
+		domain[i], domain[j] = domain[j], domain[i]
+	}
+	return strings.Join(append(domain, parts[1:]...), ".") + "." + t.Name()
+}
+
+func shapeOf(t reflect.Type) *Shape {
+	if t.Kind() != reflect.Pointer && (t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler)) {
+		return &Shape{K: "custom", N: componentName(t)}
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return &Shape{K: "string"}
+	case reflect.Bool:
+		return &Shape{K: "bool"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return &Shape{K: "int"}
+	case reflect.Float32, reflect.Float64:
+		return &Shape{K: "float"}
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return &Shape{K: "bytes"}
+		}
+		return &Shape{K: "slice", E: shapeOf(t.Elem())}
+	case reflect.Map:
+		return &Shape{K: "map", E: shapeOf(t.Elem())}
+	case reflect.Pointer:
+		return &Shape{K: "ptr", E: shapeOf(t.Elem())}
+	case reflect.Struct:
+		name := componentName(t)
+		if _, seen := structs[name]; !seen {
+			structs[name] = map[string]Field{}
+			addFields(structs[name], t)
+		}
+		return &Shape{K: "struct", N: name}
+	case reflect.Interface:
+		return &Shape{K: "any"}
+	}
+	panic(fmt.Sprintf("unexpected type %s", t))
+}
+
+func addFields(fields map[string]Field, t reflect.Type) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			// Embedded and inline: its members are the struct's own.
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			addFields(fields, ft)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		field := Field{Type: shapeOf(f.Type)}
+		for _, o := range strings.Split(opts, ",") {
+			switch o {
+			case "omitempty":
+				field.Omit = true
+			case "omitzero":
+				field.OmitZero = true
+			}
+		}
+		fields[name] = field
+	}
+}
+
+// quantities writes the canonical form of each quantity text read from stdin.
+func quantities() {
+	var inputs []string
+	if err := json.NewDecoder(os.Stdin).Decode(&inputs); err != nil {
+		panic(err)
+	}
+	out := [][2]any{}
+	for _, in := range inputs {
+		var q resource.Quantity
+		if err := json.Unmarshal([]byte(in), &q); err != nil {
+			out = append(out, [2]any{in, nil})
+			continue
+		}
+		text, err := json.Marshal(q)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, [2]any{in, string(text)})
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		panic(err)
+	}
+}
+
+func main() {
+	if len(os.Args) == 2 && os.Args[1] == "-quantities" {
+		quantities()
+		return
+	}
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: gen-go-json <builtin-openapi.json>")
+		os.Exit(2)
+	}
+	text, err := os.ReadFile(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	var fixture struct {
+		Kinds map[string]string `json:"kinds"`
+	}
+	if err := json.Unmarshal(text, &fixture); err != nil {
+		panic(err)
+	}
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			panic(err)
+		}
+	}
+	kinds := map[string]string{}
+	keys := make([]string, 0, len(fixture.Kinds))
+	for k := range fixture.Kinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		parts := strings.Split(key, "/")
+		gvk := schema.GroupVersionKind{Group: parts[0], Version: parts[1], Kind: parts[2]}
+		obj, err := scheme.New(gvk)
+		if err != nil {
+			panic(err)
+		}
+		shape := shapeOf(reflect.TypeOf(obj).Elem())
+		if shape.N != fixture.Kinds[key] {
+			panic(fmt.Sprintf("%s: Go type %s, OpenAPI component %s", key, shape.N, fixture.Kinds[key]))
+		}
+		kinds[key] = shape.N
+	}
+	out := map[string]any{"source": "k8s.io/api v0.34.4, k8s.io/apimachinery v0.34.4 (encoding/json tags, by reflection)", "kinds": kinds, "structs": structs}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(out); err != nil {
+		panic(err)
+	}
+}

@@ -1,0 +1,148 @@
+/**
+ * What kube-apiserver 1.34 does to a Pod it creates before storing it: the registered defaults
+ * (`SetDefaults_Pod`, `SetDefaults_PodSpec`, the container defaults), the admission plugins every
+ * cluster runs on pods (`Priority`, `DefaultTolerationSeconds`), and the QoS class it records in the
+ * status (`GetPodQOS`). Each was checked against kube-apiserver v1.34.4 (test/podDefaults.test.ts).
+ *
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#defaulttolerationseconds
+ * @see https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/
+ */
+import { parseQuantity, QuantityVal } from '@kubekit/cel';
+import { KubeError, type KubeObject } from '@kubekit/core';
+import { childObject, isObject, setDefault, type JSONObject } from './internal/own.js';
+
+/** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
+export function defaultPullPolicy(image: string): string {
+  if (image.includes('@')) return 'IfNotPresent';
+  const slash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  if (colon <= slash) return 'Always';
+  return image.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultContainers(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    setDefault(c, 'terminationMessagePath', '/dev/termination-log');
+    setDefault(c, 'terminationMessagePolicy', 'File');
+    if (typeof c.image === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
+    setDefault(c, 'resources', {});
+    if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
+  }
+}
+
+/** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
+export function defaultPodTemplate(template: JSONObject): void {
+  // A template's ObjectMeta is a struct, not a pointer: the apiserver always writes `metadata: {}`.
+  childObject(template, 'metadata');
+  const spec = childObject(template, 'spec');
+  setDefault(spec, 'restartPolicy', 'Always');
+  setDefault(spec, 'terminationGracePeriodSeconds', 30);
+  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  setDefault(spec, 'securityContext', {});
+  setDefault(spec, 'schedulerName', 'default-scheduler');
+  defaultContainers(spec.containers);
+  defaultContainers(spec.initContainers);
+}
+
+/** `SetDefaults_Pod` with the pod spec's and containers' defaults (a template's, plus what only a pod gets). */
+export function defaultPod(pod: KubeObject): void {
+  const template: JSONObject = { metadata: {}, spec: isObject(pod.spec) ? pod.spec : {} };
+  defaultPodTemplate(template);
+  pod.spec = template.spec;
+  const spec = childObject(pod as JSONObject, 'spec');
+  setDefault(spec, 'enableServiceLinks', true);
+  // A limit without a request of the same resource requests the limit.
+  for (const list of [spec.containers, spec.initContainers]) {
+    if (Array.isArray(list)) for (const c of list) if (isObject(c) && isObject(c.resources)) requestLimits(c.resources);
+  }
+  if (isObject(spec.resources)) requestLimits(spec.resources);
+}
+
+function requestLimits(resources: JSONObject): void {
+  if (!isObject(resources.limits)) return;
+  const requests = isObject(resources.requests) ? resources.requests : (resources.requests = {});
+  for (const name of Object.keys(resources.limits)) if (!Object.hasOwn(requests, name)) requests[name] = resources.limits[name];
+}
+
+/** The priority classes every cluster has (the apiserver's bootstrap creates them). */
+const systemPriorityClasses: Readonly<Record<string, number>> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+
+/**
+ * The `Priority` admission plugin on a pod being created: its priority and preemption policy come
+ * from its priority class (none: priority 0, `PreemptLowerPriority`, as no class is the global
+ * default); a pod that gives other values, or names a class that does not exist, is forbidden.
+ */
+export function admitPodPriority(pod: KubeObject): void {
+  const spec = childObject(pod as JSONObject, 'spec');
+  const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
+  const forbidden = (why: string): KubeError => new KubeError('Forbidden', `pods ${JSON.stringify(pod.metadata.name ?? '')} is forbidden: ${why}`, { details: { name: pod.metadata.name ?? '', kind: 'pods' } });
+  let priority = 0;
+  if (className !== '') {
+    if (!Object.hasOwn(systemPriorityClasses, className)) throw forbidden(`no PriorityClass with name ${className} was found`);
+    priority = systemPriorityClasses[className];
+  }
+  if (spec.priority !== undefined && spec.priority !== null && spec.priority !== priority) {
+    throw forbidden(`the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
+  }
+  spec.priority = priority;
+  const policy = 'PreemptLowerPriority';
+  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== policy) {
+    throw forbidden(`the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
+  }
+  spec.preemptionPolicy = policy;
+}
+
+/** The taints the `DefaultTolerationSeconds` plugin tolerates for 300 s unless the pod tolerates them already. */
+const defaultTolerated = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
+
+/** The `DefaultTolerationSeconds` admission plugin on a pod being created. */
+export function admitPodTolerations(pod: KubeObject): void {
+  const spec = childObject(pod as JSONObject, 'spec');
+  const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+  const added = defaultTolerated.filter((key) => !tolerations.some((t) => isObject(t) && (t.key === key || t.key === undefined || t.key === '') && (t.effect === 'NoExecute' || t.effect === undefined || t.effect === '')));
+  if (added.length === 0) return;
+  spec.tolerations = [...tolerations, ...added.map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }))];
+}
+
+/** The resources QoS is computed from. */
+const qosResources = ['cpu', 'memory'];
+
+/**
+ * `GetPodQOS`: `BestEffort` when no container requests or limits CPU or memory, `Guaranteed` when
+ * every container limits both and the requests equal the limits, `Burstable` otherwise (pod-level
+ * resources, when given, decide alone).
+ */
+export function podQOSClass(pod: KubeObject): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+  const spec = isObject(pod.spec) ? pod.spec : {};
+  const owners = isObject(spec.resources) && (isObject(spec.resources.requests) || isObject(spec.resources.limits))
+    ? [spec.resources]
+    : [spec.containers, spec.initContainers].flatMap((list) => (Array.isArray(list) ? list : [])).map((c) => (isObject(c) && isObject(c.resources) ? c.resources : {}));
+  const requests = new Map<string, QuantityVal>();
+  const limits = new Map<string, QuantityVal>();
+  let guaranteed = true;
+  for (const resources of owners) {
+    add(requests, resources.requests);
+    const found = add(limits, resources.limits);
+    if (!qosResources.every((r) => found.has(r))) guaranteed = false;
+  }
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  if (guaranteed && requests.size === limits.size && [...requests].every(([name, q]) => limits.get(name)?.compare(q) === 0)) return 'Guaranteed';
+  return 'Burstable';
+}
+
+/** Adds the non-zero CPU and memory quantities of `list` into `sums`; returns the names added. */
+function add(sums: Map<string, QuantityVal>, list: unknown): Set<string> {
+  const found = new Set<string>();
+  if (!isObject(list)) return found;
+  for (const name of qosResources) {
+    const text = list[name];
+    const q = typeof text === 'string' ? parseQuantity(text) : typeof text === 'number' ? parseQuantity(String(text)) : undefined;
+    if (!(q instanceof QuantityVal) || q.num === 0n) continue;
+    const sum = sums.get(name);
+    sums.set(name, sum === undefined ? q : new QuantityVal(sum.num * q.den + q.num * sum.den, sum.den * q.den));
+    found.add(name);
+  }
+  return found;
+}
