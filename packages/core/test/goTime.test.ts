@@ -5,9 +5,9 @@ import { formatRFC3339Seconds, parseRFC3339 } from '@kubekit/core';
 
 interface Vector { value: string; error?: string; text?: string; nanos?: number; zero?: boolean }
 
-// Go's own answers: each value passed to time.Parse(time.RFC3339, value) by Go 1.26 (the toolchain the
-// reference kube-apiserver 1.34.4 is built with), with err.Error() or t.UTC().Format(time.RFC3339),
-// t.Nanosecond() and t.IsZero(). Hand-picked edge cases (each element's errors, range errors, Go's
+// Go's own answers (written by scripts/gen-go-time): each value passed to time.Parse(time.RFC3339, value)
+// by Go 1.26 (the toolchain the reference kube-apiserver 1.34.4 is built with), with err.Error() or
+// t.UTC().Format(time.RFC3339), t.Nanosecond() and t.IsZero(). Hand-picked edge cases (each element's errors, range errors, Go's
 // leniencies: a one-digit hour, a comma before the fraction, offsets up to ±24:60) and seeded mutations.
 const vectors = JSON.parse(readFileSync(new URL('./fixtures/go_time_rfc3339.json', import.meta.url), 'utf8')) as Vector[];
 
