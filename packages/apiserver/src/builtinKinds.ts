@@ -292,6 +292,11 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       deleteReturnsObject: true,
       updateValidatesMeta: true,
       typeError: namespaceSpecTypeError,
+      // SetDefaults_Namespace: the label is a default, there before the field manager looks (it is the
+      // writer's field), for a namespace that has a name.
+      defaults: (o) => {
+        if ((o.metadata.name ?? '') !== '') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name! };
+      },
       // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize; its Canonicalize
       // puts the kubernetes.io/metadata.name label back on every write.
       prepareForUpdate: (o, old) => {

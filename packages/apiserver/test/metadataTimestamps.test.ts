@@ -126,8 +126,13 @@ describe('metadata timestamps: parity with kube-apiserver 1.34.4', () => {
     expect((await client.get(`${widgets()}/new`)).status).to.equal(200);
   });
 
-  // pkg/registry/core/namespace/strategy.go Canonicalize: the label follows the name on every write.
-  it('keeps a Namespace\'s kubernetes.io/metadata.name label through an update', async () => {
+  // pkg/registry/core/namespace/strategy.go Canonicalize: the label follows the name on every write;
+  // pkg/apis/core/v1 SetDefaults_Namespace sets it when the body decodes, so the writer manages it.
+  it('keeps a Namespace\'s kubernetes.io/metadata.name label through an update, and its writer manages it', async () => {
+    const created = await client.post(namespaces, { metadata: { name: 'labelled', labels: { a: 'b' } } });
+    expect(created.body.metadata.managedFields.map((m: { fieldsV1: unknown }) => m.fieldsV1)).to.deep.equal([
+      { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {}, 'f:kubernetes.io/metadata.name': {} } } },
+    ]);
     const current = await client.get(`${namespaces}/upd`);
     const r = await client.put(`${namespaces}/upd`, { metadata: { name: 'upd', resourceVersion: current.body.metadata.resourceVersion } });
     expect(r.status).to.equal(200);
