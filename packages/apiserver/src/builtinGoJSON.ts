@@ -19,18 +19,27 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
+import { jsonTypeName } from '@kubekit/core';
 import { isObject } from './internal/own.js';
-import { canonicalQuantity, canonicalTime } from './internal/quantity.js';
+import { canonicalQuantity, canonicalTime, quantityError } from './internal/quantity.js';
 
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const microTimeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const schemaPackage = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
+/** The CRD schema types that hold schemas (`items`, `additionalProperties`, `dependencies`). */
+const nestedSchemaTypes = new Set(['JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray'].map((t) => schemaPackage + t));
 
 /** A Go type as encoding/json sees it (see the generator). */
 interface Shape {
   k: 'string' | 'int' | 'float' | 'bool' | 'bytes' | 'map' | 'slice' | 'ptr' | 'struct' | 'custom' | 'any';
   e?: Shape;
   n?: string;
+  /** The Go type's name as encoding/json's errors print it (`[]v1.Container`, `types.UID`, `int32`). */
+  g: string;
+  /** An integer's size in bits, and whether it is unsigned. */
+  b?: number;
+  u?: boolean;
 }
 
 interface Field {
@@ -123,8 +132,14 @@ function encodeValue(value: unknown, shape: Shape): unknown {
       if (isObject(value)) encodeStruct(value, shape.n!);
       return value;
     case 'custom':
-      // Types with a MarshalJSON of their own: quantities and times are written in canonical form.
+      // Types with a MarshalJSON of their own: quantities and times are written in canonical form, a
+      // CRD's nested schemas as schemas.
       if (shape.n === quantityType) return canonicalQuantity(value) ?? value;
+      if (shape.n !== undefined && nestedSchemaTypes.has(shape.n)) {
+        if (isObject(value)) encodeStruct(value, `${schemaPackage}JSONSchemaProps`);
+        else if (Array.isArray(value) && shape.n.endsWith('OrArray')) for (const item of value) if (isObject(item)) encodeStruct(item, `${schemaPackage}JSONSchemaProps`);
+        return value;
+      }
       if (shape.n === timeType) return value === null ? null : canonicalTime(value) ?? value;
       if (shape.n === microTimeType) return value === null ? null : canonicalTime(value, true) ?? value;
       return value;
@@ -177,4 +192,189 @@ function isEmpty(value: unknown, shape: Shape): boolean {
 /** What `omitzero` drops: only the creation timestamp has it in k8s.io/api 1.34 (`Time.IsZero`: written as null). */
 function isZero(value: unknown, shape: Shape): boolean {
   return shape.k === 'custom' ? value === null : isEmpty(value, shape);
+}
+
+/**
+ * Why decoding `obj` into the built-in kind's Go type fails, in encoding/json's words (as
+ * sigs.k8s.io/json, case-sensitive, reports them), or `undefined` when it decodes: a value of the
+ * wrong JSON type (`json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`),
+ * an integer that is fractional or out of range (`number 1.5`), a quantity the parser refuses, bytes
+ * that are not base64. As encoding/json, the first wrong type in document order is reported, unless a
+ * type with a decoder of its own (a quantity, an int-or-string, a CRD schema's `items` or
+ * `additionalProperties`) fails anywhere: that stops the decode, its error in the context of the field
+ * that holds it. Members the Go type lacks are not looked at (unknown fields are reported apart).
+ */
+export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind): string | undefined {
+  const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+  if (name === undefined) return undefined;
+  const found: Found = {};
+  const error = checkStruct(obj, name, '', found) ?? found.first;
+  return error === undefined ? undefined : typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
+}
+
+/** An error of the decode: encoding/json's UnmarshalTypeError, or the text of a decoder's own error. */
+type GoError = string | { value: string; struct: string; field: string; type: string };
+
+/** The first type error seen (encoding/json goes on after it, and reports it at the end). */
+interface Found {
+  first?: GoError;
+}
+
+/**
+ * Checks the members of a struct. Returns a fatal error (a decoder of its own failed); records the
+ * first type error in `found`.
+ */
+function checkStruct(obj: Record<string, unknown>, name: string, path: string, found: Found): GoError | undefined {
+  const fields = fixture().structs.get(name);
+  if (fields === undefined) return undefined;
+  const struct = name.slice(name.lastIndexOf('.') + 1);
+  for (const key of Object.keys(obj)) {
+    const field = fields.get(key);
+    if (field === undefined) continue;
+    const fatal = checkValue(obj[key], field.type, struct, path === '' ? key : `${path}.${key}`, found);
+    if (fatal !== undefined) return fatal;
+  }
+  return undefined;
+}
+
+/** What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is the trouble). */
+function valueWord(value: unknown, literal = false): string {
+  return literal ? `number ${String(value)}` : jsonTypeName(value);
+}
+
+/** Checks one value against its Go type; `struct` and `field` name it in errors. */
+function checkValue(value: unknown, shape: Shape, struct: string, field: string, found: Found): GoError | undefined {
+  // null leaves any Go value as it is.
+  if (value === null || value === undefined) return undefined;
+  const typeError = (type: string, literal = false): undefined => {
+    found.first ??= { value: valueWord(value, literal), struct, field, type };
+    return undefined;
+  };
+  switch (shape.k) {
+    case 'string':
+      return typeof value === 'string' ? undefined : typeError(shape.g);
+    case 'bool':
+      return typeof value === 'boolean' ? undefined : typeError(shape.g);
+    case 'float':
+      return typeof value === 'number' || typeof value === 'bigint' ? undefined : typeError(shape.g);
+    case 'int':
+      if (typeof value !== 'number' && typeof value !== 'bigint') return typeError(shape.g);
+      return fitsInteger(value, shape) ? undefined : typeError(shape.g, true);
+    case 'bytes':
+      if (typeof value !== 'string') return typeError(shape.g);
+      found.first ??= base64Error(value);
+      return undefined;
+    case 'ptr':
+      return checkValue(value, shape.e!, struct, field, found);
+    case 'map':
+      if (!isObject(value)) return typeError(shape.g);
+      for (const k of Object.keys(value)) {
+        const fatal = checkValue(value[k], shape.e!, struct, field, found);
+        if (fatal !== undefined) return fatal;
+      }
+      return undefined;
+    case 'slice':
+      if (!Array.isArray(value)) return typeError(shape.g);
+      for (const item of value) {
+        const fatal = checkValue(item, shape.e!, struct, field, found);
+        if (fatal !== undefined) return fatal;
+      }
+      return undefined;
+    case 'struct':
+      if (!isObject(value)) return typeError(shape.g);
+      return checkStruct(value, shape.n!, field, found);
+    case 'custom':
+      return checkCustom(value, shape, struct, field);
+    default:
+      return undefined;
+  }
+}
+
+
+/**
+ * The types with an UnmarshalJSON of their own whose failures the apiserver reports. Their errors end
+ * the decode; a type error inside them is reported in the context of the field that holds them.
+ */
+function checkCustom(value: unknown, shape: Shape, struct: string, field: string): GoError | undefined {
+  const inContext = (error: GoError | undefined): GoError | undefined => (error === undefined || typeof error === 'string' ? error : { ...error, struct, field });
+  // A CRD schema nested in one of these types is decoded with a json.Unmarshal of its own.
+  const schema = (v: Record<string, unknown>): GoError | undefined => {
+    const found: Found = {};
+    return inContext(checkStruct(v, `${schemaPackage}JSONSchemaProps`, '', found) ?? found.first);
+  };
+  switch (shape.n) {
+    case quantityType:
+      return quantityError(value);
+    case intOrStringType:
+      // A string is taken as it is; anything else is decoded as an int32.
+      if (typeof value === 'string') return undefined;
+      if ((typeof value === 'number' || typeof value === 'bigint') && fitsInteger(value, { k: 'int', g: 'int32', b: 32 })) return undefined;
+      return { value: valueWord(value, typeof value === 'number' || typeof value === 'bigint'), struct, field, type: 'int32' };
+    case `${schemaPackage}JSONSchemaPropsOrArray`:
+      // An object is a schema, an array a list of them; anything else is no schema (left empty).
+      if (isObject(value)) return schema(value);
+      if (!Array.isArray(value)) return undefined;
+      for (const item of value) {
+        const error = isObject(item) ? schema(item) : item === null ? undefined : { value: jsonTypeName(item), struct, field, type: 'v1.JSONSchemaProps' };
+        if (error !== undefined) return error;
+      }
+      return undefined;
+    case `${schemaPackage}JSONSchemaPropsOrBool`:
+      if (isObject(value)) return schema(value);
+      return typeof value === 'boolean' ? undefined : 'boolean or JSON schema expected';
+    case `${schemaPackage}JSONSchemaPropsOrStringArray`:
+      if (isObject(value)) return schema(value);
+      if (!Array.isArray(value)) return undefined;
+      for (const item of value) if (item !== null && typeof item !== 'string') return { value: jsonTypeName(item), struct, field, type: 'string' };
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+const intOrStringType = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+
+/** Whether a JSON number is an integer that the Go integer type holds. */
+function fitsInteger(value: number | bigint, shape: Shape): boolean {
+  if (typeof value === 'number' && !Number.isInteger(value)) return false;
+  const n = BigInt(value);
+  const bits = BigInt(shape.b ?? 64);
+  return shape.u === true ? n >= 0n && n < 2n ** bits : n >= -(2n ** (bits - 1n)) && n < 2n ** (bits - 1n);
+}
+
+const base64Alphabet = /[A-Za-z0-9+/]/;
+
+/**
+ * Why Go's `base64.StdEncoding` refuses `text` (`illegal base64 data at input byte N`, N a byte
+ * offset), or `undefined`. Newlines are skipped; padding is required.
+ */
+export function base64Error(text: string): string | undefined {
+  const bytes = Buffer.from(text, 'utf8');
+  const corrupt = (at: number): string => `illegal base64 data at input byte ${at}`;
+  const isNewline = (c: number): boolean => c === 0x0a || c === 0x0d;
+  let i = 0;
+  for (;;) {
+    let j = 0;
+    for (; j < 4; j++) {
+      while (i < bytes.length && isNewline(bytes[i])) i++;
+      if (i === bytes.length) {
+        if (j === 0) return undefined;
+        return corrupt(i - j);
+      }
+      const c = bytes[i++];
+      if (c === 0x3d) {
+        // Padding: "==" after two characters, "=" after three; nothing but newlines after it.
+        if (j < 2) return corrupt(i - 1);
+        if (j === 2) {
+          while (i < bytes.length && isNewline(bytes[i])) i++;
+          if (i === bytes.length) return corrupt(bytes.length);
+          if (bytes[i] !== 0x3d) return corrupt(i - 1);
+          i++;
+        }
+        while (i < bytes.length && isNewline(bytes[i])) i++;
+        return i < bytes.length ? corrupt(i) : undefined;
+      }
+      if (c >= 0x80 || !base64Alphabet.test(String.fromCharCode(c))) return corrupt(i - 1);
+    }
+  }
 }

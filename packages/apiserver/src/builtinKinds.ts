@@ -10,14 +10,14 @@
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { FieldError, FieldPath, KubeError, invalid, jsonTypeName, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { encodeAsGo } from './builtinGoJSON.js';
+import { decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
-import { isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
@@ -48,11 +48,6 @@ export interface BuiltinSpec {
   prepareForCreate?: (o: KubeObject) => void;
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
-  /**
-   * The kind's own fields that decoding into its Go type checks (`map[string]string` data and the like):
-   * the first field of the wrong JSON type as encoding/json words it, or undefined.
-   */
-  typeError?: (o: KubeObject) => string | undefined;
   /** Normalises a decoded body (Secret `stringData`). */
   normalize?: (o: KubeObject) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
@@ -174,9 +169,13 @@ export class BuiltinResourceType implements ResourceType {
       const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
       throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
     }
+    // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error.
+    if (isObject(body) && isObject(body.metadata)) checkMetadataTimestamps(body.metadata);
+    // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
+    // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
+    const goError = isObject(body) ? decodeErrorAsGo(body, this.names) : undefined;
+    if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
-    const typeError = this.spec.typeError?.(obj);
-    if (typeError !== undefined) throw KubeError.badRequest(typeError);
     const schema = builtinKindSchema(this.names);
     // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
     const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema);
@@ -291,7 +290,6 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       verbs: allVerbs.filter((v) => v !== 'deletecollection'),
       deleteReturnsObject: true,
       updateValidatesMeta: true,
-      typeError: namespaceSpecTypeError,
       // SetDefaults_Namespace: the label is a default, there before the field manager looks (it is the
       // writer's field), for a namespace that has a name.
       defaults: (o) => {
@@ -323,7 +321,6 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) }],
-      typeError: (o) => stringMapTypeError(o, 'ConfigMap', 'data') ?? boolTypeError(o, 'ConfigMap', 'immutable'),
       updateValidatesMeta: true,
       validate: (o) => validateConfigKeys(o, ['data', 'binaryData']),
     }),
@@ -334,7 +331,6 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) },
       ],
       prepareForCreate: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
-      typeError: (o) => stringMapTypeError(o, 'Secret', 'stringData') ?? boolTypeError(o, 'Secret', 'immutable'),
       updateValidatesMeta: true,
       normalize: mergeStringData,
       validate: (o) => validateConfigKeys(o, ['data']),
@@ -416,38 +412,5 @@ export function mergeStringData(o: KubeObject): void {
   delete o.stringData;
 }
 
-/**
- * encoding/json's error for a `map[string]string` field of a kind's struct that holds something else:
- * the field is named `<Struct>.<field>`, with the map's type for the field itself and `string` for a
- * value (a null value is an empty string).
- */
-function stringMapTypeError(o: KubeObject, struct: string, field: string): string | undefined {
-  if (!Object.hasOwn(o, field)) return undefined;
-  const v = o[field];
-  if (v === null || v === undefined) return undefined;
-  if (!isObject(v)) return `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${struct}.${field} of type map[string]string`;
-  for (const k of Object.keys(v)) {
-    const x = v[k];
-    if (x !== null && typeof x !== 'string') return `json: cannot unmarshal ${jsonTypeName(x)} into Go struct field ${struct}.${field} of type string`;
-  }
-  return undefined;
-}
 
-/** encoding/json's error for a `*bool` field that holds something else. */
-function boolTypeError(o: KubeObject, struct: string, field: string): string | undefined {
-  const v = Object.hasOwn(o, field) ? o[field] : undefined;
-  if (v === null || v === undefined || typeof v === 'boolean') return undefined;
-  return `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${struct}.${field} of type bool`;
-}
 
-/** encoding/json's error for a Namespace's `spec.finalizers` ([]v1.FinalizerName) of the wrong type. */
-function namespaceSpecTypeError(o: KubeObject): string | undefined {
-  const spec = Object.hasOwn(o, 'spec') ? o.spec : undefined;
-  if (spec === undefined || spec === null) return undefined;
-  if (!isObject(spec)) return `json: cannot unmarshal ${jsonTypeName(spec)} into Go struct field Namespace.spec of type v1.NamespaceSpec`;
-  const fin = Object.hasOwn(spec, 'finalizers') ? spec.finalizers : undefined;
-  if (fin === undefined || fin === null) return undefined;
-  if (!Array.isArray(fin)) return `json: cannot unmarshal ${jsonTypeName(fin)} into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName`;
-  const bad = fin.find((x) => x !== null && typeof x !== 'string');
-  return bad === undefined ? undefined : `json: cannot unmarshal ${jsonTypeName(bad)} into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName`;
-}

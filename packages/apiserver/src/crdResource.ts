@@ -17,6 +17,7 @@ import { bucketOf } from './storage/objectStore.js';
 import { nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON } from './internal/own.js';
+import { decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
 
 /** The finalizer the apiserver puts on a CRD being deleted, removed once its objects are gone. */
 export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -98,7 +99,12 @@ export class CustomResourceDefinitionType implements ResourceType {
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
     reportFieldProblems(ctx, []);
+    // Decoding into the Go type first: a field of the wrong JSON type is the codec's 400 (a patch's 422).
+    const goError = isObject(body) ? decodeErrorAsGo(body, { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }) : undefined;
+    if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
+    // As the Go object holds it: empty omitempty members dropped, a null version a zero one.
+    encodeAsGo(obj, { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' });
     if (obj.apiVersion !== apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${apiVersion})`);
     }

@@ -223,6 +223,7 @@ export class CustomResourceType implements ResourceType {
     if (typeof body.kind !== 'string' || body.kind === '') throw KubeError.badRequest(`Object 'Kind' is missing in '${stringifyJSON(body)}'`);
     if (typeof body.apiVersion !== 'string' || body.apiVersion === '') throw KubeError.badRequest(`Object 'apiVersion' is missing in '${stringifyJSON(body)}'`);
     if (body.apiVersion !== this.apiVersion) {
+      this.reportUnknownVersionFields(body, ctx);
       throw KubeError.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
     // Another kind is the validation's error (kindMismatch), after the store's own checks: an update
@@ -245,6 +246,23 @@ export class CustomResourceType implements ResourceType {
     const deleted: unknown = obj.metadata.deletionTimestamp;
     if (deleted === null || (typeof deleted === 'string' && !parseRFC3339(deleted).ok)) delete obj.metadata.deletionTimestamp;
     return obj;
+  }
+
+  /**
+   * A body of this kind in a version of this group that the CRD does not define is decoded before the
+   * version is compared: with no schema for it, every member but apiVersion, kind and metadata is an
+   * unknown field (warned, or under `Strict` the codec's 400 naming the body's version), sorted as the
+   * pruning reports them (kube-apiserver 1.34.4, test/customResourceVersionMismatch.test.ts).
+   */
+  private reportUnknownVersionFields(body: Record<string, unknown>, ctx: WriteContext): void {
+    const { group, kind } = this.names;
+    const apiVersion = String(body.apiVersion);
+    const slash = apiVersion.indexOf('/');
+    const version = apiVersion.slice(slash + 1);
+    if (slash < 0 || apiVersion.slice(0, slash) !== group || body.kind !== kind || this.runtime.crd.spec.versions.some((v) => v.name === version)) return;
+    const unknown = Object.keys(body).filter((k) => k !== 'apiVersion' && k !== 'kind' && k !== 'metadata').sort();
+    const strictError = ctx.strictError === undefined ? undefined : (m: string): KubeError => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`);
+    reportFieldProblems({ ...ctx, strictError }, unknown);
   }
 
   prepareForCreate(object: KubeObject, _ctx: WriteContext): void {

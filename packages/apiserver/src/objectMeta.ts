@@ -5,7 +5,7 @@
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, parseRFC3339, required, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 
 /** How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
@@ -60,16 +60,29 @@ export function checkMetadataShape(obj: KubeObject): void {
  * fields are wrong. A timestamp that parses is kept as Go writes it back.
  */
 function decodeTimestamps(m: Record<string, unknown>): void {
-  for (const f of Object.keys(m)) {
-    if (f !== 'creationTimestamp' && f !== 'deletionTimestamp') continue;
+  checkMetadataTimestamps(m);
+  for (const f of ['creationTimestamp', 'deletionTimestamp']) {
     const v = m[f];
-    if (v === null) continue;
+    if (typeof v === 'string') m[f] = (parseRFC3339(v) as GoTime).text;
+  }
+}
+
+/**
+ * Throws the error `metav1.Time`'s UnmarshalJSON gives for the first timestamp of `metadata` (in the
+ * body's order) it cannot decode, without changing anything.
+ *
+ * @throws TimestampDecodeError
+ */
+export function checkMetadataTimestamps(metadata: Record<string, unknown>): void {
+  for (const f of Object.keys(metadata)) {
+    if (f !== 'creationTimestamp' && f !== 'deletionTimestamp') continue;
+    const v = metadata[f];
+    if (v === null || v === undefined) continue;
     if (typeof v !== 'string') {
       throw new TimestampDecodeError(decodeError(`metadata.${f}`, 'string', v).message, `json: cannot unmarshal ${jsonTypeName(v)} into Go value of type string`);
     }
     const t = parseRFC3339(v);
     if (!t.ok) throw new TimestampDecodeError(t.error, t.error);
-    m[f] = t.text;
   }
 }
 

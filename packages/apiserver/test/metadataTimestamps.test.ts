@@ -106,6 +106,8 @@ describe('metadata timestamps: parity with kube-apiserver 1.34.4', () => {
     expect(uid.body.message).to.equal('Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID');
     const inOrder = await client.post(cms, { metadata: { name: 'o5', uid: 5, generation: 'x' } });
     expect(inOrder.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID');
+    const dataFirst = await client.post(cms, { data: { k: 1 }, metadata: { name: 'o7', creationTimestamp: 'bad' } });
+    expect(dataFirst.body.message).to.equal(`ConfigMap in version "v1" cannot be handled as a ConfigMap: parsing time "bad" as ${layout}: cannot parse "bad" as "2006"`);
     const lists = await client.post(cms, { metadata: { name: 'o6', finalizers: 'x', annotations: 5 } });
     expect(lists.body.message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string');
   });

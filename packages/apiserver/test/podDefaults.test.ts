@@ -4,7 +4,7 @@
 // expectation is the reference's answer to the same request (probed with test/differential's backends).
 import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
-import { Client, start } from './internal/client.js';
+import { Client, start, type Response } from './internal/client.js';
 
 const pods = '/api/v1/namespaces/default/pods';
 const notReady = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
@@ -13,7 +13,7 @@ const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists',
 describe('pods created as kube-apiserver 1.34.4 creates them', () => {
   let server: ApiServer;
   let client: Client;
-  const create = async (name: string, spec: Record<string, unknown>): Promise<{ status: number; body: Record<string, any> }> => client.post(pods, { metadata: { name }, spec });
+  const create = (name: string, spec: Record<string, unknown>): Promise<Response> => client.post(pods, { metadata: { name }, spec });
 
   before(async () => {
     ({ server, client } = await start());

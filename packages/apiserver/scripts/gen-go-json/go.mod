@@ -4,6 +4,7 @@ go 1.24.0
 
 require (
 	k8s.io/api v0.34.4
+	k8s.io/apiextensions-apiserver v0.34.4
 	k8s.io/apimachinery v0.34.4
 )
 

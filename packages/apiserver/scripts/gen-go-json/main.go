@@ -25,6 +25,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -38,6 +39,11 @@ type Shape struct {
 	E *Shape `json:"e,omitempty"`
 	// N names a struct (its OpenAPI component name) or a type with its own MarshalJSON.
 	N string `json:"n,omitempty"`
+	// G is the Go type as encoding/json names it in an UnmarshalTypeError (`[]v1.Container`, `types.UID`).
+	G string `json:"g"`
+	// B is the size in bits of an integer (U: unsigned).
+	B int  `json:"b,omitempty"`
+	U bool `json:"u,omitempty"`
 }
 
 // Field is one JSON member of a struct.
@@ -63,6 +69,18 @@ func componentName(t reflect.Type) string {
 }
 
 func shapeOf(t reflect.Type) *Shape {
+	shape := kindOf(t)
+	shape.G = t.String()
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		shape.B = t.Bits()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		shape.B, shape.U = t.Bits(), true
+	}
+	return shape
+}
+
+func kindOf(t reflect.Type) *Shape {
 	if t.Kind() != reflect.Pointer && (t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler)) {
 		return &Shape{K: "custom", N: componentName(t)}
 	}
@@ -174,12 +192,14 @@ func main() {
 		panic(err)
 	}
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme, apiextensionsv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}
 	}
 	kinds := map[string]string{}
+	// The CustomResourceDefinition kind is served apart from the fixture's (its schemas are kubekit's own).
+	fixture.Kinds["apiextensions.k8s.io/v1/CustomResourceDefinition"] = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"
 	keys := make([]string, 0, len(fixture.Kinds))
 	for k := range fixture.Kinds {
 		keys = append(keys, k)

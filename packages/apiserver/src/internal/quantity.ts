@@ -17,24 +17,51 @@ const nanoPerUnit = 10n ** 9n;
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
+/** `resource.ParseQuantity`'s errors. */
+export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+export const quantitySuffixError = "unable to parse quantity's suffix";
+
 /**
  * The text kube-apiserver writes for a quantity it decoded from `value` (a JSON string, number or
- * null), or `undefined` when `value` is no quantity (the decoder refuses it; nothing to rewrite).
+ * null), or `undefined` when `value` is no quantity (the decoder refuses it; see {@link quantityError}).
  */
 export function canonicalQuantity(value: unknown): string | undefined {
+  const text = quantityText(value);
+  if (text === undefined) return undefined;
+  const result = parseQuantityText(text);
+  return typeof result === 'string' ? result : undefined;
+}
+
+/**
+ * Why `resource.Quantity`'s UnmarshalJSON refuses `value` (the words of `resource.ParseQuantity`), or
+ * `undefined` when it reads it.
+ */
+export function quantityError(value: unknown): string | undefined {
+  const text = quantityText(value);
+  // Anything but a string or a number reaches the parser as its JSON text (`true`, `{…}`): not a number.
+  if (text === undefined) return quantityFormatError;
+  const result = parseQuantityText(text);
+  return typeof result === 'string' ? undefined : result.error;
+}
+
+/** What the parser reads of a JSON value: a string's trimmed text, a number's text; `undefined` for other types. */
+function quantityText(value: unknown): string | undefined {
   if (value === null) return '0';
   // A JSON number is read from its text by the apiserver; here from its value (`1e3` reads as `1000`,
   // so it is written `1k` where the apiserver keeps `1e3`).
-  if (typeof value === 'number') return Number.isFinite(value) ? canonicalText(String(value)) : undefined;
-  return typeof value === 'string' ? canonicalText(value.trim()) : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'bigint') return String(value);
+  return typeof value === 'string' ? value.trim() : undefined;
 }
 
-function canonicalText(str: string): string | undefined {
-  if (str === '') return undefined;
+function parseQuantityText(str: string): string | { error: string } {
+  if (str === '') return { error: quantityFormatError };
   if (str === '0') return str;
   const parsed = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(str);
-  if (parsed === null) return undefined;
+  if (parsed === null) return { error: quantityFormatError };
   const [, sign, digits, fraction = '', suffix] = parsed;
+  // The suffix's shape: SI letters, then an optional signed exponent.
+  if (!/^[eEinumkKMGTP]*[-+]?\d*$/.test(suffix)) return { error: quantityFormatError };
   const num = digits.replace(/^0+/, '') || '0';
   const denom = fraction;
   let format: Format;
@@ -47,10 +74,10 @@ function canonicalText(str: string): string | undefined {
     exponent = binarySuffixes[suffix];
   } else {
     const e = /^[eE]([+-]?\d+)$/.exec(suffix);
-    if (e === null) return undefined;
+    if (e === null) return { error: quantitySuffixError };
     format = 'DecimalExponent';
     exponent = Number(e[1]);
-    if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 2 ** 31) return undefined;
+    if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 2 ** 31) return { error: quantitySuffixError };
   }
   const negative = sign === '-';
   // The parser's fast path: a small value whose text is already canonical is kept as written.
