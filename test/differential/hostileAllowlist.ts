@@ -77,8 +77,10 @@ export const allowedHostileDifferences: AllowedHostileDifference[] = [
     name: 'YAML parser wording',
     reason: 'go-yaml and the `yaml` package word syntax errors differently ("yaml: line 6: found character that cannot start any token" against "Tabs are not allowed as indentation at line 6, column 1"); the status and the decoder prefix agree. Matching it needs go-yaml\'s scanner.',
     matches: (d) => d.reference?.status === 400 && d.kubekit?.status === 400
-      && /^(error decoding YAML: )?error converting YAML to JSON: yaml: /.test(bodyOf(d.reference)?.message ?? '')
-      && (bodyOf(d.kubekit)?.message ?? '').startsWith((bodyOf(d.reference)?.message ?? '').replace(/yaml: .*$/s, '')),
+      && /^((error decoding YAML: )?error converting YAML to JSON: |the object provided is unrecognized \(must be of type \w+\): )yaml: /.test(bodyOf(d.reference)?.message ?? '')
+      && (bodyOf(d.kubekit)?.message ?? '').startsWith((bodyOf(d.reference)?.message ?? '').replace(/yaml: .*$/s, ''))
+      // A create's summary of the body (after the words) agrees too.
+      && (bodyOf(d.kubekit)?.message ?? '').endsWith(/ \([0-9a-f]+( \.\.\.)?\)$/.exec(bodyOf(d.reference)?.message ?? '')?.[0] ?? ''),
   },
   {
     name: 'patched object quoted with another member order',

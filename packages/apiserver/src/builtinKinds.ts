@@ -15,7 +15,7 @@ import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } 
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
+import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
@@ -171,6 +171,8 @@ export class BuiltinResourceType implements ResourceType {
     }
     // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error.
     if (isObject(body) && isObject(body.metadata)) checkMetadataTimestamps(body.metadata);
+    const otherKind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' && body.kind !== this.names.kind ? body.kind : undefined;
+    if (otherKind !== undefined && hasGoType({ ...this.names, kind: otherKind })) this.refuseOtherKind(body as Record<string, unknown>, otherKind);
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
     const goError = isObject(body) ? decodeErrorAsGo(body, this.names) : undefined;
@@ -195,6 +197,17 @@ export class BuiltinResourceType implements ResourceType {
     this.spec.normalize?.(obj);
     this.spec.defaults?.(obj);
     return obj;
+  }
+
+  /**
+   * A body of another kind the scheme knows in this version (a Secret sent to the ConfigMaps) is decoded
+   * as that kind, then cannot be converted to this one: the codec's 400 either way, naming both kinds.
+   */
+  private refuseOtherKind(body: Record<string, unknown>, kind: string): never {
+    const { group, version } = this.names;
+    const why = decodeErrorAsGo(body, { group, version, kind })
+      ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+    throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }
 
   prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
@@ -231,6 +244,9 @@ export class BuiltinResourceType implements ResourceType {
     return [...validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
+
+/** The package of a group's internal types, as conversion errors name them (`core.ConfigMap`). */
+const internalPackages: Readonly<Record<string, string>> = { '': 'core', 'rbac.authorization.k8s.io': 'rbac' };
 
 const configKey = /^[-._a-zA-Z0-9]+$/;
 

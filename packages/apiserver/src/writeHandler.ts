@@ -56,7 +56,15 @@ type BodyUse = 'object' | PatchType;
 async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext, use: BodyUse): Promise<unknown> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
   const ct = contentType(r.req);
-  if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) return decodeProtobuf(body);
+  if (ct === protobufMediaType && protobufGroups.includes(r.type.names.group)) {
+    // The protobuf serializer reads its four-byte prefix before anything: without it the codec knows no
+    // kind, and the handler's transformDecodeError words it with a summary of the body.
+    if (!(body.length >= 4 && body[0] === 0x6b && body[1] === 0x38 && body[2] === 0x73 && body[3] === 0)) {
+      const why = body.length === 0 ? 'empty data' : 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]';
+      throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): ${why} (${summarizeData(body)})`);
+    }
+    return decodeProtobuf(body);
+  }
   // A create or update takes JSON, YAML or protobuf, not a patch media type (the codec factory's serializers).
   if (ct !== '' && ct !== 'application/json' && ct !== 'application/yaml' && ct !== 'text/yaml' && (patchTypeOf(ct) === undefined || use === 'object')) {
     throw new KubeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
@@ -79,8 +87,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
       parsed = firstYAMLDocument(text);
     } catch (err) {
       if (isStackOverflow(err) || isYAMLStackOverflow(err)) return parsedDeepYAML(ctx, text, duplicates, wctx);
-      // The apply patcher words its decoding errors "error decoding YAML: …" (handlers/patch.go).
-      throw KubeError.badRequest(`${use === 'apply' ? 'error decoding YAML: ' : ''}error converting YAML to JSON: ${err instanceof Error ? err.message : String(err)}`);
+      const words = err instanceof Error ? err.message : String(err);
+      // A create's or update's YAML that does not parse gives the codec no kind: the handler's
+      // transformDecodeError words it with a summary of the body (the syntax error's own words are
+      // go-yaml's there). The apply patcher words its decoding errors "error decoding YAML: …" (handlers/patch.go).
+      if (use === 'object') throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): ${words.trimEnd()} (${summarizeData(body)})`);
+      throw KubeError.badRequest(`${use === 'apply' ? 'error decoding YAML: ' : ''}error converting YAML to JSON: ${words}`);
     }
     if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
     return parsed;

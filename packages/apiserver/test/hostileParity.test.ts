@@ -198,4 +198,38 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const meta = await client.post(cms, { metadata: { name: true } });
     expect(meta.body.message).to.match(/json: cannot unmarshal bool into Go struct field ObjectMeta\.metadata\.name of type string$/);
   });
+
+  // A body the codec finds no kind in (YAML that does not parse, protobuf without its prefix, an empty
+  // protobuf body): handlers/create.go's transformDecodeError words it with the first 30 bytes of the body
+  // (hex unless it starts with "{"). kubekit answered "error converting YAML to JSON: …" and "unable to
+  // decode the protobuf request body". The YAML syntax error's own words are go-yaml's on the reference.
+  it('words a body it finds no kind in as the handler does, with a summary of the body', async () => {
+    const yaml = await client.request('POST', cms, 'a: [\n', 'application/yaml');
+    expect(yaml.status).to.equal(400);
+    expect(yaml.body.message).to.match(/^the object provided is unrecognized \(must be of type ConfigMap\): .+ \(613a205b0a\)$/s);
+    const cases: [string, string][] = [
+      ['{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ct"}}', 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"apiVersion":"v1","kind":"Con ...)'],
+      ['abc', 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (616263)'],
+      ['', 'empty data (<empty>)'],
+    ];
+    for (const [body, words] of cases) {
+      const r = await client.request('POST', cms, body, 'application/vnd.kubernetes.protobuf');
+      expect([r.status, r.body.message], body).to.deep.equal([400, `the object provided is unrecognized (must be of type ConfigMap): ${words}`]);
+    }
+  });
+
+  // The codec decodes a body as the kind it names when the scheme knows it in that version, then fails
+  // to convert it to the URL's kind (a Secret sent to the ConfigMaps): no unknown-field warnings, no
+  // kind-mismatch text. kubekit answered "the kind in the data (Secret) does not match …" before.
+  it('decodes a body of another known kind as that kind, then refuses the conversion, as the codec does', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ kind: 'Secret', data: { a: '1' } }, 'Secret in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 0'],
+      [{ kind: 'Secret', data: { a: 'YQ==' }, unknownThing: 1 }, 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion'],
+      [{ kind: 'Pod', spec: 5 }, 'Pod in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field Pod.spec of type v1.PodSpec'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await client.post(`${cms}?fieldValidation=Strict`, { apiVersion: 'v1', metadata: { name: 'other-kind' }, ...body });
+      expect([r.status, r.body.message, r.headers.get('warning')]).to.deep.equal([400, message, null]);
+    }
+  });
 });
