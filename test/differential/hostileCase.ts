@@ -189,6 +189,7 @@ function mergePatch(r: Rng): HostileRequest {
     ['name in body', () => ({ body: '{"metadata":{"name":"other"}}' })],
     ['resourceVersion precondition', () => ({ body: `{"metadata":{"resourceVersion":${r.pick(['"abc"', '"1"', '"0"', '""', '1', '"{rv}"'])}},"${inner}":{"a":"rv"}}` })],
     ['uid in body', () => ({ body: `{"metadata":{"uid":${r.pick(['"x"', '"{uid}"', '1'])}}}` })],
+    ['timestamps', () => ({ body: `{"metadata":{${r.pick(['"creationTimestamp":"yesterday"', '"deletionTimestamp":"2026-11-26T10:00:00+02:00"', '"deletionTimestamp":""', '"creationTimestamp":"2026-11-26T1:00:00Z"', '"deletionTimestamp":"0001-01-01T00:00:00Z"'])}}}` })],
     ['wrong types', () => ({ body: r.pick(['{"data":{"k":1}}', '{"data":{"k":null,"a":true}}', '{"spec":{"list":["x"]}}', '{"spec":{"n":"1"}}', '{"metadata":{"labels":{"a":1}}}', '{"metadata":{"finalizers":"x"}}', '{"kind":"Other"}', '{"apiVersion":"v2"}']) })],
     ['control characters', () => ({ body: `{"${inner}":{"a":"\u0001\u007f"}}` })],
     ['unknown fields', () => ({ body: `{"${inner}":{"zz":1},"topUnknown":1,"metadata":{"bogus":1}}` })],
@@ -290,7 +291,8 @@ function create(r: Rng): HostileRequest {
     meta.push(`"name":"f-{i}"`, `"finalizers":${JSON.stringify(f)}`);
     label = `finalizers ${JSON.stringify(f).slice(0, 40)}`;
   } else if (kindOf === 8) {
-    meta.push(`"name":"m-{i}"`, r.pick(['"namespace":"other"', '"uid":"abc"', '"resourceVersion":"5"', '"creationTimestamp":"yesterday"', '"ownerReferences":[{"apiVersion":"v1","kind":"X","name":"","uid":""}]', '"deletionTimestamp":"2020-01-01T00:00:00Z"', '"__proto__":{"polluted":"yes"}']));
+    meta.push(`"name":"m-{i}"`, r.pick(['"namespace":"other"', '"uid":"abc"', '"resourceVersion":"5"', '"creationTimestamp":"yesterday"', '"ownerReferences":[{"apiVersion":"v1","kind":"X","name":"","uid":""}]', '"deletionTimestamp":"2020-01-01T00:00:00Z"', '"__proto__":{"polluted":"yes"}',
+      '"creationTimestamp":"2026-11-26 10:00:00Z"', '"deletionTimestamp":"2026-02-30T10:00:00Z"', '"creationTimestamp":5', '"creationTimestamp":"2026-11-26T1:00:00,5+24:00"']));
     label = `metadata ${meta[1].slice(0, 40)}`;
   } else {
     meta.push('"name":"w"');

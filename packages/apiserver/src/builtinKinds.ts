@@ -17,7 +17,7 @@ import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
@@ -156,7 +156,7 @@ export class BuiltinResourceType implements ResourceType {
     } catch (err) {
       // Decoding into the Go type: a create's or update's error in the codec's words ("ConfigMap in
       // version "v1" cannot be handled as a ConfigMap: json: …"), a patched object's a 422 on `patch`.
-      if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && ctx.strictError !== undefined) throw ctx.strictError(err.message);
+      if (isDecodeError(err) && ctx.strictError !== undefined) throw ctx.strictError(err.message);
       throw err;
     }
   }
@@ -169,6 +169,8 @@ export class BuiltinResourceType implements ResourceType {
       const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
       throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
     }
+    // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error.
+    if (isObject(body) && isObject(body.metadata)) checkMetadataTimestamps(body.metadata);
     const otherKind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' && body.kind !== this.names.kind ? body.kind : undefined;
     if (otherKind !== undefined) this.refuseOtherKind(body as Record<string, unknown>, otherKind, ctx);
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
@@ -305,13 +307,20 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       verbs: allVerbs.filter((v) => v !== 'deletecollection'),
       deleteReturnsObject: true,
       updateValidatesMeta: true,
-      // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize.
+      // SetDefaults_Namespace: the label is a default, there before the field manager looks (it is the
+      // writer's field), for a namespace that has a name.
+      defaults: (o) => {
+        if ((o.metadata.name ?? '') !== '') o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name! };
+      },
+      // namespaceStrategy.PrepareForUpdate: spec.finalizers change only through /finalize; its Canonicalize
+      // puts the kubernetes.io/metadata.name label back on every write.
       prepareForUpdate: (o, old) => {
         const spec: Record<string, unknown> = isObject(o.spec) ? { ...o.spec } : {};
         const finalizers = isObject(old.spec) ? old.spec.finalizers : undefined;
         if (finalizers === undefined) delete spec.finalizers;
         else spec.finalizers = finalizers;
         o.spec = spec;
+        o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
       },
       prepareForCreate: (o) => {
         o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: ['kubernetes'] };

@@ -8,8 +8,8 @@
  * A {@link CustomResourceRuntime} is built for each CRD generation and thrown away when the CRD
  * changes, as the apiserver rebuilds its storage for the new CRD.
  */
-import { FieldError, KubeError, goQuote, stringifyJSON, type KubeObject } from '@kubekit/core';
-import { standardFinalizers } from './objectMeta.js';
+import { FieldError, KubeError, goQuote, parseRFC3339, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { isDecodeError, standardFinalizers } from './objectMeta.js';
 import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
 import { converterFor, type Converter } from './conversion.js';
@@ -229,8 +229,22 @@ export class CustomResourceType implements ResourceType {
     // Another kind is the validation's error (kindMismatch), after the store's own checks: an update
     // without a resourceVersion is refused for that first (test/differential/hostile.test.ts).
     const obj = cloneJSON(body) as KubeObject;
-    reportFieldProblems(ctx, this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true }));
+    let pruned: string[];
+    try {
+      pruned = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
+    } catch (err) {
+      // Metadata that does not decode into ObjectMeta: in the codec's words on a create or update
+      // ("Widget in version "v1" cannot be handled as a Widget: …"), a 422 on `patch` for a patch.
+      if (isDecodeError(err) && ctx.strictError !== undefined) throw ctx.strictError(err.message);
+      throw err;
+    }
+    reportFieldProblems(ctx, pruned);
     if (!isObject(obj.metadata)) obj.metadata = {};
+    // The store reads a custom resource's deletionTimestamp with Unstructured.GetDeletionTimestamp: the
+    // zero time (written as null) and a time Go writes but cannot parse back (a year past 9999) are none,
+    // and a read drops them; they are none here too, so an update neither refuses nor deletes for them.
+    const deleted: unknown = obj.metadata.deletionTimestamp;
+    if (deleted === null || (typeof deleted === 'string' && !parseRFC3339(deleted).ok)) delete obj.metadata.deletionTimestamp;
     return obj;
   }
 

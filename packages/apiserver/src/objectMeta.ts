@@ -5,7 +5,7 @@
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, required, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 
 /** How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
@@ -32,9 +32,10 @@ export function generateName(prefix: string): string {
 
 /**
  * Checks that `metadata` has the shape the apiserver can decode (an object, string maps, string
- * lists), as its JSON decoder into `ObjectMeta` would.
+ * lists, RFC 3339 timestamps), as its JSON decoder into `ObjectMeta` would, and writes the timestamps
+ * as `metav1.Time` writes them back (UTC, whole seconds).
  *
- * @throws KubeError (`BadRequest`) naming the bad field.
+ * @throws KubeError (`BadRequest`) naming the bad field, or with Go's `time.Parse` error for a timestamp.
  */
 export function checkMetadataShape(obj: KubeObject): void {
   const meta: unknown = obj.metadata;
@@ -44,26 +45,119 @@ export function checkMetadataShape(obj: KubeObject): void {
   }
   if (typeof meta !== 'object' || Array.isArray(meta)) throw decodeError('metadata', 'ObjectMeta', meta);
   const m = meta as Record<string, unknown>;
-  for (const f of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'selfLink']) {
-    if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') throw decodeError(`metadata.${f}`, 'string', m[f]);
-  }
-  for (const f of ['labels', 'annotations']) {
-    const v = m[f];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'object' || Array.isArray(v)) throw decodeError(`metadata.${f}`, 'map[string]string', v);
-    for (const x of Object.values(v)) if (typeof x !== 'string') throw decodeError(`metadata.${f}`, 'string', x);
-  }
-  if (m.finalizers !== undefined && m.finalizers !== null) {
-    if (!Array.isArray(m.finalizers)) throw decodeError('metadata.finalizers', '[]string', m.finalizers);
-    for (const x of m.finalizers) if (typeof x !== 'string') throw decodeError('metadata.finalizers', 'string', x);
-  }
-  if (m.ownerReferences !== undefined && m.ownerReferences !== null && !Array.isArray(m.ownerReferences)) {
-    throw decodeError('metadata.ownerReferences', '[]v1.OwnerReference', m.ownerReferences);
-  }
-  if (m.generation !== undefined && m.generation !== null && typeof m.generation !== 'number' && typeof m.generation !== 'bigint') {
-    throw decodeError('metadata.generation', 'int64', m.generation);
+  decodeTimestamps(m);
+  // encoding/json records the first mismatched type in the body's order (and goes on).
+  for (const f of Object.keys(m)) {
+    const err = fieldTypeError(f, m[f]);
+    if (err !== undefined) throw err;
   }
   for (const f of Object.keys(m)) if (m[f] === null) delete m[f];
+}
+
+/**
+ * `metav1.Time`'s UnmarshalJSON on the timestamps, in the body's order: its error ends the decoding at
+ * once (encoding/json only records a mismatched type and goes on), so it is the answer whatever other
+ * fields are wrong. A timestamp that parses is kept as Go writes it back.
+ */
+function decodeTimestamps(m: Record<string, unknown>): void {
+  checkMetadataTimestamps(m);
+  for (const f of ['creationTimestamp', 'deletionTimestamp']) {
+    const v = m[f];
+    if (typeof v === 'string') m[f] = (parseRFC3339(v) as GoTime).text;
+  }
+}
+
+/**
+ * Throws the error `metav1.Time`'s UnmarshalJSON gives for the first timestamp of `metadata` (in the
+ * body's order) it cannot decode, without changing anything.
+ *
+ * @throws TimestampDecodeError
+ */
+export function checkMetadataTimestamps(metadata: Record<string, unknown>): void {
+  for (const f of Object.keys(metadata)) {
+    if (f !== 'creationTimestamp' && f !== 'deletionTimestamp') continue;
+    const v = metadata[f];
+    if (v === null || v === undefined) continue;
+    if (typeof v !== 'string') {
+      throw new TimestampDecodeError(decodeError(`metadata.${f}`, 'string', v).message, `json: cannot unmarshal ${jsonTypeName(v)} into Go value of type string`);
+    }
+    const t = parseRFC3339(v);
+    if (!t.ok) throw new TimestampDecodeError(t.error, t.error);
+  }
+}
+
+/**
+ * A metadata timestamp that `metav1.Time` cannot decode (a `BadRequest` in the JSON decoder's words).
+ * `converterMessage` is the error of the unstructured converter, which a server-side apply of a built-in
+ * kind meets instead (without the struct field).
+ */
+export class TimestampDecodeError extends KubeError {
+  override name = 'TimestampDecodeError';
+
+  constructor(message: string, readonly converterMessage: string) {
+    super('BadRequest', message);
+  }
+}
+
+/**
+ * The error of a server-side apply whose built-in object has a timestamp the unstructured converter
+ * cannot decode: the field manager's "failed to convert new object", a 500 without a reason
+ * (kube-apiserver 1.34.4).
+ */
+export function applyConversionError(apiVersion: string, kind: string, object: KubeObject, err: TimestampDecodeError): KubeError {
+  const gv = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+  const meta = object.metadata as Partial<Record<string, unknown>> | undefined;
+  const name = `${typeof meta?.namespace === 'string' ? meta.namespace : ''}/${typeof meta?.name === 'string' ? meta.name : ''}`;
+  return new KubeError('Unknown', `failed to convert new object (${name}; ${gv}, Kind=${kind}) to proper version: unable to convert unstructured object to ${gv}, Kind=${kind}: ${err.converterMessage}`);
+}
+
+/**
+ * Removes the timestamps a custom resource's accessors read as none (`Unstructured.GetCreationTimestamp`
+ * and `GetDeletionTimestamp` ignore what does not parse), as a server-side apply of one leaves them to
+ * BeforeCreate and BeforeUpdate.
+ */
+export function dropMalformedTimestamps(object: KubeObject): void {
+  const meta: unknown = object.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return;
+  const m = meta as Record<string, unknown>;
+  for (const f of ['creationTimestamp', 'deletionTimestamp']) {
+    if (!Object.hasOwn(m, f)) continue;
+    const v = m[f];
+    if (v !== null && (typeof v !== 'string' || !parseRFC3339(v).ok)) delete m[f];
+  }
+}
+
+/** The decoder's error for an ObjectMeta field of the wrong JSON type, if it is one. */
+function fieldTypeError(f: string, v: unknown): KubeError | undefined {
+  if (v === undefined || v === null) return undefined;
+  switch (f) {
+    case 'name': case 'generateName': case 'namespace': case 'resourceVersion': case 'selfLink':
+      return typeof v === 'string' ? undefined : decodeError(`metadata.${f}`, 'string', v);
+    case 'uid':
+      return typeof v === 'string' ? undefined : decodeError('metadata.uid', 'types.UID', v);
+    case 'labels': case 'annotations':
+      if (typeof v !== 'object' || Array.isArray(v)) return decodeError(`metadata.${f}`, 'map[string]string', v);
+      for (const x of Object.values(v)) if (typeof x !== 'string') return decodeError(`metadata.${f}`, 'string', x);
+      return undefined;
+    case 'finalizers':
+      if (!Array.isArray(v)) return decodeError('metadata.finalizers', '[]string', v);
+      for (const x of v) if (typeof x !== 'string') return decodeError('metadata.finalizers', 'string', x);
+      return undefined;
+    case 'ownerReferences':
+      return Array.isArray(v) ? undefined : decodeError('metadata.ownerReferences', '[]v1.OwnerReference', v);
+    case 'generation':
+      return typeof v === 'number' || typeof v === 'bigint' ? undefined : decodeError('metadata.generation', 'int64', v);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether `err` is the JSON decoder's (`json: cannot unmarshal …`, or a timestamp's `parsing time …`):
+ * the codec names the kind on a create or update, a patch answers it as a 422 on `patch`.
+ */
+export function isDecodeError(err: unknown): err is KubeError {
+  return err instanceof KubeError && err.reason === 'BadRequest' && (err.message.startsWith('json: cannot unmarshal') || err.message.startsWith('parsing time '));
 }
 
 function decodeError(field: string, goType: string, value: unknown): KubeError {
@@ -86,15 +180,16 @@ export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string): void {
 
 /**
  * Keeps what an update may not change (`rest.BeforeUpdate`): generation (the strategy decides it), uid
- * when absent, creationTimestamp, deletionTimestamp and deletionGracePeriodSeconds.
+ * when absent, creationTimestamp, and the deletionTimestamp and deletionGracePeriodSeconds of an
+ * object being deleted (one that is not keeps what the update sets, which validation refuses).
  */
 export function keepSystemFieldsOnUpdate(meta: ObjectMeta, old: ObjectMeta): void {
   if (old.generation !== undefined) meta.generation = old.generation;
   else delete meta.generation;
   if ((meta.uid ?? '') === '') meta.uid = old.uid;
   if (old.creationTimestamp !== undefined) meta.creationTimestamp = old.creationTimestamp;
+  // A deletionTimestamp the object did not have stays, for validation to refuse as immutable.
   if (old.deletionTimestamp !== undefined) meta.deletionTimestamp = old.deletionTimestamp;
-  else delete meta.deletionTimestamp;
   if (old.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
     meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
   }
@@ -153,6 +248,16 @@ function metaUpdate(meta: ObjectMeta, old: ObjectMeta, p: FieldPath, core: boole
   immutable('namespace');
   immutable('uid');
   immutable('creationTimestamp');
+  // Pointers: set on one side only is a change. Go's zero time is written as null.
+  const deleted = meta.deletionTimestamp;
+  if (deleted !== old.deletionTimestamp) {
+    const t = deleted === undefined ? undefined : parseRFC3339(deleted);
+    errs.push(invalid(p.child('deletionTimestamp'), t === undefined ? null : t.ok && t.zero ? null : deleted, 'field is immutable'));
+  }
+  const grace = meta.deletionGracePeriodSeconds;
+  if (String(grace) !== String(old.deletionGracePeriodSeconds)) {
+    errs.push(invalid(p.child('deletionGracePeriodSeconds'), grace ?? null, 'field is immutable'));
+  }
   errs.push(...validateCommon(meta, p, 'update', core));
   return errs;
 }
@@ -166,10 +271,10 @@ function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update'
   const errs: FieldError[] = [];
   const gen = meta.generation;
   if (which === 'meta' && gen !== undefined && Number(gen) < 0) errs.push(invalid(p.child('generation'), gen, 'must be greater than or equal to 0'));
-  errs.push(...validateLabels(meta.labels, p.child('labels')).map(inCharacters));
+  errs.push(...validateLabels(meta.labels, p.child('labels')));
   errs.push(...validateAnnotations(meta.annotations, p.child('annotations')));
   errs.push(...validateOwnerReferences((meta.ownerReferences ?? []) as unknown as Record<string, unknown>[], p.child('ownerReferences')));
-  if (which === 'meta') for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(inCharacters(invalid(p.child('finalizers'), f, msg)));
+  if (which === 'meta') for (const f of meta.finalizers ?? []) for (const msg of isQualifiedName(f)) errs.push(invalid(p.child('finalizers'), f, msg));
   if (core) {
     (meta.finalizers ?? []).forEach((f, i) => {
       if (!f.includes('/') && !standardFinalizers.includes(f)) errs.push(invalid(p.child('finalizers').index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
@@ -180,17 +285,6 @@ function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update'
 
 /** `IsStandardFinalizerName` of pkg/apis/core/helper. */
 export const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
-
-/**
- * kube-apiserver 1.34's object metadata checks use pkg/util/validation's MaxLenError, which says
- * "characters" where the label selector checks (apimachinery's content package) say "bytes".
- */
-function inCharacters(e: FieldError): FieldError {
-  if (!/must be no more than \d+ bytes|^a valid label key /.test(e.detail)) return e;
-  // (And IsQualifiedName's "a qualified name" where content.IsLabelKey says "a valid label key".)
-  const detail = e.detail.replace(/must be no more than (\d+) bytes/, 'must be no more than $1 characters').replace(/^a valid label key /, 'a qualified name ');
-  return new FieldError(e.type, e.field, e.badValue, detail, e.badValueText);
-}
 
 function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];

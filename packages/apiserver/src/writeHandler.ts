@@ -19,7 +19,9 @@ import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMe
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
-import { checkMetadataShape, fillSystemFieldsOnCreate, keepSystemFieldsOnUpdate, timestamp } from './objectMeta.js';
+import {
+  TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, keepSystemFieldsOnUpdate, timestamp,
+} from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
 import { WrittenTexts, firstJSONPatchOpProblem, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
@@ -470,7 +472,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     } catch (err) {
       // A patched custom resource whose metadata has the wrong JSON types: the unstructured object's
       // conversion to ObjectMeta fails, a 422 on `patch` as for a built-in kind (whose uid is a types.UID).
-      if (err instanceof KubeError && err.reason === 'BadRequest' && err.message.startsWith('json: cannot unmarshal') && pctx.strictError !== undefined) {
+      if (isDecodeError(err) && pctx.strictError !== undefined) {
         throw pctx.strictError(err.message.replace('ObjectMeta.uid of type string', 'ObjectMeta.uid of type types.UID'));
       }
       // A patched built-in object of a version its scheme does not know: the codec's error, quoted the same way.
@@ -767,13 +769,24 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   // update loop's retries merge the same configuration onto the newer object. The result is decoded
   // like an object.
   let applied: AppliedConfiguration | undefined;
+  // Timestamps the applied object cannot hold: a custom resource's accessors read them as none, a
+  // built-in object fails its conversion from unstructured.
+  const decodeApplied = (object: KubeObject, c: WriteContext): KubeObject => {
+    if (type.customResource === true) dropMalformedTimestamps(object);
+    try {
+      return type.decode(object, c);
+    } catch (err) {
+      if (err instanceof TimestampDecodeError) throw applyConversionError(apiVersion, type.names.kind, object, err);
+      throw err;
+    }
+  };
   const applyTo = (old: KubeObject | undefined): KubeObject => {
     if (applied === undefined) {
-      type.decode(config, { ...wctx, warnings: [] });
+      decodeApplied(cloneJSON(config), { ...wctx, warnings: [] });
       applied = new AppliedConfiguration(config);
     }
     const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));
-    const obj = type.decode(result.object, wctx);
+    const obj = decodeApplied(result.object, wctx);
     // The patcher checks the name of what the apply made, after the field manager's conflicts.
     if ((obj.metadata.name ?? '') !== '') checkName(r, obj);
     setManagedFields(obj, result.managedFields);

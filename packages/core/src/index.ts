@@ -36,6 +36,7 @@ export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';
+export { formatRFC3339Seconds, goTimeQuote, parseRFC3339, rfc3339Layout } from './goTime.js';
 export { hasLongDigitRun, isStackOverflow, jsonTypeName, parseJSON, stringifyJSON } from './json.js';
 export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';
 
@@ -46,6 +47,7 @@ export type { FieldErrorType, FieldPathLike } from './fieldError.js';
 export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './groupVersion.js';
 export type { ObjectKey } from './objectKey.js';
+export type { GoTime, GoTimeError } from './goTime.js';
 export type { ParseJSONOptions } from './json.js';
 export type {
   ApiVersion,

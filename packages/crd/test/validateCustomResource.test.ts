@@ -93,6 +93,22 @@ describe('validateCustomResource', () => {
       expect(errs[3]).to.match(/^metadata\.finalizers: Invalid value: "bad finalizer": name part must consist of/);
     });
 
+    // pkg/util/validation.IsQualifiedName's MaxLenError says "characters" for the prefix part too
+    // (validation_test.go TestIsQualifiedName's `strings.Repeat("a", 254) + "/abc"`); kube-apiserver 1.34.4
+    // answers so for a custom resource (packages/apiserver/test/objectMetaWords.test.ts).
+    it('words too-long label, annotation and finalizer keys in characters', () => {
+      const prefix = `${'p'.repeat(254)}/x`;
+      const name = 'a'.repeat(64);
+      expect(texts(validateCustomResource(crd, 'v1', widget({}, {
+        name: 'w', labels: { [prefix]: 'v', k: 'v'.repeat(64) }, annotations: { [name]: 'x' }, finalizers: [prefix],
+      })))).to.deep.equal([
+        `metadata.labels: Invalid value: "${prefix}": prefix part must be no more than 253 characters`,
+        `metadata.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`,
+        `metadata.annotations: Invalid value: "${name}": name part must be no more than 63 characters`,
+        `metadata.finalizers: Invalid value: "${prefix}": prefix part must be no more than 253 characters`,
+      ]);
+    });
+
     it('rejects a namespace on a cluster-scoped resource only by clearing it, as the apiserver does', () => {
       expect(validateCustomResource(crdWith({ type: 'object' }, {}, 'Cluster'), 'v1', widget({}, { name: 'w', namespace: 'default' }))).to.deep.equal([]);
       expect(texts(validateCustomResource(crd, 'v1', widget({}, { name: 'w', namespace: 'Bad' })))[0]).to.match(/^metadata\.namespace: Invalid value: "Bad": a lowercase RFC 1123 label/);

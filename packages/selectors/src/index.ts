@@ -10,8 +10,9 @@
  * - Label selectors (`pkg/labels`): {@link parseLabelSelector}, {@link labelSelectorFromSet},
  *   {@link labelSelectorFromObject} (`matchLabels`/`matchExpressions`) and the {@link LabelSelector}
  *   they build.
- * - Validation with the apiserver's messages: {@link validateLabelKey}, {@link validateLabelValue},
- *   {@link isDNS1123Subdomain}, {@link isDNS1123Label}, {@link isQualifiedName}, {@link validateLabels},
+ * - Validation with the apiserver's messages: {@link validateLabelKey} and {@link validateLabelValue}
+ *   (the label selector parser's words), {@link isQualifiedName} and {@link isValidLabelValue} (object
+ *   metadata's words), {@link isDNS1123Subdomain}, {@link isDNS1123Label}, {@link validateLabels},
  *   {@link validateLabelSelector}.
  *
  * Errors are {@link SelectorParseError}s (a `KubeError` with reason `BadRequest`). Matching is
@@ -48,7 +49,7 @@ export {
   convertSelectorToLabelsMap, formatLabelSet, formatLabels, labelSetsConflict, labelSetsEqual, mergeLabelSets,
 } from './labelSet.js';
 export {
-  isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabelKey, validateLabelValue, validateLabels,
+  isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateLabelKey, validateLabelValue, validateLabels,
 } from './validation.js';
 export { SelectorParseError } from './selectorParseError.js';
 

@@ -6,7 +6,7 @@ import { sortGoStrings } from './internal/goStrings.js';
 import { makeRequirement, validateLabelRequirement, type LabelOperator, type LabelRequirement } from './labelRequirement.js';
 import { LabelSelector, everythingLabelSelector, nothingLabelSelector, sortByKey } from './labelSelector.js';
 import { SelectorParseError } from './selectorParseError.js';
-import { isQualifiedName, validateLabelValue, validateLabels } from './validation.js';
+import { isQualifiedName, isValidLabelValue, validateLabels } from './validation.js';
 
 /** The operator of a `matchExpressions` entry (`metav1.LabelSelectorOperator`). */
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
@@ -169,7 +169,7 @@ export function validateLabelSelector(
     for (const msg of isQualifiedName(expr.key)) errs.push(invalid(p.child('key'), expr.key, msg));
     if (options.allowInvalidLabelValueInSelector !== true) {
       (expr.values ?? []).forEach((v, j) => {
-        for (const msg of validateLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, msg));
+        for (const msg of isValidLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, msg));
       });
     }
   });

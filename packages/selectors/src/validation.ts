@@ -2,8 +2,10 @@ import { FieldPath, invalid, type FieldError, type FieldPathLike } from '@kubeki
 import { sortGoStrings, utf8ByteLength } from './internal/goStrings.js';
 
 // Formats and messages of k8s.io/apimachinery/pkg/api/validate/content (kube.go, dns.go, errors.go),
-// which label keys and values use, and of pkg/util/validation, whose DNS checks object names and CRDs
-// use (the same rules; only the too-long message differs). The checks are hand-written scans equivalent to the regular
+// which the label selector parser uses for keys and values, and of pkg/util/validation (kube-apiserver
+// 1.34), which object metadata, label selector objects, object names and CRDs use: the same rules; the
+// too-long message ("bytes" / "characters") and a label key's noun ("a valid label key" / "a qualified
+// name") differ. The checks are hand-written scans equivalent to the regular
 // expressions the messages quote: linear time on any input, and no allocation when valid.
 
 const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
@@ -22,7 +24,7 @@ const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelErrMsg = 'a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character';
 const dns1035LabelMaxLength = 63;
 
-/** `content.MaxLenError`: `must be no more than <n> bytes` (label keys and values). */
+/** `content.MaxLenError`: `must be no more than <n> bytes` (the label selector parser's keys and values). */
 function maxLenError(length: number): string {
   return `must be no more than ${length} bytes`;
 }
@@ -100,9 +102,11 @@ function matchesDNS1035Label(s: string): boolean {
 }
 
 /**
- * Whether `value` is a valid label key (`content.IsLabelKey`, which is also what the apiserver calls a
- * qualified name): an optional DNS-1123 subdomain prefix and `/`, then a name of at most 63
- * characters. Returns the apiserver's messages, or an empty array when valid.
+ * Whether `value` is a valid label key as the label selector parser checks it (`content.IsLabelKey` of
+ * k8s.io/apimachinery/pkg/api/validate/content): an optional DNS-1123 subdomain prefix and `/`, then a
+ * name of at most 63 bytes. Returns the parser's messages ("a valid label key", lengths in "bytes"), or
+ * an empty array when valid. Object metadata (label keys, annotation keys, finalizer names) is checked
+ * with {@link isQualifiedName}, whose words differ.
  *
  * @example
  * ```ts
@@ -111,37 +115,66 @@ function matchesDNS1035Label(s: string): boolean {
  * ```
  */
 export function validateLabelKey(value: string): string[] {
+  return qualifiedNameErrors(value, 'a valid label key', maxLenError);
+}
+
+/**
+ * Whether `value` is a qualified name (`validation.IsQualifiedName` of
+ * k8s.io/apimachinery/pkg/util/validation, kube-apiserver 1.34): the rules of {@link validateLabelKey}
+ * in the words object metadata validation uses for label keys, annotation keys and finalizer names
+ * ("a qualified name", lengths in "characters" although bytes are counted). Returns the messages, or
+ * an empty array when valid.
+ *
+ * @example
+ * ```ts
+ * isQualifiedName('example.com/' + 'a'.repeat(64)); // ['name part must be no more than 63 characters']
+ * ```
+ */
+export function isQualifiedName(value: string): string[] {
+  return qualifiedNameErrors(value, 'a qualified name', maxCharsError);
+}
+
+/** The shared scan of a label key or qualified name; `noun` and `tooLong` are the two packages' words. */
+function qualifiedNameErrors(value: string, noun: string, tooLong: (length: number) => string): string[] {
   const errs: string[] = [];
   const slash = value.indexOf('/');
   let name = value;
   if (slash >= 0) {
     if (value.indexOf('/', slash + 1) >= 0) {
-      return [`a valid label key ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+      return [`${noun} ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
     }
     const prefix = value.slice(0, slash);
     name = value.slice(slash + 1);
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else for (const msg of subdomainErrors(prefix, maxLenError)) errs.push(`prefix part ${msg}`);
+    else for (const msg of subdomainErrors(prefix, tooLong)) errs.push(`prefix part ${msg}`);
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (utf8ByteLength(name) > labelKeyMaxLength) errs.push(`name part ${maxLenError(labelKeyMaxLength)}`);
+  else if (utf8ByteLength(name) > labelKeyMaxLength) errs.push(`name part ${tooLong(labelKeyMaxLength)}`);
   if (!matchesLabelKeyName(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
-/** `validation.IsQualifiedName`: the same rules and messages as {@link validateLabelKey}. */
-export function isQualifiedName(value: string): string[] {
-  return validateLabelKey(value);
+/**
+ * Whether `value` is a valid label value as the label selector parser checks it (`content.IsLabelValue`):
+ * empty, or at most 63 bytes of `[-A-Za-z0-9_.]` starting and ending alphanumeric. Returns the
+ * parser's messages, or an empty array when valid. Object metadata uses {@link isValidLabelValue}.
+ */
+export function validateLabelValue(value: string): string[] {
+  return labelValueErrors(value, maxLenError);
 }
 
 /**
- * Whether `value` is a valid label value (`content.IsLabelValue`): empty, or at most 63 characters
- * of `[-A-Za-z0-9_.]` starting and ending alphanumeric. Returns the apiserver's messages, or an empty
- * array when valid.
+ * Whether `value` is a valid label value (`validation.IsValidLabelValue` of pkg/util/validation,
+ * kube-apiserver 1.34): the rules of {@link validateLabelValue} in the words of `metadata.labels`
+ * and label selector object validation (the length in "characters").
  */
-export function validateLabelValue(value: string): string[] {
+export function isValidLabelValue(value: string): string[] {
+  return labelValueErrors(value, maxCharsError);
+}
+
+function labelValueErrors(value: string, tooLong: (length: number) => string): string[] {
   const errs: string[] = [];
-  if (utf8ByteLength(value) > labelValueMaxLength) errs.push(maxLenError(labelValueMaxLength));
+  if (utf8ByteLength(value) > labelValueMaxLength) errs.push(tooLong(labelValueMaxLength));
   if (value.length > 0 && !matchesLabelKeyName(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }
@@ -189,7 +222,7 @@ export function isDNS1035Label(value: string): string[] {
 /**
  * Validates a set of labels as the apiserver validates `metadata.labels` and `matchLabels`
  * (`metav1validation.ValidateLabels`): each key with {@link isQualifiedName} and each value with
- * {@link validateLabelValue}, every error at `fldPath` itself. Keys are visited in sorted order
+ * {@link isValidLabelValue}, every error at `fldPath` itself. Keys are visited in sorted order
  * (Go's map order is random; sorting makes the output stable).
  *
  * @example
@@ -204,7 +237,7 @@ export function validateLabels(labels: Readonly<Record<string, string>> | null |
   const path = typeof fldPath === 'string' ? FieldPath.root(fldPath) : fldPath;
   for (const key of sortGoStrings(Object.keys(labels))) {
     for (const msg of isQualifiedName(key)) errs.push(invalid(path, key, msg));
-    for (const msg of validateLabelValue(labels[key])) errs.push(invalid(path, labels[key], msg));
+    for (const msg of isValidLabelValue(labels[key])) errs.push(invalid(path, labels[key], msg));
   }
   return errs;
 }

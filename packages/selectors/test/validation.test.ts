@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabelKey, validateLabelValue, validateLabels,
+  isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateLabelKey, validateLabelValue, validateLabels,
 } from '@kubekit/selectors';
 import { group, labelCases, title } from './helpers/fixtures.js';
 
@@ -11,8 +11,9 @@ describe('validateLabelKey', () => {
     });
   }
 
-  it('is what the apiserver calls a qualified name', () => {
-    expect(isQualifiedName('only/one/slash')).to.deep.equal(validateLabelKey('only/one/slash'));
+  it('keeps the label selector parser\'s words, which a qualified name does not share', () => {
+    expect(validateLabelKey('only/one/slash')[0]).to.match(/^a valid label key must consist of /);
+    expect(validateLabelKey(`${'p'.repeat(254)}/x`)).to.deep.equal(['prefix part must be no more than 253 bytes']);
   });
 
   it('counts bytes, not characters, against the 63 limit', () => {
@@ -26,6 +27,50 @@ describe('validateLabelValue', () => {
       expect(validateLabelValue(c.input as string)).to.deep.equal((c.expected as { errors: string[] }).errors);
     });
   }
+});
+
+// upstream (kube-apiserver 1.34): staging/src/k8s.io/apimachinery/pkg/util/validation/validation_test.go
+// TestIsQualifiedName and TestIsValidLabelValue; the words are pkg/util/validation's (MaxLenError says
+// "characters", the key's noun is "a qualified name"), as kube-apiserver 1.34.4 answers for metadata.labels,
+// metadata.annotations and metadata.finalizers (packages/apiserver/test/objectMetaWords.test.ts).
+describe('isQualifiedName', () => {
+  it('accepts the upstream success cases and rejects the error cases (TestIsQualifiedName)', () => {
+    const ok = ['simple', 'now-with-dashes', '1-starts-with-num', '1234', 'simple/simple', 'now-with-dashes/simple', 'now-with-dashes/now-with-dashes',
+      'now.with.dots/simple', 'now-with.dashes-and.dots/simple', '1-num.2-num/3-num', '1234/5678', '1.2.3.4/5678', 'Uppercase_Is_OK_123',
+      'example.com/Uppercase_Is_OK_123', 'requests.storage-foo', 'a'.repeat(63), `${'a'.repeat(253)}/${'b'.repeat(63)}`];
+    const bad = ['nospecialchars%^=@', 'cantendwithadash-', '-cantstartwithadash-', 'only/one/slash', 'Example.com/abc', 'example_com/abc',
+      'example.com/', '/simple', 'a'.repeat(64), `${'a'.repeat(254)}/abc`];
+    for (const v of ok) expect(isQualifiedName(v), v).to.deep.equal([]);
+    for (const v of bad) expect(isQualifiedName(v), v).to.not.deep.equal([]);
+  });
+
+  it('words its messages as pkg/util/validation does', () => {
+    expect(isQualifiedName('only/one/slash')).to.deep.equal([
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ]);
+    expect(isQualifiedName('a'.repeat(64))).to.deep.equal(['name part must be no more than 63 characters']);
+    expect(isQualifiedName(`${'p'.repeat(254)}/x`)).to.deep.equal(['prefix part must be no more than 253 characters']);
+    expect(isQualifiedName('/x')).to.deep.equal(['prefix part must be non-empty']);
+    expect(isQualifiedName('x/')).to.deep.equal(['name part must be non-empty', "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]);
+  });
+
+  it('counts bytes against the 63 limit although it says characters', () => {
+    expect(isQualifiedName('a'.repeat(62) + 'é')).to.include('name part must be no more than 63 characters');
+  });
+});
+
+describe('isValidLabelValue', () => {
+  it('accepts the upstream success cases and rejects the error cases (TestIsValidLabelValue)', () => {
+    for (const v of ['simple', 'now-with-dashes', '1-starts-with-num', 'end-with-num-1', '1234', 'a'.repeat(63), '']) expect(isValidLabelValue(v), v).to.deep.equal([]);
+    const bad = ['nospecialchars%^=@', 'Tama-nui-te-rā.is.Māori.sun', '\\backslashes\\are\\bad', '-starts-with-dash', 'ends-with-dash-', '.starts.with.dot',
+      'ends.with.dot.', 'a'.repeat(64)];
+    for (const v of bad) expect(isValidLabelValue(v), v).to.not.deep.equal([]);
+  });
+
+  it('says characters where the selector parser\'s validateLabelValue says bytes', () => {
+    expect(isValidLabelValue('a'.repeat(64))).to.deep.equal(['must be no more than 63 characters']);
+    expect(validateLabelValue('a'.repeat(64))).to.deep.equal(['must be no more than 63 bytes']);
+  });
 });
 
 // upstream: staging/src/k8s.io/apimachinery/pkg/util/validation/validation_test.go TestIsDNS1123Label,
@@ -83,7 +128,7 @@ describe('validateLabels', () => {
     const cases: [Record<string, string>, string][] = [
       [{ 'nospecialchars^=@': 'bar' }, 'name part must consist of'],
       [{ 'cantendwithadash-': 'bar' }, 'name part must consist of'],
-      [{ 'only/one/slash': 'bar' }, 'a valid label key must consist of'],
+      [{ 'only/one/slash': 'bar' }, 'a qualified name must consist of'],
       [{ ['a'.repeat(254)]: 'bar' }, 'must be no more than'],
       [{ toolongvalue: 'a'.repeat(64) }, 'must be no more than'],
       [{ backslashesinvalue: 'some\\bad\\value' }, 'a valid label must be an empty string or consist of'],
@@ -96,6 +141,12 @@ describe('validateLabels', () => {
       expect(errs[0].detail).to.contain(detail);
       expect(errs[0].field).to.equal('field');
     }
+  });
+
+  it('words a long key and value as metadata validation does (pkg/util/validation)', () => {
+    expect(validateLabels({ ['a'.repeat(64)]: 'v'.repeat(64) }, 'metadata.labels').map((e) => e.detail)).to.deep.equal([
+      'name part must be no more than 63 characters', 'must be no more than 63 characters',
+    ]);
   });
 
   it('prints errors as the apiserver does for metadata.labels', () => {

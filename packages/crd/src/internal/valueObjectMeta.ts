@@ -1,92 +1,14 @@
 /**
  * `ObjectMeta` validation as the apiserver applies it to custom resources and embedded resources
  * (k8s.io/apimachinery/pkg/api/validation: `ValidateObjectMeta`, `ValidateObjectMetaUpdate`), with the
- * name checks of k8s.io/apimachinery/pkg/util/validation and pkg/api/validate/content.
+ * name checks of k8s.io/apimachinery/pkg/util/validation (from `@kubekit/selectors`) and
+ * pkg/api/validate/content's path segment names.
  */
-import { forbidden, goSprint, invalid, notSupported, required, tooLong } from '@kubekit/core';
+import { forbidden, goSprint, invalid, notSupported, parseRFC3339, required, tooLong } from '@kubekit/core';
 import type { FieldError, FieldPath } from '@kubekit/core';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '@kubekit/selectors';
 import { byteLength } from './dns.js';
 import { goKind } from './valueGo.js';
-
-const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const labelValueFmt = `(${labelKeyFmt})?`;
-const rxLabel = new RegExp(`^${dns1123LabelFmt}$`);
-const rxSubdomain = new RegExp(`^${dns1123SubdomainFmt}$`);
-const rxDNS1035 = new RegExp(`^${dns1035LabelFmt}$`);
-const rxLabelKey = new RegExp(`^${labelKeyFmt}$`);
-const rxLabelValue = new RegExp(`^${labelValueFmt}$`);
-
-function regexError(msg: string, re: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
-}
-
-const subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const labelMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const labelKeyMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-
-/** `validation.IsDNS1123Subdomain` (util/validation: lengths in characters); `bytes` for the content variant. */
-export function isDNS1123Subdomain(value: string, unit: 'characters' | 'bytes' = 'characters'): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 253) errs.push(`must be no more than 253 ${unit}`);
-  if (!rxSubdomain.test(value)) errs.push(regexError(subdomainMsg, dns1123SubdomainFmt, 'example.com'));
-  return errs;
-}
-
-/** `validation.IsDNS1123Label`. */
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
-  if (!rxLabel.test(value)) {
-    errs.push(rxSubdomain.test(value) ? 'must not contain dots' : regexError(labelMsg, dns1123LabelFmt, 'my-name', '123-abc'));
-  }
-  return errs;
-}
-
-/** `validation.IsDNS1035Label`. */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
-  if (!rxDNS1035.test(value)) {
-    errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, 'my-name', 'abc-123'));
-  }
-  return errs;
-}
-
-/** `validation.IsQualifiedName` (content.IsLabelKey). */
-export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0];
-  } else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else errs.push(...isDNS1123Subdomain(prefix, 'bytes').map((m) => `prefix part ${m}`));
-  } else {
-    // pkg/util/validation.IsQualifiedName of kube-apiserver 1.34 ("a qualified name", not content.IsLabelKey's "a valid label key").
-    return [`a qualified name ${regexError(labelKeyMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
-  if (!rxLabelKey.test(name)) errs.push(`name part ${regexError(labelKeyMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
-  return errs;
-}
-
-/** `validation.IsValidLabelValue` (content.IsLabelValue). */
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
-  if (!rxLabelValue.test(value)) {
-    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, 'MyValue', 'my_value', '12345'));
-  }
-  return errs;
-}
 
 /** `content.IsPathSegmentName` / `IsPathSegmentPrefix`: the name rule of embedded resources. */
 export function isPathSegment(name: string, prefix: boolean): string[] {
@@ -125,9 +47,21 @@ export interface Meta {
   finalizers: string[];
   ownerReferences: Record<string, unknown>[];
   managedFields: Record<string, unknown>[];
-  creationTimestamp: unknown;
-  deletionTimestamp: unknown;
+  /** The timestamps as the unstructured accessors read them: Go's RFC 3339 text, or null for none, the zero time or one that does not parse. */
+  creationTimestamp: string | null;
+  deletionTimestamp: string | null;
   deletionGracePeriodSeconds: unknown;
+}
+
+/**
+ * A timestamp as `Unstructured.GetCreationTimestamp`/`GetDeletionTimestamp` read it
+ * (`metav1.Time.UnmarshalQueryParameter`): a string that parses as RFC 3339, written back as Go writes
+ * it; anything else, and Go's zero time, reads as none.
+ */
+function accessorTime(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const t = parseRFC3339(v);
+  return t.ok && !t.zero ? t.text : null;
 }
 
 /**
@@ -145,7 +79,7 @@ export function decodeMeta(raw: unknown): Meta | string {
   const meta: Meta = {
     raw: m, name: '', generateName: '', namespace: '', resourceVersion: '', uid: '', generation: 0,
     labels: [], annotations: [], finalizers: [], ownerReferences: [], managedFields: [],
-    creationTimestamp: m.creationTimestamp ?? null, deletionTimestamp: m.deletionTimestamp ?? null,
+    creationTimestamp: accessorTime(m.creationTimestamp), deletionTimestamp: accessorTime(m.deletionTimestamp),
     deletionGracePeriodSeconds: m.deletionGracePeriodSeconds ?? null,
   };
   for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid', 'selfLink'] as const) {
@@ -322,15 +256,6 @@ export function validateObjectMeta(meta: Meta, namespaced: boolean, nameFn: Name
   return [...errs, ...validateCommon(meta, namespaced, path)];
 }
 
-function timeEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'string' && typeof b === 'string') {
-    const x = Date.parse(a);
-    const y = Date.parse(b);
-    return !Number.isNaN(x) && x === y;
-  }
-  return false;
-}
 
 /** `ValidateObjectMetaUpdate`: immutable identity fields, resourceVersion, generation, labels, … */
 export function validateObjectMetaUpdate(meta: Meta, old: Meta, path: FieldPath): FieldError[] {
@@ -350,8 +275,8 @@ export function validateObjectMetaUpdate(meta: Meta, old: Meta, path: FieldPath)
   immutable('name', meta.name, old.name);
   immutable('namespace', meta.namespace, old.namespace);
   immutable('uid', meta.uid, old.uid);
-  immutable('creationTimestamp', meta.creationTimestamp, old.creationTimestamp, timeEqual);
-  immutable('deletionTimestamp', meta.deletionTimestamp, old.deletionTimestamp, timeEqual);
+  immutable('creationTimestamp', meta.creationTimestamp, old.creationTimestamp);
+  immutable('deletionTimestamp', meta.deletionTimestamp, old.deletionTimestamp);
   immutable('deletionGracePeriodSeconds', meta.deletionGracePeriodSeconds, old.deletionGracePeriodSeconds, (x, y) => x === y || (x !== null && y !== null && BigInt(x as number) === BigInt(y as number)));
   errs.push(...validateLabels(meta, path), ...validateAnnotations(meta, path), ...validateOwnerReferences(meta, path), ...validateManagedFields(meta, path));
   return errs;

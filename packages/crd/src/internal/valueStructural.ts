@@ -9,7 +9,8 @@ import type { FieldError } from '@kubekit/core';
 import type { JSONSchemaProps } from '../types.js';
 import { goJSON } from '@kubekit/core';
 import { goKind } from './valueGo.js';
-import { decodeMeta, isDNS1035Label, isPathSegment, parseGroupVersion, validateObjectMeta } from './valueObjectMeta.js';
+import { isDNS1035Label } from '@kubekit/selectors';
+import { decodeMeta, isPathSegment, parseGroupVersion, validateObjectMeta } from './valueObjectMeta.js';
 
 function isMap(v: unknown): v is Record<string, unknown> {
   return goKind(v) === 'map';

@@ -1,7 +1,7 @@
 // A model of the apiserver's JSON round trip of metadata through Go's metav1.ObjectMeta
 // (objectmeta.GetObjectMetaWithOptions + SetObjectMeta): unknown fields are dropped, values must have
 // ObjectMeta's types, empty values are omitted, timestamps are normalised to RFC 3339 UTC seconds.
-import { cloneJSON } from '@kubekit/core';
+import { cloneJSON, compareGoStrings, parseRFC3339 } from '@kubekit/core';
 import { isObject, setOwn, type JSONObject } from './json.js';
 
 /** The outcome of decoding one metadata value. */
@@ -9,7 +9,12 @@ export type ObjectMetaResult =
   | { ok: true; meta: JSONObject; unknownFields: string[] }
   | { ok: false; error: string };
 
-type Decoded = { ok: true; value: unknown; unknown: string[] } | { ok: false; error: string };
+/**
+ * A decoded value, or encoding/json's error. `abort` marks an error of a type's own UnmarshalJSON
+ * (`metav1.Time`), which ends the decoding at once; a mismatched JSON type is only recorded, the
+ * decoding goes on, and the first recorded one is returned at the end unless something aborts.
+ */
+type Decoded = { ok: true; value: unknown; unknown: string[] } | { ok: false; error: string; abort?: true };
 
 const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
@@ -25,7 +30,7 @@ function jsonType(v: unknown): string {
   }
 }
 
-function typeError(v: unknown, field: string, goType: string): Decoded {
+function typeError(v: unknown, field: string, goType: string): { ok: false; error: string } {
   // Go names the number itself only when it does not fit an integer type.
   const what = (typeof v === 'number' || typeof v === 'bigint') && goType === 'int64' ? `number ${String(v)}` : jsonType(v);
   return { ok: false, error: `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goType}` };
@@ -50,54 +55,17 @@ function decodeInt64(v: unknown, field: string): Decoded {
   return typeError(v, field, 'int64');
 }
 
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|([+-])(\d{2}):(\d{2}))$/;
-const daysIn = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const pad = (n: number, w: number): string => String(n).padStart(w, '0');
-
-function timeError(v: string): Decoded {
-  // time.Parse's error for a value that does not even start with the year (kube-apiserver 1.34.4, built
-  // with Go 1.24: `cannot parse "yesterday" as "2006"`); other malformed values keep the RFC 3339 words.
-  const what = /^\d{4}/.test(v) ? 'RFC 3339' : '"2006"';
-  return { ok: false, error: `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as ${what}` };
-}
-
 /**
  * `metav1.Time`: `null` is the zero time (returned as `null`); a string must parse as Go's
- * `time.RFC3339`; the result is printed as `t.UTC().Format(time.RFC3339)`.
+ * `time.Parse(time.RFC3339, …)` does (its error words included); the result is printed as
+ * `t.UTC().Format(time.RFC3339)`, and Go's zero time as `null`.
  */
 function decodeTime(v: unknown, field: string): Decoded {
   if (v === null) return ok(null);
-  if (typeof v !== 'string') return typeError(v, field, 'string');
-  const m = rfc3339.exec(v);
-  if (m === null) return timeError(v);
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const hour = Number(m[4]);
-  const min = Number(m[5]);
-  const sec = Number(m[6]);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : daysIn[month - 1]) ||
-      hour > 23 || min > 59 || sec > 59) return timeError(v);
-  let offsetMin = 0;
-  if (m[8] !== 'Z') {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return timeError(v);
-    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const fractionZero = m[7] === undefined || /^0+$/.test(m[7]);
-  // Already in the form Go writes (UTC, whole seconds, not the zero time): nothing to convert.
-  if (m[8] === 'Z' && m[7] === undefined && year > 1) return ok(v);
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, min - offsetMin, sec, 0);
-  const y = d.getUTCFullYear();
-  if (y === 1 && d.getUTCMonth() === 0 && d.getUTCDate() === 1 && d.getUTCHours() === 0 && d.getUTCMinutes() === 0 &&
-      d.getUTCSeconds() === 0 && fractionZero) return ok(null);
-  const text = `${y < 0 ? '-' + pad(-y, 4) : pad(y, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T` +
-    `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}Z`;
-  return ok(text);
+  if (typeof v !== 'string') return { ...typeError(v, field, 'string'), abort: true };
+  const t = parseRFC3339(v);
+  if (!t.ok) return { ok: false, error: t.error, abort: true };
+  return ok(t.zero ? null : t.text);
 }
 
 function decodeStringMap(v: unknown, field: string): Decoded {
@@ -117,13 +85,18 @@ function decodeList(v: unknown, field: string, item: (x: unknown, i: number) => 
   if (!Array.isArray(v)) return typeError(v, field, 'array');
   const out: unknown[] = [];
   const unknown: string[] = [];
+  let recorded: Decoded | undefined;
   for (let i = 0; i < v.length; i++) {
     const d = item(v[i], i);
-    if (!d.ok) return d;
+    if (!d.ok) {
+      if (d.abort === true) return d;
+      recorded ??= d;
+      continue;
+    }
     out.push(d.value);
     unknown.push(...d.unknown);
   }
-  return ok(out.length === 0 ? undefined : out, unknown);
+  return recorded ?? ok(out.length === 0 ? undefined : out, unknown);
 }
 
 /**
@@ -160,6 +133,7 @@ function decodeStruct(v: unknown, type: StructType, goField: string, path: strin
   if (!isObject(v)) return { ok: false, error: `json: cannot unmarshal ${jsonType(v)} into Go ${goField} of type ${type.goType}` };
   const values = new Map<string, unknown>();
   const unknown: string[] = [];
+  const failed: [string, Decoded & { ok: false }][] = [];
   for (const k of Object.keys(v)) {
     const entry = type.byName.get(k);
     if (entry === undefined) {
@@ -167,11 +141,24 @@ function decodeStruct(v: unknown, type: StructType, goField: string, path: strin
       continue;
     }
     const d = entry[0].decode(v[k], entry[1]);
-    if (!d.ok) return d;
+    if (!d.ok) {
+      failed.push([k, d]);
+      continue;
+    }
     values.set(k, d.value);
     if (d.unknown.length > 0) unknown.push(...d.unknown);
   }
+  if (failed.length > 0) return decodingError(failed);
   return ok(structOutput(type.fields, values), unknown);
+}
+
+/**
+ * The error Go returns for a struct whose fields failed: the apiserver marshals the unstructured map
+ * (keys sorted) before decoding it, so the first abort in key order, else the first recorded error.
+ */
+function decodingError(failed: readonly (readonly [string, Decoded & { ok: false }])[]): Decoded {
+  const sorted = [...failed].sort(([a], [b]) => compareGoStrings(a, b));
+  return (sorted.find(([, d]) => d.abort === true) ?? sorted[0])[1];
 }
 
 /** The unstructured form of a decoded struct, in Go field order. */
@@ -206,8 +193,13 @@ function decodePointerTime(v: unknown, field: string): Decoded {
 
 const str = (name: string, emit: Emit = 'omitempty'): StructField => ({ name, decode: decodeString, emit, zero: '' });
 
+/** A `types.UID`: a string, named so in errors. */
+const uid = (emit: Emit = 'omitempty'): StructField => ({
+  name: 'uid', emit, zero: '', decode: (v, f) => (v === null || typeof v === 'string' ? decodeString(v, f) : typeError(v, f, 'types.UID')),
+});
+
 const ownerReferenceFields: readonly StructField[] = [
-  str('apiVersion', 'always'), str('kind', 'always'), str('name', 'always'), str('uid', 'always'),
+  str('apiVersion', 'always'), str('kind', 'always'), str('name', 'always'), uid('always'),
   { name: 'controller', decode: decodeBool, emit: 'pointer' },
   { name: 'blockOwnerDeletion', decode: decodeBool, emit: 'pointer' },
 ];
@@ -226,7 +218,7 @@ const managedFieldsEntryFields: readonly StructField[] = [
 const managedFieldsEntryType = structType('v1.ManagedFieldsEntry', managedFieldsEntryFields);
 
 const objectMetaFields: readonly StructField[] = [
-  str('name'), str('generateName'), str('namespace'), str('selfLink'), str('uid'), str('resourceVersion'),
+  str('name'), str('generateName'), str('namespace'), str('selfLink'), uid(), str('resourceVersion'),
   { name: 'generation', decode: decodeInt64, emit: 'omitempty' },
   // A struct, never empty for the converter: the zero time is written as null.
   { name: 'creationTimestamp', decode: decodeTime, emit: 'always', zero: null },

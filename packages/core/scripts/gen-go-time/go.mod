@@ -1,0 +1,3 @@
+module kubekit.dev/core/gen-go-time
+
+go 1.24.0
