@@ -252,7 +252,8 @@ export class CustomResourceType implements ResourceType {
    * A body of this kind in a version of this group that the CRD does not define is decoded before the
    * version is compared: with no schema for it, every member but apiVersion, kind and metadata is an
    * unknown field (warned, or under `Strict` the codec's 400 naming the body's version), sorted as the
-   * pruning reports them (kube-apiserver 1.34.4, test/customResourceVersionMismatch.test.ts).
+   * pruning reports them; metadata that does not decode is that 400 before anything (kube-apiserver
+   * 1.34.4, test/customResourceVersionMismatch.test.ts).
    */
   private reportUnknownVersionFields(body: Record<string, unknown>, ctx: WriteContext): void {
     const { group, kind } = this.names;
@@ -260,8 +261,15 @@ export class CustomResourceType implements ResourceType {
     const slash = apiVersion.indexOf('/');
     const version = apiVersion.slice(slash + 1);
     if (slash < 0 || apiVersion.slice(0, slash) !== group || body.kind !== kind || this.runtime.crd.spec.versions.some((v) => v.name === version)) return;
-    const unknown = Object.keys(body).filter((k) => k !== 'apiVersion' && k !== 'kind' && k !== 'metadata').sort();
     const strictError = ctx.strictError === undefined ? undefined : (m: string): KubeError => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`);
+    // Its metadata is decoded into ObjectMeta first.
+    try {
+      this.v.compiled.defaultAndPrune({ apiVersion: this.apiVersion, kind, metadata: cloneJSON(body.metadata ?? {}) } as KubeObject, { isResourceRoot: true });
+    } catch (err) {
+      if (isDecodeError(err) && strictError !== undefined) throw strictError(err.message);
+      throw err;
+    }
+    const unknown = Object.keys(body).filter((k) => k !== 'apiVersion' && k !== 'kind' && k !== 'metadata').sort();
     reportFieldProblems({ ...ctx, strictError }, unknown);
   }
 

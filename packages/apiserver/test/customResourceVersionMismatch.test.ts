@@ -52,4 +52,19 @@ describe('custom resources written in a version their CRD does not define (kube-
       expect(warnings(r.headers), `${apiVersion} ${kind}`).to.deep.equal([]);
     }
   });
+
+  it('decodes the metadata into ObjectMeta before anything, in the codec\'s words for the body\'s version', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ labels: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type map[string]string'],
+      [{ uid: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID'],
+      [{ finalizers: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string'],
+      [{ generation: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.generation of type int64'],
+    ];
+    for (const [meta, words] of cases) {
+      for (const version of ['v1', 'v2']) {
+        const r = await client.post(widgets, { apiVersion: `v.example.com/${version}`, kind: 'Widget', metadata: { name: 'w3', ...meta }, spec: { a: 'x' } });
+        expect([r.status, r.body.message], `${version} ${JSON.stringify(meta)}`).to.deep.equal([400, `Widget in version "${version}" cannot be handled as a Widget: ${words}`]);
+      }
+    }
+  });
 });

@@ -80,9 +80,9 @@ function decodeStringMap(v: unknown, field: string): Decoded {
   return ok(Object.keys(out).length === 0 ? undefined : out);
 }
 
-function decodeList(v: unknown, field: string, item: (x: unknown, i: number) => Decoded): Decoded {
+function decodeList(v: unknown, field: string, goType: string, item: (x: unknown, i: number) => Decoded): Decoded {
   if (v === null) return ok(undefined);
-  if (!Array.isArray(v)) return typeError(v, field, 'array');
+  if (!Array.isArray(v)) return typeError(v, field, goType);
   const out: unknown[] = [];
   const unknown: string[] = [];
   let recorded: Decoded | undefined;
@@ -228,12 +228,12 @@ const objectMetaFields: readonly StructField[] = [
   { name: 'annotations', decode: decodeStringMap, emit: 'omitempty' },
   {
     name: 'ownerReferences', emit: 'omitempty',
-    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, ownerReferenceType, `struct field ${f}`, `ownerReferences[${i}]`)),
+    decode: (v, f) => decodeList(v, f, '[]v1.OwnerReference', (x, i) => decodeStruct(x, ownerReferenceType, `struct field ${f}`, `ownerReferences[${i}]`)),
   },
-  { name: 'finalizers', emit: 'omitempty', decode: (v, f) => decodeList(v, f, (x) => decodeString(x, f)) },
+  { name: 'finalizers', emit: 'omitempty', decode: (v, f) => decodeList(v, f, '[]string', (x) => decodeString(x, f)) },
   {
     name: 'managedFields', emit: 'omitempty',
-    decode: (v, f) => decodeList(v, f, (x, i) => decodeStruct(x, managedFieldsEntryType, `struct field ${f}`, `managedFields[${i}]`)),
+    decode: (v, f) => decodeList(v, f, '[]v1.ManagedFieldsEntry', (x, i) => decodeStruct(x, managedFieldsEntryType, `struct field ${f}`, `managedFields[${i}]`)),
   },
 ];
 
