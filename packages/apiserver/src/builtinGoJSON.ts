@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
-import { jsonTypeName } from '@kubekit/core';
+import { jsonTypeName, parseRFC3339 } from '@kubekit/core';
 import { isObject } from './internal/own.js';
 import { canonicalQuantity, canonicalTime, quantityError } from './internal/quantity.js';
 
@@ -100,8 +100,11 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
     }
     const field = fields.get(key);
     if (field === undefined) continue;
+    // A pointer is empty when it is nil, whatever it points to (a zero time it points to writes null).
+    const nil = field.type.k === 'ptr' && obj[key] === null;
     const value = encodeValue(obj[key], field.type);
-    if ((field.omitempty === true && isEmpty(value, field.type)) || (field.omitzero === true && isZero(value, field.type))) delete obj[key];
+    const empty = field.type.k === 'ptr' ? nil : isEmpty(value, field.type);
+    if ((field.omitempty === true && empty) || (field.omitzero === true && isZero(value, field.type))) delete obj[key];
     else obj[key] = value;
   }
 }
@@ -140,8 +143,8 @@ function encodeValue(value: unknown, shape: Shape): unknown {
         else if (Array.isArray(value) && shape.n.endsWith('OrArray')) for (const item of value) if (isObject(item)) encodeStruct(item, `${schemaPackage}JSONSchemaProps`);
         return value;
       }
-      if (shape.n === timeType) return value === null ? null : canonicalTime(value) ?? value;
-      if (shape.n === microTimeType) return value === null ? null : canonicalTime(value, true) ?? value;
+      if (shape.n === timeType) return value === null ? null : canonicalTime(value) === undefined ? value : canonicalTime(value);
+      if (shape.n === microTimeType) return value === null ? null : canonicalTime(value, true) === undefined ? value : canonicalTime(value, true);
       return value;
     default:
       // bytes (base64 text), any.
@@ -313,6 +316,12 @@ function checkCustom(value: unknown, shape: Shape, struct: string, field: string
   switch (shape.n) {
     case quantityType:
       return quantityError(value);
+    case timeType: {
+      // metav1.Time reads a JSON string and parses it as RFC 3339; anything else fails the string decode.
+      if (typeof value !== 'string') return { value: valueWord(value), struct, field, type: 'string' };
+      const t = parseRFC3339(value);
+      return t.ok ? undefined : t.error;
+    }
     case intOrStringType:
       // A string is taken as it is; anything else is decoded as an int32.
       if (typeof value === 'string') return undefined;

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
 import { base64Error } from '../src/builtinGoJSON.js';
-import { Client, start } from './internal/client.js';
+import { Client, start, type Response } from './internal/client.js';
 
 const pods = '/api/v1/namespaces/default/pods';
 const container = { name: 'c', image: 'x' };
@@ -61,6 +61,17 @@ describe('built-in objects decoded as into their Go types (kube-apiserver 1.34.4
     expect(replicas.body.message).to.equal('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
     const paused = await client.post('/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: { replicas: null, paused: 1, selector: { matchLabels: { a: 'b' } }, template } });
     expect(paused.body.message).to.equal('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field DeploymentSpec.spec.paused of type bool');
+  });
+
+  it('parses times outside metadata as metav1.Time does (an Event\'s timestamps), a time error ending the decode', async () => {
+    const event = (extra: Record<string, unknown>): Promise<Response> => client.post('/api/v1/namespaces/default/events', {
+      metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm', type: 'Normal', source: { component: 'c' }, ...extra,
+    });
+    const prefix = 'Event in version "v1" cannot be handled as a Event: ';
+    expect((await event({ firstTimestamp: 'yesterday' })).body.message).to.equal(`${prefix}parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`);
+    expect((await event({ firstTimestamp: 5 })).body.message).to.equal(`${prefix}json: cannot unmarshal number into Go struct field Event.firstTimestamp of type string`);
+    // A type error before it is only recorded; the time's error ends the decode and is the one reported.
+    expect((await event({ reason: 5, lastTimestamp: 'x' })).body.message).to.equal(`${prefix}parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`);
   });
 
   it('reads a patch\'s result in sorted member order (the patcher re-marshalled it from a Go map)', async () => {

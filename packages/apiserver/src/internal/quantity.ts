@@ -17,6 +17,8 @@ const nanoPerUnit = 10n ** 9n;
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
+import { parseRFC3339 } from '@kubekit/core';
+
 /** `resource.ParseQuantity`'s errors. */
 export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const quantitySuffixError = "unable to parse quantity's suffix";
@@ -136,28 +138,20 @@ function parseQuantityText(str: string): string | { error: string } {
   return `${minus}${amount}${decimalByExponent.get(e) ?? ''}`;
 }
 
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+const rfc3339Micro = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.(\d{6})(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
- * A `metav1.Time` (seconds) or `metav1.MicroTime` (`micro`: microseconds) as kube-apiserver writes it
- * back: parsed as RFC 3339 and written in UTC (`2026-11-26T10:00:00.5+02:00` → `2026-11-26T08:00:00Z`),
- * or `undefined` for a text it does not read as a time (left as it is: the decoder refuses it).
+ * A `metav1.Time` (seconds) or `metav1.MicroTime` (`micro`: microseconds, six fraction digits exactly) as
+ * kube-apiserver writes it back: parsed as Go's `time.Parse` does and written in UTC
+ * (`2026-11-26T10:00:00.5+02:00` → `2026-11-26T08:00:00Z`; the zero time is null), or `undefined` for a
+ * text it does not read as a time (left as it is: the decoder refuses it).
  */
-export function canonicalTime(value: unknown, micro = false): string | undefined {
+export function canonicalTime(value: unknown, micro = false): string | null | undefined {
   if (typeof value !== 'string') return undefined;
-  const m = rfc3339.exec(value);
-  // A MicroTime is parsed with the layout's six fraction digits, exactly.
-  if (m === null || (micro && m[7]?.length !== 6)) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const offsetMinutes = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59 || Number(m[9] ?? 0) > 23 || Number(m[10] ?? 0) > 59) return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  if (date.getUTCDate() !== day) return undefined;
-  date.setUTCHours(hour, minute, second, 0);
-  date.setTime(date.getTime() - offsetMinutes * 60_000);
-  const iso = date.toISOString();
-  // toISOString writes years 0000–9999 as four digits; the fraction is written to microseconds, truncated.
-  const seconds = iso.slice(0, 19);
-  return micro ? `${seconds}.${m[7]}Z` : `${seconds}Z`;
+  const fraction = micro ? rfc3339Micro.exec(value)?.[1] : '';
+  if (fraction === undefined) return undefined;
+  const t = parseRFC3339(value);
+  if (!t.ok) return undefined;
+  if (t.zero) return null;
+  return micro ? `${t.text.slice(0, -1)}.${fraction}Z` : t.text;
 }
