@@ -23,7 +23,7 @@ import {
   TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
-import { WrittenTexts, firstJSONPatchOpProblem, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
+import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -120,7 +120,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     const problem = firstJSONPatchOpProblem(text);
     if (problem?.kind === 'overflow') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${problem.literal} into Go struct field jsonPatchOp.value of type float64`);
   }
-  const overflow = use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' ? firstFloatOverflow(text) : undefined;
+  const overflow = use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' ? floatOverflowIn(text, 0, text.length) : undefined;
   if (overflow !== undefined) {
     const o = isObject(parsed) ? parsed : {};
     const kind = typeof o.kind === 'string' && o.kind !== '' ? o.kind : r.type.names.kind;
@@ -242,29 +242,6 @@ function notDecodable(r: RestRequest, use: BodyUse, wctx: WriteContext, body: Bu
   }
 }
 
-/**
- * The first number literal of a (valid) JSON text that float64 cannot hold (`1e400`), as written, or
- * undefined: what encoding/json's `convertNumber` refuses (`strconv.ParseFloat`'s range error).
- */
-const numberLiteral = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
-
-function firstFloatOverflow(text: string): string | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // Skip a string, escapes included.
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
-      continue;
-    }
-    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
-    numberLiteral.lastIndex = i;
-    const m = numberLiteral.exec(text);
-    if (m === null) continue;
-    if (!Number.isFinite(Number(m[0]))) return m[0];
-    i += m[0].length - 1;
-  }
-  return undefined;
-}
 
 /**
  * The first document of a YAML text, as sigs.k8s.io/yaml's `Unmarshal` (go-yaml's `Unmarshal`) reads

@@ -375,8 +375,11 @@ export function goJSONWithTexts(value: unknown, texts: WrittenTexts): string {
 
 const numberToken = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 
-/** The first number literal in `[start, end)` of a text that float64 cannot hold (`1e400`), or undefined. */
-function floatOverflowIn(text: string, start: number, end: number): string | undefined {
+/**
+ * The first number literal in `[start, end)` of a (valid) JSON text that float64 cannot hold (`1e400`),
+ * as written, or undefined: what encoding/json's `convertNumber` refuses (`strconv.ParseFloat`'s range error).
+ */
+export function floatOverflowIn(text: string, start: number, end: number): string | undefined {
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
