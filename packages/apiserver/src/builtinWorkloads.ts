@@ -201,6 +201,17 @@ const statefulSet: BuiltinSpec = {
     setDefault(retention, 'whenDeleted', 'Retain');
     setDefault(retention, 'whenScaled', 'Retain');
     defaultPodTemplate(childObject(spec, 'template'));
+    // SetDefaults_StatefulSet: each claim template is a PersistentVolumeClaim with its own defaults
+    // (TypeMeta, SetDefaults_PersistentVolumeClaim's volume mode and Pending phase).
+    if (Array.isArray(spec.volumeClaimTemplates)) {
+      for (const claim of spec.volumeClaimTemplates) {
+        if (!isObject(claim)) continue;
+        setDefault(claim, 'apiVersion', 'v1');
+        setDefault(claim, 'kind', 'PersistentVolumeClaim');
+        setDefault(childObject(claim, 'spec'), 'volumeMode', 'Filesystem');
+        setDefault(childObject(claim, 'status'), 'phase', 'Pending');
+      }
+    }
   },
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [

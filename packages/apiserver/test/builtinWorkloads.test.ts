@@ -61,6 +61,21 @@ describe('built-in workload kinds', () => {
     expect(r.body.status).to.deep.equal({});
   });
 
+  it('defaults a StatefulSet\'s claim templates as PersistentVolumeClaims (kube-apiserver 1.34.4)', async () => {
+    const r = await client.post('/apis/apps/v1/namespaces/default/statefulsets', {
+      metadata: { name: 'claims' },
+      spec: {
+        serviceName: 'svc', selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } }],
+      },
+    });
+    expect(r.status).to.equal(201);
+    expect(r.body.spec.volumeClaimTemplates).to.deep.equal([{
+      apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' },
+    }]);
+  });
+
   it('refuses a selector that does not match the template labels, with the apiserver\'s message', async () => {
     const r = await client.post('/apis/apps/v1/namespaces/default/deployments', deployment('bad', { matchLabels: { app: 'x' } }, { app: 'yy', b: 'c' }));
     expect(r.status).to.equal(422);
