@@ -132,6 +132,9 @@ export function admissionRegistrationTypes(): BuiltinResourceType[] {
     return new BuiltinResourceType({
       names: { group: 'admissionregistration.k8s.io', version: 'v1', resource: `${k.toLowerCase()}s`, singular: k.toLowerCase(), kind: k, namespaced: false, shortNames: [], categories: ['api-extensions'], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Webhooks', type: 'integer', priority: 0, description: 'Webhooks indicates the number of webhooks in the configuration.' }, cell: (o) => (Array.isArray(o.webhooks) ? o.webhooks.length : 0) }],
+      // The strategy sets generation 1 on create and bumps it when the webhooks change.
+      generation: true,
+      generationField: 'webhooks',
       normalize: setDefaults(mutating),
       validate: validateConfiguration(mutating),
     });

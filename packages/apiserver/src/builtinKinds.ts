@@ -45,6 +45,8 @@ export interface BuiltinSpec {
   age?: boolean;
   /** Whether `metadata.generation` starts at 1 and grows with each change of `spec`. */
   generation?: boolean;
+  /** The member whose changes bump the generation. @defaultValue `spec` */
+  generationField?: string;
   prepareForCreate?: (o: KubeObject) => void;
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
@@ -217,7 +219,8 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
-    if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object.spec, old.spec)) {
+    const field = this.spec.generationField ?? 'spec';
+    if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object[field], old[field])) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
     if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);

@@ -29,6 +29,43 @@ function defaultContainers(list: unknown): void {
     if (typeof c.image === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
     setDefault(c, 'resources', {});
     if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
+    for (const name of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (isObject(c[name])) defaultProbe(c[name]);
+    if (isObject(c.lifecycle)) {
+      for (const name of ['postStart', 'preStop']) {
+        const handler = c.lifecycle[name];
+        if (isObject(handler) && isObject(handler.httpGet)) setDefault(handler.httpGet, 'scheme', 'HTTP');
+      }
+    }
+    if (Array.isArray(c.env)) {
+      for (const e of c.env) if (isObject(e) && isObject(e.valueFrom) && isObject(e.valueFrom.fieldRef)) setDefault(e.valueFrom.fieldRef, 'apiVersion', 'v1');
+    }
+  }
+}
+
+/** `SetDefaults_Probe` and `SetDefaults_HTTPGetAction`. */
+function defaultProbe(probe: JSONObject): void {
+  setDefault(probe, 'timeoutSeconds', 1);
+  setDefault(probe, 'periodSeconds', 10);
+  setDefault(probe, 'successThreshold', 1);
+  setDefault(probe, 'failureThreshold', 3);
+  if (isObject(probe.httpGet)) setDefault(probe.httpGet, 'scheme', 'HTTP');
+}
+
+/** The volume sources whose files get a mode (`SetDefaults_*VolumeSource`: 0644, written as 420). */
+const modedSources = ['configMap', 'secret', 'downwardAPI', 'projected'];
+
+/** `SetDefaults_Volume` and the volume sources' defaults. */
+function defaultVolumes(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const v of list) {
+    if (!isObject(v)) continue;
+    // A volume naming no source is an emptyDir.
+    if (Object.keys(v).every((k) => k === 'name')) v.emptyDir = {};
+    for (const source of modedSources) if (isObject(v[source])) setDefault(v[source], 'defaultMode', 420);
+    if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
+    if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) {
+      for (const item of v.downwardAPI.items) if (isObject(item) && isObject(item.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
+    }
   }
 }
 
@@ -44,6 +81,7 @@ export function defaultPodTemplate(template: JSONObject): void {
   setDefault(spec, 'schedulerName', 'default-scheduler');
   defaultContainers(spec.containers);
   defaultContainers(spec.initContainers);
+  defaultVolumes(spec.volumes);
 }
 
 /** `SetDefaults_Pod` with the pod spec's and containers' defaults (a template's, plus what only a pod gets). */

@@ -95,6 +95,11 @@ describe('admission webhooks in the embedded server', function () {
       clientConfig: { service: { namespace: 'ns', name: 'svc', port: 443 } },
     });
     expect(got.body.webhooks[0].rules[0].scope).to.equal('*');
+    // The strategy's generation: 1 on create, bumped by a change of the webhooks only (kube-apiserver 1.34.4).
+    expect(got.body.metadata.generation).to.equal(1);
+    const path = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/defaults';
+    expect((await client.patch(path, { metadata: { labels: { a: 'b' } } })).body.metadata.generation).to.equal(1);
+    expect((await client.patch(path, { webhooks: [{ ...got.body.webhooks[0], timeoutSeconds: 5 }] })).body.metadata.generation).to.equal(2);
     const bad = await client.post('/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
       metadata: { name: 'bad' },
       webhooks: [{ name: 'short', clientConfig: {}, admissionReviewVersions: ['v2'], timeoutSeconds: 31, rules: [] }, { name: 'short', clientConfig: { url: 'http://x/y' }, sideEffects: 'Some', admissionReviewVersions: ['v1'] }],

@@ -75,6 +75,28 @@ describe('pods created as kube-apiserver 1.34.4 creates them', () => {
     expect(await qos('q6', { limits: { cpu: '1', memory: '1Gi' } }, { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '1', memory: '1Gi' } })).to.equal('Burstable');
   });
 
+  it('defaults probes, lifecycle handlers, field references and volumes (SetDefaults_Probe, _HTTPGetAction, _ObjectFieldSelector, _Volume)', async () => {
+    const r = await create('probed', {
+      volumes: [{ name: 'cm', configMap: { name: 'x' } }, { name: 's', secret: { secretName: 'y', defaultMode: 256 } }, { name: 'bare' }, { name: 'hp', hostPath: { path: '/tmp' } },
+        { name: 'd', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } }, { name: 'p', projected: { sources: [{ configMap: { name: 'z' } }] } }],
+      containers: [{
+        name: 'c', image: 'nginx', readinessProbe: { httpGet: { path: '/', port: 80 } }, startupProbe: { exec: { command: ['true'] }, periodSeconds: 5 },
+        lifecycle: { preStop: { httpGet: { path: '/stop', port: 80 } } }, env: [{ name: 'P', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+      }],
+    });
+    expect(r.status).to.equal(201);
+    const c = r.body.spec.containers[0];
+    expect(c.readinessProbe).to.deep.equal({ httpGet: { path: '/', port: 80, scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+    expect(c.startupProbe).to.deep.equal({ exec: { command: ['true'] }, timeoutSeconds: 1, periodSeconds: 5, successThreshold: 1, failureThreshold: 3 });
+    expect(c.lifecycle.preStop.httpGet.scheme).to.equal('HTTP');
+    expect(c.env[0].valueFrom.fieldRef).to.deep.equal({ apiVersion: 'v1', fieldPath: 'metadata.name' });
+    expect(r.body.spec.volumes).to.deep.equal([
+      { name: 'cm', configMap: { name: 'x', defaultMode: 420 } }, { name: 's', secret: { secretName: 'y', defaultMode: 256 } }, { name: 'bare', emptyDir: {} },
+      { name: 'hp', hostPath: { path: '/tmp', type: '' } }, { name: 'd', downwardAPI: { items: [{ path: 'n', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } }], defaultMode: 420 } },
+      { name: 'p', projected: { sources: [{ configMap: { name: 'z' } }], defaultMode: 420 } },
+    ]);
+  });
+
   it('counts a spec change in the generation, not a label change', async () => {
     await create('gen', { containers: [{ name: 'c', image: 'nginx' }] });
     expect((await client.patch(`${pods}/gen`, { spec: { activeDeadlineSeconds: 30 } })).body.metadata.generation).to.equal(2);
