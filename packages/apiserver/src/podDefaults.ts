@@ -1,15 +1,16 @@
 /**
  * What kube-apiserver 1.34 does to a Pod it creates before storing it: the registered defaults
- * (`SetDefaults_Pod`, `SetDefaults_PodSpec`, the container defaults), the admission plugins every
- * cluster runs on pods (`Priority`, `DefaultTolerationSeconds`), and the QoS class it records in the
- * status (`GetPodQOS`). Each was checked against kube-apiserver v1.34.4 (test/podDefaults.test.ts).
+ * (`SetDefaults_Pod`, `SetDefaults_PodSpec`, the container, probe, handler, field-reference and volume
+ * defaults — the pod spec's are a workload template's too), the admission plugins every cluster runs on
+ * pods (`Priority`, `DefaultTolerationSeconds`), and the QoS class it records in the status
+ * (`GetPodQOS`). Each was checked against kube-apiserver v1.34.4 (test/podDefaults.test.ts).
  *
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#defaulttolerationseconds
  * @see https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/
  */
 import { parseQuantity, QuantityVal } from '@kubekit/cel';
 import { KubeError, type KubeObject } from '@kubekit/core';
-import { childObject, isObject, setDefault, type JSONObject } from './internal/own.js';
+import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
@@ -101,7 +102,8 @@ export function defaultPod(pod: KubeObject): void {
 function requestLimits(resources: JSONObject): void {
   if (!isObject(resources.limits)) return;
   const requests = isObject(resources.requests) ? resources.requests : (resources.requests = {});
-  for (const name of Object.keys(resources.limits)) if (!Object.hasOwn(requests, name)) requests[name] = resources.limits[name];
+  // Resource names are the user's keys: set as own members (a `__proto__` key stays a key).
+  for (const name of Object.keys(resources.limits)) if (!Object.hasOwn(requests, name)) setOwn(requests, name, resources.limits[name]);
 }
 
 /** The priority classes every cluster has (the apiserver's bootstrap creates them). */
