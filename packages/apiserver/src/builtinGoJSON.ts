@@ -202,10 +202,11 @@ function isZero(value: unknown, shape: Shape): boolean {
  * sigs.k8s.io/json, case-sensitive, reports them), or `undefined` when it decodes: a value of the
  * wrong JSON type (`json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`),
  * an integer that is fractional or out of range (`number 1.5`), a quantity the parser refuses, bytes
- * that are not base64. As encoding/json, the first wrong type in document order is reported, unless a
- * type with a decoder of its own (a quantity, an int-or-string, a CRD schema's `items` or
- * `additionalProperties`) fails anywhere: that stops the decode, its error in the context of the field
- * that holds it. Members the Go type lacks are not looked at (unknown fields are reported apart).
+ * that are not base64. As encoding/json, the first wrong type in document order (`sorted`: in sorted
+ * member order, as a patch's result is written) is reported, unless a type with a decoder of its own
+ * (a quantity, an int-or-string, a time, a CRD schema's `items` or `additionalProperties`) fails
+ * anywhere: that stops the decode, its error in the context of the field that holds it. Members the Go
+ * type lacks are not looked at (unknown fields are reported apart).
  */
 export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind, options: { sorted?: boolean } = {}): string | undefined {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
