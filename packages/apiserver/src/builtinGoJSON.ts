@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { jsonTypeName, parseRFC3339 } from '@kubekit/core';
 import { isObject } from './internal/own.js';
-import { canonicalQuantity, canonicalTime, quantityError } from './internal/quantity.js';
+import { canonicalTime } from './internal/goTimes.js';
+import { canonicalQuantity, quantityError } from './internal/quantity.js';
 
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
@@ -93,11 +94,6 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
   const fields = fixture().structs.get(name);
   if (fields === undefined) return;
   for (const key of Object.keys(obj)) {
-    // A member without a value (left by a JSON patch without one) is no JSON at all.
-    if (obj[key] === undefined) {
-      delete obj[key];
-      continue;
-    }
     const field = fields.get(key);
     if (field === undefined) continue;
     // A pointer is empty when it is nil, whatever it points to (a zero time it points to writes null).
@@ -119,12 +115,7 @@ function encodeValue(value: unknown, shape: Shape): unknown {
     case 'bool': return value === null ? false : value;
     case 'ptr': return value === null ? null : encodeValue(value, shape.e!);
     case 'map':
-      if (isObject(value)) {
-        for (const k of Object.keys(value)) {
-          if (value[k] === undefined) delete value[k];
-          else value[k] = encodeValue(value[k], shape.e!);
-        }
-      }
+      if (isObject(value)) for (const k of Object.keys(value)) value[k] = encodeValue(value[k], shape.e!);
       return value;
     case 'slice':
       if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = encodeValue(value[i], shape.e!);
@@ -143,8 +134,11 @@ function encodeValue(value: unknown, shape: Shape): unknown {
         else if (Array.isArray(value) && shape.n.endsWith('OrArray')) for (const item of value) if (isObject(item)) encodeStruct(item, `${schemaPackage}JSONSchemaProps`);
         return value;
       }
-      if (shape.n === timeType) return value === null ? null : canonicalTime(value) === undefined ? value : canonicalTime(value);
-      if (shape.n === microTimeType) return value === null ? null : canonicalTime(value, true) === undefined ? value : canonicalTime(value, true);
+      if (shape.n === timeType || shape.n === microTimeType) {
+        if (value === null) return null;
+        const time = canonicalTime(value, shape.n === microTimeType);
+        return time === undefined ? value : time;
+      }
       return value;
     default:
       // bytes (base64 text), any.
@@ -246,7 +240,9 @@ function checkStruct(obj: Record<string, unknown>, name: string, path: string, f
 /** An object's members in the order the decoder reads them: as written, or sorted (Go's map encoding, bytewise). */
 function keysOf(obj: Record<string, unknown>, found: Found): string[] {
   const keys = Object.keys(obj);
-  return found.sorted === true ? keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))) : keys;
+  if (found.sorted !== true) return keys;
+  // Each key's UTF-8 bytes once, not per comparison.
+  return keys.map((k) => [k, Buffer.from(k)] as const).sort((a, b) => Buffer.compare(a[1], b[1])).map(([k]) => k);
 }
 
 /** What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is the trouble). */

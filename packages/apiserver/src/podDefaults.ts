@@ -74,7 +74,11 @@ function defaultVolumes(list: unknown): void {
 export function defaultPodTemplate(template: JSONObject): void {
   // A template's ObjectMeta is a struct, not a pointer: the apiserver always writes `metadata: {}`.
   childObject(template, 'metadata');
-  const spec = childObject(template, 'spec');
+  defaultPodSpec(childObject(template, 'spec'));
+}
+
+/** `SetDefaults_PodSpec` with the container, probe, handler, field-reference and volume defaults. */
+function defaultPodSpec(spec: JSONObject): void {
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
@@ -87,10 +91,8 @@ export function defaultPodTemplate(template: JSONObject): void {
 
 /** `SetDefaults_Pod` with the pod spec's and containers' defaults (a template's, plus what only a pod gets). */
 export function defaultPod(pod: KubeObject): void {
-  const template: JSONObject = { metadata: {}, spec: isObject(pod.spec) ? pod.spec : {} };
-  defaultPodTemplate(template);
-  pod.spec = template.spec;
   const spec = childObject(pod as JSONObject, 'spec');
+  defaultPodSpec(spec);
   setDefault(spec, 'enableServiceLinks', true);
   // A limit without a request of the same resource requests the limit.
   for (const list of [spec.containers, spec.initContainers]) {

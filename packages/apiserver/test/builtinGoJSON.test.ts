@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import type { ApiServer } from '@kubekit/apiserver';
 import { readFileSync } from 'node:fs';
 import { encodeAsGo, hasGoType } from '../src/builtinGoJSON.js';
-import { canonicalQuantity, canonicalTime } from '../src/internal/quantity.js';
+import { canonicalTime } from '../src/internal/goTimes.js';
+import { canonicalQuantity } from '../src/internal/quantity.js';
 import { Client, start } from './internal/client.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';

@@ -17,8 +17,6 @@ const nanoPerUnit = 10n ** 9n;
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
-import { parseRFC3339 } from '@kubekit/core';
-
 /** `resource.ParseQuantity`'s errors. */
 export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const quantitySuffixError = "unable to parse quantity's suffix";
@@ -136,22 +134,4 @@ function parseQuantityText(str: string): string | { error: string } {
   if (format === 'DecimalExponent') return `${minus}${amount}${e === 0 ? '' : `e${e}`}`;
   // Beyond the largest suffix the apiserver writes the number alone (its suffixer knows no other).
   return `${minus}${amount}${decimalByExponent.get(e) ?? ''}`;
-}
-
-const rfc3339Micro = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.(\d{6})(?:Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * A `metav1.Time` (seconds) or `metav1.MicroTime` (`micro`: microseconds, six fraction digits exactly) as
- * kube-apiserver writes it back: parsed as Go's `time.Parse` does and written in UTC
- * (`2026-11-26T10:00:00.5+02:00` → `2026-11-26T08:00:00Z`; the zero time is null), or `undefined` for a
- * text it does not read as a time (left as it is: the decoder refuses it).
- */
-export function canonicalTime(value: unknown, micro = false): string | null | undefined {
-  if (typeof value !== 'string') return undefined;
-  const fraction = micro ? rfc3339Micro.exec(value)?.[1] : '';
-  if (fraction === undefined) return undefined;
-  const t = parseRFC3339(value);
-  if (!t.ok) return undefined;
-  if (t.zero) return null;
-  return micro ? `${t.text.slice(0, -1)}.${fraction}Z` : t.text;
 }
