@@ -487,4 +487,24 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const builtin = await client.delete(`${cms}?labelSelector=${encodeURIComponent('no-such=label')}`);
     expect(Object.keys(builtin.body.metadata)).to.deep.equal(['resourceVersion']);
   });
+
+  // The internal package in the conversion error is the group's (apps, batch, rbac), and the unknown-kind
+  // error names the whole group version (kube-apiserver 1.34.4, probed).
+  it('names the group\'s internal package and group version when another kind is sent to a grouped resource', async () => {
+    const template = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'x' }, spec: { selector: { matchLabels: { a: 'b' } }, template } },
+        'ReplicaSet in version "v1" cannot be handled as a Deployment: converting (v1.ReplicaSet) to (apps.Deployment): unknown conversion'],
+      ['/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Other', metadata: { name: 'x' } },
+        'Other in version "v1" cannot be handled as a Deployment: no kind "Other" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"'],
+      ['/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' } },
+        'RoleBinding in version "v1" cannot be handled as a Role: converting (v1.RoleBinding) to (rbac.Role): unknown conversion'],
+      ['/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'x' } },
+        'CronJob in version "v1" cannot be handled as a Job: converting (v1.CronJob) to (batch.Job): unknown conversion'],
+    ];
+    for (const [path, body, message] of cases) {
+      const r = await client.post(path, body);
+      expect([r.status, r.body.message]).to.deep.equal([400, message]);
+    }
+  });
 });
