@@ -10,13 +10,14 @@
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { FieldError, FieldPath, KubeError, invalid, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, invalid, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
-import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
+import { admitPodPriority, admitPodPriorityOnUpdate, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
+import { validatePod, validatePodUpdate } from './podValidation.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -219,11 +220,12 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    // The kind's rules (and a pod's admission plugins) run first: the generation counts the spec they leave.
+    if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
     const field = this.spec.generationField ?? 'spec';
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object[field], old[field])) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
-    if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
     if (!this.names.status) return;
     if (ctx.subresource === 'status') {
       const status = object.status;
@@ -388,17 +390,13 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         admitPodTolerations(o);
         o.status = { phase: 'Pending', qosClass: podQOSClass(o) };
       },
-      validate: (o) => {
-        const list = containers(o);
-        if (list.length === 0) return [required('spec.containers', '')];
-        const errs: FieldError[] = [];
-        list.forEach((c, i) => {
-          const p = FieldPath.root('spec', 'containers').index(i);
-          if (!isObject(c) || typeof c.name !== 'string' || c.name === '') errs.push(required(p.child('name'), ''));
-          if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
-        });
-        return errs;
+      // The same admission plugins on an update of the pod itself, before the strategy compares specs.
+      prepareForUpdate: (o, old) => {
+        admitPodPriorityOnUpdate(o, old);
+        admitPodTolerations(o);
       },
+      validate: validatePod,
+      validateUpdate: validatePodUpdate,
     }),
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },

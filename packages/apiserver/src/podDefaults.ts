@@ -94,6 +94,9 @@ export function defaultPod(pod: KubeObject): void {
   const spec = childObject(pod as JSONObject, 'spec');
   defaultPodSpec(spec);
   setDefault(spec, 'enableServiceLinks', true);
+  // Convert_v1_Pod_To_core_Pod: a pod's negative grace period is 1 (a template's stays as given).
+  const period = spec.terminationGracePeriodSeconds;
+  if ((typeof period === 'number' || typeof period === 'bigint') && period < 0) spec.terminationGracePeriodSeconds = 1;
   // A limit without a request of the same resource requests the limit.
   for (const list of [spec.containers, spec.initContainers]) {
     if (Array.isArray(list)) for (const c of list) if (isObject(c) && isObject(c.resources)) requestLimits(c.resources);
@@ -136,10 +139,22 @@ export function admitPodPriority(pod: KubeObject): void {
   spec.preemptionPolicy = policy;
 }
 
+/**
+ * The `Priority` admission plugin on a pod being updated: a pod that leaves out its priority or
+ * preemption policy keeps the old one (other values are left to update validation, which refuses them).
+ */
+export function admitPodPriorityOnUpdate(pod: KubeObject, old: KubeObject): void {
+  const spec = childObject(pod as JSONObject, 'spec');
+  const before = isObject(old.spec) ? old.spec : {};
+  for (const f of ['priority', 'preemptionPolicy']) {
+    if ((spec[f] === undefined || spec[f] === null) && before[f] !== undefined && before[f] !== null) spec[f] = before[f];
+  }
+}
+
 /** The taints the `DefaultTolerationSeconds` plugin tolerates for 300 s unless the pod tolerates them already. */
 const defaultTolerated = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
 
-/** The `DefaultTolerationSeconds` admission plugin on a pod being created. */
+/** The `DefaultTolerationSeconds` admission plugin on a pod being created or updated (not through a subresource). */
 export function admitPodTolerations(pod: KubeObject): void {
   const spec = childObject(pod as JSONObject, 'spec');
   const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];
