@@ -66,6 +66,20 @@ function table(b: unknown): unknown {
   return { ...b, metadata: { ...(isRecord(b.metadata) ? b.metadata : {}), resourceVersion: '<list-rv>' }, rows };
 }
 
+/**
+ * A refused pod update's Status, with what follows the first line of a message cut to `<diff>`: the
+ * apiserver appends a go-cmp diff of its internal PodSpec ("@@ -6,7 +6,7 @@ … \"Command\": …") to "pod
+ * updates may not change fields other than …", kubekit names the changed fields instead. The status,
+ * reason, fields, cause types and every sentence still compare.
+ */
+function podRefusal(b: unknown): unknown {
+  const kept = statusOnly(b);
+  if (!isRecord(kept)) return kept;
+  const cut = (m: unknown): unknown => (typeof m === 'string' && m.includes('\n') ? `${m.slice(0, m.indexOf('\n'))}\n<diff>` : m);
+  const causes = Array.isArray(kept.causes) ? kept.causes.map((c: unknown) => (isRecord(c) ? { ...c, message: cut(c.message) } : c)) : kept.causes;
+  return { ...kept, message: cut(kept.message), causes };
+}
+
 const services = (b: unknown): unknown => (isRecord(b) && b.kind === 'Status' ? statusOnly(b) : maskAllocations(b));
 
 function deployment(name: string, o: { labels?: Json; selector?: unknown; containers?: unknown[]; replicas?: number } = {}): Json {
@@ -292,6 +306,75 @@ export const builtinScenarios: Scenario[] = [
       await s.req('Strict strategic merge patch', 'PATCH', `${path}/warn?fieldValidation=Strict`, { body: { metadata: { labelz: { a: 'b' } } }, contentType: 'application/strategic-merge-patch+json', keep: statusOnly });
       await s.req('configmap: unknown top-level field, Strict', 'POST', `/api/v1/namespaces/${ns}/configmaps?fieldValidation=Strict`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' }, spec: {} }, keep: statusOnly });
       await s.req('service: unknown port field, Warn', 'POST', `/api/v1/namespaces/${ns}/services?fieldValidation=Warn`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80, nodeport: 30000 }] } }, keep: services });
+    },
+  },
+  {
+    // ValidatePodUpdate (pkg/apis/core/validation) with the pod strategy and the Priority and
+    // DefaultTolerationSeconds admission plugins on update; the cases follow TestValidatePodUpdate.
+    name: 'builtin/pod-updates',
+    async run(s) {
+      const ns = 'diff-podupdate';
+      await namespace(s, ns);
+      const pods = `/api/v1/namespaces/${ns}/pods`;
+      const merge = 'application/merge-patch+json';
+      const json = 'application/json-patch+json';
+      const strategic = 'application/strategic-merge-patch+json';
+      const spec = { containers: [{ name: 'c', image: 'nginx:1.2', command: ['a'] }], activeDeadlineSeconds: 100, tolerations: [{ key: 'k', operator: 'Equal', value: 'v', effect: 'NoSchedule' }] };
+      await s.req('create', 'POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec } });
+      const web = `${pods}/web`;
+      await s.req('image (strategic merge patch)', 'PATCH', web, { body: { spec: { containers: [{ name: 'c', image: 'nginx:1.3' }] } }, contentType: strategic });
+      await s.req('activeDeadlineSeconds decreased', 'PATCH', web, { body: { spec: { activeDeadlineSeconds: 50 } }, contentType: merge });
+      await s.req('toleration added (JSON patch)', 'PATCH', web, { body: [{ op: 'add', path: '/spec/tolerations/-', value: { key: 'x', operator: 'Exists' } }], contentType: json });
+      await s.req('tolerationSeconds changed', 'PATCH', web, { body: [{ op: 'replace', path: '/spec/tolerations/1/tolerationSeconds', value: 10 }], contentType: json });
+      await s.req('labels', 'PATCH', web, { body: { metadata: { labels: { tier: 'web' } } }, contentType: merge });
+      await s.req('refused: command', 'PATCH', web, { body: { spec: { containers: [{ name: 'c', command: ['b'] }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('refused: env (JSON patch)', 'PATCH', web, { body: [{ op: 'add', path: '/spec/containers/0/env', value: [{ name: 'A', value: 'b' }] }], contentType: json, keep: podRefusal });
+      await s.req('refused: nodeName', 'PATCH', web, { body: { spec: { nodeName: 'n1' } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: resources', 'PATCH', web, { body: [{ op: 'add', path: '/spec/containers/0/resources', value: { limits: { cpu: '1' } } }], contentType: json, keep: podRefusal });
+      await s.req('refused: toleration removed', 'PATCH', web, { body: [{ op: 'remove', path: '/spec/tolerations/0' }], contentType: json, keep: podRefusal });
+      await s.req('refused: toleration removed and hostname set', 'PATCH', web, { body: { spec: { tolerations: [], hostname: 'h' } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: activeDeadlineSeconds increased', 'PATCH', web, { body: { spec: { activeDeadlineSeconds: 200 } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: activeDeadlineSeconds removed', 'PATCH', web, { body: { spec: { activeDeadlineSeconds: null } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: activeDeadlineSeconds negative', 'PATCH', web, { body: { spec: { activeDeadlineSeconds: -1 } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: container added', 'PATCH', web, { body: [{ op: 'add', path: '/spec/containers/-', value: { name: 'd', image: 'x' } }], contentType: json, keep: podRefusal });
+      await s.req('refused: image with whitespace', 'PATCH', web, { body: [{ op: 'replace', path: '/spec/containers/0/image', value: ' x' }], contentType: json, keep: podRefusal });
+      await s.req('refused: terminationGracePeriodSeconds', 'PATCH', web, { body: { spec: { terminationGracePeriodSeconds: 1 } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: AppArmor annotation added', 'PATCH', web, { body: { metadata: { annotations: { 'container.apparmor.security.beta.kubernetes.io/c': 'runtime/default' } } }, contentType: merge, keep: podRefusal });
+      // A PUT of what was created, without what defaulting and admission add: no change at all.
+      const current = await s.raw('GET', web);
+      const put = JSON.parse(JSON.stringify(current.body)) as Json & { metadata: Json; spec: Json & { containers: Json[] } };
+      delete put.status;
+      delete put.metadata.managedFields;
+      for (const f of ['priority', 'preemptionPolicy', 'enableServiceLinks', 'dnsPolicy', 'schedulerName']) delete put.spec[f];
+      delete put.spec.containers[0].terminationMessagePath;
+      put.spec.tolerations = (put.spec.tolerations as Json[]).filter((t) => t.tolerationSeconds !== 300);
+      await s.req('PUT without defaults', 'PUT', web, { body: put });
+      await s.req('PUT with a status (kept)', 'PUT', web, { body: { ...put, metadata: { ...put.metadata, resourceVersion: undefined }, status: { phase: 'Running' } } });
+      await s.req('PUT with nodeName and a longer deadline', 'PUT', web, { body: { ...put, metadata: { ...put.metadata, resourceVersion: undefined }, spec: { ...put.spec, nodeName: 'n', activeDeadlineSeconds: 1000 } }, keep: podRefusal });
+      const gated = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gated' }, spec: { containers: [{ name: 'c', image: 'nginx' }], schedulingGates: [{ name: 'a' }, { name: 'b' }], nodeSelector: { zone: 'z1' } } };
+      await s.req('gated pod', 'POST', pods, { body: gated });
+      const g = `${pods}/gated`;
+      const affinity = (values: string[]): Json => ({ spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'In', values }] }] } } } } });
+      await s.req('gated: node selector added', 'PATCH', g, { body: { spec: { nodeSelector: { disk: 'ssd' } } }, contentType: merge });
+      await s.req('gated: node selector changed', 'PATCH', g, { body: { spec: { nodeSelector: { zone: 'z2' } } }, contentType: merge, keep: podRefusal });
+      await s.req('gated: node affinity set', 'PATCH', g, { body: affinity(['b']), contentType: merge });
+      await s.req('gated: node affinity changed', 'PATCH', g, { body: affinity(['c']), contentType: merge, keep: podRefusal });
+      await s.req('gated: gate removed', 'PATCH', g, { body: [{ op: 'remove', path: '/spec/schedulingGates/0' }], contentType: json });
+      await s.req('gated: gates added', 'PATCH', g, { body: { spec: { schedulingGates: [{ name: 'b' }, { name: 'c' }, { name: 'd' }] } }, contentType: merge, keep: podRefusal });
+      await s.req('ungated with a node selector added', 'PATCH', g, { body: [{ op: 'remove', path: '/spec/schedulingGates' }, { op: 'add', path: '/spec/nodeSelector/x', value: 'y' }], contentType: json });
+      await s.req('ungated: node selector added', 'PATCH', g, { body: [{ op: 'add', path: '/spec/nodeSelector/w', value: 'v' }], contentType: json, keep: podRefusal });
+      // The status subresource: podStatusStrategy and ValidatePodStatusUpdate.
+      await s.must('POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'once' }, spec: { containers: [{ name: 'c', image: 'nginx' }], restartPolicy: 'Never' } } });
+      const st = `${pods}/once/status`;
+      await s.req('status: labels, owner references, spec and a pod IP', 'PATCH', st, { body: { metadata: { labels: { x: 'y' }, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: '1' }] }, spec: { nodeName: 'n' }, status: { phase: 'Running', podIP: '10.0.0.1' } }, contentType: merge });
+      await s.req('status: QoS class left out', 'PUT', st, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'once' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: { phase: 'Running' } } });
+      await s.req('status refused: QoS class changed', 'PATCH', st, { body: { status: { qosClass: 'Guaranteed' } }, contentType: merge, keep: podRefusal });
+      await s.req('status refused: negative observedGeneration', 'PATCH', st, { body: { status: { observedGeneration: -1 } }, contentType: merge, keep: podRefusal });
+      await s.req('status refused: bad nominatedNodeName', 'PATCH', st, { body: { status: { nominatedNodeName: 'Bad_Node' } }, contentType: merge, keep: podRefusal });
+      await s.req('status refused: bad condition type', 'PATCH', st, { body: { status: { conditions: [{ type: 'Bad Type', status: 'True' }] } }, contentType: merge, keep: podRefusal });
+      await s.req('status refused: bad pod IP', 'PATCH', st, { body: { status: { podIP: 'x', podIPs: [{ ip: 'x' }] } }, contentType: merge, keep: podRefusal });
+      await s.req('status refused: two IPv4 pod IPs', 'PATCH', st, { body: { status: { podIPs: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }] } }, contentType: merge, keep: podRefusal });
+      await s.req('status: dual-stack pod IPs', 'PATCH', st, { body: { status: { podIPs: [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }] } }, contentType: merge });
     },
   },
   {

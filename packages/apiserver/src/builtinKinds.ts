@@ -16,8 +16,9 @@ import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
-import { admitPodPriority, admitPodPriorityOnUpdate, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
+import { admitPodPriority, admitPodPriorityOnUpdate, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodUpdate } from './podValidation.js';
+import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -60,6 +61,13 @@ export interface BuiltinSpec {
   updateValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
   validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
+  /**
+   * The kind's status strategy, in place of the generic one (everything but the status from the old
+   * object): Pods keep their spec and owner references but take new labels and annotations.
+   */
+  prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
+  /** Validation of a `/status` write after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
+  validateStatusUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
   deleteReturnsObject?: boolean;
   /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
   orphanDependentsByDefault?: boolean;
@@ -227,7 +235,9 @@ export class BuiltinResourceType implements ResourceType {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
     if (!this.names.status) return;
-    if (ctx.subresource === 'status') {
+    if (ctx.subresource === 'status' && this.spec.prepareForStatusUpdate !== undefined) {
+      this.spec.prepareForStatusUpdate(object, old);
+    } else if (ctx.subresource === 'status') {
       const status = object.status;
       const meta = object.metadata;
       for (const k of Object.keys(object)) delete object[k];
@@ -246,8 +256,12 @@ export class BuiltinResourceType implements ResourceType {
     return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? [])];
   }
 
-  validateUpdate(object: KubeObject, old: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [...validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
+  validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
+    const status = ctx.subresource === 'status';
+    // A status write validates the metadata update only (ValidatePodStatusUpdate, ValidateNamespaceStatusUpdate).
+    const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status);
+    if (status && this.spec.validateStatusUpdate !== undefined) return [...meta, ...this.spec.validateStatusUpdate(object, old)];
+    return [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
 
@@ -388,15 +402,19 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         // The admission plugins every cluster runs on pods, then the status a new pod gets.
         admitPodPriority(o);
         admitPodTolerations(o);
-        o.status = { phase: 'Pending', qosClass: podQOSClass(o) };
+        o.status = initialPodStatus(o);
       },
       // The same admission plugins on an update of the pod itself, before the strategy compares specs.
       prepareForUpdate: (o, old) => {
         admitPodPriorityOnUpdate(o, old);
         admitPodTolerations(o);
       },
+      // ValidatePodUpdate runs ValidateObjectMeta on the new pod as well.
+      updateValidatesMeta: true,
       validate: validatePod,
       validateUpdate: validatePodUpdate,
+      prepareForStatusUpdate: preparePodStatusUpdate,
+      validateStatusUpdate: validatePodStatusUpdate,
     }),
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },

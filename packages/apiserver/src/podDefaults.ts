@@ -163,6 +163,23 @@ export function admitPodTolerations(pod: KubeObject): void {
   spec.tolerations = [...tolerations, ...added.map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }))];
 }
 
+/**
+ * The status the pod strategy's `PrepareForCreate` gives a new pod: `Pending` with its QoS class, and
+ * for a pod with scheduling gates the `PodScheduled=False` condition that says so
+ * (`applySchedulingGatedCondition`; its transition time is the request's, as the creation timestamp is).
+ */
+export function initialPodStatus(pod: KubeObject): JSONObject {
+  const status: JSONObject = { phase: 'Pending', qosClass: podQOSClass(pod) };
+  const gates = isObject(pod.spec) ? pod.spec.schedulingGates : undefined;
+  if (Array.isArray(gates) && gates.length > 0) {
+    status.conditions = [{
+      type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: pod.metadata.creationTimestamp ?? null,
+      reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates',
+    }];
+  }
+  return status;
+}
+
 /** The resources QoS is computed from. */
 const qosResources = ['cpu', 'memory'];
 

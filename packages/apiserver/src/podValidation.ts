@@ -99,7 +99,7 @@ export function validatePod(pod: KubeObject): FieldError[] {
  * only where a running pod can follow.
  */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
-  const errs = [...validateAnnotationUpdates(pod, old), ...validatePodAnnotations(pod)];
+  const errs = validatePodAnnotationUpdates(pod, old);
   const spec = specOf(pod);
   const oldSpec = specOf(old);
   for (const name of ['containers', 'initContainers']) {
@@ -137,8 +137,11 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   return errs;
 }
 
-/** `ValidatePodSpecificAnnotationUpdates`: AppArmor and mirror pod annotations are neither added, changed nor removed. */
-function validateAnnotationUpdates(pod: KubeObject, old: KubeObject): FieldError[] {
+/**
+ * `ValidatePodSpecificAnnotationUpdates`: AppArmor and mirror pod annotations are neither added,
+ * changed nor removed, and the annotations are checked as on a create (for the pod and its status).
+ */
+export function validatePodAnnotationUpdates(pod: KubeObject, old: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const now = annotationsOf(pod);
   const before = annotationsOf(old);
@@ -153,7 +156,7 @@ function validateAnnotationUpdates(pod: KubeObject, old: KubeObject): FieldError
     if (k.startsWith(appArmorAnnotationPrefix)) errs.push(forbidden(path.key(k), 'may not add AppArmor annotations'));
     if (k === mirrorPodAnnotation) errs.push(forbidden(path.key(k), 'may not add mirror pod annotation'));
   }
-  return errs;
+  return [...errs, ...validatePodAnnotations(pod)];
 }
 
 /** `ValidateContainerUpdates`; true when the list's length changed (nothing else is checked then). */

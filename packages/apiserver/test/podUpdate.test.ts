@@ -222,7 +222,12 @@ describe('pod updates over HTTP, as kube-apiserver 1.34.4 answers them', () => {
   });
 
   it('lets a gated pod add node selectors and remove gates, never add one', async () => {
-    await create('gated', { containers: [{ name: 'c', image: 'nginx' }], schedulingGates: [{ name: 'a' }, { name: 'b' }], nodeSelector: { zone: 'z1' } });
+    const created = await create('gated', { containers: [{ name: 'c', image: 'nginx' }], schedulingGates: [{ name: 'a' }, { name: 'b' }], nodeSelector: { zone: 'z1' } });
+    // applySchedulingGatedCondition (the strategy's PrepareForCreate), at the request's time.
+    expect(created.status).to.deep.equal({
+      phase: 'Pending', qosClass: 'BestEffort',
+      conditions: [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: (created.metadata as Json).creationTimestamp, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }],
+    });
     const add = await client.patch(`${pods}/gated`, { spec: { nodeSelector: { disk: 'ssd' } } });
     expect([add.status, add.body.spec.nodeSelector]).to.deep.equal([200, { disk: 'ssd', zone: 'z1' }]);
     const change = await client.patch(`${pods}/gated`, { spec: { nodeSelector: { zone: 'z2' } } });
@@ -252,6 +257,45 @@ describe('pod updates over HTTP, as kube-apiserver 1.34.4 answers them', () => {
     expect([spaced.status, spaced.body.message, spaced.body.details.causes.length]).to.deep.equal([422, 'Pod "annotated" is invalid: spec.containers[0].image: Invalid value: " x": must not have leading or trailing whitespace', 2]);
     const empty = await client.patch(`${pods}/annotated`, [{ op: 'replace', path: '/spec/containers/0/image', value: '' }], 'json');
     expect([empty.status, empty.body.message, empty.body.details.causes.length]).to.deep.equal([422, 'Pod "annotated" is invalid: spec.containers[0].image: Required value', 2]);
+  });
+
+  it('takes labels and annotations through /status but keeps the spec, owner references and an omitted QoS class', async () => {
+    await create('kubelet', { containers: [{ name: 'c', image: 'nginx' }], restartPolicy: 'Never' });
+    const r = await client.patch(`${pods}/kubelet/status`, { metadata: { labels: { x: 'y' }, annotations: { z: 'w' }, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: '1' }] }, spec: { nodeName: 'n' }, status: { phase: 'Running', podIP: '10.0.0.1' } });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect([r.body.metadata.labels, r.body.metadata.annotations, r.body.metadata.ownerReferences, r.body.spec.nodeName]).to.deep.equal([{ x: 'y' }, { z: 'w' }, undefined, undefined]);
+    // podIP is the first of podIPs (Convert_v1_PodStatus_To_core_PodStatus and back).
+    expect(r.body.status).to.deep.equal({ phase: 'Running', qosClass: 'BestEffort', podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }] });
+    const put = await client.put(`${pods}/kubelet/status`, { ...r.body, status: { phase: 'Running' } });
+    expect([put.status, put.body.status]).to.deep.equal([200, { phase: 'Running', qosClass: 'BestEffort' }]);
+  });
+
+  it('validates /status writes as ValidatePodStatusUpdate does', async () => {
+    await create('checked', { containers: [{ name: 'c', image: 'nginx' }], restartPolicy: 'Never' });
+    const cases: [Json, string][] = [
+      [{ qosClass: 'Guaranteed' }, 'status.qosClass: Invalid value: "Guaranteed": field is immutable'],
+      [{ observedGeneration: -1 }, 'status.observedGeneration: Invalid value: -1: must be a non-negative integer'],
+      [{ nominatedNodeName: 'Bad_Node' }, 'status.nominatedNodeName: Invalid value: "Bad_Node": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')'],
+      [{ conditions: [{ type: 'Bad Type', status: 'True' }] }, 'status.conditions[0].Type: Invalid value: "Bad Type": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')'],
+      [{ podIP: 'x', podIPs: [{ ip: 'x' }] }, 'status.podIPs[0]: Invalid value: "x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'],
+      [{ podIPs: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }] }, 'status.podIPs: Invalid value: [{"IP":"10.0.0.1"},{"IP":"10.0.0.2"}]: may specify no more than one IP for each IP family'],
+    ];
+    for (const [status, message] of cases) {
+      const r = await client.patch(`${pods}/checked/status`, { status });
+      expect([r.status, r.body.message], JSON.stringify(status)).to.deep.equal([422, `Pod "checked" is invalid: ${message}`]);
+    }
+    expect((await client.patch(`${pods}/checked/status`, { status: { podIPs: [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }] } })).status).to.equal(200);
+    const container = (state: Json): Json => ({ containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'nginx', imageID: '', state }] });
+    expect((await client.patch(`${pods}/checked/status`, { status: container({ terminated: { exitCode: 0 } }) })).status).to.equal(200);
+    const again = await client.patch(`${pods}/checked/status`, { status: container({ running: {} }) });
+    expect([again.status, again.body.message]).to.deep.equal([422, 'Pod "checked" is invalid: status.containerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state']);
+  });
+
+  it('validates the new metadata of a pod update twice, as ValidatePodUpdate does (four causes for one bad label)', async () => {
+    await create('labelled', { containers: [{ name: 'c', image: 'nginx' }] });
+    const r = await client.patch(`${pods}/labelled`, { metadata: { labels: { 'a b': 'c' } } });
+    expect(r.status).to.equal(422);
+    expect(r.body.details.causes).to.have.length(4);
   });
 
   it('stores a negative grace period as 1, as the conversion of a Pod does', async () => {
