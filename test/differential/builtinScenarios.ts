@@ -339,6 +339,8 @@ export const builtinScenarios: Scenario[] = [
       await s.req('refused: container added', 'PATCH', web, { body: [{ op: 'add', path: '/spec/containers/-', value: { name: 'd', image: 'x' } }], contentType: json, keep: podRefusal });
       await s.req('refused: image with whitespace', 'PATCH', web, { body: [{ op: 'replace', path: '/spec/containers/0/image', value: ' x' }], contentType: json, keep: podRefusal });
       await s.req('refused: terminationGracePeriodSeconds', 'PATCH', web, { body: { spec: { terminationGracePeriodSeconds: 1 } }, contentType: merge, keep: podRefusal });
+      await s.req('refused: invalid toleration added', 'PATCH', web, { body: [{ op: 'add', path: '/spec/tolerations/-', value: { key: 'x', operator: 'Exists', effect: 'Never' } }], contentType: json, keep: podRefusal });
+      await s.req('create refused: invalid tolerations and host name', 'POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad' }, spec: { containers: [{ name: 'c', image: 'nginx' }], hostname: 'a.b', tolerations: [{ operator: 'Equal', value: 'x' }, { key: 'k', operator: 'Exists', tolerationSeconds: 5 }] } }, keep: podRefusal });
       await s.req('refused: AppArmor annotation added', 'PATCH', web, { body: { metadata: { annotations: { 'container.apparmor.security.beta.kubernetes.io/c': 'runtime/default' } } }, contentType: merge, keep: podRefusal });
       // A PUT of what was created, without what defaulting and admission add: no change at all.
       const current = await s.raw('GET', web);

@@ -12,7 +12,8 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go (ValidatePodUpdate, ValidatePodSpecificAnnotationUpdates)
  * @see https://kubernetes.io/docs/concepts/workloads/pods/#pod-update-and-replacement
  */
-import { FieldError, FieldPath, forbidden, invalid, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 
@@ -66,8 +67,8 @@ function validatePodAnnotations(pod: KubeObject): FieldError[] {
 
 /**
  * The checks of `validatePodMetadataAndSpec` kubekit makes, in its order: the pod's annotations, then
- * each container's name and image, `activeDeadlineSeconds` in 1…2^31-1, and (for pods, not templates)
- * images without surrounding whitespace.
+ * each container's name and image, the node name, `activeDeadlineSeconds` in 1…2^31-1, host name and
+ * subdomain, the tolerations, and (for pods, not templates) images without surrounding whitespace.
  */
 export function validatePod(pod: KubeObject): FieldError[] {
   const errs = validatePodAnnotations(pod);
@@ -79,10 +80,17 @@ export function validatePod(pod: KubeObject): FieldError[] {
     if (!isObject(c) || typeof c.name !== 'string' || c.name === '') errs.push(required(p.child('name'), ''));
     if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
   });
+  const nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
+  if (nodeName !== '') for (const msg of isDNS1123Subdomain(nodeName)) errs.push(invalid('spec.nodeName', nodeName, msg));
   const deadline = int64(spec.activeDeadlineSeconds);
   if (deadline !== undefined && (deadline < 1n || deadline > maxInt32)) {
     errs.push(invalid('spec.activeDeadlineSeconds', spec.activeDeadlineSeconds, `must be between 1 and ${maxInt32}, inclusive`));
   }
+  for (const name of ['hostname', 'subdomain']) {
+    const value = typeof spec[name] === 'string' ? spec[name] : '';
+    if (value !== '') for (const msg of isDNS1123Label(value)) errs.push(invalid(FieldPath.root('spec', name), value, msg));
+  }
+  errs.push(...validateTolerations(list(spec.tolerations)));
   for (const name of ['containers', 'initContainers']) {
     list(spec[name]).forEach((c, i) => {
       if (isObject(c) && typeof c.image === 'string' && c.image.trim() !== c.image) {
@@ -122,7 +130,10 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   } else if (oldDeadline !== undefined) {
     errs.push(invalid(path, null, 'must not update from a positive integer to nil value'));
   }
-  errs.push(...validateOnlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations)));
+  const tolerationErrs = validateOnlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations));
+  errs.push(...tolerationErrs);
+  // Once every old toleration is still there, the list is validated again (as on a create).
+  if (tolerationErrs.length === 0) errs.push(...validateTolerations(list(spec.tolerations)));
   errs.push(...validateOnlyDeletedSchedulingGates(list(spec.schedulingGates), list(oldSpec.schedulingGates)));
 
   const before = comparable(oldSpec);
@@ -171,6 +182,32 @@ function validateContainerUpdates(containers: unknown[], old: unknown[], path: F
     if (image.trim() !== image) errs.push(invalid(path.index(i).child('image'), image, 'must not have leading or trailing whitespace'));
   });
   return false;
+}
+
+const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** `ValidateTolerations`: key, operator, value and effect of each toleration, and how they combine. */
+function validateTolerations(tolerations: unknown[]): FieldError[] {
+  const errs: FieldError[] = [];
+  tolerations.forEach((t, i) => {
+    const o = isObject(t) ? t : {};
+    const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+    const [key, operator, value, effect] = [str(o.key), str(o.operator), str(o.value), str(o.effect)];
+    const p = FieldPath.root('spec', 'tolerations').index(i);
+    if (key !== '') for (const msg of isQualifiedName(key)) errs.push(invalid(p.child('key'), key, msg));
+    if (key === '' && operator !== 'Exists') errs.push(invalid(p.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    if (o.tolerationSeconds !== undefined && o.tolerationSeconds !== null && effect !== 'NoExecute') errs.push(invalid(p.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    if (operator === 'Equal' || operator === '') {
+      const msgs = isValidLabelValue(value);
+      if (msgs.length > 0) errs.push(invalid(p.child('operator'), value, msgs.join(';')));
+    } else if (operator === 'Exists') {
+      if (value !== '') errs.push(invalid(p.child('operator'), value, "value must be empty when `operator` is 'Exists'"));
+    } else {
+      errs.push(notSupported(p.child('operator'), operator, ['Equal', 'Exists']));
+    }
+    if (effect !== '' && !taintEffects.includes(effect)) errs.push(notSupported(p.child('effect'), effect, taintEffects));
+  });
+  return errs;
 }
 
 /** A toleration without its `tolerationSeconds`, which an update may change. */

@@ -70,6 +70,7 @@ describe('validatePodUpdate (upstream TestValidatePodUpdate)', () => {
     ['toleration modified in updates to an unscheduled pod', makePod({ tolerations: [toleration('key1', 'value2')] }), makePod({ tolerations: [toleration('key1', 'value1')] }), 'spec.tolerations: Forbidden'],
     ['tolerations unmodified in updates to a scheduled pod', makePod({ nodeName: 'node1', tolerations: [toleration('key1', 'value1')] }), makePod({ nodeName: 'node1', tolerations: [toleration('key1', 'value1')] }), ''],
     ['added valid new toleration to existing tolerations in pod spec updates', makePod({ nodeName: 'node1', tolerations: [toleration('key1', 'value1', { operator: 'Equal', effect: 'NoExecute', tolerationSeconds: 20 }), toleration('key2', 'value2', { operator: 'Equal', effect: 'NoExecute', tolerationSeconds: 30 })] }), makePod({ nodeName: 'node1', tolerations: [toleration('key1', 'value1', { operator: 'Equal', effect: 'NoExecute', tolerationSeconds: 10 })] }), ''],
+    ['added invalid new toleration to existing tolerations in pod spec updates', makePod({ nodeName: 'node1', tolerations: [toleration('key1', 'value1', { operator: 'Equal', effect: 'NoExecute', tolerationSeconds: 20 }), toleration('key2', 'value2', { operator: 'Equal', effect: 'NoSchedule', tolerationSeconds: 30 })] }), makePod({ nodeName: 'node1', tolerations: [toleration('key1', 'value1', { operator: 'Equal', effect: 'NoExecute', tolerationSeconds: 10 })] }), 'spec.tolerations[1].effect'],
     ['removed nodeName from pod spec', makePod({ nodeName: 'foo' }), makePod(), forbiddenSentence],
     ['added mirror pod annotation', makePod({ nodeName: 'foo' }, { annotations: { 'kubernetes.io/config.mirror': '' } }), makePod({ nodeName: 'foo' }), 'metadata.annotations[kubernetes.io/config.mirror]: Forbidden: may not add mirror pod annotation'],
     ['removed mirror pod annotation', makePod({ nodeName: 'foo' }), makePod({ nodeName: 'foo' }, { annotations: { 'kubernetes.io/config.mirror': '' } }), 'metadata.annotations[kubernetes.io/config.mirror]: Forbidden: may not remove or update mirror pod annotation'],
@@ -296,6 +297,24 @@ describe('pod updates over HTTP, as kube-apiserver 1.34.4 answers them', () => {
     const r = await client.patch(`${pods}/labelled`, { metadata: { labels: { 'a b': 'c' } } });
     expect(r.status).to.equal(422);
     expect(r.body.details.causes).to.have.length(4);
+  });
+
+  it('validates tolerations, node name, host name and subdomain on create and the added tolerations on update (ValidateTolerations)', async () => {
+    const cases: [Json, string][] = [
+      [{ tolerations: [{ operator: 'Equal', value: 'x' }] }, 'spec.tolerations[0].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"'],
+      [{ tolerations: [{ key: 'k', operator: 'Exists', tolerationSeconds: 5 }] }, 'spec.tolerations[0].effect: Invalid value: "": effect must be \'NoExecute\' when `tolerationSeconds` is set'],
+      [{ tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }] }, 'spec.tolerations[0].operator: Invalid value: "v": value must be empty when `operator` is \'Exists\''],
+      [{ tolerations: [{ key: 'k', operator: 'Gt' }] }, 'spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists"'],
+      [{ tolerations: [{ key: 'k', operator: 'Exists', effect: 'Never' }] }, 'spec.tolerations[0].effect: Unsupported value: "Never": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"'],
+      [{ hostname: 'a.b' }, 'spec.hostname: Invalid value: "a.b": must not contain dots'],
+    ];
+    for (const [spec, message] of cases) {
+      const r = await client.post(pods, { metadata: { name: 'bad' }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } });
+      expect([r.status, r.body.message], JSON.stringify(spec)).to.deep.equal([422, `Pod "bad" is invalid: ${message}`]);
+    }
+    await create('tolerations', { containers: [{ name: 'c', image: 'nginx' }], tolerations: [{ key: 'k', operator: 'Exists' }] });
+    const added = await client.patch(`${pods}/tolerations`, [{ op: 'add', path: '/spec/tolerations/-', value: { key: 'x', operator: 'Exists', effect: 'Never' } }], 'json');
+    expect([added.status, added.body.message, added.body.details.causes.length]).to.deep.equal([422, 'Pod "tolerations" is invalid: spec.tolerations[3].effect: Unsupported value: "Never": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"', 2]);
   });
 
   it('stores a negative grace period as 1, as the conversion of a Pod does', async () => {
