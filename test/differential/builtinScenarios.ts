@@ -365,6 +365,13 @@ export const builtinScenarios: Scenario[] = [
       await s.req('gated: gates added', 'PATCH', g, { body: { spec: { schedulingGates: [{ name: 'b' }, { name: 'c' }, { name: 'd' }] } }, contentType: merge, keep: podRefusal });
       await s.req('ungated with a node selector added', 'PATCH', g, { body: [{ op: 'remove', path: '/spec/schedulingGates' }, { op: 'add', path: '/spec/nodeSelector/x', value: 'y' }], contentType: json });
       await s.req('ungated: node selector added', 'PATCH', g, { body: [{ op: 'add', path: '/spec/nodeSelector/w', value: 'v' }], contentType: json, keep: podRefusal });
+      // Server-side apply merges onto the live pod, then the same rules hold.
+      const applied = (image: string, command: string[]): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'applied' }, spec: { containers: [{ name: 'c', image, command }], tolerations: [{ key: 'k', operator: 'Exists' }] } });
+      const apply = { contentType: 'application/apply-patch+yaml' };
+      await s.req('apply: create', 'PATCH', `${pods}/applied?fieldManager=m`, { ...apply, raw: applied('nginx:1', ['a']) });
+      await s.req('apply: unchanged', 'PATCH', `${pods}/applied?fieldManager=m`, { ...apply, raw: applied('nginx:1', ['a']) });
+      await s.req('apply: image', 'PATCH', `${pods}/applied?fieldManager=m`, { ...apply, raw: applied('nginx:2', ['a']) });
+      await s.req('apply refused: command', 'PATCH', `${pods}/applied?fieldManager=m`, { ...apply, raw: applied('nginx:2', ['b']), keep: podRefusal });
       // The status subresource: podStatusStrategy and ValidatePodStatusUpdate.
       await s.must('POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'once' }, spec: { containers: [{ name: 'c', image: 'nginx' }], restartPolicy: 'Never' } } });
       const st = `${pods}/once/status`;
