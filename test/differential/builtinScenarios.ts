@@ -365,6 +365,11 @@ export const builtinScenarios: Scenario[] = [
       await s.req('gated: gates added', 'PATCH', g, { body: { spec: { schedulingGates: [{ name: 'b' }, { name: 'c' }, { name: 'd' }] } }, contentType: merge, keep: podRefusal });
       await s.req('ungated with a node selector added', 'PATCH', g, { body: [{ op: 'remove', path: '/spec/schedulingGates' }, { op: 'add', path: '/spec/nodeSelector/x', value: 'y' }], contentType: json });
       await s.req('ungated: node selector added', 'PATCH', g, { body: [{ op: 'add', path: '/spec/nodeSelector/w', value: 'v' }], contentType: json, keep: podRefusal });
+      // serviceAccount is the alias of serviceAccountName (Convert_v1_PodSpec_To_core_PodSpec and back).
+      await s.req('create with the serviceAccount alias', 'POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'alias' }, spec: { containers: [{ name: 'c', image: 'nginx' }], serviceAccount: 'robot' } } });
+      await s.req('serviceAccount alias dropped (no change)', 'PATCH', `${pods}/alias`, { body: { spec: { serviceAccount: null } }, contentType: merge });
+      await s.req('serviceAccount alias changed alone (no change)', 'PATCH', `${pods}/alias`, { body: { spec: { serviceAccount: 'other' } }, contentType: merge });
+      await s.req('refused: serviceAccountName changed', 'PATCH', `${pods}/alias`, { body: { spec: { serviceAccountName: 'other' } }, contentType: merge, keep: podRefusal });
       // Server-side apply merges onto the live pod, then the same rules hold.
       const applied = (image: string, command: string[]): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'applied' }, spec: { containers: [{ name: 'c', image, command }], tolerations: [{ key: 'k', operator: 'Exists' }] } });
       const apply = { contentType: 'application/apply-patch+yaml' };

@@ -87,6 +87,16 @@ function defaultPodSpec(spec: JSONObject): void {
   defaultContainers(spec.containers);
   defaultContainers(spec.initContainers);
   defaultVolumes(spec.volumes);
+  // Convert_v1_PodSpec_To_core_PodSpec and back: serviceAccount is the alias of serviceAccountName
+  // (which wins when both are given), written as a copy of it.
+  const named = typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '' ? spec.serviceAccountName : spec.serviceAccount;
+  if (typeof named === 'string' && named !== '') {
+    spec.serviceAccountName = named;
+    spec.serviceAccount = named;
+  } else {
+    delete spec.serviceAccountName;
+    delete spec.serviceAccount;
+  }
 }
 
 /** `SetDefaults_Pod` with the pod spec's and containers' defaults (a template's, plus what only a pod gets). */

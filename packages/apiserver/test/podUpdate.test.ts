@@ -317,6 +317,18 @@ describe('pod updates over HTTP, as kube-apiserver 1.34.4 answers them', () => {
     expect([added.status, added.body.message, added.body.details.causes.length]).to.deep.equal([422, 'Pod "tolerations" is invalid: spec.tolerations[3].effect: Unsupported value: "Never": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"', 2]);
   });
 
+  it('writes serviceAccount as the copy of serviceAccountName, which wins (the PodSpec conversion both ways)', async () => {
+    const alias = await create('alias', { containers: [{ name: 'c', image: 'nginx' }], serviceAccount: 'robot' });
+    expect([(alias.spec as Json).serviceAccount, (alias.spec as Json).serviceAccountName]).to.deep.equal(['robot', 'robot']);
+    const both = await create('both', { containers: [{ name: 'c', image: 'nginx' }], serviceAccount: 'a', serviceAccountName: 'b' });
+    expect([(both.spec as Json).serviceAccount, (both.spec as Json).serviceAccountName]).to.deep.equal(['b', 'b']);
+    // Dropping the alias, or changing it alone, changes nothing: no new resourceVersion.
+    for (const serviceAccount of [null, 'other']) {
+      const r = await client.patch(`${pods}/alias`, { spec: { serviceAccount } });
+      expect([r.status, r.body.metadata.resourceVersion, r.body.spec.serviceAccountName]).to.deep.equal([200, (alias.metadata as Json).resourceVersion, 'robot']);
+    }
+  });
+
   it('stores a negative grace period as 1, as the conversion of a Pod does', async () => {
     const created = await create('grace', { containers: [{ name: 'c', image: 'nginx' }], terminationGracePeriodSeconds: -1 });
     expect((created.spec as Json).terminationGracePeriodSeconds).to.equal(1);
