@@ -348,14 +348,17 @@ function termHasOnlyAdditions(term: unknown, old: unknown): boolean {
   return true;
 }
 
+/** The pod spec's maps (their keys are data, printed as `[key]`). */
+const mapFields = new Set(['nodeSelector', 'overhead', 'limits', 'requests', 'volumeAttributes', 'options', 'matchLabels']);
+
 /** The paths (below `spec`) where `b` differs from `a`: members of objects, items of equally long lists. */
 function changedFields(a: unknown, b: unknown): string[] {
   const out: string[] = [];
-  const walk = (x: unknown, y: unknown, path: FieldPath, depth: number): void => {
+  const walk = (x: unknown, y: unknown, path: FieldPath, depth: number, map = false): void => {
     if (deepEqual(x, y)) return;
     if (depth < maxChangeDepth && isObject(x) && isObject(y)) {
       const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
-      for (const k of keys) walk(Object.hasOwn(x, k) ? x[k] : undefined, Object.hasOwn(y, k) ? y[k] : undefined, path.child(k), depth + 1);
+      for (const k of keys) walk(Object.hasOwn(x, k) ? x[k] : undefined, Object.hasOwn(y, k) ? y[k] : undefined, map ? path.key(k) : path.child(k), depth + 1, !map && mapFields.has(k));
       return;
     }
     if (depth < maxChangeDepth && Array.isArray(x) && Array.isArray(y) && x.length === y.length) {

@@ -110,6 +110,9 @@ describe('validatePodUpdate (upstream TestValidatePodUpdate)', () => {
   it('names the changed fields after the sentence (where the apiserver prints a diff of its internal types)', () => {
     const errs = validatePodUpdate(makePod({ nodeName: 'n1', containers: [{ name: 'ctr', image: 'image', command: ['b'] }] }), makePod({ containers: [{ name: 'ctr', image: 'image', command: ['a'] }] }));
     expect(errs.map((e) => e.toString())).to.deep.equal([`${forbiddenSentence}\n(changed: spec.containers[0].command[0], spec.nodeName)`]);
+    // Keys of maps are printed as keys.
+    const limits = (cpu: string): Json => ({ containers: [{ name: 'ctr', image: 'image', resources: { limits: { cpu, 'example.com/gpu': '1' } } }], nodeSelector: { 'kubernetes.io/os': cpu } });
+    expect(validatePodUpdate(makePod(limits('2')), makePod(limits('1'))).map((e) => e.detail.split('\n')[1])).to.deep.equal(['(changed: spec.containers[0].resources.limits[cpu], spec.nodeSelector[kubernetes.io/os])']);
   });
 
   it('reads serviceAccount as the alias of serviceAccountName, as the conversion to the internal type does', () => {
