@@ -16,6 +16,7 @@ import { FieldError, FieldPath, forbidden, invalid, notSupported, required, type
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
+import { validatePodSpecResources } from './podResources.js';
 
 const maxInt32 = 2147483647n;
 
@@ -67,7 +68,7 @@ function validatePodAnnotations(pod: KubeObject): FieldError[] {
 
 /**
  * The checks of `validatePodMetadataAndSpec` kubekit makes, in its order: the pod's annotations, then
- * each container's name and image, the node name, `activeDeadlineSeconds` in 1…2^31-1, host name and
+ * each container's name, image and resources, the node name, `activeDeadlineSeconds` in 1…2^31-1, host name and
  * subdomain, the tolerations, and (for pods, not templates) images without surrounding whitespace.
  */
 export function validatePod(pod: KubeObject): FieldError[] {
@@ -80,6 +81,7 @@ export function validatePod(pod: KubeObject): FieldError[] {
     if (!isObject(c) || typeof c.name !== 'string' || c.name === '') errs.push(required(p.child('name'), ''));
     if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
   });
+  errs.push(...validatePodSpecResources(spec, FieldPath.root('spec')));
   const nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
   if (nodeName !== '') for (const msg of isDNS1123Subdomain(nodeName)) errs.push(invalid('spec.nodeName', nodeName, msg));
   const deadline = int64(spec.activeDeadlineSeconds);

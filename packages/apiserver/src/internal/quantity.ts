@@ -19,6 +19,7 @@ type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 /** `resource.ParseQuantity`'s errors. */
 export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const quantitySuffixError = "unable to parse quantity's suffix";
+export const quantityNumericError = "unable to parse quantity's numeric value";
 
 /**
  * The text kube-apiserver writes for a quantity it decoded from `value` (a JSON string, number or
@@ -105,6 +106,8 @@ function parseQuantityText(str: string): string | { error: string } {
       if (exponent % 10 === 0 && (value & 7n) !== 0n) return str;
       return binaryText(minus, value << BigInt(exponent), 0);
     }
+    // The general path reads the number as written, which needs a digit (`Pi` alone is refused, `Ki` is 0).
+    if (digits === '' && denom === '') return { error: quantityNumericError };
     return binaryText(minus, ...binaryNanos(num, denom, exponent));
   }
   const precision = 18 - (num.length + denom.length);
@@ -116,7 +119,9 @@ function parseQuantityText(str: string): string | { error: string } {
       return int64AmountText(minus, BigInt(shifted), scale, format);
     }
   }
-  // The general path: the digits at scale len(denom) − exponent, rounded up to 10⁻⁹.
+  // The general path: the digits at scale len(denom) − exponent, rounded up to 10⁻⁹; it reads the
+  // number as written, which needs a digit (`E-19` alone is refused, `k` is 0).
+  if (digits === '' && denom === '') return { error: quantityNumericError };
   const digitsOnly = shifted.replace(/^0+/, '');
   if (digitsOnly === '') return '0';
   const scale = int32(denom.length + int32(-exponent));
