@@ -5,6 +5,20 @@ import type { KubeConfigLike } from './kubeConfig.js';
 import { RestClient } from './internal/restClient.js';
 import { untilAborted } from './internal/untilAborted.js';
 
+/** client-go's limit on sending one request again at the server's request (`rest.Request`'s maxRetries). */
+const maxRetries = 10;
+
+/**
+ * How long to wait before sending a request again, when the server asked for it: a 429 or a 5xx with
+ * `Retry-After` (folded into the error's `retryAfterSeconds`; the apiserver sends the header whenever
+ * its Status has them). `undefined` for any other failure.
+ */
+function retryWaitMs(err: unknown): number | undefined {
+  if (!(err instanceof KubeError) || !(err.code === 429 || err.code >= 500)) return undefined;
+  const seconds = err.details?.retryAfterSeconds;
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
 /** A meta.k8s.io/v1 Table: what `kubectl get` prints. */
 export interface Table {
   columnDefinitions: { name: string; type: string; format?: string; priority?: number; description?: string }[];
@@ -80,12 +94,14 @@ export interface ListRequest {
  */
 export class KubeClient {
   private readonly rest: RestClient;
+  private readonly clock: Clock;
   private readonly idleTimeoutMs: number;
   /** Discovery per group-version: plural → namespaced. */
   private readonly scopes = new Map<string, Promise<Map<string, boolean>>>();
 
   constructor(kubeConfig: KubeConfigLike, options: KubeClientOptions = {}) {
-    this.rest = new RestClient(kubeConfig, options.clock ?? realClock, options.userAgent ?? 'kubekit');
+    this.clock = options.clock ?? realClock;
+    this.rest = new RestClient(kubeConfig, this.clock, options.userAgent ?? 'kubekit');
     this.idleTimeoutMs = options.requestIdleTimeoutMs ?? 60_000;
   }
 
@@ -139,13 +155,25 @@ export class KubeClient {
   /**
    * Sends a request to any path of the API and returns the decoded JSON body.
    *
+   * An answer that asks for the request again later — a 429 (API Priority and Fairness, max-in-flight),
+   * or a 5xx with `Retry-After` — is waited out and the request sent again, as client-go's rest client
+   * does (`checkWait`, at most 10 times); the wait ends with `signal`.
+   *
    * @throws KubeError for a non-2xx answer (from its `Status` body), or the network error.
    */
-  request(method: string, path: string, body?: unknown, options: { contentType?: string; accept?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+  async request(method: string, path: string, body?: unknown, options: { contentType?: string; accept?: string; signal?: AbortSignal } = {}): Promise<unknown> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : stringifyJSON(body);
-    return this.rest.requestJSON({
-      method, path, body: text, contentType: options.contentType, accept: options.accept, signal: options.signal, idleTimeoutMs: this.idleTimeoutMs,
-    });
+    for (let retries = 0; ; retries++) {
+      try {
+        return await this.rest.requestJSON({
+          method, path, body: text, contentType: options.contentType, accept: options.accept, signal: options.signal, idleTimeoutMs: this.idleTimeoutMs,
+        });
+      } catch (err) {
+        const waitMs = retryWaitMs(err);
+        if (waitMs === undefined || retries >= maxRetries || options.signal?.aborted === true) throw err;
+        await this.clock.sleep(waitMs, options.signal);
+      }
+    }
   }
 
   /**

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { startApiServer, type ApiServer } from '@kubekit/apiserver';
 import { KubeError, type KubeObject } from '@kubekit/core';
 import { KubeClient, loadKubeConfig, type ResourceClient } from '@kubekit/informer';
+import { FakeClock } from './helpers/fakeClock.js';
+import { until } from './helpers/until.js';
 
 type Shirt = KubeObject<{ color?: string; size?: string }, { phase?: string }>;
 
@@ -79,6 +81,68 @@ describe('KubeClient', () => {
     let missingManager: unknown;
     try { await shirts.patch('example2', {}, { type: 'apply' }); } catch (e) { missingManager = e; }
     expect((missingManager as KubeError).message).to.equal('fieldManager is required for apply patch');
+  });
+});
+
+describe('KubeClient against a loaded server', () => {
+  // client-go's rest client waits out a 429 (or a 5xx with Retry-After) and sends the request again, at
+  // most 10 times (rest/request.go, checkWait and maxRetries); API Priority and Fairness answers so under
+  // load, in plain text with the header. Without it a controller's write failed at once and its workqueue
+  // retried after 5 ms, ignoring the wait the server asked for.
+  it('sends a request again after the wait a 429 or a 5xx with Retry-After asks for, at most 10 times', async () => {
+    const answers: [number, Record<string, string>, string][] = [];
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const [code, headers, body] = answers.shift() ?? [500, {}, 'no answer planned'];
+      res.writeHead(code, headers);
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const clock = new FakeClock();
+    const client = new KubeClient({ getCurrentCluster: () => ({ server: url }), applyToHTTPSOptions: async () => {} }, { clock });
+    const shirts = client.resource<Shirt>({ apiVersion: 'stable.example.com/v1', plural: 'shirts', namespaced: true });
+    const tooMany: [number, Record<string, string>, string] = [429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' }, 'Too many requests, please try again later.\n'];
+    const created = JSON.stringify({ ...shirt('a', 'blue'), metadata: { namespace: 'default', name: 'a', uid: 'u1' } });
+    try {
+      answers.push(tooMany, [503, { 'Content-Type': 'application/json', 'Retry-After': '2' }, JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'busy', reason: 'ServiceUnavailable', code: 503, details: { retryAfterSeconds: 2 } })], [201, { 'Content-Type': 'application/json' }, created]);
+      const done = shirts.create(shirt('a', 'blue'));
+      await until(() => clock.pendingDelays().includes(1000), 'the first wait');
+      expect(seen).to.have.length(1);
+      expect(seen).to.have.length(1);
+      clock.advance(999);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).to.have.length(1);
+      clock.advance(1);
+      await until(() => clock.pendingDelays().includes(2000), 'the second wait');
+      expect(seen).to.have.length(2);
+      clock.advance(2000);
+      expect((await done).metadata.uid).to.equal('u1');
+      expect(seen).to.deep.equal(Array(3).fill('POST /apis/stable.example.com/v1/namespaces/default/shirts'));
+      // A 500 without Retry-After fails at once; eleven 429s fail after ten retries.
+      answers.push([500, { 'Content-Type': 'text/plain' }, 'boom']);
+      expect(await shirts.get('a', { namespace: 'default' }).then(() => 'ok', (e: KubeError) => e.code)).to.equal(500);
+      for (let i = 0; i < 11; i++) answers.push(tooMany);
+      const failed = shirts.get('a', { namespace: 'default' }).then(() => 0, (e: KubeError) => e.code);
+      for (let i = 0; i < 10; i++) {
+        await until(() => clock.pendingDelays().includes(1000), `wait ${i + 1}`);
+        clock.advance(1000);
+      }
+      expect(await failed).to.equal(429);
+      expect(seen).to.have.length(3 + 1 + 11);
+      // The wait ends with the caller's signal.
+      answers.push(tooMany);
+      const abort = new AbortController();
+      const aborted = shirts.get('a', { namespace: 'default', signal: abort.signal }).then(() => 'ok', (e: Error) => e.name);
+      await until(() => clock.pendingDelays().includes(1000), 'the wait before the abort');
+      abort.abort();
+      expect(await aborted).to.equal('AbortError');
+      expect(clock.pending).to.equal(0);
+    } finally {
+      client.close();
+      server.close();
+    }
   });
 });
 
