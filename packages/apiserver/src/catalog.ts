@@ -25,6 +25,11 @@ export class ResourceCatalog {
     return this.builtinByGVR.get(`${group}/${version}/${resource}`) ?? this.crds.resolve(group, version, resource);
   }
 
+  /** Whether `group` is one of the built-in groups (served by the apiserver itself, not by a CRD). */
+  isBuiltinGroup(group: string): boolean {
+    return this.crdType.names.group === group || this.builtins.some((t) => t.names.group === group);
+  }
+
   /** Every served type. */
   all(): ResourceType[] {
     const out: ResourceType[] = [...this.builtins, this.crdType];

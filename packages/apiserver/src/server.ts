@@ -64,6 +64,20 @@ export function createRequestHandler(ctx: ServerContext, options: RequestHandler
   };
 }
 
+/**
+ * The 404 of a path nothing serves, in the shape kube-apiserver 1.34 gives it: a `Status` from the
+ * handlers of the core group, the built-in groups and `/version` (go-restful's), and Go's plain
+ * `404 page not found` from the mux for anything else — an unknown group, a custom resource group's
+ * unknown version or resource (the CRD handler hands those to the mux), a path outside the API.
+ */
+function notFound(catalog: ResourceCatalog, path: string, res: ServerResponse): void {
+  const group = /^\/apis\/([^/]+)/.exec(path)?.[1];
+  const restful = path === '/api' || path.startsWith('/api/') || path.startsWith('/version/') || (group !== undefined && catalog.isBuiltinGroup(group));
+  if (restful) throw resourceNotFound();
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end('404 page not found\n');
+}
+
 async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
   const path = url.pathname;
   if (publicPaths.has(path)) {
@@ -88,19 +102,25 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
-    if (!serveOpenAPI(options.catalog, path, url.searchParams, res, options.customResourceFieldSelectors)) throw resourceNotFound();
+    if (!serveOpenAPI(options.catalog, path, url.searchParams, res, options.customResourceFieldSelectors)) {
+      // The OpenAPI v3 service answers a group-version it does not know with an empty 404.
+      res.writeHead(404, { 'Content-Length': '0' });
+      res.end();
+    }
     return;
   }
   const info = parseRequestInfo(method, path, url.searchParams);
   if (!info.isResourceRequest) {
     if (method === 'GET' && serveDiscovery(options.catalog, path, req.headers.accept, res, options.serverAddress())) return;
     req.resume();
-    throw resourceNotFound();
+    notFound(options.catalog, path, res);
+    return;
   }
   const type = options.catalog.resolve(info.group, info.version, info.resource);
   if (type === undefined) {
     req.resume();
-    throw resourceNotFound();
+    notFound(options.catalog, path, res);
+    return;
   }
   await handleResourceRequest(ctx, { req, res, info, query: url.searchParams, type });
 }
