@@ -10,7 +10,7 @@
  */
 import { KubeError, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
-import { quantityDecimal } from './internal/quantity.js';
+import { quantityDecimal, stripTrailingZeros } from './internal/quantity.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
@@ -250,7 +250,7 @@ function addTerm(sum: QuantitySum, digits: bigint, exponent: number): void {
   near.digits = near.digits * 10n ** BigInt(near.exponent - low) + digits * 10n ** BigInt(exponent - low);
   // The sum's trailing zeros move into the exponent (read from its text: one pass, however many).
   const text = near.digits.toString();
-  const stripped = text.replace(/0+$/, '');
+  const stripped = stripTrailingZeros(text);
   near.digits = stripped.length === text.length ? near.digits : BigInt(stripped);
   near.exponent = low + text.length - stripped.length;
 }
