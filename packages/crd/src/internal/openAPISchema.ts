@@ -11,6 +11,7 @@ import type { JSONSchemaProps } from '../types.js';
 import type { Schema } from './model.js';
 import { newStructuralError } from './structural.js';
 import { validFieldPath } from './validFieldPath.js';
+import { trimSpace } from './trimSpace.js';
 
 /** The valid `type` values. */
 const openAPIV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -226,11 +227,6 @@ export function validateMapListKeysMapSet(s: Schema, path: FieldPath): FieldErro
 }
 
 const newlines = /[\n\r]+/;
-
-/** Go's `strings.TrimSpace` (Unicode white space). */
-function trimSpace(s: string): string {
-  return s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '');
-}
 
 function validationRules(s: Schema, path: FieldPath, errs: FieldError[]): void {
   s.xValidations?.forEach((rule, i) => {

@@ -17,6 +17,7 @@ import {
 import type { CompiledExpression, DeclType } from '@kubekit/cel';
 import { goValidationRule } from '../internal/goRule.js';
 import { invalidGo } from '../internal/goSyntax.js';
+import { trimSpace } from '../internal/trimSpace.js';
 
 /** One rule after compilation. */
 export interface CompiledRule {
@@ -36,10 +37,6 @@ export interface CompiledRule {
   readonly messageExpressionMaxCost: bigint;
   /** `fieldPath` resolved in the schema (`foo.test.x`, `testMap[foo]`). */
   readonly normalizedFieldPath?: string;
-}
-
-function trimSpace(s: string): string {
-  return s.replace(/^[\s\u0085\u00a0]+|[\s\u0085\u00a0]+$/gu, '');
 }
 
 /**

@@ -21,6 +21,7 @@ import type { CelVal, CompiledExpression } from '@kubekit/cel';
 import type { CompiledRule } from './compileRules.js';
 import { compileRules } from './compileRules.js';
 import { joinFieldPath } from './fieldPath.js';
+import { trimSpace } from '../internal/trimSpace.js';
 
 /** Options of {@link validateCustomResourceRules}. */
 export interface ValidateRulesOptions {
@@ -259,7 +260,7 @@ class Run {
     if (result.cost > this.remaining) return { stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run' };
     this.remaining -= result.cost;
     if (typeof result.value !== 'string') return {};
-    const trimmed = result.value.replace(/^[\s\u0085\u00a0]+|[\s\u0085\u00a0]+$/gu, '');
+    const trimmed = trimSpace(result.value);
     if (Buffer.byteLength(trimmed) > 5 * 1024 || /\n/.test(trimmed) || trimmed.length === 0) return {};
     return { message: trimmed };
   }
