@@ -202,8 +202,10 @@ describe('startApiServer with a real kubectl', function () {
     expect(crds.stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com\n');
     const shirts = await kubectl('get', 'shirts');
     expect(shirts.code).to.equal(1);
-    // kubectl's cached discovery still maps shirts; the server no longer serves them (as in the docs page).
-    expect(shirts.stderr).to.equal('Error from server (NotFound): Unable to list "stable.example.com/v1, Resource=shirts": the server could not find the requested resource\n');
+    // kubectl's cached discovery still maps shirts; the server no longer serves them, and answers the mux's
+    // plain-text 404, which kubectl words with the verb and resource, as in the docs page ("… the server could
+    // not find the requested resource (get crontabs.stable.example.com)", seeds/003).
+    expect(shirts.stderr).to.equal('Error from server (NotFound): Unable to list "stable.example.com/v1, Resource=shirts": the server could not find the requested resource (get shirts.stable.example.com)\n');
   });
   it('creates a Deployment with kubectl create deployment (protobuf body), prints it and scales it', async () => {
     const created = await kubectl('create', 'deployment', 'web', '--image=nginx');

@@ -70,13 +70,15 @@ describe('startApiServer', () => {
     expect(names).to.deep.equal(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
   });
 
-  it('answers unknown resources with the apiserver\'s 404 Status', async () => {
-    const r = await client.get('/apis/nope.example.com/v1/things');
+  it('answers unknown resources with the apiserver\'s 404 Status, or Go\'s plain text for an unknown group (see notFound.test.ts)', async () => {
+    const r = await client.get('/apis/apps/v1/things');
     expect(r.status).to.equal(404);
     expect(r.body).to.deep.equal({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
       message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
     });
+    const unknownGroup = await client.get('/apis/nope.example.com/v1/things');
+    expect([unknownGroup.status, unknownGroup.text]).to.deep.equal([404, '404 page not found\n']);
   });
 
   it('answers a missing object with NotFound naming the resource', async () => {
