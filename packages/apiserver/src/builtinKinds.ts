@@ -17,6 +17,7 @@ import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodTolerations, defaultPod, podQOSClass } from './podDefaults.js';
+import { validatePodSpecResources } from './podResources.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -397,6 +398,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
           if (!isObject(c) || typeof c.name !== 'string' || c.name === '') errs.push(required(p.child('name'), ''));
           if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
         });
+        errs.push(...validatePodSpecResources(o.spec, FieldPath.root('spec')));
         return errs;
       },
     }),

@@ -16,8 +16,9 @@ import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './bui
 import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { defaultPodTemplate } from './podDefaults.js';
+import { validatePodSpecResources } from './podResources.js';
 
-/** `ValidatePodTemplateSpec`'s checks operators hit: containers present, named, with an image. */
+/** `ValidatePodTemplateSpec`'s checks operators hit: containers present, named, with an image, their resources. */
 function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
   const spec = objectAt(template, 'spec');
   const list = spec !== undefined && Array.isArray(spec.containers) ? spec.containers : [];
@@ -33,6 +34,7 @@ function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
     else names.add(name);
     if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
   });
+  errs.push(...validatePodSpecResources(spec, sp));
   return errs;
 }
 

@@ -66,6 +66,29 @@ describe('canonicalQuantity (resource.Quantity decoded, then encoded)', () => {
   });
 });
 
+describe('canonicalQuantity on hostile texts', () => {
+  // Regression: the canonical form was computed with big integers, removing factors of ten one division
+  // at a time: `1e100000` took 3 s and `1e10000000` (a 10-byte quantity in a Pod's limits) did not finish
+  // in minutes, holding the embedded server's only thread. (The vectors above include both, as Go writes them.)
+  it('writes huge exponents, long mantissas and long fractions without big arithmetic', () => {
+    expect(canonicalQuantity('1e10000000')).to.equal('10e9999999');
+    expect(canonicalQuantity(`1.${'0'.repeat(3_000_000)}1Ki`)).to.equal('1024000000001n');
+    expect(canonicalQuantity(`1${'0'.repeat(3_000_000)}e-3000000`)).to.equal('1');
+    expect(canonicalQuantity(`${'9'.repeat(100_000)}e-100009`)).to.equal('1e-9');
+  });
+
+  // kube-apiserver 1.34.4 never answers these (its parser turns the exponent's sign over in 32 bits and then
+  // computes 10^2147483648 with big integers, until the request times out): kubekit writes the value
+  // that arithmetic defines, at once.
+  it('follows the parser\'s 32-bit exponents where the apiserver itself does not finish', () => {
+    expect(canonicalQuantity('1e2147483648')).to.equal('100e2147483646');
+    expect(canonicalQuantity('15e-2147483648')).to.equal('1500e2147483646');
+    expect(canonicalQuantity('1234567890123456789e10000000')).to.equal('12345678901234567890e9999999');
+    // Beyond 64 bits the exponent is refused, as strconv.ParseInt refuses it.
+    expect(canonicalQuantity('1e9223372036854775808')).to.equal(undefined);
+  });
+});
+
 describe('canonicalTime (metav1.Time and MicroTime decoded, then encoded)', () => {
   it('writes RFC 3339 times in UTC, to the second or to the microsecond', () => {
     expect(canonicalTime('2026-11-26T10:00:00.5-01:30')).to.equal('2026-11-26T11:30:00Z');

@@ -42,6 +42,19 @@ describe('pods created as kube-apiserver 1.34.4 creates them', () => {
     expect(r.body.status).to.deep.equal({ phase: 'Pending', qosClass: 'Burstable' });
   });
 
+  // GetPodQOS counts positive quantities, whatever their size: the reference answers Burstable for a CPU
+  // limit of 1e10000000 (kubekit's CEL quantities, limited to exponents of ±1000, read it as nothing and
+  // answered BestEffort), and sums requests across containers exactly.
+  it('classes pods by quantities of any size, summed across containers', async () => {
+    const qos = async (name: string, containers: Record<string, unknown>[]): Promise<unknown> => (await create(name, { containers })).body.status?.qosClass;
+    const c = (name: string, requests: Record<string, string>, limits: Record<string, string>): Record<string, unknown> => ({ name, image: 'nginx', resources: { requests, limits } });
+    expect(await qos('q-huge', [c('c', {}, { cpu: '1e10000000' })])).to.equal('Burstable');
+    expect(await qos('q-huge-both', [c('c', {}, { cpu: '1e10000000', memory: '1e100000' })])).to.equal('Guaranteed');
+    expect(await qos('q-split', [c('a', { cpu: '0.5', memory: '512Mi' }, { cpu: '500m', memory: '0.5Gi' }), c('b', { cpu: '1500m', memory: '1Gi' }, { cpu: '1.5', memory: '1024Mi' })])).to.equal('Guaranteed');
+    expect(await qos('q-apart', [c('a', { cpu: '1e200000', memory: '1' }, { cpu: '1e200000', memory: '1' }), c('b', { cpu: '1', memory: '1' }, { cpu: '1', memory: '1' })])).to.equal('Guaranteed');
+    expect(await qos('q-zero', [c('a', { cpu: '0' }, { memory: '0' })])).to.equal('BestEffort');
+  });
+
   it('adds only the tolerations the pod lacks (a toleration without key or effect covers the taint)', async () => {
     const own = [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists' }, { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }];
     expect((await create('some', { containers: [{ name: 'c', image: 'nginx' }], tolerations: own })).body.spec.tolerations).to.deep.equal([...own, notReady]);

@@ -112,10 +112,12 @@ export interface InformerStatus extends ReflectorStatus {
   /** The number of handler registrations. */
   handlers: number;
   /**
-   * Delete reasons confirmed with the server: departures waiting for an answer now, lookups sent,
-   * and reasons reported as `'unknown'` (see {@link Informer}, Deletes), since the informer was created.
+   * Delete reasons confirmed with the server: departures waiting for an answer now, lookups sent
+   * (retries included), lookups sent again because the server asked to (429, or a 5xx with
+   * `Retry-After`), and reasons reported as `'unknown'` (see {@link Informer}, Deletes), since the
+   * informer was created.
    */
-  deleteReasons: { pending: number; lookups: number; unknown: number };
+  deleteReasons: { pending: number; lookups: number; retries: number; unknown: number };
 }
 
 /** Events of an {@link Informer} besides object events. */
@@ -273,14 +275,14 @@ export class Informer<T extends KubeObjectLike = KubeObject> {
 
   /** The current state: the reflector's phase and counters, the selection mode, the cache size. */
   get status(): InformerStatus {
-    const { lookups, unknown } = this.resolver.counts;
+    const { lookups, retries, unknown } = this.resolver.counts;
     return {
       ...this.reflector.status,
       selection: this.mode,
       selectionReason: this.modeReason,
       objects: this.store.size,
       handlers: this.queues.size,
-      deleteReasons: { pending: this.resolver.pending, lookups, unknown },
+      deleteReasons: { pending: this.resolver.pending, lookups, retries, unknown },
     };
   }
 

@@ -263,6 +263,19 @@ describe('Informer', () => {
     expect(nameLookups()).to.have.length(1);
   });
 
+  it('does send a lookup again after the wait a 429 asks for (API Priority and Fairness under load), as client-go does', async () => {
+    const { inf, log } = await watchingBlue(['a', 'b']);
+    server.faults.push({ on: 'get', kind: 'status', code: 429, message: 'Too many requests, please try again later.', retryAfter: 1, plainText: true });
+    server.update('default', 'a', (o) => (o.spec!.color = 'red'));
+    await until(() => nameLookups().length === 1 && inf.status.deleteReasons.retries === 1, () => `the first lookup, refused: ${JSON.stringify(inf.status.deleteReasons)} ${logger.lines.join(' | ')}`);
+    expect(log.lines).to.deep.equal([]);
+    clock.advance(1000);
+    await until(() => log.lines.length === 1, 'the delete');
+    expect(log.lines).to.deep.equal(['delete default/a leftSelection']);
+    expect(nameLookups()).to.have.length(2);
+    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, retries: 1, unknown: 0 });
+  });
+
   it('does cancel lookups in flight when stopped', async () => {
     const { inf } = await watchingBlue(['a', 'b']);
     server.faults.push({ on: 'get', kind: 'noResponse' }, { on: 'get', kind: 'noResponse' });
@@ -271,7 +284,7 @@ describe('Informer', () => {
     await until(() => nameLookups().length === 2 && inf.status.deleteReasons.pending === 2, 'the lookups');
     stop.abort();
     await Promise.all(runs);
-    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, unknown: 2 });
+    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, retries: 0, unknown: 2 });
     expect(logger.lines.filter((l) => l.startsWith('warn could not confirm'))).to.deep.equal([]);
   });
 
@@ -314,7 +327,7 @@ describe('Informer', () => {
     expect(log.lines.filter((l) => l.endsWith(' leftSelection'))).to.have.length(2);
     expect(nameLookups()).to.have.length(2);
     expect(inf.size).to.equal(0);
-    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, unknown: 3 });
+    expect(inf.status.deleteReasons).to.deep.equal({ pending: 0, lookups: 2, retries: 0, unknown: 3 });
   });
 
   it('does not look reasons up for registrations that do not want them, and never holds their deletes (issue 13: a controller)', async () => {

@@ -12,7 +12,6 @@ const decimalSuffixes: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3,
 const binarySuffixes: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const decimalByExponent = new Map(Object.entries(decimalSuffixes).map(([s, e]) => [e, s]));
 const binaryByPower = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
-const maxBinary = 2n ** 63n - 1n;
 const nanoPerUnit = 10n ** 9n;
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
@@ -20,6 +19,7 @@ type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 /** `resource.ParseQuantity`'s errors. */
 export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 export const quantitySuffixError = "unable to parse quantity's suffix";
+export const quantityNumericError = "unable to parse quantity's numeric value";
 
 /**
  * The text kube-apiserver writes for a quantity it decoded from `value` (a JSON string, number or
@@ -54,6 +54,21 @@ function quantityText(value: unknown): string | undefined {
   return typeof value === 'string' ? value.trim() : undefined;
 }
 
+/** Go's int32 arithmetic: `n` wrapped to 32 bits, as the parser's scales and exponents are. */
+const int32 = (n: number): number => n | 0;
+const maxInt64 = 2n ** 63n - 1n;
+/** Fraction digits kept of a binary-suffixed value (the rest only matter as "some"): see {@link binaryNanos}. */
+const binaryFractionDigits = 80;
+
+/**
+ * `resource.ParseQuantity` followed by `Quantity.MarshalJSON`: the text written, or the parser's error.
+ *
+ * It follows the parser's arithmetic, including its 32-bit scales and exponents (`1000e2147483647` is
+ * written `1e-2147483646`, as the apiserver writes it), but never materialises a power of ten: digits
+ * are strings and exponents numbers, so a hostile `1e2000000000` costs what `1e3` costs. (For texts
+ * whose exact value the apiserver computes with big integers, such as `1234567890123456789e10000000`,
+ * the apiserver itself takes minutes or never answers; kubekit writes the value the arithmetic defines.)
+ */
 function parseQuantityText(str: string): string | { error: string } {
   if (str === '') return { error: quantityFormatError };
   if (str === '0') return str;
@@ -73,65 +88,174 @@ function parseQuantityText(str: string): string | { error: string } {
     format = 'BinarySI';
     exponent = binarySuffixes[suffix];
   } else {
+    // An exponent is read as a 64-bit integer, then kept in 32 bits.
     const e = /^[eE]([+-]?\d+)$/.exec(suffix);
     if (e === null) return { error: quantitySuffixError };
+    const wide = BigInt(e[1]);
+    if (wide > maxInt64 || wide < -maxInt64 - 1n) return { error: quantitySuffixError };
     format = 'DecimalExponent';
-    exponent = Number(e[1]);
-    if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 2 ** 31) return { error: quantitySuffixError };
+    exponent = Number(BigInt.asIntN(32, wide));
   }
-  const negative = sign === '-';
-  // The parser's fast path: a small value whose text is already canonical is kept as written.
+  const minus = sign === '-' ? '-' : '';
   const shifted = num + denom;
-  const precision = format === 'BinarySI'
-    ? (denom === '' ? 15 - num.length - Math.trunc((exponent * 3) / 10) - 1 : -1)
-    : 18 - (num.length + denom.length);
-  const scale = (format === 'BinarySI' ? 0 : exponent) - denom.length;
-  if (precision >= 0 && scale >= -9) {
-    const kept = format === 'BinarySI'
-      ? exponent % 10 === 0 && (BigInt(shifted) & 7n) !== 0n
-      : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
-    if (kept) return str;
-  }
-  // The value in units of 10⁻⁹, rounded up (away from zero) where finer.
-  let magnitude = BigInt(shifted);
-  let tenPower = (format === 'BinarySI' ? 0 : exponent) - denom.length + 9;
-  if (format === 'BinarySI') magnitude <<= BigInt(exponent);
-  let nanos: bigint;
-  if (tenPower >= 0) {
-    nanos = magnitude * 10n ** BigInt(tenPower);
-  } else {
-    const divisor = 10n ** BigInt(-tenPower);
-    nanos = (magnitude + divisor - 1n) / divisor;
-  }
-  tenPower = 0;
-  if (format === 'BinarySI' && nanos > maxBinary * nanoPerUnit) nanos = maxBinary * nanoPerUnit;
-  if (format === 'BinarySI' && nanos > 0n && nanos < nanoPerUnit) format = 'DecimalSI';
-  if (nanos === 0n) return '0';
-  const minus = negative ? '-' : '';
   if (format === 'BinarySI') {
-    // Small or fractional binary values are written in decimal.
-    if (nanos < 1024n * nanoPerUnit || nanos % nanoPerUnit !== 0n) format = 'DecimalSI';
-    else {
-      let amount = nanos / nanoPerUnit;
-      let power = 0;
-      while (amount >= 1024n && amount % 1024n === 0n) {
-        amount /= 1024n;
-        power++;
-      }
-      return `${minus}${amount}${binaryByPower[power]}`;
+    // The parser's fast path: a whole number small enough for an int64 with its suffix.
+    const precision = denom === '' ? 15 - num.length - Math.trunc((exponent * 3) / 10) - 1 : -1;
+    if (precision >= 0) {
+      const value = BigInt(num);
+      if (exponent % 10 === 0 && (value & 7n) !== 0n) return str;
+      return binaryText(minus, value << BigInt(exponent), 0);
+    }
+    // The general path reads the number as written, which needs a digit (`Pi` alone is refused, `Ki` is 0).
+    if (digits === '' && denom === '') return { error: quantityNumericError };
+    return binaryText(minus, ...binaryNanos(num, denom, exponent));
+  }
+  const precision = 18 - (num.length + denom.length);
+  if (precision >= 0) {
+    const scale = int32(exponent - denom.length);
+    if (scale >= -9) {
+      // Kept as written when it looks canonical already; otherwise an int64 amount at `scale`.
+      if (scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0') return str;
+      return int64AmountText(minus, BigInt(shifted), scale, format);
     }
   }
-  let amount = nanos;
-  let e = -9;
+  // The general path: the digits at scale len(denom) − exponent, rounded up to 10⁻⁹; it reads the
+  // number as written, which needs a digit (`E-19` alone is refused, `k` is 0).
+  if (digits === '' && denom === '') return { error: quantityNumericError };
+  const digitsOnly = shifted.replace(/^0+/, '');
+  if (digitsOnly === '') return '0';
+  const scale = int32(denom.length + int32(-exponent));
+  let unscaled: string;
+  let zeros = 0;
+  if (scale > 9) {
+    const cut = scale - 9;
+    const kept = cut >= digitsOnly.length ? '' : digitsOnly.slice(0, digitsOnly.length - cut);
+    const dropped = cut >= digitsOnly.length ? digitsOnly : digitsOnly.slice(digitsOnly.length - cut);
+    unscaled = /[1-9]/.test(dropped) ? increment(kept) : kept;
+  } else {
+    unscaled = digitsOnly;
+    zeros = 9 - scale;
+  }
+  return `${minus}${decimalCanonical(unscaled, zeros, -9, format)}`;
+}
+
+/**
+ * `infDecAmount.AsCanonicalBytes` and the suffix: `unscaled` followed by `zeros` zeros, times
+ * 10^`exponent` (a 32-bit number), written with its factors of ten moved to a multiple-of-3 exponent.
+ */
+function decimalCanonical(unscaled: string, zeros: number, exponent: number, format: Format): string {
+  const stripped = unscaled.replace(/0+$/, '');
+  if (stripped === '') return '0';
+  // The parser counts the factors of ten it removes in 32 bits too.
+  let e = int32(exponent + int32(zeros + unscaled.length - stripped.length));
+  let amount = stripped;
+  while (e % 3 !== 0) {
+    amount += '0';
+    e = int32(e - 1);
+  }
+  return amount + suffixFor(e, format);
+}
+
+/** `int64Amount.AsCanonicalBytes` (for an amount of at most 18 digits) and the suffix. */
+function int64AmountText(minus: string, value: bigint, scale: number, format: Format): string {
+  if (value === 0n) return '0';
+  let amount = value;
+  let times = 0;
   while (amount >= 10n && amount % 10n === 0n) {
     amount /= 10n;
-    e++;
+    times++;
   }
-  while (e % 3 !== 0) {
-    amount *= 10n;
-    e--;
+  let e = int32(scale + times);
+  const r = e % 3;
+  if (r !== 0) {
+    const times10 = r === 1 || r === -2 ? 10n : 100n;
+    // An int64 overflow falls back to the exact form (the parser's infDecAmount), which needs no room.
+    if (amount * times10 > maxInt64) return `${minus}${decimalCanonical(String(value), 0, scale, format)}`;
+    amount *= times10;
+    e = int32(e - (times10 === 10n ? 1 : 2));
   }
-  if (format === 'DecimalExponent') return `${minus}${amount}${e === 0 ? '' : `e${e}`}`;
-  // Beyond the largest suffix the apiserver writes the number alone (its suffixer knows no other).
-  return `${minus}${amount}${decimalByExponent.get(e) ?? ''}`;
+  return `${minus}${amount}${suffixFor(e, format)}`;
+}
+
+/** The suffix written for a power of ten: a decimal SI letter (none beyond the table), or `eN`. */
+function suffixFor(exponent: number, format: Format): string {
+  if (format === 'DecimalExponent') return exponent === 0 ? '' : `e${exponent}`;
+  // Beyond the table the apiserver writes the number alone (its suffixer knows no other).
+  return decimalByExponent.get(exponent) ?? '';
+}
+
+/** Adds one to a decimal digit string ('' is 0). */
+function increment(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '9') i--;
+  if (i < 0) return `1${'0'.repeat(digits.length)}`;
+  return `${digits.slice(0, i)}${String(Number(digits[i]) + 1)}${'0'.repeat(digits.length - i - 1)}`;
+}
+
+/**
+ * A binary-suffixed value (`num.denom` × 2^`power`) rounded up to 10⁻⁹, capped at 2⁶³−1, in units of
+ * 10⁻⁹ (the second member is the scale, 9, or 0 when capped). Only the first 80 fraction digits are
+ * needed: the value's nanoseconds-like units are n / (2^power · 10⁹) with at most 69 fraction digits,
+ * so digits beyond those only decide "more than", which the round-up reads as one unit more.
+ */
+function binaryNanos(num: string, denom: string, power: number): [bigint, number] {
+  // More than 40 integer digits is beyond the cap whatever the suffix.
+  if (num.length > 40) return [maxInt64, 0];
+  const kept = denom.slice(0, binaryFractionDigits).padEnd(binaryFractionDigits, '0');
+  const more = /[1-9]/.test(denom.slice(binaryFractionDigits));
+  const divisor = 10n ** BigInt(binaryFractionDigits);
+  const exact = (BigInt(num) * divisor + BigInt(kept)) << BigInt(power);
+  const scaled = exact * nanoPerUnit;
+  let nanos = scaled / divisor;
+  if (more || scaled % divisor !== 0n) nanos += 1n;
+  if (nanos > maxInt64 * nanoPerUnit) return [maxInt64, 0];
+  return [nanos, 9];
+}
+
+/**
+ * A BinarySI quantity's text: `amount` × 10^−`scale` (scale 0 or 9). Under 1024, or not a whole
+ * number, it is written in decimal; otherwise with the largest binary suffix that divides it.
+ */
+function binaryText(minus: string, amount: bigint, scale: number): string {
+  if (amount === 0n) return '0';
+  const unit = scale === 0 ? 1n : nanoPerUnit;
+  if (amount < 1024n * unit || amount % unit !== 0n) {
+    // A value under 1 is DecimalSI from the parser already; either way it is written in decimal.
+    return `${minus}${decimalCanonical(String(amount), 0, -scale, 'DecimalSI')}`;
+  }
+  let whole = amount / unit;
+  let power = 0;
+  while (whole >= 1024n && whole % 1024n === 0n) {
+    whole /= 1024n;
+    power++;
+  }
+  return `${minus}${whole}${binaryByPower[power]}`;
+}
+
+/**
+ * A quantity's exact value as the apiserver holds it after decoding: `digits` (no trailing zeros, no
+ * sign) × 10^`exponent`, negative or not; `undefined` when `value` is no quantity. Zero is `digits: ''`.
+ */
+export interface QuantityDecimal {
+  readonly negative: boolean;
+  readonly digits: string;
+  readonly exponent: number;
+}
+
+/** The value of a quantity (a JSON string, number or null), read from the text the apiserver writes for it. */
+export function quantityDecimal(value: unknown): QuantityDecimal | undefined {
+  const text = canonicalQuantity(value);
+  if (text === undefined) return undefined;
+  // The written text is canonical, or kept as written when small: either reads the same way.
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text);
+  if (m === null) return undefined;
+  const [, sign, whole, fraction = '', suffix] = m;
+  let exponent = -fraction.length;
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (Object.hasOwn(decimalSuffixes, suffix)) exponent += decimalSuffixes[suffix];
+  else if (Object.hasOwn(binarySuffixes, suffix)) digits = digits === '' ? '' : String(BigInt(digits) << BigInt(binarySuffixes[suffix]));
+  else if (/^[eE][-+]?\d+$/.test(suffix)) exponent += Number(suffix.slice(1));
+  else return undefined;
+  const stripped = digits.replace(/0+$/, '');
+  return { negative: sign === '-' && stripped !== '', digits: stripped, exponent: stripped === '' ? 0 : exponent + digits.length - stripped.length };
 }

@@ -74,7 +74,12 @@ interface Lookup {
   resourceVersion: string;
   reason: PendingReason;
   queuedAt: number;
+  /** Times the server asked for this lookup again later (429, or 5xx with `Retry-After`). */
+  retries: number;
 }
+
+/** client-go's limit on retries of one request the server asked to retry (`rest.Request`'s maxRetries). */
+const maxRetries = 10;
 
 /**
  * Tells a real deletion from a departure from the selection, for `DELETED` events of a server-side
@@ -94,7 +99,10 @@ interface Lookup {
  *   `graceMs`, no lookup is sent before a departure is that old, so that more of them settle so.
  * - Bounded: `concurrency` lookups in flight, a token bucket of `qps`/`burst`; a departure whose
  *   lookup could not start within `maxWaitMs` gets `'unknown'`, as does one whose lookup failed
- *   (no retry: a failure is reported, not guessed over) or was forbidden (403 on both forms).
+ *   (a failure is reported, not guessed over) or was forbidden (403 on both forms). A lookup the
+ *   server asks to send again later (429, or a 5xx with `Retry-After`, as API Priority and Fairness
+ *   answers under load) is sent again after that wait, as client-go's rest client does, at most 10
+ *   times and only while it still starts within `maxWaitMs`; each retry takes a token.
  * - {@link DeleteReasonResolver.stop} settles every pending reason as `'unknown'` and sends nothing
  *   more; lookups in flight end with the informer's signal.
  */
@@ -104,6 +112,8 @@ export class DeleteReasonResolver {
   private readonly byKey = new Map<string, Lookup>();
   private inFlight = 0;
   private readonly running = new Set<Promise<void>>();
+  /** Timers of lookups waiting to be sent again, as the server asked (cancelled on stop). */
+  private readonly retryTimers = new Set<TimerHandle>();
   private tokens: number;
   private tokensAt: number;
   private timer: TimerHandle | undefined;
@@ -117,7 +127,7 @@ export class DeleteReasonResolver {
   private readonly maxWaitMs: number;
   private readonly graceMs: number;
   /** Requests sent, and reasons reported as `'unknown'` (for status and tests). */
-  readonly counts = { lookups: 0, unknown: 0, settledLocally: 0 };
+  readonly counts = { lookups: 0, unknown: 0, settledLocally: 0, retries: 0 };
 
   constructor(
     private readonly lookup: NameLookup,
@@ -155,7 +165,7 @@ export class DeleteReasonResolver {
     const previous = this.byKey.get(key);
     if (previous !== undefined) this.unknown(previous.reason);
     const meta = obj.metadata ?? {};
-    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', resourceVersion: meta.resourceVersion ?? '', reason, queuedAt: this.clock.now() };
+    const lookup: Lookup = { key, name: meta.name ?? '', namespace: meta.namespace || undefined, uid: meta.uid ?? '', resourceVersion: meta.resourceVersion ?? '', reason, queuedAt: this.clock.now(), retries: 0 };
     // Foreseeably late (more waiting than the budget allows within maxWaitMs): unknown now, not later.
     const ahead = this.waiting.length - this.waitingHead;
     if (this.startDelayMs(ahead + 1) > this.maxWaitMs) {
@@ -186,6 +196,8 @@ export class DeleteReasonResolver {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
+    for (const t of this.retryTimers) t.cancel();
+    this.retryTimers.clear();
     // Lookups in flight end with the informer's signal.
     for (const lookup of this.byKey.values()) this.unknown(lookup.reason);
     this.byKey.clear();
@@ -289,19 +301,47 @@ export class DeleteReasonResolver {
   private async run(lookup: Lookup): Promise<void> {
     this.inFlight++;
     const signal = this.signal();
+    let again = false;
     try {
       const reason = await this.ask(lookup, signal);
       if (this.byKey.get(lookup.key) === lookup) lookup.reason.settle(reason);
     } catch (err) {
-      if (this.byKey.get(lookup.key) === lookup && signal?.aborted !== true) {
-        this.logger.warn(`could not confirm why ${lookup.namespace === undefined ? '' : `${lookup.namespace}/`}${lookup.name} left the cache; reporting the reason as unknown`, { error: describe(err) });
+      again = this.byKey.get(lookup.key) === lookup && signal?.aborted !== true && this.retryLater(lookup, err);
+      if (!again) {
+        if (this.byKey.get(lookup.key) === lookup && signal?.aborted !== true) {
+          this.logger.warn(`could not confirm why ${lookup.namespace === undefined ? '' : `${lookup.namespace}/`}${lookup.name} left the cache; reporting the reason as unknown`, { error: describe(err) });
+        }
+        this.unknown(lookup.reason);
       }
-      this.unknown(lookup.reason);
     } finally {
-      if (this.byKey.get(lookup.key) === lookup) this.byKey.delete(lookup.key);
+      if (!again && this.byKey.get(lookup.key) === lookup) this.byKey.delete(lookup.key);
       this.inFlight--;
       this.pump();
     }
+  }
+
+  /**
+   * Sends `lookup` again after the wait the server asked for, as client-go's rest client does (a 429, or
+   * a 5xx with `Retry-After`; at most {@link maxRetries} times), if that still starts within
+   * `maxWaitMs` of the departure. The retry takes a token like any lookup. Returns whether it will.
+   */
+  private retryLater(lookup: Lookup, err: unknown): boolean {
+    if (this.stopped || !(err instanceof KubeError) || lookup.retries >= maxRetries) return false;
+    const seconds = err.details?.retryAfterSeconds;
+    if (!(err.code === 429 || err.code >= 500) || seconds === undefined) return false;
+    const waitMs = seconds * 1000;
+    if (this.clock.now() + waitMs > lookup.queuedAt + this.maxWaitMs) return false;
+    lookup.retries++;
+    this.counts.retries++;
+    const timer = this.clock.setTimeout(() => {
+      this.retryTimers.delete(timer);
+      // Settled meanwhile (the object came back), or stopped: nothing to send.
+      if (this.stopped || this.byKey.get(lookup.key) !== lookup) return;
+      this.waiting.push(lookup);
+      this.pump();
+    }, waitMs);
+    this.retryTimers.add(timer);
+    return true;
   }
 
   /** One request (a second only the first time a GET is forbidden, in the list form). */

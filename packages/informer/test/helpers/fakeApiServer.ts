@@ -20,7 +20,7 @@ export type Shirt = KubeObject<{ color?: string; size?: string; quantity?: numbe
 
 /** A fault the server applies to the next matching request. */
 export type Fault =
-  | { on: FaultTarget; kind: 'status'; code: number; reason?: string; message?: string; retryAfter?: number; causes?: { reason: string; message: string }[] }
+  | { on: FaultTarget; kind: 'status'; code: number; reason?: string; message?: string; retryAfter?: number; causes?: { reason: string; message: string }[]; plainText?: boolean }
   /** The connection closes under the response (FIN), or with `rst` is reset (RST). */
   | { on: FaultTarget; kind: 'reset'; afterEvents?: number; rst?: boolean }
   | { on: FaultTarget; kind: 'truncate'; afterEvents?: number }
@@ -324,7 +324,14 @@ export class FakeApiServer {
     if (m[2] !== undefined) {
       const fault = this.takeFault('get');
       if (fault?.kind === 'status') {
-        this.json(res, fault.code, status(fault.code, fault.reason ?? 'InternalError', fault.message ?? 'injected failure'));
+        const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+        if (fault.plainText === true) {
+          // As API Priority and Fairness answers (apiserver filters' tooManyRequests: http.Error, text/plain).
+          res.writeHead(fault.code, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+          res.end(`${fault.message ?? 'injected failure'}\n`);
+          return;
+        }
+        this.json(res, fault.code, status(fault.code, fault.reason ?? 'InternalError', fault.message ?? 'injected failure'), headers);
         return;
       }
       if (fault?.kind === 'noResponse') return;

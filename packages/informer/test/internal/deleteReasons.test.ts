@@ -18,11 +18,15 @@ class ControlledLookup implements NameLookup {
   private readonly waiting: (() => void)[] = [];
   /** Answer at once instead of holding the answers back. */
   immediate = false;
+  /** Errors the next GETs fail with, in order (as a loaded apiserver's API Priority and Fairness answers). */
+  readonly failures: KubeError[] = [];
 
   get(name: string, request: RequestOptions = {}): Promise<KubeObjectLike | undefined> {
     this.gets.push(name);
     this.getOptions.push(request);
     if (this.forbidGet) return Promise.reject(new KubeError('Forbidden', `cannot get "${name}"`));
+    const failure = this.failures.shift();
+    if (failure !== undefined) return Promise.reject(failure);
     const answer = (): KubeObjectLike | undefined => (this.present.has(name) ? { metadata: { name, uid: this.present.get(name) } } : undefined);
     if (this.immediate) return Promise.resolve(answer());
     return new Promise((resolve) => this.waiting.push(() => resolve(answer())));
@@ -75,8 +79,82 @@ describe('DeleteReasonResolver', () => {
     await settleMicrotasks();
     expect(a.value).to.equal('deleted');
     expect(server.gets).to.deep.equal(['a']);
-    expect(resolver.counts).to.deep.equal({ lookups: 1, unknown: 1, settledLocally: 0 });
+    expect(resolver.counts).to.deep.equal({ lookups: 1, unknown: 1, settledLocally: 0, retries: 0 });
     expect(resolver.pending).to.equal(0);
+    expect(clock.pending).to.equal(0);
+  });
+
+  // client-go's rest client sends a request again when the server answers 429, or a 5xx with Retry-After
+  // (rest/request.go, checkWait; at most maxRetries = 10 times); API Priority and Fairness answers a burst of
+  // lookups so under load. Reporting those departures as unknown at the first 429 lost reasons a cluster gives.
+  const tooMany = (seconds: number | undefined): KubeError => new KubeError('TooManyRequests', 'too many requests, please try again later', { code: 429, details: seconds === undefined ? undefined : { retryAfterSeconds: seconds } });
+
+  it('does send a lookup again after the Retry-After of a 429 or a 5xx, as client-go does, and only then', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.immediate = true;
+    server.present.set('b', 'uid-b');
+    server.failures.push(tooMany(1), new KubeError('ServiceUnavailable', 'busy', { code: 503, details: { retryAfterSeconds: 2 } }));
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined, { maxWaitMs: 5000 });
+    const a = resolver.resolve('default/a', obj('a'));
+    const b = resolver.resolve('default/b', obj('b'));
+    await settleMicrotasks();
+    expect(server.gets).to.deep.equal(['a', 'b']);
+    expect([a.value, b.value]).to.deep.equal([undefined, undefined]);
+    clock.advance(999);
+    await settleMicrotasks();
+    expect(server.gets).to.deep.equal(['a', 'b']);
+    clock.advance(1);
+    await settleMicrotasks();
+    expect(server.gets).to.deep.equal(['a', 'b', 'a']);
+    expect(a.value).to.equal('deleted');
+    clock.advance(1000);
+    await settleMicrotasks();
+    expect(b.value).to.equal('leftSelection');
+    expect(resolver.counts).to.deep.equal({ lookups: 4, unknown: 0, settledLocally: 0, retries: 2 });
+    expect(clock.pending).to.equal(0);
+  });
+
+  it('does not send again without Retry-After, past maxWaitMs, more than 10 times, or for an object that came back', async () => {
+    const clock = new FakeClock();
+    const server = new ControlledLookup();
+    server.immediate = true;
+    const resolver = new DeleteReasonResolver(server, clock, noopLogger, () => undefined, { maxWaitMs: 60_000 });
+    // A 429 without Retry-After, and a 500 without it: reported, not retried.
+    server.failures.push(tooMany(undefined), new KubeError('InternalError', 'boom', { code: 500 }));
+    const [a, b] = [resolver.resolve('default/a', obj('a')), resolver.resolve('default/b', obj('b'))];
+    await settleMicrotasks();
+    expect([a.value, b.value]).to.deep.equal(['unknown', 'unknown']);
+    // A wait that would end past maxWaitMs of the departure: unknown at once.
+    server.failures.push(tooMany(61));
+    const c = resolver.resolve('default/c', obj('c'));
+    await settleMicrotasks();
+    expect(c.value).to.equal('unknown');
+    // Eleven 429s in a row: ten retries, then unknown.
+    for (let i = 0; i < 11; i++) server.failures.push(tooMany(1));
+    const d = resolver.resolve('default/d', obj('d'));
+    for (let i = 0; i < 12; i++) {
+      await settleMicrotasks();
+      clock.advance(1000);
+    }
+    await settleMicrotasks();
+    expect(d.value).to.equal('unknown');
+    expect(server.gets.filter((n) => n === 'd')).to.have.length(11);
+    // An object that comes back while its lookup waits to be sent again: settled, nothing more sent.
+    server.failures.push(tooMany(1));
+    const e = resolver.resolve('default/e', obj('e'));
+    await settleMicrotasks();
+    resolver.settle('default/e', 'uid-e');
+    expect(e.value).to.equal('leftSelection');
+    clock.advance(1000);
+    await settleMicrotasks();
+    expect(server.gets.filter((n) => n === 'e')).to.have.length(1);
+    // Stopping cancels a wait to send again.
+    server.failures.push(tooMany(1));
+    const f = resolver.resolve('default/f', obj('f'));
+    await settleMicrotasks();
+    resolver.stop();
+    expect(f.value).to.equal('unknown');
     expect(clock.pending).to.equal(0);
   });
 
@@ -112,7 +190,7 @@ describe('DeleteReasonResolver', () => {
     expect(server.gets).to.deep.equal(names);
     expect(reasons.map((r) => r.value)).to.deep.equal(names.map(() => 'deleted'));
     expect(resolver.pending).to.equal(0);
-    expect(resolver.counts).to.deep.equal({ lookups: 1100, unknown: 0, settledLocally: 0 });
+    expect(resolver.counts).to.deep.equal({ lookups: 1100, unknown: 0, settledLocally: 0, retries: 0 });
   });
 
   it('does wait graceMs before looking up, so that an object coming back within it costs no request', async () => {
@@ -135,7 +213,7 @@ describe('DeleteReasonResolver', () => {
     await settleMicrotasks();
     expect(server.gets).to.deep.equal(['b']);
     expect(b.value).to.equal('leftSelection');
-    expect(resolver.counts).to.deep.equal({ lookups: 1, unknown: 0, settledLocally: 1 });
+    expect(resolver.counts).to.deep.equal({ lookups: 1, unknown: 0, settledLocally: 1, retries: 0 });
     expect(clock.pending).to.equal(0);
   });
 
