@@ -68,11 +68,16 @@ describe('Informer recovery after faults stop (real clock, default backoff)', fu
         // Eight seconds of faults: every connection is reset within 300 ms, and all of them every 500 ms;
         // for the last four, every new connection is reset at once (the server is "down"). A watch reset
         // after it delivered events is resumed at once, no failure (as client-go): the failed lists and
-        // connects, and the outage, make the backoff climb.
+        // connects, and the outage, make the backoff climb. The outage lasts until the informer has failed
+        // three times in a row: four seconds are not always enough (with no failure before the outage, the
+        // third comes 0.8–1.6 s + 1.6–3.2 s after the first, so up to 5.3 s in; a run saw exactly 3 at 4 s),
+        // and the bound is derived: while down, each failure follows the previous one within one backoff
+        // cap (10 s), so two more take at most 20 s.
         proxy.flaky = true;
         const faultsEnd = Date.now() + 8000;
+        const outageLimit = faultsEnd + 2 * backoffCapMs() + 1000;
         let lastReset = Date.now();
-        while (Date.now() < faultsEnd) {
+        while (Date.now() < faultsEnd || (informer.status.consecutiveFailures <= 2 && Date.now() < outageLimit)) {
           proxy.down = Date.now() >= faultsEnd - 4000;
           await write();
           if (Date.now() - lastReset >= 500) {

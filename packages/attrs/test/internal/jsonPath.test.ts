@@ -71,7 +71,10 @@ describe('loopRecordBuilder', () => {
 });
 
 describe('compileReader', () => {
-  it('falls back to closures where code generation is disallowed', () => {
+  it('falls back to closures where code generation is disallowed', function () {
+    // The child (tsx compiling the sources) is bounded at 60 s by spawnSync below; mocha's default 20 s
+    // would cut a slow child on a loaded machine first. 60 s plus 10 s for the assertions.
+    this.timeout(70_000);
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
     const script = `
       import { compileFieldSet } from '@kubekit/attrs';

@@ -39,13 +39,25 @@ export async function kubekit(args: string[], options: RunOptions = {}): Promise
   return { code, stdout, stderr };
 }
 
+/**
+ * How long {@link kubekitProcess} lets a child run before it kills it. A test that runs `n` children
+ * sets its mocha timeout to {@link childrenTimeoutMs}(n), so that a slow child (tsx compiling the
+ * sources on a loaded machine) meets this bound, not mocha's default 20 s.
+ */
+export const childTimeoutMs = 60_000;
+
+/** A mocha timeout for a test that runs `children` child processes one after another: each one's bound, plus 10 s for the test's own work. */
+export function childrenTimeoutMs(children: number): number {
+  return children * childTimeoutMs + 10_000;
+}
+
 /** Runs `node --import tsx --conditions=kubekit-source packages/cli/src/bin.ts <args>` from the repository root. */
 export function kubekitProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((done, fail) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', '--conditions=kubekit-source', 'packages/cli/src/bin.ts', ...args],
-      { cwd: repoRoot, env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+      { cwd: repoRoot, env: { PATH: process.env.PATH, ...env }, timeout: childTimeoutMs },
       (error, stdout, stderr) => {
         if (error !== null && typeof error.code !== 'number') {
           fail(error);

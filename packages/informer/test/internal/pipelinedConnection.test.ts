@@ -387,7 +387,10 @@ for (const backend of testBackends()) {
 }
 
 describe('PipelinedConnection and the process', () => {
-  it('does not keep a process alive once every answer is in', async () => {
+  it('does not keep a process alive once every answer is in', async function () {
+    // The child (tsx compiling the sources, then one request) is given 30 s below, the test's own bound;
+    // mocha's default 20 s would cut a slow start on a loaded machine first. 30 s plus 10 s for the rest.
+    this.timeout(40_000);
     const { spawn } = await import('node:child_process');
     const server = await httpServer();
     const script = `
