@@ -67,6 +67,11 @@ export interface WriteContext {
    */
   integralFloats?: string[][];
   /**
+   * A number beyond float64 in a merge patch taken under `Ignore` (`1e400`): the patched object holds
+   * it, and a custom resource's decoder of the result refuses it (a 422 on `patch`) instead of storing null.
+   */
+  mergePatchOverflow?: string;
+  /**
    * The error of a strict decoding failure (`strict decoding error: …`) under `Strict`: a create or
    * update decodes its body with the kind's codec, which names the kind and version (`Widget in version
    * "v1" cannot be handled as a Widget: …`); a patch's is a 422 on `patch` quoting what was patched

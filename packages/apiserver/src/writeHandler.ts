@@ -120,6 +120,14 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     const problem = firstJSONPatchOpProblem(text);
     if (problem?.kind === 'overflow') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${problem.literal} into Go struct field jsonPatchOp.value of type float64`);
   }
+  // A merge patch is decoded into map[string]interface{} to look for duplicate fields (Strict and Warn,
+  // the default): a number beyond float64 fails there, for every kind.
+  // Under Ignore the patch is merged as text and the custom resource decoder of the result meets it.
+  if (use === 'merge') {
+    const literal = floatOverflowIn(text, 0, text.length);
+    if (literal !== undefined && wctx.fieldValidation !== 'Ignore') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${literal} into Go value of type float64`);
+    if (literal !== undefined) wctx.mergePatchOverflow = literal;
+  }
   const overflow = use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' ? floatOverflowIn(text, 0, text.length) : undefined;
   if (overflow !== undefined) {
     const o = isObject(parsed) ? parsed : {};
