@@ -23,6 +23,7 @@ import { jsonTypeName, parseRFC3339 } from '@kubekit/core';
 import { isObject } from './internal/own.js';
 import { canonicalTime } from './internal/goTimes.js';
 import { canonicalQuantity, quantityError } from './internal/quantity.js';
+import { goMapKeys } from './internal/goMapKeys.js';
 
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
@@ -239,10 +240,7 @@ function checkStruct(obj: Record<string, unknown>, name: string, path: string, f
 
 /** An object's members in the order the decoder reads them: as written, or sorted (Go's map encoding, bytewise). */
 function keysOf(obj: Record<string, unknown>, found: Found): string[] {
-  const keys = Object.keys(obj);
-  if (found.sorted !== true) return keys;
-  // Each key's UTF-8 bytes once, not per comparison.
-  return keys.map((k) => [k, Buffer.from(k)] as const).sort((a, b) => Buffer.compare(a[1], b[1])).map(([k]) => k);
+  return found.sorted === true ? goMapKeys(obj) : Object.keys(obj);
 }
 
 /** What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is the trouble). */

@@ -191,7 +191,8 @@ export class BuiltinResourceType implements ResourceType {
     const obj = decodeObjectShape(cloneJSON(body));
     const schema = builtinKindSchema(this.names);
     // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
-    const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema);
+    // A patch's result is read in Go's map order (sorted), so are its unknown fields reported.
+    const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema, { sorted: ctx.patched });
     const { kind, version } = this.names;
     reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
     // Decoded into the Go type: empty omitempty members are as good as absent from here on (the field

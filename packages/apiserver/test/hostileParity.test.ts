@@ -148,6 +148,18 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
 
   // pkg/registry/core/namespace strategy PrepareForUpdate keeps spec.finalizers (only /finalize changes them);
   // pkg/apis/core/validation validateKubeFinalizerName; apiextensions-apiserver's finalizer warnings.
+  // The patcher re-marshals a patch's result from a Go map (sorted keys), and the strict decoder reports
+  // unknown fields in the order it meets them (kube-apiserver 1.34.4; seed 20261130 case 1 of the hostile
+  // differential: kubekit named metadata.toString first, in the order the merge left the members).
+  it('warns about a patch result\'s unknown fields in sorted order', async () => {
+    await client.post(cms, { metadata: { name: 'order' }, data: { a: '1' } });
+    const r = await client.request('PATCH', `${cms}/order?dryRun=All`, '{"metadata":{"toString":"t"},"constructor":{"prototype":{"polluted":"yes"}},"b":1}', 'application/merge-patch+json');
+    expect([r.status, r.headers.get('warning')]).to.deep.equal([200, '299 - "unknown field \\"b\\"", 299 - "unknown field \\"constructor\\"", 299 - "unknown field \\"metadata.toString\\""']);
+    // A create's body is read as written.
+    const created = await client.request('POST', `${cms}?dryRun=All`, '{"metadata":{"name":"o2","toString":"t"},"constructor":1,"b":1}');
+    expect(created.headers.get('warning')).to.equal('299 - "unknown field \\"metadata.toString\\"", 299 - "unknown field \\"constructor\\"", 299 - "unknown field \\"b\\""');
+  });
+
   it('keeps namespace finalizers, checks core finalizer names and warns about custom resource ones', async () => {
     expect((await client.post('/api/v1/namespaces', { metadata: { name: 'fin' } })).status).to.equal(201);
     const r = await client.request('PATCH', '/api/v1/namespaces/fin', '[{"op":"remove","path":"/spec/finalizers"}]', 'application/json-patch+json');

@@ -6,35 +6,36 @@
 import { KubeError } from '@kubekit/core';
 import { itemSchema, propertySchema, resolveSchema, type OpenAPISchema } from '../builtinSchemas.js';
 import { isObject } from './own.js';
+import { goMapKeys } from './goMapKeys.js';
 
 const maxDepth = 1000;
 
 /** Removes the fields of `value` its schema has no place for (mutates); returns their paths. */
-export function pruneUnknownFields(value: unknown, schema: OpenAPISchema): string[] {
+export function pruneUnknownFields(value: unknown, schema: OpenAPISchema, options: { sorted?: boolean } = {}): string[] {
   const unknown: string[] = [];
-  walk(value, resolveSchema(schema), '', 0, unknown);
+  walk(value, resolveSchema(schema), '', 0, unknown, options.sorted === true ? goMapKeys : Object.keys);
   return unknown;
 }
 
-function walk(value: unknown, schema: OpenAPISchema, path: string, depth: number, unknown: string[]): void {
+function walk(value: unknown, schema: OpenAPISchema, path: string, depth: number, unknown: string[], keys: (o: Record<string, unknown>) => string[]): void {
   if (depth > maxDepth) throw KubeError.badRequest(`the object is nested more than ${maxDepth} levels`);
   if (Array.isArray(value)) {
     const items = itemSchema(schema);
     if (items === undefined) return;
-    value.forEach((v, i) => walk(v, items, `${path}[${i}]`, depth + 1, unknown));
+    value.forEach((v, i) => walk(v, items, `${path}[${i}]`, depth + 1, unknown, keys));
     return;
   }
   if (!isObject(value)) return;
   const props = schema.properties;
   if (isObject(props)) {
-    for (const key of Object.keys(value)) {
+    for (const key of keys(value)) {
       const child = `${path === '' ? '' : `${path}.`}${key}`;
       const sub = Object.hasOwn(props, key) ? propertySchema(schema, key) : undefined;
       if (sub === undefined) {
         unknown.push(child);
         delete value[key];
       } else {
-        walk(value[key], sub, child, depth + 1, unknown);
+        walk(value[key], sub, child, depth + 1, unknown, keys);
       }
     }
     return;
@@ -42,6 +43,6 @@ function walk(value: unknown, schema: OpenAPISchema, path: string, depth: number
   // A map (additionalProperties) walks its values; a schema with neither (RawExtension, FieldsV1) keeps all.
   if (isObject(schema.additionalProperties)) {
     const values = resolveSchema(schema.additionalProperties);
-    for (const key of Object.keys(value)) walk(value[key], values, `${path === '' ? '' : `${path}.`}${key}`, depth + 1, unknown);
+    for (const key of keys(value)) walk(value[key], values, `${path === '' ? '' : `${path}.`}${key}`, depth + 1, unknown, keys);
   }
 }
