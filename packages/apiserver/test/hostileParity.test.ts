@@ -160,6 +160,22 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(created.headers.get('warning')).to.equal('299 - "unknown field \\"metadata.toString\\"", 299 - "unknown field \\"constructor\\"", 299 - "unknown field \\"b\\""');
   });
 
+  // A JSON patch that breaks a custom resource's apiVersion or kind: the patcher reads the result's type
+  // into two strings, then the accessors, then validates the apiVersion (kube-apiserver 1.34.4; seed 20261127
+  // case 4 of the hostile differential: kubekit answered the create body's 400 "Object 'apiVersion' is missing").
+  it('answers a JSON patch that breaks a custom resource\'s apiVersion or kind as the patcher does', async () => {
+    await client.post(widgets(), widget('typed'));
+    const patch = async (path: string, value: unknown): Promise<[number, string]> => {
+      const r = await client.request('PATCH', `${widgets()}/typed?dryRun=All`, JSON.stringify([{ op: 'replace', path, value }]), 'application/json-patch+json');
+      return [r.status, String(r.body.message).replace(/^ "" is invalid: patch: Invalid value: "\{.*\}": /s, '<patch>: ')];
+    };
+    expect(await patch('/apiVersion', { k: 'v' })).to.deep.equal([422, '<patch>: couldn\'t get version/kind; json parse error: json: cannot unmarshal object into Go struct field .apiVersion of type string']);
+    expect(await patch('/kind', 5)).to.deep.equal([422, '<patch>: couldn\'t get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string']);
+    expect(await patch('/apiVersion', null)).to.deep.equal([422, '<patch>: .apiVersion accessor error: <nil> is of the type <nil>, expected string']);
+    expect((await patch('/kind', null))[1]).to.match(/^<patch>: Object 'Kind' is missing in '\{"apiVersion":"hostile.example.com\/v1","kind":null,"metadata":\{"creationTimestamp":/);
+    expect(await patch('/apiVersion', 'other.example.com/v1')).to.deep.equal([422, 'Widget.other.example.com "typed" is invalid: apiVersion: Invalid value: "other.example.com/v1": must be hostile.example.com/v1']);
+  });
+
   it('keeps namespace finalizers, checks core finalizer names and warns about custom resource ones', async () => {
     expect((await client.post('/api/v1/namespaces', { metadata: { name: 'fin' } })).status).to.equal(201);
     const r = await client.request('PATCH', '/api/v1/namespaces/fin', '[{"op":"remove","path":"/spec/finalizers"}]', 'application/json-patch+json');
