@@ -139,7 +139,9 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   const shape = goShapeError(use, parsed, wctx);
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
   if (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' && isObject(parsed)) checkCustomResourceEnvelope(r, parsed, text, body);
-  if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : jsonDuplicateFields(text);
+  // An apply configuration is YAML to the apply patcher even when it is written as JSON: go-yaml names its
+  // duplicate keys by line (`line 1: key "a" already set in map`).
+  if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : use === 'apply' ? applyDuplicateKeys(text) : jsonDuplicateFields(text);
   if (use === 'json') wctx.jsonPatchText = text;
   // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
   if (r.type.customResource === true && r.info.subresource !== 'scale' && /\d[.eE]/.test(text)) {
@@ -715,8 +717,33 @@ function sameContent(a: KubeObject, b: KubeObject): boolean {
  * Server-side apply: the configuration merged into the live object by the field manager, which
  * answers conflicts with other managers (409) unless `force` is set; an absent object is created.
  */
+/** go-yaml's duplicate keys of a JSON-written apply configuration (JSON's own words if the YAML parser cannot hold it). */
+function applyDuplicateKeys(text: string): string[] {
+  try {
+    return yamlDuplicateFields(text);
+  } catch {
+    return jsonDuplicateFields(text);
+  }
+}
+
 async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string, force: boolean): Promise<void> {
   const { type, info } = r;
+  // The apply patcher checks duplicate keys after the field manager applied the configuration (its
+  // conflicts come first), with a strict YAML decoding of its own: under Strict a 400 "error strict
+  // decoding YAML: …", under Warn a warning per key (handlers/patch.go, applyPatcher).
+  const duplicates = wctx.duplicateFields;
+  wctx.duplicateFields = [];
+  let duplicatesChecked = false;
+  const checkDuplicates = (): void => {
+    if (duplicatesChecked || duplicates.length === 0) return;
+    duplicatesChecked = true;
+    if (wctx.fieldValidation === 'Strict') {
+      const yaml = duplicates.filter((m) => /^line \d+: key /.test(m));
+      const detail = yaml.length > 0 ? `error converting YAML to JSON: yaml: unmarshal errors:\n  ${yaml.join('\n  ')}` : duplicates.join(', ');
+      throw KubeError.badRequest(`error strict decoding YAML: ${detail}`);
+    }
+    for (const m of duplicates) if (!wctx.warnings.includes(m)) wctx.warnings.push(m);
+  };
   // The apply patcher unmarshals the YAML into a map (a null leaves it empty), then the field manager
   // checks the configuration's group, version and kind (`invalid object type`).
   if (body !== null && !isObject(body)) {
@@ -739,10 +766,14 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
       const scale = scaleOf(type, old);
       const spec = isObject(config.spec) ? config.spec : {};
       const scaled = scaleUpdate(type, { ...scale, spec: { ...scale.spec as Record<string, unknown>, ...spec } })(old);
-      if (!Object.hasOwn(spec, 'replicas')) return scaled;
+      if (!Object.hasOwn(spec, 'replicas')) {
+        checkDuplicates();
+        return scaled;
+      }
       const parentConfig = { apiVersion: old.apiVersion, kind: old.kind, metadata: { name: old.metadata.name } } as KubeObject;
       setPath(parentConfig as Record<string, unknown>, type.names.scale!.specReplicasPath, getPath(scaled, type.names.scale!.specReplicasPath));
       const result = applyManagedFields(old, new AppliedConfiguration(parentConfig), manager, { force }, { ...fieldManagerContext(r, wctx, old, scaled), conflictAPIVersion: 'autoscaling/v1' });
+      checkDuplicates();
       setManagedFields(scaled, result.managedFields);
       return scaled;
     };
@@ -771,6 +802,7 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
       applied = new AppliedConfiguration(config);
     }
     const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));
+    checkDuplicates();
     const obj = decodeApplied(result.object, wctx);
     // The patcher checks the name of what the apply made, after the field manager's conflicts.
     if ((obj.metadata.name ?? '') !== '') checkName(r, obj);

@@ -176,6 +176,25 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(await patch('/apiVersion', 'other.example.com/v1')).to.deep.equal([422, 'Widget.other.example.com "typed" is invalid: apiVersion: Invalid value: "other.example.com/v1": must be hostile.example.com/v1']);
   });
 
+  // The apply patcher checks duplicate keys with a strict YAML decoding of its own, after the field manager
+  // applied the configuration (handlers/patch.go, applyPatcher.applyPatchToCurrentObject): conflicts first,
+  // then "error strict decoding YAML: …" (Strict) or a warning per key (Warn), in go-yaml's words even for a
+  // configuration written as JSON (kube-apiserver 1.34.4; seed 20261202 case 15 of the hostile differential).
+  it('checks an apply configuration\'s duplicate keys as the apply patcher does, after its conflicts', async () => {
+    const dupYAML = (name: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: one\n  a: two\n`;
+    const apply = (name: string, query: string, body = dupYAML(name)): Promise<{ status: number; body: any; headers: Headers }> => // eslint-disable-line @typescript-eslint/no-explicit-any
+      client.request('PATCH', `${cms}/${name}?fieldManager=m&${query}`, body, 'application/apply-patch+yaml');
+    const strict = 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map';
+    expect([(await apply('dup1', 'fieldValidation=Strict')).body.message]).to.deep.equal([strict]);
+    const warned = await apply('dup2', 'fieldValidation=Warn');
+    expect([warned.status, warned.headers.get('warning'), warned.body.data]).to.deep.equal([201, '299 - "line 7: key \\"a\\" already set in map"', { a: 'two' }]);
+    const json = await apply('dup3', 'fieldValidation=Strict', '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup3"},"data":{"a":"one","a":"two"}}');
+    expect(json.body.message).to.equal(strict.replace('line 7', 'line 1'));
+    await client.request('POST', `${cms}?fieldManager=owner`, { metadata: { name: 'dup4' }, data: { a: 'zero' } });
+    expect((await apply('dup4', 'fieldValidation=Strict')).status).to.equal(409);
+    expect((await apply('dup4', 'fieldValidation=Strict&force=true')).body.message).to.equal(strict);
+  });
+
   it('keeps namespace finalizers, checks core finalizer names and warns about custom resource ones', async () => {
     expect((await client.post('/api/v1/namespaces', { metadata: { name: 'fin' } })).status).to.equal(201);
     const r = await client.request('PATCH', '/api/v1/namespaces/fin', '[{"op":"remove","path":"/spec/finalizers"}]', 'application/json-patch+json');
