@@ -97,6 +97,8 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
       throw KubeError.badRequest(`${use === 'apply' ? 'error decoding YAML: ' : ''}error converting YAML to JSON: ${words}`);
     }
     if (duplicates) wctx.duplicateFields = yamlDuplicateFields(text);
+    // An empty document (no content, `null`, `~`, a comment) is YAML's null, as JSON's `null` is.
+    if (use === 'object' && (parsed === null || parsed === undefined)) return nullObject(r, body);
     return parsed;
   }
   let parsed: unknown;
@@ -107,11 +109,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     if (syntax === undefined) throw err;
     throw notDecodable(r, use, wctx, body, syntax);
   }
-  if (use === 'object' && parsed === null) {
-    // A typed decoder reads `null` as an empty object; the custom resource decoder finds no kind in it.
-    if (r.type.customResource !== true || r.info.subresource === 'scale') return {};
-    throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): Object 'Kind' is missing in 'null' (${summarizeData(body)})`);
-  }
+  if (use === 'object' && parsed === null) return nullObject(r, body);
   // A number beyond float64 (1e400): encoding/json's decoding into interface{} fails on it. The custom
   // resource codec and the JSON patch decoder (strict) name it; built-in kinds decode into their types.
   // A JSON patch's operations are decoded one by one, and Go keeps the first problem in document order:
@@ -151,6 +149,13 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
   return parsed;
+}
+
+/** A create's or update's body that is `null`: a typed decoder reads it as an empty object; the custom resource decoder finds no kind in it. */
+function nullObject(r: RestRequest, body: Buffer): Record<string, never> {
+  if (r.type.customResource !== true || r.info.subresource === 'scale') return {};
+  // The unstructured decoder quotes the body as sent (a YAML body's comment too).
+  throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${r.type.names.kind}): Object 'Kind' is missing in '${body.toString('utf8')}' (${summarizeData(body)})`);
 }
 
 async function parsedDeepYAML(ctx: ServerContext, text: string, duplicates: boolean, wctx: WriteContext): Promise<unknown> {
@@ -805,7 +810,7 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     checkDuplicates();
     const obj = decodeApplied(result.object, wctx);
     // The patcher checks the name of what the apply made, after the field manager's conflicts.
-    if ((obj.metadata.name ?? '') !== '') checkName(r, obj);
+    checkName(r, obj);
     setManagedFields(obj, result.managedFields);
     return obj;
   };

@@ -195,6 +195,25 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect((await apply('dup4', 'fieldValidation=Strict&force=true')).body.message).to.equal(strict);
   });
 
+  // The patcher checks the name of every patch's result, an apply's included (handlers/rest.go checkName):
+  // a configuration without a name that creates is a 400, not the validation's 422 (seed 20261209 case 4).
+  it('refuses an apply that would create an object without a name, as checkName does', async () => {
+    const r = await client.request('PATCH', `${widgets()}/unnamed?fieldManager=m`, 'apiVersion: hostile.example.com/v1\nkind: Widget\nspec:\n  data: {}\n', 'application/apply-patch+yaml');
+    expect([r.status, r.body.message]).to.deep.equal([400, 'the name of the object (unnamed based on URL) was undeterminable: name must be provided']);
+  });
+
+  // A YAML body with no document (empty, `null`, `~`, a comment, `---`) is null, as a JSON `null` is: a
+  // built-in kind decodes it as an empty object (the validation's 422), a custom resource finds no kind in
+  // it, quoting the body as sent (kube-apiserver 1.34.4; seed 20261216 case 1 of the hostile differential).
+  it('takes an empty YAML body as null, as a JSON null', async () => {
+    for (const body of ['', 'null', '~', '# just a comment\n', '---\n']) {
+      const cm = await client.request('POST', `${cms}?dryRun=All`, body, 'application/yaml');
+      expect([cm.status, cm.body.message], JSON.stringify(body)).to.deep.equal([422, 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required']);
+    }
+    const cr = await client.request('POST', `${widgets()}?dryRun=All`, '# c\n', 'application/yaml');
+    expect([cr.status, cr.body.message]).to.deep.equal([400, "the object provided is unrecognized (must be of type Widget): Object 'Kind' is missing in '# c\n' (2320630a)"]);
+  });
+
   it('keeps namespace finalizers, checks core finalizer names and warns about custom resource ones', async () => {
     expect((await client.post('/api/v1/namespaces', { metadata: { name: 'fin' } })).status).to.equal(201);
     const r = await client.request('PATCH', '/api/v1/namespaces/fin', '[{"op":"remove","path":"/spec/finalizers"}]', 'application/json-patch+json');
