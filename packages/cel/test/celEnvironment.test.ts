@@ -61,6 +61,8 @@ const truths: Record<string, string[]> = {
     "'hello hello'.replace('he', 'we') == 'wello wello' && 'hello hello'.replace('he', 'we', 1) == 'wello hello'",
     "'a,b,c'.split(',') == ['a', 'b', 'c'] && 'a,b,c'.split(',', 2) == ['a', 'b,c'] && 'abc'.split('') == ['a', 'b', 'c']",
     "'tacocat'.substring(4) == 'cat' && 'tacocat'.substring(0, 4) == 'taco'", "'  \\ttrim\\n '.trim() == 'trim'",
+    // cel-go's trim is Go's strings.TrimSpace: U+0085 and U+3000 are space, U+FEFF is not.
+    "'\\u0085\\u3000trim\\u00a0'.trim() == 'trim' && '\\ufefftrim'.trim() == '\\ufefftrim'",
     "['a', 'b'].join() == 'ab' && ['a', 'b'].join('-') == 'a-b'", "strings.quote('single-quote with \"double quote\"') == '\"single-quote with \\\\\"double quote\\\\\"\"'",
     "'%s is %d years, %.2f'.format([dyn('x'), dyn(7), dyn(1.234)]) == 'x is 7 years, 1.23'", "'%x %X %o %b'.format([255, 255, 8, 5]) == 'ff FF 10 101'",
     // apiextensions-apiserver celcoststability_test.go ("unicode strings", strings version 2)

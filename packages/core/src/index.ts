@@ -32,6 +32,7 @@ export {
 export { noopLogger } from './logger.js';
 export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
 export { humanDuration } from './humanDuration.js';
+export { isSpace, trimSpace } from './goStrings.js';
 export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { asError, errorMessage, isInstanceOf } from './thrown.js';

@@ -1,4 +1,4 @@
-import { invalid } from '@kubekit/core';
+import { invalid, trimSpace } from '@kubekit/core';
 import { sortGoStrings } from './internal/goStrings.js';
 import { labelKeyError, toPath, type LabelRequirementOptions } from './labelRequirement.js';
 import { SelectorParseError } from './selectorParseError.js';
@@ -43,14 +43,6 @@ export function labelSetsEqual(a: Labels, b: Labels): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
-}
-
-// Go's unicode.IsSpace: the Latin-1 spaces plus the Unicode White_Space characters above U+00FF.
-const goSpace = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
-/** Go's `strings.TrimSpace`. */
-function trimSpace(s: string): string {
-  return s.replace(goSpace, '');
 }
 
 /**

@@ -3,7 +3,7 @@
  * `lastIndexOf`, `lowerAscii`, `upperAscii`, `replace`, `split`, `substring`, `trim`, `join`,
  * `format` and `strings.quote`. Indices count code points, as in cel-go.
  */
-import { goFormatFloat } from '@kubekit/core';
+import { goFormatFloat, trimSpace } from '@kubekit/core';
 import { ArrayList, DurationVal, ErrVal, ListVal, MapVal, OptionalVal, TimestampVal, TypeVal, UintVal, typeNameOf } from '../internal/values.js';
 import type { CelVal } from '../internal/values.js';
 import { DynType, IntType, StringType, listType } from '../internal/types.js';
@@ -74,7 +74,6 @@ function goSplitN(s: string, sep: string, n: number): string[] {
   return out;
 }
 
-const goSpace = /^[\s\u0085\u00a0]+|[\s\u0085\u00a0]+$/gu;
 
 function quote(s: string): string {
   let out = '"';
@@ -258,7 +257,7 @@ export const stringsLibrary: readonly FunctionDecl[] = [
       if (a > b) return err(`invalid substring range. start: ${a}, end: ${b}`);
       return c.slice(a, b).join('');
     })),
-  func('trim', memberOverload('string_trim', [StringType], StringType, (s) => (s as string).replace(goSpace, ''))),
+  func('trim', memberOverload('string_trim', [StringType], StringType, (s) => trimSpace(s as string))),
   func('join',
     memberOverload('list_join', [listType(StringType)], StringType, (l) => [...(l as ListVal)].join('')),
     memberOverload('list_join_string', [listType(StringType), StringType], StringType, (l, sep) => [...(l as ListVal)].join(sep as string))),

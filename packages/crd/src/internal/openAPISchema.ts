@@ -5,13 +5,12 @@
  * `additionalProperties` vs `properties`, the list/map type extensions and the static checks of
  * `x-kubernetes-validations`. Compiling the CEL rules is not done here (see the CEL issue).
  */
-import { FieldError, FieldPath, forbidden, invalid, notSupported, required } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, invalid, notSupported, required, trimSpace } from '@kubekit/core';
 import { invalidJSON, jsonItems, jsonStringSlice, jsonValue } from './goJSON.js';
 import type { JSONSchemaProps } from '../types.js';
 import type { Schema } from './model.js';
 import { newStructuralError } from './structural.js';
 import { validFieldPath } from './validFieldPath.js';
-import { trimSpace } from './trimSpace.js';
 
 /** The valid `type` values. */
 const openAPIV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];

@@ -7,7 +7,7 @@
  *
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation-rules
  */
-import { FieldError, FieldPath, forbidden, internalError, invalid } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, internalError, invalid, trimSpace } from '@kubekit/core';
 import type { CustomResourceDefinition, JSONSchemaProps, ValidationRule } from '../types.js';
 import { resolveFieldPath } from '../simpleJsonPath.js';
 import {
@@ -17,7 +17,6 @@ import {
 import type { CompiledExpression, DeclType } from '@kubekit/cel';
 import { goValidationRule } from '../internal/goRule.js';
 import { invalidGo } from '../internal/goSyntax.js';
-import { trimSpace } from '../internal/trimSpace.js';
 
 /** One rule after compilation. */
 export interface CompiledRule {

@@ -10,7 +10,7 @@
  *
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation-rules
  */
-import { FieldError, duplicate, forbidden, internalError, invalid, required } from '@kubekit/core';
+import { FieldError, duplicate, forbidden, internalError, invalid, required, trimSpace } from '@kubekit/core';
 import type { JSONSchemaProps, ValidationRule } from '../types.js';
 import { deepEqual, goKind } from '../internal/valueGo.js';
 import {
@@ -21,7 +21,6 @@ import type { CelVal, CompiledExpression } from '@kubekit/cel';
 import type { CompiledRule } from './compileRules.js';
 import { compileRules } from './compileRules.js';
 import { joinFieldPath } from './fieldPath.js';
-import { trimSpace } from '../internal/trimSpace.js';
 
 /** Options of {@link validateCustomResourceRules}. */
 export interface ValidateRulesOptions {
