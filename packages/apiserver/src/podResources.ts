@@ -10,7 +10,7 @@
 import { FieldPath, forbidden, invalid, required, type FieldError } from '@kubekit/core';
 import { isQualifiedName } from '@kubekit/selectors';
 import { isObject } from './internal/own.js';
-import { canonicalQuantity, quantityDecimal, type QuantityDecimal } from './internal/quantity.js';
+import { canonicalQuantity, decimalOfWritten, quantityDecimal, type QuantityDecimal } from './internal/quantity.js';
 
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
 /** `helper.standardResources`: the unprefixed names `validateResourceName` accepts (quota names included). */
@@ -98,7 +98,7 @@ function quantities(list: unknown): Map<string, Quantity> {
   if (!isObject(list)) return out;
   for (const name of Object.keys(list).sort()) {
     const text = canonicalQuantity(list[name]);
-    const value = quantityDecimal(list[name]);
+    const value = text === undefined ? undefined : decimalOfWritten(text);
     if (text !== undefined && value !== undefined) out.set(name, { text, value });
   }
   return out;

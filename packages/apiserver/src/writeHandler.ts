@@ -138,8 +138,13 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
   if (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' && isObject(parsed)) checkCustomResourceEnvelope(r, parsed, text, body);
   // An apply configuration is YAML to the apply patcher even when it is written as JSON: go-yaml names its
-  // duplicate keys by line (`line 1: key "a" already set in map`).
-  if (wctx.fieldValidation !== 'Ignore') wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed) : use === 'apply' ? applyDuplicateKeys(text) : jsonDuplicateFields(text);
+  // duplicate keys by line (`line 1: key "a" already set in map`). The YAML parser is not given a deeply
+  // nested one (9,000 levels of JSON ran it out of memory, inside a regular expression, killing the
+  // process): those keep JSON's words.
+  if (wctx.fieldValidation !== 'Ignore') {
+    wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed)
+      : use === 'apply' && !yamlIsDeep(text, deepest) ? applyDuplicateKeys(text) : jsonDuplicateFields(text);
+  }
   if (use === 'json') wctx.jsonPatchText = text;
   // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
   if (r.type.customResource === true && r.info.subresource !== 'scale' && /\d[.eE]/.test(text)) {
@@ -722,11 +727,12 @@ function sameContent(a: KubeObject, b: KubeObject): boolean {
  * Server-side apply: the configuration merged into the live object by the field manager, which
  * answers conflicts with other managers (409) unless `force` is set; an absent object is created.
  */
-/** go-yaml's duplicate keys of a JSON-written apply configuration (JSON's own words if the YAML parser cannot hold it). */
+/** go-yaml's duplicate keys of a JSON-written apply configuration (JSON's own words if it nests too deep for the YAML parser's stack). */
 function applyDuplicateKeys(text: string): string[] {
   try {
     return yamlDuplicateFields(text);
-  } catch {
+  } catch (err) {
+    if (!isStackOverflow(err) && !isYAMLStackOverflow(err)) throw err;
     return jsonDuplicateFields(text);
   }
 }

@@ -193,6 +193,11 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     await client.request('POST', `${cms}?fieldManager=owner`, { metadata: { name: 'dup4' }, data: { a: 'zero' } });
     expect((await apply('dup4', 'fieldValidation=Strict')).status).to.equal(409);
     expect((await apply('dup4', 'fieldValidation=Strict&force=true')).body.message).to.equal(strict);
+    // Regression (found in review): a JSON-written configuration nested 9,000 levels ran the YAML parser out of
+    // memory and killed the process; a deep one keeps JSON's words for its duplicates.
+    const deep = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"z":${'{"a":'.repeat(9000)}1${'}'.repeat(9000)}}`;
+    const answered = await apply('deep', 'fieldValidation=Warn&dryRun=All', deep);
+    expect([answered.status, answered.body.message]).to.deep.equal([400, 'failed to create typed patch object (/deep; /v1, Kind=ConfigMap): .z: field not declared in schema']);
   });
 
   // The patcher checks the name of every patch's result, an apply's included (handlers/rest.go checkName):

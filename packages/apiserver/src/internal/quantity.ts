@@ -255,8 +255,11 @@ export interface QuantityDecimal {
 /** The value of a quantity (a JSON string, number or null), read from the text the apiserver writes for it. */
 export function quantityDecimal(value: unknown): QuantityDecimal | undefined {
   const text = canonicalQuantity(value);
-  if (text === undefined) return undefined;
-  // The written text is canonical, or kept as written when small: either reads the same way.
+  return text === undefined ? undefined : decimalOfWritten(text);
+}
+
+/** {@link quantityDecimal} of a text {@link canonicalQuantity} wrote (canonical, or kept as written when small: either reads the same way). */
+export function decimalOfWritten(text: string): QuantityDecimal | undefined {
   const m = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text);
   if (m === null) return undefined;
   const [, sign, whole, fraction = '', suffix] = m;
