@@ -11,7 +11,7 @@ import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, pars
 import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { jsonDuplicateFields, yamlDuplicateFields } from './internal/fieldValidation.js';
+import { jsonDuplicateFields, strictProblems, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
 import { getPath, setPath } from './internal/jsonPath.js';
@@ -749,9 +749,9 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     if (duplicatesChecked || duplicates.length === 0) return;
     duplicatesChecked = true;
     if (wctx.fieldValidation === 'Strict') {
-      const yaml = duplicates.filter((m) => /^line \d+: key /.test(m));
-      const detail = yaml.length > 0 ? `error converting YAML to JSON: yaml: unmarshal errors:\n  ${yaml.join('\n  ')}` : duplicates.join(', ');
-      throw KubeError.badRequest(`error strict decoding YAML: ${detail}`);
+      // sigs.k8s.io/yaml's UnmarshalStrict prefixes go-yaml's error (JSON's duplicate words only for a deep configuration).
+      const detail = strictProblems(duplicates);
+      throw KubeError.badRequest(`error strict decoding YAML: ${detail.startsWith('yaml: ') ? `error converting YAML to JSON: ${detail}` : detail}`);
     }
     for (const m of duplicates) if (!wctx.warnings.includes(m)) wctx.warnings.push(m);
   };

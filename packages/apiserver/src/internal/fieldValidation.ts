@@ -99,6 +99,17 @@ export function yamlDuplicateKeys(yaml: typeof yamlModule, text: string): string
 const yamlDuplicate = /^line \d+: key /;
 
 /**
+ * Field problems as one strict decoding error words them: go-yaml reports all duplicate keys as one error
+ * (a yaml.TypeError of several lines), first; warnings list them one by one (field_validation_test.go,
+ * "post-strict-validation-yaml").
+ */
+export function strictProblems(messages: readonly string[]): string {
+  const yaml = messages.filter((m) => yamlDuplicate.test(m));
+  const rest = messages.filter((m) => !yamlDuplicate.test(m));
+  return (yaml.length === 0 ? rest : [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`, ...rest]).join(', ');
+}
+
+/**
  * Reports the field problems of a write per `fieldValidation`: nothing for `Ignore`, warnings for
  * `Warn`, and for `Strict` the write's {@link WriteContext.strictError}, else a `400 BadRequest` with
  * every problem (after `strictPrefix`: the built-in kinds' decoder says `Deployment in version "v1"
@@ -111,12 +122,7 @@ export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly s
   const messages = [...ctx.duplicateFields, ...unknownFields.map((p) => `unknown field ${JSON.stringify(p)}`)];
   if (messages.length === 0) return;
   if (ctx.fieldValidation === 'Strict') {
-    // go-yaml reports all duplicate keys as one error (a yaml.TypeError of several lines); warnings
-    // list them one by one (field_validation_test.go, "post-strict-validation-yaml").
-    const yaml = ctx.duplicateFields.filter((m) => yamlDuplicate.test(m));
-    const rest = messages.filter((m) => !yamlDuplicate.test(m));
-    const all = yaml.length === 0 ? rest : [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`, ...rest];
-    const message = `strict decoding error: ${all.join(', ')}`;
+    const message = `strict decoding error: ${strictProblems(messages)}`;
     throw ctx.strictError?.(message) ?? KubeError.badRequest(`${strictPrefix}${message}`);
   }
   for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
