@@ -17,7 +17,7 @@ import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodPriorityOnUpdate, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
-import { validatePod, validatePodUpdate } from './podValidation.js';
+import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
@@ -57,6 +57,8 @@ export interface BuiltinSpec {
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
+  /** Validation of a create only, after `validate` (a Pod's `ValidatePodCreate`). */
+  validateCreate?: (o: KubeObject) => FieldError[];
   /** Whether the kind's update validation runs ValidateObjectMeta on the new object too (ConfigMaps, Secrets, Namespaces). */
   updateValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
@@ -254,7 +256,7 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? [])];
+    return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
@@ -413,6 +415,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       // ValidatePodUpdate runs ValidateObjectMeta on the new pod as well.
       updateValidatesMeta: true,
       validate: validatePod,
+      validateCreate: validatePodCreate,
       validateUpdate: validatePodUpdate,
       prepareForStatusUpdate: preparePodStatusUpdate,
       validateStatusUpdate: validatePodStatusUpdate,

@@ -10,31 +10,32 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/apps/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
  */
-import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
+import { FieldError, FieldPath, forbidden, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { labelSelectorFromObject, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { defaultPodTemplate } from './podDefaults.js';
-import { validatePodSpecResources } from './podResources.js';
+import { validatePodSpec } from './podSpecValidation.js';
+import { validatePodSpecificAnnotations } from './podValidation.js';
+import { validateAnnotations } from './objectMeta.js';
 
-/** `ValidatePodTemplateSpec`'s checks operators hit: containers present, named, with an image, their resources. */
+/**
+ * `ValidatePodTemplateSpec`: the template's labels and annotations (named without `metadata`, as the
+ * apiserver names them), the pod-specific annotations, the pod spec ({@link validatePodSpec}), and no
+ * ephemeral containers.
+ */
 function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
-  const spec = objectAt(template, 'spec');
-  const list = spec !== undefined && Array.isArray(spec.containers) ? spec.containers : [];
-  const sp = path.child('spec');
-  if (list.length === 0) return [required(sp.child('containers'), '')];
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  list.forEach((c, i) => {
-    const p = sp.child('containers').index(i);
-    const name = isObject(c) ? c.name : undefined;
-    if (typeof name !== 'string' || name === '') errs.push(required(p.child('name'), ''));
-    else if (names.has(name)) errs.push(new FieldError('FieldValueDuplicate', p.child('name'), name));
-    else names.add(name);
-    if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
-  });
-  errs.push(...validatePodSpecResources(spec, sp));
+  const meta = objectAt(template, 'metadata');
+  const spec = valueAt(template, 'spec');
+  const errs = [
+    ...validateLabels(meta?.labels as Record<string, string> | undefined, path.child('labels')),
+    ...validateAnnotations(meta?.annotations as Record<string, string> | undefined, path.child('annotations')),
+    ...validatePodSpecificAnnotations(meta?.annotations, spec, path.child('annotations')),
+    ...validatePodSpec(spec, path.child('spec')),
+  ];
+  const ephemeral = valueAt(template, 'spec', 'ephemeralContainers');
+  if (Array.isArray(ephemeral) && ephemeral.length > 0) errs.push(forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
   return errs;
 }
 
@@ -353,11 +354,8 @@ const job: BuiltinSpec = {
     const spec = childObject(o, 'spec');
     defaultJobSpec(spec);
     defaultJobLabels(o);
-    const template = childObject(spec, 'template');
-    const restart = valueAt(template, 'spec', 'restartPolicy');
-    defaultPodTemplate(template);
-    // The pod defaults would set Always, which a Job refuses; keep the user's (or no) value.
-    if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
+    // SetDefaults_PodSpec makes a missing restart policy Always, which Job validation then refuses.
+    defaultPodTemplate(childObject(spec, 'template'));
   },
   prepareForCreate: (o) => {
     o.status = {};
@@ -406,10 +404,7 @@ const cronJob: BuiltinSpec = {
     setDefault(spec, 'failedJobsHistoryLimit', 1);
     const jobTemplate = childObject(spec, 'jobTemplate');
     childObject(jobTemplate, 'metadata');
-    const template = childObject(childObject(jobTemplate, 'spec'), 'template');
-    const restart = valueAt(template, 'spec', 'restartPolicy');
-    defaultPodTemplate(template);
-    if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
+    defaultPodTemplate(childObject(childObject(jobTemplate, 'spec'), 'template'));
   },
   prepareForCreate: (o) => { o.status = {}; },
   validate: (o) => {

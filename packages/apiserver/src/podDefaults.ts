@@ -27,7 +27,8 @@ function defaultContainers(list: unknown): void {
     if (!isObject(c)) continue;
     setDefault(c, 'terminationMessagePath', '/dev/termination-log');
     setDefault(c, 'terminationMessagePolicy', 'File');
-    if (typeof c.image === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
+    // An image that does not parse (an empty one) has no tag: IfNotPresent.
+    setDefault(c, 'imagePullPolicy', typeof c.image === 'string' && c.image !== '' ? defaultPullPolicy(c.image) : 'IfNotPresent');
     setDefault(c, 'resources', {});
     if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
     for (const name of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (isObject(c[name])) defaultProbe(c[name]);
@@ -43,12 +44,12 @@ function defaultContainers(list: unknown): void {
   }
 }
 
-/** `SetDefaults_Probe` and `SetDefaults_HTTPGetAction`. */
+/** `SetDefaults_Probe` (a zero is unset, as Go's int32 zero value) and `SetDefaults_HTTPGetAction`. */
 function defaultProbe(probe: JSONObject): void {
-  setDefault(probe, 'timeoutSeconds', 1);
-  setDefault(probe, 'periodSeconds', 10);
-  setDefault(probe, 'successThreshold', 1);
-  setDefault(probe, 'failureThreshold', 3);
+  for (const [field, value] of [['timeoutSeconds', 1], ['periodSeconds', 10], ['successThreshold', 1], ['failureThreshold', 3]] as const) {
+    if (probe[field] === 0) delete probe[field];
+    setDefault(probe, field, value);
+  }
   if (isObject(probe.httpGet)) setDefault(probe.httpGet, 'scheme', 'HTTP');
 }
 
@@ -64,6 +65,10 @@ function defaultVolumes(list: unknown): void {
     if (Object.keys(v).every((k) => k === 'name')) v.emptyDir = {};
     for (const source of modedSources) if (isObject(v[source])) setDefault(v[source], 'defaultMode', 420);
     if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
+    // SetDefaults_ServiceAccountTokenProjection: an hour.
+    if (isObject(v.projected) && Array.isArray(v.projected.sources)) {
+      for (const source of v.projected.sources) if (isObject(source) && isObject(source.serviceAccountToken)) setDefault(source.serviceAccountToken, 'expirationSeconds', 3600);
+    }
     if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) {
       for (const item of v.downwardAPI.items) if (isObject(item) && isObject(item.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
     }
@@ -86,6 +91,7 @@ function defaultPodSpec(spec: JSONObject): void {
   setDefault(spec, 'schedulerName', 'default-scheduler');
   defaultContainers(spec.containers);
   defaultContainers(spec.initContainers);
+  defaultContainers(spec.ephemeralContainers);
   defaultVolumes(spec.volumes);
   // Convert_v1_PodSpec_To_core_PodSpec and back: serviceAccount is the alias of serviceAccountName
   // (which wins when both are given), written as a copy of it.
