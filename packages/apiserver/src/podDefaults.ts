@@ -35,7 +35,7 @@ function defaultContainers(list: unknown): void {
     if (isObject(c.lifecycle)) {
       for (const name of ['postStart', 'preStop']) {
         const handler = c.lifecycle[name];
-        if (isObject(handler) && isObject(handler.httpGet)) setDefault(handler.httpGet, 'scheme', 'HTTP');
+        if (isObject(handler) && isObject(handler.httpGet)) defaultHTTPGet(handler.httpGet);
       }
     }
     if (Array.isArray(c.env)) {
@@ -44,13 +44,21 @@ function defaultContainers(list: unknown): void {
   }
 }
 
-/** `SetDefaults_Probe` (a zero is unset, as Go's int32 zero value) and `SetDefaults_HTTPGetAction`. */
+/** `SetDefaults_Probe` (a zero is unset, as Go's int32 zero value), `SetDefaults_HTTPGetAction` and the gRPC service. */
 function defaultProbe(probe: JSONObject): void {
   for (const [field, value] of [['timeoutSeconds', 1], ['periodSeconds', 10], ['successThreshold', 1], ['failureThreshold', 3]] as const) {
     if (probe[field] === 0) delete probe[field];
     setDefault(probe, field, value);
   }
-  if (isObject(probe.httpGet)) setDefault(probe.httpGet, 'scheme', 'HTTP');
+  if (isObject(probe.httpGet)) defaultHTTPGet(probe.httpGet);
+  // The generated defaults give a gRPC probe an empty service name.
+  if (isObject(probe.grpc)) setDefault(probe.grpc, 'service', '');
+}
+
+/** `SetDefaults_HTTPGetAction`: path `/`, scheme `HTTP`. */
+function defaultHTTPGet(action: JSONObject): void {
+  setDefault(action, 'path', '/');
+  setDefault(action, 'scheme', 'HTTP');
 }
 
 /** The volume sources whose files get a mode (`SetDefaults_*VolumeSource`: 0644, written as 420). */
@@ -61,18 +69,26 @@ function defaultVolumes(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const v of list) {
     if (!isObject(v)) continue;
-    // A volume naming no source is an emptyDir.
-    if (Object.keys(v).every((k) => k === 'name')) v.emptyDir = {};
+    // A volume naming no source (or only null ones) is an emptyDir.
+    if (Object.entries(v).every(([k, value]) => k === 'name' || value === null || value === undefined)) v.emptyDir = {};
     for (const source of modedSources) if (isObject(v[source])) setDefault(v[source], 'defaultMode', 420);
     if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
     // SetDefaults_ServiceAccountTokenProjection: an hour.
     if (isObject(v.projected) && Array.isArray(v.projected.sources)) {
-      for (const source of v.projected.sources) if (isObject(source) && isObject(source.serviceAccountToken)) setDefault(source.serviceAccountToken, 'expirationSeconds', 3600);
+      for (const source of v.projected.sources) {
+        if (!isObject(source)) continue;
+        if (isObject(source.serviceAccountToken)) setDefault(source.serviceAccountToken, 'expirationSeconds', 3600);
+        if (isObject(source.downwardAPI)) defaultFieldRefs(source.downwardAPI.items);
+      }
     }
-    if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) {
-      for (const item of v.downwardAPI.items) if (isObject(item) && isObject(item.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
-    }
+    if (isObject(v.downwardAPI)) defaultFieldRefs(v.downwardAPI.items);
   }
+}
+
+/** `SetDefaults_ObjectFieldSelector` on downward API items: apiVersion `v1`. */
+function defaultFieldRefs(items: unknown): void {
+  if (!Array.isArray(items)) return;
+  for (const item of items) if (isObject(item) && isObject(item.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
 }
 
 /** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
