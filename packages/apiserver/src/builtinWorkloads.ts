@@ -2,7 +2,8 @@
  * The workload kinds operators create: apps/v1 Deployments, StatefulSets, DaemonSets and ReplicaSets,
  * batch/v1 Jobs and CronJobs — with the defaults of their registered defaulting functions (the pod
  * template's included), the validation operators commonly hit (selector required, non-empty and
- * matching the template's labels, containers with names and images, restart policies), generation
+ * matching the template's labels, the template as `ValidatePodTemplateSpec` checks it, restart
+ * policies, no deadline for the apps kinds), generation
  * on spec changes, status and scale subresources, and the Table columns of the apiserver's printers.
  *
  * There is no controller behind them: no ReplicaSet is rolled out, no Pod is created, no Job runs.
