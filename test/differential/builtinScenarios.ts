@@ -421,7 +421,8 @@ export const builtinScenarios: Scenario[] = [
     // ValidatePodSpec on a Pod create and ValidatePodTemplateSpec on workload templates
     // (pkg/apis/core/validation, with the apps and batch validators around it); the cases follow
     // TestValidateContainers, TestValidatePorts, TestValidateEnv, TestValidateEnvFrom, TestValidateVolumes,
-    // TestValidateVolumeMounts, TestValidateProbe and TestValidateInitContainers.
+    // TestValidateVolumeMounts, TestValidateProbe, TestValidateInitContainers, TestValidatePodDNSConfig and
+    // TestValidateTopologySpreadConstraints.
     name: 'builtin/pod-spec-validation',
     async run(s) {
       const ns = 'diff-podspec';
@@ -450,6 +451,13 @@ export const builtinScenarios: Scenario[] = [
       await refused('volume mounts: unknown and invalid volumes, paths, subPath', { volumes: [{ name: 'a', emptyDir: {} }, { name: 'bad', secret: {} }], containers: [ctr({ volumeMounts: [{ name: 'a', mountPath: '/a' }, { name: 'a', mountPath: '/a' }, { name: 'bad', mountPath: '/b' }, { name: 'none', mountPath: '' }, { name: 'a', mountPath: '/c', subPath: '/abs', subPathExpr: '../x' }, { name: 'a', mountPath: '/d', mountPropagation: 'Bidirectional' }] })] });
       await refused('policies: restart, DNS, pull, termination message', { restartPolicy: 'Sometimes', dnsPolicy: 'Everywhere', containers: [ctr({ imagePullPolicy: 'Maybe', terminationMessagePolicy: 'Never' })] });
       await refused('probes and handlers', { containers: [ctr({ livenessProbe: { successThreshold: 2, periodSeconds: -1 }, readinessProbe: { exec: { command: [] }, httpGet: { port: 80 }, terminationGracePeriodSeconds: 5 }, startupProbe: { tcpSocket: { port: 'A_B' } }, lifecycle: { preStop: { sleep: { seconds: 31 } } } })], initContainers: [ctr({ name: 'init', livenessProbe: { exec: { command: ['x'] } } })] });
+      await refused('scheduling: affinity, DNS config, gates, topology spread', {
+        containers: [ctr()],
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a b', operator: 'In' }], matchFields: [{ key: 'metadata.namespace', operator: 'In', values: ['x'] }] }] } }, podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'a' } }, topologyKey: '' }] } },
+        dnsPolicy: 'None', dnsConfig: { nameservers: ['not-an-ip'], searches: ['Bad_Domain.', '.'], options: [{ name: '' }] },
+        readinessGates: [{ conditionType: 'bad type!' }], schedulingGates: [{ name: 'g' }, { name: 'g' }],
+        topologySpreadConstraints: [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 1 }, { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway' }],
+      });
       await refused('ephemeral containers on create', { containers: [ctr()], ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'nope', ports: [{ containerPort: 80 }] }] });
       const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
       const template = (spec: Json, metadata: Json = {}): Json => ({ metadata: { labels: { app: 'a' }, ...metadata }, spec });
