@@ -458,6 +458,10 @@ export const builtinScenarios: Scenario[] = [
         readinessGates: [{ conditionType: 'bad type!' }], schedulingGates: [{ name: 'g' }, { name: 'g' }],
         topologySpreadConstraints: [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 1 }, { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway' }],
       });
+      await refused('security contexts', {
+        securityContext: { runAsUser: -1, fsGroup: 2147483648, seccompProfile: { type: 'Localhost' }, appArmorProfile: { type: 'Bogus' } }, hostPID: true, shareProcessNamespace: true,
+        containers: [ctr({ securityContext: { privileged: true, allowPrivilegeEscalation: false, capabilities: { add: ['CAP_SYS_ADMIN'] }, seccompProfile: { type: 'RuntimeDefault', localhostProfile: 'x' } } })],
+      });
       await refused('ephemeral containers on create', { containers: [ctr()], ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'nope', ports: [{ containerPort: 80 }] }] });
       const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
       const template = (spec: Json, metadata: Json = {}): Json => ({ metadata: { labels: { app: 'a' }, ...metadata }, spec });

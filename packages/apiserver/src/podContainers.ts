@@ -14,6 +14,7 @@ import { FieldPath, duplicate, forbidden, invalid, notFound, notSupported, requi
 import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateResourceRequirements } from './podResources.js';
+import { validateContainerSecurityContext } from './podSecurityContext.js';
 import {
   int, isSet, list, str, validateObjectFieldSelector, validatePullPolicy, validateResourceFieldSelector, validateVolumeDevices, validateVolumeMounts,
 } from './podVolumes.js';
@@ -139,6 +140,7 @@ function validateContainerCommon(ctr: JSONObject, ctx: ContainerContext, path: F
   errs.push(...validateVolumeDevices(ctr, ctx.volumes, path.child('volumeDevices')));
   errs.push(...validatePullPolicy(ctr.imagePullPolicy, path.child('imagePullPolicy')));
   if (isObject(ctr.resources)) errs.push(...validateResourceRequirements(ctr.resources, path.child('resources')));
+  errs.push(...validateContainerSecurityContext(ctr.securityContext, path.child('securityContext')));
   return errs;
 }
 

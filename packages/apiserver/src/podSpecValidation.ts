@@ -2,13 +2,14 @@
  * `ValidatePodSpec` as kube-apiserver 1.34 runs it on a Pod's spec and on every workload's pod
  * template, in its order: the grace period, the volumes, the containers, init containers and
  * ephemeral containers (`podContainers.ts`), the restart and DNS policies, the node selector's labels,
- * affinity, DNS config, readiness and scheduling gates, topology spread constraints
+ * the security context (`podSecurityContext.ts`), affinity, DNS config, readiness and scheduling gates, topology spread constraints
  * (`podScheduling.ts`), the service account name, the node name, `activeDeadlineSeconds`, host name and
  * subdomain, and the tolerations.
  *
  * Not checked (a cluster refuses what kubekit accepts there): resource claims, pod-level resources,
- * host network ports, security contexts, host aliases, priority class and runtime class names,
- * overhead, `os`, `matchLabelKeys`, and the contents of an ephemeral volume's claim template.
+ * host network ports, the parts of security contexts `podSecurityContext.ts` names, host aliases,
+ * priority class and runtime class names, overhead, `os`, `matchLabelKeys`, and the contents of an
+ * ephemeral volume's claim template.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go (ValidatePodSpec)
  */
@@ -17,6 +18,7 @@ import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue,
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers } from './podContainers.js';
 import { int, isSet, list, str, validateVolumes } from './podVolumes.js';
+import { validatePodSecurityContext } from './podSecurityContext.js';
 import { validateAffinity, validateDNSConfig, validateReadinessGates, validateSchedulingGates, validateTopologySpreadConstraints } from './podScheduling.js';
 
 const maxInt32 = 2147483647;
@@ -41,6 +43,7 @@ export function validatePodSpec(value: unknown, path: FieldPath): FieldError[] {
   errs.push(...validateChoice(spec.restartPolicy, restartPolicies, path.child('restartPolicy')));
   errs.push(...validateChoice(spec.dnsPolicy, dnsPolicies, path.child('dnsPolicy')));
   if (isObject(spec.nodeSelector)) errs.push(...validateLabels(spec.nodeSelector as Record<string, string>, path.child('nodeSelector')));
+  errs.push(...validatePodSecurityContext(spec, path.child('securityContext')));
   errs.push(...validateAffinity(spec.affinity, path.child('affinity')));
   errs.push(...validateDNSConfig(spec.dnsConfig, spec.dnsPolicy, path.child('dnsConfig')));
   errs.push(...validateReadinessGates(list(spec.readinessGates), path.child('readinessGates')));
