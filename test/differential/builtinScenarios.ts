@@ -462,6 +462,9 @@ export const builtinScenarios: Scenario[] = [
         securityContext: { runAsUser: -1, fsGroup: 2147483648, seccompProfile: { type: 'Localhost' }, appArmorProfile: { type: 'Bogus' } }, hostPID: true, shareProcessNamespace: true,
         containers: [ctr({ securityContext: { privileged: true, allowPrivilegeEscalation: false, capabilities: { add: ['CAP_SYS_ADMIN'] }, seccompProfile: { type: 'RuntimeDefault', localhostProfile: 'x' } } })],
       });
+      await refused('host network ports, host aliases, os', { hostNetwork: true, hostAliases: [{ ip: 'x', hostnames: ['Bad_Host'] }], os: { name: 'plan9' }, containers: [ctr({ ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 82 }] })] });
+      await refused('runtime class (RuntimeClass admission)', { runtimeClassName: 'gvisor', containers: [ctr()] });
+      await s.req('host network ports defaulted', 'POST', pods, { body: pod({ hostNetwork: true, containers: [ctr({ ports: [{ containerPort: 80 }] })] }) });
       await refused('ephemeral containers on create', { containers: [ctr()], ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'nope', ports: [{ containerPort: 80 }] }] });
       const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
       const template = (spec: Json, metadata: Json = {}): Json => ({ metadata: { labels: { app: 'a' }, ...metadata }, spec });

@@ -16,7 +16,7 @@ import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
-import { admitPodPriority, admitPodPriorityOnUpdate, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
+import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
@@ -404,6 +404,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       prepareForCreate: (o) => {
         // The admission plugins every cluster runs on pods, then the status a new pod gets.
         admitPodPriority(o);
+        admitPodRuntimeClass(o);
         admitPodTolerations(o);
         o.status = initialPodStatus(o);
       },

@@ -33,7 +33,7 @@ function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
     ...validateLabels(meta?.labels as Record<string, string> | undefined, path.child('labels')),
     ...validateAnnotations(meta?.annotations as Record<string, string> | undefined, path.child('annotations')),
     ...validatePodSpecificAnnotations(meta?.annotations, spec, path.child('annotations')),
-    ...validatePodSpec(spec, path.child('spec')),
+    ...validatePodSpec(spec, path.child('spec'), false),
   ];
   const ephemeral = valueAt(template, 'spec', 'ephemeralContainers');
   if (Array.isArray(ephemeral) && ephemeral.length > 0) errs.push(forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));

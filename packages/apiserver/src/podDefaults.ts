@@ -134,6 +134,16 @@ export function defaultPod(pod: KubeObject): void {
     if (Array.isArray(list)) for (const c of list) if (isObject(c) && isObject(c.resources)) requestLimits(c.resources);
   }
   if (isObject(spec.resources)) requestLimits(spec.resources);
+  // defaultHostNetworkPorts: on the host network a pod's ports are its host ports.
+  if (spec.hostNetwork === true) {
+    for (const list of [spec.containers, spec.initContainers]) {
+      if (!Array.isArray(list)) continue;
+      for (const c of list) {
+        if (!isObject(c) || !Array.isArray(c.ports)) continue;
+        for (const p of c.ports) if (isObject(p) && (p.hostPort === undefined || p.hostPort === null || p.hostPort === 0) && p.containerPort !== undefined) p.hostPort = p.containerPort;
+      }
+    }
+  }
 }
 
 function requestLimits(resources: JSONObject): void {
@@ -169,6 +179,19 @@ export function admitPodPriority(pod: KubeObject): void {
     throw forbidden(`the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
   }
   spec.preemptionPolicy = policy;
+}
+
+/**
+ * The `RuntimeClass` admission plugin on a pod being created: the class a pod names must exist, and the
+ * embedded server serves none (node.k8s.io), so any name is refused as the plugin refuses a missing one.
+ * An empty name fails the plugin's lookup itself: the apiserver's 500 without a reason.
+ */
+export function admitPodRuntimeClass(pod: KubeObject): void {
+  const spec = childObject(pod as JSONObject, 'spec');
+  const name = spec.runtimeClassName;
+  if (name === undefined || name === null) return;
+  if (name === '') throw new KubeError('Unknown', 'resource name may not be empty');
+  throw new KubeError('Forbidden', `pods ${JSON.stringify(pod.metadata.name ?? '')} is forbidden: pod rejected: RuntimeClass ${JSON.stringify(String(name))} not found`, { details: { name: pod.metadata.name ?? '', kind: 'pods' } });
 }
 
 /**

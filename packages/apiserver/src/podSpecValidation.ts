@@ -1,15 +1,15 @@
 /**
  * `ValidatePodSpec` as kube-apiserver 1.34 runs it on a Pod's spec and on every workload's pod
  * template, in its order: the grace period, the volumes, the containers, init containers and
- * ephemeral containers (`podContainers.ts`), the restart and DNS policies, the node selector's labels,
- * the security context (`podSecurityContext.ts`), affinity, DNS config, readiness and scheduling gates, topology spread constraints
- * (`podScheduling.ts`), the service account name, the node name, `activeDeadlineSeconds`, host name and
- * subdomain, and the tolerations.
+ * ephemeral containers (`podContainers.ts`), host network ports, the restart and DNS policies, the node
+ * selector's labels, the security context (`podSecurityContext.ts`), affinity, DNS config, readiness
+ * and scheduling gates, topology spread constraints (`podScheduling.ts`), the service account name,
+ * the node name, `activeDeadlineSeconds`, host name and subdomain, the tolerations, host aliases,
+ * priority and runtime class names, and `os`.
  *
  * Not checked (a cluster refuses what kubekit accepts there): resource claims, pod-level resources,
- * host network ports, the parts of security contexts `podSecurityContext.ts` names, host aliases,
- * priority class and runtime class names, overhead, `os`, `matchLabelKeys`, and the contents of an
- * ephemeral volume's claim template.
+ * the parts of security contexts `podSecurityContext.ts` names, overhead, `matchLabelKeys`, the
+ * Linux- and Windows-only fields `os` restricts, and the contents of an ephemeral volume's claim template.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go (ValidatePodSpec)
  */
@@ -19,6 +19,7 @@ import { isObject, type JSONObject } from './internal/own.js';
 import { validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers } from './podContainers.js';
 import { int, isSet, list, str, validateVolumes } from './podVolumes.js';
 import { validatePodSecurityContext } from './podSecurityContext.js';
+import { ipFamily } from './podStatus.js';
 import { validateAffinity, validateDNSConfig, validateReadinessGates, validateSchedulingGates, validateTopologySpreadConstraints } from './podScheduling.js';
 
 const maxInt32 = 2147483647;
@@ -27,8 +28,8 @@ const restartPolicies = ['Always', 'OnFailure', 'Never'];
 const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
-/** The errors of a pod spec at `path` (`spec`, `spec.template.spec`, …). */
-export function validatePodSpec(value: unknown, path: FieldPath): FieldError[] {
+/** The errors of a pod spec at `path` (`spec`, `spec.template.spec`, …); `isPod`: a Pod's, not a template's (`ResourceIsPod`). */
+export function validatePodSpec(value: unknown, path: FieldPath, isPod: boolean): FieldError[] {
   const spec: JSONObject = isObject(value) ? value : {};
   const errs: FieldError[] = [];
   if (!isSet(spec.terminationGracePeriodSeconds)) errs.push(required(path.child('terminationGracePeriodSeconds'), ''));
@@ -40,6 +41,7 @@ export function validatePodSpec(value: unknown, path: FieldPath): FieldError[] {
   errs.push(...validateContainers(containers, ctx, path.child('containers')));
   errs.push(...validateInitContainers(init, containers, ctx, path.child('initContainers')));
   errs.push(...validateEphemeralContainers(list(spec.ephemeralContainers), containers, init, ctx, path.child('ephemeralContainers')));
+  errs.push(...validateHostNetworkPorts(spec, path, isPod));
   errs.push(...validateChoice(spec.restartPolicy, restartPolicies, path.child('restartPolicy')));
   errs.push(...validateChoice(spec.dnsPolicy, dnsPolicies, path.child('dnsPolicy')));
   if (isObject(spec.nodeSelector)) errs.push(...validateLabels(spec.nodeSelector as Record<string, string>, path.child('nodeSelector')));
@@ -62,6 +64,44 @@ export function validatePodSpec(value: unknown, path: FieldPath): FieldError[] {
     if (v !== '') for (const msg of isDNS1123Label(v)) errs.push(invalid(path.child(name), v, msg));
   }
   errs.push(...validateTolerations(list(spec.tolerations), path.child('tolerations')));
+  list(spec.hostAliases).forEach((a, i) => {
+    const alias = isObject(a) ? a : {};
+    const p = path.child('hostAliases').index(i);
+    const ip = str(alias.ip);
+    if (ipFamily(ip) === undefined) errs.push(invalid(p.child('ip'), ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+    list(alias.hostnames).forEach((h, j) => {
+      for (const msg of isDNS1123Subdomain(str(h))) errs.push(invalid(p.child('hostnames').index(j), str(h), msg));
+    });
+  });
+  for (const name of ['priorityClassName', 'runtimeClassName']) {
+    // runtimeClassName is checked when set, even to "" (a pointer); priorityClassName when not empty.
+    const set = name === 'runtimeClassName' ? isSet(spec[name]) : str(spec[name]) !== '';
+    if (set) for (const msg of isDNS1123Subdomain(str(spec[name]))) errs.push(invalid(path.child(name), str(spec[name]), msg));
+  }
+  if (isObject(spec.os)) {
+    const os = str(spec.os.name);
+    if (os === '') errs.push(required(path.child('os', 'name'), ''));
+    else if (os !== 'linux' && os !== 'windows') errs.push(notSupported(path.child('os'), os, ['linux', 'windows']));
+  }
+  return errs;
+}
+
+/**
+ * `validatePodHostNetworkDeps`: on the host network a port's host port is its container port (a
+ * template may leave it 0: the pod's defaults will set it).
+ */
+function validateHostNetworkPorts(spec: JSONObject, path: FieldPath, isPod: boolean): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errs: FieldError[] = [];
+  list(spec.containers).forEach((c, i) => {
+    list(isObject(c) ? c.ports : undefined).forEach((pt, j) => {
+      const port = isObject(pt) ? pt : {};
+      const hostPort = int(port.hostPort) ?? 0;
+      if ((isPod || hostPort !== 0) && hostPort !== (int(port.containerPort) ?? 0)) {
+        errs.push(invalid(path.child('containers').index(i).child('ports').index(j).child('hostPort'), hostPort, 'must match `containerPort` when `hostNetwork` is true'));
+      }
+    });
+  });
   return errs;
 }
 

@@ -76,7 +76,7 @@ function validatePodAnnotations(pod: KubeObject): FieldError[] {
  * projected tokens only with a service account).
  */
 export function validatePod(pod: KubeObject): FieldError[] {
-  return [...validatePodAnnotations(pod), ...validatePodSpec(pod.spec, FieldPath.root('spec')), ...validatePodOnly(pod.spec, FieldPath.root('spec'))];
+  return [...validatePodAnnotations(pod), ...validatePodSpec(pod.spec, FieldPath.root('spec'), true), ...validatePodOnly(pod.spec, FieldPath.root('spec'))];
 }
 
 /** What `ValidatePodCreate` adds for a new pod: no ephemeral containers yet, no node while scheduling gates remain. */
