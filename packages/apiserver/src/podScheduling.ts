@@ -199,6 +199,10 @@ export function validateSchedulingGates(gates: unknown[], path: FieldPath): Fiel
 export function validateTopologySpreadConstraints(constraints: unknown[], path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const all = constraints.map(obj);
+  const pair = (c: JSONObject): string => JSON.stringify([str(c.topologyKey), str(c.whenUnsatisfiable)]);
+  // Where each (topologyKey, whenUnsatisfiable) pair last appears: a constraint is repeated when a later one has its pair.
+  const last = new Map<string, number>();
+  all.forEach((c, i) => last.set(pair(c), i));
   all.forEach((c, i) => {
     const p = path.index(i);
     const maxSkew = int(c.maxSkew) ?? 0;
@@ -207,7 +211,7 @@ export function validateTopologySpreadConstraints(constraints: unknown[], path: 
     if (key === '') errs.push(required(p.child('topologyKey'), 'can not be empty'));
     const action = str(c.whenUnsatisfiable);
     if (!scheduleActions.includes(action)) errs.push(notSupported(p.child('whenUnsatisfiable'), action, scheduleActions));
-    if (all.slice(i + 1).some((r) => str(r.topologyKey) === key && str(r.whenUnsatisfiable) === action)) {
+    if ((last.get(pair(c)) ?? i) > i) {
       errs.push(duplicate(p.child('{topologyKey, whenUnsatisfiable}'), `{${key}, ${action}}`));
     }
     if (isSet(c.minDomains)) {
