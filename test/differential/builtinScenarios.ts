@@ -465,6 +465,7 @@ export const builtinScenarios: Scenario[] = [
       await refused('host network ports, host aliases, os', { hostNetwork: true, hostAliases: [{ ip: 'x', hostnames: ['Bad_Host'] }], os: { name: 'plan9' }, containers: [ctr({ ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 82 }] })] });
       await refused('runtime class (RuntimeClass admission)', { runtimeClassName: 'gvisor', containers: [ctr()] });
       await s.req('host network ports defaulted', 'POST', pods, { body: pod({ hostNetwork: true, containers: [ctr({ ports: [{ containerPort: 80 }] })] }) });
+      await s.req('update refused: invalid env (ValidatePodSpec before the update rules)', 'PATCH', `${pods}/p0`, { body: { spec: { containers: [{ name: 'ctr', env: [{ name: 'a=b' }] }] } }, contentType: 'application/strategic-merge-patch+json', keep: podRefusal });
       await refused('ephemeral containers on create', { containers: [ctr()], ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'nope', ports: [{ containerPort: 80 }] }] });
       const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
       const template = (spec: Json, metadata: Json = {}): Json => ({ metadata: { labels: { app: 'a' }, ...metadata }, spec });
