@@ -15,9 +15,9 @@ import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateResourceRequirements } from './podResources.js';
 import { validateContainerSecurityContext } from './podSecurityContext.js';
-import {
-  int, isSet, list, str, validateObjectFieldSelector, validatePullPolicy, validateResourceFieldSelector, validateVolumeDevices, validateVolumeMounts,
-} from './podVolumes.js';
+import { validatePullPolicy, validateVolumeDevices, validateVolumeMounts } from './podVolumes.js';
+import { int, isSet, list, obj, str } from './internal/podFields.js';
+import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
 
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
 const portProtocols = ['SCTP', 'TCP', 'UDP'];
@@ -27,10 +27,6 @@ const envFieldPaths = ['metadata.name', 'metadata.namespace', 'metadata.uid', 's
 const notForInit = 'may not be set for init containers without restartPolicy=Always';
 /** The `EphemeralContainerCommon` fields an ephemeral container may not set, in the struct's order. */
 const notForEphemeral = ['ports', 'resources', 'resizePolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
-
-function obj(v: unknown): JSONObject {
-  return isObject(v) ? v : {};
-}
 
 /** What every container list is checked against: the pod's volumes and grace period. */
 export interface ContainerContext {

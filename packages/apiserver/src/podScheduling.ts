@@ -11,7 +11,7 @@
 import { FieldPath, duplicate, invalid, notSupported, required, forbidden, type FieldError } from '@kubekit/core';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
-import { int, isSet, list, str } from './podVolumes.js';
+import { int, isSet, list, obj, str } from './internal/podFields.js';
 import { ipFamily } from './podStatus.js';
 
 const maxNameservers = 3;
@@ -19,10 +19,6 @@ const maxSearchPaths = 32;
 const maxSearchListChars = 2048;
 const scheduleActions = ['DoNotSchedule', 'ScheduleAnyway'];
 const inclusionPolicies = ['Honor', 'Ignore'];
-
-function obj(v: unknown): JSONObject {
-  return isObject(v) ? v : {};
-}
 
 function qualifiedName(value: string, path: FieldPath): FieldError[] {
   return isQualifiedName(value).map((msg) => invalid(path, value, msg));

@@ -12,7 +12,7 @@
  */
 import { FieldError, FieldPath, goJSON, goJSONString, invalid, notSupported, required, tooLong } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
-import { isSet, list, str } from './podVolumes.js';
+import { isSet, list, str, validateLocalDescendingPath } from './internal/podFields.js';
 
 const maxID = 2147483647n;
 const idRangeError = `must be between 0 and ${maxID}, inclusive`;
@@ -120,17 +120,10 @@ function validateSeccompProfile(value: unknown, path: FieldPath): FieldError[] {
   else if (!profileTypes.includes(type)) errs.push(notSupported(path.child('type'), type, profileTypes));
   if (type === 'Localhost') {
     if (!isSet(value.localhostProfile)) errs.push(required(path.child('localhostProfile'), 'must be set when seccomp type is Localhost'));
-    else errs.push(...localDescendingPath(str(value.localhostProfile), path.child('localhostProfile')));
+    else errs.push(...validateLocalDescendingPath(str(value.localhostProfile), path.child('localhostProfile')));
   } else if (isSet(value.localhostProfile)) {
     errs.push(new FieldError('FieldValueInvalid', path.child('localhostProfile'), value, 'can only be set when seccomp type is Localhost', seccompJSON(value)));
   }
-  return errs;
-}
-
-/** `validateLocalDescendingPath`. */
-function localDescendingPath(target: string, path: FieldPath): FieldError[] {
-  const errs = target.startsWith('/') ? [invalid(path, target, 'must be a relative path')] : [];
-  if (target.split('/').includes('..')) errs.push(invalid(path, target, "must not contain '..'"));
   return errs;
 }
 

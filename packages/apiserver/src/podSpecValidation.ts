@@ -17,7 +17,8 @@ import { FieldPath, forbidden, invalid, notSupported, required, type FieldError 
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateLabels } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers } from './podContainers.js';
-import { int, isSet, list, str, validateVolumes } from './podVolumes.js';
+import { validateVolumes } from './podVolumes.js';
+import { int, isSet, list, str } from './internal/podFields.js';
 import { validatePodSecurityContext } from './podSecurityContext.js';
 import { ipFamily } from './podStatus.js';
 import { validateAffinity, validateDNSConfig, validateReadinessGates, validateSchedulingGates, validateTopologySpreadConstraints } from './podScheduling.js';

@@ -12,9 +12,11 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
 import { FieldPath, duplicate, forbidden, invalid, notFound, notSupported, required, tooLong, type FieldError } from '@kubekit/core';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
-import { isObject, type JSONObject } from './internal/own.js';
+import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
+import { type JSONObject } from './internal/own.js';
 import { canonicalQuantity, decimalOfWritten } from './internal/quantity.js';
+import { int, isSet, list, obj, str, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './internal/podFields.js';
+import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
 
 /** The volume sources in the order `validateVolumeSource` looks at them, with the path its "more than 1" error names. */
 const volumeSources: readonly (readonly [string, string])[] = [
@@ -35,37 +37,6 @@ const mountPropagations = ['Bidirectional', 'HostToContainer', 'None'];
 const recursiveReadOnlyModes = ['Disabled', 'Enabled', 'IfPossible'];
 /** `validVolumeDownwardAPIFieldPathExpressions`, sorted as `sets.List` prints them. */
 const volumeFieldPaths = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
-/** The v1 field labels `ConvertDownwardAPIFieldLabel` accepts (`spec.host` is `spec.nodeName`). */
-const downwardAPILabels = new Set([
-  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName',
-  'spec.restartPolicy', 'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP', 'status.hostIPs',
-  'status.podIP', 'status.podIPs',
-]);
-const resourceFieldPaths = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
-
-export function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-export function list(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-/** An integer member as a number (int32 members always fit), or undefined when unset. */
-export function int(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  return undefined;
-}
-
-/** Set as a Go pointer is: present and not null. */
-export function isSet(v: unknown): boolean {
-  return v !== undefined && v !== null;
-}
-
-function obj(v: unknown): JSONObject {
-  return isObject(v) ? v : {};
-}
 
 /** The volumes that passed validation by name (mounts may name only these), and the errors. */
 export interface ValidatedVolumes {
@@ -204,24 +175,6 @@ function validateKeyToPath(kp: JSONObject, path: FieldPath): FieldError[] {
   return errs;
 }
 
-/** `validatePathNoBacksteps`: no `..` element (one error however many). */
-function validatePathNoBacksteps(target: string, path: FieldPath): FieldError[] {
-  return target.split('/').includes('..') ? [invalid(path, target, "must not contain '..'")] : [];
-}
-
-/** `validateLocalDescendingPath`: relative, without `..` elements. */
-function validateLocalDescendingPath(target: string, path: FieldPath): FieldError[] {
-  const errs = target.startsWith('/') ? [invalid(path, target, 'must be a relative path')] : [];
-  return [...errs, ...validatePathNoBacksteps(target, path)];
-}
-
-/** `ValidateLocalNonReservedPath`: a local descending path that does not start with `..`. */
-function validateLocalNonReservedPath(target: string, path: FieldPath): FieldError[] {
-  const errs = validateLocalDescendingPath(target, path);
-  if (target.startsWith('..') && !target.startsWith('../')) errs.push(invalid(path, target, "must not start with '..'"));
-  return errs;
-}
-
 /** `validateDownwardAPIVolumeFile`. */
 function validateDownwardAPIFile(file: JSONObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -236,74 +189,6 @@ function validateDownwardAPIFile(file: JSONObject, path: FieldPath): FieldError[
     errs.push(required(path, 'one of fieldRef and resourceFieldRef is required'));
   }
   errs.push(...validateMode(file.mode, path.child('mode')));
-  return errs;
-}
-
-/** `validateObjectFieldSelector`: a downward API field path among `expressions`, or a label or annotation. */
-export function validateObjectFieldSelector(fs: JSONObject, expressions: readonly string[], path: FieldPath): FieldError[] {
-  const apiVersion = str(fs.apiVersion);
-  const fieldPath = str(fs.fieldPath);
-  if (apiVersion === '') return [required(path.child('apiVersion'), '')];
-  if (fieldPath === '') return [required(path.child('fieldPath'), '')];
-  const split = splitSubscript(fieldPath);
-  let internal = fieldPath;
-  let conversion: string | undefined;
-  if (apiVersion !== 'v1') conversion = `unsupported pod version: ${apiVersion}`;
-  else if (split !== undefined) {
-    if (split[0] !== 'metadata.annotations' && split[0] !== 'metadata.labels') conversion = `field label does not support subscript: ${fieldPath}`;
-  } else if (fieldPath === 'spec.host') internal = 'spec.nodeName';
-  else if (!downwardAPILabels.has(fieldPath)) conversion = `field label not supported: ${fieldPath}`;
-  if (conversion !== undefined) return [invalid(path.child('fieldPath'), fieldPath, `error converting fieldPath: ${conversion}`)];
-  if (split !== undefined) {
-    const [name, subscript] = split;
-    return (name === 'metadata.annotations' ? isQualifiedName(subscript.toLowerCase()) : isQualifiedName(subscript))
-      .map((msg) => invalid(path, name === 'metadata.annotations' ? subscript.toLowerCase() : subscript, msg));
-  }
-  return expressions.includes(internal) ? [] : [notSupported(path.child('fieldPath'), internal, expressions)];
-}
-
-/** `fieldpath.SplitMaybeSubscriptedPath`: `metadata.labels['x']` as `['metadata.labels', 'x']`. */
-function splitSubscript(fieldPath: string): [string, string] | undefined {
-  if (!fieldPath.endsWith("']")) return undefined;
-  const s = fieldPath.slice(0, -2);
-  const at = s.indexOf("['");
-  if (at <= 0) return undefined;
-  return [s.slice(0, at), s.slice(at + 2)];
-}
-
-/** `validateContainerResourceFieldSelector` with the downward API's hugepages prefixes; `volume` requires a container name. */
-export function validateResourceFieldSelector(fs: JSONObject, path: FieldPath, volume: boolean): FieldError[] {
-  const errs: FieldError[] = [];
-  const resource = str(fs.resource);
-  if (volume && str(fs.containerName) === '') errs.push(required(path.child('containerName'), ''));
-  else if (resource === '') errs.push(required(path.child('resource'), ''));
-  else if (!resourceFieldPaths.includes(resource) && !resource.startsWith('limits.hugepages-') && !resource.startsWith('requests.hugepages-')) {
-    errs.push(notSupported(path.child('resource'), resource, resourceFieldPaths));
-  }
-  errs.push(...validateDivisor(resource, fs.divisor, path));
-  return errs;
-}
-
-const byteDivisors = ['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei'];
-const byteDivisorWords = 'only divisor\'s values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the';
-
-/** `validateContainerResourceDivisor`: a divisor that is set must suit the resource. */
-function validateDivisor(resource: string, divisor: unknown, path: FieldPath): FieldError[] {
-  const text = canonicalQuantity(divisor);
-  const value = text === undefined ? undefined : decimalOfWritten(text);
-  if (text === undefined || value === undefined || value.digits === '') return [];
-  const errs: FieldError[] = [];
-  const p = path.child('divisor');
-  if ((resource === 'limits.cpu' || resource === 'requests.cpu') && text !== '1m' && text !== '1') {
-    errs.push(invalid(p, resource, 'only divisor\'s values 1m and 1 are supported with the cpu resource'));
-  }
-  if ((resource === 'limits.memory' || resource === 'requests.memory') && !byteDivisors.includes(text)) errs.push(invalid(p, resource, `${byteDivisorWords} memory resource`));
-  if ((resource === 'limits.ephemeral-storage' || resource === 'requests.ephemeral-storage') && !byteDivisors.includes(text)) {
-    errs.push(invalid(p, resource, `${byteDivisorWords} local ephemeral storage resource`));
-  }
-  if ((resource.startsWith('requests.hugepages-') || resource.startsWith('limits.hugepages-')) && !byteDivisors.includes(text)) {
-    errs.push(invalid(p, resource, `${byteDivisorWords} hugepages resource`));
-  }
   return errs;
 }
 
