@@ -474,4 +474,30 @@ export const builtinScenarios: Scenario[] = [
       await s.req('job template', 'POST', `/apis/batch/v1/namespaces/${ns}/jobs`, { keep: statusOnly, body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { restartPolicy: 'Bogus', containers: [ctr({ name: '', env: [{ name: 'x', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '2' } } }] })] } } } } });
     },
   },
+  {
+    // The pods/ephemeralcontainers subresource (kubectl debug): podEphemeralContainersStrategy in
+    // pkg/registry/core/pod and ValidatePodEphemeralContainersUpdate (pkg/apis/core/validation); the cases
+    // follow TestValidatePodEphemeralContainersUpdate.
+    name: 'builtin/pod-ephemeral-containers',
+    async run(s) {
+      const ns = 'diff-ephemeral';
+      await namespace(s, ns);
+      const pods = `/api/v1/namespaces/${ns}/pods`;
+      const strategic = 'application/strategic-merge-patch+json';
+      const json = 'application/json-patch+json';
+      await s.req('create', 'POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+      const e = `${pods}/web/ephemeralcontainers`;
+      await s.req('get', 'GET', e);
+      await s.req('add (strategic merge patch, as kubectl debug)', 'PATCH', e, { body: { spec: { ephemeralContainers: [{ name: 'debug', image: 'busybox', command: ['sh'], stdin: true, tty: true, targetContainerName: 'c' }] } }, contentType: strategic });
+      await s.req('refused: invalid container', 'PATCH', e, { body: { spec: { ephemeralContainers: [{ name: 'Bad_Name', image: 'busybox', ports: [{ containerPort: 80 }], volumeMounts: [{ name: 'x', mountPath: '/x', subPath: 'y' }] }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('refused: existing one changed', 'PATCH', e, { body: [{ op: 'replace', path: '/spec/ephemeralContainers/0/image', value: 'alpine' }], contentType: json, keep: podRefusal });
+      await s.req('refused: existing one removed', 'PATCH', e, { body: [{ op: 'remove', path: '/spec/ephemeralContainers/0' }], contentType: json, keep: podRefusal });
+      await s.req('refused: target not found', 'PATCH', e, { body: { spec: { ephemeralContainers: [{ name: 'debug2', image: 'busybox', targetContainerName: 'nope' }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('other spec fields and labels ignored', 'PATCH', e, { body: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'other' }], ephemeralContainers: [{ name: 'debug3', image: 'busybox' }] } }, contentType: strategic });
+      await s.req('refused: ephemeral containers through the pod itself', 'PATCH', `${pods}/web`, { body: { spec: { ephemeralContainers: [{ name: 'debug4', image: 'busybox' }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('refused: DELETE on the subresource', 'DELETE', e, { keep: statusOnly });
+      await s.req('refused: POST on the subresource', 'POST', e, { body: {}, keep: statusOnly });
+      await s.req('unknown pod', 'GET', `${pods}/nope/ephemeralcontainers`, { keep: statusOnly });
+    },
+  },
 ];

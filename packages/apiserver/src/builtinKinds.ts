@@ -18,6 +18,7 @@ import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
+import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
@@ -32,6 +33,14 @@ import { deepEqual } from './internal/deepEqual.js';
 export interface BuiltinColumn {
   def: Omit<TableColumnDefinition, 'format' | 'description'> & { format?: string; description?: string };
   cell: (o: KubeObject, now: number) => unknown;
+}
+
+/** How a subresource that writes the object itself prepares and validates an update (the apiserver's strategy for it). */
+export interface SubresourceStrategy {
+  /** Keeps of the new object what the subresource may change, the rest from the old one. */
+  prepareForUpdate(o: KubeObject, old: KubeObject): void;
+  /** The errors after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
+  validateUpdate(o: KubeObject, old: KubeObject): FieldError[];
 }
 
 /** How one built-in kind is served: names, Table columns and its strategy rules. */
@@ -70,6 +79,8 @@ export interface BuiltinSpec {
   prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Validation of a `/status` write after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
   validateStatusUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
+  /** The strategies of the kind's `objectSubresources` (a Pod's `ephemeralcontainers`), by subresource. */
+  subresourceStrategies?: Readonly<Record<string, SubresourceStrategy>>;
   deleteReturnsObject?: boolean;
   /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
   orphanDependentsByDefault?: boolean;
@@ -233,6 +244,7 @@ export class BuiltinResourceType implements ResourceType {
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
     // The kind's rules (and a pod's admission plugins) run first: the generation counts the spec they leave.
     if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
+    else this.subresourceStrategy(ctx)?.prepareForUpdate(object, old);
     const field = this.spec.generationField ?? 'spec';
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object[field], old[field])) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
@@ -255,6 +267,11 @@ export class BuiltinResourceType implements ResourceType {
     }
   }
 
+  private subresourceStrategy(ctx: WriteContext): SubresourceStrategy | undefined {
+    const strategies = this.spec.subresourceStrategies;
+    return ctx.subresource !== '' && strategies !== undefined && Object.hasOwn(strategies, ctx.subresource) ? strategies[ctx.subresource] : undefined;
+  }
+
   validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
     return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
   }
@@ -264,6 +281,8 @@ export class BuiltinResourceType implements ResourceType {
     // A status write validates the metadata update only (ValidatePodStatusUpdate, ValidateNamespaceStatusUpdate).
     const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status);
     if (status && this.spec.validateStatusUpdate !== undefined) return [...meta, ...this.spec.validateStatusUpdate(object, old)];
+    const strategy = this.subresourceStrategy(ctx);
+    if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
     return [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
@@ -385,7 +404,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       ],
     }),
     new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain' },
+      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'] },
       columns: [
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
         { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },
@@ -420,6 +439,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       validateUpdate: validatePodUpdate,
       prepareForStatusUpdate: preparePodStatusUpdate,
       validateStatusUpdate: validatePodStatusUpdate,
+      subresourceStrategies: { ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate } },
     }),
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
