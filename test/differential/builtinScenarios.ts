@@ -417,4 +417,87 @@ export const builtinScenarios: Scenario[] = [
       await s.req('apps/v1: deployment paths', 'GET', '/openapi/v3/apis/apps/v1', { keep: (b) => Object.keys((b as { paths: Json }).paths).filter((p) => p.includes('/deployments')).sort() });
     },
   },
+  {
+    // ValidatePodSpec on a Pod create and ValidatePodTemplateSpec on workload templates
+    // (pkg/apis/core/validation, with the apps and batch validators around it); the cases follow
+    // TestValidateContainers, TestValidatePorts, TestValidateEnv, TestValidateEnvFrom, TestValidateVolumes,
+    // TestValidateVolumeMounts, TestValidateProbe, TestValidateInitContainers, TestValidatePodDNSConfig and
+    // TestValidateTopologySpreadConstraints.
+    name: 'builtin/pod-spec-validation',
+    async run(s) {
+      const ns = 'diff-podspec';
+      await namespace(s, ns);
+      const pods = `/api/v1/namespaces/${ns}/pods`;
+      let n = 0;
+      const ctr = (x: Json = {}): Json => ({ name: 'ctr', image: 'image', ...x });
+      const pod = (spec: Json): Json => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${n++}` }, spec });
+      const refused = async (name: string, spec: Json): Promise<void> => {
+        await s.req(name, 'POST', pods, { body: pod(spec), keep: statusOnly });
+      };
+      await s.req('valid pod: volumes, mounts, ports, env, probes, handlers, sidecar', 'POST', pods, { body: pod({
+        volumes: [{ name: 'cfg', configMap: { name: 'c', items: [{ key: 'k', path: 'a/b' }] } }, { name: 'tmp', emptyDir: null }, { name: 'proj', projected: { sources: [{ downwardAPI: { items: [{ path: 'l', fieldRef: { fieldPath: 'metadata.labels' } }] } }, { secret: { name: 's' } }] } }],
+        containers: [ctr({
+          ports: [{ name: 'http', containerPort: 8080 }], env: [{ name: 'weird.name-1', value: 'x' }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }], envFrom: [{ prefix: 'X_', configMapRef: { name: 'c' } }],
+          volumeMounts: [{ name: 'cfg', mountPath: '/cfg', subPath: 'a' }, { name: 'tmp', mountPath: '/tmp' }, { name: 'proj', mountPath: '/proj' }],
+          livenessProbe: { httpGet: { port: 'http' }, periodSeconds: 0 }, startupProbe: { grpc: { port: 9090 } }, lifecycle: { preStop: { sleep: { seconds: 5 } } },
+        })],
+        initContainers: [ctr({ name: 'sidecar', restartPolicy: 'Always', readinessProbe: { exec: { command: ['true'] } } })],
+      }) });
+      await refused('container names: DNS label, duplicates across lists', { containers: [ctr({ name: 'Ctr_1' }), ctr(), ctr()], initContainers: [ctr()] });
+      await refused('ports: numbers, names, protocol, host port conflict', { containers: [ctr({ ports: [{ containerPort: 0 }, { containerPort: 65536, hostPort: 65536 }, { name: 'a.b', containerPort: 80, protocol: 'tcp' }, { name: 'http', containerPort: 81, hostPort: 81 }, { name: 'http', containerPort: 82, hostPort: 81 }] })] });
+      await refused('env: names, valueFrom sources, field paths, keys', { containers: [ctr({ env: [{ name: '' }, { name: 'a=b' }, { name: 'v', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'w', valueFrom: {} }, { name: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } }, { name: 'y', valueFrom: { secretKeyRef: { key: 'a b' } } }] })] });
+      await refused('envFrom: sources, prefix, names', { containers: [ctr({ envFrom: [{}, { configMapRef: { name: 'a' }, secretRef: { name: 'b' } }, { prefix: 'a=b', secretRef: { name: 'Bad_' } }] })] });
+      await refused('volumes: names, sources, required fields, paths', { volumes: [{ name: 'a', emptyDir: {}, hostPath: { path: '/x' } }, { name: 'B_b', secret: {} }, { name: 'c', configMap: { items: [{ key: '', path: '/abs' }, { key: 'k', path: '../x' }] } }, { name: 'c', persistentVolumeClaim: {} }, { name: 'd', hostPath: { path: '/a/../b', type: 'Dir' } }, { name: 'e', projected: { sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 60 } }] } }], containers: [ctr()] });
+      await refused('volume mounts: unknown and invalid volumes, paths, subPath', { volumes: [{ name: 'a', emptyDir: {} }, { name: 'bad', secret: {} }], containers: [ctr({ volumeMounts: [{ name: 'a', mountPath: '/a' }, { name: 'a', mountPath: '/a' }, { name: 'bad', mountPath: '/b' }, { name: 'none', mountPath: '' }, { name: 'a', mountPath: '/c', subPath: '/abs', subPathExpr: '../x' }, { name: 'a', mountPath: '/d', mountPropagation: 'Bidirectional' }] })] });
+      await refused('policies: restart, DNS, pull, termination message', { restartPolicy: 'Sometimes', dnsPolicy: 'Everywhere', containers: [ctr({ imagePullPolicy: 'Maybe', terminationMessagePolicy: 'Never' })] });
+      await refused('probes and handlers', { containers: [ctr({ livenessProbe: { successThreshold: 2, periodSeconds: -1 }, readinessProbe: { exec: { command: [] }, httpGet: { port: 80 }, terminationGracePeriodSeconds: 5 }, startupProbe: { tcpSocket: { port: 'A_B' } }, lifecycle: { preStop: { sleep: { seconds: 31 } } } })], initContainers: [ctr({ name: 'init', livenessProbe: { exec: { command: ['x'] } } })] });
+      await refused('scheduling: affinity, DNS config, gates, topology spread', {
+        containers: [ctr()],
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a b', operator: 'In' }], matchFields: [{ key: 'metadata.namespace', operator: 'In', values: ['x'] }] }] } }, podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'a' } }, topologyKey: '' }] } },
+        dnsPolicy: 'None', dnsConfig: { nameservers: ['not-an-ip'], searches: ['Bad_Domain.', '.'], options: [{ name: '' }] },
+        readinessGates: [{ conditionType: 'bad type!' }], schedulingGates: [{ name: 'g' }, { name: 'g' }],
+        topologySpreadConstraints: [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 1 }, { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway' }],
+      });
+      await refused('security contexts', {
+        securityContext: { runAsUser: -1, fsGroup: 2147483648, seccompProfile: { type: 'Localhost' }, appArmorProfile: { type: 'Bogus' } }, hostPID: true, shareProcessNamespace: true,
+        containers: [ctr({ securityContext: { privileged: true, allowPrivilegeEscalation: false, capabilities: { add: ['CAP_SYS_ADMIN'] }, seccompProfile: { type: 'RuntimeDefault', localhostProfile: 'x' } } })],
+      });
+      await refused('host network ports, host aliases, os', { hostNetwork: true, hostAliases: [{ ip: 'x', hostnames: ['Bad_Host'] }], os: { name: 'plan9' }, containers: [ctr({ ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 82 }] })] });
+      await refused('runtime class (RuntimeClass admission)', { runtimeClassName: 'gvisor', containers: [ctr()] });
+      await s.req('host network ports defaulted', 'POST', pods, { body: pod({ hostNetwork: true, containers: [ctr({ ports: [{ containerPort: 80 }] })] }) });
+      await s.req('update refused: invalid env (ValidatePodSpec before the update rules)', 'PATCH', `${pods}/p0`, { body: { spec: { containers: [{ name: 'ctr', env: [{ name: 'a=b' }] }] } }, contentType: 'application/strategic-merge-patch+json', keep: podRefusal });
+      await refused('ephemeral containers on create', { containers: [ctr()], ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'nope', ports: [{ containerPort: 80 }] }] });
+      const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+      const template = (spec: Json, metadata: Json = {}): Json => ({ metadata: { labels: { app: 'a' }, ...metadata }, spec });
+      await s.req('deployment template', 'POST', deployments, { keep: statusOnly, body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template({ restartPolicy: 'Never', activeDeadlineSeconds: 5, volumes: [{ name: 'v', configMap: {} }], containers: [ctr({ name: 'Bad', ports: [{ containerPort: 0 }], volumeMounts: [{ name: 'v', mountPath: '/v' }] }), ctr({ name: 'Bad' })] }, { annotations: { 'bad key!': 'x' } }) } } });
+      await s.req('statefulset template mounting a claim template', 'POST', `/apis/apps/v1/namespaces/${ns}/statefulsets`, { keep: statusOnly, body: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template({ hostname: 'Not_Checked', containers: [ctr({ volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'own', mountPath: '/own' }] })], volumes: [{ name: 'own', secret: {} }] }, { labels: { app: 'a', 'b@d': 'x' } }), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] } } });
+      await s.req('job template', 'POST', `/apis/batch/v1/namespaces/${ns}/jobs`, { keep: statusOnly, body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { restartPolicy: 'Bogus', containers: [ctr({ name: '', env: [{ name: 'x', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '2' } } }] })] } } } } });
+    },
+  },
+  {
+    // The pods/ephemeralcontainers subresource (kubectl debug): podEphemeralContainersStrategy in
+    // pkg/registry/core/pod and ValidatePodEphemeralContainersUpdate (pkg/apis/core/validation); the cases
+    // follow TestValidatePodEphemeralContainersUpdate.
+    name: 'builtin/pod-ephemeral-containers',
+    async run(s) {
+      const ns = 'diff-ephemeral';
+      await namespace(s, ns);
+      const pods = `/api/v1/namespaces/${ns}/pods`;
+      const strategic = 'application/strategic-merge-patch+json';
+      const json = 'application/json-patch+json';
+      await s.req('create', 'POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+      const e = `${pods}/web/ephemeralcontainers`;
+      await s.req('get', 'GET', e);
+      await s.req('add (strategic merge patch, as kubectl debug)', 'PATCH', e, { body: { spec: { ephemeralContainers: [{ name: 'debug', image: 'busybox', command: ['sh'], stdin: true, tty: true, targetContainerName: 'c' }] } }, contentType: strategic });
+      await s.req('refused: invalid container', 'PATCH', e, { body: { spec: { ephemeralContainers: [{ name: 'Bad_Name', image: 'busybox', ports: [{ containerPort: 80 }], volumeMounts: [{ name: 'x', mountPath: '/x', subPath: 'y' }] }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('refused: existing one changed', 'PATCH', e, { body: [{ op: 'replace', path: '/spec/ephemeralContainers/0/image', value: 'alpine' }], contentType: json, keep: podRefusal });
+      await s.req('refused: existing one removed', 'PATCH', e, { body: [{ op: 'remove', path: '/spec/ephemeralContainers/0' }], contentType: json, keep: podRefusal });
+      await s.req('refused: target not found', 'PATCH', e, { body: { spec: { ephemeralContainers: [{ name: 'debug2', image: 'busybox', targetContainerName: 'nope' }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('other spec fields and labels ignored', 'PATCH', e, { body: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'other' }], ephemeralContainers: [{ name: 'debug3', image: 'busybox' }] } }, contentType: strategic });
+      await s.req('refused: ephemeral containers through the pod itself', 'PATCH', `${pods}/web`, { body: { spec: { ephemeralContainers: [{ name: 'debug4', image: 'busybox' }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('refused: DELETE on the subresource', 'DELETE', e, { keep: statusOnly });
+      await s.req('refused: POST on the subresource', 'POST', e, { body: {}, keep: statusOnly });
+      await s.req('unknown pod', 'GET', `${pods}/nope/ephemeralcontainers`, { keep: statusOnly });
+    },
+  },
 ];

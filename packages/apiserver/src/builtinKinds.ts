@@ -16,8 +16,9 @@ import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
-import { admitPodPriority, admitPodPriorityOnUpdate, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
-import { validatePod, validatePodUpdate } from './podValidation.js';
+import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
+import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
+import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
@@ -32,6 +33,14 @@ import { deepEqual } from './internal/deepEqual.js';
 export interface BuiltinColumn {
   def: Omit<TableColumnDefinition, 'format' | 'description'> & { format?: string; description?: string };
   cell: (o: KubeObject, now: number) => unknown;
+}
+
+/** How a subresource that writes the object itself prepares and validates an update (the apiserver's strategy for it). */
+export interface SubresourceStrategy {
+  /** Keeps of the new object what the subresource may change, the rest from the old one. */
+  prepareForUpdate(o: KubeObject, old: KubeObject): void;
+  /** The errors after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
+  validateUpdate(o: KubeObject, old: KubeObject): FieldError[];
 }
 
 /** How one built-in kind is served: names, Table columns and its strategy rules. */
@@ -57,6 +66,8 @@ export interface BuiltinSpec {
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
+  /** Validation of a create only, after `validate` (a Pod's `ValidatePodCreate`). */
+  validateCreate?: (o: KubeObject) => FieldError[];
   /** Whether the kind's update validation runs ValidateObjectMeta on the new object too (ConfigMaps, Secrets, Namespaces). */
   updateValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
@@ -68,6 +79,8 @@ export interface BuiltinSpec {
   prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Validation of a `/status` write after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
   validateStatusUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
+  /** The strategies of the kind's `objectSubresources` (a Pod's `ephemeralcontainers`), by subresource. */
+  subresourceStrategies?: Readonly<Record<string, SubresourceStrategy>>;
   deleteReturnsObject?: boolean;
   /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
   orphanDependentsByDefault?: boolean;
@@ -231,6 +244,7 @@ export class BuiltinResourceType implements ResourceType {
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
     // The kind's rules (and a pod's admission plugins) run first: the generation counts the spec they leave.
     if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
+    else this.subresourceStrategy(ctx)?.prepareForUpdate(object, old);
     const field = this.spec.generationField ?? 'spec';
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object[field], old[field])) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
@@ -253,8 +267,13 @@ export class BuiltinResourceType implements ResourceType {
     }
   }
 
+  private subresourceStrategy(ctx: WriteContext): SubresourceStrategy | undefined {
+    const strategies = this.spec.subresourceStrategies;
+    return ctx.subresource !== '' && strategies !== undefined && Object.hasOwn(strategies, ctx.subresource) ? strategies[ctx.subresource] : undefined;
+  }
+
   validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? [])];
+    return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
@@ -262,6 +281,8 @@ export class BuiltinResourceType implements ResourceType {
     // A status write validates the metadata update only (ValidatePodStatusUpdate, ValidateNamespaceStatusUpdate).
     const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status);
     if (status && this.spec.validateStatusUpdate !== undefined) return [...meta, ...this.spec.validateStatusUpdate(object, old)];
+    const strategy = this.subresourceStrategy(ctx);
+    if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
     return [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
   }
 }
@@ -383,7 +404,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       ],
     }),
     new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain' },
+      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'] },
       columns: [
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
         { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },
@@ -402,6 +423,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       prepareForCreate: (o) => {
         // The admission plugins every cluster runs on pods, then the status a new pod gets.
         admitPodPriority(o);
+        admitPodRuntimeClass(o);
         admitPodTolerations(o);
         o.status = initialPodStatus(o);
       },
@@ -413,9 +435,11 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       // ValidatePodUpdate runs ValidateObjectMeta on the new pod as well.
       updateValidatesMeta: true,
       validate: validatePod,
+      validateCreate: validatePodCreate,
       validateUpdate: validatePodUpdate,
       prepareForStatusUpdate: preparePodStatusUpdate,
       validateStatusUpdate: validatePodStatusUpdate,
+      subresourceStrategies: { ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate } },
     }),
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },

@@ -2,7 +2,8 @@
  * The workload kinds operators create: apps/v1 Deployments, StatefulSets, DaemonSets and ReplicaSets,
  * batch/v1 Jobs and CronJobs — with the defaults of their registered defaulting functions (the pod
  * template's included), the validation operators commonly hit (selector required, non-empty and
- * matching the template's labels, containers with names and images, restart policies), generation
+ * matching the template's labels, the template as `ValidatePodTemplateSpec` checks it, restart
+ * policies, no deadline for the apps kinds), generation
  * on spec changes, status and scale subresources, and the Table columns of the apiserver's printers.
  *
  * There is no controller behind them: no ReplicaSet is rolled out, no Pod is created, no Job runs.
@@ -10,31 +11,32 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/apps/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
  */
-import { FieldError, FieldPath, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
+import { FieldError, FieldPath, forbidden, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { labelSelectorFromObject, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
-import { childObject, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { childObject, cloneJSON, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { defaultPodTemplate } from './podDefaults.js';
-import { validatePodSpecResources } from './podResources.js';
+import { validatePodSpec } from './podSpecValidation.js';
+import { validatePodSpecificAnnotations } from './podValidation.js';
+import { validateAnnotations } from './objectMeta.js';
 
-/** `ValidatePodTemplateSpec`'s checks operators hit: containers present, named, with an image, their resources. */
+/**
+ * `ValidatePodTemplateSpec`: the template's labels and annotations (named without `metadata`, as the
+ * apiserver names them), the pod-specific annotations, the pod spec ({@link validatePodSpec}), and no
+ * ephemeral containers.
+ */
 function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
-  const spec = objectAt(template, 'spec');
-  const list = spec !== undefined && Array.isArray(spec.containers) ? spec.containers : [];
-  const sp = path.child('spec');
-  if (list.length === 0) return [required(sp.child('containers'), '')];
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  list.forEach((c, i) => {
-    const p = sp.child('containers').index(i);
-    const name = isObject(c) ? c.name : undefined;
-    if (typeof name !== 'string' || name === '') errs.push(required(p.child('name'), ''));
-    else if (names.has(name)) errs.push(new FieldError('FieldValueDuplicate', p.child('name'), name));
-    else names.add(name);
-    if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
-  });
-  errs.push(...validatePodSpecResources(spec, sp));
+  const meta = objectAt(template, 'metadata');
+  const spec = valueAt(template, 'spec');
+  const errs = [
+    ...validateLabels(meta?.labels as Record<string, string> | undefined, path.child('labels')),
+    ...validateAnnotations(meta?.annotations as Record<string, string> | undefined, path.child('annotations')),
+    ...validatePodSpecificAnnotations(meta?.annotations, spec, path.child('annotations')),
+    ...validatePodSpec(spec, path.child('spec'), false),
+  ];
+  const ephemeral = valueAt(template, 'spec', 'ephemeralContainers');
+  if (Array.isArray(ephemeral) && ephemeral.length > 0) errs.push(forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
   return errs;
 }
 
@@ -75,17 +77,67 @@ function validateReplicas(o: KubeObject): FieldError[] {
   return [];
 }
 
-function validateRestartPolicy(template: unknown, path: FieldPath, allowed: string[]): FieldError[] {
+/**
+ * What the apps kinds add to `ValidatePodTemplateSpec`: their pods restart `Always` and have no
+ * `activeDeadlineSeconds` (`kindWord` names the kind as the apiserver's sentence does: a Deployment's
+ * says ReplicaSet).
+ */
+function validateAlwaysRunning(template: unknown, path: FieldPath, kindWord: string): FieldError[] {
+  const errs: FieldError[] = [];
   const policy = valueAt(template, 'spec', 'restartPolicy');
-  if (typeof policy === 'string' && !allowed.includes(policy)) return [notSupported(path.child('spec', 'restartPolicy'), policy, allowed)];
-  return [];
+  if (policy !== 'Always') errs.push(notSupported(path.child('spec', 'restartPolicy'), typeof policy === 'string' ? policy : '', ['Always']));
+  const deadline = valueAt(template, 'spec', 'activeDeadlineSeconds');
+  if (deadline !== undefined && deadline !== null) errs.push(forbidden(path.child('spec', 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kindWord} is not Supported`));
+  return errs;
 }
 
-/** A Job's pod template must say `OnFailure` or `Never` (anything else is `Required`, as upstream words it). */
-function validateJobRestartPolicy(template: unknown, path: FieldPath): FieldError[] {
+/**
+ * `ValidatePodTemplateSpecForStatefulSet` as `ValidateStatefulSetSpec` calls it: the template is checked
+ * without its host name and subdomain (the controller sets them) and with a claim volume for each
+ * volume claim template (mounts may name them; they come first, so the template's own volumes are
+ * numbered after them), and its labels and annotations are checked a second time.
+ */
+function validateStatefulSetTemplate(o: KubeObject): FieldError[] {
+  const path = FieldPath.root('spec', 'template');
+  const template = valueAt(o, 'spec', 'template');
+  const claims = valueAt(o, 'spec', 'volumeClaimTemplates');
+  let checked = template;
+  if (isObject(template) && isObject(template.spec)) {
+    const copy = cloneJSON(template);
+    const spec = childObject(copy, 'spec');
+    delete spec.hostname;
+    delete spec.subdomain;
+    if (Array.isArray(claims) && claims.length > 0) {
+      const added = new Map<string, JSONObject>();
+      for (const c of claims) {
+        const name = isObject(c) && isObject(c.metadata) && typeof c.metadata.name === 'string' ? c.metadata.name : '';
+        added.set(name, { name, persistentVolumeClaim: { claimName: name } });
+      }
+      const own = Array.isArray(spec.volumes) ? spec.volumes.filter((v) => !(isObject(v) && typeof v.name === 'string' && added.has(v.name))) : [];
+      spec.volumes = [...added.values(), ...own];
+    }
+    checked = copy;
+  }
+  const meta = objectAt(template, 'metadata');
+  return [
+    ...validatePodTemplate(checked, path),
+    ...validateLabels(meta?.labels as Record<string, string> | undefined, path.child('labels')),
+    ...validateAnnotations(meta?.annotations as Record<string, string> | undefined, path.child('annotations')),
+    ...validatePodSpecificAnnotations(meta?.annotations, valueAt(template, 'spec'), path.child('annotations')),
+  ];
+}
+
+/**
+ * `ValidateJobSpec`'s restart policy: `OnFailure` or `Never` (`Always`, the default, is `Required`), and
+ * `Never` when a pod failure policy is given.
+ */
+function validateJobRestartPolicy(template: unknown, path: FieldPath, podFailurePolicy: unknown): FieldError[] {
   const policy = valueAt(template, 'spec', 'restartPolicy');
-  if (policy === 'OnFailure' || policy === 'Never') return [];
-  return [required(path.child('spec', 'restartPolicy'), 'valid values: "OnFailure", "Never"')];
+  const p = path.child('spec', 'restartPolicy');
+  if (policy === 'Always' || policy === undefined || policy === null || policy === '') return [required(p, 'valid values: "OnFailure", "Never"')];
+  if (policy !== 'OnFailure' && policy !== 'Never') return [notSupported(p, policy, ['OnFailure', 'Never'])];
+  if (podFailurePolicy !== undefined && podFailurePolicy !== null && policy !== 'Never') return [invalid(p, policy, 'only "Never" is supported when podFailurePolicy is specified')];
+  return [];
 }
 
 /** A field that may not change after creation: `field is immutable`. */
@@ -158,7 +210,7 @@ const deployment: BuiltinSpec = {
   validate: (o) => [
     ...validateReplicas(o), ...validateSelector(o, 'deployment'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
-    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };
@@ -181,7 +233,7 @@ const replicaSet: BuiltinSpec = {
   validate: (o) => [
     ...validateReplicas(o), ...validateSelector(o, 'deployment'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
-    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };
@@ -218,8 +270,8 @@ const statefulSet: BuiltinSpec = {
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [
     ...validateReplicas(o), ...validateSelector(o, 'statefulset'), ...validatePodManagementPolicy(o),
-    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
-    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+    ...validateStatefulSetTemplate(o),
+    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };
@@ -284,7 +336,7 @@ const daemonSet: BuiltinSpec = {
   validate: (o) => [
     ...validateSelector(o, 'daemonset'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
-    ...validateRestartPolicy(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), ['Always']),
+    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'DaemonSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };
@@ -353,11 +405,8 @@ const job: BuiltinSpec = {
     const spec = childObject(o, 'spec');
     defaultJobSpec(spec);
     defaultJobLabels(o);
-    const template = childObject(spec, 'template');
-    const restart = valueAt(template, 'spec', 'restartPolicy');
-    defaultPodTemplate(template);
-    // The pod defaults would set Always, which a Job refuses; keep the user's (or no) value.
-    if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
+    // SetDefaults_PodSpec makes a missing restart policy Always, which Job validation then refuses.
+    defaultPodTemplate(childObject(spec, 'template'));
   },
   prepareForCreate: (o) => {
     o.status = {};
@@ -377,7 +426,7 @@ const job: BuiltinSpec = {
     const tp = FieldPath.root('spec', 'template');
     const template = valueAt(o, 'spec', 'template');
     const errs = [...validateSelector(o, 'job'), ...validatePodTemplate(template, tp)];
-    errs.push(...validateJobRestartPolicy(template, tp));
+    errs.push(...validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'podFailurePolicy')));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
       const v = valueAt(o, 'spec', f);
       if (typeof v === 'number' && v < 0) errs.push(invalid(FieldPath.root('spec', f), v, 'must be greater than or equal to 0'));
@@ -406,10 +455,7 @@ const cronJob: BuiltinSpec = {
     setDefault(spec, 'failedJobsHistoryLimit', 1);
     const jobTemplate = childObject(spec, 'jobTemplate');
     childObject(jobTemplate, 'metadata');
-    const template = childObject(childObject(jobTemplate, 'spec'), 'template');
-    const restart = valueAt(template, 'spec', 'restartPolicy');
-    defaultPodTemplate(template);
-    if (restart === undefined) delete childObject(template, 'spec').restartPolicy;
+    defaultPodTemplate(childObject(childObject(jobTemplate, 'spec'), 'template'));
   },
   prepareForCreate: (o) => { o.status = {}; },
   validate: (o) => {
@@ -426,7 +472,7 @@ const cronJob: BuiltinSpec = {
     const tp = FieldPath.root('spec', 'jobTemplate', 'spec', 'template');
     const template = valueAt(o, 'spec', 'jobTemplate', 'spec', 'template');
     errs.push(...validatePodTemplate(template, tp));
-    errs.push(...validateJobRestartPolicy(template, tp));
+    errs.push(...validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'jobTemplate', 'spec', 'podFailurePolicy')));
     return errs;
   },
 };

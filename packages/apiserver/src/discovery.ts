@@ -23,6 +23,7 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     if (n.categories.length > 0) r.categories = [...n.categories];
     r.storageVersionHash = storageVersionHash(n.group, n.version, n.kind);
     out.push(r);
+    for (const sub of n.objectSubresources ?? []) out.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
     if (n.status) out.push({ name: `${n.resource}/status`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
     if (n.scale !== undefined) {
       out.push({ name: `${n.resource}/scale`, singularName: '', namespaced: n.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
@@ -60,6 +61,7 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
   if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
   if (n.categories.length > 0) r.categories = [...n.categories];
   const subs: Record<string, unknown>[] = [];
+  for (const sub of n.objectSubresources ?? []) subs.push({ subresource: sub, responseKind: { group: n.group, version: n.version, kind: n.kind }, verbs: subresourceVerbs });
   if (n.status) subs.push({ subresource: 'status', responseKind: { group: n.group, version: n.version, kind: n.kind }, verbs: subresourceVerbs });
   if (n.scale !== undefined) subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
   if (subs.length > 0) r.subresources = subs;

@@ -286,7 +286,8 @@ function validateCommon(meta: ObjectMeta, p: FieldPath, which: 'meta' | 'update'
 /** `IsStandardFinalizerName` of pkg/apis/core/helper. */
 export const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
 
-function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
+/** `ValidateAnnotations`: qualified-name keys and a total size limit. */
+export function validateAnnotations(annotations: Record<string, string> | undefined, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (annotations === undefined) return errs;
   let size = 0;

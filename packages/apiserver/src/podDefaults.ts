@@ -27,14 +27,15 @@ function defaultContainers(list: unknown): void {
     if (!isObject(c)) continue;
     setDefault(c, 'terminationMessagePath', '/dev/termination-log');
     setDefault(c, 'terminationMessagePolicy', 'File');
-    if (typeof c.image === 'string') setDefault(c, 'imagePullPolicy', defaultPullPolicy(c.image));
+    // An image that does not parse (an empty one) has no tag: IfNotPresent.
+    setDefault(c, 'imagePullPolicy', typeof c.image === 'string' && c.image !== '' ? defaultPullPolicy(c.image) : 'IfNotPresent');
     setDefault(c, 'resources', {});
     if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
     for (const name of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (isObject(c[name])) defaultProbe(c[name]);
     if (isObject(c.lifecycle)) {
       for (const name of ['postStart', 'preStop']) {
         const handler = c.lifecycle[name];
-        if (isObject(handler) && isObject(handler.httpGet)) setDefault(handler.httpGet, 'scheme', 'HTTP');
+        if (isObject(handler) && isObject(handler.httpGet)) defaultHTTPGet(handler.httpGet);
       }
     }
     if (Array.isArray(c.env)) {
@@ -43,13 +44,21 @@ function defaultContainers(list: unknown): void {
   }
 }
 
-/** `SetDefaults_Probe` and `SetDefaults_HTTPGetAction`. */
+/** `SetDefaults_Probe` (a zero is unset, as Go's int32 zero value), `SetDefaults_HTTPGetAction` and the gRPC service. */
 function defaultProbe(probe: JSONObject): void {
-  setDefault(probe, 'timeoutSeconds', 1);
-  setDefault(probe, 'periodSeconds', 10);
-  setDefault(probe, 'successThreshold', 1);
-  setDefault(probe, 'failureThreshold', 3);
-  if (isObject(probe.httpGet)) setDefault(probe.httpGet, 'scheme', 'HTTP');
+  for (const [field, value] of [['timeoutSeconds', 1], ['periodSeconds', 10], ['successThreshold', 1], ['failureThreshold', 3]] as const) {
+    if (probe[field] === 0) delete probe[field];
+    setDefault(probe, field, value);
+  }
+  if (isObject(probe.httpGet)) defaultHTTPGet(probe.httpGet);
+  // The generated defaults give a gRPC probe an empty service name.
+  if (isObject(probe.grpc)) setDefault(probe.grpc, 'service', '');
+}
+
+/** `SetDefaults_HTTPGetAction`: path `/`, scheme `HTTP`. */
+function defaultHTTPGet(action: JSONObject): void {
+  setDefault(action, 'path', '/');
+  setDefault(action, 'scheme', 'HTTP');
 }
 
 /** The volume sources whose files get a mode (`SetDefaults_*VolumeSource`: 0644, written as 420). */
@@ -60,14 +69,26 @@ function defaultVolumes(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const v of list) {
     if (!isObject(v)) continue;
-    // A volume naming no source is an emptyDir.
-    if (Object.keys(v).every((k) => k === 'name')) v.emptyDir = {};
+    // A volume naming no source (or only null ones) is an emptyDir.
+    if (Object.entries(v).every(([k, value]) => k === 'name' || value === null || value === undefined)) v.emptyDir = {};
     for (const source of modedSources) if (isObject(v[source])) setDefault(v[source], 'defaultMode', 420);
     if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
-    if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) {
-      for (const item of v.downwardAPI.items) if (isObject(item) && isObject(item.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
+    // SetDefaults_ServiceAccountTokenProjection: an hour.
+    if (isObject(v.projected) && Array.isArray(v.projected.sources)) {
+      for (const source of v.projected.sources) {
+        if (!isObject(source)) continue;
+        if (isObject(source.serviceAccountToken)) setDefault(source.serviceAccountToken, 'expirationSeconds', 3600);
+        if (isObject(source.downwardAPI)) defaultFieldRefs(source.downwardAPI.items);
+      }
     }
+    if (isObject(v.downwardAPI)) defaultFieldRefs(v.downwardAPI.items);
   }
+}
+
+/** `SetDefaults_ObjectFieldSelector` on downward API items: apiVersion `v1`. */
+function defaultFieldRefs(items: unknown): void {
+  if (!Array.isArray(items)) return;
+  for (const item of items) if (isObject(item) && isObject(item.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
 }
 
 /** `SetDefaults_PodSpec` and the container defaults, on a pod template. */
@@ -86,6 +107,7 @@ function defaultPodSpec(spec: JSONObject): void {
   setDefault(spec, 'schedulerName', 'default-scheduler');
   defaultContainers(spec.containers);
   defaultContainers(spec.initContainers);
+  defaultContainers(spec.ephemeralContainers);
   defaultVolumes(spec.volumes);
   // Convert_v1_PodSpec_To_core_PodSpec and back: serviceAccount is the alias of serviceAccountName
   // (which wins when both are given), written as a copy of it.
@@ -112,6 +134,16 @@ export function defaultPod(pod: KubeObject): void {
     if (Array.isArray(list)) for (const c of list) if (isObject(c) && isObject(c.resources)) requestLimits(c.resources);
   }
   if (isObject(spec.resources)) requestLimits(spec.resources);
+  // defaultHostNetworkPorts: on the host network a pod's ports are its host ports.
+  if (spec.hostNetwork === true) {
+    for (const list of [spec.containers, spec.initContainers]) {
+      if (!Array.isArray(list)) continue;
+      for (const c of list) {
+        if (!isObject(c) || !Array.isArray(c.ports)) continue;
+        for (const p of c.ports) if (isObject(p) && (p.hostPort === undefined || p.hostPort === null || p.hostPort === 0) && p.containerPort !== undefined) p.hostPort = p.containerPort;
+      }
+    }
+  }
 }
 
 function requestLimits(resources: JSONObject): void {
@@ -147,6 +179,19 @@ export function admitPodPriority(pod: KubeObject): void {
     throw forbidden(`the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
   }
   spec.preemptionPolicy = policy;
+}
+
+/**
+ * The `RuntimeClass` admission plugin on a pod being created: the class a pod names must exist, and the
+ * embedded server serves none (node.k8s.io), so any name is refused as the plugin refuses a missing one.
+ * An empty name fails the plugin's lookup itself: the apiserver's 500 without a reason.
+ */
+export function admitPodRuntimeClass(pod: KubeObject): void {
+  const spec = childObject(pod as JSONObject, 'spec');
+  const name = spec.runtimeClassName;
+  if (name === undefined || name === null) return;
+  if (name === '') throw new KubeError('Unknown', 'resource name may not be empty');
+  throw new KubeError('Forbidden', `pods ${JSON.stringify(pod.metadata.name ?? '')} is forbidden: pod rejected: RuntimeClass ${JSON.stringify(String(name))} not found`, { details: { name: pod.metadata.name ?? '', kind: 'pods' } });
 }
 
 /**

@@ -3,7 +3,7 @@
  * with `validateContainerResourceName`, pkg/apis/core/validation): names a container may request,
  * quantities not negative, whole numbers for extended resources, requests not above limits (equal to
  * them for resources that cannot be overcommitted), hugepages in whole pages and beside CPU or memory.
- * A Pod's containers and init containers, and a workload's template's, are checked alike.
+ * A Pod's containers, and a workload's template's, are checked alike (`podContainers.ts` calls it per container).
  *
  * Go walks the `limits` and `requests` maps in no fixed order; kubekit walks each in key order.
  */
@@ -29,20 +29,6 @@ const overcommitAllowed = (name: string): boolean => isNative(name) && !isHugePa
 const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
 /** `IsStandardResourceName`: a standard name, or hugepages (a container's `hugepages-…`, a quota's `requests.hugepages-…`). */
 const isStandard = (name: string): boolean => standardResources.has(name) || isHugePages(name) || name.startsWith(`requests.${hugePagesPrefix}`);
-
-/** The errors of a pod spec's containers' and init containers' `resources` (`specPath` is the spec's path). */
-export function validatePodSpecResources(spec: unknown, specPath: FieldPath): FieldError[] {
-  if (!isObject(spec)) return [];
-  const errs: FieldError[] = [];
-  for (const list of ['containers', 'initContainers']) {
-    const containers = spec[list];
-    if (!Array.isArray(containers)) continue;
-    containers.forEach((c, i) => {
-      if (isObject(c) && isObject(c.resources)) errs.push(...validateResourceRequirements(c.resources, specPath.child(list).index(i).child('resources')));
-    });
-  }
-  return errs;
-}
 
 /** `validateResourceRequirements` of one container. */
 export function validateResourceRequirements(resources: Record<string, unknown>, path: FieldPath): FieldError[] {

@@ -137,7 +137,8 @@ function isIPv4Sloppy(ip: string): boolean {
   return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
 }
 
-function ipFamily(ip: string): 4 | 6 | undefined {
+/** The family of an address Go's sloppy parser (`netutils.ParseIPSloppy`) reads, undefined when it reads none. */
+export function ipFamily(ip: string): 4 | 6 | undefined {
   if (isIPv4Sloppy(ip)) return 4;
   // Go's parser takes no zone; an embedded IPv4 part may have leading zeros too.
   if (ip.includes('%') || !ip.includes(':')) return undefined;

@@ -1,6 +1,7 @@
 /**
- * Pod validation as kube-apiserver 1.34 runs it on a Pod (not a template): the few create-time checks
- * kubekit makes ({@link validatePod}) and the update rules ({@link validatePodUpdate}) that leave a
+ * Pod validation as kube-apiserver 1.34 runs it on a Pod (not a template): the checks of a create
+ * ({@link validatePod}: annotations, the spec as `podSpecValidation.ts` checks it, what only pods are
+ * held to; {@link validatePodCreate}) and the update rules ({@link validatePodUpdate}) that leave a
  * pod's spec immutable except for its container images, a shorter `activeDeadlineSeconds`, added
  * tolerations, removed scheduling gates and, while a pod is gated, added node selectors and node
  * affinity requirements.
@@ -12,11 +13,10 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go (ValidatePodUpdate, ValidatePodSpecificAnnotationUpdates)
  * @see https://kubernetes.io/docs/concepts/workloads/pods/#pod-update-and-replacement
  */
-import { FieldError, FieldPath, forbidden, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
+import { FieldError, FieldPath, forbidden, invalid, required, type KubeObject } from '@kubekit/core';
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { validatePodSpecResources } from './podResources.js';
+import { validatePodOnly, validatePodSpec, validateTolerations } from './podSpecValidation.js';
 
 const maxInt32 = 2147483647n;
 
@@ -56,49 +56,36 @@ function annotationsOf(o: KubeObject): Record<string, string> {
   return isObject(o.metadata.annotations) ? o.metadata.annotations : {};
 }
 
-/** `ValidatePodSpecificAnnotations`: the mirror pod annotation needs a node. */
-function validatePodAnnotations(pod: KubeObject): FieldError[] {
-  const annotations = annotationsOf(pod);
-  const spec = specOf(pod);
-  if (Object.hasOwn(annotations, mirrorPodAnnotation) && (typeof spec.nodeName !== 'string' || spec.nodeName === '')) {
-    return [invalid(FieldPath.root('metadata', 'annotations').key(mirrorPodAnnotation), annotations[mirrorPodAnnotation], 'must set spec.nodeName if mirror pod annotation is set')];
+/** `ValidatePodSpecificAnnotations`: the mirror pod annotation needs a node (`path` is the annotations' path). */
+export function validatePodSpecificAnnotations(annotations: unknown, spec: unknown, path: FieldPath): FieldError[] {
+  const a = isObject(annotations) ? annotations : {};
+  const nodeName = isObject(spec) ? spec.nodeName : undefined;
+  if (Object.hasOwn(a, mirrorPodAnnotation) && (typeof nodeName !== 'string' || nodeName === '')) {
+    return [invalid(path.key(mirrorPodAnnotation), a[mirrorPodAnnotation], 'must set spec.nodeName if mirror pod annotation is set')];
   }
   return [];
 }
 
+function validatePodAnnotations(pod: KubeObject): FieldError[] {
+  return validatePodSpecificAnnotations(pod.metadata.annotations, pod.spec, FieldPath.root('metadata', 'annotations'));
+}
+
 /**
- * The checks of `validatePodMetadataAndSpec` kubekit makes, in its order: the pod's annotations, then
- * each container's name, image and resources, the node name, `activeDeadlineSeconds` in 1…2^31-1, host name and
- * subdomain, the tolerations, and (for pods, not templates) images without surrounding whitespace.
+ * `validatePodMetadataAndSpec` after the object metadata: the pod's annotations, its spec
+ * ({@link validatePodSpec}), and what only a Pod is held to (images without surrounding whitespace,
+ * projected tokens only with a service account).
  */
 export function validatePod(pod: KubeObject): FieldError[] {
-  const errs = validatePodAnnotations(pod);
+  return [...validatePodAnnotations(pod), ...validatePodSpec(pod.spec, FieldPath.root('spec'), true), ...validatePodOnly(pod.spec, FieldPath.root('spec'))];
+}
+
+/** What `ValidatePodCreate` adds for a new pod: no ephemeral containers yet, no node while scheduling gates remain. */
+export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = specOf(pod);
-  const containers = list(spec.containers);
-  if (containers.length === 0) return [...errs, required('spec.containers', '')];
-  containers.forEach((c, i) => {
-    const p = FieldPath.root('spec', 'containers').index(i);
-    if (!isObject(c) || typeof c.name !== 'string' || c.name === '') errs.push(required(p.child('name'), ''));
-    if (!isObject(c) || typeof c.image !== 'string' || c.image === '') errs.push(required(p.child('image'), ''));
-  });
-  errs.push(...validatePodSpecResources(spec, FieldPath.root('spec')));
-  const nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
-  if (nodeName !== '') for (const msg of isDNS1123Subdomain(nodeName)) errs.push(invalid('spec.nodeName', nodeName, msg));
-  const deadline = int64(spec.activeDeadlineSeconds);
-  if (deadline !== undefined && (deadline < 1n || deadline > maxInt32)) {
-    errs.push(invalid('spec.activeDeadlineSeconds', spec.activeDeadlineSeconds, `must be between 1 and ${maxInt32}, inclusive`));
-  }
-  for (const name of ['hostname', 'subdomain']) {
-    const value = typeof spec[name] === 'string' ? spec[name] : '';
-    if (value !== '') for (const msg of isDNS1123Label(value)) errs.push(invalid(FieldPath.root('spec', name), value, msg));
-  }
-  errs.push(...validateTolerations(list(spec.tolerations)));
-  for (const name of ['containers', 'initContainers']) {
-    list(spec[name]).forEach((c, i) => {
-      if (isObject(c) && typeof c.image === 'string' && c.image.trim() !== c.image) {
-        errs.push(invalid(FieldPath.root('spec', name).index(i).child('image'), c.image, 'must not have leading or trailing whitespace'));
-      }
-    });
+  const errs: FieldError[] = [];
+  if (list(spec.ephemeralContainers).length > 0) errs.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  if (typeof spec.nodeName === 'string' && spec.nodeName !== '' && list(spec.schedulingGates).length > 0) {
+    errs.push(forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
   }
   return errs;
 }
@@ -135,7 +122,7 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   const tolerationErrs = validateOnlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations));
   errs.push(...tolerationErrs);
   // Once every old toleration is still there, the list is validated again (as on a create).
-  if (tolerationErrs.length === 0) errs.push(...validateTolerations(list(spec.tolerations)));
+  if (tolerationErrs.length === 0) errs.push(...validateTolerations(list(spec.tolerations), FieldPath.root('spec', 'tolerations')));
   errs.push(...validateOnlyDeletedSchedulingGates(list(spec.schedulingGates), list(oldSpec.schedulingGates)));
 
   const before = comparable(oldSpec);
@@ -184,32 +171,6 @@ function validateContainerUpdates(containers: unknown[], old: unknown[], path: F
     if (image.trim() !== image) errs.push(invalid(path.index(i).child('image'), image, 'must not have leading or trailing whitespace'));
   });
   return false;
-}
-
-const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-
-/** `ValidateTolerations`: key, operator, value and effect of each toleration, and how they combine. */
-function validateTolerations(tolerations: unknown[]): FieldError[] {
-  const errs: FieldError[] = [];
-  tolerations.forEach((t, i) => {
-    const o = isObject(t) ? t : {};
-    const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-    const [key, operator, value, effect] = [str(o.key), str(o.operator), str(o.value), str(o.effect)];
-    const p = FieldPath.root('spec', 'tolerations').index(i);
-    if (key !== '') for (const msg of isQualifiedName(key)) errs.push(invalid(p.child('key'), key, msg));
-    if (key === '' && operator !== 'Exists') errs.push(invalid(p.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
-    if (o.tolerationSeconds !== undefined && o.tolerationSeconds !== null && effect !== 'NoExecute') errs.push(invalid(p.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-    if (operator === 'Equal' || operator === '') {
-      const msgs = isValidLabelValue(value);
-      if (msgs.length > 0) errs.push(invalid(p.child('operator'), value, msgs.join(';')));
-    } else if (operator === 'Exists') {
-      if (value !== '') errs.push(invalid(p.child('operator'), value, "value must be empty when `operator` is 'Exists'"));
-    } else {
-      errs.push(notSupported(p.child('operator'), operator, ['Equal', 'Exists']));
-    }
-    if (effect !== '' && !taintEffects.includes(effect)) errs.push(notSupported(p.child('effect'), effect, taintEffects));
-  });
-  return errs;
 }
 
 /** A toleration without its `tolerationSeconds`, which an update may change. */

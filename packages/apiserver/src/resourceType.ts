@@ -48,6 +48,8 @@ export interface ResourceNames {
   status: boolean;
   /** The `/scale` subresource, when served. */
   scale?: ScaleSubresource;
+  /** Other subresources that read and write the object itself, with get, patch and update (a Pod's `ephemeralcontainers`). */
+  objectSubresources?: readonly string[];
 }
 
 /** The context of a write request. */

@@ -52,7 +52,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
   if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
   const sub = info.subresource;
-  if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined)
+  if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined) && !(type.names.objectSubresources?.includes(sub) ?? false)
     && !(type.names.resource === 'namespaces' && (sub === 'status' || sub === 'finalize'))) {
     // The custom resource handler answers any other subresource of an object's URL as the object's
     // absence (crdHandler.serveResource's default case); built-in kinds have no route for it.

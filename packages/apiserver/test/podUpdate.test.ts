@@ -12,13 +12,13 @@ import { Client, start } from './internal/client.js';
 
 type Json = Record<string, unknown>;
 
-/** A pod as podtest.MakePod makes it: one container, defaulted as the apiserver stores it. */
+/** A pod as podtest.MakePod makes it: one container, defaulted as the apiserver stores it (grace period 30 s). */
 function makePod(spec: Json = {}, metadata: Json = {}): KubeObject {
   return {
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', namespace: 'ns', ...metadata },
     spec: {
       containers: [{ name: 'ctr', image: 'image', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }],
-      restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', ...spec,
+      restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, ...spec,
     },
   } as KubeObject;
 }

@@ -4,7 +4,7 @@
  * and pruning/defaulting (`@kubekit/defaulter`). Field sets come from `@kubekit/attrs` directly.
  */
 export {
-  isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, labelSelectorFromObject, parseFieldSelector, parseLabelSelector, validateLabels,
+  isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, labelSelectorFromObject, parseFieldSelector, parseLabelSelector, validateLabelSelector, validateLabels,
 } from '@kubekit/selectors';
 export type { FieldSelector, LabelSelector, LabelSelectorObject } from '@kubekit/selectors';
 export { compileSchema } from '@kubekit/defaulter';
