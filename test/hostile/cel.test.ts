@@ -3,7 +3,8 @@
 // in the text), and the error texts of patterns Go cannot compile. Each create must get the same status
 // and message from kubekit's embedded server and from the real kube-apiserver v1.34.4 (@kubekit/envtest,
 // when Go is on PATH); the embedded server answering at all is the point of the first cases: on a
-// backtracking engine they would hold its only thread for years.
+// backtracking engine they would hold its only thread for years. Then quantities with exponents far beyond
+// ±1000, which kubekit's quantity() used to refuse.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { startApiServer } from '@kubekit/apiserver';
@@ -19,6 +20,8 @@ const rules = [
   'self.e != 2 || self.s.matches(self.p)',
   "self.e != 3 || self.s.find(self.p) == ''",
   'self.e != 4 || self.s.findAll(self.p, 1).size() == 0',
+  "self.e != 5 || quantity(self.want).isGreaterThan(quantity('1'))",
+  'self.e != 6 || !quantity(self.want).isInteger()',
 ];
 const crd = (name: string, validations: { rule: string }[]): string => JSON.stringify({
   apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${name}s.cel.example.com` },
@@ -50,6 +53,14 @@ const cases: Case[] = [
     message: invalid('c7', 'Illegal regex: error parsing regexp: trailing backslash at end of expression: ``', 4) },
   { label: 'matches with a possessive quantifier', spec: { e: 2, s: 'x', p: 'a++' }, status: 422,
     message: invalid('c8', 'error parsing regexp: invalid nested repetition operator: `++`', 2) },
+  // quantity() takes every exponent resource.ParseQuantity does (kubekit refused beyond ±1000).
+  { label: 'quantity 1e2000 > 1', spec: { e: 5, want: '1e2000' }, status: 201 },
+  { label: 'quantity 1e-2000 > 1 (rounded up to 1n)', spec: { e: 5, want: '1e-2000' }, status: 422,
+    message: `Probe.cel.example.com "c10" is invalid: spec: Invalid value: "object": failed rule: ${rules[5]}` },
+  { label: 'quantity 1e10000000 > 1', spec: { e: 5, want: '1e10000000' }, status: 201 },
+  { label: '1000m is not an integer to AsInt64 (an int64Amount at scale -3)', spec: { e: 6, want: '1000m' }, status: 201 },
+  { label: '1k is an integer', spec: { e: 6, want: '1k' }, status: 422,
+    message: `Probe.cel.example.com "c13" is invalid: spec: Invalid value: "object": failed rule: ${rules[6]}` },
 ];
 
 async function run(send: Send, backend: string): Promise<void> {

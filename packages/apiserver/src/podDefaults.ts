@@ -8,9 +8,8 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#defaulttolerationseconds
  * @see https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/
  */
-import { KubeError, type KubeObject } from '@kubekit/core';
+import { KubeError, quantityDecimal, stripTrailingZeros, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
-import { quantityDecimal, stripTrailingZeros } from './internal/quantity.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
