@@ -19,10 +19,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
-import { jsonTypeName, parseRFC3339 } from '@kubekit/core';
+import { canonicalQuantity, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
 import { canonicalTime } from './internal/goTimes.js';
-import { canonicalQuantity, quantityError } from './internal/quantity.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';

@@ -8,9 +8,8 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#defaulttolerationseconds
  * @see https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/
  */
-import { KubeError, type KubeObject } from '@kubekit/core';
+import { Decimal, KubeError, quantityDecimal, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
-import { quantityDecimal, stripTrailingZeros } from './internal/quantity.js';
 
 /** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
 export function defaultPullPolicy(image: string): string {
@@ -248,8 +247,8 @@ export function podQOSClass(pod: KubeObject): 'BestEffort' | 'Burstable' | 'Guar
   const owners = isObject(spec.resources) && (isObject(spec.resources.requests) || isObject(spec.resources.limits))
     ? [spec.resources]
     : [spec.containers, spec.initContainers].flatMap((list) => (Array.isArray(list) ? list : [])).map((c) => (isObject(c) && isObject(c.resources) ? c.resources : {}));
-  const requests = new Map<string, QuantitySum>();
-  const limits = new Map<string, QuantitySum>();
+  const requests = new Map<string, Decimal>();
+  const limits = new Map<string, Decimal>();
   let guaranteed = true;
   for (const resources of owners) {
     add(requests, resources.requests);
@@ -257,50 +256,20 @@ export function podQOSClass(pod: KubeObject): 'BestEffort' | 'Burstable' | 'Guar
     if (!qosResources.every((r) => found.has(r))) guaranteed = false;
   }
   if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (guaranteed && requests.size === limits.size && [...requests].every(([name, q]) => sameSum(limits.get(name), q))) return 'Guaranteed';
+  if (guaranteed && requests.size === limits.size && [...requests].every(([name, q]) => limits.get(name)?.compare(q) === 0)) return 'Guaranteed';
   return 'Burstable';
 }
 
-/**
- * A sum of positive quantities, exact: a digit string times 10^exponent. Terms further apart than
- * {@link alignLimit} digits are kept apart (aligning them would write that many zeros), and such
- * sums are compared term by term: equal terms mean equal sums; other sums count as different (only
- * pods whose quantities differ by more than 10^100000 can be misjudged so, and only as Burstable).
- */
-type QuantitySum = { digits: bigint; exponent: number }[];
-const alignLimit = 100_000;
-
 /** Adds the positive CPU and memory quantities of `list` into `sums` (as `GetPodQOS`: `Cmp(0) == 1`); returns the names added. */
-function add(sums: Map<string, QuantitySum>, list: unknown): Set<string> {
+function add(sums: Map<string, Decimal>, list: unknown): Set<string> {
   const found = new Set<string>();
   if (!isObject(list)) return found;
   for (const name of qosResources) {
     const q = quantityDecimal(list[name]);
     if (q === undefined || q.negative || q.digits === '') continue;
-    const sum = sums.get(name) ?? [];
-    addTerm(sum, BigInt(q.digits), q.exponent);
-    sums.set(name, sum);
+    // Exact, whatever the exponents: a Decimal holds runs of digits, never 10^exponent written out.
+    sums.set(name, (sums.get(name) ?? Decimal.zero).add(Decimal.of(false, q.digits, q.exponent)));
     found.add(name);
   }
   return found;
-}
-
-function addTerm(sum: QuantitySum, digits: bigint, exponent: number): void {
-  const near = sum.find((t) => Math.abs(t.exponent - exponent) <= alignLimit);
-  if (near === undefined) {
-    sum.push({ digits, exponent });
-    return;
-  }
-  const low = Math.min(near.exponent, exponent);
-  near.digits = near.digits * 10n ** BigInt(near.exponent - low) + digits * 10n ** BigInt(exponent - low);
-  // The sum's trailing zeros move into the exponent (read from its text: one pass, however many).
-  const text = near.digits.toString();
-  const stripped = stripTrailingZeros(text);
-  near.digits = stripped.length === text.length ? near.digits : BigInt(stripped);
-  near.exponent = low + text.length - stripped.length;
-}
-
-function sameSum(a: QuantitySum | undefined, b: QuantitySum): boolean {
-  if (a === undefined || a.length !== b.length) return false;
-  return a.every((t) => b.some((u) => u.exponent === t.exponent && u.digits === t.digits));
 }

@@ -7,10 +7,9 @@
  *
  * Go walks the `limits` and `requests` maps in no fixed order; kubekit walks each in key order.
  */
-import { FieldPath, forbidden, invalid, required, type FieldError } from '@kubekit/core';
+import { FieldPath, canonicalQuantity, decimalOfWritten, forbidden, invalid, quantityDecimal, required, type FieldError, type QuantityDecimal } from '@kubekit/core';
 import { isQualifiedName } from '@kubekit/selectors';
 import { isObject } from './internal/own.js';
-import { canonicalQuantity, decimalOfWritten, quantityDecimal, type QuantityDecimal } from './internal/quantity.js';
 
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
 /** `helper.standardResources`: the unprefixed names `validateResourceName` accepts (quota names included). */

@@ -8,7 +8,7 @@ import type { ApiServer } from '@kubekit/apiserver';
 import { readFileSync } from 'node:fs';
 import { encodeAsGo, hasGoType } from '../src/builtinGoJSON.js';
 import { canonicalTime } from '../src/internal/goTimes.js';
-import { canonicalQuantity } from '../src/internal/quantity.js';
+import { canonicalQuantity } from '@kubekit/core';
 import { Client, start } from './internal/client.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';

@@ -2,7 +2,8 @@
  * `@kubekit/core` is the vocabulary every other kubekit package speaks: the wire types of Kubernetes
  * objects, lists, watch events and `Status`; {@link KubeError} with its `reason` and HTTP code;
  * {@link FieldError} with the apiserver's exact text; object keys; apiVersion helpers; JSON that
- * keeps integers beyond 2^53 exact; and development TLS certificates ({@link generateCertificates}).
+ * keeps integers beyond 2^53 exact; resource quantities ({@link Quantity}, `resource.Quantity`'s parser,
+ * canonical text and exact arithmetic); and development TLS certificates ({@link generateCertificates}).
  *
  * Start with {@link KubeError} and {@link FieldError}.
  *
@@ -38,6 +39,19 @@ export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';
 export { formatRFC3339Seconds, goTimeQuote, parseRFC3339, rfc3339Layout } from './goTime.js';
+export {
+  Quantity,
+  canonicalQuantity,
+  decimalOfWritten,
+  parseQuantityParts,
+  quantityDecimal,
+  quantityError,
+  quantityFormatError,
+  quantityNumericError,
+  quantitySuffixError,
+  stripTrailingZeros,
+} from './quantity.js';
+export { Decimal } from './internal/decimal.js';
 export { hasLongDigitRun, isStackOverflow, jsonTypeName, parseJSON, stringifyJSON } from './json.js';
 export { compareGoStrings, goFormatFloat, goJSON, goJSONString, goQuote, goSprint, utf8ByteLength } from './internal/goFormat.js';
 
@@ -48,6 +62,7 @@ export type { FieldErrorType, FieldPathLike } from './fieldError.js';
 export type { GroupKind, GroupResource, KubeErrorOptions, StatusReason } from './kubeError.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './groupVersion.js';
 export type { ObjectKey } from './objectKey.js';
+export type { QuantityDecimal, QuantityValue } from './quantity.js';
 export type { GoTime, GoTimeError } from './goTime.js';
 export type { ParseJSONOptions } from './json.js';
 export type {

@@ -5,8 +5,13 @@
  * (`+1`, `01`, `1E3` stay). Values are rounded up to a multiple of 10⁻⁹; binary-suffixed values are
  * capped at 2⁶³−1.
  *
+ * {@link Quantity} is the value `resource.ParseQuantity` returns, with its comparison and arithmetic
+ * (what kube-apiserver's CEL `quantity()` library runs on), exact for every exponent the parser
+ * accepts and never building a power of ten for one.
+ *
  * @see https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/
  */
+import { Decimal } from './internal/decimal.js';
 
 const decimalSuffixes: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const binarySuffixes: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
@@ -80,8 +85,14 @@ const binaryFractionDigits = 80;
  * the apiserver itself takes minutes or never answers; kubekit writes the value the arithmetic defines.)
  */
 function parseQuantityText(str: string): string | { error: string } {
+  const parsed = parseQuantityParts(str);
+  return 'error' in parsed ? parsed : parsed.text;
+}
+
+/** {@link parseQuantityText} with the value `resource.ParseQuantity` holds beside the text. */
+export function parseQuantityParts(str: string): { text: string; value: QuantityValue } | { error: string } {
   if (str === '') return { error: quantityFormatError };
-  if (str === '0') return str;
+  if (str === '0') return { text: str, value: { kind: 'int64', value: 0n, scale: 0 } };
   const parsed = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(str);
   if (parsed === null) return { error: quantityFormatError };
   const [, sign, digits, fraction = '', suffix] = parsed;
@@ -113,28 +124,32 @@ function parseQuantityText(str: string): string | { error: string } {
     const precision = denom === '' ? 15 - num.length - Math.trunc((exponent * 3) / 10) - 1 : -1;
     if (precision >= 0) {
       const value = BigInt(num);
-      if (exponent % 10 === 0 && (value & 7n) !== 0n) return str;
-      return binaryText(minus, value << BigInt(exponent), 0);
+      const int64: QuantityValue = { kind: 'int64', value: signed(minus, value << BigInt(exponent)), scale: 0 };
+      if (exponent % 10 === 0 && (value & 7n) !== 0n) return { text: str, value: int64 };
+      return { text: binaryText(minus, value << BigInt(exponent), 0), value: int64 };
     }
     // The general path reads the number as written, which needs a digit (`Pi` alone is refused, `Ki` is 0).
     if (digits === '' && denom === '') return { error: quantityNumericError };
-    return binaryText(minus, ...binaryNanos(num, denom, exponent));
+    const [amount, scale] = binaryNanos(num, denom, exponent);
+    return { text: binaryText(minus, amount, scale), value: { kind: 'dec', value: Decimal.of(minus === '-', String(amount), -scale), scale } };
   }
   const precision = 18 - (num.length + denom.length);
   if (precision >= 0) {
     const scale = int32(exponent - denom.length);
     if (scale >= -9) {
       // Kept as written when it looks canonical already; otherwise an int64 amount at `scale`.
-      if (scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0') return str;
-      return int64AmountText(minus, BigInt(shifted), scale, format);
+      const int64: QuantityValue = { kind: 'int64', value: signed(minus, BigInt(shifted)), scale };
+      if (scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0') return { text: str, value: int64 };
+      return { text: int64AmountText(minus, BigInt(shifted), scale, format), value: int64 };
     }
   }
   // The general path: the digits at scale len(denom) − exponent, rounded up to 10⁻⁹; it reads the
   // number as written, which needs a digit (`E-19` alone is refused, `k` is 0).
   if (digits === '' && denom === '') return { error: quantityNumericError };
   const digitsOnly = shifted.replace(/^0+/, '');
-  if (digitsOnly === '') return '0';
   const scale = int32(denom.length + int32(-exponent));
+  // A zero is not rounded, so it keeps its scale (which AsApproximateFloat64 reads).
+  if (digitsOnly === '') return { text: '0', value: { kind: 'dec', value: Decimal.zero, scale } };
   let unscaled: string;
   let zeros = 0;
   if (scale > 9) {
@@ -146,8 +161,12 @@ function parseQuantityText(str: string): string | { error: string } {
     unscaled = digitsOnly;
     zeros = 9 - scale;
   }
-  return `${minus}${decimalCanonical(unscaled, zeros, -9, format)}`;
+  // Rounded up to 10⁻⁹, the amount is held at scale 9.
+  const value = Decimal.of(minus === '-', unscaled, zeros - 9);
+  return { text: `${minus}${decimalCanonical(unscaled, zeros, -9, format)}`, value: { kind: 'dec', value, scale: 9 } };
 }
+
+const signed = (minus: string, n: bigint): bigint => (minus === '-' ? -n : n);
 
 /**
  * `infDecAmount.AsCanonicalBytes` and the suffix: `unscaled` followed by `zeros` zeros, times
@@ -271,4 +290,139 @@ export function decimalOfWritten(text: string): QuantityDecimal | undefined {
   else return undefined;
   const stripped = stripTrailingZeros(digits);
   return { negative: sign === '-' && stripped !== '', digits: stripped, exponent: stripped === '' ? 0 : exponent + digits.length - stripped.length };
+}
+
+/**
+ * How `resource.Quantity` holds a value: an `int64Amount` (`value` × 10^`scale`, an int64 and a 32-bit
+ * scale) or an `inf.Dec` (`value`, exact, with the scale Go's `inf.Dec` has, which only
+ * `AsApproximateFloat64` reads). Which of the two a quantity is decides `AsInt64`: `1000m` is an
+ * int64Amount at scale −3, so it is not an integer to it.
+ */
+export type QuantityValue =
+  | { readonly kind: 'int64'; readonly value: bigint; readonly scale: number }
+  | { readonly kind: 'dec'; readonly value: Decimal; readonly scale: number };
+
+const minInt64 = -maxInt64 - 1n;
+const fitsInt64 = (n: bigint): boolean => n >= minInt64 && n <= maxInt64;
+
+/** `value` × 10^`by` when it fits in an int64 (`positiveScaleInt64`). */
+function scaleUpInt64(value: bigint, by: number): bigint | undefined {
+  if (value === 0n) return 0n;
+  if (by > 19) return undefined;
+  const n = value * 10n ** BigInt(by);
+  return fitsInt64(n) ? n : undefined;
+}
+
+/** Go's `math.Pow10`: exact table products, +Inf above 10^308, 0 below 10^−323. */
+function pow10(n: number): number {
+  if (n >= 0 && n <= 308) return Number(`1e${32 * Math.floor(n / 32)}`) * Number(`1e${n % 32}`);
+  if (n < 0 && n >= -323) return Number(`1e-${32 * Math.floor(-n / 32)}`) / Number(`1e${-n % 32}`);
+  return n > 0 ? Infinity : 0;
+}
+
+/**
+ * A `resource.Quantity` (k8s.io/apimachinery) with the operations kube-apiserver's CEL quantity
+ * library calls: `Cmp`, `Add`, `Sub`, `Sign`, `AsInt64`, `AsApproximateFloat64`. Immutable: each
+ * operation returns a new quantity (Go's `Add` and `Cmp` may also change their receiver's
+ * representation in place; kubekit does not copy that).
+ *
+ * @example
+ * ```ts
+ * const q = Quantity.parse('1e2000');
+ * if (typeof q !== 'string') q.cmp(Quantity.parse('1') as Quantity); // 1
+ * ```
+ */
+export class Quantity {
+  private constructor(private readonly v: QuantityValue) {}
+
+  /** `resource.ParseQuantity`: the quantity, or the parser's error text. */
+  static parse(text: string): Quantity | string {
+    const parsed = parseQuantityParts(text);
+    return 'error' in parsed ? parsed.error : new Quantity(parsed.value);
+  }
+
+  /** `resource.NewQuantity(n, …)`: an int64Amount at scale 0. */
+  static fromInt64(n: bigint): Quantity {
+    return new Quantity({ kind: 'int64', value: BigInt.asIntN(64, n), scale: 0 });
+  }
+
+  /** How the value is held. */
+  get value(): QuantityValue {
+    return this.v;
+  }
+
+  /** The exact value. */
+  private decimal(): Decimal {
+    return this.v.kind === 'dec' ? this.v.value : Decimal.of(this.v.value < 0n, String(this.v.value < 0n ? -this.v.value : this.v.value), this.v.scale);
+  }
+
+  /** The scale Go's `inf.Dec` has for this value (an int64Amount's `AsDec` negates its scale). */
+  private decScale(): number {
+    return this.v.kind === 'dec' ? this.v.scale : -this.v.scale;
+  }
+
+  /** `Sign`: -1, 0 or 1. */
+  sign(): number {
+    return this.v.kind === 'dec' ? this.v.value.sign() : this.v.value > 0n ? 1 : this.v.value < 0n ? -1 : 0;
+  }
+
+  /** `Cmp`: -1, 0 or 1, exactly. */
+  cmp(other: Quantity): number {
+    return this.decimal().compare(other.decimal());
+  }
+
+  /** `Add`: an int64Amount while `int64Amount.Add` fits, else an `inf.Dec` at the larger scale. */
+  add(other: Quantity): Quantity {
+    const a = this.v;
+    const b = other.v;
+    if (a.kind === 'int64' && b.kind === 'int64') {
+      const sum = addInt64(a.value, a.scale, b.value, b.scale);
+      if (sum !== undefined) return new Quantity(sum);
+    }
+    return new Quantity({ kind: 'dec', value: this.decimal().add(other.decimal()), scale: Math.max(this.decScale(), other.decScale()) });
+  }
+
+  /** `Sub`: as {@link add}, the int64 path adding the 64-bit negation (which wraps for −2⁶³, as Go's does). */
+  sub(other: Quantity): Quantity {
+    const a = this.v;
+    const b = other.v;
+    if (a.kind === 'int64' && b.kind === 'int64') {
+      const diff = addInt64(a.value, a.scale, BigInt.asIntN(64, -b.value), b.scale);
+      if (diff !== undefined) return new Quantity(diff);
+    }
+    return new Quantity({ kind: 'dec', value: this.decimal().sub(other.decimal()), scale: Math.max(this.decScale(), other.decScale()) });
+  }
+
+  /** `AsInt64`: the integer, or `undefined` for an `inf.Dec`, a negative scale, or one beyond int64. */
+  asInt64(): bigint | undefined {
+    if (this.v.kind === 'dec') return undefined;
+    if (this.v.scale === 0) return this.v.value;
+    return this.v.scale < 0 ? undefined : scaleUpInt64(this.v.value, this.v.scale);
+  }
+
+  /** `AsApproximateFloat64`: the held amount as a double times `math.Pow10` of its exponent. */
+  asApproximateFloat64(): number {
+    const base = this.v.kind === 'dec' ? this.v.value.toNumber(this.v.scale) : Number(this.v.value);
+    const exponent = this.v.kind === 'dec' ? -this.v.scale : this.v.scale;
+    return exponent === 0 ? base : base * pow10(exponent);
+  }
+}
+
+/** `int64Amount.Add`: the sum when it fits, at the smaller scale. */
+function addInt64(a: bigint, as: number, b: bigint, bs: number): QuantityValue | undefined {
+  if (b === 0n) return { kind: 'int64', value: a, scale: as };
+  if (a === 0n) return { kind: 'int64', value: b, scale: bs };
+  let x = a;
+  let y = b;
+  if (as > bs) {
+    const up = scaleUpInt64(a, as - bs);
+    if (up === undefined) return undefined;
+    x = up;
+  } else if (bs > as) {
+    const up = scaleUpInt64(b, bs - as);
+    if (up === undefined) return undefined;
+    y = up;
+  }
+  const sum = x + y;
+  return fitsInt64(sum) ? { kind: 'int64', value: sum, scale: Math.min(as, bs) } : undefined;
 }
