@@ -76,6 +76,47 @@ export function strategicMerge(target: unknown, patch: unknown): unknown {
   return mergeMap(isObject(target) ? cloneJSON(target) : {}, patch, []);
 }
 
+/** What {@link withoutDirectives} returns for a value that is itself a directive. */
+const dropped = Symbol('dropped');
+
+/**
+ * `value` without null members, at any depth (`discardNullValuesFromPatch`: the apiserver merges with
+ * `IgnoreUnmatchedNulls`). Changes `value`, as the apiserver changes the patch it quotes in errors.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) value.forEach(withoutNulls);
+  else if (isObject(value)) {
+    for (const k of Object.keys(value)) {
+      if (value[k] === null) delete value[k];
+      else withoutNulls(value[k]);
+    }
+  }
+  return value;
+}
+
+/**
+ * `value` without the maps that hold `$patch` (`removeDirectives` in strategicpatch/patch.go): such a map
+ * is {@link dropped}, in a map its key goes, in a list its element. Other `$` members stay. Changes `value`.
+ */
+function withoutDirectives(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const kept: unknown[] = [];
+    for (const item of value) {
+      const v = withoutDirectives(item);
+      if (v !== dropped) kept.push(v);
+    }
+    return kept;
+  }
+  if (!isObject(value)) return value;
+  if (Object.hasOwn(value, '$patch')) return dropped;
+  for (const k of Object.keys(value)) {
+    const v = withoutDirectives(value[k]);
+    if (v === dropped) delete value[k];
+    else value[k] = v;
+  }
+  return value;
+}
+
 function stripDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDirectives);
   if (!isObject(v)) return v;
@@ -133,9 +174,15 @@ function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSON
     }
     const childPath = [...path, k];
     const current = getOwn(out, k);
-    if (Array.isArray(v)) setOwn(out, k, mergeList(Array.isArray(current) ? current : [], v, childPath));
-    else if (isObject(v)) setOwn(out, k, mergeMap(isObject(current) ? current : {}, v, childPath));
-    else setOwn(out, k, v);
+    if (Array.isArray(v) && Array.isArray(current)) setOwn(out, k, mergeList(current, v, childPath));
+    else if (isObject(v) && isObject(current)) setOwn(out, k, mergeMap(current, v, childPath));
+    else {
+      // Nothing of the same type to merge into: the patch's value is taken, its nulls dropped and its
+      // directives removed (a map holding `$patch`, of any value, is no value at all: the key goes).
+      const taken = withoutDirectives(withoutNulls(v));
+      if (taken === dropped) delete out[k];
+      else setOwn(out, k, taken);
+    }
   }
   for (const [field, order, before] of orders) {
     const list = getOwn(out, field);

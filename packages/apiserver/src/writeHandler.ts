@@ -509,7 +509,7 @@ function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['mana
  */
 function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined): WriteContext {
   const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : goJSON(patched));
-  return { ...wctx, patched: true, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
+  return { ...wctx, patched: true, converted: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
 /**
