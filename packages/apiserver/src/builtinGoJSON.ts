@@ -72,6 +72,23 @@ function fixture(): NonNullable<typeof loaded> {
   return loaded;
 }
 
+/** The Go struct (its component name) a built-in kind decodes into, or `undefined`. */
+export function goKindStruct(gvk: GroupVersionKind): string | undefined {
+  return fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+}
+
+/**
+ * Whether the Go struct `struct` has the JSON member `field`, and the struct its value decodes into (for a
+ * list, each element; through pointers): what strategicpatch's `LookupPatchMetadataForStruct` finds.
+ */
+export function goMemberStruct(struct: string, field: string): { known: boolean; struct?: string; map?: boolean } {
+  const member = fixture().structs.get(struct)?.get(field);
+  if (member === undefined) return { known: false };
+  let shape: Shape | undefined = member.type;
+  for (let i = 0; i < 4 && shape !== undefined && (shape.k === 'ptr' || shape.k === 'slice'); i++) shape = shape.e;
+  return { known: true, struct: shape?.k === 'struct' ? shape.n : undefined, map: shape?.k === 'map' };
+}
+
 /** Whether the embedded server knows the Go type of a built-in kind. */
 export function hasGoType(gvk: GroupVersionKind): boolean {
   return fixture().kinds.has(`${gvk.group}/${gvk.version}/${gvk.kind}`);

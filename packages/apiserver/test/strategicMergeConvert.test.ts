@@ -135,4 +135,23 @@ describe('strategic merge patch: the result converted into the Go type, as kube-
     const r = await client.request('PATCH', `${cms}/d`, '{"data":{"nw":{"a":null}}}', smp);
     expect(r.body.details.causes[0].message).to.equal('Invalid value: "map[data:map[nw:map[]]]": unrecognized type: string');
   });
+
+  // forked json fields.go LookupPatchMetadataForStruct, reached by mergePatchIntoOriginal for each
+  // `$setElementOrder/<list>`: kube-apiserver 1.34.4 answers 500 with these words; kubekit 400 (the request is at fault).
+  it('refuses a $setElementOrder naming a member the Go struct lacks', async () => {
+    const smp = 'application/strategic-merge-patch+json';
+    const cases: [string, string, string][] = [
+      [C, '{"$setElementOrder/finalizers":["a"]}', 'unable to find api field in struct ConfigMap for the json field "finalizers"'],
+      [C, '{"metadata":{"$setElementOrder/bogus":["x"]}}', 'unable to find api field in struct ObjectMeta for the json field "bogus"'],
+      [C, '{"data":{"$setElementOrder/x":["a"]}}', 'merging an object in json but data type is not struct, instead is: map'],
+      [P, '{"spec":{"$setElementOrder/bogus":[{"name":"c"}]}}', 'unable to find api field in struct PodSpec for the json field "bogus"'],
+      [P, '{"spec":{"containers":[{"name":"c","$setElementOrder/bogus":["a"]}]}}', 'unable to find api field in struct Container for the json field "bogus"'],
+      [P, '{"spec":{"securityContext":{"$setElementOrder/bogus":[]}}}', 'unable to find api field in struct PodSecurityContext for the json field "bogus"'],
+    ];
+    for (const [path, patch, message] of cases) {
+      const r = await client.request('PATCH', path, patch, smp);
+      expect([r.status, r.body.message], patch).to.deep.equal([400, message]);
+    }
+    expect((await client.request('PATCH', P, '{"spec":{"$setElementOrder/containers":[{"name":"c"}]}}', smp)).status).to.equal(200);
+  });
 });
