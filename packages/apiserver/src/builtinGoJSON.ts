@@ -52,9 +52,11 @@ interface Field {
 interface Fixture {
   kinds: Record<string, string>;
   structs: Record<string, Record<string, Field>>;
+  /** Each struct's members in declaration order (inline members where they are embedded). */
+  order: Record<string, string[]>;
 }
 
-let loaded: { kinds: Map<string, string>; structs: Map<string, Map<string, Field>> } | undefined;
+let loaded: { kinds: Map<string, string>; structs: Map<string, Map<string, Field>>; order: Map<string, string[]> } | undefined;
 
 function fixture(): NonNullable<typeof loaded> {
   if (loaded === undefined) {
@@ -63,9 +65,27 @@ function fixture(): NonNullable<typeof loaded> {
     loaded = {
       kinds: new Map(Object.entries(data.kinds)),
       structs: new Map(Object.entries(data.structs).map(([name, fields]) => [name, new Map(Object.entries(fields))])),
+      order: new Map(Object.entries(data.order)),
     };
   }
   return loaded;
+}
+
+/** The Go struct (its component name) a built-in kind decodes into, or `undefined`. */
+export function goKindStruct(gvk: GroupVersionKind): string | undefined {
+  return fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+}
+
+/**
+ * Whether the Go struct `struct` has the JSON member `field`, and the struct its value decodes into (for a
+ * list, each element; through pointers): what strategicpatch's `LookupPatchMetadataForStruct` finds.
+ */
+export function goMemberStruct(struct: string, field: string): { known: boolean; struct?: string; map?: boolean } {
+  const member = fixture().structs.get(struct)?.get(field);
+  if (member === undefined) return { known: false };
+  let shape: Shape | undefined = member.type;
+  for (let i = 0; i < 4 && shape !== undefined && (shape.k === 'ptr' || shape.k === 'slice'); i++) shape = shape.e;
+  return { known: true, struct: shape?.k === 'struct' ? shape.n : undefined, map: shape?.k === 'map' };
 }
 
 /** Whether the embedded server knows the Go type of a built-in kind. */
@@ -344,6 +364,151 @@ function checkCustom(value: unknown, shape: Shape, struct: string, field: string
 }
 
 const intOrStringType = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+
+/**
+ * What `runtime.DefaultUnstructuredConverter.FromUnstructured` says of a built-in object it cannot convert
+ * into the kind's Go type, or `undefined`. The patcher converts a strategic merge patch's result this way
+ * (handlers/patch.go), where JSON and merge patches are decoded (see {@link decodeErrorAsGo}), and the
+ * converter has words of its own (`unrecognized type: string`, `cannot convert int64 to types.UID`,
+ * `cannot restore slice from map`). It stops at the first failure, walking a struct's members in
+ * declaration order and a map's in sorted order (Go's is random). Integers it converts as Go converts
+ * them, wrapped to the field's size (`4294967377` in an int32 is `81`): those are rewritten in place.
+ */
+export function convertErrorFromUnstructured(obj: Record<string, unknown>, gvk: GroupVersionKind): string | undefined {
+  const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+  if (name === undefined) return undefined;
+  return convertStruct(obj, name);
+}
+
+/** The Go kind of a value of an unstructured object (numbers are int64 when integral and within int64, as utiljson decodes them). */
+function unstructuredKind(value: unknown): 'nil' | 'string' | 'bool' | 'int64' | 'float64' | 'map' | 'slice' {
+  if (value === null || value === undefined) return 'nil';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'bigint') return 'int64';
+  if (typeof value === 'number') return Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63 ? 'int64' : 'float64';
+  return Array.isArray(value) ? 'slice' : 'map';
+}
+
+function convertStruct(obj: Record<string, unknown>, name: string): string | undefined {
+  const fields = fixture().structs.get(name);
+  const order = fixture().order.get(name);
+  if (fields === undefined || order === undefined) return undefined;
+  for (const key of order) {
+    if (!Object.hasOwn(obj, key)) continue;
+    const error = convertMember(obj, key, fields.get(key)!.type);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+}
+
+/** Converts `holder[key]` into a Go value of `shape`: the converter's error, or `undefined` (the value rewritten if Go's conversion changes it). */
+function convertMember(holder: Record<string, unknown> | unknown[], key: string | number, shape: Shape): string | undefined {
+  const value = (holder as Record<string | number, unknown>)[key];
+  const kind = unstructuredKind(value);
+  // A nil value leaves the Go value's zero.
+  if (kind === 'nil') return undefined;
+  switch (shape.k) {
+    case 'string':
+      if (kind === 'string') return undefined;
+      // Go converts an integer to a string (a rune), which JSON does not allow; other kinds do not convert.
+      return kind === 'int64' ? `cannot convert int64 to ${shape.g}` : 'unrecognized type: string';
+    case 'bool':
+      return kind === 'bool' ? undefined : 'unrecognized type: bool';
+    case 'int':
+      if (kind === 'int64' || kind === 'float64' && Number.isInteger(value)) {
+        // Beyond int64, a float64 converts as amd64 truncates it: to the "integer indefinite" 1<<63.
+        const n = kind === 'int64' ? BigInt(value as number | bigint) : -(2n ** 63n);
+        const bits = shape.b ?? 64;
+        const wrapped = shape.u === true ? BigInt.asUintN(bits, n) : BigInt.asIntN(bits, n);
+        if (wrapped !== BigInt(value as number | bigint)) (holder as Record<string | number, unknown>)[key] = Number.isSafeInteger(Number(wrapped)) ? Number(wrapped) : wrapped;
+        return undefined;
+      }
+      if (kind === 'float64') return `cannot convert float64 to ${shape.g}`;
+      return `unrecognized type: ${intKind(shape)}`;
+    case 'float':
+      return kind === 'int64' || kind === 'float64' ? undefined : `unrecognized type: ${shape.g.startsWith('float') ? shape.g : 'float64'}`;
+    case 'bytes': {
+      if (kind === 'string') {
+        const error = base64Error(value as string);
+        return error === undefined ? undefined : `error decoding from json: ${error}`;
+      }
+      if (kind !== 'slice') return `cannot restore slice from ${kind}`;
+      const items = value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const error = convertMember(items, i, { k: 'int', g: 'uint8', b: 8, u: true });
+        if (error !== undefined) return error;
+      }
+      // The bytes, which encoding/json writes in base64.
+      (holder as Record<string | number, unknown>)[key] = Buffer.from(items as number[]).toString('base64');
+      return undefined;
+    }
+    case 'slice': {
+      if (kind !== 'slice') return `cannot restore slice from ${kind}`;
+      const items = value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const error = convertMember(items, i, shape.e!);
+        if (error !== undefined) return error;
+      }
+      return undefined;
+    }
+    case 'map': {
+      if (kind !== 'map') return `cannot restore map from ${kind}`;
+      const map = value as Record<string, unknown>;
+      for (const k of goMapKeys(map)) {
+        const error = convertMember(map, k, shape.e!);
+        if (error !== undefined) return error;
+      }
+      return undefined;
+    }
+    case 'ptr':
+      return convertMember(holder, key, shape.e!);
+    case 'struct':
+      return kind === 'map' ? convertStruct(value as Record<string, unknown>, shape.n!) : `cannot restore struct from: ${kind}`;
+    case 'custom':
+      return convertCustom(value, kind, shape);
+    default:
+      // An interface holds anything.
+      return undefined;
+  }
+}
+
+/** The name of an integer type's kind, as `reflect.Kind` prints it. */
+function intKind(shape: Shape): string {
+  if (shape.g === 'int' || shape.g === 'uint') return shape.g;
+  return `${shape.u === true ? 'uint' : 'int'}${shape.b ?? 64}`;
+}
+
+/**
+ * A type with an UnmarshalJSON of its own, given the value's JSON (`json.Marshal` of the unstructured
+ * value): its own error, without the struct context encoding/json would add.
+ */
+function convertCustom(value: unknown, kind: ReturnType<typeof unstructuredKind>, shape: Shape): string | undefined {
+  switch (shape.n) {
+    case quantityType:
+      return quantityError(value);
+    case timeType: case microTimeType: {
+      if (kind !== 'string') return `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type string`;
+      const t = parseRFC3339(value as string);
+      return t.ok ? undefined : t.error;
+    }
+    case intOrStringType:
+      if (kind === 'string') return undefined;
+      if (kind === 'int64' && fitsInteger(value as number | bigint, { k: 'int', g: 'int32', b: 32 })) return undefined;
+      return `json: cannot unmarshal ${kind === 'int64' || kind === 'float64' ? `number ${goFloatText(value as number | bigint)}` : jsonTypeName(value)} into Go value of type int32`;
+    default: {
+      // A CRD's nested schemas decode with a json.Unmarshal of their own (FieldsV1, JSON and RawExtension take anything).
+      const error = checkCustom(value, shape, '', '', true);
+      return error === undefined || typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
+    }
+  }
+}
+
+/** A number as Go's json.Marshal writes an int64 or a float64 (`1.5`, `1e+21`). */
+function goFloatText(value: number | bigint): string {
+  if (typeof value === 'bigint' || Number.isInteger(value) && Math.abs(value) < 1e21) return String(value);
+  return String(value).replace(/e([+-])(\d)$/, 'e$10$2');
+}
 
 /** Whether a JSON number is an integer that the Go integer type holds. */
 function fitsInteger(value: number | bigint, shape: Shape): boolean {

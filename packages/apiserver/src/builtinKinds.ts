@@ -15,7 +15,7 @@ import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } 
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
+import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
@@ -193,13 +193,15 @@ export class BuiltinResourceType implements ResourceType {
       const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
       throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
     }
-    // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error.
-    if (isObject(body) && isObject(body.metadata)) checkMetadataTimestamps(body.metadata);
+    // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error (the
+    // converter of a strategic merge patch's result meets it in its turn).
+    if (isObject(body) && isObject(body.metadata) && ctx.converted !== true) checkMetadataTimestamps(body.metadata);
     const otherKind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' && body.kind !== this.names.kind ? body.kind : undefined;
     if (otherKind !== undefined) this.refuseOtherKind(body as Record<string, unknown>, otherKind, ctx);
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
-    const goError = isObject(body) ? decodeErrorAsGo(body, this.names, { sorted: ctx.patched }) : undefined;
+    // A strategic merge patch's result is converted, not decoded, with the converter's words.
+    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, this.names) : decodeErrorAsGo(body, this.names, { sorted: ctx.patched });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     const schema = builtinKindSchema(this.names);

@@ -17,7 +17,7 @@ import { bucketOf } from './storage/objectStore.js';
 import { nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON } from './internal/own.js';
-import { decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
+import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
 
 /** The finalizer the apiserver puts on a CRD being deleted, removed once its objects are gone. */
 export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -100,7 +100,8 @@ export class CustomResourceDefinitionType implements ResourceType {
   decode(body: unknown, ctx: WriteContext): KubeObject {
     reportFieldProblems(ctx, []);
     // Decoding into the Go type first: a field of the wrong JSON type is the codec's 400 (a patch's 422).
-    const goError = isObject(body) ? decodeErrorAsGo(body, { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }, { sorted: ctx.patched }) : undefined;
+    const gvk = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' };
+    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, gvk) : decodeErrorAsGo(body, gvk, { sorted: ctx.patched });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     // As the Go object holds it: empty omitempty members dropped, a null version a zero one.

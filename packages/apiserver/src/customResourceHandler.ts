@@ -8,7 +8,7 @@
  * A {@link CustomResourceRuntime} is built for each CRD generation and thrown away when the CRD
  * changes, as the apiserver rebuilds its storage for the new CRD.
  */
-import { FieldError, KubeError, goJSON, goQuote, jsonTypeName, parseRFC3339, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, goJSON, goQuote, parseRFC3339, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { isDecodeError, standardFinalizers } from './objectMeta.js';
 import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
 import type { CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '@kubekit/crd';
@@ -254,15 +254,11 @@ export class CustomResourceType implements ResourceType {
 
   /**
    * A patch's result whose apiVersion or kind a patch broke, as the patcher answers it (kube-apiserver
-   * 1.34.4): its type and version are read into a struct of two strings (a 422 on `patch` in
-   * encoding/json's words), a null apiVersion fails the accessor, a null or empty kind is missing from the
-   * re-marshalled result, and an apiVersion of another group or version is the validation's 422.
+   * 1.34.4), once their JSON types were checked (writeHandler.ts, for every kind): a null apiVersion fails
+   * the accessor, a null or empty kind is missing from the re-marshalled result, and an apiVersion of
+   * another group or version is the validation's 422.
    */
   private checkPatchedEnvelope(body: Record<string, unknown>, strictError: (message: string) => KubeError): void {
-    for (const field of ['apiVersion', 'kind']) {
-      const v = body[field];
-      if (v !== undefined && v !== null && typeof v !== 'string') throw strictError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(v)} into Go struct field .${field} of type string`);
-    }
     if (body.apiVersion === null) throw strictError('.apiVersion accessor error: <nil> is of the type <nil>, expected string');
     if (body.kind === null || body.kind === '') throw strictError(`Object 'Kind' is missing in '${goJSON(body)}'`);
     if (typeof body.apiVersion === 'string' && body.apiVersion !== '' && body.apiVersion !== this.apiVersion && typeof body.kind === 'string') {

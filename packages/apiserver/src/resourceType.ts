@@ -82,6 +82,11 @@ export interface WriteContext {
   strictError?: (message: string) => KubeError;
   /** Whether the object decoded is a patch's result (its decoding errors are {@link WriteContext.strictError}'s 422 on `patch`). */
   patched?: boolean;
+  /**
+   * Whether that result is a strategic merge patch's, which the patcher converts into the Go type with
+   * `runtime.DefaultUnstructuredConverter` rather than decoding it: its type errors are the converter's.
+   */
+  converted?: boolean;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */

@@ -13,6 +13,7 @@
  */
 import { KubeError, goSprint, stringifyJSON } from '@kubekit/core';
 import { cloneJSON, getOwn, isObject, setOwn, type JSONObject } from './internal/own.js';
+import { goKindStruct, goMemberStruct } from './builtinGoJSON.js';
 
 /** How a list merges: by a key of its objects, as a set of primitives, or not at all (atomic). */
 type ListStrategy = { key: string } | 'set' | undefined;
@@ -73,7 +74,68 @@ function badPatchType(directive: unknown, where: JSONObject): KubeError {
 /** Applies a strategic merge patch to (a copy of) `target`. */
 export function strategicMerge(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return cloneJSON(patch);
-  return mergeMap(isObject(target) ? cloneJSON(target) : {}, patch, []);
+  return mergeMap(isObject(target) ? cloneJSON(target) : {}, patch, [], isObject(target) ? rootStruct(target) : undefined);
+}
+
+/** In place of a struct's name: the value is a Go map (its keys are not fields; directives that name fields fail). */
+const goMap = 'map';
+
+/** The Go struct of a built-in object (from its apiVersion and kind), whose fields the patch's directives name. */
+function rootStruct(target: JSONObject): string | undefined {
+  const apiVersion = typeof target.apiVersion === 'string' ? target.apiVersion : '';
+  const slash = apiVersion.indexOf('/');
+  const kind = typeof target.kind === 'string' ? target.kind : '';
+  return goKindStruct(slash < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind });
+}
+
+/**
+ * The error of a directive naming a member the Go struct lacks (`LookupPatchMetadataForStruct` in
+ * forked json's fields.go). The apiserver answers it with a 500; the embedded server with a 400, since the
+ * request is at fault.
+ */
+function noSuchField(struct: string, field: string): KubeError {
+  return patchError(`unable to find api field in struct ${struct.slice(struct.lastIndexOf('.') + 1)} for the json field ${JSON.stringify(field)}`);
+}
+
+/** What {@link withoutDirectives} returns for a value that is itself a directive. */
+const dropped = Symbol('dropped');
+
+/**
+ * `value` without null members, at any depth (`discardNullValuesFromPatch`: the apiserver merges with
+ * `IgnoreUnmatchedNulls`). Changes `value`, as the apiserver changes the patch it quotes in errors.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) value.forEach(withoutNulls);
+  else if (isObject(value)) {
+    for (const k of Object.keys(value)) {
+      if (value[k] === null) delete value[k];
+      else withoutNulls(value[k]);
+    }
+  }
+  return value;
+}
+
+/**
+ * `value` without the maps that hold `$patch` (`removeDirectives` in strategicpatch/patch.go): such a map
+ * is {@link dropped}, in a map its key goes, in a list its element. Other `$` members stay. Changes `value`.
+ */
+function withoutDirectives(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const kept: unknown[] = [];
+    for (const item of value) {
+      const v = withoutDirectives(item);
+      if (v !== dropped) kept.push(v);
+    }
+    return kept;
+  }
+  if (!isObject(value)) return value;
+  if (Object.hasOwn(value, '$patch')) return dropped;
+  for (const k of Object.keys(value)) {
+    const v = withoutDirectives(value[k]);
+    if (v === dropped) delete value[k];
+    else value[k] = v;
+  }
+  return value;
 }
 
 function stripDirectives(v: unknown): unknown {
@@ -99,8 +161,11 @@ function retainKeys(original: JSONObject, patch: JSONObject, retain: unknown): v
   for (const k of Object.keys(original)) if (!keep.has(k)) delete original[k];
 }
 
-/** Merges `patch` into `original` (which it may change) and returns the result. */
-function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSONObject {
+/**
+ * Merges `patch` into `original` (which it may change) and returns the result. `struct` is the Go struct
+ * both stand for, when known (a map's entries and the members of types without one have none).
+ */
+function mergeMap(original: JSONObject, patch: JSONObject, path: string[], struct?: string): JSONObject {
   const directive = getOwn(patch, '$patch');
   if (directive === 'replace') return stripDirectives(patch) as JSONObject;
   // The apiserver's `$patch: delete` of a map leaves an empty map, not an absent field.
@@ -108,6 +173,15 @@ function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSON
   if (directive !== undefined) throw badPatchType(directive, patch);
   const out = original;
   if (Object.hasOwn(patch, '$retainKeys')) retainKeys(out, patch, patch.$retainKeys);
+  // `$setElementOrder/<list>` looks the list up in the struct before anything is merged (mergePatchIntoOriginal).
+  if (struct !== undefined) {
+    for (const k of Object.keys(patch)) {
+      if (!k.startsWith('$setElementOrder/')) continue;
+      if (struct === goMap) throw patchError('merging an object in json but data type is not struct, instead is: map');
+      const field = k.slice('$setElementOrder/'.length);
+      if (!goMemberStruct(struct, field).known) throw noSuchField(struct, field);
+    }
+  }
   // `$setElementOrder/<list>` orders the merged list against the list as it was before the patch.
   const orders: [string, unknown, unknown][] = [];
   for (const [k, v] of Object.entries(patch)) {
@@ -133,9 +207,17 @@ function mergeMap(original: JSONObject, patch: JSONObject, path: string[]): JSON
     }
     const childPath = [...path, k];
     const current = getOwn(out, k);
-    if (Array.isArray(v)) setOwn(out, k, mergeList(Array.isArray(current) ? current : [], v, childPath));
-    else if (isObject(v)) setOwn(out, k, mergeMap(isObject(current) ? current : {}, v, childPath));
-    else setOwn(out, k, v);
+    const found = struct === undefined || struct === goMap ? undefined : goMemberStruct(struct, k);
+    const member = found?.map === true ? goMap : found?.struct;
+    if (Array.isArray(v) && Array.isArray(current)) setOwn(out, k, mergeList(current, v, childPath, member));
+    else if (isObject(v) && isObject(current)) setOwn(out, k, mergeMap(current, v, childPath, member));
+    else {
+      // Nothing of the same type to merge into: the patch's value is taken, its nulls dropped and its
+      // directives removed (a map holding `$patch`, of any value, is no value at all: the key goes).
+      const taken = withoutDirectives(withoutNulls(v));
+      if (taken === dropped) delete out[k];
+      else setOwn(out, k, taken);
+    }
   }
   for (const [field, order, before] of orders) {
     const list = getOwn(out, field);
@@ -167,7 +249,7 @@ function missingMergeKey(item: unknown, key: string): KubeError {
  * a `{$patch: delete}` element names, and are replaced by a list holding `{$patch: replace}`. The
  * result is in the apiserver's order (see {@link normalizeOrder}).
  */
-function mergeList(original: unknown[], patch: unknown[], path: string[]): unknown[] {
+function mergeList(original: unknown[], patch: unknown[], path: string[], struct?: string): unknown[] {
   const strategy = listStrategy(path);
   if (strategy === undefined) return patch.map(stripDirectives);
   const id = identity(strategy);
@@ -214,8 +296,8 @@ function mergeList(original: unknown[], patch: unknown[], path: string[]): unkno
     const at = firstAt.get(k);
     if (at === undefined) {
       firstAt.set(k, merged.length);
-      merged.push(mergeMap({}, item, elementPath));
-    } else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath);
+      merged.push(mergeMap({}, item, elementPath, struct));
+    } else merged[at] = mergeMap(isObject(merged[at]) ? merged[at] as JSONObject : {}, item, elementPath, struct);
   }
   return normalizeOrder(merged, items, server, id);
 }

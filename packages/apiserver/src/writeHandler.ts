@@ -7,7 +7,7 @@
  * store (optimistic concurrency on resourceVersion) → durable → the stored object read back and shown
  * in the request version. An update that changes nothing writes nothing (the resourceVersion stays).
  */
-import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, parseJSON, type KubeObject } from '@kubekit/core';
+import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, jsonTypeName, parseJSON, type KubeObject } from '@kubekit/core';
 import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -463,6 +463,17 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     if (pt !== 'strategic') checkPatchedDepth(patched);
     if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch);
+    // A patched document that is a list (a merge patch `[]` under Ignore, a JSON patch replacing the root):
+    // the codec reads its version and kind into a struct of two strings first, and fails there.
+    if (Array.isArray(patched)) throw pctx.strictError!(`couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${typeMetaProbe}`);
+    // Its apiVersion and kind are read into that struct first too: one of another JSON type fails there, before
+    // any other member is decoded (the first in the re-marshalled document's order, which is sorted).
+    if (isObject(patched)) {
+      for (const field of ['apiVersion', 'kind']) {
+        const v = patched[field];
+        if (v !== undefined && v !== null && typeof v !== 'string') throw pctx.strictError!(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(v)} into Go struct field .${field} of type string`);
+      }
+    }
     let decoded: KubeObject;
     try {
       decoded = r.type.decode(patched, pctx);
@@ -502,6 +513,9 @@ function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['mana
   else obj.metadata.managedFields = entries;
 }
 
+/** The Go type the codec reads a document's apiVersion and kind into (`json.Unmarshal` in the JSON serializer's Interpret), as encoding/json names it. */
+const typeMetaProbe = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
 /**
  * The write context of decoding a patched object: under `Strict`, its strict decoding errors are a
  * 422 on `patch` quoting the patched object as Go's json.Marshal prints it (JSON and merge patches), or
@@ -509,7 +523,7 @@ function setManagedFields(obj: KubeObject, entries: KubeObject['metadata']['mana
  */
 function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined): WriteContext {
   const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : goJSON(patched));
-  return { ...wctx, patched: true, strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
+  return { ...wctx, patched: true, converted: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
 /**

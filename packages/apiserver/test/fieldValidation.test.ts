@@ -113,6 +113,34 @@ describe('yamlDuplicateFields', () => {
   it('reports the line of each repeated key', () => {
     expect(yamlDuplicateFields('a: 1\nb:\n  c: 1\n  c: 2\na: 3\n')).to.deep.equal(['line 4: key "c" already set in map', 'line 5: key "a" already set in map']);
   });
+
+  // go-yaml v2's strict decoder (setMapIndex) on kube-apiserver 1.34.4: the key as Go's %#v prints the
+  // decoded YAML 1.1 key, the line of the value; keys set by a merge key count where the merge stands.
+  const configMap = (data: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: &b {x: '1', k: '2'}\ndata:\n${data}`;
+  const cases: [string, string[]][] = [
+    [configMap("  y: a\n  y: b\n"), ['line 8: key true already set in map']],
+    [configMap("  1: 'a'\n  1: 'b'\n  1.5: 'c'\n  1.5: 'd'\n  yes: 'g'\n  on: 'h'\n  1e3: 'i'\n  1000.0: 'j'\n  0.00001: 'k'\n  0.00001: 'l'\n  1234567.0: 'm'\n  1234567.0: 'o'\n  -0.0: 'p'\n  0.0: 'q'\n  1.0: 'r'\n"), [
+      'line 8: key 1 already set in map', 'line 10: key 1.5 already set in map', 'line 12: key true already set in map', 'line 14: key 1000 already set in map',
+      'line 16: key 1e-05 already set in map', 'line 18: key 1.234567e+06 already set in map', 'line 20: key 0 already set in map',
+    ]],
+    [configMap("  <<: *b\n  k: '3'\n"), ['line 8: key "k" already set in map']],
+    [configMap("  k: '3'\n  <<: *b\n"), ['line 5: key "k" already set in map']],
+    [configMap("  <<: {k: '1', j: '2'}\n  k: '3'\n"), ['line 8: key "k" already set in map']],
+    [configMap("  <<: &m {a: '1'}\n  <<: {a: '2'}\n"), ['line 8: key "a" already set in map']],
+    [configMap("  k:\n    '1'\n  k:\n    '2'\n"), ['line 10: key "k" already set in map']],
+    ['metadata:\n  labels: &a {x: 1, k: 2}\n  annotations: &b {k: 4, z: 5}\ndata:\n  <<: [*a, *b]\n', ['line 2: key "k" already set in map']],
+    ['spec:\n  free:\n    base: &b {x: 1, y: 2}\n    merged:\n      <<: *b\n      y: 3\n', ['line 6: key true already set in map']],
+  ];
+  it('words keys and lines as go-yaml does, merge keys included', () => {
+    for (const [text, problems] of cases) expect(yamlDuplicateFields(text), text).to.deep.equal(problems);
+  });
+
+  it('bounds the work of merges that alias merges', () => {
+    // Each level merges the one before twice: 2^40 keys if every merge were followed.
+    let text = 'l0: &l0 {a: 1, b: 2}\n';
+    for (let i = 1; i <= 40; i++) text += `l${i}: &l${i} {<<: [*l${i - 1}, *l${i - 1}]}\n`;
+    expect(yamlDuplicateFields(text).length).to.be.greaterThan(0);
+  });
 });
 
 describe('fieldValidation on custom resources', () => {

@@ -595,4 +595,36 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
       expect([r.status, r.body.message]).to.deep.equal([400, message]);
     }
   });
+
+  // A patched document that is a list (a merge patch `[]` under Ignore, a JSON patch replacing the root):
+  // the codec reads apiVersion and kind into a struct of two strings first (seed 20261231, case 12).
+  it('refuses a patch that makes the object a list with the codec\'s version/kind error', async () => {
+    const words = 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+    for (const [path, body, type] of [
+      [`${widgets()}/w?fieldValidation=Ignore`, '[1]', 'application/merge-patch+json'],
+      [`${cms}/cm?fieldValidation=Ignore`, '[]', 'application/merge-patch+json'],
+      [`${widgets()}/w`, '[{"op":"replace","path":"","value":[]}]', 'application/json-patch+json'],
+      [`${cms}/cm`, '[{"op":"replace","path":"","value":[]}]', 'application/json-patch+json'],
+    ]) {
+      const r = await client.request('PATCH', path, body, type);
+      expect([r.status, r.body.details?.causes?.[0]?.field, r.body.details?.causes?.[0]?.message], `${path} ${body}`).to.deep.equal([422, 'patch', `Invalid value: "[${body === '[1]' ? '1' : ''}]": ${words}`]);
+    }
+  });
+
+  // The same struct reads a built-in object's apiVersion and kind before any other member: one of another
+  // JSON type is that error, not the first member's type error (seed 20270102, case 1).
+  it('refuses a patch that gives a built-in object\'s apiVersion or kind another type with the codec\'s version/kind error', async () => {
+    const before = (await client.get(`${cms}/cm`)).body;
+    const words = (type: string, field: string): string => `couldn't get version/kind; json parse error: json: cannot unmarshal ${type} into Go struct field .${field} of type string`;
+    for (const [body, type, expected] of [
+      ['[{"op":"replace","path":"/kind","value":{}},{"op":"replace","path":"/data","value":[]}]', 'application/json-patch+json', words('object', 'kind')],
+      ['[{"op":"replace","path":"/apiVersion","value":5},{"op":"replace","path":"/data","value":[]}]', 'application/json-patch+json', words('number', 'apiVersion')],
+      ['{"kind":[],"data":5}', 'application/merge-patch+json', words('array', 'kind')],
+      ['{"kind":true,"apiVersion":{}}', 'application/merge-patch+json', words('object', 'apiVersion')],
+    ]) {
+      const r = await client.request('PATCH', `${cms}/cm`, body, type);
+      expect([r.status, r.body.details?.causes?.[0]?.message?.replace(/^Invalid value: "(?:[^"\\]|\\.)*": /, '')], body).to.deep.equal([422, expected]);
+    }
+    expect((await client.get(`${cms}/cm`)).body).to.deep.equal(before);
+  });
 });

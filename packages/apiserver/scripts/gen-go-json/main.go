@@ -56,6 +56,9 @@ type Field struct {
 var (
 	marshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 	structs   = map[string]map[string]Field{}
+	// order lists each struct's JSON members in declaration order (inline members where they are
+	// embedded), the order runtime.DefaultUnstructuredConverter walks them in.
+	order = map[string][]string{}
 )
 
 // componentName is the OpenAPI component name of a named Go type: k8s.io/api/core/v1.PodSpec is io.k8s.api.core.v1.PodSpec.
@@ -106,7 +109,7 @@ func kindOf(t reflect.Type) *Shape {
 		name := componentName(t)
 		if _, seen := structs[name]; !seen {
 			structs[name] = map[string]Field{}
-			addFields(structs[name], t)
+			order[name] = addFields(structs[name], t, nil)
 		}
 		return &Shape{K: "struct", N: name}
 	case reflect.Interface:
@@ -115,7 +118,7 @@ func kindOf(t reflect.Type) *Shape {
 	panic(fmt.Sprintf("unexpected type %s", t))
 }
 
-func addFields(fields map[string]Field, t reflect.Type) {
+func addFields(fields map[string]Field, t reflect.Type, names []string) []string {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -129,7 +132,7 @@ func addFields(fields map[string]Field, t reflect.Type) {
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			addFields(fields, ft)
+			names = addFields(fields, ft, names)
 			continue
 		}
 		if name == "" {
@@ -145,7 +148,9 @@ func addFields(fields map[string]Field, t reflect.Type) {
 			}
 		}
 		fields[name] = field
+		names = append(names, name)
 	}
+	return names
 }
 
 // quantities writes the canonical form of each quantity text read from stdin.
@@ -218,7 +223,7 @@ func main() {
 		}
 		kinds[key] = shape.N
 	}
-	out := map[string]any{"source": "k8s.io/api v0.34.4, k8s.io/apimachinery v0.34.4 (encoding/json tags, by reflection)", "kinds": kinds, "structs": structs}
+	out := map[string]any{"source": "k8s.io/api v0.34.4, k8s.io/apimachinery v0.34.4 (encoding/json tags, by reflection)", "kinds": kinds, "structs": structs, "order": order}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", " ")
 	if err := enc.Encode(out); err != nil {

@@ -51,7 +51,13 @@ export function jsonDuplicateFields(text: string): string[] {
   return out;
 }
 
-/** The duplicate map keys of a YAML text, as `line N: key "k" already set in map`. */
+/**
+ * The duplicate map keys of a YAML text as go-yaml's strict decoder reports them, `line N: key K already set in
+ * map`: K as Go's `%#v` prints the decoded key (`"a"`, `true`, `1`, `1.5`), N the line of the value that
+ * would have been set (go-yaml's `setMapIndex`). A merge key (`<<: *anchor`, an inline map, or a list of
+ * them, walked backwards) sets the merged map's keys where it stands, so a key set both by a merge and
+ * explicitly, in either order, is reported (kube-apiserver 1.34.4).
+ */
 export function yamlDuplicateFields(text: string): string[] {
   return yamlDuplicateKeys(yamlModule, text);
 }
@@ -62,8 +68,54 @@ export function yamlDuplicateFields(text: string): string[] {
  */
 export function yamlDuplicateKeys(yaml: typeof yamlModule, text: string): string[] {
   const lineCounter = new yaml.LineCounter();
-  const doc = yaml.parseDocument(text, { uniqueKeys: false, lineCounter });
+  // YAML 1.1, as go-yaml v2 reads keys (`y` is true); integers as bigints (Go's int, printed in full).
+  const doc = yaml.parseDocument(text, { uniqueKeys: false, lineCounter, version: '1.1', intAsBigInt: true });
   const out: string[] = [];
+  /** A decoded key as Go's %#v prints it. */
+  const goKey = (v: unknown): string => {
+    if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+    if (v === null || v === undefined) return '<nil>';
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
+      if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+      // strconv's shortest 'g': an exponent below -4, or of 6 or more, is written e±dd.
+      const [mantissa, exponent] = v.toExponential().split('e');
+      const e = Number(exponent);
+      if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+      return String(v);
+    }
+    return JSON.stringify(String(v));
+  };
+  const lineOf = (node: unknown, fallback: unknown): number => {
+    const range = (node as { range?: [number, number, number] } | null)?.range ?? (fallback as { range?: [number, number, number] } | null)?.range;
+    return lineCounter.linePos(range?.[0] ?? 0).line;
+  };
+  const isMerge = (key: unknown): boolean => yaml.isScalar(key) && typeof key.value === 'symbol';
+  // Merged maps are walked for their keys only; aliases make that exponential in the worst case, so it is bounded.
+  let mergeBudget = 100_000;
+  /** Records `key` (set by a value at `line`) in `seen`, reporting it when it is there already. */
+  const set = (seen: Set<string>, key: unknown, line: number): void => {
+    // Keys are Go values of their own types: the int 1 and the float 1.0 differ; -0.0 and 0.0 do not.
+    const id = `${typeof key}:${typeof key === 'number' && key === 0 ? 0 : String(key)}`;
+    if (seen.has(id)) out.push(`line ${line}: key ${goKey(key)} already set in map`);
+    seen.add(id);
+  };
+  /** Sets the keys a merge key's value brings, in go-yaml's order (a list backwards). */
+  const merge = (seen: Set<string>, value: unknown, depth: number): void => {
+    if (depth > 64 || mergeBudget <= 0) return;
+    const node = yaml.isAlias(value) ? value.resolve(doc) : value;
+    if (yaml.isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) merge(seen, node.items[i], depth + 1);
+      return;
+    }
+    if (!yaml.isMap(node)) return;
+    for (const item of node.items) {
+      if (--mergeBudget <= 0) return;
+      const pair = item as { key: unknown; value: unknown };
+      if (isMerge(pair.key)) merge(seen, pair.value, depth + 1);
+      else set(seen, yaml.isScalar(pair.key) ? pair.key.value : pair.key, lineOf(pair.value, pair.key));
+    }
+  };
   // Depth-first in document order (a duplicate key is reported before what its value holds), with an
   // explicit stack of the maps and sequences being walked: deep documents do not touch Node's stack.
   const frames: { items: unknown[]; next: number; seen: Set<string> | undefined }[] = [];
@@ -84,12 +136,13 @@ export function yamlDuplicateKeys(yaml: typeof yamlModule, text: string): string
       continue;
     }
     const pair = item as { key: unknown; value: unknown };
-    const key = yaml.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (f.seen.has(key)) {
-      const offset = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
-      out.push(`line ${lineCounter.linePos(offset).line}: key ${JSON.stringify(key)} already set in map`);
+    if (isMerge(pair.key)) {
+      merge(f.seen, pair.value, 0);
+      // An inline map merged is walked where it stands as well (an alias's map is walked at its anchor).
+      if (!yaml.isAlias(pair.value)) enter(pair.value);
+      continue;
     }
-    f.seen.add(key);
+    set(f.seen, yaml.isScalar(pair.key) ? pair.key.value : pair.key, lineOf(pair.value, pair.key));
     enter(pair.value);
   }
   return out;
