@@ -11,10 +11,9 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
-import { FieldPath, duplicate, forbidden, invalid, notFound, notSupported, required, tooLong, type FieldError } from '@kubekit/core';
+import { canonicalQuantity, decimalOfWritten, duplicate, FieldPath, forbidden, invalid, notFound, notSupported, required, tooLong, type FieldError } from '@kubekit/core';
 import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { type JSONObject } from './internal/own.js';
-import { canonicalQuantity, decimalOfWritten } from './internal/quantity.js';
 import { int, isSet, list, obj, str, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './internal/podFields.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
 

@@ -3,10 +3,9 @@
  * vars and downward API volume files (`validateObjectFieldSelector`, `validateContainerResourceFieldSelector`
  * and `validateContainerResourceDivisor` in pkg/apis/core/validation, with `ConvertDownwardAPIFieldLabel`).
  */
-import { FieldPath, invalid, notSupported, required, type FieldError } from '@kubekit/core';
+import { canonicalQuantity, decimalOfWritten, FieldPath, invalid, notSupported, required, type FieldError } from '@kubekit/core';
 import { isQualifiedName } from './semantics.js';
 import { type JSONObject } from './own.js';
-import { canonicalQuantity, decimalOfWritten } from './quantity.js';
 import { str } from './podFields.js';
 
 /** The v1 field labels `ConvertDownwardAPIFieldLabel` accepts (`spec.host` is `spec.nodeName`). */
