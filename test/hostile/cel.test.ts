@@ -6,10 +6,7 @@
 // backtracking engine they would hold its only thread for years. Then quantities with exponents far beyond
 // ±1000, which kubekit's quantity() used to refuse.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { startApiServer } from '@kubekit/apiserver';
-import { startReferenceApiServer } from '@kubekit/envtest';
-import { sender, type Send } from './sender.js';
+import { describeOnBothServers, type Send } from './sender.js';
 
 const P = '/apis/cel.example.com/v1/namespaces/default/probes';
 const str = { type: 'string', maxLength: 100 };
@@ -83,27 +80,4 @@ async function run(send: Send, backend: string): Promise<void> {
     'program instantiation failed: error parsing regexp: trailing backslash at end of expression: ``');
 }
 
-const goAvailable = process.env.KUBEKIT_DIFFERENTIAL !== 'fixtures' && spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } }).status === 0;
-
-describe('hostile CEL rules: kubekit and the real kube-apiserver', function () {
-  this.timeout(15 * 60_000);
-
-  it('kubekit\'s embedded server', async () => {
-    const server = await startApiServer();
-    try {
-      await run(sender(server.url, undefined, undefined), 'kubekit');
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('the real kube-apiserver (when Go is on PATH)', async function () {
-    if (!goAvailable) this.skip();
-    const server = await startReferenceApiServer();
-    try {
-      await run(sender(server.url, server.token, server.ca), 'reference');
-    } finally {
-      await server.close();
-    }
-  });
-});
+describeOnBothServers('hostile CEL rules: kubekit and the real kube-apiserver', run);

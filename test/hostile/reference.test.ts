@@ -2,10 +2,7 @@
 // is on PATH, and against kubekit's embedded server always: each hostile request must get the same
 // status and message from both, except where a difference is listed below with its reason.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { startApiServer } from '@kubekit/apiserver';
-import { startReferenceApiServer } from '@kubekit/envtest';
-import { sender, type Answer, type Send } from './sender.js';
+import { describeOnBothServers, type Answer, type Send } from './sender.js';
 
 const W = '/apis/hostile.example.com/v1/namespaces/default/widgets';
 const widget = (name: string): string => JSON.stringify({ apiVersion: 'hostile.example.com/v1', kind: 'Widget', metadata: { name }, spec: { data: {} } });
@@ -121,27 +118,4 @@ async function run(send: Send, backend: 'kubekit' | 'reference'): Promise<void> 
   }
 }
 
-const goAvailable = process.env.KUBEKIT_DIFFERENTIAL !== 'fixtures' && spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } }).status === 0;
-
-describe('hostile input: the apiserver\'s answers, kubekit and the real kube-apiserver', function () {
-  this.timeout(15 * 60_000);
-
-  it('kubekit\'s embedded server', async () => {
-    const server = await startApiServer();
-    try {
-      await run(sender(server.url, undefined, undefined), 'kubekit');
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('the real kube-apiserver (when Go is on PATH)', async function () {
-    if (!goAvailable) this.skip();
-    const server = await startReferenceApiServer();
-    try {
-      await run(sender(server.url, server.token, server.ca), 'reference');
-    } finally {
-      await server.close();
-    }
-  });
-});
+describeOnBothServers('hostile input: the apiserver\'s answers, kubekit and the real kube-apiserver', run);

@@ -1,7 +1,10 @@
 // One HTTP request to kubekit's embedded server or the real kube-apiserver, answered as status, text and
 // the Status message: what the hostile suites compare between the two.
+import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { startApiServer } from '@kubekit/apiserver';
+import { startReferenceApiServer } from '@kubekit/envtest';
 
 /** A server's answer: the HTTP status, the body text, and the `message` of a `Status` body. */
 export interface Answer { status: number; text: string; message: string }
@@ -37,5 +40,41 @@ export function sender(base: string, token: string | undefined, ca: string | und
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs / 1000} s`)));
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** Whether the real kube-apiserver can be built here (Go on PATH), unless the suites are told to use recorded answers. */
+export function goAvailable(): boolean {
+  if (process.env.KUBEKIT_DIFFERENTIAL === 'fixtures') return false;
+  return spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } }).status === 0;
+}
+
+/**
+ * A suite that runs `run` against kubekit's embedded server, then against the real kube-apiserver (skipped
+ * without Go), each started for it and closed after.
+ */
+export function describeOnBothServers(title: string, run: (send: Send, backend: 'kubekit' | 'reference') => Promise<void>): void {
+  const withGo = goAvailable();
+  describe(title, function () {
+    this.timeout(15 * 60_000);
+
+    it('kubekit\'s embedded server', async () => {
+      const server = await startApiServer();
+      try {
+        await run(sender(server.url, undefined, undefined), 'kubekit');
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('the real kube-apiserver (when Go is on PATH)', async function () {
+      if (!withGo) this.skip();
+      const server = await startReferenceApiServer();
+      try {
+        await run(sender(server.url, server.token, server.ca), 'reference');
+      } finally {
+        await server.close();
+      }
+    });
   });
 }
