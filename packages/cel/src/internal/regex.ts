@@ -133,18 +133,24 @@ function renameRepeatedGroups(pattern: string): string | undefined {
   }
   const used = new Set(groups.map((g) => g.name));
   const seen = new Set<string>();
-  let out = pattern;
+  // Linear in the pattern however many groups repeat (the pattern may be request data): the pieces are
+  // joined once, and the candidates for fresh names of each length are tried once in all.
+  const pieces: string[] = [];
+  const nextCandidate = new Map<number, number>();
+  let from = 0;
   for (const g of groups) {
     if (!seen.has(g.name)) {
       seen.add(g.name);
       continue;
     }
-    const fresh = freshName(g.name.length, used);
+    const fresh = freshName(g.name.length, used, nextCandidate);
     if (fresh === undefined) return undefined;
     used.add(fresh);
-    out = out.slice(0, g.at) + fresh + out.slice(g.at + g.name.length);
+    pieces.push(pattern.slice(from, g.at), fresh);
+    from = g.at + g.name.length;
   }
-  return out;
+  pieces.push(pattern.slice(from));
+  return pieces.join('');
 }
 
 /** The index after the character class opening at `start` (its `]`, or the end of the pattern). */
@@ -163,10 +169,13 @@ function classEnd(pattern: string, start: number): number {
   return i;
 }
 
-/** The first name of `length` characters not in `used`, trying at most `used.size + 1` candidates. */
-function freshName(length: number, used: ReadonlySet<string>): string | undefined {
+/**
+ * The next name of `length` characters not in `used`, from where the last search for that length stopped
+ * (`next`), trying at most `used.size + 1` candidates in all.
+ */
+function freshName(length: number, used: ReadonlySet<string>, next: Map<number, number>): string | undefined {
   if (length === 0) return undefined;
-  for (let k = 0; k <= used.size; k++) {
+  for (let k = next.get(length) ?? 0; k <= used.size; k++) {
     let name = '';
     let rest = k;
     for (let j = 0; j < length; j++) {
@@ -174,7 +183,10 @@ function freshName(length: number, used: ReadonlySet<string>): string | undefine
       rest = Math.floor(rest / nameChars.length);
     }
     if (rest > 0) return undefined;
-    if (!used.has(name)) return name;
+    if (!used.has(name)) {
+      next.set(length, k + 1);
+      return name;
+    }
   }
   return undefined;
 }
