@@ -283,15 +283,16 @@ export class CustomResourceType implements ResourceType {
     const version = apiVersion.slice(slash + 1);
     if (slash < 0 || apiVersion.slice(0, slash) !== group || body.kind !== kind || this.runtime.crd.spec.versions.some((v) => v.name === version)) return;
     const strictError = ctx.strictError === undefined ? undefined : (m: string): KubeError => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`);
-    // Its metadata is decoded into ObjectMeta first.
+    // Its metadata is decoded into ObjectMeta first (its unknown members are reported first).
+    let unknownInMetadata: string[];
     try {
-      this.v.compiled.defaultAndPrune({ apiVersion: this.apiVersion, kind, metadata: cloneJSON(body.metadata ?? {}) } as KubeObject, { isResourceRoot: true });
+      unknownInMetadata = this.v.compiled.defaultAndPrune({ apiVersion: this.apiVersion, kind, metadata: cloneJSON(body.metadata ?? {}) } as KubeObject, { isResourceRoot: true });
     } catch (err) {
       if (isDecodeError(err) && strictError !== undefined) throw strictError(err.message);
       throw err;
     }
     const unknown = Object.keys(body).filter((k) => k !== 'apiVersion' && k !== 'kind' && k !== 'metadata').sort();
-    reportFieldProblems({ ...ctx, strictError }, unknown);
+    reportFieldProblems({ ...ctx, strictError }, [...unknownInMetadata, ...unknown]);
   }
 
   prepareForCreate(object: KubeObject, _ctx: WriteContext): void {

@@ -627,4 +627,14 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     }
     expect((await client.get(`${cms}/cm`)).body).to.deep.equal(before);
   });
+
+  // A custom resource in a version the CRD does not have: its metadata is decoded into ObjectMeta first, so its
+  // unknown members are warned about before the body's (seed 20270107, case 25).
+  it('warns about unknown metadata members of a custom resource in a version the CRD lacks', async () => {
+    const current = (await client.get(`${widgets()}/w`)).body;
+    const body = `{"apiVersion":"hostile.example.com/v2","kind":"Widget","metadata":{"name":"w","resourceVersion":"${current.metadata.resourceVersion}","__proto__":{"polluted":"yes"}},"spec":{"a":"u"}}`;
+    const r = await client.request('PUT', `${widgets()}/w?dryRun=All`, body);
+    expect([r.status, r.body.message]).to.deep.equal([400, 'the API version in the data (hostile.example.com/v2) does not match the expected API version (hostile.example.com/v1)']);
+    expect(r.headers.get('warning')).to.equal('299 - "unknown field \\"metadata.__proto__\\"", 299 - "unknown field \\"spec\\""');
+  });
 });
