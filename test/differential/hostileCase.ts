@@ -453,17 +453,17 @@ const keepObject = (b: unknown): unknown => {
 };
 
 /**
- * Whether a listed object belongs to the case: every object of its namespace, and of the namespaces only
- * its own (other cases create theirs concurrently).
+ * Whether a listed object belongs to the case: the objects of its own namespaces, and of the namespaces
+ * only its own (other cases create and change theirs concurrently, which a list across all namespaces sees).
  */
-type Mine = (name: string, namespaced: boolean) => boolean;
+type Mine = (name: string, namespace: string | undefined) => boolean;
 
 /** A list's names, or the Status of an error. */
 const keepList = (mine: Mine) => (b: unknown): unknown => {
   const o = b as { kind?: string; items?: { metadata: { name: string; namespace?: string } }[] };
   if (o?.kind === 'Status') return answer(b);
   if (typeof b !== 'object' || b === null) return b;
-  return { kind: o.kind, names: (o.items ?? []).filter((x) => mine(x.metadata.name, x.metadata.namespace !== undefined)).map((x) => x.metadata.name) };
+  return { kind: o.kind, names: (o.items ?? []).filter((x) => mine(x.metadata.name, x.metadata.namespace)).map((x) => x.metadata.name) };
 };
 
 /** A watch stream's events (types and names, ERROR events as Status fields), or the Status of an error. */
@@ -476,7 +476,7 @@ function watchEvent(e: unknown, mine: Mine): unknown {
   const ev = e as { type?: string; object?: { metadata?: { name?: string; namespace?: string } } };
   if (ev.type === 'BOOKMARK') return undefined;
   if (ev.type === 'ERROR') return { ERROR: answer(ev.object) };
-  if (!mine(ev.object?.metadata?.name ?? '', ev.object?.metadata?.namespace !== undefined)) return undefined;
+  if (!mine(ev.object?.metadata?.name ?? '', ev.object?.metadata?.namespace)) return undefined;
   return `${ev.type} ${ev.object?.metadata?.name ?? ''}`;
 }
 
@@ -530,7 +530,8 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     // versions numbered one apart).
     const isList = (q.method === 'GET' || q.method === 'DELETE') && target === undefined;
     const watching = /[?&]watch=(true|yes|1)/.test(path);
-    const mine: Mine = (name, namespaced) => namespaced || name === c.ns || name.startsWith(`${c.ns}-`);
+    const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
+    const mine: Mine = (name, namespace) => ours(namespace ?? name);
     // A name generated from an invalid generateName appears only in the error's message.
     const generate = typeof raw === 'string' ? /"generateName":"([^"]*)"/.exec(raw)?.[1] : undefined;
     const keepAnswer = (b: unknown): unknown => {
