@@ -52,6 +52,12 @@ export function checkMetadataShape(obj: KubeObject): void {
     if (err !== undefined) throw err;
   }
   for (const f of Object.keys(m)) if (m[f] === null) delete m[f];
+  // The null strings of the maps and the list decode as "".
+  for (const f of ['labels', 'annotations']) {
+    const map = m[f];
+    if (map !== null && typeof map === 'object') for (const k of Object.keys(map)) if ((map as Record<string, unknown>)[k] === null) (map as Record<string, unknown>)[k] = '';
+  }
+  if (Array.isArray(m.finalizers)) m.finalizers = m.finalizers.map((x: unknown) => x ?? '');
 }
 
 /**
@@ -136,12 +142,13 @@ function fieldTypeError(f: string, v: unknown): KubeError | undefined {
     case 'uid':
       return typeof v === 'string' ? undefined : decodeError('metadata.uid', 'types.UID', v);
     case 'labels': case 'annotations':
+      // A null value is the string's zero value, "" (encoding/json), not an error.
       if (typeof v !== 'object' || Array.isArray(v)) return decodeError(`metadata.${f}`, 'map[string]string', v);
-      for (const x of Object.values(v)) if (typeof x !== 'string') return decodeError(`metadata.${f}`, 'string', x);
+      for (const x of Object.values(v)) if (x !== null && typeof x !== 'string') return decodeError(`metadata.${f}`, 'string', x);
       return undefined;
     case 'finalizers':
       if (!Array.isArray(v)) return decodeError('metadata.finalizers', '[]string', v);
-      for (const x of v) if (typeof x !== 'string') return decodeError('metadata.finalizers', 'string', x);
+      for (const x of v) if (x !== null && typeof x !== 'string') return decodeError('metadata.finalizers', 'string', x);
       return undefined;
     case 'ownerReferences':
       return Array.isArray(v) ? undefined : decodeError('metadata.ownerReferences', '[]v1.OwnerReference', v);

@@ -637,4 +637,13 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect([r.status, r.body.message]).to.deep.equal([400, 'the API version in the data (hostile.example.com/v2) does not match the expected API version (hostile.example.com/v1)']);
     expect(r.headers.get('warning')).to.equal('299 - "unknown field \\"metadata.__proto__\\"", 299 - "unknown field \\"spec\\""');
   });
+
+  // encoding/json decodes a null string as "": a label or annotation written `x:` (null) is "" on a cluster,
+  // for built-in kinds as for custom resources (seed 20270115, case 11: a JSON patch replacing a missing label).
+  it('takes null label and annotation values as empty strings', async () => {
+    const created = await client.post(cms, { metadata: { name: 'null-labels', labels: { x: null }, annotations: { y: null } } });
+    expect([created.status, created.body.metadata.labels, created.body.metadata.annotations]).to.deep.equal([201, { x: '' }, { y: '' }]);
+    const patched = await client.request('PATCH', `${cms}/null-labels?fieldValidation=Strict`, '[{"path":"/metadata/labels/q","op":"replace"}]', 'application/json-patch+json');
+    expect([patched.status, patched.body.metadata.labels]).to.deep.equal([200, { x: '', q: '' }]);
+  });
 });
