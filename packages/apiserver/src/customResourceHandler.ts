@@ -242,7 +242,9 @@ export class CustomResourceType implements ResourceType {
       if (isDecodeError(err) && ctx.strictError !== undefined) throw ctx.strictError(err.message);
       throw err;
     }
-    reportFieldProblems(ctx, pruned);
+    // The schema coercer prunes (and reports what it pruned) only an object of the CRD's group and kind:
+    // another kind is refused later (kindMismatch) without unknown-field warnings (hostile seed 20270127).
+    reportFieldProblems(ctx, body.kind === this.names.kind ? pruned : []);
     if (!isObject(obj.metadata)) obj.metadata = {};
     // The store reads a custom resource's deletionTimestamp with Unstructured.GetDeletionTimestamp: the
     // zero time (written as null) and a time Go writes but cannot parse back (a year past 9999) are none,

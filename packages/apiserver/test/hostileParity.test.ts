@@ -646,4 +646,15 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     const patched = await client.request('PATCH', `${cms}/null-labels?fieldValidation=Strict`, '[{"path":"/metadata/labels/q","op":"replace"}]', 'application/json-patch+json');
     expect([patched.status, patched.body.metadata.labels]).to.deep.equal([200, { x: '', q: '' }]);
   });
+
+  // apiextensions-apiserver's unstructuredSchemaCoercer prunes only an object of the CRD's group and kind; another
+  // kind is refused by validation (kindMismatch) with no unknown-field warnings (seed 20270127, case 11).
+  it('reports no unknown fields of a custom resource sent as another kind', async () => {
+    const current = (await client.get(`${widgets()}/w`)).body;
+    const body = `{"__proto__":{"polluted":"yes"},"apiVersion":"hostile.example.com/v1","kind":"Gadget","metadata":{"name":"w","resourceVersion":"${current.metadata.resourceVersion}"},"bogus":1,"spec":{"a":"u"}}`;
+    const r = await client.request('PUT', `${widgets()}/w?dryRun=All&fieldValidation=Strict`, body);
+    expect(r.status).to.equal(422);
+    expect(r.body.details.causes.map((c: { field: string }) => c.field)).to.include('kind');
+    expect(r.headers.get('warning')).to.equal(null);
+  });
 });
