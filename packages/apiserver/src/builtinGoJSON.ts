@@ -227,11 +227,16 @@ export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionK
   if (name === undefined) return undefined;
   const found: Found = { sorted: options.sorted === true };
   const error = checkStruct(obj, name, '', found) ?? found.first;
-  return error === undefined ? undefined : typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
+  return goErrorText(error);
 }
 
 /** An error of the decode: encoding/json's UnmarshalTypeError, or the text of a decoder's own error. */
 type GoError = string | { value: string; struct: string; field: string; type: string };
+
+/** A decode error's text, an UnmarshalTypeError's as encoding/json words it. */
+function goErrorText(error: GoError | undefined): string | undefined {
+  return error === undefined || typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
+}
 
 /** The first type error seen (encoding/json goes on after it, and reports it at the end). */
 interface Found {
@@ -499,7 +504,7 @@ function convertCustom(value: unknown, kind: ReturnType<typeof unstructuredKind>
     default: {
       // A CRD's nested schemas decode with a json.Unmarshal of their own (FieldsV1, JSON and RawExtension take anything).
       const error = checkCustom(value, shape, '', '', true);
-      return error === undefined || typeof error === 'string' ? error : `json: cannot unmarshal ${error.value} into Go struct field ${error.struct}.${error.field} of type ${error.type}`;
+      return goErrorText(error);
     }
   }
 }

@@ -74,7 +74,6 @@ function goSplitN(s: string, sep: string, n: number): string[] {
   return out;
 }
 
-
 function quote(s: string): string {
   let out = '"';
   for (const ch of s) {
