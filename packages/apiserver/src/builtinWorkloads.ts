@@ -20,6 +20,7 @@ import { defaultPodTemplate } from './podDefaults.js';
 import { validatePodSpec } from './podSpecValidation.js';
 import { validatePodSpecificAnnotations } from './podValidation.js';
 import { validateAnnotations } from './objectMeta.js';
+import { append } from './internal/podFields.js';
 
 /**
  * `ValidatePodTemplateSpec`: the template's labels and annotations (named without `metadata`, as the
@@ -426,7 +427,7 @@ const job: BuiltinSpec = {
     const tp = FieldPath.root('spec', 'template');
     const template = valueAt(o, 'spec', 'template');
     const errs = [...validateSelector(o, 'job'), ...validatePodTemplate(template, tp)];
-    errs.push(...validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'podFailurePolicy')));
+    append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'podFailurePolicy')));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
       const v = valueAt(o, 'spec', f);
       if (typeof v === 'number' && v < 0) errs.push(invalid(FieldPath.root('spec', f), v, 'must be greater than or equal to 0'));
@@ -471,8 +472,8 @@ const cronJob: BuiltinSpec = {
     if (typeof policy === 'string' && !['Allow', 'Forbid', 'Replace'].includes(policy)) errs.push(notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
     const tp = FieldPath.root('spec', 'jobTemplate', 'spec', 'template');
     const template = valueAt(o, 'spec', 'jobTemplate', 'spec', 'template');
-    errs.push(...validatePodTemplate(template, tp));
-    errs.push(...validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'jobTemplate', 'spec', 'podFailurePolicy')));
+    append(errs, validatePodTemplate(template, tp));
+    append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'jobTemplate', 'spec', 'podFailurePolicy')));
     return errs;
   },
 };

@@ -16,7 +16,7 @@ import { isObject, type JSONObject } from './internal/own.js';
 import { validateResourceRequirements } from './podResources.js';
 import { validateContainerSecurityContext } from './podSecurityContext.js';
 import { validatePullPolicy, validateVolumeDevices, validateVolumeMounts } from './podVolumes.js';
-import { int, isSet, list, obj, str } from './internal/podFields.js';
+import { append, int, isSet, list, obj, str } from './internal/podFields.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
 
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
@@ -44,14 +44,14 @@ export function validateContainers(containers: unknown[], ctx: ContainerContext,
   containers.forEach((c, i) => {
     const ctr = obj(c);
     const p = path.index(i);
-    errs.push(...validateContainerCommon(ctr, ctx, p));
+    append(errs, validateContainerCommon(ctr, ctx, p));
     const name = str(ctr.name);
     if (names.has(name)) errs.push(duplicate(p.child('name'), name));
     else names.add(name);
-    if (isSet(ctr.lifecycle)) errs.push(...validateLifecycle(obj(ctr.lifecycle), ctx, p.child('lifecycle')));
-    errs.push(...validateProbes(ctr, ctx, p));
+    if (isSet(ctr.lifecycle)) append(errs, validateLifecycle(obj(ctr.lifecycle), ctx, p.child('lifecycle')));
+    append(errs, validateProbes(ctr, ctx, p));
   });
-  errs.push(...hostPortConflicts(containers, path));
+  append(errs, hostPortConflicts(containers, path));
   return errs;
 }
 
@@ -62,16 +62,16 @@ export function validateInitContainers(containers: unknown[], regular: unknown[]
   containers.forEach((c, i) => {
     const ctr = obj(c);
     const p = path.index(i);
-    errs.push(...validateContainerCommon(ctr, ctx, p));
+    append(errs, validateContainerCommon(ctr, ctx, p));
     // Any other restart policy is dropped before validation while ContainerRestartRules is off.
     const sidecar = ctr.restartPolicy === 'Always';
     const name = str(ctr.name);
     if (names.has(name)) errs.push(duplicate(p.child('name'), name));
     else if (name !== '') names.add(name);
-    errs.push(...hostPortConflicts([ctr], path));
+    append(errs, hostPortConflicts([ctr], path));
     if (sidecar) {
-      if (isSet(ctr.lifecycle)) errs.push(...validateLifecycle(obj(ctr.lifecycle), ctx, p.child('lifecycle')));
-      errs.push(...validateProbes(ctr, ctx, p));
+      if (isSet(ctr.lifecycle)) append(errs, validateLifecycle(obj(ctr.lifecycle), ctx, p.child('lifecycle')));
+      append(errs, validateProbes(ctr, ctx, p));
     } else {
       for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) if (isSet(ctr[f])) errs.push(forbidden(p.child(f), notForInit));
     }
@@ -92,7 +92,8 @@ export function validateEphemeralContainers(containers: unknown[], regular: unkn
   containers.forEach((c, i) => {
     const ctr = obj(c);
     const p = path.index(i);
-    errs.push(...validateContainerCommon(ctr, ctx, p), ...validateContainerOnlyForPod(ctr, p));
+    append(errs, validateContainerCommon(ctr, ctx, p));
+    append(errs, validateContainerOnlyForPod(ctr, p));
     const name = str(ctr.name);
     if (names.has(name)) errs.push(duplicate(p.child('name'), name));
     else names.add(name);
@@ -129,14 +130,14 @@ function validateContainerCommon(ctr: JSONObject, ctx: ContainerContext, path: F
   const policy = str(ctr.terminationMessagePolicy);
   if (policy === '') errs.push(required(path.child('terminationMessagePolicy'), ''));
   else if (!terminationMessagePolicies.includes(policy)) errs.push(notSupported(path.child('terminationMessagePolicy'), policy, terminationMessagePolicies));
-  errs.push(...validatePorts(list(ctr.ports), path.child('ports')));
-  errs.push(...validateEnv(list(ctr.env), path.child('env')));
-  errs.push(...validateEnvFrom(list(ctr.envFrom), path.child('envFrom')));
-  errs.push(...validateVolumeMounts(ctr, ctx.volumes, path.child('volumeMounts')));
-  errs.push(...validateVolumeDevices(ctr, ctx.volumes, path.child('volumeDevices')));
-  errs.push(...validatePullPolicy(ctr.imagePullPolicy, path.child('imagePullPolicy')));
-  if (isObject(ctr.resources)) errs.push(...validateResourceRequirements(ctr.resources, path.child('resources')));
-  errs.push(...validateContainerSecurityContext(ctr.securityContext, path.child('securityContext')));
+  append(errs, validatePorts(list(ctr.ports), path.child('ports')));
+  append(errs, validateEnv(list(ctr.env), path.child('env')));
+  append(errs, validateEnvFrom(list(ctr.envFrom), path.child('envFrom')));
+  append(errs, validateVolumeMounts(ctr, ctx.volumes, path.child('volumeMounts')));
+  append(errs, validateVolumeDevices(ctr, ctx.volumes, path.child('volumeDevices')));
+  append(errs, validatePullPolicy(ctr.imagePullPolicy, path.child('imagePullPolicy')));
+  if (isObject(ctr.resources)) append(errs, validateResourceRequirements(ctr.resources, path.child('resources')));
+  append(errs, validateContainerSecurityContext(ctr.securityContext, path.child('securityContext')));
   return errs;
 }
 
@@ -206,7 +207,7 @@ function validateEnv(vars: unknown[], path: FieldPath): FieldError[] {
     const name = str(ev.name);
     if (name === '') errs.push(required(p.child('name'), ''));
     else for (const msg of envVarNameErrors(name)) errs.push(invalid(p.child('name'), name, msg));
-    errs.push(...validateEnvValueFrom(ev, p.child('valueFrom')));
+    append(errs, validateEnvValueFrom(ev, p.child('valueFrom')));
   });
   return errs;
 }
@@ -219,16 +220,16 @@ function validateEnvValueFrom(ev: JSONObject, path: FieldPath): FieldError[] {
   let count = 0;
   if (isSet(from.fieldRef)) {
     count++;
-    errs.push(...validateObjectFieldSelector(obj(from.fieldRef), envFieldPaths, path.child('fieldRef')));
+    append(errs, validateObjectFieldSelector(obj(from.fieldRef), envFieldPaths, path.child('fieldRef')));
   }
   if (isSet(from.resourceFieldRef)) {
     count++;
-    errs.push(...validateResourceFieldSelector(obj(from.resourceFieldRef), path.child('resourceFieldRef'), false));
+    append(errs, validateResourceFieldSelector(obj(from.resourceFieldRef), path.child('resourceFieldRef'), false));
   }
   for (const kind of ['configMapKeyRef', 'secretKeyRef']) {
     if (!isSet(from[kind])) continue;
     count++;
-    errs.push(...validateKeySelector(obj(from[kind]), path.child(kind)));
+    append(errs, validateKeySelector(obj(from[kind]), path.child(kind)));
   }
   if (count === 0) errs.push(invalid(path, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
   else if (str(ev.value) !== '') errs.push(invalid(path, '', 'may not be specified when `value` is not empty'));
@@ -293,7 +294,7 @@ function validateProbes(ctr: JSONObject, ctx: ContainerContext, path: FieldPath)
     if (!isSet(ctr[kind])) continue;
     const probe = obj(ctr[kind]);
     const p = path.child(kind);
-    errs.push(...validateProbe(probe, ctx, p));
+    append(errs, validateProbe(probe, ctx, p));
     if (kind === 'readinessProbe') {
       if (isSet(probe.terminationGracePeriodSeconds)) errs.push(invalid(p.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
     } else if (int(probe.successThreshold) !== 1) {
@@ -319,7 +320,7 @@ function validateProbe(probe: JSONObject, ctx: ContainerContext, path: FieldPath
 function validateLifecycle(lifecycle: JSONObject, ctx: ContainerContext, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   for (const kind of ['postStart', 'preStop']) {
-    if (isSet(lifecycle[kind])) errs.push(...validateHandler(obj(lifecycle[kind]), ['exec', 'httpGet', 'tcpSocket', 'sleep'], ctx, path.child(kind)));
+    if (isSet(lifecycle[kind])) append(errs, validateHandler(obj(lifecycle[kind]), ['exec', 'httpGet', 'tcpSocket', 'sleep'], ctx, path.child(kind)));
   }
   return errs;
 }
@@ -343,7 +344,7 @@ function validateHandler(handler: JSONObject, kinds: readonly string[], ctx: Con
         break;
       case 'httpGet':
         if (str(action.path) === '') errs.push(required(p.child('path'), ''));
-        errs.push(...validatePortNumOrName(action.port, p.child('port')));
+        append(errs, validatePortNumOrName(action.port, p.child('port')));
         if (!httpSchemes.includes(str(action.scheme))) errs.push(notSupported(p.child('scheme'), str(action.scheme), httpSchemes));
         for (const h of list(action.httpHeaders)) {
           const header = str(obj(h).name);
@@ -353,10 +354,10 @@ function validateHandler(handler: JSONObject, kinds: readonly string[], ctx: Con
         }
         break;
       case 'tcpSocket':
-        errs.push(...validatePortNumOrName(action.port, p.child('port')));
+        append(errs, validatePortNumOrName(action.port, p.child('port')));
         break;
       case 'grpc':
-        errs.push(...validatePortNumOrName(int(action.port) ?? 0, p.child('port')));
+        append(errs, validatePortNumOrName(int(action.port) ?? 0, p.child('port')));
         break;
       default: {
         const seconds = int(action.seconds) ?? 0;

@@ -11,7 +11,7 @@
 import { FieldPath, duplicate, invalid, notSupported, required, forbidden, type FieldError } from '@kubekit/core';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
-import { int, isSet, list, obj, str } from './internal/podFields.js';
+import { append, int, isSet, list, obj, str } from './internal/podFields.js';
 import { ipFamily } from './podStatus.js';
 
 const maxNameservers = 3;
@@ -32,7 +32,7 @@ export function validateAffinity(affinity: unknown, path: FieldPath): FieldError
     const na = obj(affinity.nodeAffinity);
     const p = path.child('nodeAffinity');
     if (isSet(na.requiredDuringSchedulingIgnoredDuringExecution)) {
-      errs.push(...validateNodeSelector(obj(na.requiredDuringSchedulingIgnoredDuringExecution), p.child('requiredDuringSchedulingIgnoredDuringExecution')));
+      append(errs, validateNodeSelector(obj(na.requiredDuringSchedulingIgnoredDuringExecution), p.child('requiredDuringSchedulingIgnoredDuringExecution')));
     }
     list(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
       const term = obj(t);
@@ -40,7 +40,7 @@ export function validateAffinity(affinity: unknown, path: FieldPath): FieldError
       const weight = int(term.weight) ?? 0;
       if (weight <= 0 || weight > 100) errs.push(invalid(tp.child('weight'), weight, 'must be in the range 1-100'));
       // Preferred terms may have any label value: they can match when a cluster has one node.
-      errs.push(...validateNodeSelectorTerm(obj(term.preference), tp.child('preference'), true));
+      append(errs, validateNodeSelectorTerm(obj(term.preference), tp.child('preference'), true));
     });
   }
   for (const kind of ['podAffinity', 'podAntiAffinity']) {
@@ -48,14 +48,14 @@ export function validateAffinity(affinity: unknown, path: FieldPath): FieldError
     const pa = obj(affinity[kind]);
     const p = path.child(kind);
     list(pa.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
-      errs.push(...validatePodAffinityTerm(obj(t), p.child('requiredDuringSchedulingIgnoredDuringExecution').index(i)));
+      append(errs, validatePodAffinityTerm(obj(t), p.child('requiredDuringSchedulingIgnoredDuringExecution').index(i)));
     });
     list(pa.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
       const term = obj(t);
       const tp = p.child('preferredDuringSchedulingIgnoredDuringExecution').index(i);
       const weight = int(term.weight) ?? 0;
       if (weight <= 0 || weight > 100) errs.push(invalid(tp.child('weight'), weight, 'must be in the range 1-100'));
-      errs.push(...validatePodAffinityTerm(obj(term.podAffinityTerm), tp.child('podAffinityTerm')));
+      append(errs, validatePodAffinityTerm(obj(term.podAffinityTerm), tp.child('podAffinityTerm')));
     });
   }
   return errs;
@@ -95,7 +95,7 @@ function validateNodeSelectorRequirement(rq: JSONObject, path: FieldPath, anyLab
     default:
       errs.push(invalid(path.child('operator'), operator, 'not a valid selector operator'));
   }
-  errs.push(...qualifiedName(str(rq.key), path.child('key')));
+  append(errs, qualifiedName(str(rq.key), path.child('key')));
   if (!anyLabelValue) values.forEach((v, i) => errs.push(...isValidLabelValue(v).map((msg) => invalid(path.child('values').index(i), v, msg))));
   return errs;
 }
@@ -122,10 +122,10 @@ function validatePodAffinityTerm(term: JSONObject, path: FieldPath): FieldError[
     ...selector(term.namespaceSelector, path.child('namespaceSelector')),
   ];
   // The apiserver names each bad namespace at `namespace`.
-  for (const ns of list(term.namespaces).map(str)) errs.push(...isDNS1123Label(ns).map((msg) => invalid(path.child('namespace'), ns, msg)));
+  for (const ns of list(term.namespaces).map(str)) append(errs, isDNS1123Label(ns).map((msg) => invalid(path.child('namespace'), ns, msg)));
   const key = str(term.topologyKey);
   if (key === '') errs.push(required(path.child('topologyKey'), 'can not be empty'));
-  errs.push(...qualifiedName(key, path.child('topologyKey')));
+  append(errs, qualifiedName(key, path.child('topologyKey')));
   return errs;
 }
 
@@ -155,7 +155,7 @@ export function validateDNSConfig(dnsConfig: unknown, dnsPolicy: unknown, path: 
   searches.forEach((search, i) => {
     if (search === '.') return;
     const domain = search.endsWith('.') ? search.slice(0, -1) : search;
-    errs.push(...subdomainWithUnderscoreErrors(domain).map((msg) => invalid(path.child('searches').index(i), domain, msg)));
+    append(errs, subdomainWithUnderscoreErrors(domain).map((msg) => invalid(path.child('searches').index(i), domain, msg)));
   });
   list(dnsConfig.options).forEach((o, i) => {
     if (str(obj(o).name) === '') errs.push(required(path.child('options').index(i), 'must not be empty'));
@@ -184,7 +184,7 @@ export function validateSchedulingGates(gates: unknown[], path: FieldPath): Fiel
   const seen = new Set<string>();
   gates.forEach((g, i) => {
     const name = str(obj(g).name);
-    errs.push(...qualifiedName(name, path.index(i)));
+    append(errs, qualifiedName(name, path.index(i)));
     if (seen.has(name)) errs.push(duplicate(path.index(i), name));
     seen.add(name);
   });
@@ -218,7 +218,7 @@ export function validateTopologySpreadConstraints(constraints: unknown[], path: 
     for (const f of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
       if (isSet(c[f]) && !inclusionPolicies.includes(str(c[f]))) errs.push(notSupported(p.child(f), str(c[f]), inclusionPolicies));
     }
-    errs.push(...selector(c.labelSelector, p.child('labelSelector')));
+    append(errs, selector(c.labelSelector, p.child('labelSelector')));
   });
   return errs;
 }

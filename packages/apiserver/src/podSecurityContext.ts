@@ -12,7 +12,7 @@
  */
 import { FieldError, FieldPath, goJSON, goJSONString, invalid, notSupported, required, tooLong } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
-import { isSet, list, str, validateLocalDescendingPath } from './internal/podFields.js';
+import { append, isSet, list, str, validateLocalDescendingPath } from './internal/podFields.js';
 
 const maxID = 2147483647n;
 const idRangeError = `must be between 0 and ${maxID}, inclusive`;
@@ -48,8 +48,8 @@ export function validatePodSecurityContext(spec: JSONObject, path: FieldPath): F
   if (isSet(sc.fsGroupChangePolicy) && !fsGroupChangePolicies.includes(str(sc.fsGroupChangePolicy))) {
     errs.push(notSupported(path.child('fsGroupChangePolicy'), str(sc.fsGroupChangePolicy), fsGroupChangePolicies));
   }
-  errs.push(...validateSeccompProfile(sc.seccompProfile, path.child('seccompProfile')));
-  errs.push(...validateAppArmorProfile(sc.appArmorProfile, path.child('appArmorProfile')));
+  append(errs, validateSeccompProfile(sc.seccompProfile, path.child('seccompProfile')));
+  append(errs, validateAppArmorProfile(sc.appArmorProfile, path.child('appArmorProfile')));
   return errs;
 }
 
@@ -58,7 +58,7 @@ export function validateContainerSecurityContext(value: unknown, path: FieldPath
   if (!isObject(value)) return [];
   const sc = value;
   const errs = [...validateID(sc.runAsUser, path.child('runAsUser')), ...validateID(sc.runAsGroup, path.child('runAsGroup'))];
-  errs.push(...validateSeccompProfile(sc.seccompProfile, path.child('seccompProfile')));
+  append(errs, validateSeccompProfile(sc.seccompProfile, path.child('seccompProfile')));
   if (sc.allowPrivilegeEscalation === false) {
     // The context prints as the apiserver's internal Go struct marshalled to JSON.
     if (sc.privileged === true) errs.push(invalidContext(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
@@ -67,7 +67,7 @@ export function validateContainerSecurityContext(value: unknown, path: FieldPath
       if (cap === 'CAP_SYS_ADMIN') errs.push(invalidContext(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
     }
   }
-  errs.push(...validateAppArmorProfile(sc.appArmorProfile, path.child('appArmorProfile')));
+  append(errs, validateAppArmorProfile(sc.appArmorProfile, path.child('appArmorProfile')));
   return errs;
 }
 
@@ -120,7 +120,7 @@ function validateSeccompProfile(value: unknown, path: FieldPath): FieldError[] {
   else if (!profileTypes.includes(type)) errs.push(notSupported(path.child('type'), type, profileTypes));
   if (type === 'Localhost') {
     if (!isSet(value.localhostProfile)) errs.push(required(path.child('localhostProfile'), 'must be set when seccomp type is Localhost'));
-    else errs.push(...validateLocalDescendingPath(str(value.localhostProfile), path.child('localhostProfile')));
+    else append(errs, validateLocalDescendingPath(str(value.localhostProfile), path.child('localhostProfile')));
   } else if (isSet(value.localhostProfile)) {
     errs.push(new FieldError('FieldValueInvalid', path.child('localhostProfile'), value, 'can only be set when seccomp type is Localhost', seccompJSON(value)));
   }

@@ -18,7 +18,7 @@ import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue,
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers } from './podContainers.js';
 import { validateVolumes } from './podVolumes.js';
-import { int, isSet, list, str } from './internal/podFields.js';
+import { append, int, isSet, list, str } from './internal/podFields.js';
 import { validatePodSecurityContext } from './podSecurityContext.js';
 import { ipFamily } from './podStatus.js';
 import { validateAffinity, validateDNSConfig, validateReadinessGates, validateSchedulingGates, validateTopologySpreadConstraints } from './podScheduling.js';
@@ -35,23 +35,23 @@ export function validatePodSpec(value: unknown, path: FieldPath, isPod: boolean)
   const errs: FieldError[] = [];
   if (!isSet(spec.terminationGracePeriodSeconds)) errs.push(required(path.child('terminationGracePeriodSeconds'), ''));
   const volumes = validateVolumes(list(spec.volumes), path.child('volumes'));
-  errs.push(...volumes.errors);
+  append(errs, volumes.errors);
   const ctx = { volumes: volumes.volumes, gracePeriod: int(spec.terminationGracePeriodSeconds) };
   const containers = list(spec.containers);
   const init = list(spec.initContainers);
-  errs.push(...validateContainers(containers, ctx, path.child('containers')));
-  errs.push(...validateInitContainers(init, containers, ctx, path.child('initContainers')));
-  errs.push(...validateEphemeralContainers(list(spec.ephemeralContainers), containers, init, ctx, path.child('ephemeralContainers')));
-  errs.push(...validateHostNetworkPorts(spec, path, isPod));
-  errs.push(...validateChoice(spec.restartPolicy, restartPolicies, path.child('restartPolicy')));
-  errs.push(...validateChoice(spec.dnsPolicy, dnsPolicies, path.child('dnsPolicy')));
-  if (isObject(spec.nodeSelector)) errs.push(...validateLabels(spec.nodeSelector as Record<string, string>, path.child('nodeSelector')));
-  errs.push(...validatePodSecurityContext(spec, path.child('securityContext')));
-  errs.push(...validateAffinity(spec.affinity, path.child('affinity')));
-  errs.push(...validateDNSConfig(spec.dnsConfig, spec.dnsPolicy, path.child('dnsConfig')));
-  errs.push(...validateReadinessGates(list(spec.readinessGates), path.child('readinessGates')));
-  errs.push(...validateSchedulingGates(list(spec.schedulingGates), path.child('schedulingGates')));
-  errs.push(...validateTopologySpreadConstraints(list(spec.topologySpreadConstraints), path.child('topologySpreadConstraints')));
+  append(errs, validateContainers(containers, ctx, path.child('containers')));
+  append(errs, validateInitContainers(init, containers, ctx, path.child('initContainers')));
+  append(errs, validateEphemeralContainers(list(spec.ephemeralContainers), containers, init, ctx, path.child('ephemeralContainers')));
+  append(errs, validateHostNetworkPorts(spec, path, isPod));
+  append(errs, validateChoice(spec.restartPolicy, restartPolicies, path.child('restartPolicy')));
+  append(errs, validateChoice(spec.dnsPolicy, dnsPolicies, path.child('dnsPolicy')));
+  if (isObject(spec.nodeSelector)) append(errs, validateLabels(spec.nodeSelector as Record<string, string>, path.child('nodeSelector')));
+  append(errs, validatePodSecurityContext(spec, path.child('securityContext')));
+  append(errs, validateAffinity(spec.affinity, path.child('affinity')));
+  append(errs, validateDNSConfig(spec.dnsConfig, spec.dnsPolicy, path.child('dnsConfig')));
+  append(errs, validateReadinessGates(list(spec.readinessGates), path.child('readinessGates')));
+  append(errs, validateSchedulingGates(list(spec.schedulingGates), path.child('schedulingGates')));
+  append(errs, validateTopologySpreadConstraints(list(spec.topologySpreadConstraints), path.child('topologySpreadConstraints')));
   const account = str(spec.serviceAccountName);
   if (account !== '') for (const msg of isDNS1123Subdomain(account)) errs.push(invalid(path.child('serviceAccountName'), account, msg));
   const nodeName = str(spec.nodeName);
@@ -64,7 +64,7 @@ export function validatePodSpec(value: unknown, path: FieldPath, isPod: boolean)
     const v = str(spec[name]);
     if (v !== '') for (const msg of isDNS1123Label(v)) errs.push(invalid(path.child(name), v, msg));
   }
-  errs.push(...validateTolerations(list(spec.tolerations), path.child('tolerations')));
+  append(errs, validateTolerations(list(spec.tolerations), path.child('tolerations')));
   list(spec.hostAliases).forEach((a, i) => {
     const alias = isObject(a) ? a : {};
     const p = path.child('hostAliases').index(i);

@@ -14,6 +14,7 @@ import { FieldError, FieldPath, forbidden, invalid, type KubeObject } from '@kub
 import { isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { validatePodAnnotationUpdates } from './podValidation.js';
+import { append } from './internal/podFields.js';
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
@@ -72,7 +73,7 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): Field
   const status = isObject(pod.status) ? pod.status : {};
   const before = isObject(old.status) ? old.status : {};
   const path = FieldPath.root('status');
-  errs.push(...validatePodConditions(objects(status.conditions), path.child('conditions')));
+  append(errs, validatePodConditions(objects(status.conditions), path.child('conditions')));
   const nominated = text(status.nominatedNodeName);
   if (nominated !== '' && nominated !== text(before.nominatedNodeName)) {
     for (const msg of isDNS1123Subdomain(nominated)) errs.push(invalid(path.child('nominatedNodeName'), nominated, msg));
@@ -82,14 +83,14 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): Field
   const spec = isObject(old.spec) ? old.spec : {};
   const restartPolicy = text(spec.restartPolicy);
   const restartable = new Set(objects(spec.initContainers).filter((c) => c.restartPolicy === 'Always').map((c) => text(c.name)));
-  errs.push(...validateStateTransitions(status.containerStatuses, before.containerStatuses, path.child('containerStatuses'), restartPolicy));
-  errs.push(...validateStateTransitions(status.initContainerStatuses, before.initContainerStatuses, path.child('initContainerStatuses'), restartPolicy, restartable));
-  errs.push(...validateStateTransitions(status.ephemeralContainerStatuses, before.ephemeralContainerStatuses, path.child('ephemeralContainerStatuses'), 'Never'));
-  errs.push(...validateIPs(objects(status.podIPs), objects(before.podIPs), path.child('podIPs')));
+  append(errs, validateStateTransitions(status.containerStatuses, before.containerStatuses, path.child('containerStatuses'), restartPolicy));
+  append(errs, validateStateTransitions(status.initContainerStatuses, before.initContainerStatuses, path.child('initContainerStatuses'), restartPolicy, restartable));
+  append(errs, validateStateTransitions(status.ephemeralContainerStatuses, before.ephemeralContainerStatuses, path.child('ephemeralContainerStatuses'), 'Never'));
+  append(errs, validateIPs(objects(status.podIPs), objects(before.podIPs), path.child('podIPs')));
   const hostIPs = objects(status.hostIPs);
   if (hostIPs.length > 0) {
     if (text(status.hostIP) !== text(hostIPs[0].ip)) errs.push(invalid(path.child('hostIPs').index(0).child('ip'), text(hostIPs[0].ip), 'must be equal to `hostIP`'));
-    errs.push(...validateIPs(hostIPs, objects(before.hostIPs), path.child('hostIPs')));
+    append(errs, validateIPs(hostIPs, objects(before.hostIPs), path.child('hostIPs')));
   }
   return errs;
 }

@@ -17,6 +17,7 @@ import { FieldError, FieldPath, forbidden, invalid, required, type KubeObject } 
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { validatePodOnly, validatePodSpec, validateTolerations } from './podSpecValidation.js';
+import { append } from './internal/podFields.js';
 
 const maxInt32 = 2147483647n;
 
@@ -120,15 +121,15 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
     errs.push(invalid(path, null, 'must not update from a positive integer to nil value'));
   }
   const tolerationErrs = validateOnlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations));
-  errs.push(...tolerationErrs);
+  append(errs, tolerationErrs);
   // Once every old toleration is still there, the list is validated again (as on a create).
-  if (tolerationErrs.length === 0) errs.push(...validateTolerations(list(spec.tolerations), FieldPath.root('spec', 'tolerations')));
-  errs.push(...validateOnlyDeletedSchedulingGates(list(spec.schedulingGates), list(oldSpec.schedulingGates)));
+  if (tolerationErrs.length === 0) append(errs, validateTolerations(list(spec.tolerations), FieldPath.root('spec', 'tolerations')));
+  append(errs, validateOnlyDeletedSchedulingGates(list(spec.schedulingGates), list(oldSpec.schedulingGates)));
 
   const before = comparable(oldSpec);
   const after = comparable(spec);
   if (deepEqual(after, before)) return errs;
-  errs.push(...mungeMutableFields(after, before));
+  append(errs, mungeMutableFields(after, before));
   if (!deepEqual(after, before)) {
     const changed = changedFields(before, after);
     const named = changed.length > maxNamedChanges ? [...changed.slice(0, maxNamedChanges), `and ${changed.length - maxNamedChanges} more`] : changed;
@@ -251,7 +252,7 @@ function mungeGatedNodeSelection(spec: JSONObject, old: JSONObject): FieldError[
   const affinity = isObject(spec.affinity) ? spec.affinity : undefined;
   const nodeAffinity = affinity?.nodeAffinity;
   if (!deepEqual(oldNodeAffinity, nodeAffinity)) {
-    errs.push(...validateNodeAffinityMutation(nodeAffinity, oldNodeAffinity));
+    append(errs, validateNodeAffinityMutation(nodeAffinity, oldNodeAffinity));
     if (affinity === undefined) {
       if (oldNodeAffinity !== undefined) spec.affinity = { nodeAffinity: cloneJSON(oldNodeAffinity) };
     } else if (oldAffinity === undefined && affinity.podAffinity === undefined && affinity.podAntiAffinity === undefined) {

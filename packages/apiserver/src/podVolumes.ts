@@ -14,7 +14,7 @@
 import { canonicalQuantity, decimalOfWritten, duplicate, FieldPath, forbidden, invalid, notFound, notSupported, required, tooLong, type FieldError } from '@kubekit/core';
 import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { type JSONObject } from './internal/own.js';
-import { int, isSet, list, obj, str, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './internal/podFields.js';
+import { append, int, isSet, list, obj, str, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './internal/podFields.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
 
 /** The volume sources in the order `validateVolumeSource` looks at them, with the path its "more than 1" error names. */
@@ -56,7 +56,7 @@ export function validateVolumes(volumes: unknown[], path: FieldPath): ValidatedV
     // Only volumes without errors are remembered, for duplicates as for mounts.
     if (out.volumes.has(name)) errs.push(duplicate(p.child('name'), name));
     if (errs.length === 0) out.volumes.set(name, vol);
-    else out.errors.push(...errs);
+    else append(out.errors, errs);
   });
   return out;
 }
@@ -73,7 +73,7 @@ function validateVolumeSource(vol: JSONObject, path: FieldPath): FieldError[] {
       continue;
     }
     count++;
-    errs.push(...validateSource(key, obj(vol[key]), path.child(key)));
+    append(errs, validateSource(key, obj(vol[key]), path.child(key)));
   }
   if (count === 0) errs.push(required(path, 'must specify a volume type'));
   return errs;
@@ -124,7 +124,7 @@ function validateSource(key: string, source: JSONObject, path: FieldPath): Field
       return [...validateMode(source.defaultMode, path.child('defaultMode')), ...validateProjectionSources(source, path)];
     case 'csi': {
       const errs: FieldError[] = [];
-      errs.push(...validateCSIDriverName(str(source.driver), path.child('driver')));
+      append(errs, validateCSIDriverName(str(source.driver), path.child('driver')));
       if (isSet(source.nodePublishSecretRef)) {
         const name = str(obj(source.nodePublishSecretRef).name);
         if (name === '') errs.push(required(path.child('nodePublishSecretRef', 'name'), ''));
@@ -169,8 +169,8 @@ function validateKeyToPath(kp: JSONObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (str(kp.key) === '') errs.push(required(path.child('key'), ''));
   if (str(kp.path) === '') errs.push(required(path.child('path'), ''));
-  errs.push(...validateLocalNonReservedPath(str(kp.path), path.child('path')));
-  errs.push(...validateMode(kp.mode, path.child('mode')));
+  append(errs, validateLocalNonReservedPath(str(kp.path), path.child('path')));
+  append(errs, validateMode(kp.mode, path.child('mode')));
   return errs;
 }
 
@@ -178,16 +178,16 @@ function validateKeyToPath(kp: JSONObject, path: FieldPath): FieldError[] {
 function validateDownwardAPIFile(file: JSONObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (str(file.path) === '') errs.push(required(path.child('path'), ''));
-  errs.push(...validateLocalNonReservedPath(str(file.path), path.child('path')));
+  append(errs, validateLocalNonReservedPath(str(file.path), path.child('path')));
   if (isSet(file.fieldRef)) {
-    errs.push(...validateObjectFieldSelector(obj(file.fieldRef), volumeFieldPaths, path.child('fieldRef')));
+    append(errs, validateObjectFieldSelector(obj(file.fieldRef), volumeFieldPaths, path.child('fieldRef')));
     if (isSet(file.resourceFieldRef)) errs.push(invalid(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
   } else if (isSet(file.resourceFieldRef)) {
-    errs.push(...validateResourceFieldSelector(obj(file.resourceFieldRef), path.child('resourceFieldRef'), true));
+    append(errs, validateResourceFieldSelector(obj(file.resourceFieldRef), path.child('resourceFieldRef'), true));
   } else {
     errs.push(required(path, 'one of fieldRef and resourceFieldRef is required'));
   }
-  errs.push(...validateMode(file.mode, path.child('mode')));
+  append(errs, validateMode(file.mode, path.child('mode')));
   return errs;
 }
 
@@ -210,7 +210,7 @@ function validateProjectionSources(projected: JSONObject, path: FieldPath): Fiel
       const pp = sp.child(kind);
       if (str(ref.name) === '') errs.push(required(pp.child('name'), ''));
       list(ref.items).forEach((kp, j) => {
-        errs.push(...validateKeyToPath(obj(kp), pp.child('items').index(j)));
+        append(errs, validateKeyToPath(obj(kp), pp.child('items').index(j)));
         const p = str(obj(kp).path);
         if (p !== '') claim(p, str(ref.name));
       });
@@ -218,7 +218,7 @@ function validateProjectionSources(projected: JSONObject, path: FieldPath): Fiel
     if (isSet(source.downwardAPI)) {
       count++;
       for (const f of list(obj(source.downwardAPI).items)) {
-        errs.push(...validateDownwardAPIFile(obj(f), sp.child('downwardAPI')));
+        append(errs, validateDownwardAPIFile(obj(f), sp.child('downwardAPI')));
         const p = str(obj(f).path);
         if (p !== '') claim(p, p);
       }
@@ -232,7 +232,7 @@ function validateProjectionSources(projected: JSONObject, path: FieldPath): Fiel
       if (seconds > 2 ** 32) errs.push(invalid(pp.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
       // The path's errors name the projected source's path, not the token's.
       if (str(token.path) === '') errs.push(required(path.child('path'), ''));
-      else errs.push(...validateLocalNonReservedPath(str(token.path), path.child('path')));
+      else append(errs, validateLocalNonReservedPath(str(token.path), path.child('path')));
     }
     // clusterTrustBundle and podCertificate (features off in 1.34) count without checks of their own.
     for (const kind of ['clusterTrustBundle', 'podCertificate']) if (isSet(source[kind])) count++;
@@ -264,10 +264,10 @@ export function validateVolumeMounts(container: JSONObject, volumes: Map<string,
     // The apiserver names these without the mount's index.
     const subPath = str(mount.subPath);
     const subPathExpr = str(mount.subPathExpr);
-    if (subPath !== '') errs.push(...validateLocalDescendingPath(subPath, path.child('subPath')));
+    if (subPath !== '') append(errs, validateLocalDescendingPath(subPath, path.child('subPath')));
     if (subPathExpr !== '') {
       if (subPath !== '') errs.push(invalid(p.child('subPathExpr'), subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
-      errs.push(...validateLocalDescendingPath(subPathExpr, path.child('subPathExpr')));
+      append(errs, validateLocalDescendingPath(subPathExpr, path.child('subPathExpr')));
     }
     if (isSet(mount.mountPropagation)) {
       const propagation = str(mount.mountPropagation);
@@ -275,7 +275,7 @@ export function validateVolumeMounts(container: JSONObject, volumes: Map<string,
       if (!mountPropagations.includes(propagation)) errs.push(notSupported(pp, propagation, mountPropagations));
       if (propagation === 'Bidirectional' && !privileged) errs.push(forbidden(pp, 'Bidirectional mount propagation is available only to privileged containers'));
     }
-    errs.push(...validateRecursiveReadOnly(mount, path.child('recursiveReadOnly')));
+    append(errs, validateRecursiveReadOnly(mount, path.child('recursiveReadOnly')));
   });
   return errs;
 }

@@ -6,7 +6,7 @@
 import { canonicalQuantity, decimalOfWritten, FieldPath, invalid, notSupported, required, type FieldError } from '@kubekit/core';
 import { isQualifiedName } from './semantics.js';
 import { type JSONObject } from './own.js';
-import { str } from './podFields.js';
+import { append, str } from './podFields.js';
 
 /** The v1 field labels `ConvertDownwardAPIFieldLabel` accepts (`spec.host` is `spec.nodeName`). */
 const downwardAPILabels = new Set([
@@ -57,7 +57,7 @@ export function validateResourceFieldSelector(fs: JSONObject, path: FieldPath, v
   else if (!resourceFieldPaths.includes(resource) && !resource.startsWith('limits.hugepages-') && !resource.startsWith('requests.hugepages-')) {
     errs.push(notSupported(path.child('resource'), resource, resourceFieldPaths));
   }
-  errs.push(...validateDivisor(resource, fs.divisor, path));
+  append(errs, validateDivisor(resource, fs.divisor, path));
   return errs;
 }
 
