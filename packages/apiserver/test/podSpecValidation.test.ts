@@ -42,6 +42,15 @@ describe('ValidatePodSpec (answers of kube-apiserver v1.34.4)', function () {
   after(() => server.close());
 
   const cases = fixture<Case[]>('pod-spec-validation.json');
+  // Errors grow with the request's lists: they are appended one by one (200,000 spread as arguments overflowed the stack).
+  it('lists the errors of a pod with 200,000 unnamed volumes', async () => {
+    const volumes = Array.from({ length: 200_000 }, () => ({}));
+    const r = await client.post('/api/v1/namespaces/default/pods?dryRun=All', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'many' }, spec: { containers: [{ name: 'c', image: 'i' }], volumes } });
+    expect(r.status).to.equal(422);
+    expect(r.body.details.causes).to.have.length(200_000);
+    expect(r.body.details.causes[199_999]).to.deep.include({ field: 'spec.volumes[199999].name', reason: 'FieldValueRequired' });
+  });
+
   it('has the recorded cases', () => {
     expect(cases.length).to.be.greaterThan(60);
   });
