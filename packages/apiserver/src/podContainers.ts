@@ -10,7 +10,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
-import { FieldPath, duplicate, forbidden, invalid, notFound, notSupported, required, type FieldError } from '@kubekit/core';
+import { FieldPath, duplicate, forbidden, invalid, notFound, notSupported, required, trimSpace, type FieldError } from '@kubekit/core';
 import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateResourceRequirements } from './podResources.js';
@@ -117,7 +117,7 @@ function isNonZero(v: unknown): boolean {
 /** `validateContainerOnlyForPod`: an image without surrounding whitespace. */
 export function validateContainerOnlyForPod(ctr: JSONObject, path: FieldPath): FieldError[] {
   const image = str(ctr.image);
-  return image.trim() !== image ? [invalid(path.child('image'), image, 'must not have leading or trailing whitespace')] : [];
+  return trimSpace(image) !== image ? [invalid(path.child('image'), image, 'must not have leading or trailing whitespace')] : [];
 }
 
 /** `validateContainerCommon`. */

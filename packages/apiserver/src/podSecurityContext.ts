@@ -10,7 +10,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
-import { FieldError, FieldPath, goJSON, goJSONString, invalid, notSupported, required, tooLong } from '@kubekit/core';
+import { FieldError, FieldPath, goJSON, goJSONString, invalid, notSupported, required, tooLong, trimSpace } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
 import { append, isSet, list, str, validateLocalDescendingPath } from './internal/podFields.js';
 
@@ -139,7 +139,7 @@ function validateAppArmorProfile(value: unknown, path: FieldPath): FieldError[] 
         errs.push(required(path.child('localhostProfile'), 'must be set when AppArmor type is Localhost'));
       } else {
         const profile = str(local);
-        if (profile.trim() !== profile) errs.push(invalid(path.child('localhostProfile'), profile, 'must not be padded with whitespace'));
+        if (trimSpace(profile) !== profile) errs.push(invalid(path.child('localhostProfile'), profile, 'must not be padded with whitespace'));
         else if (profile === '') errs.push(required(path.child('localhostProfile'), 'must be set when AppArmor type is Localhost'));
         if (Buffer.byteLength(profile, 'utf8') > 4095) errs.push(tooLong(path.child('localhostProfile'), '', 4095));
       }

@@ -13,7 +13,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go (ValidatePodUpdate, ValidatePodSpecificAnnotationUpdates)
  * @see https://kubernetes.io/docs/concepts/workloads/pods/#pod-update-and-replacement
  */
-import { FieldError, FieldPath, forbidden, invalid, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, invalid, required, trimSpace, type KubeObject } from '@kubekit/core';
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { validatePodOnly, validatePodSpec, validateTolerations } from './podSpecValidation.js';
@@ -169,7 +169,7 @@ function validateContainerUpdates(containers: unknown[], old: unknown[], path: F
   containers.forEach((c, i) => {
     const image = isObject(c) && typeof c.image === 'string' ? c.image : '';
     if (image === '') errs.push(required(path.index(i).child('image'), ''));
-    if (image.trim() !== image) errs.push(invalid(path.index(i).child('image'), image, 'must not have leading or trailing whitespace'));
+    if (trimSpace(image) !== image) errs.push(invalid(path.index(i).child('image'), image, 'must not have leading or trailing whitespace'));
   });
   return false;
 }

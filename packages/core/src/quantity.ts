@@ -12,6 +12,7 @@
  * @see https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/
  */
 import { Decimal } from './internal/decimal.js';
+import { trimSpace } from './goStrings.js';
 
 const decimalSuffixes: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const binarySuffixes: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
@@ -56,7 +57,8 @@ function quantityText(value: unknown): string | undefined {
   // so it is written `1k` where the apiserver keeps `1e3`).
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value === 'bigint') return String(value);
-  return typeof value === 'string' ? value.trim() : undefined;
+  // Go's strings.TrimSpace (JavaScript's trim also strips U+FEFF, which Go keeps and then refuses).
+  return typeof value === 'string' ? trimSpace(value) : undefined;
 }
 
 /**
@@ -112,6 +114,8 @@ export function parseQuantityParts(str: string): { text: string; value: Quantity
     // An exponent is read as a 64-bit integer, then kept in 32 bits.
     const e = /^[eE]([+-]?\d+)$/.exec(suffix);
     if (e === null) return { error: quantitySuffixError };
+    // More than 19 significant digits cannot be an int64: refused before BigInt reads them (linear in the text).
+    if (e[1].replace(/^[+-]?0*/, '').length > 19) return { error: quantitySuffixError };
     const wide = BigInt(e[1]);
     if (wide > maxInt64 || wide < -maxInt64 - 1n) return { error: quantitySuffixError };
     format = 'DecimalExponent';

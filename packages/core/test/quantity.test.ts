@@ -4,7 +4,7 @@
 // packages/apiserver/test/builtinGoJSON.test.ts (141 Go vectors).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Decimal, Quantity } from '@kubekit/core';
+import { Decimal, Quantity, canonicalQuantity, quantityError, quantityFormatError, quantitySuffixError } from '@kubekit/core';
 
 /** n × 10^e as a BigInt-scaled pair on a common exponent. */
 const exact = (n: bigint, e: number, base: number): bigint => n * 10n ** BigInt(e - base);
@@ -58,5 +58,21 @@ describe('Quantity', () => {
     expect(q('1k').asInt64()).to.equal(1000n);
     expect(q('1Ei').value.kind).to.equal('dec');
     expect(q('1e-2000').cmp(q('1n'))).to.equal(0);
+  });
+});
+
+// resource.Quantity's UnmarshalJSON trims with Go's strings.TrimSpace, which keeps U+FEFF (kube-apiserver 1.34.4
+// refuses `cpu: "\uFEFF1"`); strconv.ParseInt reads an exponent with leading zeros.
+describe('quantity text', () => {
+  it('trims Go\'s white space only', () => {
+    expect(canonicalQuantity(' 1 ')).to.equal('1');
+    expect(canonicalQuantity('\uFEFF1')).to.equal(undefined);
+    expect(quantityError('\uFEFF1')).to.equal(quantityFormatError);
+  });
+
+  it('refuses an exponent of more than 19 significant digits without reading it', () => {
+    expect(canonicalQuantity(`1e${'0'.repeat(30)}1`)).to.equal('10');
+    expect(quantityError(`1e${'1'.repeat(20)}`)).to.equal(quantitySuffixError);
+    expect(quantityError(`1e${'1'.repeat(4_000_000)}`)).to.equal(quantitySuffixError);
   });
 });
