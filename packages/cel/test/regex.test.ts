@@ -137,4 +137,14 @@ describe('find and findAll', () => {
     expect(compile('self.str.findAll(self.p)', { schema }).evaluate({ str: 'abab', p: '(?P<n>a)(?P<n>b)' }).value).to.deep.equal(['ab', 'ab']);
     expect(compile('self.str.matches(self.p)', { schema }).evaluate({ str: 'abab', p: '(?P<n>a)(?P<n>b)' }).value).to.equal(true);
   });
+
+  // A 1 KB pattern can compile to a million instructions (about 76 MB): such programs are not kept, so that
+  // request data cannot make the cache hold gigabytes; ordinary patterns are compiled once.
+  it('caches ordinary patterns and not huge programs', () => {
+    expect(compileRegex('^[a-z]+$')).to.equal(compileRegex('^[a-z]+$'));
+    const huge = `(?:${'a'.repeat(999)}b){1000}`;
+    const first = compileRegex(huge);
+    expect(first).to.not.be.instanceOf(ErrVal);
+    expect(compileRegex(huge)).to.not.equal(first);
+  });
 });

@@ -30,7 +30,8 @@ interface GoRE2 {
 }
 
 class CompiledRegex implements Regex {
-  constructor(private readonly re: GoRE2) {}
+  /** @param size - the program's instructions (re2js's `programSize`), which its memory follows */
+  constructor(private readonly re: GoRE2, readonly size: number) {}
 
   test(text: string): boolean {
     return this.re.match(text);
@@ -48,6 +49,13 @@ class CompiledRegex implements Regex {
 
 const cache = new Map<string, Regex | ErrVal>();
 const maxCached = 1000;
+/**
+ * The cache holds at most this many program instructions in all, and no program larger than a tenth of it:
+ * a 1 KB pattern such as `(?:a…999…b){1000}` compiles to a million instructions and about 76 MB, so a count
+ * alone let a few requests' patterns keep gigabytes.
+ */
+const maxCachedInstructions = 1_000_000;
+let cachedInstructions = 0;
 const errPrefix = 'error parsing regexp: ';
 
 /** A compiled pattern, or Go's `error parsing regexp: …` error. */
@@ -55,8 +63,14 @@ export function compileRegex(pattern: string): Regex | ErrVal {
   let r = cache.get(pattern);
   if (r === undefined) {
     r = compileUncached(pattern);
-    if (cache.size >= maxCached) cache.clear();
+    const size = r instanceof CompiledRegex ? r.size : 1;
+    if (size > maxCachedInstructions / 10) return r;
+    if (cache.size >= maxCached || cachedInstructions + size > maxCachedInstructions) {
+      cache.clear();
+      cachedInstructions = 0;
+    }
     cache.set(pattern, r);
+    cachedInstructions += size;
   }
   return r;
 }
@@ -80,7 +94,8 @@ function compileUncached(pattern: string): Regex | ErrVal {
 function tryCompile(pattern: string): Regex | string {
   try {
     // `re2()` is re2js's Go-style API (`findAll` follows Go's `allMatches`); its declaration is `any`.
-    return new CompiledRegex(RE2JS.compile(pattern).re2() as GoRE2);
+    const compiled = RE2JS.compile(pattern);
+    return new CompiledRegex(compiled.re2() as GoRE2, compiled.programSize());
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
