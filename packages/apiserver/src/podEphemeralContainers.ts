@@ -12,7 +12,7 @@
  * @see https://kubernetes.io/docs/concepts/workloads/pods/ephemeral-containers/
  */
 import { FieldPath, forbidden, goQuote, type FieldError, type KubeObject } from '@kubekit/core';
-import { assignOwn, childObject, cloneJSON, isObject, type JSONObject } from './internal/own.js';
+import { assignOwn, childObject, cloneJSON, getOwn, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { list, str } from './internal/podFields.js';
 import { validatePod, validatePodAnnotationUpdates } from './podValidation.js';
@@ -51,5 +51,5 @@ export function validateEphemeralContainersUpdate(pod: KubeObject, old: KubeObje
 
 /** The members of a container that differ, in key order. */
 function changedMembers(a: JSONObject, b: JSONObject): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((k) => !deepEqual(a[k], b[k]));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((k) => !deepEqual(getOwn(a, k), getOwn(b, k)));
 }
