@@ -12,19 +12,12 @@
  */
 import { FieldError, FieldPath, goJSON, goJSONString, invalid, notSupported, required, tooLong, trimSpace } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
-import { append, isSet, list, str, validateLocalDescendingPath } from './internal/podFields.js';
+import { append, int64, isSet, list, str, validateLocalDescendingPath } from './internal/podFields.js';
 
 const maxID = 2147483647n;
 const idRangeError = `must be between 0 and ${maxID}, inclusive`;
 const fsGroupChangePolicies = ['Always', 'OnRootMismatch'];
 const profileTypes = ['Localhost', 'RuntimeDefault', 'Unconfined'];
-
-/** An int64 member as a bigint, or undefined when unset (the decoder refused other types). */
-function int64(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  return undefined;
-}
 
 /** `IsValidUserID` and `IsValidGroupID` (the same range). */
 function validateID(value: unknown, path: FieldPath): FieldError[] {

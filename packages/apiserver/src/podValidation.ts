@@ -17,7 +17,7 @@ import { FieldError, FieldPath, forbidden, invalid, required, trimSpace, type Ku
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { validatePodOnly, validatePodSpec, validateTolerations } from './podSpecValidation.js';
-import { append } from './internal/podFields.js';
+import { append, int64, list } from './internal/podFields.js';
 
 const maxInt32 = 2147483647n;
 
@@ -38,19 +38,8 @@ const maxNamedChanges = 10;
 /** How deep the changed-field walk descends before naming the whole subtree. */
 const maxChangeDepth = 64;
 
-function list(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
 function specOf(o: KubeObject): JSONObject {
   return isObject(o.spec) ? o.spec : {};
-}
-
-/** An int64 member as a bigint (the decoder has refused other types), or undefined when unset. */
-function int64(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  return undefined;
 }
 
 function annotationsOf(o: KubeObject): Record<string, string> {

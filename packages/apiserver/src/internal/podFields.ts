@@ -29,6 +29,13 @@ export function int(v: unknown): number | undefined {
   return undefined;
 }
 
+/** An int64 member as a bigint, or undefined when unset (the decoder refused other types). */
+export function int64(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+  return undefined;
+}
+
 /** Set as a Go pointer is: present and not null. */
 export function isSet(v: unknown): boolean {
   return v !== undefined && v !== null;
