@@ -13,6 +13,7 @@
 import { FieldError, FieldPath, KubeError, invalid, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
+import { isConfigMapKey } from './internal/semantics.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
@@ -292,18 +293,13 @@ export class BuiltinResourceType implements ResourceType {
 /** The package of a group's internal types, as conversion errors name them (`core.ConfigMap`). */
 const internalPackages: Readonly<Record<string, string>> = { '': 'core', 'rbac.authorization.k8s.io': 'rbac' };
 
-const configKey = /^[-._a-zA-Z0-9]+$/;
-
+/** `ValidateConfigMap`/`ValidateSecret`'s keys: each `IsConfigMapKey` message of each key. */
 function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of fields) {
     const data = obj[f];
     if (!isObject(data)) continue;
-    for (const k of Object.keys(data)) {
-      if (!configKey.test(k) || k.length > 253) {
-        errs.push(invalid(FieldPath.root(f).key(k), k, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
-      }
-    }
+    for (const k of Object.keys(data)) for (const msg of isConfigMapKey(k)) errs.push(invalid(FieldPath.root(f).key(k), k, msg));
   }
   return errs;
 }

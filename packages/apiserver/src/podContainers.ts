@@ -11,7 +11,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
 import { FieldPath, duplicate, forbidden, invalid, notFound, notSupported, required, trimSpace, type FieldError } from '@kubekit/core';
-import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
+import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateResourceRequirements } from './podResources.js';
 import { validateContainerSecurityContext } from './podSecurityContext.js';
@@ -243,22 +243,10 @@ function validateKeySelector(s: JSONObject, path: FieldPath): FieldError[] {
   const errs = isDNS1123Subdomain(name).map((msg) => invalid(path.child('name'), name, msg));
   const key = str(s.key);
   if (key === '') errs.push(required(path.child('key'), ''));
-  else for (const msg of configMapKeyErrors(key)) errs.push(invalid(path.child('key'), key, msg));
+  else for (const msg of isConfigMapKey(key)) errs.push(invalid(path.child('key'), key, msg));
   return errs;
 }
 
-/** `IsConfigMapKey`. */
-function configMapKeyErrors(key: string): string[] {
-  const errs: string[] = [];
-  if (key.length > 253) errs.push('must be no more than 253 characters');
-  if (!/^[-._a-zA-Z0-9]+$/.test(key)) {
-    errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
-  }
-  if (key === '.') errs.push("must not be '.'");
-  else if (key === '..') errs.push("must not be '..'");
-  else if (key.startsWith('..')) errs.push("must not start with '..'");
-  return errs;
-}
 
 /** `ValidateEnvFrom`: a valid prefix and exactly one of a ConfigMap or a Secret. */
 function validateEnvFrom(sources: unknown[], path: FieldPath): FieldError[] {

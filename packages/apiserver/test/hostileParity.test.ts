@@ -657,4 +657,13 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(r.body.details.causes.map((c: { field: string }) => c.field)).to.include('kind');
     expect(r.headers.get('warning')).to.equal(null);
   });
+
+  // ValidateConfigMap and ValidateSecret run IsConfigMapKey on each key: `.`, `..` and keys starting with `..` are
+  // refused (kube-apiserver 1.34.4); kubekit checked the character set only.
+  it('refuses the config keys IsConfigMapKey refuses', async () => {
+    for (const [key, message] of [['..', "must not be '..'"], ['.', "must not be '.'"], ['..x', "must not start with '..'"]]) {
+      const r = await client.post(`${cms}?dryRun=All`, { metadata: { name: 'keys' }, data: { [key]: 'a' } });
+      expect([r.status, r.body.message], key).to.deep.equal([422, `ConfigMap "keys" is invalid: data[${key}]: Invalid value: "${key}": ${message}`]);
+    }
+  });
 });

@@ -13,3 +13,16 @@ export {
   openAPIV3Schema, unrecognizedFormats, validateCustomResource, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate,
 } from '@kubekit/crd';
 export type { OpenAPIV3Document } from '@kubekit/crd';
+
+/** `IsConfigMapKey`: why `key` cannot be a key of a ConfigMap's or Secret's data (or of a key selector). */
+export function isConfigMapKey(key: string): string[] {
+  const errs: string[] = [];
+  if (key.length > 253) errs.push('must be no more than 253 characters');
+  if (!/^[-._a-zA-Z0-9]+$/.test(key)) {
+    errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+  }
+  if (key === '.') errs.push("must not be '.'");
+  else if (key === '..') errs.push("must not be '..'");
+  else if (key.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
