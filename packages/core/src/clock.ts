@@ -45,7 +45,7 @@ const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * The real clock: `Date.now()` and Node timers (unref'd, so a pending timer never keeps a process alive).
- * A delay longer than one Node timer takes is waited out in steps of at most {@link maxTimerMs}.
+ * A delay longer than one Node timer takes is waited out in steps of at most `maxTimerMs` (2³¹−1 ms).
  */
 export const realClock: Clock = {
   now: () => Date.now(),

@@ -22,9 +22,11 @@ const nanoPerUnit = 10n ** 9n;
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
-/** `resource.ParseQuantity`'s errors. */
+/** `resource.ParseQuantity`'s error for text that is no quantity at all (`resource.ErrFormatWrong`). */
 export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+/** `resource.ParseQuantity`'s error for a suffix or exponent it cannot read (`resource.ErrSuffix`). */
 export const quantitySuffixError = "unable to parse quantity's suffix";
+/** `resource.ParseQuantity`'s error for a number part it cannot read (`resource.ErrNumeric`). */
 export const quantityNumericError = "unable to parse quantity's numeric value";
 
 /**
@@ -91,7 +93,7 @@ function parseQuantityText(str: string): string | { error: string } {
   return 'error' in parsed ? parsed : parsed.text;
 }
 
-/** {@link parseQuantityText} with the value `resource.ParseQuantity` holds beside the text. */
+/** `parseQuantityText` with the value `resource.ParseQuantity` holds beside the text. */
 export function parseQuantityParts(str: string): { text: string; value: QuantityValue } | { error: string } {
   if (str === '') return { error: quantityFormatError };
   if (str === '0') return { text: str, value: { kind: 'int64', value: 0n, scale: 0 } };

@@ -240,7 +240,7 @@ const metaCache = new WeakMap<Schema, Schema>();
 /**
  * The schema with `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` declared, as
  * the root of a resource and embedded resources expose them (`WithTypeAndObjectMeta`). Remembered per
- * schema object, for evaluation; see {@link typeAndObjectMeta} for one built anew.
+ * schema object, for evaluation; see `typeAndObjectMeta` for one built anew.
  */
 export function withTypeAndObjectMeta(s: Schema): Schema {
   if (hasTypeAndObjectMeta(s)) return s;
