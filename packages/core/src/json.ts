@@ -26,17 +26,36 @@ function isDigit(c: number): boolean {
 /**
  * Whether `text` (or its part `[start, end)`) has a run of 16 or more ASCII digits: without one, no
  * integer in it can lie beyond 2^53, and {@link parseJSON} may be told so (`digitsChecked`), for
- * example for each line of a chunk checked once as a whole. Such a run covers one of every 16th
- * character, so only those are looked at (and the digits around a digit among them): about a
- * sixteenth of the text, where a regular expression (`/\d{16}/`) reads all of it.
+ * example for each line of a chunk checked once as a whole. `text` may be a string or its UTF-8
+ * bytes (a digit is one byte in UTF-8, and no byte of a multi-byte character is one): the bytes are
+ * read about three times faster than the decoded string's characters, so a caller holding them
+ * should pass them. Such a run covers one of every 16th character, so only those are looked at (and
+ * the digits around a digit among them): about a sixteenth of the text, where a regular expression
+ * (`/\d{16}/`) reads all of it.
  */
-export function hasLongDigitRun(text: string, start = 0, end = text.length): boolean {
+export function hasLongDigitRun(text: string | Uint8Array, start = 0, end = text.length): boolean {
+  return typeof text === 'string' ? digitRunInText(text, start, end) : digitRunInBytes(text, start, end);
+}
+
+function digitRunInText(text: string, start: number, end: number): boolean {
   for (let i = start + 15; i < end; i += 16) {
     if (!isDigit(text.charCodeAt(i))) continue;
     let first = i;
     while (first > start && isDigit(text.charCodeAt(first - 1))) first--;
     let last = i + 1;
     while (last < end && isDigit(text.charCodeAt(last))) last++;
+    if (last - first >= 16) return true;
+  }
+  return false;
+}
+
+function digitRunInBytes(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start + 15; i < end; i += 16) {
+    if (!isDigit(bytes[i])) continue;
+    let first = i;
+    while (first > start && isDigit(bytes[first - 1])) first--;
+    let last = i + 1;
+    while (last < end && isDigit(bytes[last])) last++;
     if (last - first >= 16) return true;
   }
   return false;

@@ -18,15 +18,19 @@ describe('parseJSON', () => {
       }
     }
   });
-  it('hasLongDigitRun finds a run of 16 digits wherever it sits in the range, and only within it', () => {
+  it('hasLongDigitRun finds a run of 16 digits wherever it sits in the range, and only within it, in a string or its bytes', () => {
+    const forms = (text: string): [string, string | Uint8Array][] => [['string', text], ['bytes', Buffer.from(text)]];
     for (let pad = 0; pad < 40; pad++) {
       for (const digits of ['9007199254740993', '12345678901234567']) {
-        const text = `${'x'.repeat(pad)}${digits}${'y'.repeat(pad % 5)}`;
-        expect(hasLongDigitRun(text), `padding ${pad}`).to.equal(true);
-        expect(hasLongDigitRun(text, 0, pad + 15), `cut short, padding ${pad}`).to.equal(false);
-        expect(hasLongDigitRun(text, pad + 1), `cut at its start, padding ${pad}`).to.equal(digits.length > 16);
+        for (const [form, text] of forms(`${'x'.repeat(pad)}${digits}${'y'.repeat(pad % 5)}`)) {
+          expect(hasLongDigitRun(text), `${form}, padding ${pad}`).to.equal(true);
+          expect(hasLongDigitRun(text, 0, pad + 15), `${form}, cut short, padding ${pad}`).to.equal(false);
+          expect(hasLongDigitRun(text, pad + 1), `${form}, cut at its start, padding ${pad}`).to.equal(digits.length > 16);
+        }
       }
-      expect(hasLongDigitRun(`${'x'.repeat(pad)}900719925474099,1`)).to.equal(false);
+      for (const [form, text] of forms(`${'x'.repeat(pad)}900719925474099,1`)) expect(hasLongDigitRun(text), form).to.equal(false);
+      // Full-width digits (U+FF10–FF19) are no ASCII digits in either form.
+      for (const [form, text] of forms(`${'x'.repeat(pad)}${'\uff11'.repeat(20)}`)) expect(hasLongDigitRun(text), form).to.equal(false);
     }
   });
   it('parseJSON with digitsChecked goes straight to JSON.parse, and still reports bad text', () => {

@@ -2,7 +2,7 @@ import { hasLongDigitRun } from '@kubekit/core';
 
 /**
  * Called with each line, and whether it holds no run of 16 or more ASCII digits (so no integer beyond
- * 2^53: see `parseJSON`'s `digitsChecked`); the text is looked at once per chunk, not per line.
+ * 2^53: see `parseJSON`'s `digitsChecked`); the bytes are looked at once per chunk, not per line.
  */
 export type OnLine = (line: string, digitsChecked: boolean) => void;
 
@@ -44,10 +44,10 @@ export class LineSplitter {
         const line = Buffer.concat(this.carry, this.carryBytes + nl);
         this.carry = [];
         this.carryBytes = 0;
-        emitText(line.toString('utf8'), onLine);
+        emitLines(line.toString('utf8'), !hasLongDigitRun(line), onLine);
         start = nl + 1;
       }
-      if (start < last) emitText(chunk.toString('utf8', start, last), onLine);
+      if (start < last) emitLines(chunk.toString('utf8', start, last), !hasLongDigitRun(chunk, start, last), onLine);
       start = last + 1;
     }
     if (start < chunk.length) {
@@ -71,11 +71,6 @@ export class LineSplitter {
     this.carryBytes = 0;
     return n;
   }
-}
-
-/** {@link emitLines}, the digits of the whole text checked at once (by the code that checks lists, so it is warm). */
-function emitText(text: string, onLine: OnLine): void {
-  emitLines(text, !hasLongDigitRun(text), onLine);
 }
 
 /** Calls `onLine` with each `\n`-separated line of `text` that is not blank, without a trailing `\r`. */
