@@ -16,7 +16,7 @@
  */
 import type { Scenario } from './scenarios.js';
 import type { Session } from './session.js';
-import { names, statusOnly } from './keep.js';
+import { listBody, names, statusOnly } from './keep.js';
 
 type Json = Record<string, unknown>;
 
@@ -125,6 +125,8 @@ export const builtinScenarios: Scenario[] = [
       await s.req('get', 'GET', `${path}/web`);
       await s.must('POST', path, { body: deployment('api', { replicas: 3, containers: [{ name: 'api', image: 'example.com/api' }, { name: 'sidecar', image: 'envoy@sha256:0000000000000000000000000000000000000000000000000000000000000000' }] }) });
       await s.req('list as a Table (kubectl get)', 'GET', path, { accept: kubectlTable, keep: table });
+      // A built-in kind's list items carry no apiVersion and kind (typed items with an empty TypeMeta).
+      await s.req('list', 'GET', path, { keep: listBody });
       await s.req('get as a Table without the object', 'GET', `${path}/api?includeObject=None`, { accept: kubectlTable, keep: table });
       await s.req('create again', 'POST', path, { body: deployment('web'), keep: statusOnly });
     },
@@ -242,6 +244,8 @@ export const builtinScenarios: Scenario[] = [
       await s.req('roles as a Table', 'GET', `${rbac}/namespaces/${ns}/roles`, { accept: kubectlTable, keep: table });
       await s.req('bindings as a Table', 'GET', `${rbac}/namespaces/${ns}/rolebindings`, { accept: kubectlTable, keep: table });
       await s.req('role bindings by name', 'GET', `${rbac}/namespaces/${ns}/rolebindings?fieldSelector=metadata.name%3Dread`, { keep: names });
+      await s.req('roles', 'GET', `${rbac}/namespaces/${ns}/roles`, { keep: listBody });
+      await s.req('delete the roles (deletecollection)', 'DELETE', `${rbac}/namespaces/${ns}/roles`, { keep: listBody });
       await s.req('unsupported label', 'GET', `${rbac}/clusterrolebindings?fieldSelector=roleRef.name%3Dx`, { keep: statusOnly });
     },
   },

@@ -5,7 +5,7 @@
 import { FieldError, KubeError, goQuote, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
 import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
-import { listObjects, parseInt64, parseListOptions, selectionOf } from './listing.js';
+import { listObjects, parseInt64, parseListOptions, selectionOf, withoutTypeMeta } from './listing.js';
 import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -224,6 +224,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
     kind: names.listKind,
     // A custom resource's list is unstructured: its continue token is written even when empty.
     metadata: type.customResource === true ? { continue: '', resourceVersion: String(ctx.store.resourceVersion) } : { resourceVersion: String(ctx.store.resourceVersion) },
-    items,
+    // Typed items, as in a list: see listItemJSON.
+    items: type.customResource === true ? items : items.map(withoutTypeMeta),
   });
 }

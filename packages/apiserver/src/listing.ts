@@ -4,7 +4,7 @@
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions
  */
-import { FieldError, KubeError, forbidden, goQuote, invalid, notSupported, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, forbidden, goQuote, invalid, notSupported, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from './internal/semantics.js';
 import { decodeContinue, encodeContinue } from './internal/continueToken.js';
 import { queryBool } from './internal/queryBool.js';
@@ -278,4 +278,20 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, select
     remainingItemCount = n;
   }
   return { items, resourceVersion: rv, continueToken: more ? encodeContinue(rv, lastKey) : '', remainingItemCount };
+}
+
+/**
+ * A built-in kind's list item as kube-apiserver writes it: without `apiVersion` and `kind` (its items are
+ * typed Go objects whose TypeMeta is empty; only the list and each watch event's object carry them).
+ * Custom resources are unstructured, and their items keep both.
+ */
+export function listItemJSON(o: KubeObject): string {
+  return stringifyJSON(withoutTypeMeta(o));
+}
+
+/** `o` without `apiVersion` and `kind` (a copy of its top level when it has either): see {@link listItemJSON}. */
+export function withoutTypeMeta(o: KubeObject): KubeObject {
+  if (!Object.hasOwn(o, 'apiVersion') && !Object.hasOwn(o, 'kind')) return o;
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = o;
+  return rest as KubeObject;
 }

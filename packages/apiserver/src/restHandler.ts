@@ -7,7 +7,7 @@ import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import { patchTypeOf } from './patch.js';
 import type { FieldSelector } from './internal/semantics.js';
-import { listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
+import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { buildTable, parseIncludeObject } from './table.js';
@@ -167,7 +167,7 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
   // The items are shared, immutable objects: serialise the envelope around them without copying.
   const head = stringifyJSON({ apiVersion, kind: names.listKind, metadata });
-  const items = result.items.map((o) => stringifyJSON(o)).join(',');
+  const items = result.items.map(type.customResource === true ? (o) => stringifyJSON(o) : listItemJSON).join(',');
   sendText(r.res, 200, `${head.slice(0, -1)},"items":[${items}]}`);
 }
 
