@@ -223,7 +223,10 @@ export class CustomResourceType implements ResourceType {
     if (ctx.patched === true && ctx.strictError !== undefined) this.checkPatchedEnvelope(body, ctx.strictError);
     if (typeof body.kind !== 'string' || body.kind === '') throw KubeError.badRequest(`Object 'Kind' is missing in '${stringifyJSON(body)}'`);
     if (typeof body.apiVersion !== 'string' || body.apiVersion === '') throw KubeError.badRequest(`Object 'apiVersion' is missing in '${stringifyJSON(body)}'`);
-    if (body.apiVersion !== this.apiVersion) {
+    // A patch's result of another apiVersion is refused by the validation (validateUpdate), after the
+    // namespace, name and resourceVersion checks; the schema coercer leaves it as it is.
+    const foreign = body.apiVersion !== this.apiVersion;
+    if (foreign && (ctx.patched !== true || ctx.strictError === undefined)) {
       this.reportUnknownVersionFields(body, ctx);
       throw KubeError.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
@@ -233,9 +236,9 @@ export class CustomResourceType implements ResourceType {
     // Another kind is the validation's error (kindMismatch), after the store's own checks: an update
     // without a resourceVersion is refused for that first (test/differential/hostile.test.ts).
     const obj = cloneJSON(body) as KubeObject;
-    let pruned: string[];
+    let pruned: string[] = [];
     try {
-      pruned = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
+      if (!foreign) pruned = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
     } catch (err) {
       // Metadata that does not decode into ObjectMeta: in the codec's words on a create or update
       // ("Widget in version "v1" cannot be handled as a Widget: …"), a 422 on `patch` for a patch.
@@ -243,7 +246,7 @@ export class CustomResourceType implements ResourceType {
       throw err;
     }
     // The schema coercer prunes (and reports what it pruned) only an object of the CRD's group and kind:
-    // another kind is refused later (kindMismatch) without unknown-field warnings (hostile seed 20270127).
+    // another kind is refused later (validateUpdate) without unknown-field warnings (hostile seed 20270127).
     reportFieldProblems(ctx, body.kind === this.names.kind ? pruned : []);
     if (!isObject(obj.metadata)) obj.metadata = {};
     // The store reads a custom resource's deletionTimestamp with Unstructured.GetDeletionTimestamp: the
@@ -263,12 +266,6 @@ export class CustomResourceType implements ResourceType {
   private checkPatchedEnvelope(body: Record<string, unknown>, strictError: (message: string) => KubeError): void {
     if (body.apiVersion === null) throw strictError('.apiVersion accessor error: <nil> is of the type <nil>, expected string');
     if (body.kind === null || body.kind === '') throw strictError(`Object 'Kind' is missing in '${goJSON(body)}'`);
-    if (typeof body.apiVersion === 'string' && body.apiVersion !== '' && body.apiVersion !== this.apiVersion && typeof body.kind === 'string') {
-      const slash = body.apiVersion.indexOf('/');
-      const group = slash < 0 ? '' : body.apiVersion.slice(0, slash);
-      const name = isObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
-      throw KubeError.invalid({ group, kind: body.kind }, name, [new FieldError('FieldValueInvalid', 'apiVersion', body.apiVersion, `must be ${this.apiVersion}`)]);
-    }
   }
 
   /**
@@ -353,8 +350,14 @@ export class CustomResourceType implements ResourceType {
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
-    this.kindMismatch(object);
     const errs = validateCustomResource(this.runtime.crd, this.version, object, old, { integralFloats: ctx.integralFloats });
+    // Another kind, or (from a patch) another apiVersion: the strategy's ValidateTypeMeta, after the
+    // update's metadata errors, in a 422 naming the object's own group and kind (kube-apiserver 1.34.4).
+    if (object.kind !== this.names.kind || object.apiVersion !== this.apiVersion) {
+      const apiVersion = String(object.apiVersion);
+      const slash = apiVersion.indexOf('/');
+      throw KubeError.invalid({ group: slash < 0 ? '' : apiVersion.slice(0, slash), kind: String(object.kind) }, object.metadata.name ?? '', errs);
+    }
     if (errs.length === 0) ctx.warnings.push(...finalizerWarnings(object, old));
     return errs;
   }

@@ -427,7 +427,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   if (r.info.verb === 'update') {
     const body = await readObject(ctx, r, wctx, 'object');
-    const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(r, body, wctx);
+    const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(ctx, r, namespace, body, wctx);
     await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), bodyResourceVersion(body));
     return;
   }
@@ -488,6 +488,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
       if (noKind !== null && pctx.strictError !== undefined) throw pctx.strictError(noKind[1]);
       throw err;
     }
+    checkNamespace(ctx, r.type, decoded, namespace);
     checkName(r, decoded);
     return decoded;
   };
@@ -568,8 +569,11 @@ function isZeroResourceVersion(rv: string | undefined): boolean {
   return rv === undefined || /^0*$/.test(rv);
 }
 
-function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: KubeObject) => KubeObject {
+function replaceWith(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext): (old: KubeObject) => KubeObject {
   const decoded = r.type.decode(body, wctx);
+  // handlers/update.go: the namespace (rest.EnsureObjectNamespaceMatchesRequestNamespace), then the name,
+  // before the object is read: a mismatch is a 400 even when the object is gone.
+  checkNamespace(ctx, r.type, decoded, namespace);
   checkName(r, decoded);
   return () => cloneJSON(decoded);
 }
@@ -577,7 +581,7 @@ function replaceWith(r: RestRequest, body: unknown, wctx: WriteContext): (old: K
 /**
  * `checkName` of handlers/rest.go, which update and patch run on the object they are about to write:
  * its name must be the URL's. (A namespace that differs is rest.EnsureObjectNamespaceMatchesRequestNamespace's
- * error, which checkNamespace gives.)
+ * error, which checkNamespace gives; both handlers check it first.)
  */
 function checkName(r: RestRequest, obj: KubeObject): void {
   const name = obj.metadata.name ?? '';

@@ -113,7 +113,11 @@ function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubres
   return errs;
 }
 
-function metadataErrors(object: Record<string, unknown>, oldObject: Record<string, unknown> | undefined, namespaced: boolean): FieldError[] {
+/**
+ * The metadata errors of a create, or with `oldObject` of an update: rest.BeforeUpdate's common fields
+ * and, unless `strategy` is false, the custom resource strategy's own ValidateObjectMetaAccessorUpdate.
+ */
+function metadataErrors(object: Record<string, unknown>, oldObject: Record<string, unknown> | undefined, namespaced: boolean, strategy = true): FieldError[] {
   const path = FieldPath.root('metadata');
   const decode = (o: Record<string, unknown>): Meta | FieldError => {
     const raw = o.metadata;
@@ -132,7 +136,7 @@ function metadataErrors(object: Record<string, unknown>, oldObject: Record<strin
     // (An object without a namespace stands for one in the request's, as on create.)
     const update = validateObjectMetaUpdate(meta, old, path);
     const common = { ...meta, namespace: namespaced ? (meta.namespace === '' ? 'default' : meta.namespace) : '' };
-    return [...validateObjectMeta(common, namespaced, nameIsDNSSubdomain, path), ...update, ...update];
+    return [...validateObjectMeta(common, namespaced, nameIsDNSSubdomain, path), ...update, ...(strategy ? update : [])];
   }
   // What the apiserver does before validating a create (rest.BeforeCreate): a namespaced object
   // without a namespace gets the request's; a cluster-scoped one loses its namespace; a name is
@@ -149,7 +153,7 @@ const blockingTypes = new Set(['FieldValueNotSupported', 'FieldValueRequired', '
  * Validates a custom resource of `crd` at version `versionName` as the apiserver validates a create
  * (or, with `oldObject`, an update) and returns every error with the apiserver's paths and texts:
  * apiVersion/kind (`kind: Invalid value: "Cron": must be CronTab`; on such an error nothing else is
- * checked), metadata (name a DNS-1123 subdomain, or generateName; labels, annotations, finalizers,
+ * checked, except an update's metadata, which the apiserver checks first), metadata (name a DNS-1123 subdomain, or generateName; labels, annotations, finalizers,
  * owner references; on update the immutable fields), the version's OpenAPI schema (see
  * {@link validateValue}; on update with validation ratcheting, so errors in unchanged fields are
  * dropped), the scale subresource's replica paths, embedded resources' apiVersion/kind/metadata,
@@ -193,7 +197,9 @@ export function validateCustomResource(
   const objApiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : '';
   if (objKind !== kind) typeErrs.push(invalid('kind', objKind, `must be ${kind}`));
   if (objApiVersion !== gv) typeErrs.push(invalid('apiVersion', objApiVersion, `must be ${gv}`));
-  if (typeErrs.length > 0) return typeErrs;
+  // The strategy checks nothing else then; an update's metadata is still checked before it
+  // (rest.BeforeUpdate's validateCommonFields), a create's only after the strategy passed.
+  if (typeErrs.length > 0) return old === undefined ? typeErrs : [...metadataErrors(object, old, spec?.scope === 'Namespaced', false), ...typeErrs];
 
   if (exceedsDepth(object, 10000) || (old !== undefined && exceedsDepth(old, 10000))) {
     return [invalid('<nil>', '', "value nested more than 10000 levels deep (the apiserver's JSON decoder rejects it)")];
