@@ -219,12 +219,11 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
     }
   }
   const { names } = type;
-  sendJSON(r.res, 200, {
-    apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
-    kind: names.listKind,
-    // A custom resource's list is unstructured: its continue token is written even when empty.
-    metadata: type.customResource === true ? { continue: '', resourceVersion: String(ctx.store.resourceVersion) } : { resourceVersion: String(ctx.store.resourceVersion) },
-    // Typed items, as in a list: see listItemJSON.
-    items: type.customResource === true ? items : items.map(withoutTypeMeta),
-  });
+  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
+  const resourceVersion = String(ctx.store.resourceVersion);
+  // As a list is written (restHandler.ts): a custom resource's is an unstructured map (sorted keys, its
+  // continue token written even when empty); a built-in kind's a Go struct with typed items (listItemJSON).
+  sendJSON(r.res, 200, type.customResource === true
+    ? { apiVersion, items, kind: names.listKind, metadata: { continue: '', resourceVersion } }
+    : { kind: names.listKind, apiVersion, metadata: { resourceVersion }, items: items.map(withoutTypeMeta) });
 }

@@ -165,10 +165,21 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   }
   const { names } = type;
   const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
-  // The items are shared, immutable objects: serialise the envelope around them without copying.
-  const head = stringifyJSON({ apiVersion, kind: names.listKind, metadata });
-  const items = result.items.map(type.customResource === true ? (o) => stringifyJSON(o) : listItemJSON).join(',');
-  sendText(r.res, 200, `${head.slice(0, -1)},"items":[${items}]}`);
+  // The items are shared, immutable objects: serialise the envelope around them without copying. A
+  // custom resource list is an unstructured map, written with sorted keys (its items before its
+  // metadata); a built-in kind's list is a Go struct, written in field order.
+  if (type.customResource === true) {
+    const items = result.items.map((o) => stringifyJSON(o)).join(',');
+    sendText(r.res, 200, `{"apiVersion":${stringifyJSON(apiVersion)},"items":[${items}],"kind":${stringifyJSON(names.listKind)},"metadata":${stringifyJSON(sortedKeys(metadata))}}`);
+    return;
+  }
+  const head = stringifyJSON({ kind: names.listKind, apiVersion, metadata });
+  sendText(r.res, 200, `${head.slice(0, -1)},"items":[${result.items.map(listItemJSON).join(',')}]}`);
+}
+
+/** `o` with its keys in the order Go's encoding/json writes a map's: sorted. */
+function sortedKeys(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The keys an index on a selectable field offers for a field selector, when one applies. */
