@@ -249,11 +249,6 @@ export class CustomResourceType implements ResourceType {
     // another kind is refused later (validateUpdate) without unknown-field warnings (hostile seed 20270127).
     reportFieldProblems(ctx, body.kind === this.names.kind ? pruned : []);
     if (!isObject(obj.metadata)) obj.metadata = {};
-    // The store reads a custom resource's deletionTimestamp with Unstructured.GetDeletionTimestamp: the
-    // zero time (written as null) and a time Go writes but cannot parse back (a year past 9999) are none,
-    // and a read drops them; they are none here too, so an update neither refuses nor deletes for them.
-    const deleted: unknown = obj.metadata.deletionTimestamp;
-    if (deleted === null || (typeof deleted === 'string' && !parseRFC3339(deleted).ok)) delete obj.metadata.deletionTimestamp;
     return obj;
   }
 
@@ -300,6 +295,13 @@ export class CustomResourceType implements ResourceType {
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    // The store reads a custom resource's deletionTimestamp with Unstructured.GetDeletionTimestamp: the
+    // zero time (written as null) and a time Go writes but cannot parse back (a year past 9999) are none,
+    // and a read drops them; they are none here too, so an update neither refuses nor deletes for them.
+    // Only here, after the field manager saw them: it records the member for the request's manager
+    // (kube-apiserver 1.34.4, hostile seeds 20270201 and 20270209).
+    const deleted: unknown = object.metadata.deletionTimestamp;
+    if (deleted === null || (typeof deleted === 'string' && !parseRFC3339(deleted).ok)) delete object.metadata.deletionTimestamp;
     if (ctx.subresource === 'status') {
       const status = object.status;
       const { managedFields, resourceVersion } = object.metadata;

@@ -175,6 +175,19 @@ function decodeError(field: string, goType: string, value: unknown): KubeError {
  * Sets the system fields of a new object (`rest.BeforeCreate`): uid, creationTimestamp, a name from
  * `generateName`; clears deletion fields and the resourceVersion.
  */
+/**
+ * rest.WipeObjectMetaSystemFields, which handlers/create.go runs on a created object before the field
+ * manager and admission see it: no creationTimestamp, uid, deletionTimestamp, deletionGracePeriodSeconds
+ * or selfLink.
+ */
+export function wipeSystemFields(meta: ObjectMeta): void {
+  delete meta.creationTimestamp;
+  delete meta.uid;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
 export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string): void {
   if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
   meta.uid = randomUUID();

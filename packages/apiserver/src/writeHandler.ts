@@ -20,7 +20,7 @@ import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
 import {
-  TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, keepSystemFieldsOnUpdate, timestamp,
+  TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
 import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
@@ -592,6 +592,9 @@ function checkName(r: RestRequest, obj: KubeObject): void {
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined): Promise<void> {
   const { type } = r;
   let obj = type.decode(body, wctx);
+  // handlers/create.go wipes the system fields before anything reads the object, the field manager
+  // included (rest.WipeObjectMetaSystemFields; the subresources that create other objects keep them).
+  if (r.info.subresource === '') wipeSystemFields(obj.metadata);
   checkNamespace(ctx, type, obj, namespace);
   // `manager` undefined: the managed fields are set already (an apply that creates).
   if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx, undefined, obj)));

@@ -120,9 +120,14 @@ describe('metadata timestamps: parity with kube-apiserver 1.34.4', () => {
     expect([cm.status, cm.body.reason, cm.body.message]).to.deep.equal([500, undefined, 'failed to convert new object (/upd; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: json: cannot unmarshal number into Go value of type string']);
     const created = await client.request('PATCH', `${cms}/new?fieldManager=m`, yaml('ConfigMap', 'v1', 'new', 'deletionTimestamp: "2026-02-30T10:00:00Z"'), 'application/apply-patch+yaml');
     expect([created.status, created.body.message]).to.deep.equal([500, 'failed to convert new object (/new; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: parsing time "2026-02-30T10:00:00Z": day out of range']);
-    for (const [name, status] of [['upd', 200], ['new', 201]] as const) {
-      const cr = await client.request('PATCH', `${widgets()}/${name}?fieldManager=m`, yaml('Widget', 'hostile.example.com/v1', name, 'deletionTimestamp: "yesterday"'), 'application/apply-patch+yaml');
-      expect(cr.status, name).to.equal(status);
+    // The merge patches of the zero time above made their manager the owner of deletionTimestamp (as the
+    // reference does for the same sequence), so an apply of another value conflicts unless forced.
+    const upd = `${widgets()}/upd?fieldManager=m`;
+    const conflict = await client.request('PATCH', upd, yaml('Widget', 'hostile.example.com/v1', 'upd', 'deletionTimestamp: "yesterday"'), 'application/apply-patch+yaml');
+    expect([conflict.status, conflict.body.message]).to.deep.equal([409, 'Apply failed with 1 conflict: conflict with "node" using hostile.example.com/v1: .metadata.deletionTimestamp']);
+    for (const [path, name, status] of [[`${upd}&force=true`, 'upd', 200], [`${widgets()}/new?fieldManager=m`, 'new', 201]] as const) {
+      const cr = await client.request('PATCH', path, yaml('Widget', 'hostile.example.com/v1', name, 'deletionTimestamp: "yesterday"'), 'application/apply-patch+yaml');
+      expect(cr.status, `${name}: ${JSON.stringify(cr.body)}`).to.equal(status);
       expect(cr.body.metadata.deletionTimestamp).to.equal(undefined);
     }
     expect((await client.get(`${widgets()}/new`)).status).to.equal(200);

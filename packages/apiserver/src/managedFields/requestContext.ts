@@ -36,7 +36,8 @@ export function managerFromUserAgent(userAgent: string): string {
 export function managerOf(r: RestRequest, fieldManager: string): string {
   if (fieldManager !== '') return fieldManager;
   const ua = r.req.headers['user-agent'];
-  return managerFromUserAgent(typeof ua === 'string' ? ua : '');
+  // buildManagerInfo names a manager without a name (no User-Agent, or none printable) "unknown".
+  return managerFromUserAgent(typeof ua === 'string' ? ua : '') || 'unknown';
 }
 
 const builtinTypes = new WeakMap<ResourceType, TypeNode>();
