@@ -14,7 +14,7 @@ import { decodeMeta, generatedName, nameIsDNSSubdomain, validateObjectMeta, vali
 import type { Meta } from './internal/valueObjectMeta.js';
 import { SchemaTooDeepError, compileSchema } from './internal/valueSchema.js';
 import { validateEmbeddedResources, validateListSetsAndMaps } from './internal/valueStructural.js';
-import { validateFresh, validateUpdateRoot } from './internal/valueValidator.js';
+import { validateFresh, validateUpdateRoot, withIntegralFloats } from './internal/valueValidator.js';
 import { validateCustomResourceRules } from './validationRules/evaluateRules.js';
 
 /**
@@ -117,6 +117,24 @@ function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubres
  * The metadata errors of a create, or with `oldObject` of an update: rest.BeforeUpdate's common fields
  * and, unless `strategy` is false, the custom resource strategy's own ValidateObjectMetaAccessorUpdate.
  */
+/**
+ * `paths` (keys and indexes from the root) as the schema validator writes them: `spec.list[0].n`, an
+ * index in brackets where the value holds a list there.
+ */
+function validatorPaths(object: Record<string, unknown>, paths: readonly (readonly string[])[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    let text = '';
+    let at: unknown = object;
+    for (const k of p) {
+      text = Array.isArray(at) ? `${text}[${k}]` : text === '' ? k : `${text}.${k}`;
+      at = (isMap(at) || Array.isArray(at)) && Object.hasOwn(at, k) ? (at as Record<string, unknown>)[k] : undefined;
+    }
+    out.add(text);
+  }
+  return out;
+}
+
 function metadataErrors(object: Record<string, unknown>, oldObject: Record<string, unknown> | undefined, namespaced: boolean, strategy = true): FieldError[] {
   const path = FieldPath.root('metadata');
   const decode = (o: Record<string, unknown>): Meta | FieldError => {
@@ -210,7 +228,8 @@ export function validateCustomResource(
     const errs = metadataErrors(object, old, spec?.scope === 'Namespaced');
     if (schema !== undefined) {
       const compiled = compileSchema(schema, { stripUnsupportedFormats: true });
-      const result = old !== undefined ? validateUpdateRoot(compiled, object, old) : validateFresh(compiled, object, '');
+      const floats = validatorPaths(object, options.integralFloats ?? []);
+      const result = withIntegralFloats(floats, () => (old !== undefined ? validateUpdateRoot(compiled, object, old) : validateFresh(compiled, object, '')));
       for (const e of result.errors) errs.push(toFieldError(undefined, e));
     }
     const scale = isMap(version.subresources) ? version.subresources.scale : undefined;

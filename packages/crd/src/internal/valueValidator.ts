@@ -261,7 +261,26 @@ function invalidTypeData(path: string, format: string, data: string): Validation
   return vErr(Code.InvalidType, path, data, `${path} in ${IN} must be of type ${format}: ${goQuote(data)}`);
 }
 
-function validateType(s: CompiledSchema, data: unknown, kind: GoKind, path: string, acc: Result): void {
+/**
+ * The paths (as this validator writes them: `spec.list[0].n`) of the numbers the request wrote as floats
+ * (`1.0`, `1e2`) although they are integers, while {@link withIntegralFloats} runs: Go decodes those as
+ * float64, so a type error names them `number` (and `float64`), not `integer`.
+ */
+let integralFloats: ReadonlySet<string> | undefined;
+
+/** Runs `fn` with {@link integralFloats} set to `paths` (none when `undefined` or empty). */
+export function withIntegralFloats<T>(paths: ReadonlySet<string> | undefined, fn: () => T): T {
+  const saved = integralFloats;
+  integralFloats = paths !== undefined && paths.size > 0 ? paths : undefined;
+  try {
+    return fn();
+  } finally {
+    integralFloats = saved;
+  }
+}
+
+function validateType(s: CompiledSchema, data: unknown, decoded: GoKind, path: string, acc: Result): void {
+  const kind = decoded === 'int' && integralFloats?.has(path) === true ? 'float' : decoded;
   const [schType, format] = schemaInfo(kind);
   const typeMatches = s.types.includes(schType);
   const isFloatInt = schType === 'number' && s.hasInteger && isFloat64AJSONInteger(asFloat64(data));
