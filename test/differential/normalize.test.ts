@@ -34,6 +34,11 @@ describe('differential normalisation', () => {
     // One uid (or resourceVersion) for two objects where the other server has two is a difference.
     expect(same(a, [{ label: 'list', body: [object('a', 'x-7', '99'), object('b', 'x-7', '120')] }])).to.equal(false);
     expect(same(a, [{ label: 'list', body: [object('a', 'x-7', '99'), object('b', 'x-8', '99')] }])).to.equal(false);
+    // A uid copied into another member (a JSON patch moving /metadata/uid into spec, before metadata in
+    // the body) is its placeholder there too; another string there is kept.
+    const moved = (uid: string, copy: string): Step[] => [{ label: 'patch', body: { spec: { copy }, ...object('a', uid, '10') } }];
+    expect(same(moved('u-1', 'u-1'), moved('x-7', 'x-7'))).to.equal(true);
+    expect(same(moved('u-1', 'u-1'), moved('x-7', 'x-8'))).to.equal(false);
     // A resourceVersion that is not a number is kept as it is.
     expect(same([{ label: 'get', body: object('a', 'u', 'abc') }], [{ label: 'get', body: object('a', 'u', 'abd') }])).to.equal(false);
   });

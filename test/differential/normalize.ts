@@ -39,6 +39,18 @@ export function normalizeSteps(steps: readonly Step[], options: NormalizeOptions
     for (const k of Object.keys(v)) collect(v[k]);
   };
   collect(steps);
+  // Then the uids, numbered in the order the walk below meets them, so that a uid a patch copied into
+  // another member (a JSON patch moving /metadata/uid into spec) is the same placeholder wherever it is.
+  const collectUids = (v: unknown, key: string | undefined): void => {
+    if (typeof v === 'string') {
+      if (key === 'uid' && v !== '' && !uids.has(v)) uids.set(v, `<uid-${uids.size + 1}>`);
+      return;
+    }
+    if (Array.isArray(v)) { for (const x of v) collectUids(x, undefined); return; }
+    if (!isRecord(v)) return;
+    for (const k of Object.keys(v)) if (k !== 'managedFields' || options.managedFields === true) collectUids(v[k], k);
+  };
+  collectUids(steps, undefined);
 
   const rv = (value: string): string => {
     if (!/^\d+$/.test(value)) return value;
@@ -58,11 +70,8 @@ export function normalizeSteps(steps: readonly Step[], options: NormalizeOptions
 
   const walk = (v: unknown, key: string | undefined, parent: Record<string, unknown> | undefined): unknown => {
     if (typeof v === 'string') {
-      if (key === 'uid' && v !== '') {
-        let n = uids.get(v);
-        if (n === undefined) { n = `<uid-${uids.size + 1}>`; uids.set(v, n); }
-        return n;
-      }
+      const uid = uids.get(v);
+      if (uid !== undefined) return uid;
       if (key !== undefined && timeKeys.has(key)) return '<time>';
       if (key === 'resourceVersion') return rv(v);
       if (key === 'continue' && v !== '') return '<continue>';
