@@ -1,6 +1,6 @@
 // An integer written as a float (`1.0`, `1e2`) is a float64 to Go's JSON decoder, so a schema type error names
 // its type `number` (or its format `float64`), where an integer literal is an `integer` (`int64`): for a create,
-// an update, a merge patch and a JSON patch that replaces a subtree (kube-apiserver 1.34.4, hostile
+// an update, a merge patch and a JSON patch, wherever its operations leave the value (kube-apiserver 1.34.4, hostile
 // differential seeds 20270217, 20270221, 20270224). kube-openapi walks properties in Go's map order, so the
 // causes are compared as a set.
 import { expect } from 'chai';
@@ -47,6 +47,21 @@ async function run(s: Send): Promise<void> {
     const a = await answer;
     expect(a.status, `${label}: ${a.text}`).to.equal(422);
     expect(causes(a.text), label).to.deep.equal(expected);
+  }
+  // A JSON patch's float goes wherever its operations leave it: appended, shifted, moved, copied.
+  const sl = (i: number): string => `spec.l[${i}]: Invalid value: "number": spec.l[${i}] in body must be of type string: "number"`;
+  const field = (f: string, type = 'number'): string => `spec.${f}: Invalid value: "${type}": spec.${f} in body must be of type string: "${type}"`;
+  expect((await s('PATCH', `${W}/w`, '[{"op":"add","path":"/spec/l","value":["p","q"]}]', 'application/json-patch+json')).status).to.equal(200);
+  for (const [label, ops, want] of [
+    ['append', '[{"op":"add","path":"/spec/l/-","value":2.0}]', [sl(2)]],
+    ['insert before it', '[{"op":"add","path":"/spec/l/0","value":2.0},{"op":"add","path":"/spec/l/0","value":"z"}]', [sl(1)]],
+    ['remove before it', '[{"op":"add","path":"/spec/l/2","value":5.0},{"op":"remove","path":"/spec/l/0"}]', [sl(1)]],
+    ['move', '[{"op":"add","path":"/spec/m","value":{"k":3.0}},{"op":"move","from":"/spec/m/k","path":"/spec/a"}]', [field('a')]],
+    ['copy', '[{"op":"add","path":"/spec/m","value":{"k":3.0,"j":4}},{"op":"copy","from":"/spec/m/k","path":"/spec/a"}]', [field('a'), field('m.j', 'integer'), field('m.k')]],
+  ] as const) {
+    const a = await s('PATCH', `${W}/w`, ops, 'application/json-patch+json');
+    expect(a.status, `${label}: ${a.text}`).to.equal(422);
+    expect(causes(a.text), label).to.deep.equal([...want].sort());
   }
 }
 

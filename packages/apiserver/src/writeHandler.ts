@@ -23,7 +23,7 @@ import {
   TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
-import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, rawValueOf } from './internal/rawJSON.js';
+import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -451,7 +451,10 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
+    // A JSON patch that wrote integral floats: where its operations left them, for this attempt's object.
+    const placed = pt === 'json' && wctx.integralFloats !== undefined ? new WrittenTexts() : undefined;
+    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText, placed) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
+    if (placed !== undefined) wctx.integralFloats = placedIntegralFloats(patched, placed);
     // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
     // patch is applied again, keeping them, only when a quote is needed.
     const text = wctx.jsonPatchText;
@@ -532,9 +535,9 @@ function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown,
  * apiserver answers them: a 422 without the words of the failure (`NewGenericServerResponse` in
  * handlers/patch.go `applyJSPatch`); the failure stays the error's `cause`.
  */
-function jsonPatched(target: unknown, ops: unknown, text: string | undefined): unknown {
+function jsonPatched(target: unknown, ops: unknown, text: string | undefined, texts?: WrittenTexts): unknown {
   try {
-    return applyJSONPatch(target, ops, { text });
+    return applyJSONPatch(target, ops, { text, texts: text === undefined ? undefined : texts });
   } catch (err) {
     if (!(err instanceof KubeError) || err.reason !== 'Invalid') throw err;
     throw new KubeError('Invalid', 'the server rejected our request due to an error in our request', { details: {}, cause: err });

@@ -297,6 +297,29 @@ export function integralFloatPaths(value: RawValue): string[][] {
   return out;
 }
 
+/**
+ * The paths of the integral float literals ({@link integralFloatPaths}) among the values a JSON patch
+ * placed, wherever its operations left them in `doc` (`add` at `-`, `move`, `copy`, shifted indexes):
+ * `texts` holds what it placed, as {@link applyJSONPatch} keeps it.
+ */
+export function placedIntegralFloats(doc: unknown, texts: WrittenTexts): string[][] {
+  const out: string[][] = [];
+  const stack: [unknown, string[]][] = [[doc, []]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const visit = (key: string | number, child: unknown): void => {
+      const text = texts.get(v, key);
+      const at = [...path, String(key)];
+      if (text === undefined) stack.push([child, at]);
+      else for (const inner of integralFloatPaths(text)) out.push([...at, ...inner]);
+    };
+    if (Array.isArray(v)) v.forEach((child, i) => visit(i, child));
+    else for (const [k, child] of Object.entries(v)) visit(k, child);
+  }
+  return out;
+}
+
 /** The whole of a JSON text as a {@link RawValue}. */
 export function rawValueOf(text: string): RawValue {
   const raw = new RawText(text);
