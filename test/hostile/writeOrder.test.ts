@@ -3,7 +3,8 @@
 // then the name (handlers/rest.go checkName), both before the object is read; then the store's
 // resourceVersion check; then rest.BeforeUpdate's metadata validation, and the strategy's ValidateTypeMeta
 // (another kind, or from a patch another apiVersion) after it, in a 422 naming the object's own group and
-// kind (kube-apiserver 1.34.4, hostile differential seeds 20270202, 20270203, 20270204, 20270205).
+// kind (kube-apiserver 1.34.4, hostile differential seeds 20270202, 20270203, 20270204, 20270205). A patch
+// that leaves no kind or apiVersion (seed 20270228).
 import { expect } from 'chai';
 import { describeOnBothServers, type Send } from './sender.js';
 
@@ -22,7 +23,7 @@ const labelError = 'metadata.labels: Invalid value: "a b": name part must consis
 
 interface Expected { status: number; message: string | RegExp; causes?: string[] }
 
-async function run(s: Send): Promise<void> {
+async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
   expect((await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
   for (let i = 0; i < 100 && (await s('GET', W)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
   const created = await s('POST', W, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { a: 'x' } }));
@@ -74,6 +75,20 @@ async function run(s: Send): Promise<void> {
   // A create checks the kind alone.
   await check('create: another kind and a bad finalizer', s('POST', `${W}?dryRun=All`, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Gadget', metadata: { name: 'w2', finalizers: ['Bad Finalizer'] } })),
     { status: 422, message: `Gadget.${G} "w2" is invalid: kind: Invalid value: "Gadget": must be Widget` });
+  // A patch that leaves no kind: the codec's error, quoted as a patch's 422. No apiVersion on a custom
+  // resource: the same words, a 500 "Internal error occurred" from kube-apiserver, a 400 from kubekit (never
+  // a 5xx for a client's mistake). No apiVersion on a built-in object: nothing decodes, so no name.
+  const kindMissing = /^ "" is invalid: patch: Invalid value: "\{.*\}": Object 'Kind' is missing in '\{.*\}'$/s;
+  await check('JSON patch: kind removed', jsonPatch([{ op: 'remove', path: '/kind' }]), { status: 422, message: kindMissing });
+  await check('merge patch: kind null', mergePatch({ kind: null }), { status: 422, message: kindMissing });
+  await check('JSON patch: apiVersion and kind removed', jsonPatch([{ op: 'remove', path: '/apiVersion' }, { op: 'remove', path: '/kind' }]), { status: 422, message: kindMissing });
+  await check('merge patch: apiVersion null', mergePatch({ apiVersion: null }), backend === 'reference'
+    ? { status: 500, message: 'Internal error occurred: Object \'apiVersion\' is missing in \'object has no apiVersion field\'' }
+    : { status: 400, message: /^Object 'apiVersion' is missing in '\{.*\}'$/s });
+  const noName = { status: 400, message: 'the name of the object (cm based on URL) was undeterminable: name must be provided' };
+  await check('ConfigMap JSON patch: apiVersion removed', s('PATCH', `${CM}/cm?dryRun=All`, '[{"op":"remove","path":"/apiVersion"}]', 'application/json-patch+json'), noName);
+  await check('ConfigMap merge patch: apiVersion ""', s('PATCH', `${CM}/cm?dryRun=All`, '{"apiVersion":""}', 'application/merge-patch+json'), noName);
+  await check('ConfigMap merge patch: kind null (the codec keeps the object\'s)', s('PATCH', `${CM}/cm?dryRun=All`, '{"kind":null}', 'application/merge-patch+json'), { status: 200, message: '' });
   // An update's namespace is checked before its name, and both before the object is read.
   await check('update: another namespace and (a duplicate key) another name', s('PUT', `${CM}/cm`, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"other","name":"x"}}'), namespaceMismatch);
   await check('update of a missing object: another namespace', s('PUT', `${W}/gone`, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 'gone', namespace: 'other', resourceVersion: rv } })), namespaceMismatch);

@@ -255,12 +255,13 @@ export class CustomResourceType implements ResourceType {
   /**
    * A patch's result whose apiVersion or kind a patch broke, as the patcher answers it (kube-apiserver
    * 1.34.4), once their JSON types were checked (writeHandler.ts, for every kind): a null apiVersion fails
-   * the accessor, a null or empty kind is missing from the re-marshalled result, and an apiVersion of
-   * another group or version is the validation's 422.
+   * the accessor, a missing, null or empty kind is missing from the re-marshalled result (an apiVersion of
+   * another group or version is the validation's 422; a missing one the 400 below, where kube-apiserver
+   * answers a 500 "Internal error occurred" with the same words).
    */
   private checkPatchedEnvelope(body: Record<string, unknown>, strictError: (message: string) => KubeError): void {
     if (body.apiVersion === null) throw strictError('.apiVersion accessor error: <nil> is of the type <nil>, expected string');
-    if (body.kind === null || body.kind === '') throw strictError(`Object 'Kind' is missing in '${goJSON(body)}'`);
+    if (body.kind === undefined || body.kind === null || body.kind === '') throw strictError(`Object 'Kind' is missing in '${goJSON(body)}'`);
   }
 
   /**
