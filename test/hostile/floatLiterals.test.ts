@@ -65,4 +65,38 @@ async function run(s: Send): Promise<void> {
   }
 }
 
+// A number beyond float64 (`1e400`) that a patch under fieldValidation=Ignore puts in a custom resource fails
+// the decoding of the patched document, whatever the schema says of it (a 422 on `patch`, never a stored
+// null); a strategic merge patch's decoding fails on it at once; a typed decoder names it as written
+// (hostile differential seed 20270225).
+async function beyondFloat64(s: Send): Promise<void> {
+  expect((await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
+  for (let i = 0; i < 100 && (await s('GET', W)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  expect((await s('POST', W, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { a: 'x', m: { k: 'v' } } }))).status).to.equal(201);
+  const D = '/apis/apps/v1/namespaces/default/deployments';
+  const CM = '/api/v1/namespaces/default/configmaps';
+  expect((await s('POST', CM, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }))).status).to.equal(201);
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+  expect((await s('POST', D, JSON.stringify(deployment))).status).to.equal(201);
+  const patchQuote = (error: string): RegExp => new RegExp(`^ "" is invalid: patch: Invalid value: "\\{.*\\}": ${error.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 's');
+  const decodeFloat = (n: string): string => `json: cannot unmarshal number ${n} into Go value of type float64`;
+  for (const [label, answer, status, message] of [
+    ['JSON patch into a string map', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '[{"op":"add","path":"/spec/m/q","value":1e400}]', 'application/json-patch+json'), 422, patchQuote(decodeFloat('1e400'))],
+    ['JSON patch beside a type error', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '[{"op":"replace","path":"/spec/a","value":{}},{"op":"add","path":"/spec/m/q","value":1e400}]', 'application/json-patch+json'), 422, patchQuote(decodeFloat('1e400'))],
+    ['JSON patch, then removed', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '[{"op":"add","path":"/spec/m/q","value":1e400},{"op":"remove","path":"/spec/m/q"}]', 'application/json-patch+json'), 200, ''],
+    ['merge patch', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '{"spec":{"m":{"q":1e400}}}', 'application/merge-patch+json'), 422, patchQuote(decodeFloat('1e400'))],
+    ['strategic merge patch, Ignore', s('PATCH', `${CM}/cm?fieldValidation=Ignore&dryRun=All`, '{"zzz":1e400}', 'application/strategic-merge-patch+json'), 400, decodeFloat('1e400')],
+    ['strategic merge patch, Strict', s('PATCH', `${D}/d?fieldValidation=Strict&dryRun=All`, '{"spec":{"replicas":-1e400}}', 'application/strategic-merge-patch+json'), 400, decodeFloat('-1e400')],
+    ['typed merge patch', s('PATCH', `${D}/d?fieldValidation=Ignore&dryRun=All`, '{"spec":{"replicas":-1e400}}', 'application/merge-patch+json'), 422, patchQuote('json: cannot unmarshal number -1e400 into Go struct field DeploymentSpec.spec.replicas of type int32')],
+    ['typed update', s('PUT', `${D}/d?dryRun=All`, JSON.stringify({ ...deployment, spec: { ...deployment.spec, replicas: 1 } }).replace('"replicas":1', '"replicas":1E+400')), 400,
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1E+400 into Go struct field DeploymentSpec.spec.replicas of type int32'],
+  ] as const) {
+    const a = await answer;
+    expect(a.status, `${label}: ${a.text}`).to.equal(status);
+    if (typeof message === 'string') expect(a.message, label).to.equal(message);
+    else expect(a.message, label).to.match(message);
+  }
+}
+
 describeOnBothServers('hostile input: integers written as floats in type errors, kubekit and the real kube-apiserver', run);
+describeOnBothServers('hostile input: numbers beyond float64 in patches and typed objects, kubekit and the real kube-apiserver', beyondFloat64);

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { canonicalQuantity, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
+import { floatOverflowIn } from './internal/rawJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 
@@ -222,10 +223,10 @@ function isZero(value: unknown, shape: Shape): boolean {
  * anywhere: that stops the decode, its error in the context of the field that holds it. Members the Go
  * type lacks are not looked at (unknown fields are reported apart).
  */
-export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind, options: { sorted?: boolean } = {}): string | undefined {
+export function decodeErrorAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind, options: { sorted?: boolean; bodyText?: string } = {}): string | undefined {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
   if (name === undefined) return undefined;
-  const found: Found = { sorted: options.sorted === true };
+  const found: Found = { sorted: options.sorted === true, bodyText: options.bodyText };
   const error = checkStruct(obj, name, '', found) ?? found.first;
   return goErrorText(error);
 }
@@ -243,6 +244,8 @@ interface Found {
   first?: GoError;
   /** Members are read in sorted order (a patch's result, which the patcher re-marshalled from a Go map). */
   sorted?: boolean;
+  /** The request's JSON text, for how a number beyond float64 was written there. */
+  bodyText?: string;
 }
 
 /**
@@ -267,9 +270,29 @@ function keysOf(obj: Record<string, unknown>, found: Found): string[] {
   return found.sorted === true ? goMapKeys(obj) : Object.keys(obj);
 }
 
-/** What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is the trouble). */
-function valueWord(value: unknown, literal = false): string {
-  return literal ? `number ${String(value)}` : jsonTypeName(value);
+/**
+ * What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is
+ * the trouble): the number as written, which for one beyond float64 (parsed as ±Infinity) is the first such
+ * literal of its sign in the request's text.
+ */
+function valueWord(value: unknown, literal = false, found?: Found): string {
+  if (!literal) return jsonTypeName(value);
+  if (typeof value === 'number' && !Number.isFinite(value) && found?.bodyText !== undefined) {
+    const written = overflowLiteralOfSign(found.bodyText, value < 0);
+    if (written !== undefined) return `number ${written}`;
+  }
+  return `number ${String(value)}`;
+}
+
+/** The first number literal beyond float64 in `text` that is negative (or not). */
+function overflowLiteralOfSign(text: string, negative: boolean): string | undefined {
+  for (let at = 0; at < text.length;) {
+    const literal = floatOverflowIn(text, at, text.length);
+    if (literal === undefined) return undefined;
+    if (literal.startsWith('-') === negative) return literal;
+    at = text.indexOf(literal, at) + literal.length;
+  }
+  return undefined;
 }
 
 /** Checks one value against its Go type; `struct` and `field` name it in errors. */
@@ -277,7 +300,7 @@ function checkValue(value: unknown, shape: Shape, struct: string, field: string,
   // null leaves any Go value as it is.
   if (value === null || value === undefined) return undefined;
   const typeError = (type: string, literal = false): undefined => {
-    found.first ??= { value: valueWord(value, literal), struct, field, type };
+    found.first ??= { value: valueWord(value, literal, found), struct, field, type };
     return undefined;
   };
   switch (shape.k) {

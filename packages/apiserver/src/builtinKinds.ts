@@ -202,7 +202,7 @@ export class BuiltinResourceType implements ResourceType {
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
     // A strategic merge patch's result is converted, not decoded, with the converter's words.
-    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, this.names) : decodeErrorAsGo(body, this.names, { sorted: ctx.patched });
+    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, this.names) : decodeErrorAsGo(body, this.names, { sorted: ctx.patched, bodyText: ctx.bodyText });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     const schema = builtinKindSchema(this.names);
@@ -234,7 +234,7 @@ export class BuiltinResourceType implements ResourceType {
     const { group, version } = this.names;
     const why = !hasGoType({ group, version, kind })
       ? `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
-      : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+      : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched, bodyText: ctx.bodyText }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
     if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
     throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }

@@ -101,7 +101,7 @@ export class CustomResourceDefinitionType implements ResourceType {
     reportFieldProblems(ctx, []);
     // Decoding into the Go type first: a field of the wrong JSON type is the codec's 400 (a patch's 422).
     const gvk = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' };
-    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, gvk) : decodeErrorAsGo(body, gvk, { sorted: ctx.patched });
+    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, gvk) : decodeErrorAsGo(body, gvk, { sorted: ctx.patched, bodyText: ctx.bodyText });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     // As the Go object holds it: empty omitempty members dropped, a null version a zero one.

@@ -230,8 +230,8 @@ export class CustomResourceType implements ResourceType {
       this.reportUnknownVersionFields(body, ctx);
       throw KubeError.badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
-    if (ctx.patched === true && ctx.mergePatchOverflow !== undefined && ctx.strictError !== undefined) {
-      throw ctx.strictError(`json: cannot unmarshal number ${ctx.mergePatchOverflow} into Go value of type float64`);
+    if (ctx.patched === true && ctx.patchOverflow !== undefined && ctx.strictError !== undefined) {
+      throw ctx.strictError(`json: cannot unmarshal number ${ctx.patchOverflow} into Go value of type float64`);
     }
     // Another kind is the validation's error (kindMismatch), after the store's own checks: an update
     // without a resourceVersion is refused for that first (test/differential/hostile.test.ts).

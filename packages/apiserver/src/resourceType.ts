@@ -63,16 +63,21 @@ export interface WriteContext {
   /** A JSON patch's text, whose `test` operations compare values as written (patch.ts). */
   jsonPatchText?: string;
   /**
+   * The request's JSON text, where a typed decoder's error finds how a number beyond float64 was written
+   * (`json: cannot unmarshal number 1e400 into Go struct field …`; parsed, it is only ±Infinity).
+   */
+  bodyText?: string;
+  /**
    * The paths (keys and indexes, from the object's root) where a JSON body or patch wrote an integral
    * float (`1.0`, `1e2`): Go decodes it as a float64, which `reflect.DeepEqual` does not take for the
    * stored int64, so a custom resource's generation moves (customResourceStrategy.PrepareForUpdate).
    */
   integralFloats?: string[][];
   /**
-   * A number beyond float64 in a merge patch taken under `Ignore` (`1e400`): the patched object holds
-   * it, and a custom resource's decoder of the result refuses it (a 422 on `patch`) instead of storing null.
+   * A number beyond float64 that a merge or JSON patch taken under `Ignore` put in the object (`1e400`):
+   * a custom resource's decoder of the result refuses it (a 422 on `patch`) instead of storing null.
    */
-  mergePatchOverflow?: string;
+  patchOverflow?: string;
   /**
    * The error of a strict decoding failure (`strict decoding error: …`) under `Strict`: a create or
    * update decodes its body with the kind's codec, which names the kind and version (`Widget in version

@@ -23,7 +23,7 @@ import {
   TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
-import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
+import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, placedFloatOverflow, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -124,7 +124,7 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   if (use === 'merge') {
     const literal = floatOverflowIn(text, 0, text.length);
     if (literal !== undefined && wctx.fieldValidation !== 'Ignore') throw KubeError.badRequest(`error decoding patch: json: cannot unmarshal number ${literal} into Go value of type float64`);
-    if (literal !== undefined) wctx.mergePatchOverflow = literal;
+    if (literal !== undefined) wctx.patchOverflow = literal;
   }
   const overflow = use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' ? floatOverflowIn(text, 0, text.length) : undefined;
   if (overflow !== undefined) {
@@ -146,6 +146,13 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
       : use === 'apply' && !yamlIsDeep(text, deepest) ? applyDuplicateKeys(text) : jsonDuplicateFields(text);
   }
   if (use === 'json') wctx.jsonPatchText = text;
+  wctx.bodyText = text;
+  // A strategic merge patch is decoded into map[string]interface{} whatever the field validation: a number
+  // beyond float64 fails there, for every kind, before anything is patched.
+  if (use === 'strategic') {
+    const literal = floatOverflowIn(text, 0, text.length);
+    if (literal !== undefined) throw KubeError.badRequest(`json: cannot unmarshal number ${literal} into Go value of type float64`);
+  }
   // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
   if (r.type.customResource === true && r.info.subresource !== 'scale' && /\d[.eE]/.test(text)) {
     if (use === 'json') wctx.integralFloats = jsonPatchIntegralFloats(parsed, text);
@@ -451,10 +458,14 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   }
   const mutate = (old: KubeObject): KubeObject => {
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
-    // A JSON patch that wrote integral floats: where its operations left them, for this attempt's object.
-    const placed = pt === 'json' && wctx.integralFloats !== undefined ? new WrittenTexts() : undefined;
+    // A JSON patch that wrote integral floats, or (under Ignore) numbers beyond float64: where its
+    // operations left them, for this attempt's object.
+    const overflowing = pt === 'json' && r.type.customResource === true && wctx.fieldValidation === 'Ignore' && wctx.jsonPatchText !== undefined
+      && floatOverflowIn(wctx.jsonPatchText, 0, wctx.jsonPatchText.length) !== undefined;
+    const placed = pt === 'json' && (wctx.integralFloats !== undefined || overflowing) ? new WrittenTexts() : undefined;
     const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText, placed) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
-    if (placed !== undefined) wctx.integralFloats = placedIntegralFloats(patched, placed);
+    if (placed !== undefined && wctx.integralFloats !== undefined) wctx.integralFloats = placedIntegralFloats(patched, placed);
+    if (placed !== undefined && overflowing) wctx.patchOverflow = placedFloatOverflow(patched, placed);
     // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
     // patch is applied again, keeping them, only when a quote is needed.
     const text = wctx.jsonPatchText;

@@ -320,6 +320,32 @@ export function placedIntegralFloats(doc: unknown, texts: WrittenTexts): string[
   return out;
 }
 
+/**
+ * The first number beyond float64 (`1e400`) among the values a JSON patch placed, wherever its
+ * operations left them in `doc` (members in sorted order, as the patched document is marshalled), or
+ * `undefined`: Go's decoder of the patched document refuses it.
+ */
+export function placedFloatOverflow(doc: unknown, texts: WrittenTexts): string | undefined {
+  const stack: unknown[] = [doc];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const keys: (string | number)[] = Array.isArray(v) ? v.map((_x, i) => i) : Object.keys(v).sort();
+    const children: unknown[] = [];
+    for (const k of keys) {
+      const text = texts.get(v, k);
+      if (text !== undefined) {
+        const literal = floatOverflowIn(text.raw.text, text.start, text.end);
+        if (literal !== undefined) return literal;
+      } else {
+        children.push((v as Record<string | number, unknown>)[k]);
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return undefined;
+}
+
 /** The whole of a JSON text as a {@link RawValue}. */
 export function rawValueOf(text: string): RawValue {
   const raw = new RawText(text);
