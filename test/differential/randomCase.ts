@@ -162,9 +162,13 @@ export function answer(b: unknown): unknown {
   return { code: o.code, reason: o.reason, message, causes: causes?.map((x) => (x.message === undefined ? x : { ...x, message: unstamp(x.message) })) };
 }
 
-/** Masks the server-made fields of an object quoted (as escaped JSON) in a message: a strict patch's 422 quotes the patched object. */
+/**
+ * Masks the server-made fields of an object quoted in a message: a strict patch's 422 quotes the patched
+ * object as escaped JSON, and the codec's `Object 'Kind' is missing in '{…}'` as plain JSON.
+ */
 function unstamp(message: string): string {
-  return message.replace(/\\"(creationTimestamp|time|uid|resourceVersion)\\":\\"[^\\"]*\\"/g, '\\"$1\\":\\"<$1>\\"');
+  return message.replace(/\\"(creationTimestamp|time|uid|resourceVersion)\\":\\"[^\\"]*\\"/g, '\\"$1\\":\\"<$1>\\"')
+    .replace(/"(creationTimestamp|time|uid|resourceVersion)":"[^"\\]*"/g, '"$1":"<$1>"');
 }
 
 const listKeep = (b: unknown): unknown => {

@@ -246,8 +246,10 @@ export class CustomResourceType implements ResourceType {
       throw err;
     }
     // The schema coercer prunes (and reports what it pruned) only an object of the CRD's group and kind:
-    // another kind is refused later (validateUpdate) without unknown-field warnings (hostile seed 20270127).
-    reportFieldProblems(ctx, body.kind === this.names.kind ? pruned : []);
+    // another kind is refused later (validateUpdate) without unknown-field warnings for its content (hostile
+    // seed 20270127), but its metadata is decoded into ObjectMeta before that, whose unknown members are
+    // reported whatever the kind (seeds 20270206, 20270238).
+    reportFieldProblems(ctx, body.kind === this.names.kind ? pruned : pruned.filter((p) => p.startsWith('metadata.')));
     if (!isObject(obj.metadata)) obj.metadata = {};
     return obj;
   }

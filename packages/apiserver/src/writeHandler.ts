@@ -487,11 +487,6 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
         const v = patched[field];
         if (v !== undefined && v !== null && typeof v !== 'string') throw pctx.strictError!(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(v)} into Go struct field .${field} of type string`);
       }
-      // A built-in object's JSON or merge patch that leaves no apiVersion: the codec decodes nothing of it
-      // into the typed object, whose name is then none (kube-apiserver 1.34.4: checkName's 400).
-      if (r.type.customResource !== true && (pt === 'json' || pt === 'merge') && (patched.apiVersion ?? '') === '') {
-        throw KubeError.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
-      }
     }
     let decoded: KubeObject;
     try {
@@ -506,6 +501,12 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
       const noKind = err instanceof KubeError && err.reason === 'BadRequest' ? /cannot be handled as a [^:]*: (no kind .* is registered for version .*)$/.exec(err.message) : null;
       if (noKind !== null && pctx.strictError !== undefined) throw pctx.strictError(noKind[1]);
       throw err;
+    }
+    // A built-in object's JSON or merge patch that leaves no apiVersion: once decoded (its strict errors
+    // first), nothing of it is in the typed object, whose name is then none (kube-apiserver 1.34.4:
+    // checkName's 400).
+    if (r.type.customResource !== true && (pt === 'json' || pt === 'merge') && isObject(patched) && (patched.apiVersion ?? '') === '') {
+      throw KubeError.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
     }
     checkNamespace(ctx, r.type, decoded, namespace);
     checkName(r, decoded);

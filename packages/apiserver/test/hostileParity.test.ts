@@ -658,6 +658,16 @@ describe('hostile input: parity with kube-apiserver 1.34.4 (found by the hostile
     expect(r.headers.get('warning')).to.equal(null);
   });
 
+  // Its metadata is still decoded into ObjectMeta first, whose unknown members are warned of whatever the kind
+  // (seeds 20270206 and 20270238: `unknown field "metadata.__proto__"` beside the kind's 422).
+  it('warns of the unknown metadata members of a custom resource sent as another kind', async () => {
+    const current = (await client.get(`${widgets()}/w`)).body;
+    const body = `{"apiVersion":"hostile.example.com/v1","kind":"Gadget","metadata":{"name":"w","resourceVersion":"${current.metadata.resourceVersion}","__proto__":{"polluted":"yes"}},"bogus":1,"spec":{"a":"u"}}`;
+    const r = await client.request('PUT', `${widgets()}/w?dryRun=All`, body);
+    expect(r.status).to.equal(422);
+    expect(r.headers.get('warning')).to.equal('299 - "unknown field \\"metadata.__proto__\\""');
+  });
+
   // ValidateConfigMap and ValidateSecret run IsConfigMapKey on each key: `.`, `..` and keys starting with `..` are
   // refused (kube-apiserver 1.34.4); kubekit checked the character set only.
   it('refuses the config keys IsConfigMapKey refuses', async () => {
