@@ -4,20 +4,14 @@
 // differential seeds 20270217, 20270221, 20270224). kube-openapi walks properties in Go's map order, so the
 // causes are compared as a set.
 import { expect } from 'chai';
-import { describeOnBothServers, type Send } from './sender.js';
+import { createWidgets, describeOnBothServers, type Send } from './sender.js';
 
 const G = 'floats.example.com';
 const W = `/apis/${G}/v1/namespaces/default/widgets`;
-const crd = JSON.stringify({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${G}` },
-  spec: {
-    group: G, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
-      a: { type: 'string' }, d: { type: 'string', format: 'date' }, b: { type: 'boolean' }, l: { type: 'array', items: { type: 'string' } },
-      m: { type: 'object', additionalProperties: { type: 'string' } }, i: { type: 'integer', maximum: 5 }, e: { type: 'integer', enum: [1, 2] },
-    } } } } } }],
-  },
-});
+const specSchema = { type: 'object', properties: {
+  a: { type: 'string' }, d: { type: 'string', format: 'date' }, b: { type: 'boolean' }, l: { type: 'array', items: { type: 'string' } },
+  m: { type: 'object', additionalProperties: { type: 'string' } }, i: { type: 'integer', maximum: 5 }, e: { type: 'integer', enum: [1, 2] },
+} };
 const spec = '{"a":1e2,"b":1.0,"d":2.0,"l":["x",3.0,4],"m":{"k":5.0,"j":6},"i":7.0,"e":3.0}';
 const expected = [
   'spec.a: Invalid value: "number": spec.a in body must be of type string: "number"',
@@ -32,8 +26,7 @@ const expected = [
 ];
 
 async function run(s: Send): Promise<void> {
-  expect((await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
-  for (let i = 0; i < 100 && (await s('GET', W)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  await createWidgets(s, G, specSchema);
   const created = await s('POST', W, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { a: 'x' } }));
   expect(created.status).to.equal(201);
   const rv = (JSON.parse(created.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
@@ -70,8 +63,7 @@ async function run(s: Send): Promise<void> {
 // null); a strategic merge patch's decoding fails on it at once; a typed decoder names it as written
 // (hostile differential seed 20270225).
 async function beyondFloat64(s: Send): Promise<void> {
-  expect((await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
-  for (let i = 0; i < 100 && (await s('GET', W)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  await createWidgets(s, G, specSchema);
   expect((await s('POST', W, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { a: 'x', m: { k: 'v' } } }))).status).to.equal(201);
   const D = '/apis/apps/v1/namespaces/default/deployments';
   const CM = '/api/v1/namespaces/default/configmaps';

@@ -78,3 +78,23 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
     });
   });
 }
+
+/**
+ * A namespaced CRD `widgets.<group>` (kind Widget, version v1) whose `spec` has `specSchema`, created
+ * through `s` and waited for until its resource is served (at most 10 s); returns the collection path in
+ * the namespace `default`.
+ */
+export async function createWidgets(s: Send, group: string, specSchema: Record<string, unknown>): Promise<string> {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${group}` },
+    spec: {
+      group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } }],
+    },
+  };
+  const created = await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd));
+  if (created.status !== 201) throw new Error(`creating the CRD widgets.${group}: ${created.status} ${created.text}`);
+  const path = `/apis/${group}/v1/namespaces/default/widgets`;
+  for (let i = 0; i < 100 && (await s('GET', path)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  return path;
+}

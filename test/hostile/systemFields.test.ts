@@ -7,18 +7,11 @@
 // such a value as sent and a read drops it, so a later patch from one such value to another makes a new
 // resourceVersion there; kubekit stores none, and the object stays as it was.
 import { expect } from 'chai';
-import { describeOnBothServers, type Send } from './sender.js';
+import { createWidgets, describeOnBothServers, type Send } from './sender.js';
 
 const G = 'sysfields.example.com';
 const W = `/apis/${G}/v1/namespaces/default/widgets`;
 const CM = '/api/v1/namespaces/default/configmaps';
-const crd = JSON.stringify({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${G}` },
-  spec: {
-    group: G, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
-  },
-});
 
 interface Obj { metadata: { resourceVersion: string; deletionTimestamp?: string; managedFields?: { manager?: string; fieldsV1: Record<string, unknown> }[] } }
 const widget = (name: string, metadata: Record<string, unknown> = {}): string => JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name, ...metadata }, spec: { a: 1 } });
@@ -26,8 +19,7 @@ const configMap = (name: string, metadata: Record<string, unknown> = {}): string
 const fields = (o: Obj): unknown => o.metadata.managedFields?.map((m) => m.fieldsV1);
 
 async function run(s: Send): Promise<void> {
-  expect((await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
-  for (let i = 0; i < 100 && (await s('GET', W)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  await createWidgets(s, G, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   const post = async (path: string, body: string): Promise<Obj> => {
     const a = await s('POST', path, body);
     expect(a.status, a.text).to.equal(201);

@@ -6,26 +6,18 @@
 // kind (kube-apiserver 1.34.4, hostile differential seeds 20270202, 20270203, 20270204, 20270205). A patch
 // that leaves no kind or apiVersion (seed 20270228).
 import { expect } from 'chai';
-import { describeOnBothServers, type Send } from './sender.js';
+import { createWidgets, describeOnBothServers, type Send } from './sender.js';
 
 const G = 'order.example.com';
 const W = `/apis/${G}/v1/namespaces/default/widgets`;
 const CM = '/api/v1/namespaces/default/configmaps';
-const crd = JSON.stringify({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${G}` },
-  spec: {
-    group: G, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
-  },
-});
 const finalizerError = 'metadata.finalizers: Invalid value: "Bad Finalizer": name part must consist of alphanumeric characters';
 const labelError = 'metadata.labels: Invalid value: "a b": name part must consist of alphanumeric characters';
 
 interface Expected { status: number; message: string | RegExp; causes?: string[] }
 
 async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
-  expect((await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).to.equal(201);
-  for (let i = 0; i < 100 && (await s('GET', W)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  await createWidgets(s, G, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   const created = await s('POST', W, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { a: 'x' } }));
   expect(created.status).to.equal(201);
   const rv = (JSON.parse(created.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
