@@ -359,15 +359,18 @@ function looksLikeJSON(text: string): boolean {
  */
 function tooDeep(r: RestRequest, use: BodyUse, yaml: boolean, excess: DepthExcess, body: Buffer, wctx: WriteContext): KubeError {
   const strict = wctx.fieldValidation !== 'Ignore';
+  // encoding/json stops at the first error in the text: one before the excess (a byte order mark, a
+  // stray character) is reported instead of the depth (hostile seeds 20270253, 20270254).
+  const json = yaml ? '' : goJSONSyntaxError(body, apiserverMaxDepth) ?? goJSONDepthMessage(excess);
   switch (use) {
     case 'object': {
       const kind = r.info.subresource === 'scale' ? 'Scale' : r.type.names.kind;
-      const cause = yaml ? goYAMLDepthMessage(excess) : `couldn't get version/kind; json parse error: ${goJSONDepthMessage(excess)}`;
+      const cause = yaml ? goYAMLDepthMessage(excess) : `couldn't get version/kind; json parse error: ${json}`;
       return KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${cause} (${summarizeData(body)})`);
     }
-    case 'json': return KubeError.badRequest(strict ? `error decoding patch: ${goJSONDepthMessage(excess)}` : goJSONDepthMessage(excess));
-    case 'merge': return KubeError.badRequest(strict ? `error decoding patch: ${goJSONDepthMessage(excess)}` : 'Invalid JSON Patch');
-    case 'strategic': return KubeError.badRequest(goJSONDepthMessage(excess));
+    case 'json': return KubeError.badRequest(strict ? `error decoding patch: ${json}` : json);
+    case 'merge': return KubeError.badRequest(strict ? `error decoding patch: ${json}` : 'Invalid JSON Patch');
+    case 'strategic': return KubeError.badRequest(json);
     case 'apply': return KubeError.badRequest(`error decoding YAML: error converting YAML to JSON: ${goYAMLDepthMessage(excess)}`);
   }
 }
