@@ -39,6 +39,11 @@ describe('differential normalisation', () => {
     const moved = (uid: string, copy: string): Step[] => [{ label: 'patch', body: { spec: { copy }, ...object('a', uid, '10') } }];
     expect(same(moved('u-1', 'u-1'), moved('x-7', 'x-7'))).to.equal(true);
     expect(same(moved('u-1', 'u-1'), moved('x-7', 'x-8'))).to.equal(false);
+    // A list's own resourceVersion counts other writes to the server: neither compared nor numbered, so
+    // the objects after it keep their numbers.
+    const listed = (listRV: string): Step[] => [{ label: 'list', body: { kind: 'WidgetList', metadata: { resourceVersion: listRV }, items: [object('a', 'u', '10')] } }, { label: 'get', body: object('b', 'v', '11') }];
+    expect(same(listed('10'), listed('12'))).to.equal(true);
+    expect(same(listed('10'), [...listed('10').slice(0, 1), { label: 'get', body: object('b', 'v', '10') }])).to.equal(false);
     // A resourceVersion that is not a number is kept as it is.
     expect(same([{ label: 'get', body: object('a', 'u', 'abc') }], [{ label: 'get', body: object('a', 'u', 'abd') }])).to.equal(false);
   });
