@@ -233,8 +233,8 @@ export class CustomResourceType implements ResourceType {
     if (ctx.patched === true && ctx.patchOverflow !== undefined && ctx.strictError !== undefined) {
       throw ctx.strictError(`json: cannot unmarshal number ${ctx.patchOverflow} into Go value of type float64`);
     }
-    // Another kind is the validation's error (kindMismatch), after the store's own checks: an update
-    // without a resourceVersion is refused for that first (test/differential/hostile.test.ts).
+    // Another kind is the validation's error (validateCreate, validateUpdate), after the store's own checks:
+    // an update without a resourceVersion is refused for that first (test/differential/hostile.test.ts).
     const obj = cloneJSON(body) as KubeObject;
     let pruned: string[] = [];
     try {

@@ -114,10 +114,6 @@ function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubres
 }
 
 /**
- * The metadata errors of a create, or with `oldObject` of an update: rest.BeforeUpdate's common fields
- * and, unless `strategy` is false, the custom resource strategy's own ValidateObjectMetaAccessorUpdate.
- */
-/**
  * `paths` (keys and indexes from the root) as the schema validator writes them: `spec.list[0].n`, an
  * index in brackets where the value holds a list there.
  */
@@ -135,6 +131,10 @@ function validatorPaths(object: Record<string, unknown>, paths: readonly (readon
   return out;
 }
 
+/**
+ * The metadata errors of a create, or with `oldObject` of an update: rest.BeforeUpdate's common fields
+ * and, unless `strategy` is false, the custom resource strategy's own ValidateObjectMetaAccessorUpdate.
+ */
 function metadataErrors(object: Record<string, unknown>, oldObject: Record<string, unknown> | undefined, namespaced: boolean, strategy = true): FieldError[] {
   const path = FieldPath.root('metadata');
   const decode = (o: Record<string, unknown>): Meta | FieldError => {
@@ -171,8 +171,8 @@ const blockingTypes = new Set(['FieldValueNotSupported', 'FieldValueRequired', '
  * Validates a custom resource of `crd` at version `versionName` as the apiserver validates a create
  * (or, with `oldObject`, an update) and returns every error with the apiserver's paths and texts:
  * apiVersion/kind (`kind: Invalid value: "Cron": must be CronTab`; on such an error nothing else is
- * checked, except an update's metadata, which the apiserver checks first), metadata (name a DNS-1123 subdomain, or generateName; labels, annotations, finalizers,
- * owner references; on update the immutable fields), the version's OpenAPI schema (see
+ * checked, except an update's metadata, which the apiserver checks first), metadata (name a DNS-1123
+ * subdomain, or generateName; labels, annotations, finalizers, owner references; on update the immutable fields), the version's OpenAPI schema (see
  * {@link validateValue}; on update with validation ratcheting, so errors in unchanged fields are
  * dropped), the scale subresource's replica paths, embedded resources' apiVersion/kind/metadata,
  * `x-kubernetes-list-type` set and map uniqueness (`Duplicate value`), and finally CEL rules through
