@@ -278,22 +278,12 @@ function keysOf(obj: Record<string, unknown>, found: Found): string[] {
 function valueWord(value: unknown, literal = false, found?: Found): string {
   if (!literal) return jsonTypeName(value);
   if (typeof value === 'number' && !Number.isFinite(value) && found?.bodyText !== undefined) {
-    const written = overflowLiteralOfSign(found.bodyText, value < 0);
+    const written = floatOverflowIn(found.bodyText, 0, found.bodyText.length, value < 0);
     if (written !== undefined) return `number ${written}`;
   }
   return `number ${String(value)}`;
 }
 
-/** The first number literal beyond float64 in `text` that is negative (or not). */
-function overflowLiteralOfSign(text: string, negative: boolean): string | undefined {
-  for (let at = 0; at < text.length;) {
-    const literal = floatOverflowIn(text, at, text.length);
-    if (literal === undefined) return undefined;
-    if (literal.startsWith('-') === negative) return literal;
-    at = text.indexOf(literal, at) + literal.length;
-  }
-  return undefined;
-}
 
 /** Checks one value against its Go type; `struct` and `field` name it in errors. */
 function checkValue(value: unknown, shape: Shape, struct: string, field: string, found: Found): GoError | undefined {

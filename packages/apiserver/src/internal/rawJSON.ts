@@ -427,8 +427,9 @@ const numberToken = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
 /**
  * The first number literal in `[start, end)` of a (valid) JSON text that float64 cannot hold (`1e400`),
  * as written, or undefined: what encoding/json's `convertNumber` refuses (`strconv.ParseFloat`'s range error).
+ * Strings are skipped, so a number written inside one is never taken for it.
  */
-export function floatOverflowIn(text: string, start: number, end: number): string | undefined {
+export function floatOverflowIn(text: string, start: number, end: number, negative?: boolean): string | undefined {
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -439,7 +440,8 @@ export function floatOverflowIn(text: string, start: number, end: number): strin
     numberToken.lastIndex = i;
     const m = numberToken.exec(text);
     if (m === null) continue;
-    if (!Number.isFinite(Number(m[0]))) return m[0];
+    // With `negative`, only a literal of that sign counts.
+    if (!Number.isFinite(Number(m[0])) && (negative === undefined || (c === 0x2d) === negative)) return m[0];
     i += m[0].length - 1;
   }
   return undefined;
