@@ -28,7 +28,7 @@ function isDigit(c: number): boolean {
  * integer in it can lie beyond 2^53, and {@link parseJSON} may be told so (`digitsChecked`), for
  * example for each line of a chunk checked once as a whole. `text` may be a string or its UTF-8
  * bytes (a digit is one byte in UTF-8, and no byte of a multi-byte character is one): the bytes are
- * read about three times faster than the decoded string's characters, so a caller holding them
+ * read about twice as fast as the decoded string's characters, so a caller holding them
  * should pass them. Such a run covers one of every 16th character, so only those are looked at (and
  * the digits around a digit among them): about a sixteenth of the text, where a regular expression
  * (`/\d{16}/`) reads all of it.
