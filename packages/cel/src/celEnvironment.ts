@@ -4,9 +4,9 @@
  * optionals, two-variable comprehensions) and the variables `self` and `oldSelf` typed from the schema; and the compilation of
  * one expression in it (parse, type-check, estimate cost).
  *
- * Functions Kubernetes declares that kubekit does not implement (authorization checks, `sortBy`) fail
- * to compile with "… is not supported by kubekit", so that a rule
- * kubekit cannot check is never passed silently.
+ * Functions Kubernetes declares that kubekit does not implement (authorization checks, `sortBy` where it is
+ * declared) fail to compile with "… is not supported by kubekit", so that a rule kubekit cannot check is
+ * never passed silently. Two environments, as the apiserver has them: see {@link ExpressionEnvironment}.
  */
 import type { Expr } from './internal/ast.js';
 import { parseExprCached } from './internal/ast.js';
@@ -79,10 +79,28 @@ const unsupported = new Map<string, string>([
   ['includes', notSupported("function 'includes'")],
 ]);
 
-/** The variables of a rule: `self`, and `oldSelf` (optional with `optionalOldSelf`). */
+/**
+ * The functions of cel-go's `ext.Lists` (version 3), which kube-apiserver 1.34 declares from compatibility
+ * version 1.34 on: its environment for stored expressions has them, its environment for new ones
+ * (compatibility version 1.33) does not (`sortBy` is their macro).
+ */
+const listsExtension = new Set(['distinct', 'flatten', 'lists.range', 'reverse', 'slice', 'sort']);
+const newFunctions = new Map([...functions].filter(([name]) => !listsExtension.has(name)));
+const newUnsupported = new Map([...unsupported].filter(([name]) => name !== 'sortBy'));
+
+/**
+ * Which of kube-apiserver's CEL environments an expression compiles in: `'new'` for an expression a write
+ * introduces (a CRD created, or a rule or messageExpression its old version did not have: `NewExpressionsEnv`,
+ * kube-apiserver 1.34's compatibility version 1.33), `'stored'` for one already stored (a CRD's unchanged
+ * rules, and every rule a custom resource is validated with: `StoredExpressionsEnv`).
+ */
+export type ExpressionEnvironment = 'new' | 'stored';
+
+/** The variables of a rule: `self`, and `oldSelf` (optional with `optionalOldSelf`); and its environment (default `'stored'`). */
 export interface RuleVariables {
   readonly self: DeclType;
   readonly optionalOldSelf: boolean;
+  readonly environment?: ExpressionEnvironment;
 }
 
 /** A compiled expression. */
@@ -98,21 +116,28 @@ export interface CompiledExpression {
 /** The outcome of {@link compileExpression}: the compiled expression, or the apiserver's error detail. */
 export type CompileResult = { ok: true; expr: CompiledExpression } | { ok: false; detail: string };
 
-const envCache = new WeakMap<DeclType, { plain: CheckEnv; optional: CheckEnv }>();
+const envCache = new WeakMap<DeclType, Map<string, CheckEnv>>();
 
 /** The checking environment of rules whose `self` has the given type. */
 export function ruleEnvironment(vars: RuleVariables): CheckEnv {
   let cached = envCache.get(vars.self);
   if (cached === undefined) {
-    const objectTypes = collectObjectTypes(vars.self);
-    const make = (optional: boolean): CheckEnv => ({
-      variables: new Map<string, CelType>([['self', vars.self.celType], ['oldSelf', optional ? optionalType(vars.self.celType) : vars.self.celType]]),
-      functions, objectTypes, typeIdents: typeIdentifiers, unsupported,
-    });
-    cached = { plain: make(false), optional: make(true) };
+    cached = new Map();
     envCache.set(vars.self, cached);
   }
-  return vars.optionalOldSelf ? cached.optional : cached.plain;
+  const environment = vars.environment ?? 'stored';
+  const key = `${environment}/${vars.optionalOldSelf}`;
+  let env = cached.get(key);
+  if (env === undefined) {
+    const stored = environment === 'stored';
+    env = {
+      variables: new Map<string, CelType>([['self', vars.self.celType], ['oldSelf', vars.optionalOldSelf ? optionalType(vars.self.celType) : vars.self.celType]]),
+      functions: stored ? functions : newFunctions, objectTypes: collectObjectTypes(vars.self), typeIdents: typeIdentifiers,
+      unsupported: stored ? unsupported : newUnsupported,
+    };
+    cached.set(key, env);
+  }
+  return env;
 }
 
 function refersTo(e: Expr, checked: CheckedExpr, name: string): boolean {

@@ -8,7 +8,7 @@
  */
 import { KubeError } from '@kubekit/core';
 import { celRuntime, compileExpression, ruleEnvironment } from './celEnvironment.js';
-import type { CompiledExpression } from './celEnvironment.js';
+import type { CompiledExpression, ExpressionEnvironment } from './celEnvironment.js';
 import { perCallLimit } from './cost.js';
 import type { Range } from './cost.js';
 import { unescapeProperty } from './internal/escaping.js';
@@ -44,6 +44,14 @@ export interface CompileOptions {
    * @defaultValue false
    */
   optionalOldSelf?: boolean;
+  /**
+   * Which of kube-apiserver's CEL environments the expression compiles in: `'new'` is where a CRD's new or
+   * changed rules compile (`NewExpressionsEnv`: kube-apiserver 1.34 at compatibility version 1.33, without
+   * `ext.Lists`' `sort`, `distinct`, `flatten`, `lists.range`, `reverse` and `slice`); `'stored'` where rules
+   * already stored compile, and where custom resources are validated.
+   * @defaultValue 'stored'
+   */
+  environment?: ExpressionEnvironment;
 }
 
 /** Options of {@link Program.evaluate}. */
@@ -119,7 +127,7 @@ function declFor(options: CompileOptions): DeclType {
 
 function compileOrThrow(expression: string, options: CompileOptions): { compiled: CompiledExpression } {
   const decl = declFor(options);
-  const env = ruleEnvironment({ self: decl, optionalOldSelf: options.optionalOldSelf === true });
+  const env = ruleEnvironment({ self: decl, optionalOldSelf: options.optionalOldSelf === true, environment: options.environment });
   const r = compileExpression(expression, env, decl === dynDecl ? undefined : decl, undefined, '', '');
   if (!r.ok) throw new CelError('compile', r.detail);
   return { compiled: r.expr };

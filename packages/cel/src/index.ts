@@ -27,7 +27,7 @@ export { goKind, goTypeName } from './internal/goKind.js';
 export { parseQuantity, QuantityVal } from './libraries/quantity.js';
 
 export type { CompileOptions, CostEstimate, EvaluateOptions, Evaluation, Program } from './compile.js';
-export type { CompileResult, CompiledExpression, RuleVariables } from './celEnvironment.js';
+export type { CompileResult, CompiledExpression, ExpressionEnvironment, RuleVariables } from './celEnvironment.js';
 export type { Range } from './cost.js';
 export type { DeclField, DeclType } from './schemaTypes.js';
 export type { Schema } from './schema.js';

@@ -245,7 +245,7 @@ export function validateCustomResourceDefinitionUpdate(newCrd: CustomResourceDef
     c.status = { ...c.status, storedVersions: [...(c.status.storedVersions ?? []), storage] };
   }
 
-  const cel = options.compileValidationRules === undefined ? createValidationRulesCompiler(newCrd) : undefined;
+  const cel = options.compileValidationRules === undefined ? createValidationRulesCompiler(newCrd, oldCrd) : undefined;
   const opts: SpecOptions = {
     ...createOptions({ ...options, compileValidationRules: options.compileValidationRules ?? cel?.compile }),
     requireRecognizedConversionReviewVersion: old.spec.conversion === undefined || hasValidConversionReviewVersionOrEmpty(old.spec.conversion.conversionReviewVersions),

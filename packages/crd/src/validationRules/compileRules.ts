@@ -39,23 +39,64 @@ export interface CompiledRule {
 }
 
 /**
+ * The rules and messageExpressions a CRD had before an update (`findPreexistingExpressions`): they compile
+ * in the apiserver's environment for stored expressions, every other one in its environment for new ones.
+ */
+export interface PreexistingExpressions {
+  readonly rules: ReadonlySet<string>;
+  readonly messageExpressions: ReadonlySet<string>;
+}
+
+/** The rules and messageExpressions of every schema of `crd` (none for `undefined`: a create). */
+export function preexistingExpressions(crd: CustomResourceDefinition | undefined): PreexistingExpressions {
+  const rules = new Set<string>();
+  const messageExpressions = new Set<string>();
+  const walk = (s: unknown, depth: number): void => {
+    if (depth > 10_000 || s === null || typeof s !== 'object') return;
+    if (Array.isArray(s)) {
+      for (const x of s) walk(x, depth + 1);
+      return;
+    }
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'x-kubernetes-validations' && Array.isArray(v)) {
+        for (const r of v) {
+          if (r === null || typeof r !== 'object') continue;
+          const { rule, messageExpression } = r as { rule?: unknown; messageExpression?: unknown };
+          if (typeof rule === 'string') rules.add(rule);
+          if (typeof messageExpression === 'string' && messageExpression !== '') messageExpressions.add(messageExpression);
+        }
+      } else if (k !== 'default' && k !== 'example' && k !== 'enum') {
+        walk(v, depth + 1);
+      }
+    }
+  };
+  const spec = crd?.spec as { validation?: { openAPIV3Schema?: unknown }; versions?: unknown } | undefined;
+  walk(spec?.validation?.openAPIV3Schema, 0);
+  if (Array.isArray(spec?.versions)) for (const v of spec.versions) walk((v as { schema?: { openAPIV3Schema?: unknown } } | null)?.schema?.openAPIV3Schema, 0);
+  return { rules, messageExpressions };
+}
+
+/**
  * Compiles the rules of one schema node. `isResourceRoot` is true at the root of a custom resource and
  * at embedded resources. Returns `undefined` when the node's type cannot be exposed to CEL (the
- * apiserver's "failed to convert to declType" error).
+ * apiserver's "failed to convert to declType" error). With `preexisting` (a CRD being written), a rule or
+ * messageExpression it does not hold compiles in the environment for new expressions; without it (a
+ * custom resource being validated), every one compiles in the environment for stored expressions.
  */
-export function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, declType = ruleDeclType(schema, isResourceRoot)): CompiledRule[] | undefined {
+export function compileRules(schema: JSONSchemaProps, isResourceRoot: boolean, declType = ruleDeclType(schema, isResourceRoot), preexisting?: PreexistingExpressions): CompiledRule[] | undefined {
   const rules = schema['x-kubernetes-validations'] ?? [];
   if (rules.length === 0) return [];
   if (declType === undefined) return undefined;
   const maxCardinality = BigInt(Math.floor(maxRequestSizeBytes / (declType.minSerializedSize + 1)));
-  return rules.map((rule) => compileRule(schema, rule, declType, maxCardinality));
+  return rules.map((rule) => compileRule(schema, rule, declType, maxCardinality, preexisting));
 }
 
-function compileRule(schema: JSONSchemaProps, rule: ValidationRule, declType: DeclType, maxCardinality: bigint): CompiledRule {
+function compileRule(schema: JSONSchemaProps, rule: ValidationRule, declType: DeclType, maxCardinality: bigint, preexisting: PreexistingExpressions | undefined): CompiledRule {
   const base = { rule, usesOldSelf: false, maxCost: 0n, maxCardinality: 0n, messageExpressionMaxCost: 0n };
   const source = typeof rule.rule === 'string' ? rule.rule : '';
   if (trimSpace(source).length === 0) return base;
-  const env = ruleEnvironment({ self: declType, optionalOldSelf: rule.optionalOldSelf === true });
+  const environment = (held: ReadonlySet<string> | undefined, expression: string): 'new' | 'stored' => (held === undefined || held.has(expression) ? 'stored' : 'new');
+  const env = ruleEnvironment({ self: declType, optionalOldSelf: rule.optionalOldSelf === true, environment: environment(preexisting?.rules, source) });
   const compiled = compileExpression(source, env, declType, BoolType, 'compilation failed: ', 'cel expression must evaluate to a bool');
   if (!compiled.ok) return { ...base, error: compiled.detail };
   let out: CompiledRule = {
@@ -63,7 +104,8 @@ function compileRule(schema: JSONSchemaProps, rule: ValidationRule, declType: De
   };
   const msgSource = typeof rule.messageExpression === 'string' ? rule.messageExpression : '';
   if (msgSource !== '') {
-    const msg = compileExpression(msgSource, env, declType, StringType, 'messageExpression compilation failed: ', 'messageExpression must evaluate to a string',
+    const msgEnv = ruleEnvironment({ self: declType, optionalOldSelf: rule.optionalOldSelf === true, environment: environment(preexisting?.messageExpressions, msgSource) });
+    const msg = compileExpression(msgSource, msgEnv, declType, StringType, 'messageExpression compilation failed: ', 'messageExpression must evaluate to a string',
       'messageExpression instantiation failed: ');
     if (!msg.ok) return { ...out, messageExpressionError: msg.detail };
     out = { ...out, messageExpression: msg.expr, messageExpressionMaxCost: msg.expr.cost.max };
@@ -153,8 +195,9 @@ interface TotalCost {
  * failed: ERROR: <input>:1:6: …`), messageExpression errors, per-rule cost (`Forbidden: estimated rule
  * cost exceeds budget by factor of …`), `oldSelf` on uncorrelatable nodes and `optionalOldSelf` misuse.
  */
-export function createValidationRulesCompiler(crd: CustomResourceDefinition): ValidationRulesCompiler {
+export function createValidationRulesCompiler(crd: CustomResourceDefinition, oldCrd?: CustomResourceDefinition): ValidationRulesCompiler {
   const totals = new Map<string, TotalCost>();
+  const preexisting = preexistingExpressions(oldCrd);
   const rootFor = (prefix: string): JSONSchemaProps | undefined => {
     const versions = Array.isArray(crd?.spec?.versions) ? crd.spec.versions : [];
     if (prefix === 'spec.validation') return versions.find((v) => v?.schema?.openAPIV3Schema !== undefined)?.schema?.openAPIV3Schema;
@@ -174,7 +217,7 @@ export function createValidationRulesCompiler(crd: CustomResourceDefinition): Va
         total = { total: 0n, mostExpensive: [] };
         totals.set(rootPath, total);
       }
-      return compileNodeErrors(schema, FieldPath.root(fieldPath), ctx, total);
+      return compileNodeErrors(schema, FieldPath.root(fieldPath), ctx, total, preexisting);
     },
     totalCostErrors() {
       const errs: FieldError[] = [];
@@ -197,9 +240,9 @@ function observe(total: TotalCost, path: string, cost: bigint): void {
   if (total.mostExpensive.length > 4) total.mostExpensive.length = 4;
 }
 
-function compileNodeErrors(schema: JSONSchemaProps, path: FieldPath, ctx: NodeContext, total: TotalCost): FieldError[] {
+function compileNodeErrors(schema: JSONSchemaProps, path: FieldPath, ctx: NodeContext, total: TotalCost, preexisting: PreexistingExpressions): FieldError[] {
   const isResourceRoot = ctx.isRoot || schema['x-kubernetes-embedded-resource'] === true;
-  const results = compileRules(schema, isResourceRoot);
+  const results = compileRules(schema, isResourceRoot, undefined, preexisting);
   const vpath = path.child('x-kubernetes-validations');
   if (results === undefined) {
     return [internalError(vpath, 'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations')];

@@ -4,7 +4,7 @@
 // TestValidateCustomResourceDefinitionValidation CEL entries).
 import { expect } from 'chai';
 import type { JSONSchemaProps, ValidationRule } from '../../src/index.js';
-import { validateCustomResourceDefinition } from '../../src/index.js';
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from '../../src/index.js';
 import { compileRules } from '../../src/validationRules/compileRules.js';
 import { goValidationRule } from '../../src/internal/goRule.js';
 import { crdWith, object, specSchema } from './helpers.js';
@@ -79,9 +79,39 @@ describe('compileRules', () => {
       expect(e2[0]).to.contain('Syntax error');
     });
 
-    it('says when a function is not supported by kubekit', () => {
-      const e = crdErrors(withFoo(ruleOn({ type: 'array', items: { type: 'string' } }, { rule: 'self.sortBy(x, x) == self' })));
-      expect(e[0]).to.contain("macro 'sortBy' is not supported by kubekit");
+    // kube-apiserver 1.34 compiles new expressions at compatibility version 1.33, without cel-go's ext.Lists
+    // (sort, sortBy, distinct, flatten, lists.range, reverse, slice), and expressions its old version had in
+    // its environment for stored ones, with them (findPreexistingExpressions; test/hostile/celEnvironments.test.ts
+    // has the reference's answers for a create).
+    it('compiles new rules without ext.Lists, as kube-apiserver 1.34 does', () => {
+      const list = { type: 'array', maxItems: 10, items: { type: 'integer' } } as const;
+      for (const [rule, at, name] of [['self.sort() == self', 10, 'sort'], ['self.distinct() == self', 14, 'distinct'], ['self.reverse() == self', 13, 'reverse'],
+        ['self.slice(0, 1) == self', 11, 'slice'], ['[[1]].flatten() == [1]', 14, 'flatten'], ['self.sortBy(x, x) == self', 12, 'sortBy']] as const) {
+        const e = crdErrors(withFoo(ruleOn(list, { rule })));
+        expect(e, rule).to.have.length(1);
+        expect(e[0], rule).to.contain(`compilation failed: ERROR: <input>:1:${at}: undeclared reference to '${name}' (in container '')`);
+      }
+      expect(crdErrors(withFoo(ruleOn(list, { rule: 'lists.range(2) == [0, 1]' })))[0]).to.contain(
+        "compilation failed: ERROR: <input>:1:1: undeclared reference to 'lists' (in container '')\n | lists.range(2) == [0, 1]\n | ^\nERROR: <input>:1:12: undeclared reference to 'range' (in container '')");
+      // first() and last() are the optional library's, in both environments.
+      expect(crdErrors(withFoo(ruleOn(list, { rule: 'self.first() == optional.of(1)' })))).to.deep.equal([]);
+    });
+
+    it('compiles an update\'s preexisting rules and messageExpressions with ext.Lists, and its new ones without', () => {
+      const list = { type: 'array', maxItems: 10, items: { type: 'integer' } } as const;
+      const stored = { rule: 'self.sort() == self', messageExpression: "string(self.distinct().size())" };
+      const old = crdWith(withFoo(ruleOn(list, stored)));
+      expect(validateCustomResourceDefinitionUpdate(crdWith(withFoo(ruleOn(list, stored))), old).map(String)).to.deep.equal([]);
+      // The same rule elsewhere in the schema is preexisting too: the apiserver looks rules up by their text.
+      const moved = crdWith({ type: 'object', properties: { foo: list, bar: ruleOn(list, { rule: stored.rule }) } });
+      expect(validateCustomResourceDefinitionUpdate(moved, old).map(String)).to.deep.equal([]);
+      const added = validateCustomResourceDefinitionUpdate(crdWith(withFoo(ruleOn(list, stored, { rule: 'self.reverse() == self' }))), old).map(String);
+      expect(added).to.have.length(1);
+      expect(added[0]).to.contain("x-kubernetes-validations[1].rule: Invalid value: ");
+      expect(added[0]).to.contain("undeclared reference to 'reverse'");
+      const newMessage = validateCustomResourceDefinitionUpdate(crdWith(withFoo(ruleOn(list, { ...stored, messageExpression: 'string(self.reverse().size())' }))), old).map(String);
+      expect(newMessage).to.have.length(1);
+      expect(newMessage[0]).to.contain("messageExpression compilation failed: ERROR: <input>:1:20: undeclared reference to 'reverse'");
     });
   });
 
