@@ -16,6 +16,8 @@ const rules: [string, string][] = [
   ['self.l.reverse() == self.l', "ERROR: <input>:1:15: undeclared reference to 'reverse' (in container '')\n | self.l.reverse() == self.l\n | ..............^"],
   ['self.l.slice(0, 1) == self.l', "ERROR: <input>:1:13: undeclared reference to 'slice' (in container '')\n | self.l.slice(0, 1) == self.l\n | ............^"],
   ['[[1]].flatten() == [1]', "ERROR: <input>:1:14: undeclared reference to 'flatten' (in container '')\n | [[1]].flatten() == [1]\n | .............^"],
+  // Not a CEL function in any environment (kubekit called it unsupported).
+  ['[1].includes(1)', "ERROR: <input>:1:13: undeclared reference to 'includes' (in container '')\n | [1].includes(1)\n | ............^"],
   ['lists.range(2) == [0, 1]', "ERROR: <input>:1:1: undeclared reference to 'lists' (in container '')\n | lists.range(2) == [0, 1]\n | ^\n"
     + "ERROR: <input>:1:12: undeclared reference to 'range' (in container '')\n | lists.range(2) == [0, 1]\n | ...........^"],
 ];

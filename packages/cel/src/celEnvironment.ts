@@ -76,7 +76,6 @@ const unsupported = new Map<string, string>([
     'fieldSelector', 'labelSelector']
     .map((n): [string, string] => [n, notSupported(`function '${n}' (Kubernetes authorization library)`)]),
   ['sortBy', notSupported("macro 'sortBy'")],
-  ['includes', notSupported("function 'includes'")],
 ]);
 
 /**
