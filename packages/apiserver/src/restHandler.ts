@@ -6,6 +6,7 @@
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import { patchTypeOf } from './patch.js';
+import { goMapKeys } from './internal/goMapKeys.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
@@ -170,16 +171,11 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   // metadata); a built-in kind's list is a Go struct, written in field order.
   if (type.customResource === true) {
     const items = result.items.map((o) => stringifyJSON(o)).join(',');
-    sendText(r.res, 200, `{"apiVersion":${stringifyJSON(apiVersion)},"items":[${items}],"kind":${stringifyJSON(names.listKind)},"metadata":${stringifyJSON(sortedKeys(metadata))}}`);
+    sendText(r.res, 200, `{"apiVersion":${stringifyJSON(apiVersion)},"items":[${items}],"kind":${stringifyJSON(names.listKind)},"metadata":${stringifyJSON(Object.fromEntries(goMapKeys(metadata).map((k) => [k, metadata[k]])))}}`);
     return;
   }
   const head = stringifyJSON({ kind: names.listKind, apiVersion, metadata });
   sendText(r.res, 200, `${head.slice(0, -1)},"items":[${result.items.map(listItemJSON).join(',')}]}`);
-}
-
-/** `o` with its keys in the order Go's encoding/json writes a map's: sorted. */
-function sortedKeys(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The keys an index on a selectable field offers for a field selector, when one applies. */
