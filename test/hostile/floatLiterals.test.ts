@@ -75,6 +75,8 @@ async function beyondFloat64(s: Send): Promise<void> {
   for (const [label, answer, status, message] of [
     ['JSON patch into a string map', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '[{"op":"add","path":"/spec/m/q","value":1e400}]', 'application/json-patch+json'), 422, patchQuote(decodeFloat('1e400'))],
     ['JSON patch beside a type error', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '[{"op":"replace","path":"/spec/a","value":{}},{"op":"add","path":"/spec/m/q","value":1e400}]', 'application/json-patch+json'), 422, patchQuote(decodeFloat('1e400'))],
+    // An integer literal too large for a float64 needs no `.` or `e`.
+    ['JSON patch of a 400-digit integer', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, `[{"op":"add","path":"/spec/m/q","value":${'9'.repeat(400)}}]`, 'application/json-patch+json'), 422, patchQuote(decodeFloat('9'.repeat(400)))],
     ['JSON patch, then removed', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '[{"op":"add","path":"/spec/m/q","value":1e400},{"op":"remove","path":"/spec/m/q"}]', 'application/json-patch+json'), 200, ''],
     ['merge patch', s('PATCH', `${W}/w?fieldValidation=Ignore&dryRun=All`, '{"spec":{"m":{"q":1e400}}}', 'application/merge-patch+json'), 422, patchQuote(decodeFloat('1e400'))],
     ['strategic merge patch, Ignore', s('PATCH', `${CM}/cm?fieldValidation=Ignore&dryRun=All`, '{"zzz":1e400}', 'application/strategic-merge-patch+json'), 400, decodeFloat('1e400')],

@@ -5,7 +5,7 @@
 import { KubeError, goJSON } from '@kubekit/core';
 import { deepEqual } from './internal/deepEqual.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
-import { WrittenTexts, equalsRaw, equalsRawJSON, integralFloatPaths, jsonPatchValueTexts, type RawValue } from './internal/rawJSON.js';
+import { WrittenTexts, equalsRaw, equalsRawJSON, jsonPatchValueTexts, type RawValue } from './internal/rawJSON.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
 /** The patch media types the apiserver accepts. */
@@ -257,24 +257,6 @@ function remove(doc: unknown, path: string, op = 'remove', texts?: WrittenTexts)
     texts?.set(parent, key, undefined);
   }
   return doc;
-}
-
-/**
- * Where a JSON patch writes integral float literals (`1.0`): the paths (keys and indexes) of the numbers
- * its `add` and `replace` operations put into the document that Go decodes as float64s (see
- * {@link integralFloatPaths}). Moves, copies and shifts by later operations are not followed.
- */
-export function jsonPatchIntegralFloats(patch: unknown, text: string): string[][] {
-  if (!Array.isArray(patch) || !/\d[.eE]/.test(text)) return [];
-  const written = jsonPatchValueTexts(text);
-  const out: string[][] = [];
-  for (const [i, op] of (patch as unknown[]).entries()) {
-    const value = written[i];
-    if (value === undefined || !isObject(op) || (op.op !== 'add' && op.op !== 'replace') || typeof op.path !== 'string' || !op.path.startsWith('/')) continue;
-    const at = pointer(op.path);
-    for (const inner of integralFloatPaths(value)) out.push([...at, ...inner]);
-  }
-  return out;
 }
 
 /** The most operations one JSON patch may hold (`maxJSONPatchOperations` in handlers/patch.go). */

@@ -74,6 +74,12 @@ export interface WriteContext {
    */
   integralFloats?: string[][];
   /**
+   * A JSON patch for a custom resource whose text holds float literals: set while the body is read, so
+   * that each attempt's patching keeps the texts it places and finds where they end up (`integralFloats`,
+   * and with `overflow`, a number beyond float64 taken under `Ignore`, `patchOverflow`).
+   */
+  jsonPatchFloats?: { overflow: boolean };
+  /**
    * A number beyond float64 that a merge or JSON patch taken under `Ignore` put in the object (`1e400`):
    * a custom resource's decoder of the result refuses it (a 422 on `patch`) instead of storing null.
    */

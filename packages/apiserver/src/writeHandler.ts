@@ -22,7 +22,7 @@ import { queryBool } from './internal/queryBool.js';
 import {
   TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
-import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, jsonPatchIntegralFloats, patchTypeOf, type PatchType } from './patch.js';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
 import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, placedFloatOverflow, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
@@ -154,9 +154,16 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     if (literal !== undefined) throw KubeError.badRequest(`json: cannot unmarshal number ${literal} into Go value of type float64`);
   }
   // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
-  if (r.type.customResource === true && r.info.subresource !== 'scale' && /\d[.eE]/.test(text)) {
-    if (use === 'json') wctx.integralFloats = jsonPatchIntegralFloats(parsed, text);
-    else if (use === 'object' || use === 'merge') wctx.integralFloats = integralFloatPaths(rawValueOf(text));
+  if (r.type.customResource === true && r.info.subresource !== 'scale') {
+    const floats = /\d[.eE]/.test(text);
+    if (use === 'json') {
+      // A JSON patch's (and under Ignore its numbers beyond float64, which need no `.` or `e`) are found
+      // where its operations leave them, in each attempt (write's mutate).
+      const overflow = wctx.fieldValidation === 'Ignore' && floatOverflowIn(text, 0, text.length) !== undefined;
+      if (floats || overflow) wctx.jsonPatchFloats = { overflow };
+    } else if (floats && (use === 'object' || use === 'merge')) {
+      wctx.integralFloats = integralFloatPaths(rawValueOf(text));
+    }
   }
   // Go decodes a JSON or strategic merge patch of `null` as no patch at all.
   if (parsed === null && (use === 'json' || use === 'strategic')) return use === 'json' ? [] : {};
@@ -463,12 +470,13 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
     // A JSON patch that wrote integral floats, or (under Ignore) numbers beyond float64: where its
     // operations left them, for this attempt's object.
-    const overflowing = pt === 'json' && r.type.customResource === true && wctx.fieldValidation === 'Ignore' && wctx.jsonPatchText !== undefined
-      && floatOverflowIn(wctx.jsonPatchText, 0, wctx.jsonPatchText.length) !== undefined;
-    const placed = pt === 'json' && (wctx.integralFloats !== undefined || overflowing) ? new WrittenTexts() : undefined;
+    const floats = pt === 'json' ? wctx.jsonPatchFloats : undefined;
+    const placed = floats === undefined ? undefined : new WrittenTexts();
     const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText, placed) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
-    if (placed !== undefined && wctx.integralFloats !== undefined) wctx.integralFloats = placedIntegralFloats(patched, placed);
-    if (placed !== undefined && overflowing) wctx.patchOverflow = placedFloatOverflow(patched, placed);
+    if (placed !== undefined) {
+      wctx.integralFloats = placedIntegralFloats(patched, placed);
+      if (floats?.overflow === true) wctx.patchOverflow = placedFloatOverflow(patched, placed);
+    }
     // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
     // patch is applied again, keeping them, only when a quote is needed.
     const text = wctx.jsonPatchText;
