@@ -51,12 +51,18 @@ export interface PreexistingExpressions {
 export function preexistingExpressions(crd: CustomResourceDefinition | undefined): PreexistingExpressions {
   const rules = new Set<string>();
   const messageExpressions = new Set<string>();
-  const walk = (s: unknown, depth: number): void => {
-    if (depth > 10_000 || s === null || typeof s !== 'object') return;
+  const spec = crd?.spec as { validation?: { openAPIV3Schema?: unknown }; versions?: unknown } | undefined;
+  // Iterative: a schema nests as deep as the request that wrote it.
+  const stack: unknown[] = [spec?.validation?.openAPIV3Schema];
+  if (Array.isArray(spec?.versions)) for (const v of spec.versions) stack.push((v as { schema?: { openAPIV3Schema?: unknown } } | null)?.schema?.openAPIV3Schema);
+  while (stack.length > 0) {
+    const s = stack.pop();
+    if (s === null || typeof s !== 'object') continue;
     if (Array.isArray(s)) {
-      for (const x of s) walk(x, depth + 1);
-      return;
+      for (const x of s) stack.push(x);
+      continue;
     }
+    // Own members only (Object.entries); values are data, not schemas, below default, example and enum.
     for (const [k, v] of Object.entries(s)) {
       if (k === 'x-kubernetes-validations' && Array.isArray(v)) {
         for (const r of v) {
@@ -66,13 +72,10 @@ export function preexistingExpressions(crd: CustomResourceDefinition | undefined
           if (typeof messageExpression === 'string' && messageExpression !== '') messageExpressions.add(messageExpression);
         }
       } else if (k !== 'default' && k !== 'example' && k !== 'enum') {
-        walk(v, depth + 1);
+        stack.push(v);
       }
     }
-  };
-  const spec = crd?.spec as { validation?: { openAPIV3Schema?: unknown }; versions?: unknown } | undefined;
-  walk(spec?.validation?.openAPIV3Schema, 0);
-  if (Array.isArray(spec?.versions)) for (const v of spec.versions) walk((v as { schema?: { openAPIV3Schema?: unknown } } | null)?.schema?.openAPIV3Schema, 0);
+  }
   return { rules, messageExpressions };
 }
 

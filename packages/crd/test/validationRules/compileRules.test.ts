@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { JSONSchemaProps, ValidationRule } from '../../src/index.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from '../../src/index.js';
-import { compileRules } from '../../src/validationRules/compileRules.js';
+import { compileRules, preexistingExpressions } from '../../src/validationRules/compileRules.js';
 import { goValidationRule } from '../../src/internal/goRule.js';
 import { crdWith, object, specSchema } from './helpers.js';
 
@@ -95,6 +95,13 @@ describe('compileRules', () => {
         "compilation failed: ERROR: <input>:1:1: undeclared reference to 'lists' (in container '')\n | lists.range(2) == [0, 1]\n | ^\nERROR: <input>:1:12: undeclared reference to 'range' (in container '')");
       // first() and last() are the optional library's, in both environments.
       expect(crdErrors(withFoo(ruleOn(list, { rule: 'self.first() == optional.of(1)' })))).to.deep.equal([]);
+    });
+
+    it('finds the preexisting rules of a schema nested 100,000 levels without running out of stack', () => {
+      let schema: JSONSchemaProps = ruleOn({ type: 'integer' }, { rule: 'self > 0' });
+      for (let i = 0; i < 100_000; i++) schema = { type: 'object', properties: { a: schema } };
+      const found = preexistingExpressions(crdWith(schema));
+      expect([...found.rules]).to.deep.equal(['self > 0']);
     });
 
     it('compiles an update\'s preexisting rules and messageExpressions with ext.Lists, and its new ones without', () => {
