@@ -115,26 +115,27 @@ export interface CompiledExpression {
 /** The outcome of {@link compileExpression}: the compiled expression, or the apiserver's error detail. */
 export type CompileResult = { ok: true; expr: CompiledExpression } | { ok: false; detail: string };
 
-const envCache = new WeakMap<DeclType, Map<string, CheckEnv>>();
+/** Per `self` type: its object types (collected once) and its checking environments by environment and `optionalOldSelf`. */
+const envCache = new WeakMap<DeclType, { objectTypes: ReturnType<typeof collectObjectTypes>; envs: Map<string, CheckEnv> }>();
 
 /** The checking environment of rules whose `self` has the given type. */
 export function ruleEnvironment(vars: RuleVariables): CheckEnv {
   let cached = envCache.get(vars.self);
   if (cached === undefined) {
-    cached = new Map();
+    cached = { objectTypes: collectObjectTypes(vars.self), envs: new Map() };
     envCache.set(vars.self, cached);
   }
   const environment = vars.environment ?? 'stored';
   const key = `${environment}/${vars.optionalOldSelf}`;
-  let env = cached.get(key);
+  let env = cached.envs.get(key);
   if (env === undefined) {
     const stored = environment === 'stored';
     env = {
       variables: new Map<string, CelType>([['self', vars.self.celType], ['oldSelf', vars.optionalOldSelf ? optionalType(vars.self.celType) : vars.self.celType]]),
-      functions: stored ? functions : newFunctions, objectTypes: collectObjectTypes(vars.self), typeIdents: typeIdentifiers,
+      functions: stored ? functions : newFunctions, objectTypes: cached.objectTypes, typeIdents: typeIdentifiers,
       unsupported: stored ? unsupported : newUnsupported,
     };
-    cached.set(key, env);
+    cached.envs.set(key, env);
   }
   return env;
 }
