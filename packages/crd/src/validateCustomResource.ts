@@ -115,7 +115,10 @@ function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubres
 
 /**
  * `paths` (keys and indexes from the root) as the schema validator writes them: `spec.list[0].n`, an
- * index in brackets where the value holds a list there.
+ * index in brackets where the value holds a list there. Those texts are the validator's own error
+ * paths, which do not escape keys: a key holding `.` (`a.b`) and two nested keys (`a`, `b`) read the
+ * same, so an integral float at one is taken as one at the other too; only the word in a type error
+ * (`number` against `integer`) can differ then.
  */
 function validatorPaths(object: Record<string, unknown>, paths: readonly (readonly string[])[]): Set<string> {
   const out = new Set<string>();
