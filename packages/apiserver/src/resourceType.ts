@@ -60,10 +60,9 @@ export interface WriteContext {
   warnings: string[];
   /** The duplicate fields of the request body (`duplicate field "spec.x"`), in document order. */
   duplicateFields: string[];
-  /** A JSON patch's text, whose `test` operations compare values as written (patch.ts). */
-  jsonPatchText?: string;
   /**
-   * The request's JSON text, where a typed decoder's error finds how a number beyond float64 was written
+   * The request's body as text: a JSON patch's, whose `test` operations compare values as written
+   * (patch.ts), and where a typed decoder's error finds how a number beyond float64 was written
    * (`json: cannot unmarshal number 1e400 into Go struct field …`; parsed, it is only ±Infinity).
    */
   bodyText?: string;

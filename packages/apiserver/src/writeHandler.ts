@@ -145,7 +145,6 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     wctx.duplicateFields = use === 'json' ? jsonPatchStrictErrors(text, parsed)
       : use === 'apply' && !yamlIsDeep(text, deepest) ? applyDuplicateKeys(text) : jsonDuplicateFields(text);
   }
-  if (use === 'json') wctx.jsonPatchText = text;
   wctx.bodyText = text;
   // A strategic merge patch is decoded into map[string]interface{} whatever the field validation: a number
   // beyond float64 fails there, for every kind, before anything is patched.
@@ -472,14 +471,14 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     // operations left them, for this attempt's object.
     const floats = pt === 'json' ? wctx.jsonPatchFloats : undefined;
     const placed = floats === undefined ? undefined : new WrittenTexts();
-    const patched = pt === 'json' ? jsonPatched(target, body, wctx.jsonPatchText, placed) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
+    const patched = pt === 'json' ? jsonPatched(target, body, wctx.bodyText, placed) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
     if (placed !== undefined) {
       wctx.integralFloats = placedIntegralFloats(patched, placed);
       if (floats?.overflow === true) wctx.patchOverflow = placedFloatOverflow(patched, placed);
     }
     // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
     // patch is applied again, keeping them, only when a quote is needed.
-    const text = wctx.jsonPatchText;
+    const text = pt === 'json' ? wctx.bodyText : undefined;
     const quoteJSONPatch = pt === 'json' && text !== undefined ? (): string => {
       const texts = new WrittenTexts();
       return goJSONWithTexts(applyJSONPatch(target, body, { text, texts }), texts);
