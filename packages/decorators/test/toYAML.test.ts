@@ -31,6 +31,12 @@ describe('toYAML', () => {
     expect(text).to.equal(`big: 12345678901234567890\nlong: ${long}\n`);
   });
 
+  it('quotes strings a YAML 1.2 reader would take for numbers (regression: fast-check found {"0o0":false})', () => {
+    const value = { '0o0': false, a: ['0o17', '1e5', '-1E+5', '.5e1', '0x1F', '1.0', 'v1', '1.2.3'] };
+    const text = toYAML({ value });
+    for (const version of ['1.1', '1.2'] as const) expect(parse(text, { version }), version).to.deep.equal({ value });
+  });
+
   it('quotes a << key, which YAML 1.1 readers would take for a merge key (regression: fast-check found {"<<":null})', () => {
     const text = toYAML({ value: { '<<': null, a: { '<<': 'x' } } });
     expect(text).to.contain('"<<": null');
