@@ -80,16 +80,18 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
 }
 
 /**
- * A namespaced CRD `widgets.<group>` (kind Widget, version v1) whose `spec` has `specSchema`, created
- * through `s` and waited for until its resource is served (at most 10 s); returns the collection path in
- * the namespace `default`.
+ * A namespaced CRD `widgets.<group>` (kind Widget, version v1) whose `spec` has `specSchema` (and
+ * `status` the `statusSchema`, with the version's `subresources`, when given), created through `s` and
+ * waited for until its resource is served (at most 10 s); returns the collection path in the namespace
+ * `default`.
  */
-export async function createWidgets(s: Send, group: string, specSchema: Record<string, unknown>): Promise<string> {
+export async function createWidgets(s: Send, group: string, specSchema: Record<string, unknown>, more: { statusSchema?: Record<string, unknown>; subresources?: Record<string, unknown> } = {}): Promise<string> {
+  const properties = more.statusSchema === undefined ? { spec: specSchema } : { spec: specSchema, status: more.statusSchema };
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${group}` },
     spec: {
       group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } }],
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties } }, ...(more.subresources === undefined ? {} : { subresources: more.subresources }) }],
     },
   };
   const created = await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd));

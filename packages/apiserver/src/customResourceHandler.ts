@@ -355,7 +355,7 @@ export class CustomResourceType implements ResourceType {
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
-    const errs = validateCustomResource(this.runtime.crd, this.version, object, old, { integralFloats: ctx.integralFloats });
+    const errs = validateCustomResource(this.runtime.crd, this.version, object, old, { integralFloats: ctx.integralFloats, ...(ctx.subresource === 'status' ? { subresource: 'status' as const } : {}) });
     // Another kind, or (from a patch) another apiVersion: the strategy's ValidateTypeMeta, after the
     // update's metadata errors, in a 422 naming the object's own group and kind (kube-apiserver 1.34.4).
     if (object.kind !== this.names.kind || object.apiVersion !== this.apiVersion) {

@@ -46,6 +46,15 @@ export interface ValidateCustomResourceOptions {
    * @defaultValue none
    */
   integralFloats?: readonly (readonly string[])[];
+  /**
+   * `'status'` validates an update through the status subresource as the status strategy does
+   * (`statusStrategy.ValidateUpdate`): the schema checks only `status`, with the status schema as the
+   * validator's root (a message names `replicas`, not `status.replicas`; the field path is still
+   * `status.replicas`), the scale subresource's status replicas and label selector but not its spec
+   * replicas, and no embedded resources; list invariants and CEL rules still see the whole object.
+   * Needs `oldObject`. @defaultValue the main resource
+   */
+  subresource?: 'status';
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
@@ -102,10 +111,10 @@ function validateReplicas(obj: Record<string, unknown>, path: string, floats: re
   return [];
 }
 
-/** `ValidateScaleSpec` and `ValidateScaleStatus`. */
-function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubresourceScale | undefined, floats: readonly (readonly string[])[]): FieldError[] {
+/** `ValidateScaleSpec` and `ValidateScaleStatus` (only the latter with `statusOnly`). */
+function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubresourceScale | undefined, floats: readonly (readonly string[])[], statusOnly = false): FieldError[] {
   if (scale === undefined || scale === null) return [];
-  const errs = [...validateReplicas(obj, scale.specReplicasPath ?? '', floats), ...validateReplicas(obj, scale.statusReplicasPath ?? '', floats)];
+  const errs = [...(statusOnly ? [] : validateReplicas(obj, scale.specReplicasPath ?? '', floats)), ...validateReplicas(obj, scale.statusReplicasPath ?? '', floats)];
   if (typeof scale.labelSelectorPath === 'string') {
     const r = nested(obj, scale.labelSelectorPath, 'string');
     if (r.error !== undefined) errs.push(invalid(scale.labelSelectorPath, '', r.error));
@@ -120,7 +129,7 @@ function validateScale(obj: Record<string, unknown>, scale: CustomResourceSubres
  * same, so an integral float at one is taken as one at the other too; only the word in a type error
  * (`number` against `integer`) can differ then.
  */
-function validatorPaths(object: Record<string, unknown>, paths: readonly (readonly string[])[]): Set<string> {
+function validatorPaths(object: unknown, paths: readonly (readonly string[])[]): Set<string> {
   const out = new Set<string>();
   for (const p of paths) {
     let text = '';
@@ -229,15 +238,27 @@ export function validateCustomResource(
   try {
     const schema = isMap(version.schema) && isMap(version.schema.openAPIV3Schema) ? version.schema.openAPIV3Schema : undefined;
     const errs = metadataErrors(object, old, spec?.scope === 'Namespaced');
-    if (schema !== undefined) {
+    const status = options.subresource === 'status' && old !== undefined;
+    if (status) {
+      // customResourceValidator.ValidateStatusUpdate: the status schema's own validator, only when the
+      // object has a status, ratcheting against the old status when both have one.
+      const statusSchema = isMap(schema?.properties) && isMap(schema.properties.status) ? schema.properties.status : undefined;
+      if (statusSchema !== undefined && Object.hasOwn(object, 'status')) {
+        const compiled = compileSchema(statusSchema, { stripUnsupportedFormats: true });
+        const floats = validatorPaths(object.status, (options.integralFloats ?? []).filter((p) => p[0] === 'status').map((p) => p.slice(1)));
+        const value = object.status;
+        const result = withIntegralFloats(floats, () => (Object.hasOwn(old, 'status') ? validateUpdateRoot(compiled, value, old.status) : validateFresh(compiled, value, '')));
+        for (const e of result.errors) errs.push(toFieldError(FieldPath.root('status'), e));
+      }
+    } else if (schema !== undefined) {
       const compiled = compileSchema(schema, { stripUnsupportedFormats: true });
       const floats = validatorPaths(object, options.integralFloats ?? []);
       const result = withIntegralFloats(floats, () => (old !== undefined ? validateUpdateRoot(compiled, object, old) : validateFresh(compiled, object, '')));
       for (const e of result.errors) errs.push(toFieldError(undefined, e));
     }
     const scale = isMap(version.subresources) ? version.subresources.scale : undefined;
-    errs.push(...validateScale(object, isMap(scale) ? (scale as unknown as CustomResourceSubresourceScale) : undefined, options.integralFloats ?? []));
-    errs.push(...validateEmbeddedResources(schema, object));
+    errs.push(...validateScale(object, isMap(scale) ? (scale as unknown as CustomResourceSubresourceScale) : undefined, options.integralFloats ?? [], status));
+    if (!status) errs.push(...validateEmbeddedResources(schema, object));
     if (old === undefined || validateListSetsAndMaps(schema, old).length === 0) errs.push(...validateListSetsAndMaps(schema, object));
     const celValidator = options.celValidator ?? ((sch: JSONSchemaProps, o: Record<string, unknown>, oo: Record<string, unknown> | undefined) => validateCustomResourceRules(sch, o, oo));
     if (schema !== undefined && hasValidationRules(schema)) {

@@ -287,4 +287,38 @@ describe('validateCustomResource', () => {
       ]);
     });
   });
+
+  describe('through the status subresource (statusStrategy.ValidateUpdate)', () => {
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { replicas: { type: 'integer' }, size: { type: 'integer' } } },
+        status: { type: 'object', properties: { replicas: { type: 'integer' }, nested: { type: 'object', properties: { n: { type: 'integer', maximum: 5 } } } } },
+      },
+    };
+    const crd = crdWith(schema, { subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } } });
+    const old = widget({ spec: { replicas: 1 }, status: { replicas: 1 } }, { name: 'w', resourceVersion: '1' });
+    const status = (o: Record<string, unknown>): string[] => texts(validateCustomResource(crd, 'v1', o, old, { subresource: 'status' }));
+
+    it('names status errors from the status schema, under the status field (kube-apiserver 1.34.4)', () => {
+      expect(status(widget({ spec: { replicas: 1 }, status: { nested: { n: 9 } } }, { name: 'w', resourceVersion: '1' }))).to.deep.equal([
+        'status.nested.n: Invalid value: 9: nested.n in body should be less than or equal to 5',
+      ]);
+      expect(status(widget({ spec: { replicas: 1 }, status: [1] }, { name: 'w', resourceVersion: '1' }))).to.include(
+        'status: Invalid value: "array":  in body must be of type object: "array"',
+      );
+      // The main resource names the same error from the root.
+      expect(texts(validateCustomResource(crd, 'v1', widget({ spec: { replicas: 1 }, status: { nested: { n: 9 } } }, { name: 'w', resourceVersion: '1' }), old))).to.deep.equal([
+        'status.nested.n: Invalid value: 9: status.nested.n in body should be less than or equal to 5',
+      ]);
+    });
+
+    it('checks neither the spec against the schema nor the scale spec replicas, and takes an object without a status', () => {
+      expect(status(widget({ spec: { replicas: -1, size: 'x' }, status: { replicas: 2 } }, { name: 'w', resourceVersion: '1' }))).to.deep.equal([]);
+      expect(status(widget({ spec: { replicas: 1 } }, { name: 'w', resourceVersion: '1' }))).to.deep.equal([]);
+      expect(status(widget({ spec: { replicas: 1 }, status: { replicas: -2 } }, { name: 'w', resourceVersion: '1' }))).to.deep.equal([
+        '.status.replicas: Invalid value: -2: should be a non-negative integer',
+      ]);
+    });
+  });
 });
