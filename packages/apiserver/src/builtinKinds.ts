@@ -213,7 +213,11 @@ export class BuiltinResourceType implements ResourceType {
     reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
     // Decoded into the Go type: empty omitempty members are as good as absent from here on (the field
     // manager, the strategy and the no-op check see the object as the apiserver holds it).
+    // An empty list of managed fields is written as none, but the decoded object holds it, and to the
+    // field manager it is the request to clear them (`isResetManagedFields`): it stays for the field manager.
+    const clearsManagedFields = Array.isArray(obj.metadata.managedFields) && obj.metadata.managedFields.length === 0;
     encodeAsGo(obj, this.names);
+    if (clearsManagedFields) obj.metadata.managedFields = [];
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {
       throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);

@@ -11,6 +11,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/apps/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
  */
+import { replicasPathMappings } from './managedFields/scaleHandler.js';
 import { FieldError, FieldPath, forbidden, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { labelSelectorFromObject, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
@@ -182,7 +183,8 @@ function int(name: string, description: string, cell: (o: KubeObject) => number)
   return { def: { name, type: 'integer', priority: 0, description }, cell };
 }
 
-const replicasScale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', selector: (o: KubeObject) => { const s = formatSelector(valueAt(o, 'spec', 'selector')); return s === '<none>' || s === '<error>' ? '' : s; } };
+// The apps kinds' replicas path in every version the ScaleHandler maps (registry/apps/*/storage: replicasPathIn…).
+const replicasScale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', replicasPathMappings: replicasPathMappings(['apps/v1beta1', 'apps/v1beta2', 'apps/v1'], '.spec.replicas'), selector: (o: KubeObject) => { const s = formatSelector(valueAt(o, 'spec', 'selector')); return s === '<none>' || s === '<error>' ? '' : s; } };
 
 const deployment: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },

@@ -8,6 +8,7 @@
  * A {@link CustomResourceRuntime} is built for each CRD generation and thrown away when the CRD
  * changes, as the apiserver rebuilds its storage for the new CRD.
  */
+import type { ReplicasPathMappings } from './managedFields/scaleHandler.js';
 import { FieldError, KubeError, goJSON, goQuote, parseRFC3339, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { isDecodeError, standardFinalizers } from './objectMeta.js';
 import { createCustomResourceFields, type ResourceFields } from '@kubekit/attrs';
@@ -165,7 +166,7 @@ export class CustomResourceType implements ResourceType {
       listKind: names.listKind ?? `${names.kind}List`, namespaced: runtime.namespaced, shortNames: names.shortNames ?? [],
       categories: names.categories ?? [], verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
       nameValidation: 'subdomain', status: subs?.status !== undefined,
-      ...(subs?.scale !== undefined ? { scale: subs.scale } : {}),
+      ...(subs?.scale !== undefined ? { scale: { ...subs.scale, replicasPathMappings: crdReplicasPaths(crd) } } : {}),
     };
     this.groupResource = { group, resource: names.plural };
     this.bucket = runtime.bucket;
@@ -388,4 +389,17 @@ function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): str
 function withoutMetadata(o: KubeObject): Record<string, unknown> {
   const { metadata: _m, ...rest } = o;
   return rest;
+}
+
+/**
+ * The replicas path of every version of a CRD (`null` for a version without the scale subresource), as
+ * the custom resource handler gives them to the ScaleHandler (`replicasPathInCustomResource`).
+ */
+function crdReplicasPaths(crd: CustomResourceDefinition): ReplicasPathMappings {
+  const out = new Map<string, readonly string[] | null>();
+  for (const v of crd.spec.versions) {
+    const path = v.subresources?.scale?.specReplicasPath;
+    out.set(`${crd.spec.group}/${v.name}`, typeof path === 'string' ? path.replace(/^\./, '').split('.') : null);
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
  *
  * Built-in kinds, CustomResourceDefinitions and custom resources each implement it.
  */
+import type { ReplicasPathMappings } from './managedFields/scaleHandler.js';
 import type { FieldError, GroupResource, KubeError, KubeObject } from '@kubekit/core';
 import type { TypeNode } from './managedFields/schema.js';
 
@@ -27,6 +28,11 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
   /** Computes `status.selector` of the Scale (built-in kinds: their `spec.selector` as text). */
   selector?: (object: KubeObject) => string;
+  /**
+   * The replicas path of each group-version the resource is served in (`null`: no scale subresource in
+   * that version), for the managed fields of writes through `/scale`. @defaultValue this version's path only
+   */
+  replicasPathMappings?: ReplicasPathMappings;
 }
 
 /** Names, scope and capabilities, as discovery shows them. */

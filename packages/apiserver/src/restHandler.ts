@@ -15,7 +15,8 @@ import { buildTable, parseIncludeObject } from './table.js';
 import { serveWatch } from './watchHandler.js';
 import { currentObject, respondObject, type RestRequest } from './restRequest.js';
 import { deleteCollection, deleteObject } from './deleteHandler.js';
-import { handleWrite, scaleOf } from './writeHandler.js';
+import { handleWrite } from './writeHandler.js';
+import { scaleOf } from './scaleSubresource.js';
 
 const notFoundMessage = 'the server could not find the requested resource';
 

@@ -14,7 +14,6 @@ import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, strictProblems, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
 import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
-import { getPath, setPath } from './internal/jsonPath.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
@@ -27,6 +26,7 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
+import { applyToScale, checkPatchedCustomResourceScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
@@ -45,6 +45,19 @@ function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions)
     // serializer's "%s in version %q cannot be handled as a %s: %v").
     ...(r.info.verb === 'create' || r.info.verb === 'update' ? { strictError: (m: string) => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`) } : {}),
   };
+}
+
+/**
+ * A custom resource's strict decoding errors name the kind and version the body says it is, twice: the
+ * decoder filled the unstructured object before it reported them, and the typer reads its kind from there
+ * (handlers/rest.go transformDecodeError; kube-apiserver 1.34.4, hostile seed 20270406).
+ */
+function nameBodyKind(r: RestRequest, wctx: WriteContext, body: unknown): void {
+  if (r.type.customResource !== true || r.info.subresource !== '' || wctx.strictError === undefined || !isObject(body)) return;
+  const kind = typeof body.kind === 'string' && body.kind !== '' ? body.kind : r.type.names.kind;
+  const apiVersion = typeof body.apiVersion === 'string' ? body.apiVersion : '';
+  const version = apiVersion === '' ? r.type.names.version : apiVersion.slice(apiVersion.indexOf('/') + 1);
+  wctx.strictError = (m: string) => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`);
 }
 
 /** What a body is read for: the object of a create or update, or a patch of a type. */
@@ -152,8 +165,9 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
     const literal = floatOverflowIn(text, 0, text.length);
     if (literal !== undefined) throw KubeError.badRequest(`json: cannot unmarshal number ${literal} into Go value of type float64`);
   }
-  // Float literals with integral values (`1.0`), which parse as integers: where the object gets them.
-  if (r.type.customResource === true && r.info.subresource !== 'scale') {
+  // Float literals with integral values (`1.0`), which parse as integers: where the object gets them
+  // (and where a Scale sent to a custom resource's /scale has them, which its int32s refuse).
+  if (r.type.customResource === true && (r.info.subresource !== 'scale' || use === 'object')) {
     const floats = /\d[.eE]/.test(text);
     if (use === 'json') {
       // A JSON patch's (and under Ignore its numbers beyond float64, which need no `.` or `e`) are found
@@ -438,13 +452,25 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
   const manager = managerOf(r, options.fieldManager);
   if (r.info.verb === 'create') {
     const body = await readObject(ctx, r, wctx, 'object');
+    nameBodyKind(r, wctx, body);
     await create(ctx, r, namespace, body, wctx, dryRun, manager);
     return;
   }
   if (r.info.verb === 'update') {
     const body = await readObject(ctx, r, wctx, 'object');
-    const mutate = r.info.subresource === 'scale' ? scaleUpdate(r.type, body) : replaceWith(ctx, r, namespace, body, wctx);
-    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, mutate), bodyResourceVersion(body));
+    nameBodyKind(r, wctx, body);
+    if (r.info.subresource === 'scale') {
+      if (r.type.customResource === true) decodeCustomResourceScale(body, wctx);
+      // The handler checks the Scale's name and namespace against the URL's before the store reads anything.
+      const meta = isObject(body) && isObject(body.metadata) ? body.metadata : {};
+      checkName(r, { metadata: { name: typeof meta.name === 'string' ? meta.name : '' } } as KubeObject);
+      if (r.type.names.namespaced && typeof meta.namespace === 'string' && meta.namespace !== '' && meta.namespace !== namespace) {
+        throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      await update(ctx, r, namespace, wctx, dryRun, scaleTracked(ctx, r, wctx, manager, () => body), bodyResourceVersion(body), bodyUID(body));
+      return;
+    }
+    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, replaceWith(ctx, r, namespace, body, wctx)), bodyResourceVersion(body), bodyUID(body));
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
@@ -465,8 +491,20 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     await apply(ctx, r, namespace, body, wctx, dryRun, manager, queryBool(r.query.get('force')) === true);
     return;
   }
+  if (r.info.subresource === 'scale') {
+    // The patch applies to the live Scale (with the managed fields the ScaleHandler gives it), whose
+    // result is decoded as a Scale.
+    const scaled = (live: KubeObject): unknown => {
+      const patched = pt === 'json' ? jsonPatched(live, body, wctx.bodyText) : pt === 'merge' ? applyMergePatch(live, body) : strategicPatched(live, body);
+      if (pt !== 'strategic') checkPatchedDepth(patched);
+      if (r.type.customResource === true) checkPatchedCustomResourceScale(patched, live, wctx);
+      return patched;
+    };
+    await update(ctx, r, namespace, wctx, dryRun, scaleTracked(ctx, r, wctx, manager, scaled), pt === 'json' ? undefined : bodyResourceVersion(body));
+    return;
+  }
   const mutate = (old: KubeObject): KubeObject => {
-    const target = r.info.subresource === 'scale' ? scaleOf(r.type, old) : old;
+    const target = old;
     // A JSON patch that wrote integral floats, or (under Ignore) numbers beyond float64: where its
     // operations left them, for this attempt's object.
     const floats = pt === 'json' ? wctx.jsonPatchFloats : undefined;
@@ -485,7 +523,6 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     } : undefined;
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
-    if (r.info.subresource === 'scale') return scaleUpdate(r.type, patched)(old);
     const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch);
     // A patched document that is a list (a merge patch `[]` under Ignore, a JSON patch replacing the root):
     // the codec reads its version and kind into a struct of two strings first, and fails there.
@@ -531,7 +568,23 @@ function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager
   if (!ctx.limits.managedFields) return mutate;
   return (old) => {
     const obj = mutate(old);
-    setManagedFields(obj, updateManagedFields(old, obj, manager, fieldManagerContext(r, wctx, old, obj)));
+    setManagedFields(obj, updateManagedFields(old, obj, manager, fieldManagerContext(r, wctx)));
+    return obj;
+  };
+}
+
+/**
+ * A write through `/scale`: `scaled` makes the new Scale from the live one; its replicas go to the object,
+ * and the managed fields are the Scale's, converted (`scaleUpdatedObjectInfo.UpdatedObject`).
+ */
+function scaleTracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager: string, scaled: (live: KubeObject) => unknown): (old: KubeObject) => KubeObject {
+  const { names } = r.type;
+  const groupVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
+  return (old) => {
+    const live = liveScaleOf(r.type, old, groupVersion);
+    const next = scaled(live);
+    const obj = withScaleReplicas(r.type, next)(old);
+    if (ctx.limits.managedFields) setManagedFields(obj, scaleWriteManagedFields(r.type, old, live, isObject(next) ? next as KubeObject : live, manager, wctx.now, groupVersion));
     return obj;
   };
 }
@@ -591,6 +644,26 @@ function bodyResourceVersion(body: unknown): string | undefined {
   return typeof rv === 'string' && !isZeroResourceVersion(rv) ? rv : undefined;
 }
 
+/** The uid of a PUT's body, a precondition of the update when set (`defaultUpdatedObjectInfo.Preconditions`). */
+function bodyUID(body: unknown): string | undefined {
+  if (!isObject(body) || !isObject(body.metadata)) return undefined;
+  const uid = body.metadata.uid;
+  return typeof uid === 'string' && uid !== '' ? uid : undefined;
+}
+
+/**
+ * The key kube-apiserver's storage keeps an object under, which its storage errors quote: the resource's
+ * prefix (its resource name; `services/specs` for Services; group and resource for the
+ * apiextensions-apiserver's CRDs and custom resources), then the namespace if any, then the name; etcd's
+ * `/registry` before it, except in a dry run, whose storage checks the preconditions itself
+ * (`DryRunnableStorage.GuaranteedUpdate`, with the key before etcd prefixes it).
+ */
+function etcdKey(type: ResourceType, namespace: string, name: string, dryRun: boolean): string {
+  const { group, resource, namespaced } = type.names;
+  const prefix = type.customResource === true || group === 'apiextensions.k8s.io' ? `${group}/${resource}` : group === '' && resource === 'services' ? 'services/specs' : resource;
+  return `${dryRun ? '' : '/registry'}/${prefix}/${namespaced ? `${namespace}/` : ''}${name}`;
+}
+
 /**
  * Whether a resourceVersion means "none": the store's versioner parses it as the number 0 (`""`, `"0"`,
  * `"00"`), which registry/store.go's Update takes for an unconditional update, not a precondition.
@@ -627,7 +700,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   if (r.info.subresource === '') wipeSystemFields(obj.metadata);
   checkNamespace(ctx, type, obj, namespace);
   // `manager` undefined: the managed fields are set already (an apply that creates).
-  if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx, undefined, obj)));
+  if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx)));
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
@@ -668,7 +741,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
  * nothing changed meanwhile; retried when the request has no resourceVersion precondition.
  */
 async function update(ctx: ServerContext, r: RestRequest, namespace: string, wctx: WriteContext, dryRun: boolean,
-  mutate: (old: KubeObject) => KubeObject, precondition: string | undefined): Promise<void> {
+  mutate: (old: KubeObject) => KubeObject, precondition: string | undefined, uidPrecondition?: string): Promise<void> {
   const { type, info } = r;
   const key = storeKey(namespace, info.name);
   for (let attempt = 0; ; attempt++) {
@@ -677,6 +750,10 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     const old = await type.fromStorage(current);
     let obj = mutate(old);
     checkNamespace(ctx, type, obj, namespace);
+    // The store's preconditions, before the update itself: a PUT's uid (rest.DefaultUpdatedObjectInfo).
+    if (uidPrecondition !== undefined && uidPrecondition !== current.metadata.uid) {
+      throw KubeError.conflict(type.groupResource, info.name, `StorageError: invalid object, Code: 4, Key: ${etcdKey(type, namespace, info.name, dryRun)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uidPrecondition}, UID in object meta: ${current.metadata.uid ?? ''}`);
+    }
     checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
     checkResourceVersion(type, info.name, precondition);
     // A patch that sets another resourceVersion (a JSON patch can) makes it a precondition, as the
@@ -720,14 +797,14 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     const finalized = obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0 && !(type.deferDeletion?.(obj) ?? false);
     if (dryRun) {
       sendWarnings(r, wctx);
-      respondObject(ctx, r, 200, await type.fromStorage(stored));
+      respond(ctx, r, await type.fromStorage(stored));
       return;
     }
     if (finalized) {
       const write = ctx.store.delete(type.groupResource, key, info.name, { rv: expected });
       await write.durable;
       sendWarnings(r, wctx);
-      respondObject(ctx, r, 200, await type.fromStorage(stored));
+      respond(ctx, r, await type.fromStorage(stored));
       return;
     }
     if (sameContent(stored, current)) {
@@ -814,34 +891,26 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   const config = (body ?? {}) as KubeObject;
   const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
   const kindOf = typeof config.kind === 'string' ? config.kind : '';
-  if (info.subresource !== 'scale' && (apiVersion !== `${type.names.group === '' ? '' : `${type.names.group}/`}${type.names.version}` || kindOf !== type.names.kind)) {
+  if (info.subresource === 'scale') {
+    // The scale subresource applies a Scale, to the live Scale; its replicas go to the object's
+    // replicas path (the ScaleHandler converts the managed fields both ways).
+    const groupVersion = type.names.group === '' ? type.names.version : `${type.names.group}/${type.names.version}`;
+    const scaled = (old: KubeObject): KubeObject => {
+      const obj = applyToScale(type, old, config, manager, force, wctx.now, groupVersion);
+      checkDuplicates();
+      if (!ctx.limits.managedFields) delete obj.metadata.managedFields;
+      else setManagedFields(obj, obj.metadata.managedFields);
+      return obj;
+    };
+    await update(ctx, r, namespace, wctx, dryRun, scaled, bodyResourceVersion(body));
+    return;
+  }
+  if (apiVersion !== `${type.names.group === '' ? '' : `${type.names.group}/`}${type.names.version}` || kindOf !== type.names.kind) {
     const slash = apiVersion.indexOf('/');
     const gv = slash < 0 ? `/${apiVersion}` : apiVersion;
     throw KubeError.badRequest(`invalid object type: ${gv}, Kind=${kindOf}`);
   }
   const key = storeKey(namespace, info.name);
-  if (info.subresource === 'scale') {
-    // The scale subresource applies a Scale: its replicas go to the object's spec replicas path.
-    // Ownership is the parent's: the Scale's replicas stand for the object's replicas path, which the
-    // manager applies (an `Apply` entry with subresource `scale`, as the apiserver's ScaleHandler keeps it).
-    const replicas = (old: KubeObject): KubeObject => {
-      const scale = scaleOf(type, old);
-      const spec = isObject(config.spec) ? config.spec : {};
-      const scaled = scaleUpdate(type, { ...scale, spec: { ...scale.spec as Record<string, unknown>, ...spec } })(old);
-      if (!Object.hasOwn(spec, 'replicas')) {
-        checkDuplicates();
-        return scaled;
-      }
-      const parentConfig = { apiVersion: old.apiVersion, kind: old.kind, metadata: { name: old.metadata.name } } as KubeObject;
-      setPath(parentConfig as Record<string, unknown>, type.names.scale!.specReplicasPath, getPath(scaled, type.names.scale!.specReplicasPath));
-      const result = applyManagedFields(old, new AppliedConfiguration(parentConfig), manager, { force }, { ...fieldManagerContext(r, wctx, old, scaled), conflictAPIVersion: 'autoscaling/v1' });
-      checkDuplicates();
-      setManagedFields(scaled, result.managedFields);
-      return scaled;
-    };
-    await update(ctx, r, namespace, wctx, dryRun, replicas, bodyResourceVersion(body));
-    return;
-  }
   // The configuration itself is applied (the field set is what it says, not its defaults); its
   // apiVersion and kind are checked as a decoded object's, once, where the first attempt reads it; the
   // update loop's retries merge the same configuration onto the newer object. The result is decoded
@@ -863,7 +932,7 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
       decodeApplied(cloneJSON(config), { ...wctx, warnings: [] });
       applied = new AppliedConfiguration(config);
     }
-    const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx, old, config));
+    const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx));
     checkDuplicates();
     const obj = decodeApplied(result.object, wctx);
     // The patcher checks the name of what the apply made, after the field manager's conflicts.
@@ -878,39 +947,6 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     return;
   }
   await update(ctx, r, namespace, wctx, dryRun, applyTo, bodyResourceVersion(body));
-}
-
-/** The `autoscaling/v1` Scale of an object with a scale subresource. */
-export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
-  const scale = type.names.scale!;
-  const spec = getPath(obj, scale.specReplicasPath);
-  const status = getPath(obj, scale.statusReplicasPath);
-  const selector = scale.selector !== undefined ? scale.selector(obj) : scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
-  const m = obj.metadata;
-  return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
-    spec: { replicas: typeof spec === 'number' ? spec : 0 },
-    status: { replicas: typeof status === 'number' ? status : 0, ...(typeof selector === 'string' ? { selector } : {}) },
-  };
-}
-
-function scaleUpdate(type: ResourceType, body: unknown): (old: KubeObject) => KubeObject {
-  return (old) => {
-    const scale = isObject(body) ? body : {};
-    const spec = isObject(scale.spec) ? scale.spec : {};
-    const replicas = spec.replicas ?? 0;
-    // A built-in kind's Scale is validated as a Scale (ValidateScale); a custom resource's replicas go
-    // into the object, whose validation (schema, then the scale paths) answers for them.
-    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || (replicas < 0 && type.customResource !== true)) {
-      throw KubeError.invalid({ group: 'autoscaling', kind: 'Scale' }, old.metadata.name ?? '', [
-        new FieldError('FieldValueInvalid', 'spec.replicas', replicas, 'must be greater than or equal to 0'),
-      ]);
-    }
-    const obj = cloneJSON(old);
-    setPath(obj as Record<string, unknown>, type.names.scale!.specReplicasPath, replicas);
-    return obj;
-  };
 }
 
 /** Checks and normalises the decoded body of a write: an object with metadata of the right shape. */

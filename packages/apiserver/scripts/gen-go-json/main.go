@@ -21,6 +21,7 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -197,7 +198,7 @@ func main() {
 		panic(err)
 	}
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme, apiextensionsv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, autoscalingv1.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme, apiextensionsv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}
@@ -205,6 +206,8 @@ func main() {
 	kinds := map[string]string{}
 	// The CustomResourceDefinition kind is served apart from the fixture's (its schemas are kubekit's own).
 	fixture.Kinds["apiextensions.k8s.io/v1/CustomResourceDefinition"] = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"
+	// The Scale of the scale subresources is served apart from the fixture's kinds too.
+	fixture.Kinds["autoscaling/v1/Scale"] = "io.k8s.api.autoscaling.v1.Scale"
 	keys := make([]string, 0, len(fixture.Kinds))
 	for k := range fixture.Kinds {
 		keys = append(keys, k)

@@ -18,7 +18,7 @@
  * @see https://github.com/kubernetes/kubernetes/tree/master/staging/src/k8s.io/apimachinery/pkg/util/managedfields
  * @see https://kubernetes.io/docs/reference/using-api/server-side-apply/
  */
-import { KubeError, goJSON, goQuote, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
+import { KubeError, goJSON, goQuote, parseRFC3339, type KubeObject, type ManagedFieldsEntry, type StatusCause } from '@kubekit/core';
 import { FieldSet, cloneSet, difference, fromFieldsV1, intersection, memberPaths, recursiveDifference, subtractInPlace, toFieldsV1, union, unionInto } from './fieldSet.js';
 import { cloneJSON } from '../internal/own.js';
 import { UndeclaredFieldsError, compareObjects, ensureNamedFieldsAreMembers, equalJSON, mergeObjects, removeItems, toFieldSet } from './typed.js';
@@ -156,11 +156,41 @@ function decodeManaged(entries: unknown, keepRaw = false): Managed {
       manager: typeof e.manager === 'string' ? e.manager : '', operation, apiVersion: typeof e.apiVersion === 'string' ? e.apiVersion : '',
       subresource: typeof e.subresource === 'string' ? e.subresource : '', time: typeof e.time === 'string' ? e.time : undefined,
     }, reuse ? undefined : fromFieldsV1(e.fieldsV1), reuse ? e.fieldsV1 : undefined);
-    const id = identifier(entry);
-    if (out.has(id)) throw KubeError.badRequest(`failed to decode managed fields: duplicate entries for manager ${id}`);
-    out.set(id, entry);
+    // Entries of one identifier: the later one stands, as in Go's map (`DecodeManagedFields`).
+    out.set(identifier(entry), entry);
   }
   return out;
+}
+
+/**
+ * The managed fields a request sends, as the field manager reads them from an object
+ * (`Unstructured.GetManagedFields`, then `decodeLiveOrNew`): `'none'` when they are absent or do not
+ * convert (not a list, an entry that is not an object or has a member of the wrong type, a time that
+ * does not parse), `'reset'` for an empty list or a list of one empty entry (`isResetManagedFields`),
+ * `'invalid'` when they do not decode (`DecodeManagedFields`: an operation other than `Apply` or `Update`,
+ * no apiVersion, a fieldsType other than `FieldsV1`, a malformed FieldsV1), else the managers.
+ */
+function requestManaged(requested: unknown): Managed | 'none' | 'reset' | 'invalid' {
+  if (!Array.isArray(requested)) return 'none';
+  const strings = ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource'] as const;
+  for (const e of requested as unknown[]) {
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) return 'none';
+    const entry = e as Record<string, unknown>;
+    for (const k of strings) if (entry[k] !== undefined && entry[k] !== null && typeof entry[k] !== 'string') return 'none';
+    const t = entry.time;
+    if (t !== undefined && t !== null && (typeof t !== 'string' || !parseRFC3339(t).ok)) return 'none';
+  }
+  const zero = (e: Record<string, unknown>): boolean => strings.every((k) => (e[k] ?? '') === '') && (e.time ?? null) === null && (e.fieldsV1 ?? null) === null;
+  if (requested.length === 0 || (requested.length === 1 && zero(requested[0] as Record<string, unknown>))) return 'reset';
+  for (const e of requested as Record<string, unknown>[]) {
+    if ((e.operation !== 'Apply' && e.operation !== 'Update') || typeof e.apiVersion !== 'string' || e.apiVersion === '' || e.fieldsType !== 'FieldsV1') return 'invalid';
+  }
+  try {
+    return decodeManaged(requested);
+  } catch (err) {
+    if (err instanceof KubeError) return 'invalid';
+    throw err;
+  }
 }
 
 let lastTime: string | undefined;
@@ -300,15 +330,19 @@ export function updateManagedFields(live: KubeObject | undefined, next: KubeObje
   let managed: Managed | undefined;
   // A request that sends back the live managed fields unchanged (a read-modify-write, a patch that
   // leaves them alone) is the common case: the live ones are read, and reused where they do not change.
+  // A write through a subresource never sets them (`ignoreManagedFieldsFromRequestObject`).
   const echoed = live !== undefined && equalJSON(next.metadata.managedFields, live.metadata.managedFields);
+  let reset = false;
   if (ctx.subresource === '' && !echoed) {
-    try {
-      managed = decodeManaged(next.metadata.managedFields);
-    } catch {
-      managed = undefined;
-    }
+    const requested = requestManaged(next.metadata.managedFields);
+    if (requested === 'reset') reset = true;
+    else if (typeof requested === 'object') managed = requested;
   }
-  if (managed === undefined || managed.size === 0) {
+  if (reset) {
+    // Cleared: an update of an existing object is then not tracked (`skipNonAppliedManager`); a create is.
+    if (live !== undefined) return undefined;
+    managed = new Map();
+  } else if (managed === undefined || managed.size === 0) {
     try {
       managed = decodeManaged(live?.metadata.managedFields, true);
     } catch {
@@ -353,8 +387,8 @@ export class ApplyConflictError extends KubeError {
 
 /** A manager as conflict messages print it: `"alice"`, or `"bob" using v1` for an `Update` manager. */
 function printManager(id: string, apiVersion: string | undefined): string {
-  const e = JSON.parse(id) as { manager?: string; operation?: string; apiVersion?: string };
-  const name = goQuote(e.manager ?? '');
+  const e = JSON.parse(id) as { manager?: string; operation?: string; apiVersion?: string; subresource?: string };
+  const name = goQuote(e.manager ?? '') + (e.subresource !== undefined && e.subresource !== '' ? ` with subresource ${goQuote(e.subresource)}` : '');
   return e.operation === 'Update' ? `${name} using ${apiVersion ?? e.apiVersion ?? ''}` : name;
 }
 

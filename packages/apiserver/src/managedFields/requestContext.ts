@@ -3,7 +3,6 @@
  * else the User-Agent's product as the apiserver derives it), and the type, version, subresource, time
  * and reset fields of the write.
  */
-import type { KubeObject } from '@kubekit/core';
 import type { RestRequest } from '../restRequest.js';
 import type { ResourceType, WriteContext } from '../resourceType.js';
 import { FieldSet } from './fieldSet.js';
@@ -55,10 +54,25 @@ export function typeOf(type: ResourceType): TypeNode {
 }
 
 /**
- * The fields a write's strategy resets (`GetResetFields`): the main resource of a kind with a status
- * subresource never changes `status`; a status write changes nothing but `status`.
+ * The fields a status write's strategy resets (`GetResetFields` of the status strategies the embedded
+ * server serves, kube-apiserver 1.34.4): the spec, and for some kinds parts of the metadata. What it does
+ * not name (the rest of the metadata) the field manager records for the status writer, even where the
+ * strategy then drops the change (a custom resource's labels).
  */
-function resetFields(type: ResourceType, subresource: string, objects: (KubeObject | undefined)[]): FieldSet | undefined {
+function statusResetPaths(type: ResourceType): string[][] {
+  const { group, resource } = type.names;
+  if (type.customResource === true) return [['spec']];
+  if (group === 'apiextensions.k8s.io') return [['metadata'], ['spec']];
+  if (group === '' && resource === 'pods') return [['spec'], ['metadata', 'deletionTimestamp'], ['metadata', 'ownerReferences']];
+  if (group === 'apps' && resource === 'deployments') return [['spec'], ['metadata', 'labels']];
+  return [['spec']];
+}
+
+/**
+ * The fields a write's strategy resets (`GetResetFields`): the main resource of a kind with a status
+ * subresource never changes `status`; a status write, see {@link statusResetPaths}.
+ */
+function resetFields(type: ResourceType, subresource: string): FieldSet | undefined {
   if (!type.names.status) return undefined;
   const set = new FieldSet();
   if (subresource === '') {
@@ -66,14 +80,18 @@ function resetFields(type: ResourceType, subresource: string, objects: (KubeObje
     return set;
   }
   if (subresource !== 'status') return undefined;
-  for (const o of objects) for (const k of Object.keys(o ?? {})) if (k !== 'status') set.child(`f:${k}`).member = true;
+  for (const path of statusResetPaths(type)) {
+    let node = set;
+    for (const k of path) node = node.child(`f:${k}`);
+    node.member = true;
+  }
   return set;
 }
 
 /** The field manager's view of a write. */
-export function fieldManagerContext(r: RestRequest, wctx: WriteContext, old: KubeObject | undefined, obj: KubeObject): FieldManagerContext {
+export function fieldManagerContext(r: RestRequest, wctx: WriteContext): FieldManagerContext {
   const { names } = r.type;
-  const ignored = resetFields(r.type, r.info.subresource, [old, obj]);
+  const ignored = resetFields(r.type, r.info.subresource);
   return {
     type: typeOf(r.type), apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
     subresource: r.info.subresource, now: wctx.now, ...(ignored !== undefined ? { ignored } : {}),

@@ -1,0 +1,213 @@
+/**
+ * The `/scale` subresource: the `autoscaling/v1` Scale of an object (its replicas paths and selector),
+ * a write of one back to the object, and the managed fields of such a write (the field manager records
+ * it on the Scale, `managedfields.ScaleHandler` converts between the Scale's entries and the object's).
+ *
+ * A custom resource's Scale is decoded as apiextensions-apiserver's scale handler decodes it: its codec
+ * knows `autoscaling/v1` Scale only, and the custom resource's typer does not know the Go type at all,
+ * so a PUT whose body does not decode (another version or kind, a replicas of the wrong type, under
+ * `Strict` an unknown field) gets the 400 that `transformDecodeError` makes of that (`no kind is
+ * registered for the type v1.Scale`); a patch whose result does not decode gets the patcher's 422 on
+ * `patch` quoting the patched Scale (kube-apiserver 1.34.4, the hostile differential suite's scale family).
+ *
+ * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/etcd.go
+ */
+import { FieldError, KubeError, goJSON, goJSONString, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { builtinOpenAPISchemas } from './builtinSchemas.js';
+import { decodeErrorAsGo } from './builtinGoJSON.js';
+import { reportFieldProblems } from './internal/fieldValidation.js';
+import { getPath, setPath } from './internal/jsonPath.js';
+import { cloneJSON, isObject } from './internal/own.js';
+import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
+import { AppliedConfiguration, applyManagedFields, updateManagedFields, type FieldManagerContext } from './managedFields/fieldManager.js';
+import { parentEntriesOf, scaleEntriesOf, type ReplicasPathMappings } from './managedFields/scaleHandler.js';
+import { typeFromStructuralSchema, type TypeNode } from './managedFields/schema.js';
+import type { ResourceType, WriteContext } from './resourceType.js';
+
+const scaleGVK = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+
+/** `transformDecodeError`'s answer when the custom resource's typer is asked for the Scale's kinds. */
+const unregisteredScale = 'no kind is registered for the type v1.Scale in scheme "pkg/runtime/scheme.go:110"';
+
+/** The Scale of an object (`scaleFromCustomResource`; a built-in kind's the same way). */
+export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
+  const scale = type.names.scale!;
+  const spec = getPath(obj, scale.specReplicasPath);
+  const status = getPath(obj, scale.statusReplicasPath);
+  const selector = scale.selector !== undefined ? scale.selector(obj) : scale.labelSelectorPath === undefined ? undefined : getPath(obj, scale.labelSelectorPath);
+  const m = obj.metadata;
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    // ScaleSpec.Replicas is `omitempty`: a Scale of 0 replicas is written without them.
+    spec: typeof spec === 'number' && spec !== 0 ? { replicas: spec } : {},
+    status: { replicas: typeof status === 'number' ? status : 0, ...(typeof selector === 'string' ? { selector } : {}) },
+  };
+}
+
+/** The object `old` with the replicas of the Scale `body` at its replicas path. */
+export function withScaleReplicas(type: ResourceType, body: unknown): (old: KubeObject) => KubeObject {
+  return (old) => {
+    const scale = isObject(body) ? body : {};
+    const spec = isObject(scale.spec) ? scale.spec : {};
+    const replicas = spec.replicas ?? 0;
+    // A built-in kind's Scale is validated as a Scale (ValidateScale); a custom resource's replicas go
+    // into the object, whose validation (schema, then the scale paths) answers for them.
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || (replicas < 0 && type.customResource !== true)) {
+      throw KubeError.invalid({ group: 'autoscaling', kind: 'Scale' }, old.metadata.name ?? '', [
+        new FieldError('FieldValueInvalid', 'spec.replicas', replicas, 'must be greater than or equal to 0'),
+      ]);
+    }
+    const obj = cloneJSON(old);
+    setPath(obj as Record<string, unknown>, type.names.scale!.specReplicasPath, replicas);
+    return obj;
+  };
+}
+
+/** The Scale as the field manager walks it. */
+let scaleTypeNode: TypeNode | undefined;
+function scaleType(): TypeNode {
+  scaleTypeNode ??= typeFromStructuralSchema({
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { replicas: { type: 'integer' } } },
+      status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
+    },
+  });
+  return scaleTypeNode;
+}
+
+/** The replicas path of every version of the object's resource (a built-in kind's: its one path in every version). */
+function mappingsOf(type: ResourceType, parentGroupVersion: string): ReplicasPathMappings {
+  const scale = type.names.scale!;
+  return scale.replicasPathMappings ?? new Map([[parentGroupVersion, scale.specReplicasPath.replace(/^\./, '').split('.')]]);
+}
+
+/**
+ * The live Scale a write through `/scale` starts from, with the managed fields the ScaleHandler gives it
+ * (`scaleUpdatedObjectInfo.UpdatedObject`; a read of the Scale shows none).
+ */
+export function liveScaleOf(type: ResourceType, old: KubeObject, parentGroupVersion: string): KubeObject {
+  const scale = scaleOf(type, old);
+  const entries = scaleEntriesOf(old.metadata.managedFields, mappingsOf(type, parentGroupVersion));
+  if (entries !== undefined) scale.metadata.managedFields = entries;
+  return scale;
+}
+
+/**
+ * The object's managed fields after a write through `/scale` (not an apply) turned the Scale `live` into
+ * `next`: the field manager records the write on the Scale (not at all when the Scale had no managed
+ * fields: `skipNonAppliedManager`), and the ScaleHandler takes the Scale's entries back to the object.
+ */
+export function scaleWriteManagedFields(type: ResourceType, old: KubeObject, live: KubeObject, next: KubeObject, manager: string, now: string, parentGroupVersion: string): ManagedFieldsEntry[] | undefined {
+  const ctx: FieldManagerContext = { type: scaleType(), apiVersion: 'autoscaling/v1', subresource: 'scale', now };
+  const scaleEntries = updateManagedFields(live, next, manager, ctx);
+  return parentEntriesOf(old.metadata.managedFields, scaleEntries, mappingsOf(type, parentGroupVersion), parentGroupVersion);
+}
+
+/**
+ * A server-side apply through `/scale`: the configuration (an `autoscaling/v1` Scale, or the
+ * `versionCheckManager`'s 400) is applied to the live Scale by the field manager, with its conflicts;
+ * the applied replicas go to the object and the Scale's managed fields back to the object's.
+ *
+ * A custom resource's apply that changes its Scale fails after the conflicts are checked, with
+ * kube-apiserver 1.34.4's 500: the field manager of the custom resource's scale scope converts the
+ * applied Scale with the custom resource's converter, which refuses `autoscaling/v1`. An apply that
+ * changes nothing succeeds there, and here.
+ */
+export function applyToScale(type: ResourceType, old: KubeObject, config: KubeObject, manager: string, force: boolean, now: string, parentGroupVersion: string): KubeObject {
+  const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+  const kind = typeof config.kind === 'string' ? config.kind : '';
+  if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') {
+    const slash = apiVersion.indexOf('/');
+    throw KubeError.badRequest(`invalid object type: ${slash < 0 ? `/${apiVersion}` : apiVersion}, Kind=${kind}`);
+  }
+  const live = liveScaleOf(type, old, parentGroupVersion);
+  const ctx: FieldManagerContext = { type: scaleType(), apiVersion: 'autoscaling/v1', subresource: 'scale', now };
+  const result = applyManagedFields(live, new AppliedConfiguration(config), manager, { force }, ctx);
+  if (!result.noop && type.customResource === true) {
+    const m = isObject(config.metadata) ? config.metadata : {};
+    const where = `${typeof m.namespace === 'string' ? m.namespace : ''}/${typeof m.name === 'string' ? m.name : ''}`;
+    throw new KubeError('Unknown', `failed to convert new object (${where}; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1`);
+  }
+  const obj = withScaleReplicas(type, result.object)(old);
+  const entries = parentEntriesOf(old.metadata.managedFields, result.managedFields, mappingsOf(type, parentGroupVersion), parentGroupVersion);
+  if (entries === undefined) delete obj.metadata.managedFields;
+  else obj.metadata.managedFields = entries;
+  return obj;
+}
+
+/** Unknown members of a Scale (decoding it into the Go type drops them). */
+function unknownScaleFields(body: Record<string, unknown>, sorted: boolean): string[] {
+  const schema = builtinOpenAPISchemas().get('io.k8s.api.autoscaling.v1.Scale');
+  return schema === undefined ? [] : pruneUnknownFields(cloneJSON(body), schema, { sorted });
+}
+
+/**
+ * Decodes the body of a PUT to a custom resource's `/scale` as its handler does: any failure to decode it
+ * into `autoscaling/v1` Scale is the 400 of the custom resource's typer not knowing that Go type; unknown
+ * and duplicate fields are warned under `Warn` (that 400 under `Strict`).
+ */
+export function decodeCustomResourceScale(body: unknown, wctx: WriteContext): void {
+  const refused = (): KubeError => KubeError.badRequest(unregisteredScale);
+  if (!isObject(body)) throw refused();
+  if (!typeOk(body.apiVersion, 'autoscaling/v1') || !typeOk(body.kind, 'Scale')) throw refused();
+  if (decodeErrorAsGo(body, scaleGVK, { bodyText: wctx.bodyText }) !== undefined || integralFloatIn(wctx)) throw refused();
+  const unknown = unknownScaleFields(body, false);
+  if (wctx.fieldValidation === 'Strict' && (unknown.length > 0 || wctx.duplicateFields.length > 0)) throw refused();
+  reportFieldProblems(wctx, unknown);
+}
+
+/** An apiVersion or kind that defaults to `want` when absent, or is `want`. */
+function typeOk(v: unknown, want: string): boolean {
+  return v === undefined || v === null || v === '' || v === want;
+}
+
+/** Whether the body wrote a Scale's replicas as an integral float (`2.0`), which an int32 does not decode. */
+function integralFloatIn(wctx: WriteContext): boolean {
+  return (wctx.integralFloats ?? []).some((p) => p.length === 2 && (p[0] === 'spec' || p[0] === 'status') && p[1] === 'replicas');
+}
+
+/**
+ * Checks the result of a JSON or merge patch of a custom resource's Scale as the patcher decodes it into
+ * `autoscaling/v1` Scale (`runtime.DecodeInto`): a failure is a 422 on `patch` quoting the patched Scale;
+ * unknown fields are warned (`Warn`) or refused in that 422 (`Strict`).
+ */
+export function checkPatchedCustomResourceScale(patched: unknown, live: KubeObject, wctx: WriteContext): void {
+  const quote = (why: string): KubeError => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', patchedScaleJSON(patched, live), why)]);
+  if (!isObject(patched)) throw quote(`json: cannot unmarshal ${Array.isArray(patched) ? 'array' : typeof patched} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  const apiVersion = typeof patched.apiVersion === 'string' && patched.apiVersion !== '' ? patched.apiVersion : 'autoscaling/v1';
+  const kind = typeof patched.kind === 'string' && patched.kind !== '' ? patched.kind : 'Scale';
+  if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') throw quote(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
+  const goError = decodeErrorAsGo(patched, scaleGVK, { sorted: true });
+  if (goError !== undefined) throw quote(goError);
+  const unknown = unknownScaleFields(patched, true);
+  if (unknown.length > 0 && wctx.fieldValidation === 'Strict') throw quote(`strict decoding error: ${unknown.map((p) => `unknown field ${JSON.stringify(p)}`).join(', ')}`);
+  reportFieldProblems({ ...wctx, duplicateFields: [] }, unknown);
+}
+
+/**
+ * The patched Scale as the patcher's 422 quotes it: json-patch writes the members it re-read in sorted
+ * order and keeps the text of those it did not (the metadata, in the Go struct's order, as the live Scale
+ * was encoded).
+ */
+function patchedScaleJSON(patched: unknown, live: KubeObject): string {
+  if (!isObject(patched)) return goJSON(patched);
+  const keys = Object.keys(patched).sort();
+  return `{${keys.map((k) => {
+    const v = patched[k];
+    const kept = k === 'metadata' && isObject(v) && goJSON(v) === goJSON(live.metadata);
+    // The live Scale's metadata in its Go structs' order, as scaleOf and the ScaleHandler write it.
+    const text = kept ? structOrder(v) : goJSON(v);
+    return `${goJSONString(k)}:${text}`;
+  }).join(',')}}`;
+}
+
+/** An object's members in their own order (one level), each value as Go writes it; managed fields entries likewise. */
+function structOrder(v: Record<string, unknown>): string {
+  const member = (k: string, x: unknown): string => {
+    if (k === 'managedFields' && Array.isArray(x)) return `[${x.map((e) => (isObject(e) ? structOrder(e) : goJSON(e))).join(',')}]`;
+    return goJSON(x);
+  };
+  return `{${Object.keys(v).filter((k) => v[k] !== undefined).map((k) => `${goJSONString(k)}:${member(k, v[k])}`).join(',')}}`;
+}
