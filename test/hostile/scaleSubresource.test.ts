@@ -93,6 +93,16 @@ async function run(s: Send): Promise<void> {
   expect(scaled.status, scaled.text).to.equal(200);
   expect((await get('m1')).metadata.managedFields?.map((e) => e.fieldsV1)).to.deep.equal([{ 'f:spec': { '.': {}, 'f:size': {} } }]);
 
+  // An object without replicas: a read of its Scale is the store's 500, a write through /scale must set them.
+  await create('e1');
+  expect((await s('PATCH', `${W}/e1`, '[{"op":"remove","path":"/spec/replicas"}]', 'application/json-patch+json')).status).to.equal(200);
+  const read = await s('GET', `${W}/e1/scale`);
+  expect([read.status, read.message]).to.deep.equal([500, 'Internal error occurred: the spec replicas field ".spec.replicas" does not exist']);
+  const unset = await s('PATCH', `${W}/e1/scale`, '{"metadata":{"labels":{"x":"y"}}}', 'application/merge-patch+json');
+  expect([unset.status, unset.message]).to.deep.equal([400, 'the spec replicas field ".spec.replicas" cannot be empty']);
+  expect((await s('PATCH', `${W}/e1/scale`, '{"spec":{"replicas":2}}', 'application/merge-patch+json')).status).to.equal(200);
+  expect((await get('e1')).spec?.replicas).to.equal(2);
+
   // Server-side apply through /scale.
   await create('a1');
   const applyScale = (yaml: string, query = '?fieldManager=scaler'): Promise<Answer> => s('PATCH', `${W}/a1/scale${query}`, yaml, 'application/apply-patch+yaml');

@@ -16,7 +16,7 @@ import { serveWatch } from './watchHandler.js';
 import { currentObject, respondObject, type RestRequest } from './restRequest.js';
 import { deleteCollection, deleteObject } from './deleteHandler.js';
 import { handleWrite } from './writeHandler.js';
-import { scaleOf } from './scaleSubresource.js';
+import { readScale } from './scaleSubresource.js';
 
 const notFoundMessage = 'the server could not find the requested resource';
 
@@ -132,7 +132,7 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
   }
   const view = await currentObject(ctx, r.type, namespace, r.info.name);
   if (r.info.subresource === 'scale') {
-    sendJSON(r.res, 200, scaleOf(r.type, view));
+    sendJSON(r.res, 200, readScale(r.type, view));
     return;
   }
   respondObject(ctx, r, 200, view, format);

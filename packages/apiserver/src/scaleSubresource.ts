@@ -45,12 +45,33 @@ export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
   };
 }
 
+/**
+ * The Scale a read of `/scale` answers; a custom resource without replicas at its replicas path has none
+ * (ScaleREST.Get: the 500 `NewInternalError` makes of it).
+ */
+export function readScale(type: ResourceType, obj: KubeObject): KubeObject {
+  if (type.customResource === true && getPath(obj, type.names.scale!.specReplicasPath) === undefined) {
+    const message = `the spec replicas field ${JSON.stringify(type.names.scale!.specReplicasPath)} does not exist`;
+    throw new KubeError('InternalError', `Internal error occurred: ${message}`, { details: { causes: [{ message }] } });
+  }
+  return scaleOf(type, obj);
+}
+
+/**
+ * The replicas a custom resource's live Scale has when its object has none at its replicas path: the
+ * smallest int32, which `scaleUpdatedObjectInfo` refuses if the write leaves it (a read shows 0).
+ */
+const unsetReplicas = -2147483648;
+
 /** The object `old` with the replicas of the Scale `body` at its replicas path. */
 export function withScaleReplicas(type: ResourceType, body: unknown): (old: KubeObject) => KubeObject {
   return (old) => {
     const scale = isObject(body) ? body : {};
     const spec = isObject(scale.spec) ? scale.spec : {};
     const replicas = spec.replicas ?? 0;
+    if (type.customResource === true && replicas === unsetReplicas) {
+      throw KubeError.badRequest(`the spec replicas field ${JSON.stringify(type.names.scale!.specReplicasPath)} cannot be empty`);
+    }
     // A built-in kind's Scale is validated as a Scale (ValidateScale); a custom resource's replicas go
     // into the object, whose validation (schema, then the scale paths) answers for them.
     if (typeof replicas !== 'number' || !Number.isInteger(replicas) || (replicas < 0 && type.customResource !== true)) {
@@ -89,6 +110,7 @@ function mappingsOf(type: ResourceType, parentGroupVersion: string): ReplicasPat
  */
 export function liveScaleOf(type: ResourceType, old: KubeObject, parentGroupVersion: string): KubeObject {
   const scale = scaleOf(type, old);
+  if (type.customResource === true && getPath(old, type.names.scale!.specReplicasPath) === undefined) scale.spec = { replicas: unsetReplicas };
   const entries = scaleEntriesOf(old.metadata.managedFields, mappingsOf(type, parentGroupVersion));
   if (entries !== undefined) scale.metadata.managedFields = entries;
   return scale;
