@@ -7,7 +7,8 @@
 //   ignored: the live managed fields stay, and a write that changes nothing else is no write;
 // - two entries of one manager are no error: the later one stands;
 // - a custom resource's status write records the metadata it sends (the status strategy resets only spec),
-//   although the strategy then drops the change; a conflict with such an entry names its subresource.
+//   although the strategy then drops the change; a conflict with such an entry names its subresource;
+// - a status write of another kind loses the managed fields (seeds 20270418 and 20270419).
 import { expect } from 'chai';
 import { createWidgets, describeOnBothServers, type Answer, type Send } from './sender.js';
 
@@ -82,6 +83,14 @@ async function run(s: Send): Promise<void> {
   const conflict = await s('PATCH', `${W}/r4/status?fieldManager=applier`, `apiVersion: ${G}/v1\nkind: Widget\nmetadata:\n  name: r4\nstatus:\n  phase: Down\n`, 'application/apply-patch+yaml');
   expect(conflict.status, conflict.text).to.equal(409);
   expect(conflict.message).to.equal(`Apply failed with 1 conflict: conflict with "unknown" with subresource "status" using ${G}/v1: .status.phase`);
+
+  // A status write that says it is another kind: the strategy turns the kind back, and the field manager,
+  // which typed the object by the kind it said, failed and dropped the managed fields.
+  const w5 = await widget('r5');
+  const otherKind = parse(await merge(`${W}/r5/status`, { kind: 'Gadget' }));
+  expect(otherKind.metadata.managedFields).to.equal(undefined);
+  expect(otherKind.metadata.resourceVersion).to.not.equal(w5.metadata.resourceVersion);
+  expect((JSON.parse((await s('GET', `${W}/r5`)).text) as { kind: string }).kind).to.equal('Widget');
 }
 
 describeOnBothServers('hostile input: managed fields a request sends, and status writes, kubekit and the real kube-apiserver', run);

@@ -566,8 +566,17 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
 /** A mutation followed by the field manager's `Update` bookkeeping (`FieldManager.UpdateNoErrors`). */
 function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager: string, mutate: (old: KubeObject) => KubeObject): (old: KubeObject) => KubeObject {
   if (!ctx.limits.managedFields) return mutate;
+  const { names } = r.type;
+  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
   return (old) => {
     const obj = mutate(old);
+    // A custom resource written as another kind or version (a status write, which the strategy then turns
+    // back): the field manager types it by what it says it is, fails, and `UpdateNoErrors` drops the
+    // managed fields (kube-apiserver 1.34.4, hostile seeds 20270418 and 20270419).
+    if (r.type.customResource === true && (obj.kind !== names.kind || obj.apiVersion !== apiVersion)) {
+      delete obj.metadata.managedFields;
+      return obj;
+    }
     setManagedFields(obj, updateManagedFields(old, obj, manager, fieldManagerContext(r, wctx)));
     return obj;
   };
