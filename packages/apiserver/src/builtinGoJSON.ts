@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
-import { canonicalQuantity, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
+import { canonicalQuantity, goJSON, goJSONString, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
 import { floatOverflowIn } from './internal/rawJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
@@ -87,6 +87,52 @@ export function goMemberStruct(struct: string, field: string): { known: boolean;
   let shape: Shape | undefined = member.type;
   for (let i = 0; i < 4 && shape !== undefined && (shape.k === 'ptr' || shape.k === 'slice'); i++) shape = shape.e;
   return { known: true, struct: shape?.k === 'struct' ? shape.n : undefined, map: shape?.k === 'map' };
+}
+
+/**
+ * A built-in object's merge patch result as json-patch's `MergePatch` writes it, or `undefined` for a kind
+ * without a Go type here: the members of every object the patch reaches re-marshalled in sorted order,
+ * every other value kept as the text the apiserver encoded from the Go type (a struct's members in
+ * declaration order, a map's sorted).
+ */
+export function mergePatchedTextAsGo(patched: unknown, patch: unknown, gvk: GroupVersionKind): string | undefined {
+  const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+  return name === undefined ? undefined : patchedText(patched, patch, { k: 'struct', n: name, g: '' });
+}
+
+function derefShape(shape: Shape | undefined): Shape | undefined {
+  let s = shape;
+  for (let i = 0; i < 4 && s?.k === 'ptr'; i++) s = s.e;
+  return s;
+}
+
+function memberShape(shape: Shape | undefined, key: string): Shape | undefined {
+  const s = derefShape(shape);
+  if (s?.k === 'struct' && s.n !== undefined) return fixture().structs.get(s.n)?.get(key)?.type;
+  return s?.k === 'map' ? s.e : undefined;
+}
+
+function patchedText(value: unknown, patch: unknown, shape: Shape | undefined): string {
+  if (isObject(value) && isObject(patch)) {
+    const keys = goMapKeys(value).filter((k) => value[k] !== undefined);
+    return `{${keys.map((k) => `${goJSONString(k)}:${patchedText(value[k], Object.hasOwn(patch, k) ? patch[k] : undefined, memberShape(shape, k))}`).join(',')}}`;
+  }
+  return keptText(value, shape);
+}
+
+function keptText(value: unknown, shape: Shape | undefined): string {
+  const s = derefShape(shape);
+  if (Array.isArray(value)) return `[${value.map((v) => keptText(v, s?.k === 'slice' ? s.e : undefined)).join(',')}]`;
+  if (!isObject(value)) return goJSON(value);
+  let keys = Object.keys(value).filter((k) => value[k] !== undefined);
+  if (s?.k === 'struct' && s.n !== undefined) {
+    const declared = fixture().order.get(s.n) ?? [];
+    const rank = new Map(declared.map((k, i) => [k, i]));
+    keys = [...keys.filter((k) => rank.has(k)).sort((a, b) => rank.get(a)! - rank.get(b)!), ...goMapKeys(Object.fromEntries(keys.filter((k) => !rank.has(k)).map((k) => [k, true])))];
+  } else {
+    keys = goMapKeys(Object.fromEntries(keys.map((k) => [k, true])));
+  }
+  return `{${keys.map((k) => `${goJSONString(k)}:${keptText(value[k], memberShape(s, k))}`).join(',')}}`;
 }
 
 /** Whether the embedded server knows the Go type of a built-in kind. */

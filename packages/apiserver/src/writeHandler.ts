@@ -26,6 +26,8 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
+import { mergePatchedTextAsGo } from './builtinGoJSON.js';
+import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedCustomResourceScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
@@ -428,6 +430,13 @@ function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', nam
   return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx };
 }
 
+/** The group and kind an object says it is (the group sliced from its apiVersion, which may have any shape). */
+function writtenGroupKind(obj: KubeObject): { group: string; kind: string } {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const slash = apiVersion.indexOf('/');
+  return { group: slash < 0 ? '' : apiVersion.slice(0, slash), kind: typeof obj.kind === 'string' ? obj.kind : '' };
+}
+
 function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeError {
   return KubeError.invalid({ group: type.names.group, kind: type.names.kind }, name, errs);
 }
@@ -523,7 +532,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     } : undefined;
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
-    const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch);
+    const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch, r.type.customResource === true ? undefined : r.type.names);
     // A patched document that is a list (a merge patch `[]` under Ignore, a JSON patch replacing the root):
     // the codec reads its version and kind into a struct of two strings first, and fails there.
     if (Array.isArray(patched)) throw pctx.strictError!(`couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${typeMetaProbe}`);
@@ -614,8 +623,17 @@ const typeMetaProbe = 'struct { APIVersion string "json:\\"apiVersion,omitempty\
  * 422 on `patch` quoting the patched object as Go's json.Marshal prints it (JSON and merge patches), or
  * the patch as `%+v` prints it (strategic merge patches), as handlers/patch.go answers them.
  */
-function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined): WriteContext {
-  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : goJSON(patched));
+function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined, builtin: GroupVersionKind | undefined): WriteContext {
+  // A built-in object's merge patch result keeps the Go encoding where the patch did not reach.
+  const merged = (): string => {
+    try {
+      return (builtin === undefined ? undefined : mergePatchedTextAsGo(patched, patch, builtin)) ?? goJSON(patched);
+    } catch (err) {
+      if (!isStackOverflow(err)) throw err;
+      return goJSON(patched);
+    }
+  };
+  const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : pt === 'merge' ? merged() : goJSON(patched));
   return { ...wctx, patched: true, converted: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
@@ -788,13 +806,16 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     if (!type.names.namespaced) delete obj.metadata.namespace;
     keepSystemFieldsOnUpdate(obj.metadata, old.metadata);
     obj.metadata.resourceVersion = current.metadata.resourceVersion;
+    // rest.BeforeUpdate names a custom resource's 422 by the kind the request wrote, read before the
+    // strategy prepares the object (a status write turns another kind back; hostile seed 20270431).
+    const written = type.customResource === true ? writtenGroupKind(obj) : undefined;
     // The strategy may rebuild the object (status writes); the managed fields are the field manager's.
     const managedFields = obj.metadata.managedFields;
     type.prepareForUpdate(obj, old, wctx);
     if (managedFields === undefined) delete obj.metadata.managedFields;
     else obj.metadata.managedFields = managedFields;
     const errs = type.validateUpdate(obj, old, wctx);
-    if (errs.length > 0) throw invalid(type, info.name, errs);
+    if (errs.length > 0) throw written !== undefined ? KubeError.invalid(written, info.name, errs) : invalid(type, info.name, errs);
     await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
     if (ctx.store.get(type.bucket, key) !== current) {

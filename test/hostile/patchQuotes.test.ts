@@ -1,0 +1,28 @@
+// The patched object a merge patch's 422 quotes (`patch: Invalid value: "<json>"`), for a built-in kind: evanphx
+// json-patch's MergePatch re-marshals the members of every object the patch reaches in sorted order and keeps
+// the rest as the apiserver encoded it from the Go type, so a managed fields entry keeps its struct's order,
+// `manager` first (kube-apiserver 1.34.4, hostile differential seeds 20270403 and 20270427).
+import { expect } from 'chai';
+import { describeOnBothServers, type Send } from './sender.js';
+
+const CM = '/api/v1/namespaces/default/configmaps';
+
+interface Entry { manager: string; operation: string; apiVersion: string; time: string; fieldsType: string; fieldsV1: unknown }
+interface Obj { metadata: { name: string; namespace: string; uid: string; resourceVersion: string; creationTimestamp: string; managedFields: Entry[] } }
+
+async function run(s: Send): Promise<void> {
+  const created = await s('POST', CM, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'q1', labels: { z: '1', a: '2' } }, data: { b: '1', a: '2' } }));
+  expect(created.status, created.text).to.equal(201);
+  const o = JSON.parse(created.text) as Obj;
+  const m = o.metadata;
+  const e = m.managedFields[0];
+  const answer = await s('PATCH', `${CM}/q1?fieldValidation=Strict`, '{"metadata":{"x":"y"}}', 'application/merge-patch+json');
+  expect(answer.status, answer.text).to.equal(422);
+  // The root and the metadata are re-marshalled (sorted); data, labels (maps: sorted either way) and the
+  // managed fields entry (a struct) are as stored.
+  const entry = `{"manager":"${e.manager}","operation":"Update","apiVersion":"v1","time":"${e.time}","fieldsType":"FieldsV1","fieldsV1":${JSON.stringify(e.fieldsV1)}}`;
+  const quoted = `{"apiVersion":"v1","data":{"a":"2","b":"1"},"kind":"ConfigMap","metadata":{"creationTimestamp":"${m.creationTimestamp}","labels":{"a":"2","z":"1"},"managedFields":[${entry}],"name":"q1","namespace":"default","resourceVersion":"${m.resourceVersion}","uid":"${m.uid}","x":"y"}}`;
+  expect(answer.message).to.equal(` "" is invalid: patch: Invalid value: ${JSON.stringify(quoted)}: strict decoding error: unknown field "metadata.x"`);
+}
+
+describeOnBothServers('hostile input: the patched object a merge patch of a built-in kind quotes, kubekit and the real kube-apiserver', run);
