@@ -1,7 +1,8 @@
 // The patched object a merge patch's 422 quotes (`patch: Invalid value: "<json>"`), for a built-in kind: evanphx
 // json-patch's MergePatch re-marshals the members of every object the patch reaches in sorted order and keeps
 // the rest as the apiserver encoded it from the Go type, so a managed fields entry keeps its struct's order,
-// `manager` first (kube-apiserver 1.34.4, hostile differential seeds 20270403 and 20270427).
+// `manager` first (kube-apiserver 1.34.4, hostile differential seeds 20270403 and 20270427). And the scheme's
+// error for a kind it does not know, which quotes with Go's %q.
 import { expect } from 'chai';
 import { describeOnBothServers, type Send } from './sender.js';
 
@@ -23,6 +24,10 @@ async function run(s: Send): Promise<void> {
   const entry = `{"manager":"${e.manager}","operation":"Update","apiVersion":"v1","time":"${e.time}","fieldsType":"FieldsV1","fieldsV1":${JSON.stringify(e.fieldsV1)}}`;
   const quoted = `{"apiVersion":"v1","data":{"a":"2","b":"1"},"kind":"ConfigMap","metadata":{"creationTimestamp":"${m.creationTimestamp}","labels":{"a":"2","z":"1"},"managedFields":[${entry}],"name":"q1","namespace":"default","resourceVersion":"${m.resourceVersion}","uid":"${m.uid}","x":"y"}}`;
   expect(answer.message).to.equal(` "" is invalid: patch: Invalid value: ${JSON.stringify(quoted)}: strict decoding error: unknown field "metadata.x"`);
+  // A kind the scheme does not know, named with Go's %q (a NUL as \x00; hostile seed 20270436).
+  const nul = await s('PATCH', `${CM}/q1`, '[{"op":"add","path":"/kind","value":"\\u0000"}]', 'application/json-patch+json');
+  expect(nul.status, nul.text).to.equal(422);
+  expect(nul.message.endsWith(': no kind "\\x00" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"'), nul.message).to.equal(true);
 }
 
 describeOnBothServers('hostile input: the patched object a merge patch of a built-in kind quotes, kubekit and the real kube-apiserver', run);

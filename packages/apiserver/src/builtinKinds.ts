@@ -10,7 +10,7 @@
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { FieldError, FieldPath, KubeError, invalid, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, goQuote, invalid, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { isConfigMapKey } from './internal/semantics.js';
@@ -192,7 +192,7 @@ export class BuiltinResourceType implements ResourceType {
       // The scheme has no such kind in that version (a core kind under apps/v1, a custom kind): the codec's
       // error, before any field is looked at (kube-apiserver 1.34.4, test/differential/hostile.test.ts).
       const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
-      throw KubeError.badRequest(`${kind} in version ${JSON.stringify(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(given)} in scheme "pkg/runtime/scheme.go:110"`);
+      throw KubeError.badRequest(`${kind} in version ${goQuote(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${goQuote(kind)} is registered for version ${goQuote(given)} in scheme "pkg/runtime/scheme.go:110"`);
     }
     // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error (the
     // converter of a strategic merge patch's result meets it in its turn).
@@ -237,7 +237,7 @@ export class BuiltinResourceType implements ResourceType {
   private refuseOtherKind(body: Record<string, unknown>, kind: string, ctx: WriteContext): never {
     const { group, version } = this.names;
     const why = !hasGoType({ group, version, kind })
-      ? `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
+      ? `no kind ${goQuote(kind)} is registered for version ${goQuote(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
       : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched, bodyText: ctx.bodyText }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
     if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
     throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);

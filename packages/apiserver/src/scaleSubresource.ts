@@ -12,7 +12,7 @@
  *
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/etcd.go
  */
-import { FieldError, KubeError, goJSON, goJSONString, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { FieldError, KubeError, goJSON, goJSONString, goQuote, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { builtinOpenAPISchemas } from './builtinSchemas.js';
 import { decodeErrorAsGo } from './builtinGoJSON.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
@@ -200,7 +200,7 @@ export function checkPatchedCustomResourceScale(patched: unknown, live: KubeObje
   if (!isObject(patched)) throw quote(`json: cannot unmarshal ${Array.isArray(patched) ? 'array' : typeof patched} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   const apiVersion = typeof patched.apiVersion === 'string' && patched.apiVersion !== '' ? patched.apiVersion : 'autoscaling/v1';
   const kind = typeof patched.kind === 'string' && patched.kind !== '' ? patched.kind : 'Scale';
-  if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') throw quote(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
+  if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') throw quote(`no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
   const goError = decodeErrorAsGo(patched, scaleGVK, { sorted: true });
   if (goError !== undefined) throw quote(goError);
   const unknown = unknownScaleFields(patched, true);
