@@ -98,6 +98,11 @@ function scaleType(): TypeNode {
   return scaleTypeNode;
 }
 
+/** The field manager's view of a write of the Scale. */
+function scaleContext(now: string): FieldManagerContext {
+  return { type: scaleType(), apiVersion: 'autoscaling/v1', subresource: 'scale', now };
+}
+
 /** The replicas path of every version of the object's resource (a built-in kind's: its one path in every version). */
 function mappingsOf(type: ResourceType, parentGroupVersion: string): ReplicasPathMappings {
   const scale = type.names.scale!;
@@ -122,8 +127,7 @@ export function liveScaleOf(type: ResourceType, old: KubeObject, parentGroupVers
  * fields: `skipNonAppliedManager`), and the ScaleHandler takes the Scale's entries back to the object.
  */
 export function scaleWriteManagedFields(type: ResourceType, old: KubeObject, live: KubeObject, next: KubeObject, manager: string, now: string, parentGroupVersion: string): ManagedFieldsEntry[] | undefined {
-  const ctx: FieldManagerContext = { type: scaleType(), apiVersion: 'autoscaling/v1', subresource: 'scale', now };
-  const scaleEntries = updateManagedFields(live, next, manager, ctx);
+  const scaleEntries = updateManagedFields(live, next, manager, scaleContext(now));
   return parentEntriesOf(old.metadata.managedFields, scaleEntries, mappingsOf(type, parentGroupVersion), parentGroupVersion);
 }
 
@@ -145,8 +149,7 @@ export function applyToScale(type: ResourceType, old: KubeObject, config: KubeOb
     throw KubeError.badRequest(`invalid object type: ${slash < 0 ? `/${apiVersion}` : apiVersion}, Kind=${kind}`);
   }
   const live = liveScaleOf(type, old, parentGroupVersion);
-  const ctx: FieldManagerContext = { type: scaleType(), apiVersion: 'autoscaling/v1', subresource: 'scale', now };
-  const result = applyManagedFields(live, new AppliedConfiguration(config), manager, { force }, ctx);
+  const result = applyManagedFields(live, new AppliedConfiguration(config), manager, { force }, scaleContext(now));
   if (!result.noop && type.customResource === true) {
     const m = isObject(config.metadata) ? config.metadata : {};
     const where = `${typeof m.namespace === 'string' ? m.namespace : ''}/${typeof m.name === 'string' ? m.name : ''}`;

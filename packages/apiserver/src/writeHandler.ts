@@ -430,6 +430,11 @@ function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', nam
   return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx };
 }
 
+/** The `group/version` (`version` for the core group) a resource is served in. */
+function groupVersionOf(type: ResourceType): string {
+  return type.names.group === '' ? type.names.version : `${type.names.group}/${type.names.version}`;
+}
+
 /** The group and kind an object says it is (the group sliced from its apiVersion, which may have any shape). */
 function writtenGroupKind(obj: KubeObject): { group: string; kind: string } {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
@@ -513,12 +518,11 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     return;
   }
   const mutate = (old: KubeObject): KubeObject => {
-    const target = old;
     // A JSON patch that wrote integral floats, or (under Ignore) numbers beyond float64: where its
     // operations left them, for this attempt's object.
     const floats = pt === 'json' ? wctx.jsonPatchFloats : undefined;
     const placed = floats === undefined ? undefined : new WrittenTexts();
-    const patched = pt === 'json' ? jsonPatched(target, body, wctx.bodyText, placed) : pt === 'merge' ? applyMergePatch(target, body) : strategicPatched(target, body);
+    const patched = pt === 'json' ? jsonPatched(old, body, wctx.bodyText, placed) : pt === 'merge' ? applyMergePatch(old, body) : strategicPatched(old, body);
     if (placed !== undefined) {
       wctx.integralFloats = placedIntegralFloats(patched, placed);
       if (floats?.overflow === true) wctx.patchOverflow = placedFloatOverflow(patched, placed);
@@ -528,7 +532,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     const text = pt === 'json' ? wctx.bodyText : undefined;
     const quoteJSONPatch = pt === 'json' && text !== undefined ? (): string => {
       const texts = new WrittenTexts();
-      return goJSONWithTexts(applyJSONPatch(target, body, { text, texts }), texts);
+      return goJSONWithTexts(applyJSONPatch(old, body, { text, texts }), texts);
     } : undefined;
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
@@ -576,7 +580,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
 function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager: string, mutate: (old: KubeObject) => KubeObject): (old: KubeObject) => KubeObject {
   if (!ctx.limits.managedFields) return mutate;
   const { names } = r.type;
-  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
+  const apiVersion = groupVersionOf(r.type);
   return (old) => {
     const obj = mutate(old);
     // A custom resource written as another kind or version (a status write, which the strategy then turns
@@ -596,8 +600,7 @@ function tracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager
  * and the managed fields are the Scale's, converted (`scaleUpdatedObjectInfo.UpdatedObject`).
  */
 function scaleTracked(ctx: ServerContext, r: RestRequest, wctx: WriteContext, manager: string, scaled: (live: KubeObject) => unknown): (old: KubeObject) => KubeObject {
-  const { names } = r.type;
-  const groupVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
+  const groupVersion = groupVersionOf(r.type);
   return (old) => {
     const live = liveScaleOf(r.type, old, groupVersion);
     const next = scaled(live);
@@ -924,7 +927,7 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
   if (info.subresource === 'scale') {
     // The scale subresource applies a Scale, to the live Scale; its replicas go to the object's
     // replicas path (the ScaleHandler converts the managed fields both ways).
-    const groupVersion = type.names.group === '' ? type.names.version : `${type.names.group}/${type.names.version}`;
+    const groupVersion = groupVersionOf(type);
     const scaled = (old: KubeObject): KubeObject => {
       const obj = applyToScale(type, old, config, manager, force, wctx.now, groupVersion);
       checkDuplicates();
