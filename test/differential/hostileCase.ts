@@ -526,7 +526,11 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
   await s.must('POST', fill('{cr}', c, 0, undefined), { body: widget(c.ns) });
   await s.must('POST', fill('{cm}', c, 0, undefined), { body: configMap(c.ns) });
   const created = (await s.must('POST', fill('{gd}', c, 0, undefined), { body: gadget(c.ns) })).body as Record<string, unknown>;
-  await s.must('PUT', fill(`${G}/status`, c, 0, undefined), { body: { ...created, status: gadgetStatus } });
+  const ready = (await s.must('PUT', fill(`${G}/status`, c, 0, undefined), { body: { ...created, status: gadgetStatus } })).body as Meta;
+  // Every write of the case, as watches selected by a field (KEP-4358) and by a label see them from here.
+  const start = ready.metadata?.resourceVersion ?? '';
+  const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
+  const mine: Mine = (name, namespace) => ours(namespace ?? name);
   for (const [i, q] of c.requests.entries()) {
     const target = objectOf(q.path);
     const current = target === undefined ? undefined : (await s.raw('GET', fill(target, c, i, undefined))).body as Meta;
@@ -539,8 +543,6 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     // versions numbered one apart).
     const isList = (q.method === 'GET' || q.method === 'DELETE') && target === undefined;
     const watching = /[?&]watch=(true|yes|1)/.test(path);
-    const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
-    const mine: Mine = (name, namespace) => ours(namespace ?? name);
     // A name generated from an invalid generateName appears only in the error's message.
     const generate = typeof raw === 'string' ? /"generateName":"([^"]*)"/.exec(raw)?.[1] : undefined;
     const keepAnswer = (b: unknown): unknown => {
@@ -554,6 +556,9 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     };
     await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepAnswer });
     for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
+  }
+  for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`]] as const) {
+    await s.req(`watch ${label} since the setup`, 'GET', `${path}&watch=true&resourceVersion=${start}&timeoutSeconds=1`, { keep: keepWatch(mine) });
   }
   const cr = `/apis/${hostileGroup}/v1/namespaces/${canaryNamespace}/widgets`;
   const cm = `/api/v1/namespaces/${canaryNamespace}/configmaps`;
