@@ -48,7 +48,10 @@ function identifier(m: Pick<Managed, 'manager' | 'operation' | 'idVersion' | 'su
 /** `internal.DecodeManagedFields`: managers by identifier, a later entry replacing an earlier one of the same identifier. */
 function decode(entries: readonly ManagedFieldsEntry[] | undefined): Map<string, Managed> {
   const out = new Map<string, Managed>();
-  for (const [i, e] of (entries ?? []).entries()) {
+  // What an accessor cannot read as entries is none (`GetManagedFields` returns nil), as the server may hold
+  // anything there when it does not track managed fields.
+  if (!Array.isArray(entries) || entries.some((e) => e === null || typeof e !== 'object' || Array.isArray(e))) return out;
+  for (const [i, e] of entries.entries()) {
     const operation = e.operation;
     if (operation !== 'Apply' && operation !== 'Update') throw new KubeError('Unknown', 'operation must be `Apply` or `Update`');
     if (typeof e.apiVersion !== 'string' || e.apiVersion === '') throw new KubeError('Unknown', 'apiVersion must not be empty');
