@@ -78,6 +78,8 @@ export interface BuiltinSpec {
    * object): Pods keep their spec and owner references but take new labels and annotations.
    */
   prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
+  /** A status write keeps the old labels, as the Deployment status strategy does (`newDeployment.Labels = oldDeployment.Labels`). */
+  statusKeepsLabels?: boolean;
   /** Validation of a `/status` write after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
   validateStatusUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
   /** The strategies of the kind's `objectSubresources` (a Pod's `ephemeralcontainers`), by subresource. */
@@ -260,11 +262,17 @@ export class BuiltinResourceType implements ResourceType {
     if (ctx.subresource === 'status' && this.spec.prepareForStatusUpdate !== undefined) {
       this.spec.prepareForStatusUpdate(object, old);
     } else if (ctx.subresource === 'status') {
+      // The status strategies restore the spec (a Deployment's also its labels); the rest of the write
+      // stands, metadata included (kube-apiserver 1.34.4: `newX.Spec = oldX.Spec`).
       const status = object.status;
       const meta = object.metadata;
       for (const k of Object.keys(object)) delete object[k];
       assignOwn(object, cloneJSON(old));
-      object.metadata = { ...old.metadata, resourceVersion: meta.resourceVersion };
+      object.metadata = meta;
+      if (this.spec.statusKeepsLabels === true) {
+        if (old.metadata.labels === undefined) delete object.metadata.labels;
+        else object.metadata.labels = cloneJSON(old.metadata.labels);
+      }
       if (status === undefined) delete object.status;
       else object.status = status;
     } else if (old.status === undefined) {

@@ -216,7 +216,44 @@ const deployment: BuiltinSpec = {
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+  statusKeepsLabels: true,
+  validateStatusUpdate: validateDeploymentStatusUpdate,
 };
+
+/** A status member as its Go integer (absent or null: 0). */
+function statusInt(o: KubeObject, key: string): number {
+  const v = valueAt(o, 'status', key);
+  return typeof v === 'number' ? v : 0;
+}
+
+/**
+ * `ValidateDeploymentStatusUpdate` after the metadata update (pkg/apis/apps/validation): every count and
+ * the observed generation non-negative, no count above `replicas` (available ones not above ready ones),
+ * and a collision count that does not go down.
+ */
+function validateDeploymentStatusUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const path = (key: string): FieldPath => FieldPath.root('status', key);
+  const nonNegative = (key: string, optional = false): void => {
+    const v = valueAt(o, 'status', key);
+    if (optional && (v === undefined || v === null)) return;
+    const n = statusInt(o, key);
+    if (n < 0) errs.push(invalid(path(key), n, 'must be greater than or equal to 0'));
+  };
+  for (const key of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']) nonNegative(key);
+  nonNegative('terminatingReplicas', true);
+  nonNegative('collisionCount', true);
+  const replicas = statusInt(o, 'replicas');
+  for (const key of ['updatedReplicas', 'readyReplicas', 'availableReplicas']) {
+    if (statusInt(o, key) > replicas) errs.push(invalid(path(key), statusInt(o, key), 'cannot be greater than status.replicas'));
+  }
+  if (statusInt(o, 'availableReplicas') > statusInt(o, 'readyReplicas')) errs.push(invalid(path('availableReplicas'), statusInt(o, 'availableReplicas'), 'cannot be greater than readyReplicas'));
+  // IsDecremented: a collision count that was set and is now lower, or gone.
+  const before = valueAt(old, 'status', 'collisionCount');
+  const now = valueAt(o, 'status', 'collisionCount');
+  if (typeof before === 'number' && (typeof now !== 'number' || now < before)) errs.push(invalid(path('collisionCount'), typeof now === 'number' ? now : 0, 'cannot be decremented'));
+  return errs;
+}
 
 const replicaSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },

@@ -1,0 +1,50 @@
+// Writes through a built-in kind's status subresource, as kube-apiserver 1.34.4's status strategies take them:
+// they restore the spec (a Deployment's status strategy also its labels, `newDeployment.Labels =
+// oldDeployment.Labels`) and keep the rest of the write, its other metadata included, so a status write can
+// change a Namespace's labels or a Deployment's annotations and finalizers; a Deployment's status is
+// validated (ValidateDeploymentStatusUpdate). kubekit dropped every metadata change of a status write and took
+// any Deployment status.
+import { expect } from 'chai';
+import { describeOnBothServers, type Answer, type Send } from './sender.js';
+
+interface Obj { metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; generation?: number }; spec?: { replicas?: number }; status?: Record<string, unknown> }
+
+const parse = (a: Answer): Obj => {
+  expect(a.status, a.text).to.be.oneOf([200, 201]);
+  return JSON.parse(a.text) as Obj;
+};
+
+async function run(s: Send): Promise<void> {
+  parse(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bstatus' } })));
+  const D = '/apis/apps/v1/namespaces/bstatus/deployments';
+  const template = { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+  parse(await s('POST', D, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { app: 'd' } }, spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template } })));
+  const merge = (path: string, body: unknown): Promise<Answer> => s('PATCH', path, JSON.stringify(body), 'application/merge-patch+json');
+
+  // A Deployment: the spec and the labels are restored, annotations and finalizers kept, the generation unchanged.
+  const d = parse(await merge(`${D}/d/status`, { metadata: { labels: { x: 'y' }, annotations: { a: 'b' }, finalizers: ['example.com/f'] }, spec: { replicas: 9 }, status: { replicas: 2, readyReplicas: 1 } }));
+  expect(d.metadata.labels).to.deep.equal({ app: 'd' });
+  expect(d.metadata.annotations).to.deep.equal({ a: 'b' });
+  expect(d.metadata.finalizers).to.deep.equal(['example.com/f']);
+  expect(d.spec?.replicas).to.equal(2);
+  expect(d.metadata.generation).to.equal(1);
+  expect(d.status).to.deep.equal({ replicas: 2, readyReplicas: 1 });
+
+  // Its status is validated.
+  const bad = await merge(`${D}/d/status`, { status: { replicas: -1, readyReplicas: 5, observedGeneration: -2 } });
+  expect(bad.status, bad.text).to.equal(422);
+  expect(bad.message).to.equal('Deployment.apps "d" is invalid: [status.observedGeneration: Invalid value: -2: must be greater than or equal to 0, status.replicas: Invalid value: -1: must be greater than or equal to 0, status.updatedReplicas: Invalid value: 0: cannot be greater than status.replicas, status.readyReplicas: Invalid value: 5: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 0: cannot be greater than status.replicas]');
+  const available = await merge(`${D}/d/status`, { status: { replicas: 3, readyReplicas: 1, availableReplicas: 2 } });
+  expect(available.message).to.equal('Deployment.apps "d" is invalid: status.availableReplicas: Invalid value: 2: cannot be greater than readyReplicas');
+  parse(await merge(`${D}/d/status`, { status: { collisionCount: 2 } }));
+  const decremented = await merge(`${D}/d/status`, { status: { collisionCount: 1 } });
+  expect(decremented.message).to.equal('Deployment.apps "d" is invalid: status.collisionCount: Invalid value: 1: cannot be decremented');
+
+  // A Namespace: its status write keeps the labels and annotations it sends.
+  const ns = parse(await merge('/api/v1/namespaces/bstatus/status', { metadata: { labels: { x: 'y' }, annotations: { a: 'b' } } }));
+  expect(ns.metadata.labels).to.deep.equal({ 'kubernetes.io/metadata.name': 'bstatus', x: 'y' });
+  expect(ns.metadata.annotations).to.deep.equal({ a: 'b' });
+  expect((await s('PATCH', `${D}/d`, '{"metadata":{"finalizers":null}}', 'application/merge-patch+json')).status).to.equal(200);
+}
+
+describeOnBothServers('hostile input: writes through a built-in kind\'s status subresource, kubekit and the real kube-apiserver', run);
