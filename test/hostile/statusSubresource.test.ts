@@ -62,6 +62,14 @@ async function run(s: Send): Promise<void> {
   const f = JSON.parse(fine.text) as Obj;
   expect(f.spec).to.deep.equal({ replicas: 1, size: 3 });
   expect(f.status).to.deep.equal({ replicas: 2, phase: 'Ready' });
+  // Written as another kind (which the strategy turns back), the body is neither pruned nor defaulted: its
+  // null status stays, and is no object (hostile seed 20270458). As this kind, the null is pruned.
+  const otherKind = await s('PUT', `${W}/s1/status`, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Gadget', metadata: { name: 's1', resourceVersion: await rv() }, status: null }));
+  expect(otherKind.status, otherKind.text).to.equal(422);
+  expect(causes(otherKind.text), otherKind.text).to.include('status: Invalid value: "null":  in body must be of type object: "null"');
+  expect(otherKind.message).to.match(/^Gadget\./);
+  const sameKind = await s('PUT', `${W}/s1/status`, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 's1', resourceVersion: await rv() }, status: null }));
+  expect(sameKind.status, sameKind.text).to.equal(200);
   // No status at all removes it, and is valid.
   const none = await s('PUT', `${W}/s1/status`, JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Widget', metadata: { name: 's1', resourceVersion: await rv() }, spec: c.spec }));
   expect(none.status, none.text).to.equal(200);

@@ -239,7 +239,15 @@ export class CustomResourceType implements ResourceType {
     const obj = cloneJSON(body) as KubeObject;
     let pruned: string[] = [];
     try {
-      if (!foreign) pruned = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
+      if (!foreign && body.kind === this.names.kind) pruned = this.v.compiled.defaultAndPrune(obj, { isResourceRoot: true });
+      else if (!foreign) {
+        // Another kind is neither pruned nor defaulted (unstructuredSchemaCoercer and unstructuredDefaulter
+        // act only on the CRD's group and kind; a status write, which turns the kind back, keeps a null
+        // status then: hostile seed 20270458); its metadata is decoded into ObjectMeta all the same.
+        const shell = { apiVersion: this.apiVersion, kind: this.names.kind, metadata: obj.metadata ?? {} } as KubeObject;
+        pruned = this.v.compiled.defaultAndPrune(shell, { isResourceRoot: true });
+        if (obj.metadata !== undefined) obj.metadata = shell.metadata;
+      }
     } catch (err) {
       // Metadata that does not decode into ObjectMeta: in the codec's words on a create or update
       // ("Widget in version "v1" cannot be handled as a Widget: …"), a 422 on `patch` for a patch.
