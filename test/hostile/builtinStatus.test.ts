@@ -2,8 +2,8 @@
 // they restore the spec (a Deployment's status strategy also its labels, `newDeployment.Labels =
 // oldDeployment.Labels`) and keep the rest of the write, its other metadata included, so a status write can
 // change a Namespace's labels or a Deployment's annotations and finalizers; a Deployment's status is
-// validated (ValidateDeploymentStatusUpdate). kubekit dropped every metadata change of a status write and took
-// any Deployment status.
+// validated (ValidateDeploymentStatusUpdate), as are a ReplicaSet's, a StatefulSet's and a DaemonSet's. kubekit
+// dropped every metadata change of a status write and took any such status.
 import { expect } from 'chai';
 import { describeOnBothServers, type Answer, type Send } from './sender.js';
 
@@ -39,6 +39,27 @@ async function run(s: Send): Promise<void> {
   parse(await merge(`${D}/d/status`, { status: { collisionCount: 2 } }));
   const decremented = await merge(`${D}/d/status`, { status: { collisionCount: 1 } });
   expect(decremented.message).to.equal('Deployment.apps "d" is invalid: status.collisionCount: Invalid value: 1: cannot be decremented');
+
+  // ReplicaSets, StatefulSets and DaemonSets validate their counts too, each in its function's order.
+  const sel = { selector: { matchLabels: { app: 'd' } }, template };
+  for (const [resource, kind, spec, status, message] of [
+    ['replicasets', 'ReplicaSet', { replicas: 1, ...sel }, { replicas: 1, readyReplicas: 2, availableReplicas: 3, fullyLabeledReplicas: -1 },
+      'ReplicaSet.apps "x" is invalid: [status.fullyLabeledReplicas: Invalid value: -1: must be greater than or equal to 0, status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas]'],
+    ['statefulsets', 'StatefulSet', { serviceName: 'x', ...sel }, { replicas: 1, currentReplicas: 2, availableReplicas: 2, readyReplicas: 1, observedGeneration: -1 },
+      'StatefulSet.apps "x" is invalid: [status.observedGeneration: Invalid value: -1: must be greater than or equal to 0, status.currentReplicas: Invalid value: 2: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 2: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 2: cannot be greater than status.readyReplicas]'],
+    ['daemonsets', 'DaemonSet', sel, { numberReady: -3, numberUnavailable: -1 },
+      'DaemonSet.apps "x" is invalid: [status.numberReady: Invalid value: -3: must be greater than or equal to 0, status.numberUnavailable: Invalid value: -1: must be greater than or equal to 0]'],
+  ] as const) {
+    const path = `/apis/apps/v1/namespaces/bstatus/${resource}`;
+    parse(await s('POST', path, JSON.stringify({ apiVersion: 'apps/v1', kind, metadata: { name: 'x' }, spec })));
+    const answer = await merge(`${path}/x/status`, { status });
+    expect(answer.status, `${kind}: ${answer.text}`).to.equal(422);
+    expect(answer.message, kind).to.equal(message);
+  }
+  const collisions = '/apis/apps/v1/namespaces/bstatus/statefulsets/x/status';
+  parse(await merge(collisions, { status: { replicas: 0, collisionCount: 3 } }));
+  const fewer = await merge(collisions, { status: { collisionCount: 2 } });
+  expect([fewer.status, fewer.message]).to.deep.equal([422, 'StatefulSet.apps "x" is invalid: status.collisionCount: Invalid value: 2: cannot be decremented']);
 
   // A Namespace: its status write keeps the labels and annotations it sends.
   const ns = parse(await merge('/api/v1/namespaces/bstatus/status', { metadata: { labels: { x: 'y' }, annotations: { a: 'b' } } }));

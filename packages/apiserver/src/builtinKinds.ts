@@ -80,8 +80,11 @@ export interface BuiltinSpec {
   prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** A status write keeps the old labels, as the Deployment status strategy does (`newDeployment.Labels = oldDeployment.Labels`). */
   statusKeepsLabels?: boolean;
-  /** Validation of a `/status` write after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
-  validateStatusUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
+  /**
+   * Validation of a `/status` write, in place of `validate` and `validateUpdate`: the whole list, given the
+   * errors of `ValidateObjectMetaUpdate` (`meta`) to place where the kind's function places them.
+   */
+  validateStatusUpdate?: (o: KubeObject, old: KubeObject, meta: FieldError[]) => FieldError[];
   /** The strategies of the kind's `objectSubresources` (a Pod's `ephemeralcontainers`), by subresource. */
   subresourceStrategies?: Readonly<Record<string, SubresourceStrategy>>;
   deleteReturnsObject?: boolean;
@@ -295,7 +298,7 @@ export class BuiltinResourceType implements ResourceType {
     const status = ctx.subresource === 'status';
     // A status write validates the metadata update only (ValidatePodStatusUpdate, ValidateNamespaceStatusUpdate).
     const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status);
-    if (status && this.spec.validateStatusUpdate !== undefined) return [...meta, ...this.spec.validateStatusUpdate(object, old)];
+    if (status && this.spec.validateStatusUpdate !== undefined) return this.spec.validateStatusUpdate(object, old, meta);
     const strategy = this.subresourceStrategy(ctx);
     if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
     return [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
@@ -448,7 +451,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       validateCreate: validatePodCreate,
       validateUpdate: validatePodUpdate,
       prepareForStatusUpdate: preparePodStatusUpdate,
-      validateStatusUpdate: validatePodStatusUpdate,
+      validateStatusUpdate: (o, old, meta) => [...meta, ...validatePodStatusUpdate(o, old)],
       subresourceStrategies: { ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate } },
     }),
     new BuiltinResourceType({

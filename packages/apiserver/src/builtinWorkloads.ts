@@ -226,37 +226,85 @@ function statusInt(o: KubeObject, key: string): number {
   return typeof v === 'number' ? v : 0;
 }
 
-/**
- * `ValidateDeploymentStatusUpdate` after the metadata update (pkg/apis/apps/validation): every count and
- * the observed generation non-negative, no count above `replicas` (available ones not above ready ones),
- * and a collision count that does not go down.
- */
-function validateDeploymentStatusUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+/** The count checks of an apps kind's status validation (pkg/apis/apps/validation). */
+interface StatusCountRules {
+  /** Counts that must not be negative, in the order they are checked. */
+  counts: readonly string[];
+  /** Pointer counts, checked when set. */
+  optional?: readonly string[];
+  /** `[count, bound, message]`: a count that must not exceed another (message: `cannot be greater than status.<bound>`). */
+  notAbove?: readonly (readonly [string, string, string?])[];
+  /** Whether `collisionCount` may not go down (`IsDecremented`). */
+  collisions?: boolean;
+}
+
+/** The errors of an apps kind's status counts; the collision count's last, as the update functions add it. */
+function statusCountErrors(o: KubeObject, old: KubeObject, rules: StatusCountRules): { counts: FieldError[]; collision: FieldError[] } {
   const errs: FieldError[] = [];
   const path = (key: string): FieldPath => FieldPath.root('status', key);
-  const nonNegative = (key: string, optional = false): void => {
-    const v = valueAt(o, 'status', key);
-    if (optional && (v === undefined || v === null)) return;
-    const n = statusInt(o, key);
-    if (n < 0) errs.push(invalid(path(key), n, 'must be greater than or equal to 0'));
+  const nonNegative = (key: string): void => {
+    if (statusInt(o, key) < 0) errs.push(invalid(path(key), statusInt(o, key), 'must be greater than or equal to 0'));
   };
-  for (const key of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']) nonNegative(key);
-  nonNegative('terminatingReplicas', true);
-  nonNegative('collisionCount', true);
-  const replicas = statusInt(o, 'replicas');
-  for (const key of ['updatedReplicas', 'readyReplicas', 'availableReplicas']) {
-    if (statusInt(o, key) > replicas) errs.push(invalid(path(key), statusInt(o, key), 'cannot be greater than status.replicas'));
+  for (const key of rules.counts) nonNegative(key);
+  for (const key of rules.optional ?? []) if (typeof valueAt(o, 'status', key) === 'number') nonNegative(key);
+  for (const [key, bound, message] of rules.notAbove ?? []) {
+    if (statusInt(o, key) > statusInt(o, bound)) errs.push(invalid(path(key), statusInt(o, key), message ?? `cannot be greater than status.${bound}`));
   }
-  if (statusInt(o, 'availableReplicas') > statusInt(o, 'readyReplicas')) errs.push(invalid(path('availableReplicas'), statusInt(o, 'availableReplicas'), 'cannot be greater than readyReplicas'));
+  const collision: FieldError[] = [];
   // IsDecremented: a collision count that was set and is now lower, or gone.
   const before = valueAt(old, 'status', 'collisionCount');
   const now = valueAt(o, 'status', 'collisionCount');
-  if (typeof before === 'number' && (typeof now !== 'number' || now < before)) errs.push(invalid(path('collisionCount'), typeof now === 'number' ? now : 0, 'cannot be decremented'));
-  return errs;
+  if (rules.collisions === true && typeof before === 'number' && (typeof now !== 'number' || now < before)) {
+    collision.push(invalid(path('collisionCount'), typeof now === 'number' ? now : 0, 'cannot be decremented'));
+  }
+  return { counts: errs, collision };
+}
+
+/** `ValidateDeploymentStatusUpdate`: the metadata update, the counts, then the collision count. */
+function validateDeploymentStatusUpdate(o: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[] {
+  const { counts, collision } = statusCountErrors(o, old, {
+    counts: ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
+    optional: ['terminatingReplicas', 'collisionCount'],
+    notAbove: [['updatedReplicas', 'replicas'], ['readyReplicas', 'replicas'], ['availableReplicas', 'replicas'], ['availableReplicas', 'readyReplicas', 'cannot be greater than readyReplicas']],
+    collisions: true,
+  });
+  return [...meta, ...counts, ...collision];
+}
+
+/** `ValidateReplicaSetStatusUpdate`: the metadata update, then the counts. */
+function validateReplicaSetStatusUpdate(o: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[] {
+  const { counts } = statusCountErrors(o, old, {
+    counts: ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+    optional: ['terminatingReplicas'],
+    notAbove: [['fullyLabeledReplicas', 'replicas'], ['readyReplicas', 'replicas'], ['availableReplicas', 'replicas'], ['availableReplicas', 'readyReplicas', 'cannot be greater than readyReplicas']],
+  });
+  return [...meta, ...counts];
+}
+
+/** `ValidateStatefulSetStatusUpdate`: the counts, the metadata update, then the collision count. */
+function validateStatefulSetStatusUpdate(o: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[] {
+  const { counts, collision } = statusCountErrors(o, old, {
+    counts: ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'],
+    optional: ['observedGeneration', 'collisionCount'],
+    notAbove: [['readyReplicas', 'replicas'], ['currentReplicas', 'replicas'], ['updatedReplicas', 'replicas'], ['availableReplicas', 'replicas'], ['availableReplicas', 'readyReplicas', 'cannot be greater than status.readyReplicas']],
+    collisions: true,
+  });
+  return [...counts, ...meta, ...collision];
+}
+
+/** `ValidateDaemonSetStatusUpdate`: the metadata update, the counts, then the collision count. */
+function validateDaemonSetStatusUpdate(o: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[] {
+  const { counts, collision } = statusCountErrors(o, old, {
+    counts: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable'],
+    optional: ['collisionCount'],
+    collisions: true,
+  });
+  return [...meta, ...counts, ...collision];
 }
 
 const replicaSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },
+  validateStatusUpdate: validateReplicaSetStatusUpdate,
   generation: true,
   columns: [
     int('Desired', 'Number of desired pods.', (o) => num(o, 'spec', 'replicas')),
@@ -280,6 +328,7 @@ const replicaSet: BuiltinSpec = {
 
 const statefulSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },
+  validateStatusUpdate: validateStatefulSetStatusUpdate,
   generation: true,
   columns: [{ def: { name: 'Ready', type: 'string', priority: 0, description: 'Number of the pod with ready state' }, cell: (o) => `${num(o, 'status', 'readyReplicas')}/${num(o, 'spec', 'replicas')}` }],
   wide: templateColumns(['spec', 'template'], false),
@@ -335,6 +384,7 @@ function setTemplateGeneration(o: KubeObject, generation: number): void {
 
 const daemonSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'daemonsets', singular: 'daemonset', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], status: true, nameValidation: 'subdomain' },
+  validateStatusUpdate: validateDaemonSetStatusUpdate,
   generation: true,
   columns: [
     int('Desired', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).', (o) => num(o, 'status', 'desiredNumberScheduled')),
