@@ -113,7 +113,7 @@ function intersects(e: Entry, set: FieldSet): boolean {
 /** Managers by identifier (`BuildManagerIdentifier`: the entry without fields and time; appliers without apiVersion). */
 type Managed = Map<string, Entry>;
 
-function identifier(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function identifier(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
   // The JSON of `{manager?, operation, apiVersion?, subresource?}`, written out directly (it is made
   // for every entry of every write).
   let id = e.manager !== '' ? `{"manager":${JSON.stringify(e.manager)},` : '{';
@@ -206,20 +206,24 @@ function seconds(time: string | undefined): number {
   return lastSeconds;
 }
 
+/** The fields `sortEncodedManagedFields` orders entries by. */
+export type SortedEntryFields = Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource' | 'time'>;
+
+/** The apiserver's order of managed fields entries (`sortEncodedManagedFields`): Apply first, then by time (seconds), manager, apiVersion, subresource. */
+export function compareEntries(p: SortedEntryFields, q: SortedEntryFields): number {
+  if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
+  const d = seconds(p.time) - seconds(q.time);
+  if (d !== 0) return d;
+  if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
+  if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
+  return p.subresource < q.subresource ? -1 : p.subresource > q.subresource ? 1 : 0;
+}
+
 /** `metadata.managedFields` from the managers, in the apiserver's order (`sortEncodedManagedFields`). */
 function encodeManaged(managed: Managed): ManagedFieldsEntry[] | undefined {
   const entries = [...managed.values()].filter((e) => !entryEmpty(e));
   if (entries.length === 0) return undefined;
-  const at = new Map(entries.map((e) => [e, seconds(e.time)]));
-  entries.sort((p, q) => {
-    if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-    const ps = at.get(p)!;
-    const qs = at.get(q)!;
-    if (ps !== qs) return ps - qs;
-    if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
-    if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
-    return p.subresource < q.subresource ? -1 : p.subresource > q.subresource ? 1 : 0;
-  });
+  entries.sort(compareEntries);
   return entries.map((e) => {
     // The keys in ManagedFieldsEntry's order, as the apiserver writes them.
     const out: ManagedFieldsEntry = {};

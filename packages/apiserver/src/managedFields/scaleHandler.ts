@@ -17,6 +17,7 @@
  */
 import { KubeError, type ManagedFieldsEntry } from '@kubekit/core';
 import { FieldSet, difference, fromFieldsV1, toFieldsV1 } from './fieldSet.js';
+import { compareEntries, identifier } from './fieldManager.js';
 
 /** The replicas path of each group-version of the parent (`ResourcePathMappings`); `null`: that version has no scale subresource. */
 export type ReplicasPathMappings = ReadonlyMap<string, readonly string[] | null>;
@@ -37,14 +38,6 @@ interface Managed {
   time: string | undefined;
 }
 
-/** `BuildManagerIdentifier`: the entry without fields, type and time, and without apiVersion for appliers. */
-function identifier(m: Pick<Managed, 'manager' | 'operation' | 'idVersion' | 'subresource'>): string {
-  return JSON.stringify({
-    ...(m.manager !== '' ? { manager: m.manager } : {}), operation: m.operation,
-    ...(m.operation === 'Update' && m.idVersion !== '' ? { apiVersion: m.idVersion } : {}), ...(m.subresource !== '' ? { subresource: m.subresource } : {}),
-  });
-}
-
 /** `internal.DecodeManagedFields`: managers by identifier, a later entry replacing an earlier one of the same identifier. */
 function decode(entries: readonly ManagedFieldsEntry[] | undefined): Map<string, Managed> {
   const out = new Map<string, Managed>();
@@ -60,7 +53,7 @@ function decode(entries: readonly ManagedFieldsEntry[] | undefined): Map<string,
       manager: typeof e.manager === 'string' ? e.manager : '', operation, idVersion: operation === 'Apply' ? '' : e.apiVersion,
       subresource: typeof e.subresource === 'string' ? e.subresource : '', setVersion: e.apiVersion, set: fromFieldsV1(e.fieldsV1), time: typeof e.time === 'string' ? e.time : undefined,
     };
-    out.set(identifier(m), m);
+    out.set(identifier({ ...m, apiVersion: m.idVersion }), m);
   }
   return out;
 }
@@ -69,18 +62,7 @@ function decode(entries: readonly ManagedFieldsEntry[] | undefined): Map<string,
 function encode(managed: Iterable<Managed>): ManagedFieldsEntry[] | undefined {
   const all = [...managed];
   if (all.length === 0) return undefined;
-  const seconds = (t: string | undefined): number => {
-    const ms = t === undefined ? NaN : Date.parse(t);
-    return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
-  };
-  all.sort((p, q) => {
-    if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-    const d = seconds(p.time) - seconds(q.time);
-    if (d !== 0) return d;
-    if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
-    if (p.setVersion !== q.setVersion) return p.setVersion < q.setVersion ? -1 : 1;
-    return p.subresource < q.subresource ? -1 : p.subresource > q.subresource ? 1 : 0;
-  });
+  all.sort((p, q) => compareEntries({ ...p, apiVersion: p.setVersion }, { ...q, apiVersion: q.setVersion }));
   return all.map((m) => ({
     ...(m.manager !== '' ? { manager: m.manager } : {}), operation: m.operation, apiVersion: m.setVersion,
     ...(m.time !== undefined ? { time: m.time } : {}), fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(m.set), ...(m.subresource !== '' ? { subresource: m.subresource } : {}),
