@@ -17,6 +17,7 @@ import type { ServerResponse } from 'node:http';
 import { stringifyJSON, type Clock, type KubeObject, type Status, type TimerHandle } from '@kubekit/core';
 import type { ResourceType } from './resourceType.js';
 import type { StoreEvent } from './storage/objectStore.js';
+import { onClientGone } from './internal/http.js';
 
 /** Options of a {@link Watcher}. */
 export interface WatcherOptions {
@@ -66,7 +67,7 @@ export class Watcher {
 
   constructor(private readonly res: ServerResponse, private readonly options: WatcherOptions, fromRV: number) {
     this.lastRV = fromRV;
-    res.on('close', () => this.stop('client'));
+    onClientGone(res, () => this.stop('client'));
   }
 
   /** The bucket this watcher follows. */

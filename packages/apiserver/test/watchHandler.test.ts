@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { FakeClock } from '@kubekit/core';
 import type { ApiServer } from '@kubekit/apiserver';
 import { Client, start, type Event } from './internal/client.js';
@@ -186,6 +187,40 @@ describe('serveWatch', () => {
       expect(closed || reader.destroyed).to.equal(true);
     } finally {
       await small.server.close();
+    }
+  });
+});
+
+describe('requests pipelined on one connection that the client closes', () => {
+  // Node's HTTP server runs the handler of every request pipelined on a connection at once, but
+  // holds each response until those before it have ended: the response of a later request is not
+  // attached to the socket, and no 'close' reaches it when the client goes away. Watches and
+  // waiting reads must end all the same (found through the informer's chaos proxy, which held such
+  // a response forever).
+  it('ends every watch and waiting read of the connection, not only the one the socket was answering', async () => {
+    const { server, client } = await start({ clock: new FakeClock(Date.now()), bookmarkIntervalMs: 60_000 });
+    try {
+      await client.post(cms, { metadata: { name: 'one' } });
+      const rv = server.resourceVersion;
+      const socket = connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      let answered = '';
+      socket.on('data', (chunk: Buffer) => (answered += chunk.toString('latin1')));
+      const get = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+      socket.write(
+        get(`${cms}?watch=true&resourceVersion=${rv}`)
+        + get(`${cms}?watch=true&resourceVersion=${rv}&labelSelector=app%3Dx`)
+        + get(`${cms}/one?resourceVersion=${rv + 1000}`)
+        + get(`${cms}?watch=true`),
+      );
+      for (let i = 0; i < 400 && (server.watchCount < 3 || server.waitingReads < 1); i++) await new Promise((r) => setTimeout(r, 5));
+      expect([server.watchCount, server.waitingReads], 'three watches and a waiting read').to.deep.equal([3, 1]);
+      expect(answered, 'the first watch answers').to.match(/^HTTP\/1\.1 200 /);
+      socket.destroy();
+      for (let i = 0; i < 400 && (server.watchCount > 0 || server.waitingReads > 0); i++) await new Promise((r) => setTimeout(r, 5));
+      expect([server.watchCount, server.waitingReads], 'watches and waiting reads left').to.deep.equal([0, 0]);
+    } finally {
+      await server.close();
     }
   });
 });

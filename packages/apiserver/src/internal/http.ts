@@ -158,13 +158,36 @@ export function addWarning(res: ServerResponse, text: string): void {
 }
 
 /**
+ * Calls `gone` once if the client goes away before `res` is complete.
+ *
+ * The response's own `close` is not enough: Node runs the handlers of requests pipelined on one
+ * connection at once, but attaches a response to the socket only when the responses before it have
+ * ended, so a response waiting its turn hears nothing when the client closes the connection. The
+ * socket's `close` is watched as well, and that listener is removed when the response ends (a
+ * keep-alive connection carries many requests).
+ */
+export function onClientGone(res: ServerResponse, gone: () => void): void {
+  const socket = res.req?.socket;
+  let settled = false;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    socket?.off('close', closed);
+    if (!res.writableFinished) gone();
+  };
+  const closed = (): void => settle();
+  res.once('close', settle);
+  socket?.once('close', closed);
+  // Gone already (the connection closed while the handler read the request).
+  if (socket?.destroyed === true) queueMicrotask(settle);
+}
+
+/**
  * A signal that aborts once the client goes away before the response is complete, for handlers that
  * wait (a read waiting for a resourceVersion).
  */
 export function requestSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
-  });
+  onClientGone(res, () => controller.abort(new Error('the client closed the connection')));
   return controller.signal;
 }

@@ -81,7 +81,9 @@ export class ChaosProxy {
       case 'silent':
         this.held.add(res);
         this.heldUrls.set(res, req.url ?? '');
-        res.on('close', () => {
+        // A response pipelined behind another is not attached to the socket yet and hears no
+        // 'close' of its own when the client goes: the socket's is the one to watch.
+        onGone(req, res, () => {
           this.held.delete(res);
           this.heldUrls.delete(res);
         });
@@ -104,7 +106,7 @@ export class ChaosProxy {
         if (res.destroyed || res.writableEnded) return;
         if (fault !== undefined && chunks++ >= cutAfter) {
           if (fault === 'reset') {
-            res.socket?.destroy();
+            req.socket.destroy();
             up.destroy();
             return;
           }
@@ -126,7 +128,20 @@ export class ChaosProxy {
       up.on('error', () => res.destroy());
     });
     upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
+    onGone(req, res, () => upstream.destroy());
     req.pipe(upstream);
   }
+}
+
+/** Calls `fn` once when the response closes or the connection it came on does, whichever is first. */
+function onGone(req: http.IncomingMessage, res: http.ServerResponse, fn: () => void): void {
+  let called = false;
+  const once = (): void => {
+    if (called) return;
+    called = true;
+    req.socket.off('close', once);
+    fn();
+  };
+  res.once('close', once);
+  req.socket.once('close', once);
 }
