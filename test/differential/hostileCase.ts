@@ -1,7 +1,7 @@
 /**
  * One hostile differential case (hostile.test.ts): a namespace of its own holding a custom resource of a
  * fixed CRD (`w`), a ConfigMap (`cm`), a gadget with status and scale subresources (`g`,
- * hostileSubresources.ts), and a few generated hostile requests against them: JSON patches
+ * hostileSubresources.ts), a Deployment (`d`, hostileDeployments.ts), and a few generated hostile requests against them: JSON patches
  * with prototype keys, escaped and out-of-range paths and malformed operations; merge patches and
  * updates with prototype keys, huge numbers, duplicate keys, deep nesting, BOMs, invalid UTF-8 and
  * truncated bodies; server-side apply with YAML anchors, merge keys and several documents; status and
@@ -15,6 +15,7 @@ import { seededRandom } from '../support/seededRandom.js';
 import { answer } from './randomCase.js';
 import { Rng } from './randomSchema.js';
 import { gadget, gadgetCrd, gadgetStatus, managedFieldsTamper, subresource } from './hostileSubresources.js';
+import { deployment, deploymentRequest } from './hostileDeployments.js';
 import type { CrdLike, Session } from './session.js';
 
 /** One generated request. Paths and bodies hold placeholders filled at run time (see {@link fill}). */
@@ -83,6 +84,7 @@ export const hostileCrd: CrdLike = {
 const W = '{cr}/w';
 const G = '{gd}/g';
 const CM = '{cm}/cm';
+const D = '{dp}/d';
 const NS = '/api/v1/namespaces/{ns}';
 
 /** The widget every case starts from. */
@@ -384,7 +386,7 @@ function transport(r: Rng): HostileRequest {
   return r.pick(choices)();
 }
 
-const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper]];
+const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest]];
 
 /** Generates case number `index` of a run with `seed`. */
 export function generateHostileCase(seed: number, index: number): HostileCase {
@@ -407,11 +409,11 @@ export function withNamespace(c: HostileCase, ns: string): HostileCase {
 interface Meta { metadata?: { resourceVersion?: string; uid?: string } }
 
 /**
- * Fills a request's placeholders: `{cr}`, `{cm}` and `{gd}` (the case's collections), `{ns}`, `{i}` (the
+ * Fills a request's placeholders: `{cr}`, `{cm}`, `{gd}` and `{dp}` (the case's collections), `{ns}`, `{i}` (the
  * request's number, for unique names), `{rv}` and `{uid}` (the current ones of the object the path names).
  */
 function fill(text: string, c: HostileCase, i: number, current: Meta | undefined): string {
-  return text.replaceAll('{cr}', `/apis/${hostileGroup}/v1/namespaces/{ns}/widgets`).replaceAll('{cm}', '/api/v1/namespaces/{ns}/configmaps').replaceAll('{gd}', `/apis/${hostileGroup}/v1/namespaces/{ns}/gadgets`).replaceAll('{ns}', c.ns).replaceAll('{i}', String(i))
+  return text.replaceAll('{cr}', `/apis/${hostileGroup}/v1/namespaces/{ns}/widgets`).replaceAll('{cm}', '/api/v1/namespaces/{ns}/configmaps').replaceAll('{gd}', `/apis/${hostileGroup}/v1/namespaces/{ns}/gadgets`).replaceAll('{dp}', '/apis/apps/v1/namespaces/{ns}/deployments').replaceAll('{ns}', c.ns).replaceAll('{i}', String(i))
     .replaceAll('{rv}', current?.metadata?.resourceVersion ?? '').replaceAll('{uid}', current?.metadata?.uid ?? '');
 }
 
@@ -490,6 +492,7 @@ function objectOf(path: string): string | undefined {
   if (path.startsWith(W)) return W;
   if (path.startsWith(CM)) return CM;
   if (path.startsWith(G)) return G;
+  if (path.startsWith(D)) return D;
   if (path.startsWith(NS)) return NS;
   return undefined;
 }
@@ -527,6 +530,7 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
   await s.must('POST', fill('{cm}', c, 0, undefined), { body: configMap(c.ns) });
   const created = (await s.must('POST', fill('{gd}', c, 0, undefined), { body: gadget(c.ns) })).body as Record<string, unknown>;
   const ready = (await s.must('PUT', fill(`${G}/status`, c, 0, undefined), { body: { ...created, status: gadgetStatus } })).body as Meta;
+  await s.must('POST', fill('{dp}', c, 0, undefined), { body: deployment(c.ns) });
   // Every write of the case, as watches selected by a field (KEP-4358) and by a label see them from here.
   const start = ready.metadata?.resourceVersion ?? '';
   const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
@@ -555,9 +559,9 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
       return { ...a, message: mask(a.message), ...(causes === undefined ? {} : { causes }) };
     };
     await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepAnswer });
-    for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
+    for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
   }
-  for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`]] as const) {
+  for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`], ['deployments selected by metadata.name=d', `${fill('{dp}', c, 0, undefined)}?fieldSelector=metadata.name%3Dd`]] as const) {
     await s.req(`watch ${label} since the setup`, 'GET', `${path}&watch=true&resourceVersion=${start}&timeoutSeconds=1`, { keep: keepWatch(mine) });
   }
   const cr = `/apis/${hostileGroup}/v1/namespaces/${canaryNamespace}/widgets`;

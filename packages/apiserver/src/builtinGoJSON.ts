@@ -28,6 +28,7 @@ import { goMapKeys } from './internal/goMapKeys.js';
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const microTimeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const intOrStringType = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const schemaPackage = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
 /** The CRD schema types that hold schemas (`items`, `additionalProperties`, `dependencies`). */
 const nestedSchemaTypes = new Set(['JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray'].map((t) => schemaPackage + t));
@@ -170,6 +171,26 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
     if ((field.omitempty === true && empty) || (field.omitzero === true && isZero(value, field.type))) delete obj[key];
     else obj[key] = value;
   }
+  // A member the request left out holds its zero value, written unless omitempty drops it (a
+  // condition's `status: ""` and `lastTransitionTime: null`, a probe's `port: 0`).
+  for (const [key, field] of fields) {
+    if (Object.hasOwn(obj, key)) continue;
+    const zero = absentValue(field.type);
+    if (zero === undefined || (field.omitempty === true && isEmpty(zero, field.type)) || (field.omitzero === true && isZero(zero, field.type))) continue;
+    Object.defineProperty(obj, key, { value: zero, enumerable: true, writable: true, configurable: true });
+  }
+}
+
+/**
+ * The zero value of a member that was absent, or `undefined` where it stays absent: a nil pointer,
+ * map or slice (written as `null`, which the validators read as absent, as Go's do), and the types
+ * with a MarshalJSON of their own other than times and int-or-strings.
+ */
+function absentValue(shape: Shape): unknown {
+  if (shape.k === 'ptr' || shape.k === 'map' || shape.k === 'slice' || shape.k === 'bytes' || shape.k === 'any') return undefined;
+  if (shape.k !== 'custom') return zeroValue(shape);
+  if (shape.n === timeType || shape.n === microTimeType) return null;
+  return shape.n === intOrStringType ? 0 : undefined;
 }
 
 /** A decoded value as encoding/json writes it (`null` where Go holds a nil map, slice or pointer). */
@@ -427,7 +448,6 @@ function checkCustom(value: unknown, shape: Shape, struct: string, field: string
   }
 }
 
-const intOrStringType = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 
 /**
  * What `runtime.DefaultUnstructuredConverter.FromUnstructured` says of a built-in object it cannot convert

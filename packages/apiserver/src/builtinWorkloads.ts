@@ -12,7 +12,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/printers/internalversion/printers.go
  */
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
-import { FieldError, FieldPath, forbidden, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, goJSON, goJSONString, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { labelSelectorFromObject, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, cloneJSON, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
@@ -71,6 +71,132 @@ function validateSelector(o: KubeObject, kindWord: string, templatePath = ['spec
   for (const [k, v] of Object.entries(labels ?? {})) set[k] = String(v);
   if (!parsed.matches(set)) return [mismatch];
   return [];
+}
+
+/** `ValidateNonnegativeField` of an integer field of the spec, when it is set. */
+function nonnegative(o: KubeObject, ...path: string[]): FieldError[] {
+  const v = valueAt(o, ...path);
+  return typeof v === 'number' && v < 0 ? [invalid(path.join('.'), v, 'must be greater than or equal to 0')] : [];
+}
+
+const percentPattern = /^[0-9]+%$/;
+const percentMessage = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+
+/** `field.Invalid` of an `IntOrString`, which Go prints with `json.Marshal` (a string as JSON, not `%q`). */
+function invalidIntOrString(path: FieldPath, value: unknown, detail: string): FieldError {
+  return new FieldError('FieldValueInvalid', path, value, detail, goJSON(value ?? 0));
+}
+
+/** `ValidatePositiveIntOrPercent`: a percentage (`[0-9]+%`) or a nonnegative integer. */
+function intOrPercentErrors(value: unknown, path: FieldPath): FieldError[] {
+  if (typeof value === 'string') return percentPattern.test(value) ? [] : [invalidIntOrString(path, value, percentMessage)];
+  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+}
+
+/** `getIntOrPercentValue`: a percentage's number, else the integer (a string that is neither counts as `strconv.Atoi` reads it, 0 when it cannot). */
+function intOrPercentValue(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return 0;
+  if (percentPattern.test(value)) return Number(value.slice(0, -1));
+  return /^[+-]?[0-9]+$/.test(value) ? Number(value) : 0;
+}
+
+/** `IsNotMoreThan100Percent`. */
+function notOver100Percent(value: unknown, path: FieldPath): FieldError[] {
+  return typeof value === 'string' && percentPattern.test(value) && Number(value.slice(0, -1)) > 100 ? [invalidIntOrString(path, value, 'must not be greater than 100%')] : [];
+}
+
+/** Go's `json.Marshal` of an internal update strategy (`{"Type":…,"RollingUpdate":{…}|null}`): no JSON tags, zero values kept. */
+function strategyJSON(strategy: JSONObject, rollingUpdate: (ru: JSONObject) => string): string {
+  const type = typeof strategy.type === 'string' ? strategy.type : '';
+  const ru = isObject(strategy.rollingUpdate) ? rollingUpdate(strategy.rollingUpdate) : 'null';
+  return `{"Type":${goJSONString(type)},"RollingUpdate":${ru}}`;
+}
+
+const intOrStringJSON = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? goJSON(v) : '0');
+const unavailableSurgeJSON = (ru: JSONObject): string => `{"MaxUnavailable":${intOrStringJSON(ru.maxUnavailable)},"MaxSurge":${intOrStringJSON(ru.maxSurge)}}`;
+
+/**
+ * What `ValidateDeploymentSpec` checks after the template: the strategy (`ValidateDeploymentStrategy`,
+ * `ValidateRollingUpdateDeployment`), `minReadySeconds`, `revisionHistoryLimit` and
+ * `progressDeadlineSeconds`.
+ */
+function validateDeploymentRollout(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const path = FieldPath.root('spec', 'strategy');
+  const strategy = objectAt(o, 'spec', 'strategy') ?? {};
+  const ru = strategy.rollingUpdate;
+  if (strategy.type === 'Recreate') {
+    if (ru !== undefined && ru !== null) errs.push(forbidden(path.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+  } else if (strategy.type === 'RollingUpdate') {
+    if (!isObject(ru)) errs.push(required(path.child('rollingUpdate'), 'this should be defaulted and never be nil'));
+    else {
+      const ruPath = path.child('rollingUpdate');
+      errs.push(...intOrPercentErrors(ru.maxUnavailable, ruPath.child('maxUnavailable')), ...intOrPercentErrors(ru.maxSurge, ruPath.child('maxSurge')));
+      if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) errs.push(invalidIntOrString(ruPath.child('maxUnavailable'), ru.maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+      errs.push(...notOver100Percent(ru.maxUnavailable, ruPath.child('maxUnavailable')));
+    }
+  } else {
+    errs.push(new FieldError('FieldValueNotSupported', path, strategy, 'supported values: "Recreate", "RollingUpdate"', strategyJSON(strategy, unavailableSurgeJSON)));
+  }
+  errs.push(...nonnegative(o, 'spec', 'minReadySeconds'), ...nonnegative(o, 'spec', 'revisionHistoryLimit'));
+  const deadline = valueAt(o, 'spec', 'progressDeadlineSeconds');
+  if (typeof deadline === 'number') {
+    errs.push(...nonnegative(o, 'spec', 'progressDeadlineSeconds'));
+    const minReady = valueAt(o, 'spec', 'minReadySeconds');
+    if (deadline <= (typeof minReady === 'number' ? minReady : 0)) errs.push(invalid('spec.progressDeadlineSeconds', deadline, 'must be greater than minReadySeconds'));
+  }
+  return errs;
+}
+
+/** What `ValidateDaemonSetSpec` checks after the template: `minReadySeconds`, the update strategy (`ValidateDaemonSetUpdateStrategy`) and `revisionHistoryLimit`. */
+function validateDaemonSetRollout(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [...nonnegative(o, 'spec', 'minReadySeconds')];
+  const path = FieldPath.root('spec', 'updateStrategy');
+  const strategy = objectAt(o, 'spec', 'updateStrategy') ?? {};
+  const ru = strategy.rollingUpdate;
+  if (strategy.type === 'RollingUpdate') {
+    if (!isObject(ru)) errs.push(required(path.child('rollingUpdate'), ''));
+    else {
+      const ruPath = path.child('rollingUpdate');
+      errs.push(
+        ...intOrPercentErrors(ru.maxUnavailable, ruPath.child('maxUnavailable')), ...intOrPercentErrors(ru.maxSurge, ruPath.child('maxSurge')),
+        ...notOver100Percent(ru.maxUnavailable, ruPath.child('maxUnavailable')), ...notOver100Percent(ru.maxSurge, ruPath.child('maxSurge')),
+      );
+      const unavailable = intOrPercentValue(ru.maxUnavailable) !== 0;
+      const surge = intOrPercentValue(ru.maxSurge) !== 0;
+      if (unavailable && surge) errs.push(invalidIntOrString(ruPath.child('maxSurge'), ru.maxSurge, 'may not be set when maxUnavailable is non-zero'));
+      else if (!unavailable && !surge) errs.push(required(ruPath.child('maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
+    }
+  } else if (strategy.type !== 'OnDelete') {
+    errs.push(new FieldError('FieldValueNotSupported', path, strategy, 'supported values: "RollingUpdate", "OnDelete"', strategyJSON(strategy, unavailableSurgeJSON)));
+  }
+  errs.push(...nonnegative(o, 'spec', 'revisionHistoryLimit'));
+  return errs;
+}
+
+/** The update strategy checks of `ValidateStatefulSetSpec` (after the pod management policy). */
+function validateStatefulSetUpdateStrategy(o: KubeObject): FieldError[] {
+  const path = FieldPath.root('spec', 'updateStrategy');
+  const strategy = objectAt(o, 'spec', 'updateStrategy') ?? {};
+  const ru = strategy.rollingUpdate;
+  const partitionJSON = (r: JSONObject): string => `{"Partition":${typeof r.partition === 'number' ? goJSON(r.partition) : '0'},"MaxUnavailable":${r.maxUnavailable === undefined || r.maxUnavailable === null ? 'null' : intOrStringJSON(r.maxUnavailable)}}`;
+  if (strategy.type === undefined || strategy.type === null || strategy.type === '') return [required(path, '')];
+  if (strategy.type === 'OnDelete') {
+    return isObject(ru) ? [new FieldError('FieldValueInvalid', path.child('rollingUpdate'), ru, "only allowed for updateStrategy 'RollingUpdate'", partitionJSON(ru))] : [];
+  }
+  if (strategy.type === 'RollingUpdate') {
+    if (!isObject(ru)) return [];
+    const ruPath = path.child('rollingUpdate');
+    const errs = nonnegative(o, 'spec', 'updateStrategy', 'rollingUpdate', 'partition');
+    if (ru.maxUnavailable !== undefined && ru.maxUnavailable !== null) {
+      errs.push(...intOrPercentErrors(ru.maxUnavailable, ruPath.child('maxUnavailable')));
+      if (intOrPercentValue(ru.maxUnavailable) === 0) errs.push(invalidIntOrString(ruPath.child('maxUnavailable'), ru.maxUnavailable, 'cannot be 0'));
+      errs.push(...notOver100Percent(ru.maxUnavailable, ruPath.child('maxUnavailable')));
+    }
+    return errs;
+  }
+  return [new FieldError('FieldValueInvalid', path, strategy, "must be 'RollingUpdate' or 'OnDelete'", strategyJSON(strategy, partitionJSON))];
 }
 
 function validateReplicas(o: KubeObject): FieldError[] {
@@ -214,6 +340,7 @@ const deployment: BuiltinSpec = {
     ...validateReplicas(o), ...validateSelector(o, 'deployment'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
+    ...validateDeploymentRollout(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   statusKeepsLabels: true,
@@ -319,7 +446,7 @@ const replicaSet: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = { replicas: 0 }; },
   validate: (o) => [
-    ...validateReplicas(o), ...validateSelector(o, 'deployment'),
+    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...validateSelector(o, 'deployment'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
   ],
@@ -358,7 +485,8 @@ const statefulSet: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [
-    ...validateReplicas(o), ...validateSelector(o, 'statefulset'), ...validatePodManagementPolicy(o),
+    ...validatePodManagementPolicy(o), ...validateStatefulSetUpdateStrategy(o),
+    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...validateSelector(o, 'statefulset'),
     ...validateStatefulSetTemplate(o),
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'),
   ],
@@ -427,6 +555,7 @@ const daemonSet: BuiltinSpec = {
     ...validateSelector(o, 'daemonset'),
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'DaemonSet'),
+    ...validateDaemonSetRollout(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
 };

@@ -11,13 +11,48 @@
 import { Decimal, KubeError, quantityDecimal, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
 
-/** The pull policy the apiserver defaults: `Always` for `:latest` or untagged images, else `IfNotPresent`. */
+// The image reference grammar of github.com/distribution/reference (regexp.go), anchored.
+const pathComponent = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
+const domainComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const host = `(?:${domainComponent}(?:\\.${domainComponent})*|\\[[a-fA-F0-9:]+\\])`;
+const referencePattern = new RegExp(`^((?:${host}(?::[0-9]+)?/)?${pathComponent}(?:/${pathComponent})*)(?::([\\w][\\w.-]{0,127}))?(?:@([A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?$`);
+const digestSizes: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
+
+/**
+ * The tag and digest of an image as `parsers.ParseImageName` reads it (`reference.ParseNormalizedNamed`),
+ * or `undefined` when it does not parse (not lowercase, not the grammar, a name over 255 characters, a
+ * 64-hex identifier, a digest of an unknown algorithm or the wrong length).
+ */
+function parseImageName(image: string): { tag: string; digest: string } | undefined {
+  if (/^[a-f0-9]{64}$/.test(image)) return undefined;
+  // splitDockerDomain: a first component without '.' or ':' that is not localhost and is lowercase is a path on docker.io.
+  const slash = image.indexOf('/');
+  const first = slash < 0 ? '' : image.slice(0, slash);
+  const hasDomain = slash >= 0 && (/[.:]/.test(first) || first === 'localhost' || first.toLowerCase() !== first);
+  const remainder = hasDomain ? image.slice(slash + 1) : image;
+  const colon = remainder.indexOf(':');
+  const remoteName = colon < 0 ? remainder : remainder.slice(0, colon);
+  if (remoteName.toLowerCase() !== remoteName) return undefined;
+  const full = `${hasDomain ? first : 'docker.io'}/${!hasDomain && !remainder.includes('/') ? 'library/' : ''}${remainder}`;
+  const m = referencePattern.exec(full);
+  if (m === null || m[1].length > 255) return undefined;
+  const digest = m[3] ?? '';
+  if (digest !== '') {
+    const [algorithm, encoded] = digest.split(':');
+    if (digestSizes[algorithm] !== encoded.length || !/^[a-f0-9]+$/.test(encoded)) return undefined;
+  }
+  return { tag: m[2] ?? '', digest };
+}
+
+/**
+ * The pull policy the apiserver defaults (`SetDefaults_Container`): `Always` for a `latest` tag, or for
+ * an image with neither tag nor digest (which `ParseImageName` reads as `latest`); else, and for an image
+ * that does not parse, `IfNotPresent`.
+ */
 export function defaultPullPolicy(image: string): string {
-  if (image.includes('@')) return 'IfNotPresent';
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  if (colon <= slash) return 'Always';
-  return image.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
+  const parsed = parseImageName(image);
+  if (parsed === undefined) return 'IfNotPresent';
+  return parsed.tag === 'latest' || (parsed.tag === '' && parsed.digest === '') ? 'Always' : 'IfNotPresent';
 }
 
 function defaultContainers(list: unknown): void {

@@ -183,6 +183,44 @@ export function decodeCustomResourceScale(body: unknown, wctx: WriteContext): vo
   reportFieldProblems(wctx, unknown);
 }
 
+/**
+ * Decodes the body of a PUT to a built-in kind's `/scale` as its handler does: into `autoscaling/v1`
+ * Scale, so another type is the 400 of the scheme (a kind it has that does not convert to a Scale, or one
+ * it does not have), a wrong JSON type or an int32 out of range is encoding/json's error, and unknown
+ * fields are warned (`Warn`) or that 400 (`Strict`), each after `<kind> in version "<v>" cannot be handled as a Scale: `.
+ *
+ * @param registered - whether the scheme has the body's group, version and kind (a built-in kind)
+ */
+export function decodeBuiltinScale(body: unknown, wctx: WriteContext, registered: (gvk: { group: string; version: string; kind: string }) => boolean): void {
+  if (!isObject(body)) return;
+  const apiVersion = typeof body.apiVersion === 'string' && body.apiVersion !== '' ? body.apiVersion : 'autoscaling/v1';
+  const kind = typeof body.kind === 'string' && body.kind !== '' ? body.kind : 'Scale';
+  const slash = apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a Scale: `;
+  if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') {
+    if (registered({ group, version, kind })) throw KubeError.badRequest(`${prefix}converting (${version}.${kind}) to (autoscaling.Scale): unknown conversion`);
+    throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
+  }
+  const goError = decodeErrorAsGo(body, scaleGVK, { bodyText: wctx.bodyText }) ?? integralFloatError(wctx);
+  if (goError !== undefined) throw KubeError.badRequest(prefix + goError);
+  // Strict: the Scale's own 400, not the parent kind's.
+  reportFieldProblems({ ...wctx, strictError: undefined }, unknownScaleFields(body, false), prefix);
+}
+
+/** encoding/json's error for a Scale's replicas written as an integral float (`2.0`), which an int32 does not decode. */
+function integralFloatError(wctx: WriteContext): string | undefined {
+  for (const member of ['spec', 'status'] as const) {
+    if (!(wctx.integralFloats ?? []).some((p) => p.length === 2 && p[0] === member && p[1] === 'replicas')) continue;
+    // The number as written: the first non-integral replicas literal of the body.
+    const written = /"replicas"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)/g;
+    let text: string | undefined;
+    for (const m of (wctx.bodyText ?? '').matchAll(written)) if (!/^-?[0-9]+$/.test(m[1])) { text = m[1]; break; }
+    return `json: cannot unmarshal number ${text ?? '0.0'} into Go struct field ${member === 'spec' ? 'ScaleSpec' : 'ScaleStatus'}.${member}.replicas of type int32`;
+  }
+  return undefined;
+}
+
 /** An apiVersion or kind that defaults to `want` when absent, or is `want`. */
 function typeOk(v: unknown, want: string): boolean {
   return v === undefined || v === null || v === '' || v === want;

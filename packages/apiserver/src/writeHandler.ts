@@ -26,9 +26,9 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
-import { mergePatchedTextAsGo } from './builtinGoJSON.js';
+import { hasGoType, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
-import { applyToScale, checkPatchedCustomResourceScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
+import { applyToScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
@@ -169,7 +169,8 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   // Float literals with integral values (`1.0`), which parse as integers: where the object gets them
   // (and where a Scale sent to a custom resource's /scale has them, which its int32s refuse).
-  if (r.type.customResource === true && (r.info.subresource !== 'scale' || use === 'object')) {
+  // (A built-in kind's Scale, decoded as an int32 replicas, needs them too.)
+  if ((r.type.customResource === true && (r.info.subresource !== 'scale' || use === 'object')) || (r.info.subresource === 'scale' && use === 'object')) {
     const floats = /\d[.eE]/.test(text);
     if (use === 'json') {
       // A JSON patch's (and under Ignore its numbers beyond float64, which need no `.` or `e`) are found
@@ -475,6 +476,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     nameBodyKind(r, wctx, body);
     if (r.info.subresource === 'scale') {
       if (r.type.customResource === true) decodeCustomResourceScale(body, wctx);
+      else decodeBuiltinScale(body, wctx, hasGoType);
       // The handler checks the Scale's name and namespace against the URL's before the store reads anything.
       const meta = isObject(body) && isObject(body.metadata) ? body.metadata : {};
       checkName(r, { metadata: { name: typeof meta.name === 'string' ? meta.name : '' } } as KubeObject);

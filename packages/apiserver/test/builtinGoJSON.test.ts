@@ -27,8 +27,26 @@ describe('encodeAsGo (encoding/json of the k8s.io/api types)', () => {
     encodeAsGo(d, { group: 'apps', version: 'v1', kind: 'Deployment' });
     // DeploymentSpec: Replicas *int32 (kept at 0), Paused bool and MinReadySeconds int32 omitempty,
     // Strategy DeploymentStrategy (a struct: never omitted, its zero value written), Container.Image
-    // string omitempty, Container.Resources a struct (written as {}).
-    expect(d.spec).to.deep.equal({ replicas: 0, strategy: {}, template: { spec: { containers: [{ name: 'c', resources: {} }] } } });
+    // string omitempty, Container.Resources a struct (written as {}), PodTemplateSpec.ObjectMeta a struct
+    // left out (written as {}: its members are all omitempty or omitzero).
+    expect(d.spec).to.deep.equal({ replicas: 0, strategy: {}, template: { metadata: {}, spec: { containers: [{ name: 'c', resources: {} }] } } });
+  });
+
+  it('writes the members a request left out as their zero values, unless omitempty drops them', () => {
+    // DeploymentCondition: Status is a plain string (""), the two times are structs (a zero Time writes
+    // null, omitempty or not); HTTPGetAction.Port an IntOrString (0). Nil pointers, maps and slices
+    // stay absent (Go writes them as null, which reads as absent).
+    const d: Record<string, unknown> = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+      spec: { template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', readinessProbe: { httpGet: { path: '/' } } }] } } },
+      status: { conditions: [{ type: 'Available' }] },
+    };
+    encodeAsGo(d, { group: 'apps', version: 'v1', kind: 'Deployment' });
+    expect(d.status).to.deep.equal({ conditions: [{ type: 'Available', status: '', lastUpdateTime: null, lastTransitionTime: null }] });
+    expect(d.spec).to.deep.equal({
+      strategy: {},
+      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', readinessProbe: { httpGet: { path: '/', port: 0 } }, resources: {} }] } },
+    });
   });
 
   it('keeps values inside maps and lists, and members the Go type lacks', () => {
