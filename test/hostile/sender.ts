@@ -7,7 +7,24 @@ import { startApiServer } from '@kubekit/apiserver';
 import { startReferenceApiServer } from '@kubekit/envtest';
 
 /** A server's answer: the HTTP status, the body text, and the `message` of a `Status` body. */
-export interface Answer { status: number; text: string; message: string }
+export interface Answer {
+  status: number;
+  text: string;
+  message: string;
+  /** The texts of the `Warning` headers (`299 - "text"`), in order. */
+  warnings: string[];
+}
+
+/** The text of each `Warning` header of an answer, unquoted. */
+function warningTexts(rawHeaders: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].toLowerCase() !== 'warning') continue;
+    const m = /^\d{3} \S+ "((?:[^"\\]|\\.)*)"/.exec(rawHeaders[i + 1]);
+    if (m !== null) out.push(m[1].replace(/\\(.)/g, '$1'));
+  }
+  return out;
+}
 
 /** Sends one request; `contentType` defaults to JSON, `accept` to none. */
 export type Send = (method: string, path: string, body?: string, contentType?: string, accept?: string) => Promise<Answer>;
@@ -34,7 +51,7 @@ export function sender(base: string, token: string | undefined, ca: string | und
         } catch {
           // a watch stream or an empty body
         }
-        resolve({ status: res.statusCode ?? 0, text, message });
+        resolve({ status: res.statusCode ?? 0, text, message, warnings: warningTexts(res.rawHeaders) });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs / 1000} s`)));

@@ -29,6 +29,7 @@ import { publishedTableColumns } from './builtinTableColumns.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
+import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings } from './podWarnings.js';
 
 /** One Table column of a built-in kind and how its cell is computed. */
 export interface BuiltinColumn {
@@ -59,7 +60,8 @@ export interface BuiltinSpec {
   generation?: boolean;
   /** The member whose changes bump the generation. @defaultValue `spec` */
   generationField?: string;
-  prepareForCreate?: (o: KubeObject) => void;
+  /** The strategy's `PrepareForCreate`; `warnings` takes what it warns about (the pod's AppArmor version skew). */
+  prepareForCreate?: (o: KubeObject, warnings: string[]) => void;
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
@@ -73,6 +75,10 @@ export interface BuiltinSpec {
   updateValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
   validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
+  /** The strategy's `WarningsOnCreate`, sent once the object validated. */
+  warningsOnCreate?: (o: KubeObject) => string[];
+  /** The strategy's `WarningsOnUpdate` (of the main resource), sent once the update validated. */
+  warningsOnUpdate?: (o: KubeObject, old: KubeObject) => string[];
   /**
    * The kind's status strategy, in place of the generic one (everything but the status from the old
    * object): Pods keep their spec and owner references but take new labels and annotations.
@@ -248,9 +254,9 @@ export class BuiltinResourceType implements ResourceType {
     throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }
 
-  prepareForCreate(object: KubeObject, _ctx: WriteContext): void {
+  prepareForCreate(object: KubeObject, ctx: WriteContext): void {
     if (this.spec.generation === true) object.metadata.generation = 1;
-    this.spec.prepareForCreate?.(object);
+    this.spec.prepareForCreate?.(object, ctx.warnings);
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
@@ -290,8 +296,10 @@ export class BuiltinResourceType implements ResourceType {
     return ctx.subresource !== '' && strategies !== undefined && Object.hasOwn(strategies, ctx.subresource) ? strategies[ctx.subresource] : undefined;
   }
 
-  validateCreate(object: KubeObject, _ctx: WriteContext): FieldError[] {
-    return [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
+  validateCreate(object: KubeObject, ctx: WriteContext): FieldError[] {
+    const errs = [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
+    if (errs.length === 0) addWarnings(ctx, this.spec.warningsOnCreate?.(object));
+    return errs;
   }
 
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
@@ -301,8 +309,15 @@ export class BuiltinResourceType implements ResourceType {
     if (status && this.spec.validateStatusUpdate !== undefined) return this.spec.validateStatusUpdate(object, old, meta);
     const strategy = this.subresourceStrategy(ctx);
     if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
-    return [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
+    const errs = [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
+    if (errs.length === 0 && ctx.subresource === '') addWarnings(ctx, this.spec.warningsOnUpdate?.(object, old));
+    return errs;
   }
+}
+
+/** Adds a strategy's warnings to the answer (the apiserver's recorder drops repeats). */
+function addWarnings(ctx: WriteContext, warnings: readonly string[] | undefined): void {
+  for (const w of warnings ?? []) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
 }
 
 /** The package of a group's internal types, as conversion errors name them (`core.ConfigMap`). */
@@ -429,16 +444,18 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Nominated Node', type: 'string', priority: 1 }, cell: (o) => (isObject(o.status) ? o.status.nominatedNodeName : undefined) ?? '<none>' },
         { def: { name: 'Readiness Gates', type: 'string', priority: 1 }, cell: readinessGates },
       ],
+      warningsOnCreate: (o) => [...podNameWarning(o, "the Pod's hostname"), ...podSpecWarnings(undefined, o.spec, o.metadata)],
       deleteReturnsObject: true,
       // Pods have a generation since 1.34 (PodObservedGenerationTracking): 1 on create, +1 per spec change.
       generation: true,
       defaults: defaultPod,
-      prepareForCreate: (o) => {
+      prepareForCreate: (o, warnings) => {
         // The admission plugins every cluster runs on pods, then the status a new pod gets.
         admitPodPriority(o);
         admitPodRuntimeClass(o);
         admitPodTolerations(o);
         o.status = initialPodStatus(o);
+        applyAppArmorVersionSkew(o, warnings);
       },
       // The same admission plugins on an update of the pod itself, before the strategy compares specs.
       prepareForUpdate: (o, old) => {

@@ -22,6 +22,30 @@ import { validatePodSpec } from './podSpecValidation.js';
 import { validatePodSpecificAnnotations } from './podValidation.js';
 import { validateAnnotations } from './objectMeta.js';
 import { append } from './internal/podFields.js';
+import { podNameWarning, podSpecWarnings } from './podWarnings.js';
+
+/** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation: a spec change). */
+function templateWarnings(o: KubeObject, path: string[] = ['spec']): string[] {
+  const template = valueAt(o, ...path, 'template');
+  return podSpecWarnings(FieldPath.root(...path, 'template'), valueAt(template, 'spec'), valueAt(template, 'metadata'));
+}
+
+/** A StatefulSet's warning for a negative `revisionHistoryLimit` (which it takes: every revision is kept). */
+function revisionHistoryWarning(o: KubeObject): string[] {
+  const limit = valueAt(o, 'spec', 'revisionHistoryLimit');
+  return typeof limit === 'number' && limit < 0 ? ['spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended'] : [];
+}
+
+/** `WarningsForJobSpec`: an Indexed Job too large to track its failed indexes, then the template's warnings. */
+function jobSpecWarnings(o: KubeObject, path: string[]): string[] {
+  const warnings: string[] = [];
+  const completions = valueAt(o, ...path, 'completions');
+  const parallelism = valueAt(o, ...path, 'parallelism');
+  if (valueAt(o, ...path, 'completionMode') === 'Indexed' && typeof completions === 'number' && completions > 100_000 && typeof parallelism === 'number' && parallelism > 10_000) {
+    warnings.push(`${path.join('.')}: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail`);
+  }
+  return [...warnings, ...templateWarnings(o, path)];
+}
 
 /**
  * `ValidatePodTemplateSpec`: the template's labels and annotations (named without `metadata`, as the
@@ -343,6 +367,8 @@ const deployment: BuiltinSpec = {
     ...validateDeploymentRollout(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+  warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
+  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
   statusKeepsLabels: true,
   validateStatusUpdate: validateDeploymentStatusUpdate,
 };
@@ -451,6 +477,8 @@ const replicaSet: BuiltinSpec = {
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+  warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
+  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
 };
 
 const statefulSet: BuiltinSpec = {
@@ -491,6 +519,8 @@ const statefulSet: BuiltinSpec = {
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+  warningsOnCreate: (o) => [...templateWarnings(o), ...revisionHistoryWarning(o)],
+  warningsOnUpdate: (o, old) => [...(deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)), ...revisionHistoryWarning(o)],
 };
 
 /** `ValidateStatefulSetSpec`: the pod management policy is one of the two. */
@@ -558,6 +588,8 @@ const daemonSet: BuiltinSpec = {
     ...validateDaemonSetRollout(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+  warningsOnCreate: (o) => templateWarnings(o),
+  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
 };
 
 function jobStatus(o: KubeObject): string {
@@ -653,6 +685,8 @@ const job: BuiltinSpec = {
     return errs;
   },
   validateUpdate: (o, old) => [...immutable(o, old, 'spec', 'selector'), ...immutable(o, old, 'spec', 'template'), ...immutable(o, old, 'spec', 'completions')],
+  warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...jobSpecWarnings(o, ['spec'])],
+  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : jobSpecWarnings(o, ['spec'])),
 };
 
 const cronJob: BuiltinSpec = {
@@ -694,6 +728,8 @@ const cronJob: BuiltinSpec = {
     append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'jobTemplate', 'spec', 'podFailurePolicy')));
     return errs;
   },
+  warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])],
+  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])),
 };
 
 /** The workload kinds (see the file comment). */

@@ -1,0 +1,307 @@
+/**
+ * The warnings kube-apiserver 1.34.4 sends for a pod spec (`pkg/api/pod/warnings.go`,
+ * `warningsForPodSpecAndMeta`), in its order: deprecated node labels in the node selector, the node
+ * affinity and topology spread constraints; a topology spread constraint or a pod (anti-)affinity term
+ * without a label selector; deprecated annotations and volume types; duplicate host alias IPs and image
+ * pull secret names, and empty ones; fractional byte quantities; seccomp and AppArmor annotations the
+ * fields replaced; environment variables that hide an earlier one; port definitions that duplicate,
+ * overlap or are ambiguous, ports named twice; a negative termination grace period.
+ *
+ * Not yet: overlapping paths of projected and ConfigMap/Secret volumes, non-canonical IP addresses,
+ * and the claim template of an ephemeral volume. Go visits maps in random order; here keys are sorted.
+ */
+import { FieldPath, goQuote, quantityDecimal, canonicalQuantity, type KubeObject } from '@kubekit/core';
+import { isObject, type JSONObject } from './internal/own.js';
+import { isDNS1123Label, isValidLabelValue } from '@kubekit/selectors';
+
+const deprecatedNodeLabels: Readonly<Record<string, string>> = {
+  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
+  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
+  'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
+  'failure-domain.beta.kubernetes.io/zone': 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+  'beta.kubernetes.io/instance-type': 'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
+  'app.kubernetes.io/created-by': 'deprecated since v1.9',
+  'scheduler.alpha.kubernetes.io/preferAvoidPods': 'deprecated since v1.22; use Taints and Tolerations instead',
+  'node-role.kubernetes.io/master': 'use "node-role.kubernetes.io/control-plane" instead',
+};
+
+const deprecatedAnnotations: readonly [string, string][] = [
+  ['scheduler.alpha.kubernetes.io/critical-pod', 'non-functional in v1.16+; use the "priorityClassName" field instead'],
+  ['security.alpha.kubernetes.io/sysctls', 'non-functional in v1.11+; use the "sysctls" field instead'],
+  ['security.alpha.kubernetes.io/unsafe-sysctls', 'non-functional in v1.11+; use the "sysctls" field instead'],
+];
+
+/** Deprecated volume sources, in the order the apiserver checks them (gitRepo: the GitRepoVolumeDriver gate is off in 1.34). */
+const deprecatedVolumes: readonly [string, string][] = [
+  ['photonPersistentDisk', 'deprecated in v1.11, non-functional in v1.16+'],
+  ['gitRepo', 'deprecated in v1.11, and disabled by default in v1.33+'],
+  ['scaleIO', 'deprecated in v1.16, non-functional in v1.22+'],
+  ['flocker', 'deprecated in v1.22, non-functional in v1.25+'],
+  ['storageos', 'deprecated in v1.22, non-functional in v1.25+'],
+  ['quobyte', 'deprecated in v1.22, non-functional in v1.25+'],
+  ['glusterfs', 'deprecated in v1.25, non-functional in v1.26+'],
+  ['cephfs', 'deprecated in v1.28, non-functional in v1.31+'],
+  ['rbd', 'deprecated in v1.28, non-functional in v1.31+'],
+];
+
+const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * The warnings of a pod's spec and metadata (`base` undefined: a Pod) or of a pod template at `base`
+ * (`spec.template`, `template`).
+ */
+export function podSpecWarnings(base: FieldPath | undefined, spec: unknown, meta: unknown): string[] {
+  if (!isObject(spec)) return [];
+  const at = (...names: string[]): FieldPath => (base === undefined ? FieldPath.root(...names) : base.child(...names));
+  const annotations = isObject(meta) && isObject(meta.annotations) ? meta.annotations : {};
+  const warnings: string[] = [];
+
+  if (isObject(spec.nodeSelector)) {
+    for (const k of Object.keys(spec.nodeSelector).sort()) {
+      if (Object.hasOwn(deprecatedNodeLabels, k)) warnings.push(`${String(at('spec', 'nodeSelector').key(k))}: ${deprecatedNodeLabels[k]}`);
+    }
+  }
+  const affinity = isObject(spec.affinity) ? spec.affinity : undefined;
+  const nodeAffinity = isObject(affinity?.nodeAffinity) ? affinity.nodeAffinity : undefined;
+  if (nodeAffinity !== undefined) {
+    const required = nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+    if (isObject(required)) {
+      objects(required.nodeSelectorTerms).forEach((term, i) => warnings.push(...nodeSelectorTermWarnings(term, false, at('spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms').index(i))));
+    }
+    objects(nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((term, i) => {
+      warnings.push(...nodeSelectorTermWarnings(isObject(term.preference) ? term.preference : {}, true, at('spec', 'affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i).child('preference')));
+    });
+  }
+  objects(spec.topologySpreadConstraints).forEach((t, i) => {
+    const path = at('spec', 'topologySpreadConstraints').index(i);
+    const key = str(t.topologyKey);
+    if (Object.hasOwn(deprecatedNodeLabels, key)) warnings.push(`${String(path.child('topologyKey'))}: ${key} is ${deprecatedNodeLabels[key]}`);
+    if (!isObject(t.labelSelector)) warnings.push(`${String(path.child('labelSelector'))}: a null labelSelector results in matching no pod`);
+  });
+
+  for (const [key, message] of deprecatedAnnotations) {
+    if (Object.hasOwn(annotations, key)) warnings.push(`${String(at('metadata', 'annotations').key(key))}: ${message}`);
+  }
+
+  objects(spec.volumes).forEach((v, i) => {
+    for (const [source, message] of deprecatedVolumes) {
+      if (isObject(v[source])) warnings.push(`${String(at('spec', 'volumes').index(i).child(source === 'storageos' ? 'storageOS' : source))}: ${message}`);
+    }
+  });
+
+  const aliases = objects(spec.hostAliases);
+  if (aliases.length > 1) {
+    const seen = new Set<string>();
+    aliases.forEach((a, i) => {
+      const ip = str(a.ip);
+      if (seen.has(ip)) warnings.push(`${String(at('spec', 'hostAliases').index(i).child('ip'))}: duplicate ip ${goQuote(ip)}`);
+      else seen.add(ip);
+    });
+  }
+  const pullSecrets = objects(spec.imagePullSecrets);
+  if (pullSecrets.length > 1) {
+    const seen = new Set<string>();
+    pullSecrets.forEach((s, i) => {
+      const name = str(s.name);
+      if (seen.has(name)) warnings.push(`${String(at('spec', 'imagePullSecrets').index(i).child('name'))}: duplicate name ${goQuote(name)}`);
+      else seen.add(name);
+    });
+  }
+  pullSecrets.forEach((s, i) => {
+    if (str(s.name) === '') warnings.push(`${String(at('spec', 'imagePullSecrets').index(i).child('name'))}: invalid empty name ""`);
+  });
+
+  if (isObject(spec.overhead)) {
+    for (const resource of ['memory', 'ephemeral-storage']) {
+      const w = fractionalBytes(spec.overhead, resource, at('spec', 'overhead'));
+      if (w !== undefined) warnings.push(w);
+    }
+  }
+
+  const security = isObject(spec.securityContext) ? spec.securityContext : undefined;
+  if (!isObject(security?.seccompProfile) && Object.hasOwn(annotations, 'seccomp.security.alpha.kubernetes.io/pod')) {
+    warnings.push(`${String(at('metadata', 'annotations').key('seccomp.security.alpha.kubernetes.io/pod'))}: non-functional in v1.27+; use the "seccompProfile" field instead`);
+  }
+  const podAppArmor = isObject(security?.appArmorProfile) ? security.appArmorProfile : undefined;
+
+  const containers = visitContainers(spec, at('spec'));
+  for (const [c, path] of containers) {
+    const name = str(c.name);
+    const containerSecurity = isObject(c.securityContext) ? c.securityContext : undefined;
+    const seccompKey = `container.seccomp.security.alpha.kubernetes.io/${name}`;
+    if (!isObject(containerSecurity?.seccompProfile) && Object.hasOwn(annotations, seccompKey)) {
+      warnings.push(`${String(at('metadata', 'annotations').key(seccompKey))}: non-functional in v1.27+; use the "seccompProfile" field instead`);
+    }
+    // Pod templates only (a Pod's come through its AppArmor version skew handling).
+    const appArmorKey = `container.apparmor.security.beta.kubernetes.io/${name}`;
+    if (base !== undefined && !isObject(containerSecurity?.appArmorProfile) && Object.hasOwn(annotations, appArmorKey)) {
+      if (podAppArmor === undefined || !sameAppArmor(podAppArmor, appArmorFieldFor(str(annotations[appArmorKey])))) {
+        warnings.push(`${String(at('metadata', 'annotations').key(appArmorKey))}: deprecated since v1.30; use the "appArmorProfile" field instead`);
+      }
+    }
+    const resources = isObject(c.resources) ? c.resources : {};
+    for (const [list, resource] of [['limits', 'memory'], ['requests', 'memory'], ['limits', 'ephemeral-storage'], ['requests', 'ephemeral-storage']] as const) {
+      const w = isObject(resources[list]) ? fractionalBytes(resources[list], resource, path.child('resources', list)) : undefined;
+      if (w !== undefined) warnings.push(w);
+    }
+    const env = objects(c.env);
+    if (env.length > 1) {
+      const seen = new Set<string>();
+      env.forEach((e, i) => {
+        const n = str(e.name);
+        if (!seen.has(n)) {
+          seen.add(n);
+          return;
+        }
+        const ref = `$(${n})`;
+        const value = str(e.value);
+        if (isObject(e.valueFrom) || value === ref || !value.includes(ref)) {
+          warnings.push(`${String(path.child('env').index(i))}: hides previous definition of ${goQuote(n)}, which may be dropped when using apply`);
+        }
+      });
+    }
+  }
+
+  const ports = new Map<string, { path: FieldPath; port: JSONObject }[]>();
+  for (const [c, path] of containers) {
+    objects(c.ports).forEach((port, i) => {
+      const portPath = path.child('ports').index(i);
+      const hostIP = str(port.hostIP);
+      const hostPort = int(port.hostPort);
+      if (hostIP !== '' && hostPort === 0) warnings.push(`${String(portPath)}: hostIP set without hostPort: ${portStruct(port)}`);
+      const key = `${int(port.containerPort)}/${str(port.protocol)}`;
+      const others = ports.get(key) ?? [];
+      for (const other of others) {
+        const otherIP = str(other.port.hostIP);
+        const otherPort = int(other.port.hostPort);
+        if (hostIP === otherIP && hostPort === otherPort) warnings.push(`${String(portPath)}: duplicate port definition with ${String(other.path)}`);
+        else if (hostPort === 0 || otherPort === 0) warnings.push(`${String(portPath)}: overlapping port definition with ${String(other.path)}`);
+        else if (hostPort === otherPort && (hostIP === '') !== (otherIP === '')) warnings.push(`${String(portPath)}: dangerously ambiguous port definition with ${String(other.path)}`);
+      }
+      others.push({ path: portPath, port });
+      ports.set(key, others);
+    });
+  }
+  const portNames = new Map<string, FieldPath>();
+  for (const [c, path] of containers) {
+    objects(c.ports).forEach((port, i) => {
+      const name = str(port.name);
+      if (name === '') return;
+      const other = portNames.get(name);
+      if (other !== undefined) warnings.push(`${String(path.child('ports').index(i))}: duplicate port name ${goQuote(name)} with ${String(other)}, services and probes that select ports by name will use ${String(other)}`);
+      else portNames.set(name, path.child('ports').index(i));
+    });
+  }
+
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) {
+    warnings.push(`${String(at('spec', 'terminationGracePeriodSeconds'))}: must be >= 0; negative values are invalid and will be treated as 1`);
+  }
+
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const a = isObject(affinity?.[kind]) ? (affinity[kind] as JSONObject) : undefined;
+    if (a === undefined) continue;
+    objects(a.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
+      if (!isObject(t.labelSelector)) warnings.push(`${String(at('spec', 'affinity', kind, 'requiredDuringSchedulingIgnoredDuringExecution').index(i).child('labelSelector'))}: a null labelSelector results in matching no pod`);
+    });
+    objects(a.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
+      const term = isObject(t.podAffinityTerm) ? t.podAffinityTerm : {};
+      if (!isObject(term.labelSelector)) warnings.push(`${String(at('spec', 'affinity', kind, 'preferredDuringSchedulingIgnoredDuringExecution').index(i).child('podAffinityTerm', 'labelSelector'))}: a null labelSelector results in matching no pod`);
+    });
+  }
+  return warnings;
+}
+
+/** `GetWarningsForNodeSelectorTerm`: deprecated keys, and (for preferred terms) values that are not label values. */
+function nodeSelectorTermWarnings(term: JSONObject, checkValues: boolean, path: FieldPath): string[] {
+  const warnings: string[] = [];
+  objects(term.matchExpressions).forEach((e, i) => {
+    const key = str(e.key);
+    if (Object.hasOwn(deprecatedNodeLabels, key)) warnings.push(`${String(path.child('matchExpressions').index(i).child('key'))}: ${key} is ${deprecatedNodeLabels[key]}`);
+    if (!checkValues || !Array.isArray(e.values)) return;
+    e.values.forEach((v, j) => {
+      const value = str(v);
+      for (const msg of isValidLabelValue(value)) warnings.push(`${String(path.child('matchExpressions').index(i).child('values').index(j))}: ${value} is invalid, ${msg}`);
+    });
+  });
+  return warnings;
+}
+
+/** `pods.VisitContainersWithPath`: init containers, containers, ephemeral containers, each with its path. */
+function visitContainers(spec: JSONObject, path: FieldPath): [JSONObject, FieldPath][] {
+  const out: [JSONObject, FieldPath][] = [];
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
+    if (!Array.isArray(spec[list])) continue;
+    (spec[list] as unknown[]).forEach((c, i) => {
+      if (isObject(c)) out.push([c, path.child(list).index(i)]);
+    });
+  }
+  return out;
+}
+
+/** The warning for a byte quantity that is not a whole number of bytes (`MilliValue() % 1000 != 0`). */
+function fractionalBytes(list: JSONObject, resource: string, path: FieldPath): string | undefined {
+  if (!Object.hasOwn(list, resource)) return undefined;
+  const value = quantityDecimal(list[resource]);
+  if (value === undefined || value.digits === '' || value.exponent >= 0) return undefined;
+  return `${String(path.key(resource))}: fractional byte value ${goQuote(canonicalQuantity(list[resource]) ?? '')} is invalid, must be an integer`;
+}
+
+/** Go's `%+v` of the internal ContainerPort. */
+function portStruct(p: JSONObject): string {
+  return `{Name:${str(p.name)} HostPort:${int(p.hostPort)} ContainerPort:${int(p.containerPort)} Protocol:${str(p.protocol)} HostIP:${str(p.hostIP)}}`;
+}
+
+/** `ApparmorFieldForAnnotation`: the profile an AppArmor annotation stands for, if any. */
+function appArmorFieldFor(annotation: string): JSONObject | undefined {
+  if (annotation === 'runtime/default') return { type: 'RuntimeDefault' };
+  if (annotation === 'unconfined') return { type: 'Unconfined' };
+  if (annotation.startsWith('localhost/')) return { type: 'Localhost', localhostProfile: annotation.slice('localhost/'.length) };
+  return undefined;
+}
+
+function sameAppArmor(a: JSONObject, b: JSONObject | undefined): boolean {
+  return b !== undefined && str(a.type) === str(b.type) && (a.localhostProfile ?? null) === (b.localhostProfile ?? null);
+}
+
+/** The warning about an object name that is no DNS label, for the kinds whose names become pod names and host names (`what`). */
+export function podNameWarning(o: KubeObject, what: string): string[] {
+  const msgs = isDNS1123Label(o.metadata.name ?? '');
+  return msgs.length === 0 ? [] : [`metadata.name: this is used in ${what}, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
+}
+
+/**
+ * The pod strategy's `applyAppArmorVersionSkew` (on create): a container without an AppArmor profile
+ * whose deprecated annotation names a valid one that differs from the pod's gets it as its field; an
+ * annotation that names none, or one that was copied, is warned about (here, before the strategy's
+ * other warnings, as the apiserver sends it). Not for Windows pods.
+ */
+export function applyAppArmorVersionSkew(pod: KubeObject, warnings: string[]): void {
+  const spec = isObject(pod.spec) ? pod.spec : undefined;
+  if (spec === undefined || (isObject(spec.os) && spec.os.name === 'windows')) return;
+  const annotations = isObject(pod.metadata.annotations) ? pod.metadata.annotations : {};
+  const security = isObject(spec.securityContext) ? spec.securityContext : undefined;
+  const podProfile = isObject(security?.appArmorProfile) ? security.appArmorProfile : undefined;
+  for (const [c] of visitContainers(spec, FieldPath.root('spec'))) {
+    const key = `container.apparmor.security.beta.kubernetes.io/${str(c.name)}`;
+    if (!Object.hasOwn(annotations, key)) continue;
+    if (isObject(c.securityContext) && c.securityContext.appArmorProfile !== undefined && c.securityContext.appArmorProfile !== null) continue;
+    let field = appArmorFieldFor(str(annotations[key]));
+    // A Localhost profile the field would refuse (empty, padded, over 4095 bytes) is not copied.
+    if (field?.type === 'Localhost') {
+      const profile = str(field.localhostProfile);
+      if (profile === '' || profile.trim() !== profile || Buffer.byteLength(profile) > 4095) field = undefined;
+    }
+    let warn = field === undefined;
+    if (field !== undefined && !(podProfile !== undefined && sameAppArmor(podProfile, field))) {
+      if (!isObject(c.securityContext)) c.securityContext = {};
+      (c.securityContext as JSONObject).appArmorProfile = field;
+      warn = true;
+    }
+    if (warn) {
+      const w = `${String(FieldPath.root('metadata', 'annotations').key(key))}: deprecated since v1.30; use the "appArmorProfile" field instead`;
+      if (!warnings.includes(w)) warnings.push(w);
+    }
+  }
+}
