@@ -43,6 +43,19 @@ async function run(s: Send): Promise<void> {
     'spec.containers[1].ports[0]: overlapping port definition with spec.containers[0].ports[0]',
     'spec.containers[1].ports[0]: duplicate port name "http" with spec.containers[0].ports[0], services and probes that select ports by name will use spec.containers[0].ports[0]',
   ]);
+  // Volume files whose paths overlap (a trailing slash is cut), and a projection without a source.
+  expect((await pod({
+    volumes: [
+      { name: 'cm', configMap: { name: 'c', items: [{ key: 'a', path: 'x' }, { key: 'b', path: 'x/y' }, { key: 'c', path: 'x/' }] } },
+      { name: 'dw', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }, { path: 'n', fieldRef: { fieldPath: 'metadata.namespace' } }] } },
+      { name: 'pr', projected: { sources: [{ configMap: { name: 'c', items: [{ key: 'a', path: 't' }] } }, { secret: { name: 's', items: [{ key: 'a', path: 't/u' }] } }, {}] } },
+    ],
+    containers: [c()],
+  })).warnings).to.deep.equal([
+    hostname, 'volume "cm" (ConfigMap "c"): overlapping paths: "x/y" with "x"', 'volume "cm" (ConfigMap "c"): overlapping paths: "x" with "x"',
+    'volume "cm" (ConfigMap "c"): overlapping paths: "x" with "x/y"', 'volume "dw" (DownwardAPI): overlapping paths: "n" with "n"',
+    'volume "pr" (Projected): overlapping paths: "t/u" (Secret "s") with "t" (ConfigMap "c")', 'volume "pr" (Projected) has no sources provided',
+  ]);
   // The AppArmor annotation becomes the container's field, and is warned about first.
   const armored = await pod({ containers: [c()] }, { 'container.apparmor.security.beta.kubernetes.io/web': 'localhost/custom' });
   expect(armored.warnings).to.deep.equal(['metadata.annotations[container.apparmor.security.beta.kubernetes.io/web]: deprecated since v1.30; use the "appArmorProfile" field instead', hostname]);

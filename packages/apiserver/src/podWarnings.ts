@@ -7,8 +7,8 @@
  * fields replaced; environment variables that hide an earlier one; port definitions that duplicate,
  * overlap or are ambiguous, ports named twice; a negative termination grace period.
  *
- * Not yet: overlapping paths of projected and ConfigMap/Secret volumes, non-canonical IP addresses,
- * and the claim template of an ephemeral volume. Go visits maps in random order; here keys are sorted.
+ * Also the paths of ConfigMap, Secret, downward API and projected volumes that overlap. Not yet:
+ * non-canonical IP addresses, and the claim template of an ephemeral volume. Go visits maps in random order; here keys are sorted.
  */
 import { FieldPath, goQuote, quantityDecimal, canonicalQuantity, type KubeObject } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
@@ -90,6 +90,8 @@ export function podSpecWarnings(base: FieldPath | undefined, spec: unknown, meta
       if (isObject(v[source])) warnings.push(`${String(at('spec', 'volumes').index(i).child(source === 'storageos' ? 'storageOS' : source))}: ${message}`);
     }
   });
+
+  warnings.push(...overlappingVolumePaths(objects(spec.volumes)));
 
   const aliases = objects(spec.hostAliases);
   if (aliases.length > 1) {
@@ -304,4 +306,71 @@ export function applyAppArmorVersionSkew(pod: KubeObject, warnings: string[]): v
       if (!warnings.includes(w)) warnings.push(w);
     }
   }
+}
+
+/** A volume file's path and where it comes from, as `pathAndSource` prints it. */
+interface PathAndSource { path: string; source: string }
+
+const pathText = (p: PathAndSource): string => (p.source === '' ? goQuote(p.path) : `${goQuote(p.path)} (${p.source})`);
+
+function itemPaths(items: unknown, source: string): PathAndSource[] {
+  return objects(items).map((i) => ({ path: str(i.path), source }));
+}
+
+/** `checkForOverlap`: the earlier paths that are `needle`, under it, or above it. */
+function overlapsWith(haystack: readonly PathAndSource[], needle: PathAndSource): PathAndSource[] {
+  if (needle.path === '') return [];
+  return haystack.filter((item) => item.path !== '' && (`${item.path}/`.startsWith(`${needle.path}/`) || `${needle.path}/`.startsWith(`${item.path}/`)));
+}
+
+/** `warningsForOverlappingVirtualPaths`. */
+function overlappingVolumePaths(volumes: readonly JSONObject[]): string[] {
+  const warnings: string[] = [];
+  const warn = (volume: JSONObject, what: string, body: string): void => {
+    warnings.push(`volume ${goQuote(str(volume.name))} (${what}): overlapping paths: ${body}`);
+  };
+  const mapping = (paths: PathAndSource[]): string[] => {
+    const out: string[] = [];
+    const seen: PathAndSource[] = [];
+    for (const p of paths) {
+      const ps = { ...p, path: p.path.replace(/\/+$/, '') };
+      for (const c of overlapsWith(seen, ps)) out.push(`${pathText(ps)} with ${pathText(c)}`);
+      seen.push(ps);
+    }
+    return out;
+  };
+  for (const v of volumes) {
+    if (isObject(v.configMap) && Array.isArray(v.configMap.items)) for (const o of mapping(itemPaths(v.configMap.items, ''))) warn(v, `ConfigMap ${goQuote(str(v.configMap.name))}`, o);
+    if (isObject(v.secret) && Array.isArray(v.secret.items)) for (const o of mapping(itemPaths(v.secret.items, ''))) warn(v, `Secret ${goQuote(str(v.secret.secretName))}`, o);
+    if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) for (const o of mapping(itemPaths(v.downwardAPI.items, ''))) warn(v, 'DownwardAPI', o);
+    if (!isObject(v.projected)) continue;
+    const all: PathAndSource[] = [];
+    for (const source of objects(v.projected.sources)) {
+      const set = (k: string): boolean => source[k] !== undefined && source[k] !== null;
+      if (!['configMap', 'secret', 'downwardAPI', 'serviceAccountToken', 'clusterTrustBundle', 'podCertificate'].some(set)) {
+        warnings.push(`volume ${goQuote(str(v.name))} (Projected) has no sources provided`);
+        continue;
+      }
+      let paths: PathAndSource[] = [];
+      if (isObject(source.configMap) && Array.isArray(source.configMap.items)) paths = itemPaths(source.configMap.items, `ConfigMap ${goQuote(str(source.configMap.name))}`);
+      else if (isObject(source.secret) && Array.isArray(source.secret.items)) paths = itemPaths(source.secret.items, `Secret ${goQuote(str(source.secret.name))}`);
+      else if (isObject(source.downwardAPI) && Array.isArray(source.downwardAPI.items)) paths = itemPaths(source.downwardAPI.items, 'DownwardAPI');
+      else if (isObject(source.serviceAccountToken)) paths = [{ path: str(source.serviceAccountToken.path), source: 'ServiceAccountToken' }];
+      else if (isObject(source.clusterTrustBundle)) {
+        const b = source.clusterTrustBundle;
+        paths = [{ path: str(b.path), source: `ClusterTrustBundle ${goQuote(typeof b.name === 'string' ? b.name : str(b.signerName))}` }];
+      } else if (isObject(source.podCertificate)) {
+        const c = source.podCertificate;
+        for (const [k, what] of [['certificateChainPath', 'PodCertificate chain'], ['keyPath', 'PodCertificate key'], ['credentialBundlePath', 'PodCertificate credential bundle']] as const) {
+          if (str(c[k]) !== '') paths.push({ path: str(c[k]), source: what });
+        }
+      }
+      for (const p of paths) {
+        const ps = { ...p, path: p.path.replace(/\/+$/, '') };
+        for (const c of overlapsWith(all, ps)) warn(v, 'Projected', `${pathText(ps)} with ${pathText(c)}`);
+        all.push(ps);
+      }
+    }
+  }
+  return warnings;
 }
