@@ -13,7 +13,7 @@
  */
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
 import { FieldError, FieldPath, forbidden, goJSON, goJSONString, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { labelSelectorFromObject, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
+import { labelSelectorFromObject, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, cloneJSON, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -66,35 +66,77 @@ function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
   return errs;
 }
 
+/** Go's `json.Marshal` of a `metav1.LabelSelector`: its members in declaration order, empty ones left out. */
+function selectorJSON(selector: unknown): string {
+  if (!isObject(selector)) return goJSON(selector ?? null);
+  const parts: string[] = [];
+  if (isObject(selector.matchLabels) && Object.keys(selector.matchLabels).length > 0) parts.push(`"matchLabels":${goJSON(selector.matchLabels)}`);
+  if (Array.isArray(selector.matchExpressions) && selector.matchExpressions.length > 0) {
+    const exprs = selector.matchExpressions.map((e) => {
+      if (!isObject(e)) return goJSON(e);
+      const members = [`"key":${goJSON(e.key ?? '')}`, `"operator":${goJSON(e.operator ?? '')}`];
+      if (Array.isArray(e.values) && e.values.length > 0) members.push(`"values":${goJSON(e.values)}`);
+      return `{${members.join(',')}}`;
+    });
+    parts.push(`"matchExpressions":[${exprs.join(',')}]`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 /**
- * The selector checks of `ValidateDeploymentSpec`, `ValidateReplicaSetSpec`, `ValidateDaemonSetSpec`
- * and `ValidateStatefulSetSpec`: required, not empty, valid, and matching the template's labels.
+ * The selector checks of `ValidateDeploymentSpec` and `ValidateReplicaSetSpec` (`deployment`),
+ * `ValidateStatefulSetSpec`, `ValidateDaemonSetSpec` and `validateJobSpec`, each in its order: required
+ * (not for a DaemonSet), `ValidateLabelSelector`'s errors, not empty (not for a DaemonSet or a Job here;
+ * a DaemonSet's comes after the template check), the selector that does not convert (`LabelSelectorAsSelector`:
+ * "invalid label selector" for the first two kinds, no detail for a StatefulSet, nothing for the others),
+ * and the template's labels matching it (a nil selector matches nothing, an empty one everything).
+ * `unparsable`: the template is not validated then (Deployments, ReplicaSets, StatefulSets).
  */
-function validateSelector(o: KubeObject, kindWord: string, templatePath = ['spec', 'template']): FieldError[] {
-  const specPath = FieldPath.root('spec');
+function validateSelector(o: KubeObject, kindWord: 'deployment' | 'statefulset' | 'daemonset' | 'job', templatePath = ['spec', 'template']): { errs: FieldError[]; unparsable: boolean } {
+  const path = FieldPath.root('spec', 'selector');
   const selector = valueAt(o, 'spec', 'selector');
   const labels = objectAt(o, ...templatePath, 'metadata', 'labels');
-  const mismatch = invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? null, '`selector` does not match template `labels`');
-  if (selector === undefined || selector === null) {
-    // A nil selector selects nothing, so the template never matches (DaemonSets only say that).
-    return kindWord === 'daemonset' ? [mismatch] : [required(specPath.child('selector'), ''), mismatch];
+  const errs: FieldError[] = [];
+  const nil = selector === undefined || selector === null;
+  const empty = isObject(selector) && (isObject(selector.matchLabels) ? Object.keys(selector.matchLabels).length : 0) + (Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0) === 0;
+  const emptyError = new FieldError('FieldValueInvalid', path, selector, `empty selector is invalid for ${kindWord}`, selectorJSON(selector));
+  if (nil) {
+    if (kindWord !== 'daemonset') errs.push(required(path, ''));
+  } else {
+    errs.push(...validateLabelSelector(selector as LabelSelectorObject, path));
+    if (empty && (kindWord === 'deployment' || kindWord === 'statefulset')) errs.push(emptyError);
   }
-  if (!isObject(selector)) return [invalid(specPath.child('selector'), selector, 'invalid label selector')];
-  const ml = isObject(selector.matchLabels) ? Object.keys(selector.matchLabels).length : 0;
-  const me = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0;
-  if (ml + me === 0) {
-    return [new FieldError('FieldValueInvalid', specPath.child('selector'), selector, `empty selector is invalid for ${kindWord}`, '{}')];
+  let matches = false;
+  let unparsable = false;
+  if (!nil) {
+    try {
+      const parsed = labelSelectorFromObject(selector as LabelSelectorObject);
+      const set: Record<string, string> = {};
+      for (const [k, v] of Object.entries(labels ?? {})) set[k] = String(v);
+      matches = empty || parsed.matches(set);
+    } catch {
+      unparsable = true;
+    }
   }
-  let parsed;
-  try {
-    parsed = labelSelectorFromObject(selector as LabelSelectorObject);
-  } catch (err) {
-    return [invalid(specPath.child('selector'), selector, `invalid label selector: ${err instanceof Error ? err.message : String(err)}`)];
+  if (unparsable) {
+    if (kindWord === 'deployment') errs.push(new FieldError('FieldValueInvalid', path, selector, 'invalid label selector', selectorJSON(selector)));
+    else if (kindWord === 'statefulset') errs.push(new FieldError('FieldValueInvalid', path, selector, '', selectorJSON(selector)));
+  } else if (!matches) {
+    errs.push(invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? null, '`selector` does not match template `labels`'));
   }
-  const set: Record<string, string> = {};
-  for (const [k, v] of Object.entries(labels ?? {})) set[k] = String(v);
-  if (!parsed.matches(set)) return [mismatch];
-  return [];
+  if (empty && kindWord === 'daemonset') errs.push(emptyError);
+  return { errs, unparsable: unparsable && kindWord !== 'daemonset' && kindWord !== 'job' };
+}
+
+/** The selector checks and, unless the selector does not convert, the template's (`ValidatePodTemplateSpecForReplicaSet`). */
+function validateReplicaSetTemplate(o: KubeObject): FieldError[] {
+  const { errs, unparsable } = validateSelector(o, 'deployment');
+  if (unparsable) return errs;
+  return [
+    ...errs,
+    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
+    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
+  ];
 }
 
 /** `ValidateNonnegativeField` of an integer field of the spec, when it is set. */
@@ -296,7 +338,9 @@ function validateJobRestartPolicy(template: unknown, path: FieldPath, podFailure
 function immutable(o: KubeObject, old: KubeObject, ...path: string[]): FieldError[] {
   const now = valueAt(o, ...path);
   if (deepEqual(now, valueAt(old, ...path))) return [];
-  return [invalid(FieldPath.root(path[0], ...path.slice(1)), now ?? null, 'field is immutable')];
+  // A selector is printed as Go marshals its LabelSelector (members in declaration order).
+  const text = path.join('.') === 'spec.selector' ? selectorJSON(now) : undefined;
+  return [new FieldError('FieldValueInvalid', FieldPath.root(path[0], ...path.slice(1)), now ?? null, 'field is immutable', text)];
 }
 
 function num(o: unknown, ...path: string[]): number {
@@ -361,9 +405,7 @@ const deployment: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = {}; },
   validate: (o) => [
-    ...validateReplicas(o), ...validateSelector(o, 'deployment'),
-    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
-    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
+    ...validateReplicas(o), ...validateReplicaSetTemplate(o),
     ...validateDeploymentRollout(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
@@ -472,9 +514,7 @@ const replicaSet: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = { replicas: 0 }; },
   validate: (o) => [
-    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...validateSelector(o, 'deployment'),
-    ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
-    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'ReplicaSet'),
+    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...validateReplicaSetTemplate(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
@@ -514,14 +554,19 @@ const statefulSet: BuiltinSpec = {
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
   validate: (o) => [
     ...validatePodManagementPolicy(o), ...validateStatefulSetUpdateStrategy(o),
-    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...validateSelector(o, 'statefulset'),
-    ...validateStatefulSetTemplate(o),
+    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...statefulSetSelectorAndTemplate(o),
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => [...templateWarnings(o), ...revisionHistoryWarning(o)],
   warningsOnUpdate: (o, old) => [...(deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)), ...revisionHistoryWarning(o)],
 };
+
+/** A StatefulSet's selector checks, then its template's unless the selector does not convert. */
+function statefulSetSelectorAndTemplate(o: KubeObject): FieldError[] {
+  const { errs, unparsable } = validateSelector(o, 'statefulset');
+  return unparsable ? errs : [...errs, ...validateStatefulSetTemplate(o)];
+}
 
 /** `ValidateStatefulSetSpec`: the pod management policy is one of the two. */
 function validatePodManagementPolicy(o: KubeObject): FieldError[] {
@@ -582,7 +627,7 @@ const daemonSet: BuiltinSpec = {
     setTemplateGeneration(o, deepEqual(valueAt(o, 'spec', 'template'), valueAt(old, 'spec', 'template')) ? previous : previous + 1);
   },
   validate: (o) => [
-    ...validateSelector(o, 'daemonset'),
+    ...validateSelector(o, 'daemonset').errs,
     ...validatePodTemplate(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template')),
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'DaemonSet'),
     ...validateDaemonSetRollout(o),
@@ -676,7 +721,7 @@ const job: BuiltinSpec = {
   validate: (o) => {
     const tp = FieldPath.root('spec', 'template');
     const template = valueAt(o, 'spec', 'template');
-    const errs = [...validateSelector(o, 'job'), ...validatePodTemplate(template, tp)];
+    const errs = [...validateSelector(o, 'job').errs, ...validatePodTemplate(template, tp)];
     append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'podFailurePolicy')));
     for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
       const v = valueAt(o, 'spec', f);
