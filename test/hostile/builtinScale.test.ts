@@ -24,6 +24,7 @@ async function run(s: Send): Promise<void> {
     [`{${scale},${meta},"spec":{"replicas":2147483648}}`, '', cannot('Scale', 'v1', 'json: cannot unmarshal number 2147483648 into Go struct field ScaleSpec.spec.replicas of type int32')],
     [`{${scale},${meta},"spec":{"replicas":3},"status":{"replicas":"x"}}`, '', cannot('Scale', 'v1', 'json: cannot unmarshal string into Go struct field ScaleStatus.status.replicas of type int32')],
     [`{"apiVersion":"apps/v1","kind":"Deployment",${meta},"spec":{"replicas":3}}`, '', cannot('Deployment', 'v1', 'converting (v1.Deployment) to (autoscaling.Scale): unknown conversion')],
+    [`{"apiVersion":"apps/v1","kind":"Deployment",${meta},"spec":{"replicas":"3"}}`, '', cannot('Deployment', 'v1', 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32')],
     [`{"apiVersion":"autoscaling/v1","kind":"Deployment",${meta},"spec":{"replicas":3}}`, '', cannot('Deployment', 'v1', 'no kind "Deployment" is registered for version "autoscaling/v1" in scheme "pkg/runtime/scheme.go:110"')],
     [`{"apiVersion":"autoscaling/v2","kind":"Scale",${meta},"spec":{"replicas":3}}`, '', cannot('Scale', 'v2', 'no kind "Scale" is registered for version "autoscaling/v2" in scheme "pkg/runtime/scheme.go:110"')],
     [`{${scale},${meta},"spec":{"replicas":3},"extra":1}`, '?fieldValidation=Strict', cannot('Scale', 'v1', 'strict decoding error: unknown field "extra"')],

@@ -199,7 +199,8 @@ export function decodeBuiltinScale(body: unknown, wctx: WriteContext, registered
   const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
   const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a Scale: `;
   if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') {
-    if (registered({ group, version, kind })) throw KubeError.badRequest(`${prefix}converting (${version}.${kind}) to (autoscaling.Scale): unknown conversion`);
+    // A kind the scheme has is decoded into its own Go type first (its type errors are reported), then fails to convert.
+    if (registered({ group, version, kind })) throw KubeError.badRequest(prefix + (decodeErrorAsGo(body, { group, version, kind }, { bodyText: wctx.bodyText }) ?? `converting (${version}.${kind}) to (autoscaling.Scale): unknown conversion`));
     throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
   }
   const goError = decodeErrorAsGo(body, scaleGVK, { bodyText: wctx.bodyText }) ?? integralFloatError(wctx);
