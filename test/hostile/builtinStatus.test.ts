@@ -2,7 +2,8 @@
 // they restore the spec (a Deployment's status strategy also its labels, `newDeployment.Labels =
 // oldDeployment.Labels`) and keep the rest of the write, its other metadata included, so a status write can
 // change a Namespace's labels or a Deployment's annotations and finalizers; a Deployment's status is
-// validated (ValidateDeploymentStatusUpdate), as are a ReplicaSet's, a StatefulSet's and a DaemonSet's. kubekit
+// validated (ValidateDeploymentStatusUpdate), as are a ReplicaSet's, a StatefulSet's and a DaemonSet's; the
+// status of a feature that is off is dropped (terminatingReplicas). kubekit
 // dropped every metadata change of a status write and took any such status.
 import { expect } from 'chai';
 import { describeOnBothServers, type Answer, type Send } from './sender.js';
@@ -60,6 +61,13 @@ async function run(s: Send): Promise<void> {
   parse(await merge(collisions, { status: { replicas: 0, collisionCount: 3 } }));
   const fewer = await merge(collisions, { status: { collisionCount: 2 } });
   expect([fewer.status, fewer.message]).to.deep.equal([422, 'StatefulSet.apps "x" is invalid: status.collisionCount: Invalid value: 2: cannot be decremented']);
+
+  // status.terminatingReplicas belongs to a feature that is off in 1.34: a status write drops it (unless the
+  // stored status has it), so it is neither stored nor validated.
+  for (const path of [`${D}/d/status`, '/apis/apps/v1/namespaces/bstatus/replicasets/x/status']) {
+    const dropped = parse(await merge(path, { status: { replicas: 1, terminatingReplicas: -2 } }));
+    expect(dropped.status?.terminatingReplicas, path).to.equal(undefined);
+  }
 
   // A Namespace: its status write keeps the labels and annotations it sends.
   const ns = parse(await merge('/api/v1/namespaces/bstatus/status', { metadata: { labels: { x: 'y' }, annotations: { a: 'b' } } }));

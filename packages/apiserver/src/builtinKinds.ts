@@ -86,6 +86,8 @@ export interface BuiltinSpec {
   prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** A status write keeps the old labels, as the Deployment status strategy does (`newDeployment.Labels = oldDeployment.Labels`). */
   statusKeepsLabels?: boolean;
+  /** What the kind's status strategy drops of a status write (fields of features that are off: `dropDisabledStatusFields`). */
+  dropStatusFields?: (o: KubeObject, old: KubeObject) => void;
   /**
    * Validation of a `/status` write, in place of `validate` and `validateUpdate`: the whole list, given the
    * errors of `ValidateObjectMetaUpdate` (`meta`) to place where the kind's function places them.
@@ -284,6 +286,7 @@ export class BuiltinResourceType implements ResourceType {
       }
       if (status === undefined) delete object.status;
       else object.status = status;
+      this.spec.dropStatusFields?.(object, old);
     } else if (old.status === undefined) {
       delete object.status;
     } else {

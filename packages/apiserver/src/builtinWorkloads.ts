@@ -30,6 +30,16 @@ function templateWarnings(o: KubeObject, path: string[] = ['spec']): string[] {
   return podSpecWarnings(FieldPath.root(...path, 'template'), valueAt(template, 'spec'), valueAt(template, 'metadata'));
 }
 
+/**
+ * `dropDisabledStatusFields` of Deployments and ReplicaSets: `status.terminatingReplicas` belongs to the
+ * DeploymentReplicaSetTerminatingReplicas feature, off in 1.34, so a status write drops it unless the stored
+ * status has it.
+ */
+function dropTerminatingReplicas(o: KubeObject, old: KubeObject): void {
+  const had = isObject(old.status) && old.status.terminatingReplicas !== undefined && old.status.terminatingReplicas !== null;
+  if (!had && isObject(o.status)) delete o.status.terminatingReplicas;
+}
+
 /** A StatefulSet's warning for a negative `revisionHistoryLimit` (which it takes: every revision is kept). */
 function revisionHistoryWarning(o: KubeObject): string[] {
   const limit = valueAt(o, 'spec', 'revisionHistoryLimit');
@@ -412,6 +422,7 @@ const deployment: BuiltinSpec = {
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
   warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
   statusKeepsLabels: true,
+  dropStatusFields: dropTerminatingReplicas,
   validateStatusUpdate: validateDeploymentStatusUpdate,
 };
 
@@ -500,6 +511,7 @@ function validateDaemonSetStatusUpdate(o: KubeObject, old: KubeObject, meta: Fie
 const replicaSet: BuiltinSpec = {
   names: { group: 'apps', version: 'v1', resource: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], status: true, nameValidation: 'subdomain', scale: replicasScale },
   validateStatusUpdate: validateReplicaSetStatusUpdate,
+  dropStatusFields: dropTerminatingReplicas,
   generation: true,
   columns: [
     int('Desired', 'Number of desired pods.', (o) => num(o, 'spec', 'replicas')),
