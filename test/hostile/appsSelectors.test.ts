@@ -37,6 +37,11 @@ async function run(s: Send): Promise<void> {
     const causes = a.status < 300 ? [] : ((JSON.parse(a.text) as { details?: { causes?: { field: string; message: string }[] } }).details?.causes ?? []).map((c) => `${c.field}: ${c.message}`).sort();
     expect([a.status, causes], `${want.kind} ${want.case}`).to.deep.equal([want.status, want.causes]);
   }
+  // Template labels sent empty are an empty map to the validator ({}), left out they are nil (null).
+  for (const [name, metadata, printed] of [['labels-empty', { labels: {} }, '{}'], ['labels-absent', {}, 'null']] as const) {
+    const a = await s('POST', '/apis/apps/v1/namespaces/sel/deployments', JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { selector: { matchLabels: { app: 's' } }, template: { metadata, spec: { containers: [{ name: 'c', image: 'x:1' }] } } } }));
+    expect(a.message, name).to.equal(`Deployment.apps "${name}" is invalid: spec.template.metadata.labels: Invalid value: ${printed}: \`selector\` does not match template \`labels\``);
+  }
   // The immutable selector is quoted as Go marshals a LabelSelector.
   const D = '/apis/apps/v1/namespaces/sel/deployments';
   const d = await s('POST', D, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'imm' }, spec: { selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's', b: 'c' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } } } }));

@@ -168,8 +168,11 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
     const nil = field.type.k === 'ptr' && obj[key] === null;
     const value = encodeValue(obj[key], field.type);
     const empty = field.type.k === 'ptr' ? nil : isEmpty(value, field.type);
-    if ((field.omitempty === true && empty) || (field.omitzero === true && isZero(value, field.type))) delete obj[key];
-    else obj[key] = value;
+    if ((field.omitempty === true && empty) || (field.omitzero === true && isZero(value, field.type))) {
+      // A map the request sent empty is dropped, but Go's validators still see it (and print it) as `{}`.
+      if (isObject(value) && field.type.k === 'map') noteEmptied(obj, key);
+      delete obj[key];
+    } else obj[key] = value;
   }
   // A member the request left out holds its zero value, written unless omitempty drops it (a
   // condition's `status: ""` and `lastTransitionTime: null`, a probe's `port: 0`).
@@ -179,6 +182,23 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
     if (zero === undefined || (field.omitempty === true && isEmpty(zero, field.type)) || (field.omitzero === true && isZero(zero, field.type))) continue;
     Object.defineProperty(obj, key, { value: zero, enumerable: true, writable: true, configurable: true });
   }
+}
+
+/** The members each object had as empty maps before {@link encodeAsGo} dropped them (read by {@link wasEmptyMap}). */
+const emptied = new WeakMap<object, Set<string>>();
+
+function noteEmptied(obj: object, key: string): void {
+  let keys = emptied.get(obj);
+  if (keys === undefined) emptied.set(obj, (keys = new Set()));
+  keys.add(key);
+}
+
+/**
+ * Whether `obj[key]` was an empty map that {@link encodeAsGo} dropped as `omitempty` (absent now, as
+ * Go writes it, but an empty map, not nil, to the apiserver's validators: `Invalid value: {}`).
+ */
+export function wasEmptyMap(obj: unknown, key: string): boolean {
+  return isObject(obj) && emptied.get(obj)?.has(key) === true;
 }
 
 /**

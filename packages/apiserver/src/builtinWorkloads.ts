@@ -23,6 +23,7 @@ import { validatePodSpecificAnnotations } from './podValidation.js';
 import { validateAnnotations } from './objectMeta.js';
 import { append } from './internal/podFields.js';
 import { podNameWarning, podSpecWarnings } from './podWarnings.js';
+import { wasEmptyMap } from './builtinGoJSON.js';
 
 /** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation: a spec change). */
 function templateWarnings(o: KubeObject, path: string[] = ['spec']): string[] {
@@ -132,7 +133,8 @@ function validateSelector(o: KubeObject, kindWord: 'deployment' | 'statefulset' 
     if (kindWord === 'deployment') errs.push(new FieldError('FieldValueInvalid', path, selector, 'invalid label selector', selectorJSON(selector)));
     else if (kindWord === 'statefulset') errs.push(new FieldError('FieldValueInvalid', path, selector, '', selectorJSON(selector)));
   } else if (!matches) {
-    errs.push(invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? null, '`selector` does not match template `labels`'));
+    const emptied = wasEmptyMap(valueAt(o, ...templatePath, 'metadata'), 'labels');
+    errs.push(invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? (emptied ? {} : null), '`selector` does not match template `labels`'));
   }
   if (empty && kindWord === 'daemonset') errs.push(emptyError);
   return { errs, unparsable: unparsable && kindWord !== 'daemonset' && kindWord !== 'job' };
