@@ -56,6 +56,14 @@ async function run(s: Send): Promise<void> {
     'volume "cm" (ConfigMap "c"): overlapping paths: "x" with "x/y"', 'volume "dw" (DownwardAPI): overlapping paths: "n" with "n"',
     'volume "pr" (Projected): overlapping paths: "t/u" (Secret "s") with "t" (ConfigMap "c")', 'volume "pr" (Projected) has no sources provided',
   ]);
+  // Nameservers and host alias IPs in a form Go's strict parser refuses, or not in RFC 5952's.
+  expect((await pod({ dnsConfig: { nameservers: ['010.1.2.3', '::ffff:1.2.3.4', '1:0:0:2:0:0:0:3'] }, hostAliases: [{ ip: '64:ff9b::01.2.3.4', hostnames: ['h'] }], containers: [c()] })).warnings).to.deep.equal([
+    hostname,
+    'spec.dnsConfig.nameservers[0]: non-standard IP address "010.1.2.3" will be considered invalid in a future Kubernetes release: use "10.1.2.3"',
+    'spec.dnsConfig.nameservers[1]: non-standard IP address "::ffff:1.2.3.4" will be considered invalid in a future Kubernetes release: use "1.2.3.4"',
+    'spec.dnsConfig.nameservers[2]: IPv6 address "1:0:0:2:0:0:0:3" should be in RFC 5952 canonical format ("1:0:0:2::3")',
+    'spec.hostAliases[0].ip: non-standard IP address "64:ff9b::01.2.3.4" will be considered invalid in a future Kubernetes release: use "64:ff9b::102:304"',
+  ]);
   // The AppArmor annotation becomes the container's field, and is warned about first.
   const armored = await pod({ containers: [c()] }, { 'container.apparmor.security.beta.kubernetes.io/web': 'localhost/custom' });
   expect(armored.warnings).to.deep.equal(['metadata.annotations[container.apparmor.security.beta.kubernetes.io/web]: deprecated since v1.30; use the "appArmorProfile" field instead', hostname]);

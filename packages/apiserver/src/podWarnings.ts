@@ -7,8 +7,9 @@
  * fields replaced; environment variables that hide an earlier one; port definitions that duplicate,
  * overlap or are ambiguous, ports named twice; a negative termination grace period.
  *
- * Also the paths of ConfigMap, Secret, downward API and projected volumes that overlap. Not yet:
- * non-canonical IP addresses, and the claim template of an ephemeral volume. Go visits maps in random order; here keys are sorted.
+ * Also the paths of ConfigMap, Secret, downward API and projected volumes that overlap, and IP addresses
+ * of DNS nameservers and host aliases in a non-standard form. Not yet: the claim template of an ephemeral
+ * volume. Go visits maps in random order; here keys are sorted.
  */
 import { FieldPath, goQuote, quantityDecimal, canonicalQuantity, type KubeObject } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
@@ -212,7 +213,92 @@ export function podSpecWarnings(base: FieldPath | undefined, spec: unknown, meta
       if (!isObject(term.labelSelector)) warnings.push(`${String(at('spec', 'affinity', kind, 'preferredDuringSchedulingIgnoredDuringExecution').index(i).child('podAffinityTerm', 'labelSelector'))}: a null labelSelector results in matching no pod`);
     });
   }
+  if (isObject(spec.dnsConfig)) {
+    (Array.isArray(spec.dnsConfig.nameservers) ? spec.dnsConfig.nameservers : []).forEach((ns, i) => warnings.push(...ipWarnings(at('spec', 'dnsConfig', 'nameservers').index(i), str(ns))));
+  }
+  aliases.forEach((a, i) => warnings.push(...ipWarnings(at('spec', 'hostAliases').index(i).child('ip'), str(a.ip))));
   return warnings;
+}
+
+/** The 16 bytes of an IPv6 address as Go's sloppy parser reads it (an embedded IPv4 part may have leading zeros), or undefined. */
+function ipv6Bytes(text: string): number[] | undefined {
+  if (text.includes('%')) return undefined;
+  let head = text;
+  let v4: number[] = [];
+  const lastColon = text.lastIndexOf(':');
+  if (lastColon >= 0 && text.slice(lastColon + 1).includes('.')) {
+    const parts = text.slice(lastColon + 1).split('.');
+    if (parts.length !== 4 || !parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+    v4 = parts.map(Number);
+    // Up to the last colon, keeping a `::` that ends there.
+    head = text.slice(0, lastColon + 1);
+    if (!head.endsWith('::')) head = head.slice(0, -1);
+  }
+  const want = 8 - v4.length / 2;
+  const halves = head.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (h: string): number[] | undefined => {
+    if (h === '') return [];
+    const out: number[] = [];
+    for (const g of h.split(':')) {
+      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return undefined;
+      out.push(parseInt(g, 16));
+    }
+    return out;
+  };
+  const left = groups(halves[0]);
+  const right = halves.length === 2 ? groups(halves[1]) : [];
+  if (left === undefined || right === undefined) return undefined;
+  let all: number[];
+  if (halves.length === 2) {
+    const fill = want - left.length - right.length;
+    if (fill < 1) return undefined;
+    all = [...left, ...new Array<number>(fill).fill(0), ...right];
+  } else {
+    if (left.length !== want) return undefined;
+    all = left;
+  }
+  return [...all.flatMap((g) => [g >> 8, g & 0xff]), ...v4];
+}
+
+/** An IPv6 address in RFC 5952's form (lowercase, no leading zeros, the longest run of two or more zero groups as `::`). */
+function ipv6Text(bytes: number[]): string {
+  const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) { i++; continue; }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) { best = i; bestLen = j - i; }
+    i = j;
+  }
+  const hex = (gs: number[]): string => gs.map((g) => g.toString(16)).join(':');
+  return best < 0 ? hex(groups) : `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
+}
+
+/**
+ * `GetWarningsForIP`: an address in a form Go's strict parser refuses (IPv4 with leading zeros, an
+ * IPv4-mapped IPv6 address) or an IPv6 address not in RFC 5952's form. Addresses that do not parse at
+ * all were refused by validation.
+ */
+function ipWarnings(path: FieldPath, value: string): string[] {
+  const v4 = value.split('.');
+  if (v4.length === 4 && v4.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) {
+    const canonical = v4.map(Number).join('.');
+    return canonical === value ? [] : [`${String(path)}: non-standard IP address ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(canonical)}`];
+  }
+  const bytes = ipv6Bytes(value);
+  if (bytes === undefined) return [];
+  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  const tail = value.slice(value.lastIndexOf(':') + 1);
+  const leadingZeros = tail.includes('.') && tail.split('.').some((p) => p.length > 1 && p.startsWith('0'));
+  if (mapped || leadingZeros) {
+    const preferred = mapped ? bytes.slice(12).join('.') : ipv6Text(bytes);
+    return [`${String(path)}: non-standard IP address ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(preferred)}`];
+  }
+  const canonical = ipv6Text(bytes);
+  return canonical === value ? [] : [`${String(path)}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(canonical)})`];
 }
 
 /** `GetWarningsForNodeSelectorTerm`: deprecated keys, and (for preferred terms) values that are not label values. */
