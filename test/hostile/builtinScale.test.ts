@@ -33,6 +33,19 @@ async function run(s: Send): Promise<void> {
     expect(a.status, `${body}: ${a.text}`).to.equal(400);
     expect(a.message, body).to.equal(message);
   }
+  // A patch's result is decoded as a Scale too: a merge or JSON patch's quoting the patched Scale, a strategic
+  // merge patch's (converted from its map) quoting the patch as Go prints a map.
+  const patch = (body: string, type: string, query = ''): Promise<Answer> => s('PATCH', path + query, body, `application/${type}`);
+  const merged = await patch('{"spec":{"replicas":"x"}}', 'merge-patch+json');
+  expect(merged.status, merged.text).to.equal(422);
+  expect(merged.message).to.match(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"autoscaling\/v1\\",\\"kind\\":\\"Scale\\",.*\\"spec\\":\{\\"replicas\\":\\"x\\"\},.*": json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32$/);
+  for (const [body, query, message] of [
+    ['{"spec":{"replicas":"x"}}', '', ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": unrecognized type: int32'],
+    ['{"spec":{"replicas":3},"extra":1}', '?fieldValidation=Strict', ' "" is invalid: patch: Invalid value: "map[extra:1 spec:map[replicas:3]]": strict decoding error: unknown field "extra"'],
+  ] as const) {
+    const a = await patch(body, 'strategic-merge-patch+json', query);
+    expect([a.status, a.message], body).to.deep.equal([422, message]);
+  }
   // Untyped, it is a Scale; a null replicas is none (0).
   const untyped = await s('PUT', path, `{${meta},"spec":{"replicas":3}}`);
   expect(untyped.status, untyped.text).to.equal(200);
@@ -43,4 +56,4 @@ async function run(s: Send): Promise<void> {
   expect(unknown.status, unknown.text).to.equal(200);
 }
 
-describeOnBothServers('the body of a PUT to a built-in kind\'s scale subresource, decoded as autoscaling/v1 Scale', run);
+describeOnBothServers('the body of a PUT to a built-in kind\'s scale subresource, and a patch\'s result, decoded as autoscaling/v1 Scale', run);

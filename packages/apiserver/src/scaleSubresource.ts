@@ -12,9 +12,9 @@
  *
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresource/etcd.go
  */
-import { FieldError, KubeError, goJSON, goJSONString, goQuote, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
+import { FieldError, KubeError, goJSON, goJSONString, goQuote, goSprint, type KubeObject, type ManagedFieldsEntry } from '@kubekit/core';
 import { builtinOpenAPISchemas } from './builtinSchemas.js';
-import { decodeErrorAsGo } from './builtinGoJSON.js';
+import { convertErrorFromUnstructured, decodeErrorAsGo } from './builtinGoJSON.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { cloneJSON, isObject } from './internal/own.js';
@@ -246,6 +246,26 @@ export function checkPatchedCustomResourceScale(patched: unknown, live: KubeObje
   const goError = decodeErrorAsGo(patched, scaleGVK, { sorted: true });
   if (goError !== undefined) throw quote(goError);
   const unknown = unknownScaleFields(patched, true);
+  if (unknown.length > 0 && wctx.fieldValidation === 'Strict') throw quote(`strict decoding error: ${unknown.map((p) => `unknown field ${JSON.stringify(p)}`).join(', ')}`);
+  reportFieldProblems({ ...wctx, duplicateFields: [] }, unknown);
+}
+
+/**
+ * Checks the result of a patch of a built-in kind's Scale as the patcher decodes it: a JSON or merge
+ * patch's result as a custom resource's ({@link checkPatchedCustomResourceScale}); a strategic merge patch's
+ * is converted from its map onto the Go type, whose failure (`unrecognized type: int32`) is the 422 on
+ * `patch` quoting the patch as Go prints a map.
+ */
+export function checkPatchedBuiltinScale(patched: unknown, live: KubeObject, wctx: WriteContext, strategic: boolean, patch: unknown): void {
+  if (!strategic) {
+    checkPatchedCustomResourceScale(patched, live, wctx);
+    return;
+  }
+  const quote = (why: string): KubeError => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', goSprint(patch), why)]);
+  const why = isObject(patched) ? convertErrorFromUnstructured(patched, scaleGVK) : undefined;
+  if (why !== undefined) throw quote(why);
+  // The converter's unknown fields: warned (Warn), or that 422 (Strict).
+  const unknown = isObject(patched) ? unknownScaleFields(patched, true) : [];
   if (unknown.length > 0 && wctx.fieldValidation === 'Strict') throw quote(`strict decoding error: ${unknown.map((p) => `unknown field ${JSON.stringify(p)}`).join(', ')}`);
   reportFieldProblems({ ...wctx, duplicateFields: [] }, unknown);
 }

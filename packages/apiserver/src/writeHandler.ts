@@ -28,7 +28,7 @@ import { fieldManagerContext, managerOf } from './managedFields/requestContext.j
 import { respondObject, type RestRequest } from './restRequest.js';
 import { hasGoType, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
-import { applyToScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
+import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
@@ -514,6 +514,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
       const patched = pt === 'json' ? jsonPatched(live, body, wctx.bodyText) : pt === 'merge' ? applyMergePatch(live, body) : strategicPatched(live, body);
       if (pt !== 'strategic') checkPatchedDepth(patched);
       if (r.type.customResource === true) checkPatchedCustomResourceScale(patched, live, wctx);
+      else checkPatchedBuiltinScale(patched, live, wctx, pt === 'strategic', body);
       return patched;
     };
     await update(ctx, r, namespace, wctx, dryRun, scaleTracked(ctx, r, wctx, manager, scaled), pt === 'json' ? undefined : bodyResourceVersion(body));
