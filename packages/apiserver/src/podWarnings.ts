@@ -95,23 +95,9 @@ export function podSpecWarnings(base: FieldPath | undefined, spec: unknown, meta
   warnings.push(...overlappingVolumePaths(objects(spec.volumes)));
 
   const aliases = objects(spec.hostAliases);
-  if (aliases.length > 1) {
-    const seen = new Set<string>();
-    aliases.forEach((a, i) => {
-      const ip = str(a.ip);
-      if (seen.has(ip)) warnings.push(`${String(at('spec', 'hostAliases').index(i).child('ip'))}: duplicate ip ${goQuote(ip)}`);
-      else seen.add(ip);
-    });
-  }
+  warnings.push(...repeated(aliases, 'ip', at('spec', 'hostAliases')));
   const pullSecrets = objects(spec.imagePullSecrets);
-  if (pullSecrets.length > 1) {
-    const seen = new Set<string>();
-    pullSecrets.forEach((s, i) => {
-      const name = str(s.name);
-      if (seen.has(name)) warnings.push(`${String(at('spec', 'imagePullSecrets').index(i).child('name'))}: duplicate name ${goQuote(name)}`);
-      else seen.add(name);
-    });
-  }
+  warnings.push(...repeated(pullSecrets, 'name', at('spec', 'imagePullSecrets')));
   pullSecrets.forEach((s, i) => {
     if (str(s.name) === '') warnings.push(`${String(at('spec', 'imagePullSecrets').index(i).child('name'))}: invalid empty name ""`);
   });
@@ -299,6 +285,19 @@ function ipWarnings(path: FieldPath, value: string): string[] {
   }
   const canonical = ipv6Text(bytes);
   return canonical === value ? [] : [`${String(path)}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(canonical)})`];
+}
+
+/** The items of a list (two or more) whose `member` repeats an earlier item's: `<path>[i].<member>: duplicate <member> "v"`. */
+function repeated(items: readonly JSONObject[], member: string, path: FieldPath): string[] {
+  if (items.length < 2) return [];
+  const seen = new Set<string>();
+  const warnings: string[] = [];
+  items.forEach((item, i) => {
+    const v = str(item[member]);
+    if (seen.has(v)) warnings.push(`${String(path.index(i).child(member))}: duplicate ${member} ${goQuote(v)}`);
+    else seen.add(v);
+  });
+  return warnings;
 }
 
 /** `GetWarningsForNodeSelectorTerm`: deprecated keys, and (for preferred terms) values that are not label values. */
