@@ -15,6 +15,7 @@ import { childObject, cloneJSON, isObject, setDefault, valueAt, type JSONObject 
 import { deepEqual } from './internal/deepEqual.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
+import { ipWarnings } from './podWarnings.js';
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
@@ -167,6 +168,8 @@ function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
       });
       return errs;
     },
+    warningsOnCreate: serviceWarnings,
+    warningsOnUpdate: serviceWarnings,
     validateUpdate: (o, old) => {
       const ip = valueAt(o, 'spec', 'clusterIP');
       const oldIP = valueAt(old, 'spec', 'clusterIP');
@@ -335,4 +338,34 @@ export function serviceResourceTypes(store?: ObjectStore): BuiltinResourceType[]
     new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), age: false, columns: [createdAt], validate: (o) => validateRules(o, false) }),
     new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
   ];
+}
+
+/**
+ * `GetWarningsForService` (on create and on every update): the deprecated topology hints annotation, cluster
+ * and external IPs and the load balancer IP in a non-standard form, what a headless Service ignores, and an
+ * external name or external IPs the type ignores. (Not yet: non-canonical load balancer source ranges.)
+ */
+function serviceWarnings(o: KubeObject): string[] {
+  const warnings: string[] = [];
+  const annotations = o.metadata.annotations ?? {};
+  if (Object.hasOwn(annotations, 'service.kubernetes.io/topology-aware-hints')) {
+    warnings.push('annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead');
+  }
+  const spec = isObject(o.spec) ? o.spec : {};
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const clusterIP = text(spec.clusterIP);
+  const clusterIPs = Array.isArray(spec.clusterIPs) ? spec.clusterIPs.map(text) : [];
+  // helper.IsServiceIPSet: a cluster IP that is neither empty nor None.
+  if (clusterIP !== '' && clusterIP !== 'None') clusterIPs.forEach((ip, i) => warnings.push(...ipWarnings(FieldPath.root('spec', 'clusterIPs').index(i), ip)));
+  const externalIPs = Array.isArray(spec.externalIPs) ? spec.externalIPs.map(text) : [];
+  if (spec.type === 'ClusterIP' && clusterIP === 'None') {
+    if (text(spec.loadBalancerIP) !== '') warnings.push('spec.loadBalancerIP is ignored for headless services');
+    if (externalIPs.length > 0) warnings.push('spec.externalIPs is ignored for headless services');
+    if (spec.sessionAffinity !== 'None') warnings.push('spec.SessionAffinity is ignored for headless services');
+  }
+  externalIPs.forEach((ip, i) => warnings.push(...ipWarnings(FieldPath.root('spec', 'externalIPs').index(i), ip)));
+  if (text(spec.loadBalancerIP) !== '') warnings.push(...ipWarnings(FieldPath.root('spec', 'loadBalancerIP'), text(spec.loadBalancerIP)));
+  if (spec.type === 'ExternalName' && externalIPs.length > 0) warnings.push('spec.externalIPs is ignored when spec.type is "ExternalName"');
+  if (spec.type !== 'ExternalName' && text(spec.externalName) !== '') warnings.push('spec.externalName is ignored when spec.type is not "ExternalName"');
+  return warnings;
 }

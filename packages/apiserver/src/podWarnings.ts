@@ -268,7 +268,7 @@ function ipv6Text(bytes: number[]): string {
  * IPv4-mapped IPv6 address) or an IPv6 address not in RFC 5952's form. Addresses that do not parse at
  * all were refused by validation.
  */
-function ipWarnings(path: FieldPath, value: string): string[] {
+export function ipWarnings(path: FieldPath, value: string): string[] {
   const v4 = value.split('.');
   if (v4.length === 4 && v4.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) {
     const canonical = v4.map(Number).join('.');
