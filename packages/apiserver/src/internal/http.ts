@@ -3,6 +3,7 @@
  * types the apiserver negotiates.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { KubeError, isStackOverflow, stringifyJSON } from '@kubekit/core';
 import { TooManyWaitingRequestsError } from '../storage/resourceVersionWaiter.js';
 
@@ -169,17 +170,38 @@ export function addWarning(res: ServerResponse, text: string): void {
 export function onClientGone(res: ServerResponse, gone: () => void): void {
   const socket = res.req?.socket;
   let settled = false;
+  let unwatch: (() => void) | undefined;
   const settle = (): void => {
     if (settled) return;
     settled = true;
-    socket?.off('close', closed);
+    unwatch?.();
     if (!res.writableFinished) gone();
   };
-  const closed = (): void => settle();
   res.once('close', settle);
-  socket?.once('close', closed);
+  if (socket === undefined || socket === null) return;
   // Gone already (the connection closed while the handler read the request).
-  if (socket?.destroyed === true) queueMicrotask(settle);
+  if (socket.destroyed) queueMicrotask(settle);
+  else unwatch = onSocketClose(socket, settle);
+}
+
+/** The callbacks waiting for each socket's `close`: one listener per socket, however many requests wait on it. */
+const socketClosers = new WeakMap<Socket, Set<() => void>>();
+
+/** Calls `fn` when `socket` closes; returns the function that stops waiting. */
+function onSocketClose(socket: Socket, fn: () => void): () => void {
+  let waiting = socketClosers.get(socket);
+  if (waiting === undefined) {
+    const set = new Set<() => void>();
+    waiting = set;
+    socketClosers.set(socket, set);
+    socket.once('close', () => {
+      socketClosers.delete(socket);
+      for (const f of [...set]) f();
+    });
+  }
+  const set = waiting;
+  set.add(fn);
+  return () => set.delete(fn);
 }
 
 /**
