@@ -25,7 +25,7 @@ import { append } from './internal/podFields.js';
 import { podNameWarning, podSpecWarnings } from './podWarnings.js';
 import { wasEmptyMap } from './builtinGoJSON.js';
 
-/** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation: a spec change). */
+/** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation, which prepareForUpdate has set by then). */
 function templateWarnings(o: KubeObject, path: string[] = ['spec']): string[] {
   const template = valueAt(o, ...path, 'template');
   return podSpecWarnings(FieldPath.root(...path, 'template'), valueAt(template, 'spec'), valueAt(template, 'metadata'));
@@ -422,7 +422,7 @@ const deployment: BuiltinSpec = {
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
-  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
+  warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)),
   statusKeepsLabels: true,
   dropStatusFields: dropTerminatingReplicas,
   validateStatusUpdate: validateDeploymentStatusUpdate,
@@ -532,7 +532,7 @@ const replicaSet: BuiltinSpec = {
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
-  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
+  warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)),
 };
 
 const statefulSet: BuiltinSpec = {
@@ -573,7 +573,7 @@ const statefulSet: BuiltinSpec = {
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => [...templateWarnings(o), ...revisionHistoryWarning(o)],
-  warningsOnUpdate: (o, old) => [...(deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)), ...revisionHistoryWarning(o)],
+  warningsOnUpdate: (o, old) => [...(o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)), ...revisionHistoryWarning(o)],
 };
 
 /** A StatefulSet's selector checks, then its template's unless the selector does not convert. */
@@ -648,7 +648,7 @@ const daemonSet: BuiltinSpec = {
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => templateWarnings(o),
-  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : templateWarnings(o)),
+  warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)),
 };
 
 function jobStatus(o: KubeObject): string {
@@ -745,7 +745,7 @@ const job: BuiltinSpec = {
   },
   validateUpdate: (o, old) => [...immutable(o, old, 'spec', 'selector'), ...immutable(o, old, 'spec', 'template'), ...immutable(o, old, 'spec', 'completions')],
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...jobSpecWarnings(o, ['spec'])],
-  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : jobSpecWarnings(o, ['spec'])),
+  warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : jobSpecWarnings(o, ['spec'])),
 };
 
 const cronJob: BuiltinSpec = {
@@ -788,7 +788,7 @@ const cronJob: BuiltinSpec = {
     return errs;
   },
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])],
-  warningsOnUpdate: (o, old) => (deepEqual(o.spec, old.spec) ? [] : jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])),
+  warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])),
 };
 
 /** The workload kinds (see the file comment). */

@@ -133,7 +133,8 @@ function validateStateTransitions(statuses: unknown, old: unknown, path: FieldPa
 }
 
 /** An IPv4 address as Go's sloppy parser reads it: four decimal octets, leading zeros allowed. */
-function isIPv4Sloppy(ip: string): boolean {
+/** Whether Go's sloppy parser reads `ip` as an IPv4 address (leading zeros allowed). */
+export function isIPv4Sloppy(ip: string): boolean {
   const parts = ip.split('.');
   return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
 }

@@ -14,6 +14,7 @@
 import { FieldPath, goQuote, quantityDecimal, canonicalQuantity, type KubeObject } from '@kubekit/core';
 import { isObject, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isValidLabelValue } from '@kubekit/selectors';
+import { isIPv4Sloppy } from './podStatus.js';
 
 const deprecatedNodeLabels: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
@@ -213,9 +214,8 @@ function ipv6Bytes(text: string): number[] | undefined {
   let v4: number[] = [];
   const lastColon = text.lastIndexOf(':');
   if (lastColon >= 0 && text.slice(lastColon + 1).includes('.')) {
-    const parts = text.slice(lastColon + 1).split('.');
-    if (parts.length !== 4 || !parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-    v4 = parts.map(Number);
+    if (!isIPv4Sloppy(text.slice(lastColon + 1))) return undefined;
+    v4 = text.slice(lastColon + 1).split('.').map(Number);
     // Up to the last colon, keeping a `::` that ends there.
     head = text.slice(0, lastColon + 1);
     if (!head.endsWith('::')) head = head.slice(0, -1);
@@ -269,9 +269,8 @@ function ipv6Text(bytes: number[]): string {
  * all were refused by validation.
  */
 export function ipWarnings(path: FieldPath, value: string): string[] {
-  const v4 = value.split('.');
-  if (v4.length === 4 && v4.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255)) {
-    const canonical = v4.map(Number).join('.');
+  if (isIPv4Sloppy(value)) {
+    const canonical = value.split('.').map(Number).join('.');
     return canonical === value ? [] : [`${String(path)}: non-standard IP address ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(canonical)}`];
   }
   const bytes = ipv6Bytes(value);
