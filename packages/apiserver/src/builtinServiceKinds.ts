@@ -16,6 +16,7 @@ import { deepEqual } from './internal/deepEqual.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { ipWarnings } from './podWarnings.js';
+import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
@@ -29,68 +30,6 @@ function formatLabels(m: unknown): string {
 }
 
 const servicesBucket = '/services';
-
-/** The first address of the service range (`10.96.0.0/12`) given out; `.1` is the `kubernetes` Service's. */
-const serviceRangeStart = (10 << 24) + (96 << 16) + 10;
-const serviceRangeSize = (1 << 20) - 12;
-
-function ipText(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
-/** Allocates cluster IPs and node ports not used by any stored Service (bounded scans). */
-class ServiceAllocator {
-  private nextIP = 0;
-  private nextPort = 0;
-
-  constructor(private readonly store: ObjectStore | undefined) {}
-
-  private used(): { ips: Set<string>; ports: Set<number> } {
-    const ips = new Set<string>();
-    const ports = new Set<number>();
-    if (this.store === undefined) return { ips, ports };
-    for (const [, svc] of this.store.values(servicesBucket)) {
-      for (const ip of list(valueAt(svc, 'spec', 'clusterIPs'))) if (typeof ip === 'string') ips.add(ip);
-      for (const p of list(valueAt(svc, 'spec', 'ports'))) if (isObject(p) && typeof p.nodePort === 'number') ports.add(p.nodePort);
-    }
-    return { ips, ports };
-  }
-
-  allocate(svc: KubeObject): void {
-    const spec = childObject(svc, 'spec');
-    const type = spec.type;
-    const { ips, ports } = this.used();
-    if (type !== 'ExternalName' && spec.clusterIP !== 'None') {
-      if (typeof spec.clusterIP !== 'string' || spec.clusterIP === '') {
-        for (let i = 0; i < serviceRangeSize; i++) {
-          const ip = ipText(serviceRangeStart + ((this.nextIP + i) % serviceRangeSize));
-          if (!ips.has(ip)) {
-            spec.clusterIP = ip;
-            this.nextIP = (this.nextIP + i + 1) % serviceRangeSize;
-            break;
-          }
-        }
-      }
-      spec.clusterIPs = [spec.clusterIP];
-    } else if (spec.clusterIP === 'None') {
-      spec.clusterIPs = ['None'];
-    }
-    if (type === 'NodePort' || type === 'LoadBalancer') {
-      for (const p of list(spec.ports)) {
-        if (!isObject(p) || typeof p.nodePort === 'number') continue;
-        for (let i = 0; i < 2768; i++) {
-          const port = 30000 + ((this.nextPort + i) % 2768);
-          if (!ports.has(port)) {
-            p.nodePort = port;
-            ports.add(port);
-            this.nextPort = (this.nextPort + i + 1) % 2768;
-            break;
-          }
-        }
-      }
-    }
-  }
-}
 
 function servicePorts(o: KubeObject): string {
   const ports = list(valueAt(o, 'spec', 'ports')).filter(isObject);
@@ -110,10 +49,7 @@ function externalIP(o: KubeObject): string {
   return external.length > 0 ? external.join(',') : '<none>';
 }
 
-const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
-
-function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
-  const allocator = new ServiceAllocator(store);
+function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
   return {
     names: { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true, nameValidation: 'dns1035' },
     columns: [
@@ -123,72 +59,16 @@ function serviceSpec(store: ObjectStore | undefined): BuiltinSpec {
       { def: { name: 'Port(s)', type: 'string', priority: 0, description: 'The list of ports that are exposed by this service.' }, cell: servicePorts },
     ],
     wide: [{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Route service traffic to pods with label keys and values matching this selector.' }, cell: (o) => formatLabels(valueAt(o, 'spec', 'selector')) }],
-    defaults: (o) => {
-      const spec = childObject(o, 'spec');
-      setDefault(spec, 'type', 'ClusterIP');
-      setDefault(spec, 'sessionAffinity', 'None');
-      for (const p of list(spec.ports)) {
-        if (!isObject(p)) continue;
-        setDefault(p, 'protocol', 'TCP');
-        if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
-      }
-      if (spec.type !== 'ExternalName') {
-        setDefault(spec, 'internalTrafficPolicy', 'Cluster');
-        setDefault(spec, 'ipFamilies', ['IPv4']);
-        setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
-      }
-      if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');
-      if (spec.type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
-    },
+    defaults: defaultService,
     prepareForCreate: (o) => {
       o.status = { loadBalancer: {} };
-      allocator.allocate(o);
+      allocator.allocateCreate(o);
     },
-    validate: (o) => {
-      const errs: FieldError[] = [];
-      const type = valueAt(o, 'spec', 'type');
-      if (typeof type === 'string' && !serviceTypes.includes(type)) errs.push(notSupported('spec.type', type, serviceTypes));
-      const ports = list(valueAt(o, 'spec', 'ports'));
-      const headless = valueAt(o, 'spec', 'clusterIP') === 'None';
-      if (ports.length === 0 && type !== 'ExternalName' && !headless) errs.push(required('spec.ports', ''));
-      if (type === 'ExternalName' && (typeof valueAt(o, 'spec', 'externalName') !== 'string' || valueAt(o, 'spec', 'externalName') === '')) errs.push(required('spec.externalName', ''));
-      const names = new Set<string>();
-      ports.forEach((p, i) => {
-        const path = FieldPath.root('spec', 'ports').index(i);
-        const port = isObject(p) ? p.port : undefined;
-        if (typeof port !== 'number') errs.push(required(path.child('port'), ''));
-        else if (port < 1 || port > 65535) errs.push(invalid(path.child('port'), port, 'must be between 1 and 65535, inclusive'));
-        // The defaulted targetPort (the port itself) is validated too, so an out-of-range port is reported twice.
-        const target = isObject(p) ? p.targetPort : undefined;
-        if (typeof target === 'number' && (target < 1 || target > 65535)) errs.push(invalid(path.child('targetPort'), target, 'must be between 1 and 65535, inclusive'));
-        const name = isObject(p) && typeof p.name === 'string' ? p.name : '';
-        if (ports.length > 1 && name === '') errs.push(required(path.child('name'), ''));
-        else if (name !== '' && names.has(name)) errs.push(new FieldError('FieldValueDuplicate', path.child('name'), name));
-        names.add(name);
-      });
-      return errs;
-    },
+    validateCreate: validateServiceCreate,
     warningsOnCreate: serviceWarnings,
     warningsOnUpdate: serviceWarnings,
-    validateUpdate: (o, old) => {
-      const ip = valueAt(o, 'spec', 'clusterIP');
-      const oldIP = valueAt(old, 'spec', 'clusterIP');
-      if (typeof oldIP === 'string' && oldIP !== '' && ip !== undefined && ip !== '' && ip !== oldIP && valueAt(o, 'spec', 'type') !== 'ExternalName') {
-        return [invalid('spec.clusterIPs[0]', ip, 'may not change once set')];
-      }
-      return [];
-    },
+    validateUpdate: validateServiceUpdate,
   };
-}
-
-/** Keeps a Service's allocated cluster IP when an update leaves it out (as the Service REST does). */
-function keepClusterIP(o: KubeObject, old: KubeObject): void {
-  const spec = isObject(o.spec) ? o.spec : undefined;
-  if (spec === undefined || spec.type === 'ExternalName') return;
-  if ((spec.clusterIP === undefined || spec.clusterIP === '') && typeof valueAt(old, 'spec', 'clusterIP') === 'string') {
-    spec.clusterIP = valueAt(old, 'spec', 'clusterIP');
-    spec.clusterIPs = valueAt(old, 'spec', 'clusterIPs');
-  }
 }
 
 const serviceAccount: BuiltinSpec = {
@@ -322,12 +202,15 @@ const rbac = (resource: string, kind: string, namespaced: boolean): BuiltinSpec[
 
 /** The serving and access kinds (see the file comment); `store` lets Services avoid used addresses. */
 export function serviceResourceTypes(store?: ObjectStore): BuiltinResourceType[] {
-  const service = serviceSpec(store);
-  const serviceType = new BuiltinResourceType(service);
+  const allocator = new ServiceAllocator(store, servicesBucket);
+  const serviceType = new BuiltinResourceType(serviceSpec(allocator));
   const prepare = serviceType.prepareForUpdate.bind(serviceType);
   serviceType.prepareForUpdate = (o, old, ctx) => {
-    keepClusterIP(o, old);
+    // The Service REST's beginUpdate runs before the strategy: kept values, IP families, allocations.
+    if (ctx.subresource === '') allocator.allocateUpdate(o, old);
     prepare(o, old, ctx);
+    // The strategy's dropTypeDependentFields, after the status came back from the old object.
+    if (ctx.subresource === '' && valueAt(o, 'spec', 'type') !== 'LoadBalancer' && isObject(o.status)) o.status = { ...o.status, loadBalancer: {} };
   };
   return [
     serviceType,

@@ -20,7 +20,8 @@ import { append, int, isSet, list, obj, str } from './internal/podFields.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
 
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
-const portProtocols = ['SCTP', 'TCP', 'UDP'];
+/** The protocols a port may use (`supportedPortProtocols`). */
+export const portProtocols = ['SCTP', 'TCP', 'UDP'];
 const httpSchemes = ['HTTP', 'HTTPS'];
 /** `validEnvDownwardAPIFieldPathExpressions`, sorted as `sets.List` prints them. */
 const envFieldPaths = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
@@ -360,7 +361,7 @@ function validateHandler(handler: JSONObject, kinds: readonly string[], ctx: Con
 }
 
 /** `ValidatePortNumOrName`: an int-or-string port (an absent one is the number 0). */
-function validatePortNumOrName(port: unknown, path: FieldPath): FieldError[] {
+export function validatePortNumOrName(port: unknown, path: FieldPath): FieldError[] {
   if (typeof port === 'string') return portNameErrors(port).map((msg) => invalid(path, port, msg));
   const n = int(port) ?? 0;
   return validPortNumber(n) ? [] : [invalid(path, n, portRangeError)];

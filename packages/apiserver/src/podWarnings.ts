@@ -208,7 +208,7 @@ export function podSpecWarnings(base: FieldPath | undefined, spec: unknown, meta
 }
 
 /** The 16 bytes of an IPv6 address as Go's sloppy parser reads it (an embedded IPv4 part may have leading zeros), or undefined. */
-function ipv6Bytes(text: string): number[] | undefined {
+export function ipv6Bytes(text: string): number[] | undefined {
   if (text.includes('%')) return undefined;
   let head = text;
   let v4: number[] = [];
