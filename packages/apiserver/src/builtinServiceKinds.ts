@@ -15,7 +15,7 @@ import { childObject, cloneJSON, isObject, setDefault, valueAt, type JSONObject 
 import { deepEqual } from './internal/deepEqual.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
-import { ipWarnings } from './podWarnings.js';
+import { cidrWarnings, ipWarnings } from './podWarnings.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {
@@ -225,8 +225,9 @@ export function serviceResourceTypes(store?: ObjectStore): BuiltinResourceType[]
 
 /**
  * `GetWarningsForService` (on create and on every update): the deprecated topology hints annotation, cluster
- * and external IPs and the load balancer IP in a non-standard form, what a headless Service ignores, and an
- * external name or external IPs the type ignores. (Not yet: non-canonical load balancer source ranges.)
+ * and external IPs and the load balancer IP in a non-standard form, what a headless Service ignores, load
+ * balancer source ranges that are ambiguous or in a non-standard form, and an external name or external IPs
+ * the type ignores.
  */
 function serviceWarnings(o: KubeObject): string[] {
   const warnings: string[] = [];
@@ -248,6 +249,7 @@ function serviceWarnings(o: KubeObject): string[] {
   }
   externalIPs.forEach((ip, i) => warnings.push(...ipWarnings(FieldPath.root('spec', 'externalIPs').index(i), ip)));
   if (text(spec.loadBalancerIP) !== '') warnings.push(...ipWarnings(FieldPath.root('spec', 'loadBalancerIP'), text(spec.loadBalancerIP)));
+  (Array.isArray(spec.loadBalancerSourceRanges) ? spec.loadBalancerSourceRanges.map(text) : []).forEach((r, i) => warnings.push(...cidrWarnings(FieldPath.root('spec', 'loadBalancerSourceRanges').index(i), r)));
   if (spec.type === 'ExternalName' && externalIPs.length > 0) warnings.push('spec.externalIPs is ignored when spec.type is "ExternalName"');
   if (spec.type !== 'ExternalName' && text(spec.externalName) !== '') warnings.push('spec.externalName is ignored when spec.type is not "ExternalName"');
   return warnings;

@@ -286,6 +286,44 @@ export function ipWarnings(path: FieldPath, value: string): string[] {
   return canonical === value ? [] : [`${String(path)}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(canonical)})`];
 }
 
+/**
+ * `GetWarningsForCIDR` (for a value validation let through; one the sloppy parser refuses gets none): host
+ * bits set after the prefix length (ambiguous), a form Go's strict parser refuses (leading zeros, an
+ * IPv4-mapped IPv6 address), or else an IPv6 prefix not in RFC 5952's form.
+ */
+export function cidrWarnings(path: FieldPath, value: string): string[] {
+  const slash = value.indexOf('/');
+  if (slash < 0) return [];
+  const addr = value.slice(0, slash);
+  const bitsText = value.slice(slash + 1);
+  const v4Text = isIPv4Sloppy(addr);
+  const bytes = v4Text ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, ...addr.split('.').map(Number)] : addr.includes(':') ? ipv6Bytes(addr) : undefined;
+  const total = v4Text ? 32 : 128;
+  if (bytes === undefined || !/^[0-9]{1,8}$/.test(bitsText) || Number(bitsText) > total) return [];
+  // The prefix as a 128-bit mask (an IPv4 one covers the last 32 bits).
+  const bits = Number(bitsText) + (v4Text ? 96 : 0);
+  const network = bytes.map((b, i) => b & (i * 8 + 8 <= bits ? 0xff : i * 8 >= bits ? 0 : (0xff << (8 - (bits - i * 8))) & 0xff));
+  const mapped = (b: number[]): boolean => b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
+  // net.IP and net.IPNet's String: an address with an IPv4 form prints it, and the mask its last 32 bits
+  // (the single-address form keeps the parsed length: `10.0.0.0/128` for `::ffff:10.0.0.0/100`).
+  const text = (b: number[]): string => (mapped(b) ? b.slice(12).join('.') : ipv6Text(b));
+  const netText = `${text(network)}/${mapped(network) ? Math.max(0, bits - 96) : bits}`;
+  const warnings: string[] = [];
+  if (network.some((b, i) => b !== bytes[i])) {
+    warnings.push(`${String(path)}: CIDR value ${goQuote(value)} is ambiguous in this context (should be ${goQuote(netText)} or ${goQuote(`${text(bytes)}/${total}`)}?)`);
+  }
+  const strictBits = /^(0|[1-9][0-9]*)$/.test(bitsText);
+  const strictAddr = v4Text ? addr.split('.').every((o) => /^(0|[1-9][0-9]*)$/.test(o)) : !addr.slice(addr.lastIndexOf(':') + 1).split('.').some((o) => o.length > 1 && o.startsWith('0'));
+  const in6Mapped = !v4Text && mapped(bytes);
+  if (!strictBits || !strictAddr || in6Mapped) {
+    warnings.push(`${String(path)}: non-standard CIDR value ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(netText)}`);
+  }
+  if (warnings.length === 0 && !v4Text && `${ipv6Text(bytes)}/${bitsText}` !== value) {
+    warnings.push(`${String(path)}: IPv6 CIDR value ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(`${ipv6Text(bytes)}/${bitsText}`)})`);
+  }
+  return warnings;
+}
+
 /** The items of a list (two or more) whose `member` repeats an earlier item's: `<path>[i].<member>: duplicate <member> "v"`. */
 function repeated(items: readonly JSONObject[], member: string, path: FieldPath): string[] {
   if (items.length < 2) return [];
