@@ -1,7 +1,8 @@
 /**
  * One hostile differential case (hostile.test.ts): a namespace of its own holding a custom resource of a
  * fixed CRD (`w`), a ConfigMap (`cm`), a gadget with status and scale subresources (`g`,
- * hostileSubresources.ts), a Deployment (`d`, hostileDeployments.ts), and a few generated hostile requests against them: JSON patches
+ * hostileSubresources.ts), a Deployment (`d`, hostileDeployments.ts), a Service (`s`, hostileServices.ts), and a few generated
+ * hostile requests against them: JSON patches
  * with prototype keys, escaped and out-of-range paths and malformed operations; merge patches and
  * updates with prototype keys, huge numbers, duplicate keys, deep nesting, BOMs, invalid UTF-8 and
  * truncated bodies; server-side apply with YAML anchors, merge keys and several documents; status and
@@ -16,6 +17,7 @@ import { answer } from './randomCase.js';
 import { Rng } from './randomSchema.js';
 import { gadget, gadgetCrd, gadgetStatus, managedFieldsTamper, subresource } from './hostileSubresources.js';
 import { deployment, deploymentRequest } from './hostileDeployments.js';
+import { maskAllocations, service, serviceRequest } from './hostileServices.js';
 import type { CrdLike, Session } from './session.js';
 
 /** One generated request. Paths and bodies hold placeholders filled at run time (see {@link fill}). */
@@ -85,6 +87,7 @@ const W = '{cr}/w';
 const G = '{gd}/g';
 const CM = '{cm}/cm';
 const D = '{dp}/d';
+const SV = '{sv}/s';
 const NS = '/api/v1/namespaces/{ns}';
 
 /** The widget every case starts from. */
@@ -386,7 +389,7 @@ function transport(r: Rng): HostileRequest {
   return r.pick(choices)();
 }
 
-const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest]];
+const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest]];
 
 /** Generates case number `index` of a run with `seed`. */
 export function generateHostileCase(seed: number, index: number): HostileCase {
@@ -413,7 +416,7 @@ interface Meta { metadata?: { resourceVersion?: string; uid?: string } }
  * request's number, for unique names), `{rv}` and `{uid}` (the current ones of the object the path names).
  */
 function fill(text: string, c: HostileCase, i: number, current: Meta | undefined): string {
-  return text.replaceAll('{cr}', `/apis/${hostileGroup}/v1/namespaces/{ns}/widgets`).replaceAll('{cm}', '/api/v1/namespaces/{ns}/configmaps').replaceAll('{gd}', `/apis/${hostileGroup}/v1/namespaces/{ns}/gadgets`).replaceAll('{dp}', '/apis/apps/v1/namespaces/{ns}/deployments').replaceAll('{ns}', c.ns).replaceAll('{i}', String(i))
+  return text.replaceAll('{cr}', `/apis/${hostileGroup}/v1/namespaces/{ns}/widgets`).replaceAll('{cm}', '/api/v1/namespaces/{ns}/configmaps').replaceAll('{gd}', `/apis/${hostileGroup}/v1/namespaces/{ns}/gadgets`).replaceAll('{dp}', '/apis/apps/v1/namespaces/{ns}/deployments').replaceAll('{sv}', '/api/v1/namespaces/{ns}/services').replaceAll('{ns}', c.ns).replaceAll('{i}', String(i))
     .replaceAll('{rv}', current?.metadata?.resourceVersion ?? '').replaceAll('{uid}', current?.metadata?.uid ?? '');
 }
 
@@ -454,7 +457,8 @@ export function shallow(v: unknown): unknown {
  * where they are fields).
  */
 const keepObject = (b: unknown): unknown => {
-  const a = answer(shallow(b)) as { message?: unknown } | undefined;
+  // What the servers allocate differently (a Service's cluster IPs and node ports) is masked.
+  const a = maskAllocations(answer(shallow(b))) as { message?: unknown } | undefined;
   if (a === undefined || a === null || typeof a.message !== 'string' || a === b) return a;
   return { ...a, message: a.message.replace(/ in record \([^)]*\)/, ' in record (<current>)').replace(/UID in object meta: [0-9a-f-]+/, 'UID in object meta: <current>') };
 };
@@ -493,6 +497,7 @@ function objectOf(path: string): string | undefined {
   if (path.startsWith(CM)) return CM;
   if (path.startsWith(G)) return G;
   if (path.startsWith(D)) return D;
+  if (path.startsWith(SV)) return SV;
   if (path.startsWith(NS)) return NS;
   return undefined;
 }
@@ -531,6 +536,7 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
   const created = (await s.must('POST', fill('{gd}', c, 0, undefined), { body: gadget(c.ns) })).body as Record<string, unknown>;
   const ready = (await s.must('PUT', fill(`${G}/status`, c, 0, undefined), { body: { ...created, status: gadgetStatus } })).body as Meta;
   await s.must('POST', fill('{dp}', c, 0, undefined), { body: deployment(c.ns) });
+  await s.must('POST', fill('{sv}', c, 0, undefined), { body: service(c.ns) });
   // Every write of the case, as watches selected by a field (KEP-4358) and by a label see them from here.
   const start = ready.metadata?.resourceVersion ?? '';
   const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
@@ -559,9 +565,9 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
       return { ...a, message: mask(a.message), ...(causes === undefined ? {} : { causes }) };
     };
     await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepAnswer });
-    for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
+    for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['s', SV], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
   }
-  for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`], ['deployments selected by metadata.name=d', `${fill('{dp}', c, 0, undefined)}?fieldSelector=metadata.name%3Dd`]] as const) {
+  for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`], ['deployments selected by metadata.name=d', `${fill('{dp}', c, 0, undefined)}?fieldSelector=metadata.name%3Dd`], ['services selected by metadata.name=s', `${fill('{sv}', c, 0, undefined)}?fieldSelector=metadata.name%3Ds`]] as const) {
     await s.req(`watch ${label} since the setup`, 'GET', `${path}&watch=true&resourceVersion=${start}&timeoutSeconds=1`, { keep: keepWatch(mine) });
   }
   const cr = `/apis/${hostileGroup}/v1/namespaces/${canaryNamespace}/widgets`;

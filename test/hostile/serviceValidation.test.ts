@@ -2,7 +2,8 @@
 // Service REST storage does before validation (cluster IPs kept in step with the plural, IP family fields
 // inferred and refused when the cluster lacks them, cluster IPs, node ports and health check node ports
 // allocated, with the allocators' own errors — a 500 for the health check port), ValidateService and
-// ValidateServiceUpdate, and the fields a change of type drops. kubekit validated ports and the type only,
+// ValidateServiceUpdate, the fields a change of type drops, and ValidateServiceStatusUpdate (load balancer
+// ingress points: only for a load balancer, their addresses, IP modes and host names). kubekit validated ports and the type only,
 // and stored Services a cluster refuses (a bad protocol, a loopback external IP, a node port on a ClusterIP
 // Service, dual-stack on a single-stack cluster, …).
 //
@@ -101,6 +102,16 @@ const updates: [Record<string, unknown>, Record<string, unknown>][] = [
   [{ ports: [{ port: 80 }], externalIPs: ['1.2.3.4'] }, { externalIPs: ['1.2.3.4', '127.0.0.2'] }],
 ];
 
+/** A Service (its type), then a write of its status: a PUT (whose body has no spec: a ClusterIP one when defaulted) or a merge patch. */
+const statusWrites: [string, 'PUT' | 'PATCH', Record<string, unknown>][] = [
+  ['LoadBalancer', 'PATCH', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } }],
+  ['LoadBalancer', 'PUT', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } }],
+  ['LoadBalancer', 'PATCH', { loadBalancer: { ingress: [{ ip: 'nope', ipMode: 'Tunnel' }, { hostname: '192.0.2.9' }, { hostname: 'Bad_Host', ipMode: 'VIP' }] } }],
+  ['LoadBalancer', 'PATCH', { loadBalancer: { ingress: [{ ip: '010.0.0.1', ipMode: 'Proxy', ports: [{ port: 80, protocol: 'TCP' }] }] } }],
+  ['ClusterIP', 'PATCH', { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } }],
+  ['ClusterIP', 'PATCH', { conditions: [{ type: 'Ready', status: 'True', reason: 'Ok', message: '', lastTransitionTime: '2026-11-27T00:00:00Z' }] }],
+];
+
 /** A JSON value with its object members sorted (the servers order a port's members differently). */
 function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
@@ -137,6 +148,15 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
     expect(base.status, JSON.stringify(base.body)).to.equal(201);
     const a = await s('PATCH', `/api/v1/namespaces/svcval/services/u${i}`, JSON.stringify({ spec: patch }), 'application/merge-patch+json');
     answers.push(`update ${JSON.stringify(spec)} with ${JSON.stringify(patch)}: ${normalized(a.status, JSON.parse(a.text) as Record<string, unknown>)}`);
+  }
+  for (const [i, [type, method, status]] of statusWrites.entries()) {
+    const base = await post(`st${i}`, { type, ports: [{ port: 80 }] });
+    expect(base.status, JSON.stringify(base.body)).to.equal(201);
+    const path = `/api/v1/namespaces/svcval/services/st${i}/status`;
+    const a = method === 'PUT'
+      ? await s('PUT', path, JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: `st${i}`, resourceVersion: (base.body.metadata as { resourceVersion: string }).resourceVersion }, status }))
+      : await s('PATCH', path, JSON.stringify({ status }), 'application/merge-patch+json');
+    answers.push(`status ${method} of a ${type} Service with ${JSON.stringify(status)}: ${normalized(a.status, JSON.parse(a.text) as Record<string, unknown>)}`);
   }
   if (backend === 'reference' && process.env.KUBEKIT_RECORD_SERVICES === '1') writeFileSync(fixtureURL, JSON.stringify({ answers }, null, 1) + '\n');
   const fixture = JSON.parse(readFileSync(fixtureURL, 'utf8')) as { answers: string[] };

@@ -16,7 +16,7 @@ import { deepEqual } from './internal/deepEqual.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, ipWarnings } from './podWarnings.js';
-import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceUpdate } from './serviceValidation.js';
+import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
@@ -68,6 +68,7 @@ function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
     warningsOnCreate: serviceWarnings,
     warningsOnUpdate: serviceWarnings,
     validateUpdate: validateServiceUpdate,
+    validateStatusUpdate: (o, old, meta) => [...meta, ...validateServiceStatusUpdate(o, old)],
   };
 }
 

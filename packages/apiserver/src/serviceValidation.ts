@@ -723,3 +723,36 @@ function familyChangeErrors(spec: JSONObject, old: JSONObject): FieldError[] {
   }
   return errs;
 }
+
+/**
+ * `ValidateServiceStatusUpdate` past the metadata update: `ValidateLoadBalancerStatus` against the spec
+ * kept from the old object (ingress points only for a load balancer; their addresses, IP modes and host
+ * names).
+ */
+export function validateServiceStatusUpdate(o: KubeObject, oldObject: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const path = FieldPath.root('status', 'loadBalancer', 'ingress');
+  const ingress = objects(valueAt(o, 'status', 'loadBalancer', 'ingress'));
+  const raw = valueAt(o, 'status', 'loadBalancer', 'ingress');
+  if (specOf(o).type !== 'LoadBalancer' && Array.isArray(raw) && raw.length > 0) return [forbidden(path, "may only be used when `spec.type` is 'LoadBalancer'")];
+  const oldIPs = objects(valueAt(oldObject, 'status', 'loadBalancer', 'ingress')).map((i) => str(i.ip)).filter((ip) => ip !== '');
+  ingress.forEach((ing, i) => {
+    const at = path.index(i);
+    const ip = str(ing.ip);
+    if (ip !== '') errs.push(...legacyIPErrors(at.child('ip'), ip, oldIPs));
+    const mode = ing.ipMode;
+    if (mode === undefined || mode === null) {
+      if (ip !== '') errs.push(required(at.child('ipMode'), 'must be specified when `ip` is set'));
+    } else if (ip === '') {
+      errs.push(forbidden(at.child('ipMode'), 'may not be specified when `ip` is not set'));
+    } else if (mode !== 'Proxy' && mode !== 'VIP') {
+      errs.push(notSupported(at.child('ipMode'), mode, ['Proxy', 'VIP']));
+    }
+    const hostname = str(ing.hostname);
+    if (hostname !== '') {
+      for (const msg of isDNS1123Subdomain(hostname)) errs.push(invalid(at.child('hostname'), hostname, msg));
+      if (parseIP(hostname) !== undefined) errs.push(invalid(at.child('hostname'), hostname, 'must be a DNS name, not an IP address'));
+    }
+  });
+  return errs;
+}
