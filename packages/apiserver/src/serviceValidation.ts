@@ -290,6 +290,11 @@ const nodePortBase = 30000;
 const nodePortCount = 2768;
 const nodePortRange = '30000-32767';
 
+/** `errors.NewInternalError`: a 500 whose one cause is the message. */
+function internalError(message: string): KubeError {
+  return new KubeError('InternalError', `Internal error occurred: ${message}`, { details: { causes: [{ message }] } });
+}
+
 function ipText(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
@@ -328,7 +333,7 @@ export class ServiceAllocator {
     for (let i = 0; i < ips.length; i++) {
       if (ips[i] === '') {
         const ip = this.nextFreeIP(used);
-        if (ip === undefined) throw new KubeError('InternalError', 'Internal error occurred: failed to allocate a serviceIP: range is full');
+        if (ip === undefined) throw internalError('failed to allocate a serviceIP: range is full');
         ips[i] = ip;
       } else {
         const why = this.ipProblem(ips[i], used);
@@ -404,7 +409,7 @@ export class ServiceAllocator {
           p.nodePort = int(requested.nodePort);
         } else {
           const next = this.nextFreePort(used);
-          if (next === undefined) throw new KubeError('InternalError', 'Internal error occurred: failed to allocate a nodePort: range is full');
+          if (next === undefined) throw internalError('failed to allocate a nodePort: range is full');
           used.add(next);
           p.nodePort = next;
         }
@@ -421,12 +426,12 @@ export class ServiceAllocator {
     const port = int(spec.healthCheckNodePort);
     if (port !== 0) {
       const why = this.portProblem(port, used);
-      if (why !== undefined) throw new KubeError('InternalError', `Internal error occurred: failed to allocate requested HealthCheck NodePort ${port}: ${why}`);
+      if (why !== undefined) throw internalError(`failed to allocate requested HealthCheck NodePort ${port}: ${why}`);
       used.add(port);
       return;
     }
     const next = this.nextFreePort(used);
-    if (next === undefined) throw new KubeError('InternalError', 'Internal error occurred: failed to allocate a HealthCheck NodePort 0: range is full');
+    if (next === undefined) throw internalError('failed to allocate a HealthCheck NodePort 0: range is full');
     spec.healthCheckNodePort = next;
     used.add(next);
   }
@@ -675,7 +680,9 @@ export function validateServiceUpdate(o: KubeObject, oldObject: KubeObject): Fie
   if (spec.type !== 'ExternalName' && old.type !== 'ExternalName') {
     errs.push(...clusterIPChangeErrors(spec, old), ...familyChangeErrors(spec, old));
   }
-  errs.push(...loadBalancerClassErrors(spec, old).filter((e) => e.detail === 'may not change once set'));
+  // All of validateLoadBalancerClassField's errors: validateService repeats its checks of the class (a
+  // class on another type is reported twice, as the apiserver does).
+  errs.push(...loadBalancerClassErrors(spec, old));
   if (needsHealthCheck(old) && needsHealthCheck(spec) && int(spec.healthCheckNodePort) !== int(old.healthCheckNodePort)) {
     errs.push(forbidden('spec.healthCheckNodePort', 'field is immutable'));
   }
