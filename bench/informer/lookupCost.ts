@@ -2,8 +2,9 @@
 // HTTP), against a running bench server (`server.ts --churn`): kubekit's lookup path, ordinary and
 // pipelined (as the informer sends them), next to the least node:http can do (a GET, the body read
 // and JSON.parse'd) and the least a pipelined client can do (the same GETs written on one socket,
-// the answers cut by Content-Length and JSON.parse'd, nothing else checked), measured in the same
-// process, warm, as CPU µs and wall µs per lookup at a given concurrency.
+// the answers cut by Content-Length and JSON.parse'd, nothing else checked) and the transport alone (the
+// same without decoding or parsing the bodies), measured in the same process, warm, as CPU µs and wall
+// µs per lookup at a given concurrency.
 //
 // Usage: node --import tsx --conditions=kubekit-source bench/informer/lookupCost.ts --url http://127.0.0.1:PORT [--n 3000] [--concurrency 16]
 import { setMaxListeners } from 'node:events';
@@ -36,9 +37,10 @@ function rawGet(namespace: string, name: string): Promise<unknown> {
 /**
  * The least a pipelined client does per GET: one request line and headers appended to the next
  * write (one write per turn of the event loop), the answer found by its Content-Length, its body
- * JSON.parse'd, a promise per request. No error handling, no timeouts: a floor, not a client.
+ * JSON.parse'd (unless `parse` is false: the transport alone), a promise per request. No error
+ * handling, no timeouts: a floor, not a client.
  */
-function leastPipelined(): (namespace: string, name: string) => Promise<unknown> {
+function leastPipelined(parse = true): (namespace: string, name: string) => Promise<unknown> {
   const target = new URL(url);
   const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true });
   const waiting: ((body: unknown) => void)[] = [];
@@ -55,9 +57,9 @@ function leastPipelined(): (namespace: string, name: string) => Promise<unknown>
       const lengthAt = head.toLowerCase().indexOf('content-length:');
       const length = Number(head.slice(lengthAt + 15, head.indexOf('\r\n', lengthAt) >>> 0).trim());
       if (received.length < headEnd + 4 + length) break;
-      const body = received.toString('utf8', headEnd + 4, headEnd + 4 + length);
+      const body = parse ? received.toString('utf8', headEnd + 4, headEnd + 4 + length) : '';
       at = headEnd + 4 + length;
-      waiting[waitingHead++](head.startsWith('HTTP/1.1 200') ? JSON.parse(body) : undefined);
+      waiting[waitingHead++](parse && head.startsWith('HTTP/1.1 200') ? JSON.parse(body) : undefined);
     }
     received = received.subarray(at);
     if (waitingHead === waiting.length) waiting.length = waitingHead = 0;
@@ -81,6 +83,7 @@ const impls: Record<string, (namespace: string, name: string) => Promise<unknown
   kubekit: (namespace, name) => lw.get(name, { namespace, metadataOnly: true, signal }),
   'kubekit pipelined': (namespace, name) => lw.get(name, { namespace, metadataOnly: true, signal, pipelined: true, resourceVersion: '1' }),
   'least pipelined': leastPipelined(),
+  'bytes only': leastPipelined(false),
 };
 
 async function round(get: (namespace: string, name: string) => Promise<unknown>): Promise<{ cpuUs: number; wallUs: number }> {
