@@ -15,7 +15,7 @@ import { childObject, cloneJSON, isObject, setDefault, valueAt, type JSONObject 
 import { deepEqual } from './internal/deepEqual.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
-import { cidrWarnings, ipWarnings } from './podWarnings.js';
+import { cidrWarnings, claimSpecWarnings, ipWarnings } from './podWarnings.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {
@@ -136,7 +136,19 @@ const persistentVolumeClaim: BuiltinSpec = {
     return errs;
   },
   validateUpdate: validateClaimUpdate,
+  warningsOnCreate: claimWarnings,
+  warningsOnUpdate: claimWarnings,
 };
+
+/** `GetWarningsForPersistentVolumeClaim`: the beta storage class annotation, and storage that is not a whole number of bytes. */
+function claimWarnings(o: KubeObject): string[] {
+  const annotations = o.metadata.annotations ?? {};
+  const beta = 'volume.beta.kubernetes.io/storage-class';
+  return [
+    ...(Object.hasOwn(annotations, beta) ? [`${String(FieldPath.root('metadata', 'annotations').key(beta))}: deprecated since v1.8; use "storageClassName" attribute instead`] : []),
+    ...claimSpecWarnings(FieldPath.root('spec'), o.spec),
+  ];
+}
 
 const createdAt = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o: KubeObject) => o.metadata.creationTimestamp ?? '' };
 

@@ -22,7 +22,7 @@ import { validatePodSpec } from './podSpecValidation.js';
 import { validatePodSpecificAnnotations } from './podValidation.js';
 import { validateAnnotations } from './objectMeta.js';
 import { append } from './internal/podFields.js';
-import { podNameWarning, podSpecWarnings } from './podWarnings.js';
+import { claimSpecWarnings, podNameWarning, podSpecWarnings } from './podWarnings.js';
 import { wasEmptyMap } from './builtinGoJSON.js';
 
 /** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation, which prepareForUpdate has set by then). */
@@ -39,6 +39,13 @@ function templateWarnings(o: KubeObject, path: string[] = ['spec']): string[] {
 function dropTerminatingReplicas(o: KubeObject, old: KubeObject): void {
   const had = isObject(old.status) && old.status.terminatingReplicas !== undefined && old.status.terminatingReplicas !== null;
   if (!had && isObject(o.status)) delete o.status.terminatingReplicas;
+}
+
+/** The warnings of a StatefulSet's volume claim templates (`GetWarningsForPersistentVolumeClaimSpec` under `spec.volumeClaimTemplates[i]` and `more`). */
+function claimTemplateWarnings(o: KubeObject, more: string[]): string[] {
+  const templates = valueAt(o, 'spec', 'volumeClaimTemplates');
+  if (!Array.isArray(templates)) return [];
+  return templates.flatMap((t, i) => claimSpecWarnings(FieldPath.root('spec', 'volumeClaimTemplates').index(i).child(...more), isObject(t) ? t.spec : undefined));
 }
 
 /** A StatefulSet's warning for a negative `revisionHistoryLimit` (which it takes: every revision is kept). */
@@ -572,8 +579,10 @@ const statefulSet: BuiltinSpec = {
     ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
-  warningsOnCreate: (o) => [...templateWarnings(o), ...revisionHistoryWarning(o)],
-  warningsOnUpdate: (o, old) => [...(o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)), ...revisionHistoryWarning(o)],
+  // The claim templates' warnings on every update too; their paths are upstream's (no `spec` on create,
+  // a capitalised `Spec` on update).
+  warningsOnCreate: (o) => [...templateWarnings(o), ...claimTemplateWarnings(o, []), ...revisionHistoryWarning(o)],
+  warningsOnUpdate: (o, old) => [...(o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)), ...claimTemplateWarnings(o, ['Spec']), ...revisionHistoryWarning(o)],
 };
 
 /** A StatefulSet's selector checks, then its template's unless the selector does not convert. */

@@ -89,6 +89,10 @@ export function podSpecWarnings(base: FieldPath | undefined, spec: unknown, meta
 
   objects(spec.volumes).forEach((v, i) => {
     for (const [source, message] of deprecatedVolumes) {
+      // An ephemeral volume's claim template is checked between the glusterfs and cephfs plugins.
+      if (source === 'cephfs' && isObject(v.ephemeral) && isObject(v.ephemeral.volumeClaimTemplate)) {
+        warnings.push(...claimSpecWarnings(at('spec', 'volumes').index(i).child('ephemeral', 'volumeClaimTemplate', 'spec'), v.ephemeral.volumeClaimTemplate.spec));
+      }
       if (isObject(v[source])) warnings.push(`${String(at('spec', 'volumes').index(i).child(source === 'storageos' ? 'storageOS' : source))}: ${message}`);
     }
   });
@@ -360,6 +364,17 @@ function visitContainers(spec: JSONObject, path: FieldPath): [JSONObject, FieldP
     (spec[list] as unknown[]).forEach((c, i) => {
       if (isObject(c)) out.push([c, path.child(list).index(i)]);
     });
+  }
+  return out;
+}
+
+/** `GetWarningsForPersistentVolumeClaimSpec`: a storage request or limit that is not a whole number of bytes. */
+export function claimSpecWarnings(path: FieldPath, spec: unknown): string[] {
+  const resources = isObject(spec) && isObject(spec.resources) ? spec.resources : {};
+  const out: string[] = [];
+  for (const list of ['requests', 'limits']) {
+    const w = isObject(resources[list]) ? fractionalBytes(resources[list], 'storage', path.child('resources', list)) : undefined;
+    if (w !== undefined) out.push(w);
   }
   return out;
 }
