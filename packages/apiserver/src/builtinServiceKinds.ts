@@ -9,13 +9,13 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
-import { FieldError, FieldPath, forbidden, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { childObject, cloneJSON, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, claimSpecWarnings, ipWarnings } from './podWarnings.js';
+import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimValidation.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {
@@ -78,7 +78,6 @@ const serviceAccount: BuiltinSpec = {
 };
 
 const accessModeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
-const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
 /** `GetPersistentVolumeClaimClass`: the beta annotation, else `spec.storageClassName`, else `''`. */
 function storageClassOf(o: KubeObject): string {
@@ -86,27 +85,6 @@ function storageClassOf(o: KubeObject): string {
   if (typeof annotated === 'string') return annotated;
   const name = valueAt(o, 'spec', 'storageClassName');
   return typeof name === 'string' ? name : '';
-}
-
-/**
- * `ValidatePersistentVolumeClaimUpdate`: the spec may not change, except `volumeName` while unbound,
- * the storage request of a bound claim (expansion) and `volumeAttributesClassName`. The apiserver
- * appends a diff of its internal types to the message; kubekit says which fields changed instead.
- */
-function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[] {
-  const spec = cloneJSON(isObject(o.spec) ? o.spec : {});
-  const oldSpec = cloneJSON(isObject(old.spec) ? old.spec : {});
-  for (const s of [spec, oldSpec]) delete s.volumeAttributesClassName;
-  if (oldSpec.volumeName === undefined || oldSpec.volumeName === '') {
-    delete spec.volumeName;
-    delete oldSpec.volumeName;
-  }
-  if (valueAt(o, 'status', 'phase') === 'Bound') {
-    for (const s of [spec, oldSpec]) if (isObject(s.resources) && isObject(s.resources.requests)) delete s.resources.requests.storage;
-  }
-  if (deepEqual(spec, oldSpec)) return [];
-  const changed = [...new Set([...Object.keys(spec), ...Object.keys(oldSpec)])].filter((k) => !deepEqual(spec[k], oldSpec[k])).sort();
-  return [forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n(changed: ${changed.join(', ')})`)];
 }
 
 const persistentVolumeClaim: BuiltinSpec = {
@@ -123,18 +101,15 @@ const persistentVolumeClaim: BuiltinSpec = {
   defaults: (o) => { setDefault(childObject(o, 'spec'), 'volumeMode', 'Filesystem'); },
   prepareForCreate: (o) => {
     o.status = { phase: 'Pending' };
+    if (isObject(o.spec)) prepareClaimSpec(o.spec, undefined);
     // The StorageObjectInUseProtection admission plugin; the claim controller in controllers.ts removes it.
     const finalizers = o.metadata.finalizers ?? [];
     if (!finalizers.includes(pvcProtectionFinalizer)) o.metadata.finalizers = [...finalizers, pvcProtectionFinalizer];
   },
-  validate: (o) => {
-    const errs: FieldError[] = [];
-    const modes = list(valueAt(o, 'spec', 'accessModes'));
-    if (modes.length === 0) errs.push(required('spec.accessModes', 'at least 1 access mode is required'));
-    for (const m of modes) if (typeof m !== 'string' || !accessModes.includes(m)) errs.push(notSupported('spec.accessModes', m, accessModes));
-    if (valueAt(o, 'spec', 'resources', 'requests', 'storage') === undefined) errs.push(required(FieldPath.root('spec', 'resources').key('storage'), ''));
-    return errs;
+  prepareForUpdate: (o, old) => {
+    if (isObject(o.spec)) prepareClaimSpec(o.spec, isObject(old.spec) ? old.spec : {});
   },
+  validateCreate: validateClaim,
   validateUpdate: validateClaimUpdate,
   warningsOnCreate: claimWarnings,
   warningsOnUpdate: claimWarnings,
