@@ -13,7 +13,7 @@
  */
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
 import { FieldError, FieldPath, forbidden, goJSON, goJSONString, humanDuration, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { labelSelectorFromObject, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
+import { isDNS1123Label, labelSelectorFromObject, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, cloneJSON, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
@@ -23,6 +23,7 @@ import { validatePodSpecificAnnotations } from './podValidation.js';
 import { validateAnnotations } from './objectMeta.js';
 import { append } from './internal/podFields.js';
 import { claimSpecWarnings, podNameWarning, podSpecWarnings } from './podWarnings.js';
+import { validateClaimSpec } from './claimValidation.js';
 import { wasEmptyMap } from './builtinGoJSON.js';
 
 /** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation, which prepareForUpdate has set by then). */
@@ -573,17 +574,48 @@ const statefulSet: BuiltinSpec = {
     }
   },
   prepareForCreate: (o) => { o.status = { replicas: 0, availableReplicas: 0 }; },
-  validate: (o) => [
-    ...validatePodManagementPolicy(o), ...validateStatefulSetUpdateStrategy(o),
-    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...statefulSetSelectorAndTemplate(o),
-    ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'),
-  ],
-  validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
+  validateCreate: (o) => validateStatefulSetSpec(o, true),
+  // ValidateStatefulSetUpdate: the spec again, without the claim templates and the service name (both
+  // immutable: values stored before may stay), then what may not change.
+  validateUpdate: (o, old) => [...validateStatefulSetSpec(o, false), ...statefulSetImmutable(o, old)],
   // The claim templates' warnings on every update too; their paths are upstream's (no `spec` on create,
   // a capitalised `Spec` on update).
   warningsOnCreate: (o) => [...templateWarnings(o), ...claimTemplateWarnings(o, []), ...revisionHistoryWarning(o)],
   warningsOnUpdate: (o, old) => [...(o.metadata.generation === old.metadata.generation ? [] : templateWarnings(o)), ...claimTemplateWarnings(o, ['Spec']), ...revisionHistoryWarning(o)],
 };
+
+/** `ValidateStatefulSetSpec` (on create with its claim templates and service name; an update tolerates stored ones). */
+function validateStatefulSetSpec(o: KubeObject, create: boolean): FieldError[] {
+  const errs = [...validatePodManagementPolicy(o), ...validateStatefulSetUpdateStrategy(o)];
+  const retention = valueAt(o, 'spec', 'persistentVolumeClaimRetentionPolicy');
+  if (isObject(retention)) {
+    for (const when of ['whenDeleted', 'whenScaled']) {
+      const policy = retention[when] ?? '';
+      if (policy !== 'Retain' && policy !== 'Delete') errs.push(notSupported(FieldPath.root('spec', 'persistentVolumeClaimRetentionPolicy', when), policy, ['Retain', 'Delete']));
+    }
+  }
+  const claims = valueAt(o, 'spec', 'volumeClaimTemplates');
+  if (create && Array.isArray(claims)) claims.forEach((c, i) => errs.push(...validateClaimSpec(isObject(c) ? c.spec : undefined, FieldPath.root('spec', 'volumeClaimTemplates').index(i).child('spec'))));
+  errs.push(...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'));
+  const start = valueAt(o, 'spec', 'ordinals', 'start');
+  if (typeof start === 'number' && start < 0) errs.push(invalid('spec.ordinals.start', start, 'must be greater than or equal to 0'));
+  const serviceName = valueAt(o, 'spec', 'serviceName');
+  if (create && typeof serviceName === 'string' && serviceName !== '') for (const msg of isDNS1123Label(serviceName)) errs.push(invalid('spec.serviceName', serviceName, msg));
+  errs.push(...statefulSetSelectorAndTemplate(o), ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'));
+  return errs;
+}
+
+/** What `ValidateStatefulSetUpdate` lets change: replicas, ordinals, template, update strategy, history limit, claim retention and minReadySeconds. */
+function statefulSetImmutable(o: KubeObject, old: KubeObject): FieldError[] {
+  const spec = cloneJSON(isObject(o.spec) ? o.spec : {});
+  const was = isObject(old.spec) ? old.spec : {};
+  for (const key of ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy']) {
+    if (Object.hasOwn(was, key)) spec[key] = was[key];
+    else delete spec[key];
+  }
+  if (deepEqual(spec, was)) return [];
+  return [forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")];
+}
 
 /** A StatefulSet's selector checks, then its template's unless the selector does not convert. */
 function statefulSetSelectorAndTemplate(o: KubeObject): FieldError[] {
