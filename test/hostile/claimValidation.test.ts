@@ -4,7 +4,8 @@
 // ValidatePersistentVolumeClaimSpec (access modes, ReadWriteOncePod alone, a positive storage request,
 // class names, volume modes, the selector, data sources that must match) and
 // ValidatePersistentVolumeClaimUpdate (an immutable spec but for a storage class set where there was none,
-// the beta annotation moved to the field, and a bound claim's request, which may not shrink to its capacity).
+// the beta annotation moved to the field, and a bound claim's request, which may not shrink to its capacity);
+// and an ephemeral volume's claim template (its metadata limited to labels and annotations, its spec).
 // kubekit checked access modes and the storage request only, and refused setting a storage class on a claim
 // that had none. The expected answers are the reference's, recorded in fixtures/claimValidation.json; to
 // record them again: KUBEKIT_RECORD_CLAIMS=1 npx mocha test/hostile/claimValidation.test.ts.
@@ -61,6 +62,13 @@ const updates: [Record<string, unknown>, Record<string, string> | undefined, Rec
   [{ ...rwo, dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }, undefined, undefined, { spec: { dataSourceRef: null } }],
 ];
 
+/** Ephemeral volumes' claim templates (ValidatePersistentVolumeClaimTemplate: labels and annotations only, then the spec). */
+const ephemeral: Record<string, unknown>[] = [
+  { spec: rwo },
+  { metadata: { name: 'x', uid: 'u', labels: { 'bad key!': 'v' }, annotations: { a: 'b' }, finalizers: ['f'] }, spec: { ...rwo, resources: { requests: { storage: '0' } } } },
+  { spec: { resources: { requests: { storage: '1Gi' } }, dataSource: { kind: 'Thing', name: 't' } } },
+];
+
 function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
   if (v === null || typeof v !== 'object') return v;
@@ -98,6 +106,13 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
     }
     const a = await s('PATCH', `/api/v1/namespaces/${ns}/persistentvolumeclaims/u${i}`, JSON.stringify(patch), 'application/merge-patch+json');
     answers.push(`update ${JSON.stringify(spec)}${status === undefined ? '' : ` with status ${JSON.stringify(status)}`} by ${JSON.stringify(patch)}: ${normalized(a.status, JSON.parse(a.text) as Record<string, unknown>)}`);
+  }
+  for (const [i, template] of ephemeral.entries()) {
+    const a = await s('POST', `/api/v1/namespaces/${ns}/pods`, JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: `e${i}` },
+      spec: { containers: [{ name: 'c', image: 'x:1', volumeMounts: [{ name: 'scratch', mountPath: '/s' }] }], volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: template } }] },
+    }));
+    answers.push(`pod with an ephemeral volume of ${JSON.stringify(template)}: ${a.status}${a.status >= 400 ? ` ${String((JSON.parse(a.text) as { message: string }).message)}` : ''}`);
   }
   if (backend === 'reference' && process.env.KUBEKIT_RECORD_CLAIMS === '1') writeFileSync(fixtureURL, JSON.stringify({ answers }, null, 1) + '\n');
   const fixture = JSON.parse(readFileSync(fixtureURL, 'utf8')) as { answers: string[] };

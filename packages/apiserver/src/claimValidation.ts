@@ -13,7 +13,8 @@
 import { FieldError, FieldPath, canonicalQuantity, forbidden, invalid, notSupported, quantityDecimal, required, type KubeObject, type QuantityDecimal } from '@kubekit/core';
 import { cloneJSON, isObject, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
+import { validateAnnotations } from './objectMeta.js';
+import { isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 
 const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const volumeModes = ['Block', 'Filesystem'];
@@ -96,6 +97,33 @@ export function validateClaimSpec(specValue: unknown, path: FieldPath, opts: Cla
   const vac = str(spec.volumeAttributesClassName);
   if (vac !== '') for (const msg of isDNS1123Subdomain(vac)) errs.push(invalid(path.child('volumeAttributesClassName'), vac, msg));
   return errs;
+}
+
+/** ObjectMeta's members in Go order, each with the name `validateFieldAllowList` gives it (its Go name, first rune lowered: `uID`). */
+const templateMetaFields: readonly [string, string][] = [
+  ['name', 'name'], ['generateName', 'generateName'], ['namespace', 'namespace'], ['selfLink', 'selfLink'], ['uid', 'uID'], ['resourceVersion', 'resourceVersion'],
+  ['generation', 'generation'], ['creationTimestamp', 'creationTimestamp'], ['deletionTimestamp', 'deletionTimestamp'], ['deletionGracePeriodSeconds', 'deletionGracePeriodSeconds'],
+  ['ownerReferences', 'ownerReferences'], ['finalizers', 'finalizers'], ['managedFields', 'managedFields'],
+];
+
+/**
+ * `ValidatePersistentVolumeClaimTemplate` (an ephemeral volume's): its metadata's annotations and labels,
+ * no other metadata (`cannot be set`), and its spec.
+ */
+export function validateClaimTemplate(template: unknown, path: FieldPath): FieldError[] {
+  const t = isObject(template) ? template : {};
+  const meta = isObject(t.metadata) ? t.metadata : {};
+  const metaPath = path.child('metadata');
+  const errs = [
+    ...validateAnnotations(isObject(meta.annotations) ? (meta.annotations as Record<string, string>) : undefined, metaPath.child('annotations')),
+    ...validateLabels(isObject(meta.labels) ? (meta.labels as Record<string, string>) : undefined, metaPath.child('labels')),
+  ];
+  for (const [key, goName] of templateMetaFields) {
+    const v = meta[key];
+    const zero = v === undefined || v === null || v === '' || v === 0 || (Array.isArray(v) && v.length === 0);
+    if (!zero) errs.push(forbidden(metaPath.child(goName), 'cannot be set'));
+  }
+  return [...errs, ...validateClaimSpec(t.spec, path.child('spec'))];
 }
 
 /** `validateDataSource`/`validateDataSourceRef`. */

@@ -16,6 +16,7 @@ import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { type JSONObject } from './internal/own.js';
 import { append, int, isSet, list, obj, str, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './internal/podFields.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './internal/downwardAPI.js';
+import { validateClaimTemplate } from './claimValidation.js';
 
 /** The volume sources in the order `validateVolumeSource` looks at them, with the path its "more than 1" error names. */
 const volumeSources: readonly (readonly [string, string])[] = [
@@ -133,8 +134,7 @@ function validateSource(key: string, source: JSONObject, path: FieldPath): Field
       return errs;
     }
     case 'ephemeral':
-      // The claim template's own checks (ValidatePersistentVolumeClaimTemplate) are not made.
-      return isSet(source.volumeClaimTemplate) ? [] : [required(path.child('volumeClaimTemplate'), '')];
+      return isSet(source.volumeClaimTemplate) ? validateClaimTemplate(source.volumeClaimTemplate, path.child('volumeClaimTemplate')) : [required(path.child('volumeClaimTemplate'), '')];
     // The ImageVolume feature is off in 1.34: the apiserver drops image volumes (and their mounts) before
     // validation, which kubekit does not; it counts the source and checks nothing of it.
     default:
