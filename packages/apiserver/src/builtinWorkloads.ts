@@ -24,6 +24,7 @@ import { validateAnnotations } from './objectMeta.js';
 import { append } from './internal/podFields.js';
 import { claimSpecWarnings, podNameWarning, podSpecWarnings } from './podWarnings.js';
 import { validateClaimSpec } from './claimValidation.js';
+import { indexedHostnameErrors, jobImmutableFields, validateCronJob, validateJobSpecFields } from './jobValidation.js';
 import { wasEmptyMap } from './builtinGoJSON.js';
 
 /** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation, which prepareForUpdate has set by then). */
@@ -728,11 +729,22 @@ function defaultJobSpec(spec: JSONObject): void {
     spec.parallelism = 1;
   }
   setDefault(spec, 'parallelism', 1);
-  setDefault(spec, 'backoffLimit', 6);
+  // SetDefaults_Job: a Job with a per-index backoff limit has no overall one (math.MaxInt32).
+  setDefault(spec, 'backoffLimit', spec.backoffLimitPerIndex === undefined || spec.backoffLimitPerIndex === null ? 6 : 2147483647);
   setDefault(spec, 'completionMode', 'NonIndexed');
+  defaultPodConditionPatterns(spec);
   setDefault(spec, 'suspend', false);
   if (spec.podFailurePolicy === undefined || spec.podFailurePolicy === null) setDefault(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
   else setDefault(spec, 'podReplacementPolicy', 'Failed');
+}
+
+/** `SetDefaults_PodFailurePolicyOnPodConditionsPattern` (wherever the type is: Jobs and CronJobs' templates): a pattern's status is True unless given. */
+function defaultPodConditionPatterns(jobSpec: JSONObject): void {
+  const rules = valueAt(jobSpec, 'podFailurePolicy', 'rules');
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    if (!isObject(rule) || !Array.isArray(rule.onPodConditions)) continue;
+    for (const p of rule.onPodConditions) if (isObject(p)) setDefault(p, 'status', 'True');
+  }
 }
 
 /** `SetDefaults_Job`: a Job without labels takes its pod template's. */
@@ -773,18 +785,18 @@ const job: BuiltinSpec = {
     // SetDefaults_Job runs again when the apiserver reads the stored Job back, now with these labels.
     defaultJobLabels(o);
   },
+  // ValidateJob: validateJobSpec (its fields, the pod template, the restart policy), then the selector, then
+  // an indexed Job's last pod hostname.
   validate: (o) => {
     const tp = FieldPath.root('spec', 'template');
     const template = valueAt(o, 'spec', 'template');
-    const errs = [...validateSelector(o, 'job').errs, ...validatePodTemplate(template, tp)];
+    const errs = [...validateJobSpecFields(o.spec, FieldPath.root('spec')), ...validatePodTemplate(template, tp)];
     append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'podFailurePolicy')));
-    for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds']) {
-      const v = valueAt(o, 'spec', f);
-      if (typeof v === 'number' && v < 0) errs.push(invalid(FieldPath.root('spec', f), v, 'must be greater than or equal to 0'));
-    }
-    return errs;
+    return [...errs, ...validateSelector(o, 'job').errs, ...indexedHostnameErrors(o)];
   },
-  validateUpdate: (o, old) => [...immutable(o, old, 'spec', 'selector'), ...immutable(o, old, 'spec', 'template'), ...immutable(o, old, 'spec', 'completions')],
+  validateUpdate: (o, old) => [
+    ...immutable(o, old, 'spec', 'completions'), ...immutable(o, old, 'spec', 'selector'), ...immutable(o, old, 'spec', 'template'), ...jobImmutableFields(o, old),
+  ],
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...jobSpecWarnings(o, ['spec'])],
   warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : jobSpecWarnings(o, ['spec'])),
 };
@@ -808,29 +820,23 @@ const cronJob: BuiltinSpec = {
     setDefault(spec, 'failedJobsHistoryLimit', 1);
     const jobTemplate = childObject(spec, 'jobTemplate');
     childObject(jobTemplate, 'metadata');
+    defaultPodConditionPatterns(childObject(jobTemplate, 'spec'));
     defaultPodTemplate(childObject(childObject(jobTemplate, 'spec'), 'template'));
   },
   prepareForCreate: (o) => { o.status = {}; },
-  validate: (o) => {
-    const errs: FieldError[] = [];
-    const schedule = valueAt(o, 'spec', 'schedule');
-    if (typeof schedule !== 'string' || schedule === '') errs.push(required('spec.schedule', ''));
-    else if (schedule.trim().split(/\s+/).length !== 5 && !schedule.startsWith('@')) {
-      // robfig/cron's parser error, its fields printed as a Go slice.
-      const fields = schedule.trim().split(/\s+/);
-      errs.push(invalid('spec.schedule', schedule, `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`));
-    }
-    const policy = valueAt(o, 'spec', 'concurrencyPolicy');
-    if (typeof policy === 'string' && !['Allow', 'Forbid', 'Replace'].includes(policy)) errs.push(notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
-    const tp = FieldPath.root('spec', 'jobTemplate', 'spec', 'template');
-    const template = valueAt(o, 'spec', 'jobTemplate', 'spec', 'template');
-    append(errs, validatePodTemplate(template, tp));
-    append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'jobTemplate', 'spec', 'podFailurePolicy')));
-    return errs;
-  },
+  validateCreate: (o) => validateCronJob(o, undefined, (tp) => cronJobTemplate(o, tp)),
+  validateUpdate: (o, old) => validateCronJob(o, old, (tp) => cronJobTemplate(o, tp)),
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])],
   warningsOnUpdate: (o, old) => (o.metadata.generation === old.metadata.generation ? [] : jobSpecWarnings(o, ['spec', 'jobTemplate', 'spec'])),
 };
+
+/** A CronJob's job template's pod template and restart policy (the rest of `validateJobSpec` is `validateJobSpecFields`). */
+function cronJobTemplate(o: KubeObject, tp: FieldPath): FieldError[] {
+  const template = valueAt(o, 'spec', 'jobTemplate', 'spec', 'template');
+  const errs = validatePodTemplate(template, tp);
+  append(errs, validateJobRestartPolicy(template, tp, valueAt(o, 'spec', 'jobTemplate', 'spec', 'podFailurePolicy')));
+  return errs;
+}
 
 /** The workload kinds (see the file comment). */
 export function workloadResourceTypes(): BuiltinResourceType[] {
