@@ -3,7 +3,7 @@
 // completion mode and what an indexed Job allows (per-index backoff, failed indexes, success policies and
 // their index lists), pod failure policy rules (actions, exit codes in order and without 0 for `In`,
 // condition patterns, whose status defaults to True), the pod replacement policy, an indexed Job's last
-// hostname, the fields an update may not change; a CronJob's TZ in the schedule, time zone, concurrency
+// hostname, the fields an update may not change; a CronJob's schedule (as robfig/cron parses it, TZ in it), time zone, concurrency
 // policy, deadline, history limits, job template selector and name length. kubekit checked four counts
 // and the restart policy. The expected answers are the reference's, recorded in fixtures/jobSpec.json; to
 // record them again: KUBEKIT_RECORD_JOBS=1 npx mocha test/hostile/jobSpec.test.ts.
@@ -64,6 +64,9 @@ const cronJobs: [string, Record<string, unknown>][] = [
   ['cj', { schedule: '* * * * *', concurrencyPolicy: 'Sometimes', startingDeadlineSeconds: -1, successfulJobsHistoryLimit: -1, failedJobsHistoryLimit: -2 }],
   ['cj', { schedule: '* * * * *', jobTemplateSpec: { selector: { matchLabels: { a: 'b' } }, manualSelector: true, parallelism: -1 } }],
   ['a-cronjob-name-that-is-fifty-three-characters-long-xyz', { schedule: '* * * * *' }],
+  // robfig/cron's ParseStandard and its words.
+  ...['0 25 * * *', '*/0 * * * *', '1-2-3 * * * *', '* * * 13 *', '* * * * 7', '* * * JAN-DEC MON-FRI', '5-1 * * * *', '*/5/2 * * * *', 'x * * * *', '-1 * * * *',
+    '0 0 1,15 * *', '@every 5m', '@every 5d', '@every x', '@weekly', '@sometimes'].map((schedule): [string, Record<string, unknown>] => ['cj', { schedule }]),
 ];
 
 const jobUpdates: [Record<string, unknown>, Record<string, unknown>][] = [

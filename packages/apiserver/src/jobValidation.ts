@@ -295,21 +295,105 @@ function knownTimeZone(name: string): boolean {
   }
 }
 
+/** A cron field's bounds and names (robfig/cron's `bounds`). */
+interface Bounds { min: number; max: number; names?: Readonly<Record<string, number>> }
+const cronFields: readonly Bounds[] = [
+  { min: 0, max: 59 }, { min: 0, max: 23 }, { min: 1, max: 31 },
+  { min: 1, max: 12, names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 } },
+  { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } },
+];
+const descriptors = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
+
+/** Go's `%q` of a string (the common cases: JSON's escaping). */
+const goQ = (s: string): string => JSON.stringify(s);
+
+/** `strconv.Atoi`, as robfig's `mustParseInt` reports it. */
+function cronInt(expr: string): number | string {
+  if (!/^[+-]?\d+$/.test(expr)) return `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQ(expr)}: invalid syntax`;
+  const n = Number(expr);
+  if (!Number.isSafeInteger(n) && Math.abs(n) > 9_223_372_036_854_775_807) return `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQ(expr)}: value out of range`;
+  return n < 0 ? `negative number (${n}) not allowed: ${expr}` : n;
+}
+
+/** robfig/cron's `getRange`: its error, if any. */
+function cronRangeError(expr: string, b: Bounds): string | undefined {
+  const rangeAndStep = expr.split('/');
+  const lowAndHigh = rangeAndStep[0].split('-');
+  let start: number;
+  let end: number;
+  if (lowAndHigh[0] === '*' || lowAndHigh[0] === '?') {
+    start = b.min;
+    end = b.max;
+  } else {
+    const named = (e: string): number | string => (b.names !== undefined && Object.hasOwn(b.names, e.toLowerCase()) ? b.names[e.toLowerCase()] : cronInt(e));
+    const s = named(lowAndHigh[0]);
+    if (typeof s === 'string') return s;
+    start = s;
+    if (lowAndHigh.length === 1) end = start;
+    else if (lowAndHigh.length === 2) {
+      const e = named(lowAndHigh[1]);
+      if (typeof e === 'string') return e;
+      end = e;
+    } else return `too many hyphens: ${expr}`;
+  }
+  let step = 1;
+  if (rangeAndStep.length === 2) {
+    const st = cronInt(rangeAndStep[1]);
+    if (typeof st === 'string') return st;
+    step = st;
+    if (lowAndHigh.length === 1) end = b.max;
+  } else if (rangeAndStep.length > 2) return `too many slashes: ${expr}`;
+  if (start < b.min) return `beginning of range (${start}) below minimum (${b.min}): ${expr}`;
+  if (end > b.max) return `end of range (${end}) above maximum (${b.max}): ${expr}`;
+  if (start > end) return `beginning of range (${start}) beyond end of range (${end}): ${expr}`;
+  return step === 0 ? `step of range should be a positive number: ${expr}` : undefined;
+}
+
+/** `time.ParseDuration`'s error for `text`, if any. */
+function durationError(text: string): string | undefined {
+  let s = text.replace(/^[-+]/, '');
+  if (s === '0') return undefined;
+  if (s === '') return `time: invalid duration ${goQ(text)}`;
+  while (s !== '') {
+    const number = /^(\d*)(\.\d*)?/.exec(s)![0];
+    if (number === '' || number === '.') return `time: invalid duration ${goQ(text)}`;
+    s = s.slice(number.length);
+    const unit = /^[^0-9.]*/.exec(s)![0];
+    if (unit === '') return `time: missing unit in duration ${goQ(text)}`;
+    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit)) return `time: unknown unit ${goQ(unit)} in duration ${goQ(text)}`;
+    s = s.slice(unit.length);
+  }
+  return undefined;
+}
+
 /**
- * robfig/cron's `ParseStandard`, as far as kubekit reads a schedule: a `TZ=`/`CRON_TZ=` prefix naming a
- * known zone, then a descriptor (`@hourly`) or five fields. Returns its error, if any.
+ * robfig/cron's `ParseStandard` (five fields, descriptors, a `TZ=`/`CRON_TZ=` prefix naming a known
+ * zone): its error, if any.
  */
 function scheduleError(schedule: string): string | undefined {
-  let spec = schedule.trim();
+  let spec = schedule;
   if (spec.startsWith('TZ=') || spec.startsWith('CRON_TZ=')) {
     const space = spec.indexOf(' ');
     const location = spec.slice(spec.indexOf('=') + 1, space < 0 ? undefined : space);
-    if (!knownTimeZone(location)) return `provided bad location ${location}: unknown time zone ${location}`;
+    if (location !== 'Local' && !knownTimeZone(location)) return `provided bad location ${location}: unknown time zone ${location}`;
     spec = space < 0 ? '' : spec.slice(space).trim();
   }
-  if (spec.startsWith('@')) return undefined;
-  const fields = spec === '' ? [] : spec.split(/\s+/);
+  if (spec.startsWith('@')) {
+    if (descriptors.includes(spec)) return undefined;
+    if (spec.startsWith('@every ')) {
+      const why = durationError(spec.slice('@every '.length));
+      return why === undefined ? undefined : `failed to parse duration ${spec}: ${why}`;
+    }
+    return `unrecognized descriptor: ${spec}`;
+  }
+  const fields = spec.split(/\s+/).filter((f) => f !== '');
   if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`;
+  for (let i = 0; i < 5; i++) {
+    for (const expr of fields[i].split(',').filter((e) => e !== '')) {
+      const why = cronRangeError(expr, cronFields[i]);
+      if (why !== undefined) return why;
+    }
+  }
   return undefined;
 }
 
