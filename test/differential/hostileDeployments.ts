@@ -7,6 +7,7 @@
  */
 import type { HostileRequest } from './hostileCase.js';
 import type { Rng } from './randomSchema.js';
+import { jsonPatchBody, patchRequest } from './hostileKinds.js';
 
 const D = '{dp}/d';
 
@@ -120,16 +121,7 @@ const paths = [
 ];
 const values = ['1', '-1', '"x"', 'null', '{}', '[]', '{"name":"n","image":"i"}', '{"name":"web","image":"dup"}', '"Recreate"', 'true', '70000', '"100m"', '{"polluted":"yes"}', '2147483648'];
 
-function jsonPatch(r: Rng): string {
-  const ops = Array.from({ length: r.int(1, 3) }, () => {
-    const op = r.pick(['add', 'replace', 'replace', 'remove', 'test', 'move', 'copy']);
-    const path = r.pick(paths);
-    if (op === 'remove') return `{"op":"remove","path":"${path}"}`;
-    if (op === 'move' || op === 'copy') return `{"op":"${op}","from":"${r.pick(paths)}","path":"${path}"}`;
-    return `{"op":"${op}","path":"${path}","value":${r.pick(values)}}`;
-  });
-  return `[${ops.join(',')}]`;
-}
+const jsonPatch = (r: Rng): string => jsonPatchBody(r, paths, values);
 
 const query = (r: Rng): string => r.pick(['', '', '', '?dryRun=All', '?fieldValidation=Strict', '?fieldValidation=Warn', '?fieldManager=hostile']);
 
@@ -213,15 +205,8 @@ function scale(r: Rng): HostileRequest {
 /** One hostile request against the case's Deployment. */
 export function deploymentRequest(r: Rng): HostileRequest {
   const g = r.int(0, 11);
-  if (g <= 3) {
-    const [label, body] = r.pick(deploymentPatches);
-    return { kind: 'deployment', label: `strategic merge patch: ${label}`, method: 'PATCH', path: D + query(r), contentType: 'application/strategic-merge-patch+json', body };
-  }
-  if (g <= 5) {
-    const [label, body] = r.pick(deploymentPatches);
-    return { kind: 'deployment', label: `merge patch: ${label}`, method: 'PATCH', path: D + query(r), contentType: 'application/merge-patch+json', body };
-  }
-  if (g === 6) return { kind: 'deployment', label: 'json patch', method: 'PATCH', path: D + query(r), contentType: 'application/json-patch+json', body: jsonPatch(r) };
+  const patch = patchRequest(r, g, 'deployment', D, deploymentPatches, query, jsonPatch);
+  if (patch !== undefined) return patch;
   if (g === 7) return update(r);
   if (g === 8) return apply(r);
   if (g === 9) return status(r);

@@ -8,6 +8,7 @@
  */
 import type { HostileRequest } from './hostileCase.js';
 import type { Rng } from './randomSchema.js';
+import { jsonPatchBody, patchRequest } from './hostileKinds.js';
 
 const S = '{sv}/s';
 
@@ -96,16 +97,7 @@ const paths = [
 ];
 const values = ['1', '-1', '"x"', 'null', '{}', '[]', '{"port":8443,"name":"alt"}', '"NodePort"', '"None"', '["IPv6"]', '"ClientIP"', '70000', '["192.0.2.1"]', '{"polluted":"yes"}'];
 
-function jsonPatch(r: Rng): string {
-  const ops = Array.from({ length: r.int(1, 3) }, () => {
-    const op = r.pick(['add', 'replace', 'replace', 'remove', 'test', 'move', 'copy']);
-    const path = r.pick(paths);
-    if (op === 'remove') return `{"op":"remove","path":"${path}"}`;
-    if (op === 'move' || op === 'copy') return `{"op":"${op}","from":"${r.pick(paths)}","path":"${path}"}`;
-    return `{"op":"${op}","path":"${path}","value":${r.pick(values)}}`;
-  });
-  return `[${ops.join(',')}]`;
-}
+const jsonPatch = (r: Rng): string => jsonPatchBody(r, paths, values);
 
 const query = (r: Rng): string => r.pick(['', '', '', '?fieldValidation=Strict', '?fieldValidation=Warn', '?fieldManager=hostile']);
 
@@ -163,15 +155,8 @@ function status(r: Rng): HostileRequest {
 /** One hostile request against the case's Service. */
 export function serviceRequest(r: Rng): HostileRequest {
   const g = r.int(0, 9);
-  if (g <= 3) {
-    const [label, body] = r.pick(servicePatches);
-    return { kind: 'service', label: `strategic merge patch: ${label}`, method: 'PATCH', path: S + query(r), contentType: 'application/strategic-merge-patch+json', body };
-  }
-  if (g <= 5) {
-    const [label, body] = r.pick(servicePatches);
-    return { kind: 'service', label: `merge patch: ${label}`, method: 'PATCH', path: S + query(r), contentType: 'application/merge-patch+json', body };
-  }
-  if (g === 6) return { kind: 'service', label: 'json patch', method: 'PATCH', path: S + query(r), contentType: 'application/json-patch+json', body: jsonPatch(r) };
+  const patch = patchRequest(r, g, 'service', S, servicePatches, query, jsonPatch);
+  if (patch !== undefined) return patch;
   if (g === 7) return update(r);
   if (g === 8) return apply(r);
   return status(r);
