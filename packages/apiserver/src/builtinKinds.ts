@@ -10,10 +10,10 @@
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { FieldError, FieldPath, KubeError, goQuote, invalid, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
-import { isConfigMapKey } from './internal/semantics.js';
+import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
@@ -21,7 +21,7 @@ import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admit
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
-import { checkMetadataTimestamps, isDecodeError, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
+import { checkMetadataTimestamps, isDecodeError, standardFinalizers, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
@@ -332,8 +332,100 @@ function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldEr
   for (const f of fields) {
     const data = obj[f];
     if (!isObject(data)) continue;
-    for (const k of Object.keys(data)) for (const msg of isConfigMapKey(k)) errs.push(invalid(FieldPath.root(f).key(k), k, msg));
+    for (const k of Object.keys(data)) {
+      for (const msg of isConfigMapKey(k)) errs.push(invalid(FieldPath.root(f).key(k), k, msg));
+      // ValidateConfigMap: a key may be in data or in binaryData, not both.
+      if (f === 'data' && isObject(obj.binaryData) && Object.hasOwn(obj.binaryData, k)) errs.push(invalid(FieldPath.root(f).key(k), k, 'duplicate of key present in binaryData'));
+    }
   }
+  return errs;
+}
+
+/** `core.MaxSecretSize`: the most bytes of data a ConfigMap or Secret holds. */
+const maxDataBytes = 1024 * 1024;
+
+/** The bytes a data map holds: base64 values decoded, strings as UTF-8. */
+function dataBytes(data: unknown, base64: boolean): number {
+  if (!isObject(data)) return 0;
+  return Object.values(data).reduce<number>((n, v) => n + (typeof v !== 'string' ? 0 : base64 ? Buffer.from(v, 'base64').length : Buffer.byteLength(v)), 0);
+}
+
+/** `ValidateConfigMap` past its metadata: keys, no key twice, at most 1 MiB. */
+function validateConfigMap(o: KubeObject): FieldError[] {
+  const errs = validateConfigKeys(o, ['data', 'binaryData']);
+  // The apiserver names the field `[]` (a root path with no name).
+  if (dataBytes(o.data, false) + dataBytes(o.binaryData, true) > maxDataBytes) errs.push(tooLong('[]', '', maxDataBytes));
+  return errs;
+}
+
+/** `ValidateSecret` past its metadata: keys, at most 1 MiB, and what its type requires. */
+function validateSecret(o: KubeObject): FieldError[] {
+  const errs = validateConfigKeys(o, ['data']);
+  const data = isObject(o.data) ? o.data : {};
+  if (dataBytes(data, true) > maxDataBytes) errs.push(tooLong('data', '', maxDataBytes));
+  const key = (k: string): FieldPath => FieldPath.root('data').key(k);
+  const has = (k: string): boolean => Object.hasOwn(data, k);
+  switch (o.type) {
+    case 'kubernetes.io/service-account-token': {
+      const name = o.metadata.annotations?.['kubernetes.io/service-account.name'];
+      if (name === undefined || name === '') errs.push(required(FieldPath.root('metadata', 'annotations').key('kubernetes.io/service-account.name'), ''));
+      break;
+    }
+    case 'kubernetes.io/dockercfg':
+    case 'kubernetes.io/dockerconfigjson': {
+      const k = o.type === 'kubernetes.io/dockercfg' ? '.dockercfg' : '.dockerconfigjson';
+      if (!has(k)) errs.push(required(key(k), ''));
+      else {
+        const why = jsonObjectError(Buffer.from(String(data[k]), 'base64').toString('utf8'));
+        if (why !== undefined) errs.push(invalid(key(k), '<secret contents redacted>', why));
+      }
+      break;
+    }
+    case 'kubernetes.io/basic-auth':
+      if (!has('username') && !has('password')) errs.push(required(key('username'), ''), required(key('password'), ''));
+      break;
+    case 'kubernetes.io/ssh-auth':
+      if (typeof data['ssh-privatekey'] !== 'string' || data['ssh-privatekey'] === '') errs.push(required(key('ssh-privatekey'), ''));
+      break;
+    case 'kubernetes.io/tls':
+      if (!has('tls.crt')) errs.push(required(key('tls.crt'), ''));
+      if (!has('tls.key')) errs.push(required(key('tls.key'), ''));
+      break;
+    default:
+  }
+  return errs;
+}
+
+/** Why `json.Unmarshal` into a `map[string]interface{}` refuses `text` (encoding/json's words, for the common cases). */
+function jsonObjectError(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const first = text.trimStart()[0];
+    if (first === undefined) return 'unexpected end of JSON input';
+    if (!'{["-0123456789tfn'.includes(first)) return `invalid character ${goCharQuote(first)} looking for beginning of value`;
+    return 'unexpected end of JSON input';
+  }
+  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
+  const kind = Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : 'string';
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
+}
+
+/** Go's `%q` of a rune in encoding/json's syntax errors (`'x'`, `'\''`). */
+function goCharQuote(c: string): string {
+  return c === "'" ? "'\\''" : `'${c}'`;
+}
+
+/**
+ * `ValidateConfigMapUpdate`/`ValidateSecretUpdate`: once `immutable` is true, it stays true and the data
+ * may not change.
+ */
+function immutableData(o: KubeObject, old: KubeObject, fields: readonly string[]): FieldError[] {
+  if (old.immutable !== true) return [];
+  const errs: FieldError[] = [];
+  if (o.immutable !== true) errs.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
+  for (const f of fields) if (!deepEqual(o[f] ?? null, old[f] ?? null)) errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
   return errs;
 }
 
@@ -394,10 +486,23 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         o.spec = spec;
         o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
       },
+      // namespaceStrategy.PrepareForCreate: the kubernetes finalizer is added to those the request gives.
       prepareForCreate: (o) => {
-        o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: ['kubernetes'] };
+        const given = isObject(o.spec) && Array.isArray(o.spec.finalizers) ? o.spec.finalizers : [];
+        o.spec = { ...(isObject(o.spec) ? o.spec : {}), finalizers: given.includes('kubernetes') ? given : [...given, 'kubernetes'] };
         o.status = { phase: 'Active' };
         o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
+      },
+      // ValidateNamespace: each of spec.finalizers a qualified name, and a standard one when it has no `/`
+      // (both reported at spec.finalizers, without an index).
+      validate: (o) => {
+        const finalizers = isObject(o.spec) && Array.isArray(o.spec.finalizers) ? o.spec.finalizers : [];
+        return finalizers.flatMap((f) => {
+          const name = typeof f === 'string' ? f : '';
+          const errs = isQualifiedName(name).map((msg) => invalid('spec.finalizers', name, msg));
+          if (!name.includes('/') && !standardFinalizers.includes(name)) errs.push(invalid('spec.finalizers', name, 'name is neither a standard finalizer name nor is it fully qualified'));
+          return errs;
+        });
       },
       markDeleting: (o) => {
         o.status = { ...(isObject(o.status) ? o.status : {}), phase: 'Terminating' };
@@ -411,7 +516,8 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       names: { group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], status: false, nameValidation: 'subdomain' },
       columns: [{ def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) }],
       updateValidatesMeta: true,
-      validate: (o) => validateConfigKeys(o, ['data', 'binaryData']),
+      validateCreate: validateConfigMap,
+      validateUpdate: (o, old) => [...immutableData(o, old, ['data', 'binaryData']), ...validateConfigMap(o)],
     }),
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'secrets', singular: 'secret', kind: 'Secret', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
@@ -422,7 +528,8 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       prepareForCreate: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
       updateValidatesMeta: true,
       normalize: mergeStringData,
-      validate: (o) => validateConfigKeys(o, ['data']),
+      validateCreate: validateSecret,
+      validateUpdate: (o, old) => [...(o.type === old.type ? [] : [invalid('type', o.type ?? '', 'field is immutable')]), ...immutableData(o, old, ['data']), ...validateSecret(o)],
     }),
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'subdomain' },
