@@ -170,3 +170,27 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
 }
 
 describeOnBothServers('Service defaults, allocation and validation', run);
+
+describe('startApiServer({ serviceClusterIPRange })', () => {
+  it('gives Services addresses from the range, refuses one outside it, and refuses a bad range before starting', async () => {
+    const { startApiServer } = await import('@kubekit/apiserver');
+    const server = await startApiServer({ serviceClusterIPRange: '10.0.0.0/24' });
+    try {
+      const post = async (name: string, spec: Record<string, unknown>): Promise<{ status: number; body: { spec?: { clusterIP?: string }; message?: string } }> => {
+        const res = await fetch(`${server.url}/api/v1/namespaces/default/services`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec }) });
+        return { status: res.status, body: (await res.json()) as { spec?: { clusterIP?: string }; message?: string } };
+      };
+      const a = await post('a', { ports: [{ port: 80 }] });
+      expect([a.status, a.body.spec?.clusterIP]).to.deep.equal([201, '10.0.0.10']);
+      expect((await post('b', { clusterIP: '10.0.0.200', ports: [{ port: 80 }] })).status).to.equal(201);
+      const outside = await post('c', { clusterIP: '10.96.0.50', ports: [{ port: 80 }] });
+      expect([outside.status, outside.body.message]).to.deep.equal([422, 'Service "c" is invalid: spec.clusterIPs: Invalid value: ["10.96.0.50"]: failed to allocate IP 10.96.0.50: the provided network does not match the current range']);
+    } finally {
+      await server.close();
+    }
+    for (const bad of ['10.0.0.1/24', '10.0.0.0/31', 'fd00::/108', 'x']) {
+      const err = await startApiServer({ serviceClusterIPRange: bad }).then(() => undefined, (e: unknown) => e as Error);
+      expect(err?.message, bad).to.equal(`serviceClusterIPRange must be an IPv4 CIDR in canonical form with a prefix length of 8 to 30 (such as 10.96.0.0/12), got ${JSON.stringify(bad)}`);
+    }
+  });
+});

@@ -188,9 +188,12 @@ const rbac = (resource: string, kind: string, namespaced: boolean): BuiltinSpec[
   group: 'rbac.authorization.k8s.io', version: 'v1', resource, singular: resource.slice(0, -1), kind, namespaced, shortNames: [], status: false, nameValidation: 'subdomain',
 });
 
-/** The serving and access kinds (see the file comment); `store` lets Services avoid used addresses. */
-export function serviceResourceTypes(store?: ObjectStore): BuiltinResourceType[] {
-  const allocator = new ServiceAllocator(store, servicesBucket);
+/**
+ * The serving and access kinds (see the file comment); `store` lets Services avoid used addresses, taken
+ * from `serviceRange` (an IPv4 CIDR, `10.96.0.0/12` by default).
+ */
+export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string): BuiltinResourceType[] {
+  const allocator = new ServiceAllocator(store, servicesBucket, serviceRange);
   const serviceType = new BuiltinResourceType(serviceSpec(allocator));
   const prepare = serviceType.prepareForUpdate.bind(serviceType);
   serviceType.prepareForUpdate = (o, old, ctx) => {

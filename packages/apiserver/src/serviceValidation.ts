@@ -1,6 +1,6 @@
 /**
  * A v1 Service as kube-apiserver 1.34.4 takes it, on this single-stack IPv4 cluster (service range
- * `10.96.0.0/12`, node ports `30000-32767`):
+ * `10.96.0.0/12` unless `serviceClusterIPRange` says otherwise, node ports `30000-32767`):
  *
  * - its defaults (`SetDefaults_Service`);
  * - what the Service REST storage does before the strategy runs (`beginCreate`/`beginUpdate`): the
@@ -282,10 +282,26 @@ function validateClusterIPsRelatedFields(spec: JSONObject, old: JSONObject | und
   return errs;
 }
 
-/** The service range (`10.96.0.0/12`): its first address and size; `.1` is the `kubernetes` Service's, `.10` the first given out. */
-const rangeBase = (10 << 24) + (96 << 16);
-const rangeSize = 1 << 20;
-const firstAllocated = 10;
+/** kube-apiserver's `--service-cluster-ip-range` default, and kubekit's. */
+export const defaultServiceRange = '10.96.0.0/12';
+
+/**
+ * An IPv4 service range (`10.96.0.0/12`): its network address and size, and the offset of the first
+ * address given out (`.10`: `.1` is the `kubernetes` Service's; `.2` in a range of 32 addresses or fewer).
+ *
+ * @throws KubeError when `cidr` is not an IPv4 range of 4 to 2^24 addresses in canonical form.
+ */
+export function parseServiceRange(cidr: string): { base: number; size: number; first: number } {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
+  const octets = m === null ? [] : m.slice(1, 5).map(Number);
+  const bits = m === null ? -1 : Number(m[5]);
+  const base = octets.reduce((n, o) => n * 256 + o, 0);
+  const size = 2 ** (32 - bits);
+  if (m === null || octets.some((o) => o > 255) || bits < 8 || bits > 30 || base % size !== 0) {
+    throw KubeError.badRequest(`serviceClusterIPRange must be an IPv4 CIDR in canonical form with a prefix length of 8 to 30 (such as ${defaultServiceRange}), got ${JSON.stringify(cidr)}`);
+  }
+  return { base, size, first: size > 32 ? 10 : 2 };
+}
 const nodePortBase = 30000;
 const nodePortCount = 2768;
 const nodePortRange = '30000-32767';
@@ -306,8 +322,12 @@ function ipText(n: number): string {
 export class ServiceAllocator {
   private nextIP = 0;
   private nextPort = 0;
+  private readonly range: { base: number; size: number; first: number };
 
-  constructor(private readonly store: ObjectStore | undefined, private readonly bucket: string) {}
+  /** @param serviceRange - the IPv4 service range, as kube-apiserver's `--service-cluster-ip-range` */
+  constructor(private readonly store: ObjectStore | undefined, private readonly bucket: string, serviceRange = defaultServiceRange) {
+    this.range = parseServiceRange(serviceRange);
+  }
 
   /** The addresses and node ports of every stored Service but `self` (`namespace/name`). */
   private used(self: string | undefined): { ips: Set<string>; ports: Set<number> } {
@@ -351,14 +371,16 @@ export class ServiceAllocator {
     // The ServiceCIDR allocator's error for an address no range gives out (the network and broadcast
     // addresses of the range included); a dry run's allocator words it `the provided IP (…) is not in
     // the valid range. The range of valid IPs is 10.96.0.0/12`.
-    if (n === undefined || n <= rangeBase || n >= rangeBase + rangeSize - 1) return 'the provided network does not match the current range';
+    const { base, size } = this.range;
+    if (n === undefined || n <= base || n >= base + size - 1) return 'the provided network does not match the current range';
     return used.has(ipText(n)) || used.has(text) ? 'provided IP is already allocated' : undefined;
   }
 
   private nextFreeIP(used: Set<string>): string | undefined {
-    const size = rangeSize - firstAllocated - 1;
+    const { base, size: rangeSize, first } = this.range;
+    const size = rangeSize - first - 1;
     for (let i = 0; i < size; i++) {
-      const ip = ipText(rangeBase + firstAllocated + ((this.nextIP + i) % size));
+      const ip = ipText(base + first + ((this.nextIP + i) % size));
       if (!used.has(ip)) {
         this.nextIP = (this.nextIP + i + 1) % size;
         return ip;

@@ -9,6 +9,7 @@ import { Admission } from './admission.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { serviceResourceTypes } from './builtinServiceKinds.js';
+import { parseServiceRange } from './serviceValidation.js';
 import { workloadResourceTypes } from './builtinWorkloads.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
@@ -53,6 +54,11 @@ export interface ApiServerOptions {
    * `x-kubernetes-selectable-fields`. @defaultValue true
    */
   customResourceFieldSelectors?: boolean;
+  /**
+   * The range Services' cluster IPs come from (kube-apiserver's `--service-cluster-ip-range`): an IPv4 CIDR.
+   * A Service that asks for an address outside it is refused, as a cluster refuses it. @defaultValue `10.96.0.0/12`
+   */
+  serviceClusterIPRange?: string;
   /** The Kubernetes version `/version` reports. @defaultValue `1.33`, or `1.30` with the gate off */
   kubernetesVersion?: string;
   /** Receives one `info` line per request, and warnings. @defaultValue no logging */
@@ -150,6 +156,8 @@ const defaultNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-l
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   const gate = options.customResourceFieldSelectors ?? true;
+  // A bad range is refused before anything starts.
+  if (options.serviceClusterIPRange !== undefined) parseServiceRange(options.serviceClusterIPRange);
   const clock = options.clock ?? realClock;
   const logger = options.logger ?? noopLogger;
   const limits: ServerLimits = {
@@ -191,7 +199,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
   const [mutatingType, validatingType] = admissionRegistrationTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...serviceResourceTypes(store), ...workloadResourceTypes(), mutatingType, validatingType], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), mutatingType, validatingType], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {
