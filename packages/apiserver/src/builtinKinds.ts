@@ -13,7 +13,7 @@
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
-import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
+import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
@@ -73,6 +73,12 @@ export interface BuiltinSpec {
   validateCreate?: (o: KubeObject) => FieldError[];
   /** Whether the kind's update validation runs ValidateObjectMeta on the new object too (ConfigMaps, Secrets, Namespaces). */
   updateValidatesMeta?: boolean;
+  /**
+   * Whether the kind's strategy validates its metadata. @defaultValue true. When false (core/v1 Events), the
+   * kind's errors come alone, and rest.BeforeCreate's `ValidateObjectMetaAccessor` (names as path segments)
+   * runs only when there are none; an update gets the generic metadata checks only.
+   */
+  strategyValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
   validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
   /** The strategy's `WarningsOnCreate`, sent once the object validated. */
@@ -300,7 +306,10 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   validateCreate(object: KubeObject, ctx: WriteContext): FieldError[] {
-    const errs = [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
+    const kind = [...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
+    const errs = this.spec.strategyValidatesMeta === false
+      ? (kind.length > 0 ? kind : validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation, false))
+      : [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...kind];
     if (errs.length === 0) addWarnings(ctx, this.spec.warningsOnCreate?.(object));
     return errs;
   }
@@ -308,7 +317,7 @@ export class BuiltinResourceType implements ResourceType {
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[] {
     const status = ctx.subresource === 'status';
     // A status write validates the metadata update only (ValidatePodStatusUpdate, ValidateNamespaceStatusUpdate).
-    const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status);
+    const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status, this.spec.strategyValidatesMeta !== false);
     if (status && this.spec.validateStatusUpdate !== undefined) return this.spec.validateStatusUpdate(object, old, meta);
     const strategy = this.subresourceStrategy(ctx);
     if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
@@ -338,6 +347,37 @@ function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldEr
       if (f === 'data' && isObject(obj.binaryData) && Object.hasOwn(obj.binaryData, k)) errs.push(invalid(FieldPath.root(f).key(k), k, 'duplicate of key present in binaryData'));
     }
   }
+  return errs;
+}
+
+/**
+ * `legacyValidateEvent` (what a core/v1 Event is held to): an event without `eventTime` names an involved
+ * object in its own namespace (or none, in `default` or no namespace); one with `eventTime` needs the
+ * reporting controller and instance, an action and a reason, within their lengths; and the namespace is a
+ * DNS-1123 subdomain.
+ */
+function validateLegacyEvent(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const namespace = o.metadata.namespace ?? '';
+  const involvedNamespace = text(isObject(o.involvedObject) ? o.involvedObject.namespace : undefined);
+  const mismatch = (): FieldError => invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace');
+  const eventTime = o.eventTime;
+  if (eventTime === undefined || eventTime === null || eventTime === '') {
+    if (involvedNamespace === '' ? namespace !== '' && namespace !== 'default' : namespace !== involvedNamespace) errs.push(mismatch());
+  } else {
+    if (involvedNamespace === '' && namespace !== 'default' && namespace !== 'kube-system') errs.push(mismatch());
+    const controller = text(o.reportingComponent);
+    if (controller === '') errs.push(required('reportingComponent', ''));
+    for (const msg of isQualifiedName(controller)) errs.push(invalid('reportingComponent', controller, msg));
+    const limited: [string, number, boolean][] = [['reportingInstance', 128, true], ['action', 128, true], ['reason', 128, true], ['message', 1024, false]];
+    for (const [field, limit, needed] of limited) {
+      const value = text(o[field]);
+      if (needed && value === '') errs.push(required(field, ''));
+      if (value.length > limit) errs.push(invalid(field, '', `can have at most ${limit} characters`));
+    }
+  }
+  for (const msg of isDNS1123Subdomain(namespace)) errs.push(invalid('namespace', namespace, msg));
   return errs;
 }
 
@@ -532,8 +572,11 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       validateUpdate: (o, old) => [...(o.type === old.type ? [] : [invalid('type', o.type ?? '', 'field is immutable')]), ...immutableData(o, old, ['data']), ...validateSecret(o)],
     }),
     new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'subdomain' },
+      names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'pathSegment' },
       watchCache: false,
+      // ValidateEventCreate/ValidateEventUpdate for core/v1: legacyValidateEvent only.
+      strategyValidatesMeta: false,
+      validate: validateLegacyEvent,
       columns: [
         { def: { name: 'Type', type: 'string', priority: 0 }, cell: (o) => o.type ?? '' },
         { def: { name: 'Reason', type: 'string', priority: 0 }, cell: (o) => o.reason ?? '' },

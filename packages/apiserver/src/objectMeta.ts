@@ -8,8 +8,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 
-/** How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
-export type NameValidation = 'subdomain' | 'label' | 'dns1035';
+/**
+ * How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces), DNS-1035 labels
+ * (Services), or only as path segments (core/v1 Events, whose strategy validates no metadata: rest.BeforeCreate's
+ * `ValidatePathSegmentName`).
+ */
+export type NameValidation = 'subdomain' | 'label' | 'dns1035' | 'pathSegment';
 
 /** The largest total size of annotations (keys plus values), in bytes. */
 export const totalAnnotationSizeLimit = 256 * 1024;
@@ -216,14 +220,25 @@ export function keepSystemFieldsOnUpdate(meta: ObjectMeta, old: ObjectMeta): voi
   delete meta.selfLink;
 }
 
+/** `IsValidPathSegmentName` (or, for a prefix, `IsValidPathSegmentPrefix`). */
+function pathSegmentErrors(name: string, prefix: boolean): string[] {
+  const errs = !prefix && (name === '.' || name === '..') ? [`may not be '${name}'`] : [];
+  for (const c of ['/', '%']) if (name.includes(c)) errs.push(`may not contain '${c}'`);
+  return errs;
+}
+
 function nameErrors(name: string, how: NameValidation, prefix: boolean): string[] {
+  if (how === 'pathSegment') return pathSegmentErrors(name, prefix);
   // A generateName prefix may end in a dash: it is validated without it (`maskTrailingDash`).
   const value = prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -2) + 'a' : name;
   return how === 'label' ? isDNS1123Label(value) : how === 'dns1035' ? isDNS1035Label(value) : isDNS1123Subdomain(value);
 }
 
-/** `ValidateObjectMeta` for a new object. */
-export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: NameValidation): FieldError[] {
+/**
+ * `ValidateObjectMeta` for a new object (with `core` false, apimachinery's `ValidateObjectMetaAccessor`,
+ * without the core kinds' finalizer name rule).
+ */
+export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: NameValidation, core = true): FieldError[] {
   const p = FieldPath.root('metadata');
   const errs: FieldError[] = [];
   if ((meta.generateName ?? '') !== '') {
@@ -237,7 +252,7 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: N
   } else if ((meta.namespace ?? '') !== '') {
     errs.push(forbidden(p.child('namespace'), 'not allowed on this type'));
   }
-  errs.push(...validateCommon(meta, p));
+  errs.push(...validateCommon(meta, p, 'meta', core));
   return errs;
 }
 
@@ -248,12 +263,13 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: N
  * ConfigMap, Secret and Namespace validations), ValidateObjectMeta of the new object again. The same
  * label error is so in the answer's causes up to four times (the message lists it once).
  */
-export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, alsoMeta = false): FieldError[] {
+export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, alsoMeta = false, strategyMeta = true): FieldError[] {
   const p = FieldPath.root('metadata');
   return [
     ...validateCommon(meta, p, 'meta', false),
     ...metaUpdate(meta, old, p, false),
-    ...metaUpdate(meta, old, p, true),
+    // The strategy's own ValidateObjectMetaUpdate (not a core/v1 Event's).
+    ...(strategyMeta ? metaUpdate(meta, old, p, true) : []),
     ...(alsoMeta ? validateCommon(meta, p, 'meta', true) : []),
   ];
 }

@@ -48,8 +48,8 @@ export interface ResourceNames {
   shortNames: readonly string[];
   categories: readonly string[];
   verbs: readonly string[];
-  /** How names are validated: DNS-1123 subdomains (most kinds), labels (namespaces) or DNS-1035 labels (Services). */
-  nameValidation: 'subdomain' | 'label' | 'dns1035';
+  /** How names are validated: DNS-1123 subdomains (most kinds), labels (namespaces), DNS-1035 labels (Services), path segments (core/v1 Events). */
+  nameValidation: 'subdomain' | 'label' | 'dns1035' | 'pathSegment';
   /** Whether `/status` is served. */
   status: boolean;
   /** The `/scale` subresource, when served. */
