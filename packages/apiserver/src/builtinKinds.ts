@@ -14,6 +14,7 @@ import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
+import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
@@ -416,7 +417,7 @@ function validateSecret(o: KubeObject): FieldError[] {
       const k = o.type === 'kubernetes.io/dockercfg' ? '.dockercfg' : '.dockerconfigjson';
       if (!has(k)) errs.push(required(key(k), ''));
       else {
-        const why = jsonObjectError(Buffer.from(String(data[k]), 'base64').toString('utf8'));
+        const why = jsonObjectError(Buffer.from(String(data[k]), 'base64'));
         if (why !== undefined) errs.push(invalid(key(k), '<secret contents redacted>', why));
       }
       break;
@@ -436,25 +437,12 @@ function validateSecret(o: KubeObject): FieldError[] {
   return errs;
 }
 
-/** Why `json.Unmarshal` into a `map[string]interface{}` refuses `text` (encoding/json's words, for the common cases). */
-function jsonObjectError(text: string): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const first = text.trimStart()[0];
-    if (first === undefined) return 'unexpected end of JSON input';
-    if (!'{["-0123456789tfn'.includes(first)) return `invalid character ${goCharQuote(first)} looking for beginning of value`;
-    return 'unexpected end of JSON input';
-  }
-  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
-  const kind = Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : 'string';
-  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
-}
-
-/** Go's `%q` of a rune in encoding/json's syntax errors (`'x'`, `'\''`). */
-function goCharQuote(c: string): string {
-  return c === "'" ? "'\\''" : `'${c}'`;
+/** Why `json.Unmarshal` into a `map[string]interface{}` refuses `bytes`, in encoding/json's words. */
+function jsonObjectError(bytes: Buffer): string | undefined {
+  const syntax = goJSONSyntaxError(bytes);
+  if (syntax !== undefined) return syntax;
+  const value: unknown = JSON.parse(bytes.toString('utf8'));
+  return value === null || (typeof value === 'object' && !Array.isArray(value)) ? undefined : goUnmarshalTypeError(value, 'map[string]interface {}');
 }
 
 /**

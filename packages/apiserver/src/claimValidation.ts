@@ -158,13 +158,24 @@ function quantityAt(o: unknown, ...path: string[]): QuantityDecimal {
   return quantityDecimal(valueAt(o, ...path)) ?? { negative: false, digits: '', exponent: 0 };
 }
 
-/** `Quantity.Cmp`: -1, 0 or 1. */
-function compare(a: QuantityDecimal, b: QuantityDecimal): number {
-  const exponent = Math.min(a.exponent, b.exponent);
-  const scaled = (q: QuantityDecimal): bigint => (q.digits === '' ? 0n : (q.negative ? -1n : 1n) * BigInt(q.digits) * 10n ** BigInt(q.exponent - exponent));
-  const x = scaled(a);
-  const y = scaled(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+/**
+ * `Quantity.Cmp`: -1, 0 or 1. By sign, then order of magnitude, then digits: linear in the digits whatever
+ * the exponents (`1e999999` must not become a million-digit number).
+ */
+export function compareQuantity(a: QuantityDecimal, b: QuantityDecimal): number {
+  const sign = (q: QuantityDecimal): number => (q.digits === '' ? 0 : q.negative ? -1 : 1);
+  if (sign(a) !== sign(b)) return sign(a) < sign(b) ? -1 : 1;
+  if (sign(a) === 0) return 0;
+  // |q| = 0.digits × 10^(digits.length + exponent), digits without trailing zeros.
+  const magnitude = (q: QuantityDecimal): number => q.digits.length + q.exponent;
+  let c = magnitude(a) === magnitude(b) ? 0 : magnitude(a) < magnitude(b) ? -1 : 1;
+  if (c === 0) {
+    const width = Math.max(a.digits.length, b.digits.length);
+    const x = a.digits.padEnd(width, '0');
+    const y = b.digits.padEnd(width, '0');
+    c = x === y ? 0 : x < y ? -1 : 1;
+  }
+  return sign(a) * c;
 }
 
 /**
@@ -218,7 +229,7 @@ export function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[
     errs.push(forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n(changed: ${changed.join(', ')})`));
   }
   const newSize = quantityAt(newSpec, 'resources', 'requests', 'storage');
-  if (compare(newSize, quantityAt(oldSpec, 'resources', 'requests', 'storage')) < 0 && compare(newSize, quantityAt(old, 'status', 'capacity', 'storage')) <= 0) {
+  if (compareQuantity(newSize, quantityAt(oldSpec, 'resources', 'requests', 'storage')) < 0 && compareQuantity(newSize, quantityAt(old, 'status', 'capacity', 'storage')) <= 0) {
     errs.push(forbidden(FieldPath.root('spec', 'resources', 'requests', 'storage'), 'field can not be less than status.capacity'));
   }
   if (!deepEqual(newSpec.volumeMode, oldSpec.volumeMode)) errs.push(invalid('volumeMode', newSpec.volumeMode ?? null, 'field is immutable'));
