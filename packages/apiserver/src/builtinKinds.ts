@@ -375,7 +375,8 @@ function validateLegacyEvent(o: KubeObject): FieldError[] {
     for (const [field, limit, needed] of limited) {
       const value = text(o[field]);
       if (needed && value === '') errs.push(required(field, ''));
-      if (value.length > limit) errs.push(invalid(field, '', `can have at most ${limit} characters`));
+      // Go's len: bytes.
+      if (Buffer.byteLength(value) > limit) errs.push(invalid(field, '', `can have at most ${limit} characters`));
     }
   }
   for (const msg of isDNS1123Subdomain(namespace)) errs.push(invalid('namespace', namespace, msg));

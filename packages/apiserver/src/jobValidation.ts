@@ -65,7 +65,7 @@ export function validateJobSpecFields(specValue: unknown, path: FieldPath): Fiel
   }
   if (typeof spec.managedBy === 'string') {
     errs.push(...domainPrefixedPath(path.child('managedBy'), spec.managedBy));
-    if (spec.managedBy.length > maxManagedByLength) errs.push(tooLong(path.child('managedBy'), '', maxManagedByLength));
+    if (Buffer.byteLength(spec.managedBy) > maxManagedByLength) errs.push(tooLong(path.child('managedBy'), '', maxManagedByLength));
   }
   const mode = spec.completionMode;
   if (typeof mode === 'string') {
@@ -201,7 +201,7 @@ function successPolicyErrors(spec: JSONObject, path: FieldPath): FieldError[] {
     if (count === undefined && indexes === undefined) errs.push(required(at, 'at least one of succeededCount or succeededIndexes must be specified'));
     let total = 0;
     if (indexes !== undefined) {
-      if (indexes.length > maxSucceededIndexesLength) errs.push(tooLong(at.child('succeededIndexes'), '', maxSucceededIndexesLength));
+      if (Buffer.byteLength(indexes) > maxSucceededIndexesLength) errs.push(tooLong(at.child('succeededIndexes'), '', maxSucceededIndexesLength));
       const parsed = indexesTotal(indexes, completions);
       if (typeof parsed === 'string') errs.push(invalid(at.child('succeededIndexes'), indexes, `error parsing succeededIndexes: ${parsed}`));
       else total = parsed;
@@ -435,6 +435,6 @@ export function validateCronJob(o: KubeObject, old: KubeObject | undefined, temp
   if (selector !== undefined && selector !== null) errs.push(invalid(jobPath.child('selector'), selector, '`selector` will be auto-generated'));
   if (valueAt(spec, 'jobTemplate', 'spec', 'manualSelector') === true) errs.push(notSupported(jobPath.child('manualSelector'), true, ['nil', 'false']));
   errs.push(...nonnegative(num(spec.successfulJobsHistoryLimit), path.child('successfulJobsHistoryLimit')), ...nonnegative(num(spec.failedJobsHistoryLimit), path.child('failedJobsHistoryLimit')));
-  if (old === undefined && (o.metadata.name ?? '').length > 52) errs.push(invalid('metadata.name', o.metadata.name, 'must be no more than 52 characters'));
+  if (old === undefined && Buffer.byteLength(o.metadata.name ?? '') > 52) errs.push(invalid('metadata.name', o.metadata.name, 'must be no more than 52 characters'));
   return errs;
 }
