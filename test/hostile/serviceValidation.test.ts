@@ -104,6 +104,8 @@ const updates: [Record<string, unknown>, Record<string, unknown>][] = [
   // causes), and a health check port that cannot be had is a 500 whose cause repeats the message.
   [{ ports: [{ port: 80 }] }, { loadBalancerClass: 'example.com/lb' }],
   [{ ports: [{ port: 80 }] }, { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 70000 }],
+  // A change of the health check port while one is needed is validation's, not the allocator's.
+  [{ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }] }, { healthCheckNodePort: 70000 }],
 ];
 
 /** A Service (its type), then a write of its status: a PUT (whose body has no spec: a ClusterIP one when defaulted) or a merge patch. */

@@ -485,7 +485,9 @@ export class ServiceAllocator {
     const used = this.used(`${old.metadata.namespace ?? ''}/${old.metadata.name ?? ''}`);
     if (was.type === 'ExternalName' && spec.type !== 'ExternalName' && strings(spec.clusterIPs)[0] !== 'None') this.clusterIPs(o, spec, used.ips);
     if (needsNodePorts(spec)) this.nodePorts(o, spec, used.ports, needsNodePorts(was) ? new Set(objects(was.ports).map((p) => int(p.nodePort)).filter((n) => n !== 0)) : new Set());
-    if (needsHealthCheck(spec) && !(needsHealthCheck(was) && int(was.healthCheckNodePort) === int(spec.healthCheckNodePort))) this.healthCheckNodePort(spec, used.ports);
+    // updateHealthCheckNodePort: allocated when the Service comes to need one; a change while it needs one
+    // is validation's (`field is immutable`).
+    if (needsHealthCheck(spec) && !needsHealthCheck(was)) this.healthCheckNodePort(spec, used.ports);
     dropTypeDependentFields(spec, was);
     // defaultOnReadInternalTrafficPolicy: an ExternalName Service is read without one (it was defaulted by mistake once).
     if (spec.type === 'ExternalName') delete spec.internalTrafficPolicy;
