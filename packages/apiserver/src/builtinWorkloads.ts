@@ -24,7 +24,7 @@ import { validateAnnotations } from './objectMeta.js';
 import { append } from './internal/podFields.js';
 import { claimSpecWarnings, podNameWarning, podSpecWarnings } from './podWarnings.js';
 import { validateClaimSpec } from './claimValidation.js';
-import { indexedHostnameErrors, jobImmutableFields, validateCronJob, validateJobSpecFields } from './jobValidation.js';
+import { indexedHostnameErrors, jobImmutableFields, nonnegative, validateCronJob, validateJobSpecFields } from './jobValidation.js';
 import { wasEmptyMap } from './builtinGoJSON.js';
 
 /** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation, which prepareForUpdate has set by then). */
@@ -161,9 +161,9 @@ function validateReplicaSetTemplate(o: KubeObject): FieldError[] {
 }
 
 /** `ValidateNonnegativeField` of an integer field of the spec, when it is set. */
-function nonnegative(o: KubeObject, ...path: string[]): FieldError[] {
+function nonnegativeAt(o: KubeObject, ...path: string[]): FieldError[] {
   const v = valueAt(o, ...path);
-  return typeof v === 'number' && v < 0 ? [invalid(path.join('.'), v, 'must be greater than or equal to 0')] : [];
+  return nonnegative(typeof v === 'number' ? v : undefined, FieldPath.root(path[0], ...path.slice(1)));
 }
 
 const percentPattern = /^[0-9]+%$/;
@@ -226,10 +226,10 @@ function validateDeploymentRollout(o: KubeObject): FieldError[] {
   } else {
     errs.push(new FieldError('FieldValueNotSupported', path, strategy, 'supported values: "Recreate", "RollingUpdate"', strategyJSON(strategy, unavailableSurgeJSON)));
   }
-  errs.push(...nonnegative(o, 'spec', 'minReadySeconds'), ...nonnegative(o, 'spec', 'revisionHistoryLimit'));
+  errs.push(...nonnegativeAt(o, 'spec', 'minReadySeconds'), ...nonnegativeAt(o, 'spec', 'revisionHistoryLimit'));
   const deadline = valueAt(o, 'spec', 'progressDeadlineSeconds');
   if (typeof deadline === 'number') {
-    errs.push(...nonnegative(o, 'spec', 'progressDeadlineSeconds'));
+    errs.push(...nonnegativeAt(o, 'spec', 'progressDeadlineSeconds'));
     const minReady = valueAt(o, 'spec', 'minReadySeconds');
     if (deadline <= (typeof minReady === 'number' ? minReady : 0)) errs.push(invalid('spec.progressDeadlineSeconds', deadline, 'must be greater than minReadySeconds'));
   }
@@ -238,7 +238,7 @@ function validateDeploymentRollout(o: KubeObject): FieldError[] {
 
 /** What `ValidateDaemonSetSpec` checks after the template: `minReadySeconds`, the update strategy (`ValidateDaemonSetUpdateStrategy`) and `revisionHistoryLimit`. */
 function validateDaemonSetRollout(o: KubeObject): FieldError[] {
-  const errs: FieldError[] = [...nonnegative(o, 'spec', 'minReadySeconds')];
+  const errs: FieldError[] = [...nonnegativeAt(o, 'spec', 'minReadySeconds')];
   const path = FieldPath.root('spec', 'updateStrategy');
   const strategy = objectAt(o, 'spec', 'updateStrategy') ?? {};
   const ru = strategy.rollingUpdate;
@@ -258,7 +258,7 @@ function validateDaemonSetRollout(o: KubeObject): FieldError[] {
   } else if (strategy.type !== 'OnDelete') {
     errs.push(new FieldError('FieldValueNotSupported', path, strategy, 'supported values: "RollingUpdate", "OnDelete"', strategyJSON(strategy, unavailableSurgeJSON)));
   }
-  errs.push(...nonnegative(o, 'spec', 'revisionHistoryLimit'));
+  errs.push(...nonnegativeAt(o, 'spec', 'revisionHistoryLimit'));
   return errs;
 }
 
@@ -275,7 +275,7 @@ function validateStatefulSetUpdateStrategy(o: KubeObject): FieldError[] {
   if (strategy.type === 'RollingUpdate') {
     if (!isObject(ru)) return [];
     const ruPath = path.child('rollingUpdate');
-    const errs = nonnegative(o, 'spec', 'updateStrategy', 'rollingUpdate', 'partition');
+    const errs = nonnegativeAt(o, 'spec', 'updateStrategy', 'rollingUpdate', 'partition');
     if (ru.maxUnavailable !== undefined && ru.maxUnavailable !== null) {
       errs.push(...intOrPercentErrors(ru.maxUnavailable, ruPath.child('maxUnavailable')));
       if (intOrPercentValue(ru.maxUnavailable) === 0) errs.push(invalidIntOrString(ruPath.child('maxUnavailable'), ru.maxUnavailable, 'cannot be 0'));
@@ -537,7 +537,7 @@ const replicaSet: BuiltinSpec = {
   },
   prepareForCreate: (o) => { o.status = { replicas: 0 }; },
   validate: (o) => [
-    ...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'), ...validateReplicaSetTemplate(o),
+    ...validateReplicas(o), ...nonnegativeAt(o, 'spec', 'minReadySeconds'), ...validateReplicaSetTemplate(o),
   ],
   validateUpdate: (o, old) => immutable(o, old, 'spec', 'selector'),
   warningsOnCreate: (o) => [...podNameWarning(o, 'Pod names and hostnames'), ...templateWarnings(o)],
@@ -597,9 +597,8 @@ function validateStatefulSetSpec(o: KubeObject, create: boolean): FieldError[] {
   }
   const claims = valueAt(o, 'spec', 'volumeClaimTemplates');
   if (create && Array.isArray(claims)) claims.forEach((c, i) => errs.push(...validateClaimSpec(isObject(c) ? c.spec : undefined, FieldPath.root('spec', 'volumeClaimTemplates').index(i).child('spec'))));
-  errs.push(...validateReplicas(o), ...nonnegative(o, 'spec', 'minReadySeconds'));
-  const start = valueAt(o, 'spec', 'ordinals', 'start');
-  if (typeof start === 'number' && start < 0) errs.push(invalid('spec.ordinals.start', start, 'must be greater than or equal to 0'));
+  errs.push(...validateReplicas(o), ...nonnegativeAt(o, 'spec', 'minReadySeconds'));
+  errs.push(...nonnegativeAt(o, 'spec', 'ordinals', 'start'));
   const serviceName = valueAt(o, 'spec', 'serviceName');
   if (create && typeof serviceName === 'string' && serviceName !== '') for (const msg of isDNS1123Label(serviceName)) errs.push(invalid('spec.serviceName', serviceName, msg));
   errs.push(...statefulSetSelectorAndTemplate(o), ...validateAlwaysRunning(valueAt(o, 'spec', 'template'), FieldPath.root('spec', 'template'), 'StatefulSet'));

@@ -6,7 +6,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/batch/validation/validation.go
  */
-import { FieldError, FieldPath, duplicate, invalid, notSupported, omitValue, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, duplicate, goQuote, invalid, notSupported, omitValue, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
 import { isObject, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
@@ -30,8 +30,8 @@ const replacementPolicies = ['Failed', 'TerminatingOrFailed'];
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
-/** `ValidateNonnegativeField`. */
-function nonnegative(value: number | undefined, path: FieldPath): FieldError[] {
+/** `ValidateNonnegativeField` (the workload kinds use it too). */
+export function nonnegative(value: number | undefined, path: FieldPath): FieldError[] {
   return value !== undefined && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
 }
 
@@ -304,14 +304,12 @@ const cronFields: readonly Bounds[] = [
 ];
 const descriptors = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
 
-/** Go's `%q` of a string (the common cases: JSON's escaping). */
-const goQ = (s: string): string => JSON.stringify(s);
 
 /** `strconv.Atoi`, as robfig's `mustParseInt` reports it. */
 function cronInt(expr: string): number | string {
-  if (!/^[+-]?\d+$/.test(expr)) return `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQ(expr)}: invalid syntax`;
+  if (!/^[+-]?\d+$/.test(expr)) return `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`;
   const n = Number(expr);
-  if (!Number.isSafeInteger(n) && Math.abs(n) > 9_223_372_036_854_775_807) return `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQ(expr)}: value out of range`;
+  if (!Number.isSafeInteger(n) && Math.abs(n) > 9_223_372_036_854_775_807) return `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: value out of range`;
   return n < 0 ? `negative number (${n}) not allowed: ${expr}` : n;
 }
 
@@ -353,14 +351,14 @@ function cronRangeError(expr: string, b: Bounds): string | undefined {
 function durationError(text: string): string | undefined {
   let s = text.replace(/^[-+]/, '');
   if (s === '0') return undefined;
-  if (s === '') return `time: invalid duration ${goQ(text)}`;
+  if (s === '') return `time: invalid duration ${goQuote(text)}`;
   while (s !== '') {
     const number = /^(\d*)(\.\d*)?/.exec(s)![0];
-    if (number === '' || number === '.') return `time: invalid duration ${goQ(text)}`;
+    if (number === '' || number === '.') return `time: invalid duration ${goQuote(text)}`;
     s = s.slice(number.length);
     const unit = /^[^0-9.]*/.exec(s)![0];
-    if (unit === '') return `time: missing unit in duration ${goQ(text)}`;
-    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit)) return `time: unknown unit ${goQ(unit)} in duration ${goQ(text)}`;
+    if (unit === '') return `time: missing unit in duration ${goQuote(text)}`;
+    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit)) return `time: unknown unit ${goQuote(unit)} in duration ${goQuote(text)}`;
     s = s.slice(unit.length);
   }
   return undefined;

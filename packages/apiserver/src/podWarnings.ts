@@ -251,6 +251,20 @@ export function ipv6Bytes(text: string): number[] | undefined {
   return [...all.flatMap((g) => [g >> 8, g & 0xff]), ...v4];
 }
 
+/** An address as Go's sloppy parser reads it: its 16 bytes, and whether it is IPv4 (`To4() != nil`, IPv4-mapped included). */
+export interface ParsedIP {
+  bytes: number[];
+  v4: boolean;
+}
+
+export function parseIP(text: string): ParsedIP | undefined {
+  if (isIPv4Sloppy(text)) return { bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, ...text.split('.').map(Number)], v4: true };
+  if (!text.includes(':')) return undefined;
+  const bytes = ipv6Bytes(text);
+  if (bytes === undefined) return undefined;
+  return { bytes, v4: bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 };
+}
+
 /** An IPv6 address in RFC 5952's form (lowercase, no leading zeros, the longest run of two or more zero groups as `::`). */
 function ipv6Text(bytes: number[]): string {
   const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);
@@ -301,7 +315,7 @@ export function cidrWarnings(path: FieldPath, value: string): string[] {
   const addr = value.slice(0, slash);
   const bitsText = value.slice(slash + 1);
   const v4Text = isIPv4Sloppy(addr);
-  const bytes = v4Text ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, ...addr.split('.').map(Number)] : addr.includes(':') ? ipv6Bytes(addr) : undefined;
+  const bytes = parseIP(addr)?.bytes;
   const total = v4Text ? 32 : 128;
   if (bytes === undefined || !/^[0-9]{1,8}$/.test(bitsText) || Number(bitsText) > total) return [];
   // The prefix as a 128-bit mask (an IPv4 one covers the last 32 bits).

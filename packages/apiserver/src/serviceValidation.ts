@@ -22,8 +22,8 @@ import { FieldError, FieldPath, KubeError, duplicate, forbidden, invalid, notSup
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 import { portProtocols, validatePortNumOrName } from './podContainers.js';
-import { isIPv4Sloppy } from './podStatus.js';
-import { ipv6Bytes } from './podWarnings.js';
+import { ipFamily, isIPv4Sloppy } from './podStatus.js';
+import { ipv6Bytes, parseIP } from './podWarnings.js';
 import type { ObjectStore } from './storage/objectStore.js';
 
 const serviceKind = { group: '', kind: 'Service' };
@@ -95,20 +95,6 @@ const sameList = (a: unknown, b: unknown): boolean => {
 const sameClusterIPs = (old: JSONObject, spec: JSONObject): boolean => str(old.clusterIP) === str(spec.clusterIP) && sameList(old.clusterIPs, spec.clusterIPs);
 const sameFamilies = (old: JSONObject, spec: JSONObject): boolean => sameList(old.ipFamilies, spec.ipFamilies) && Array.isArray(old.ipFamilies) === Array.isArray(spec.ipFamilies);
 
-/** An address as Go's sloppy parser reads it: its 16 bytes, and whether it is IPv4 (`To4() != nil`, IPv4-mapped included). */
-interface ParsedIP {
-  bytes: number[];
-  v4: boolean;
-}
-
-function parseIP(text: string): ParsedIP | undefined {
-  if (isIPv4Sloppy(text)) return { bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, ...text.split('.').map(Number)], v4: true };
-  if (!text.includes(':')) return undefined;
-  const bytes = ipv6Bytes(text);
-  if (bytes === undefined) return undefined;
-  return { bytes, v4: bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 };
-}
-
 /** `netutils.ParseCIDRSloppy` accepts it: an address, `/`, and a prefix length no longer than the address (leading zeros allowed). */
 function isCIDRSloppy(text: string): boolean {
   const slash = text.indexOf('/');
@@ -138,8 +124,8 @@ function endpointIPErrors(path: FieldPath, value: string): FieldError[] {
   return errs;
 }
 
-/** The family of a cluster IP that validated (`familyOf`). */
-const familyOf = (ip: string): string => (parseIP(ip)?.v4 === false ? 'IPv6' : 'IPv4');
+/** The family of a cluster IP that validated (`familyOf`), by podStatus's `ipFamily`. */
+const familyOf = (ip: string): string => (ipFamily(ip) === 6 ? 'IPv6' : 'IPv4');
 
 /** A pointer-typed policy as `field.Invalid` prints it (`"null"` when unset). */
 const policyValue = (spec: JSONObject): string => (typeof spec.ipFamilyPolicy === 'string' ? spec.ipFamilyPolicy : 'null');
@@ -274,7 +260,7 @@ function validateClusterIPsRelatedFields(spec: JSONObject, old: JSONObject | und
   if (!isHeadless(spec) && ips.length > 0 && fams.length > 0) {
     ips.forEach((ip, i) => {
       if (i > fams.length - 1) return;
-      const v6 = parseIP(ip)?.v4 === false;
+      const v6 = ipFamily(ip) === 6;
       if (fams[i] === 'IPv4' && v6) errs.push(invalid(ipsPath.index(i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
       if (fams[i] === 'IPv6' && !v6) errs.push(invalid(ipsPath.index(i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
     });
