@@ -395,7 +395,7 @@ function dataBytes(data: unknown, base64: boolean): number {
 /** `ValidateConfigMap` past its metadata: keys, no key twice, at most 1 MiB. */
 function validateConfigMap(o: KubeObject): FieldError[] {
   const errs = validateConfigKeys(o, ['data', 'binaryData']);
-  // The apiserver names the field `[]` (a root path with no name).
+  // field.NewPath(""): Path.String writes an element without a name as its index in brackets, `[]`.
   if (dataBytes(o.data, false) + dataBytes(o.binaryData, true) > maxDataBytes) errs.push(tooLong('[]', '', maxDataBytes));
   return errs;
 }
