@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { buildReferenceApiServer, type BuildReferenceOptions } from './buildReferenceApiServer.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { buildReferenceApiServer, type BuildReferenceOptions, type ReferenceBuild } from './buildReferenceApiServer.js';
 import { EnvtestError } from './envtestError.js';
 
 /** Options of {@link startReferenceApiServer}. */
@@ -112,6 +113,76 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
+/** A server process that said it is ready, with the log lines it wrote so far (and goes on writing). */
+interface Started {
+  child: ChildProcess;
+  ready: ReadyLine;
+  tail: string[];
+}
+
+/** The server exited before it was ready because a port it was to listen on was in use. */
+class PortTakenError extends EnvtestError {}
+
+/** A free port on 127.0.0.1, as the kernel gives one for port 0 (free now, not reserved). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns the server and waits for its ready line; on any failure the process is stopped before this rejects. */
+async function spawnReady(build: ReferenceBuild, args: string[], timeoutMs: number): Promise<Started> {
+  // Its own process group: a Ctrl-C (SIGINT to the terminal's group) reaches this process only, and the
+  // server stops once, through its stdin, instead of being signalled twice (its second signal exits at
+  // once, skipping the removal of its temp dir).
+  const child = spawn(build.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  // Keep stdin open: its end is the server's signal to stop.
+  child.stdin!.on('error', () => undefined);
+
+  const tail: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    tail.push(line);
+    if (tail.length > 300) tail.splice(0, tail.length - 300);
+  });
+
+  try {
+    const ready = await new Promise<ReadyLine>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new EnvtestError(`kube-apiserver ${build.version} was not ready within ${timeoutMs} ms; its last log lines:\n${tail.slice(-30).join('\n')}`)), timeoutMs);
+      child.once('error', (err) => { clearTimeout(timer); reject(new EnvtestError(`could not run ${build.binary}: ${err.message}`, { cause: err })); });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        // Give stderr a moment to be read completely before quoting it.
+        setImmediate(() => {
+          const message = `kube-apiserver ${build.version} exited before it was ready (${signal ?? `exit ${code}`}); its last log lines:\n${tail.slice(-30).join('\n')}`;
+          // Go's net package says so for EADDRINUSE (kube-apiserver's listener and etcd's alike).
+          reject(tail.some((line) => line.includes('bind: address already in use')) ? new PortTakenError(message) : new EnvtestError(message));
+        });
+      });
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (!line.startsWith(readyPrefix)) return;
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(line.slice(readyPrefix.length)) as ReadyLine);
+        } catch (err) {
+          reject(new EnvtestError(`unreadable ready line from kube-apiserver: ${line}`, { cause: err }));
+        }
+      });
+    });
+    return { child, ready, tail };
+  } catch (err) {
+    // Stopped like close() does (a SIGKILL here left its temp dir behind), and gone before this rejects.
+    await stop(child);
+    throw err;
+  }
+}
+
 /**
  * Starts the real kube-apiserver (built from the official Go modules on first use, see
  * {@link buildReferenceApiServer}) with an embedded etcd, serving HTTPS on 127.0.0.1 with a fresh CA,
@@ -128,7 +199,21 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
  * await server.close();
  * ```
  */
-export async function startReferenceApiServer(options: ReferenceApiServerOptions = {}): Promise<ReferenceApiServer> {
+export function startReferenceApiServer(options: ReferenceApiServerOptions = {}): Promise<ReferenceApiServer> {
+  return startWithPorts(options, freePort);
+}
+
+/** How many starts on fresh ports {@link startWithPorts} makes when another process takes a port first. */
+const portAttempts = 4;
+
+/**
+ * {@link startReferenceApiServer} with the free-port finder given (a test gives one that first answers
+ * a port in use). Without `options.port`, a start that fails because a port it was to listen on was
+ * taken in the meantime (the secure port, or one of etcd's, chosen free a moment before: a race with any
+ * other process on the machine) is made again on fresh ports, up to {@link portAttempts} times.
+ * @internal
+ */
+export async function startWithPorts(options: ReferenceApiServerOptions, pickPort: () => Promise<number>): Promise<ReferenceApiServer> {
   const build = await buildReferenceApiServer(options);
   const args: string[] = [];
   if (options.dataDir !== undefined) args.push(`--data-dir=${options.dataDir}`);
@@ -136,7 +221,6 @@ export async function startReferenceApiServer(options: ReferenceApiServerOptions
     if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) {
       throw new EnvtestError(`port must be an integer from 1 to 65535, got ${JSON.stringify(options.port)}`);
     }
-    args.push(`--port=${options.port}`);
   }
   const gates = Object.entries(options.featureGates ?? {});
   if (gates.length > 0) args.push(`--feature-gates=${gates.map(([k, v]) => `${k}=${v}`).join(',')}`);
@@ -147,51 +231,24 @@ export async function startReferenceApiServer(options: ReferenceApiServerOptions
     args.push(`--emulated-version=${options.emulatedVersion}`);
   }
   args.push(`--authorization-mode=${options.authorizationMode ?? 'RBAC'}`);
-  if (options.extraArgs !== undefined && options.extraArgs.length > 0) args.push('--', ...options.extraArgs);
+  const extra = options.extraArgs !== undefined && options.extraArgs.length > 0 ? ['--', ...options.extraArgs] : [];
 
   installExitHook();
-  // Its own process group: a Ctrl-C (SIGINT to the terminal's group) reaches this process only, and the
-  // server stops once, through its stdin, instead of being signalled twice (its second signal exits at
-  // once, skipping the removal of its temp dir).
-  const child = spawn(build.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  // Keep stdin open: its end is the server's signal to stop.
-  child.stdin!.on('error', () => undefined);
-
-  const tail: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (line) => {
-    tail.push(line);
-    if (tail.length > 300) tail.splice(0, tail.length - 300);
-  });
-
-  let ready: ReadyLine;
-  try {
-    ready = await new Promise<ReadyLine>((resolve, reject) => {
-      const timeoutMs = options.startTimeoutMs ?? 180_000;
-      const timer = setTimeout(() => reject(new EnvtestError(`kube-apiserver ${build.version} was not ready within ${timeoutMs} ms; its last log lines:\n${tail.slice(-30).join('\n')}`)), timeoutMs);
-      child.once('error', (err) => { clearTimeout(timer); reject(new EnvtestError(`could not run ${build.binary}: ${err.message}`, { cause: err })); });
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        // Give stderr a moment to be read completely before quoting it.
-        setImmediate(() => reject(new EnvtestError(`kube-apiserver ${build.version} exited before it was ready (${signal ?? `exit ${code}`}); its last log lines:\n${tail.slice(-30).join('\n')}`)));
-      });
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (!line.startsWith(readyPrefix)) return;
-        clearTimeout(timer);
-        try {
-          resolve(JSON.parse(line.slice(readyPrefix.length)) as ReadyLine);
-        } catch (err) {
-          reject(new EnvtestError(`unreadable ready line from kube-apiserver: ${line}`, { cause: err }));
-        }
-      });
-    });
-  } catch (err) {
-    // Stopped like close() does (a SIGKILL here left its temp dir behind), and gone before this rejects.
-    await stop(child);
-    throw err;
+  let started: Started | undefined;
+  for (let attempt = 1; started === undefined; attempt++) {
+    const port = options.port ?? await pickPort();
+    try {
+      started = await spawnReady(build, [...args, `--port=${port}`, ...extra], options.startTimeoutMs ?? 180_000);
+    } catch (err) {
+      const taken = err instanceof PortTakenError;
+      if (!taken || options.port !== undefined || attempt >= portAttempts) {
+        throw taken && options.port !== undefined
+          ? new EnvtestError(`port ${options.port} on 127.0.0.1 is in use by another process; ${err.message}`, { cause: err })
+          : err;
+      }
+    }
   }
-
+  const { child, ready, tail } = started;
   const kubeconfig = readFileSync(ready.kubeconfig, 'utf8');
   const ca = readFileSync(ready.caFile, 'utf8');
   let closing: Promise<void> | undefined;

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { request } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { EnvtestError, startReferenceApiServer, type ReferenceApiServer } from '../src/index.js';
+import { startWithPorts } from '../src/startReferenceApiServer.js';
 
 const haveGo = spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version']).status === 0;
 
@@ -132,6 +134,67 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
       expect(error, String(port)).to.be.instanceOf(EnvtestError);
       expect((error as Error).message).to.match(/^port must be an integer from 1 to 65535, got /);
     }
+  });
+
+  /** A port on 127.0.0.1 held by a listener of this process until `close`. */
+  async function holdPort(): Promise<{ port: number; close: () => Promise<void> }> {
+    // It hangs up on whoever connects (the wrapper polls its URL's /readyz before kube-apiserver fails),
+    // so that its close() does not wait for them.
+    const holder: Server = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    return { port: (holder.address() as AddressInfo).port, close: () => new Promise((resolve) => holder.close(() => resolve())) };
+  }
+
+  it('does start again on a fresh port when another process takes its port first (regression: CI failed on "bind: address already in use")', async () => {
+    // The race made certain: the first port offered is in use. The second is free.
+    const held = await holdPort();
+    const offered: number[] = [];
+    let other: ReferenceApiServer | undefined;
+    try {
+      other = await startWithPorts({}, async () => {
+        const free = await holdPort();
+        await free.close();
+        const port = offered.length === 0 ? held.port : free.port;
+        offered.push(port);
+        return port;
+      });
+      expect(offered).to.have.length(2);
+      expect(other.url).to.equal(`https://127.0.0.1:${offered[1]}`);
+      expect((await get(other, '/readyz')).body).to.equal('ok');
+    } finally {
+      await other?.close();
+      await held.close();
+    }
+  });
+
+  it('does give up after four ports in use, with the last exit, and leaves no process running', async () => {
+    const others = (): number[] => spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '').map(Number).filter((p) => p !== server.pid);
+    const before = others();
+    const held = await holdPort();
+    let calls = 0;
+    let error: unknown;
+    try {
+      await startWithPorts({}, async () => { calls++; return held.port; });
+    } catch (err) { error = err; } finally {
+      await held.close();
+    }
+    expect(calls).to.equal(4);
+    expect(error).to.be.instanceOf(EnvtestError);
+    expect((error as Error).message).to.match(/exited before it was ready \(exit 1\)/);
+    expect((error as Error).message).to.include(`127.0.0.1:${held.port}: bind: address already in use`);
+    expect(others().filter((p) => !before.includes(p)), 'child processes left running').to.deep.equal([]);
+  });
+
+  it('does name a port given in the options that another process holds, without trying another', async () => {
+    const held = await holdPort();
+    let error: unknown;
+    try {
+      await startReferenceApiServer({ port: held.port });
+    } catch (err) { error = err; } finally {
+      await held.close();
+    }
+    expect(error).to.be.instanceOf(EnvtestError);
+    expect((error as Error).message).to.match(new RegExp(`^port ${held.port} on 127\\.0\\.0\\.1 is in use by another process; kube-apiserver v1\\.\\d+\\.\\d+ exited before it was ready`));
   });
 
   /** Starts a server in another Node process (`end`: what that process does once the server is ready). */
