@@ -824,6 +824,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     if (errs.length > 0) throw written !== undefined ? KubeError.invalid(written, info.name, errs) : invalid(type, info.name, errs);
     await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
+    keepManagedFieldsTimes(stored, current);
     if (ctx.store.get(type.bucket, key) !== current) {
       if (precondition !== undefined || attempt >= maxRetries) {
         throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -880,6 +881,30 @@ function checkResourceVersion(type: ResourceType, name: string, rv: unknown): vo
 function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
   if (r.info.subresource === 'scale') sendJSON(r.res, 200, scaleOf(r.type, view));
   else respondObject(ctx, r, 200, view);
+}
+
+/**
+ * The generic store's `IgnoreManagedFieldsTimestampsTransformer` (k8s.io/apiserver 0.34.4,
+ * handlers/fieldmanager/equality.go): when the new managed fields are the old entries, in the same number
+ * and order, with only times changed, and the rest of the object is unchanged, the old times are put back,
+ * so that a time is not the only change and the write is a no-op. The field manager runs before admission
+ * and the strategy, which can undo what it saw change (a pod PUT without the tolerations that
+ * DefaultTolerationSeconds adds back); without this, such a write in a later second than the last one wrote.
+ *
+ * Upstream does this after `BeforeUpdate` and before the validating admission, on the objects as the
+ * store holds them; kubekit on the stored forms, just before its no-op check (a validating webhook sees
+ * the new times; what is written is the same). Both sides' equality is exact here: upstream's semantic
+ * equality also takes nil and empty lists or maps as equal, which Go's encoding writes alike.
+ */
+function keepManagedFieldsTimes(stored: KubeObject, current: KubeObject): void {
+  const next = stored.metadata.managedFields;
+  const old = current.metadata.managedFields;
+  if (!Array.isArray(next) || !Array.isArray(old) || next.length === 0 || next.length !== old.length) return;
+  if (next.every((e, i) => e.time === old[i].time)) return;
+  if (!next.every((e, i) => deepEqual({ ...e, time: undefined }, { ...old[i], time: undefined }))) return;
+  const rest = (o: KubeObject): unknown => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  if (!deepEqual(rest(stored), rest(current))) return;
+  stored.metadata.managedFields = next.map((e, i) => ({ ...e, time: old[i].time }));
 }
 
 function sameContent(a: KubeObject, b: KubeObject): boolean {
