@@ -111,6 +111,8 @@ export interface BuiltinSpec {
   deferDeletion?: (o: KubeObject) => boolean;
   /** The verbs discovery lists. @defaultValue all eight */
   verbs?: string[];
+  /** The strategy's `AllowUnconditionalUpdate`: whether a PUT without a resourceVersion is taken. @defaultValue true */
+  allowUnconditionalUpdate?: boolean;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -120,7 +122,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly names: ResourceNames;
   readonly groupResource;
   readonly bucket: string;
-  readonly allowUnconditionalUpdate = true;
+  readonly allowUnconditionalUpdate: boolean;
   readonly strategicMergePatch = true;
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
@@ -133,6 +135,7 @@ export class BuiltinResourceType implements ResourceType {
     this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: spec.verbs ?? allVerbs, categories: spec.names.categories ?? [] };
     this.groupResource = { group: spec.names.group, resource: spec.names.resource };
     this.bucket = bucketOf(this.groupResource);
+    this.allowUnconditionalUpdate = spec.allowUnconditionalUpdate ?? true;
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;

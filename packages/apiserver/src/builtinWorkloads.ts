@@ -175,7 +175,7 @@ function invalidIntOrString(path: FieldPath, value: unknown, detail: string): Fi
 }
 
 /** `ValidatePositiveIntOrPercent`: a percentage (`[0-9]+%`) or a nonnegative integer. */
-function intOrPercentErrors(value: unknown, path: FieldPath): FieldError[] {
+export function intOrPercentErrors(value: unknown, path: FieldPath): FieldError[] {
   if (typeof value === 'string') return percentPattern.test(value) ? [] : [invalidIntOrString(path, value, percentMessage)];
   return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
 }
@@ -189,7 +189,7 @@ function intOrPercentValue(value: unknown): number {
 }
 
 /** `IsNotMoreThan100Percent`. */
-function notOver100Percent(value: unknown, path: FieldPath): FieldError[] {
+export function notOver100Percent(value: unknown, path: FieldPath): FieldError[] {
   return typeof value === 'string' && percentPattern.test(value) && Number(value.slice(0, -1)) > 100 ? [invalidIntOrString(path, value, 'must not be greater than 100%')] : [];
 }
 
