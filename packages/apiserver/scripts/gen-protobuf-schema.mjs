@@ -18,13 +18,14 @@ const files = {
   apps: join(apiDir, 'apps/v1/generated.proto'),
   batch: join(apiDir, 'batch/v1/generated.proto'),
   rbac: join(apiDir, 'rbac/v1/generated.proto'),
+  policy: join(apiDir, 'policy/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
   resource: join(machineryDir, 'pkg/api/resource/generated.proto'),
   intstr: join(machineryDir, 'pkg/util/intstr/generated.proto'),
   runtime: join(machineryDir, 'pkg/runtime/generated.proto'),
 };
 const packages = {
-  'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac',
+  'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
   'k8s.io.apimachinery.pkg.util.intstr': 'intstr', 'k8s.io.apimachinery.pkg.runtime': 'runtime',
 };
@@ -60,6 +61,7 @@ const kinds = {
   'v1/Service': 'core.Service', 'v1/ServiceAccount': 'core.ServiceAccount', 'v1/PersistentVolumeClaim': 'core.PersistentVolumeClaim', 'v1/Pod': 'core.Pod',
   'rbac.authorization.k8s.io/v1/Role': 'rbac.Role', 'rbac.authorization.k8s.io/v1/RoleBinding': 'rbac.RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
+  'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget',
 };
 const reachable = new Set();
 const queue = Object.values(kinds);

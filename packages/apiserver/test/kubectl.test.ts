@@ -220,7 +220,7 @@ describe('startApiServer with a real kubectl', function () {
     expect(replicas.stdout).to.equal('3 2 Always');
   });
 
-  it('creates Jobs, CronJobs, Services, ServiceAccounts and RBAC objects with kubectl create', async () => {
+  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects and PodDisruptionBudgets with kubectl create', async () => {
     const runs = [
       [['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created\n'],
       [['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *'], 'cronjob.batch/tick created\n'],
@@ -230,6 +230,9 @@ describe('startApiServer with a real kubectl', function () {
       [['create', 'rolebinding', 'reads', '--role=reader', '--serviceaccount=default:robot'], 'rolebinding.rbac.authorization.k8s.io/reads created\n'],
       [['create', 'clusterrole', 'all-reader', '--verb=get,list', '--resource=pods'], 'clusterrole.rbac.authorization.k8s.io/all-reader created\n'],
       [['create', 'clusterrolebinding', 'bob-reads', '--clusterrole=all-reader', '--user=bob'], 'clusterrolebinding.rbac.authorization.k8s.io/bob-reads created\n'],
+      // kubectl sends these as protobuf (regression: policy/v1 was not a protobuf group, a 415).
+      [['create', 'poddisruptionbudget', 'keep-one', '--selector=app=web', '--min-available=1'], 'poddisruptionbudget.policy/keep-one created\n'],
+      [['create', 'pdb', 'lose-some', '--selector=app=web', '--max-unavailable=20%'], 'poddisruptionbudget.policy/lose-some created\n'],
     ] as const;
     for (const [args, out] of runs) {
       const r = await kubectl(...args);
@@ -242,6 +245,8 @@ describe('startApiServer with a real kubectl', function () {
     expect(svc.stdout).to.match(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nnp\s+NodePort\s+10\.96\.\d+\.\d+\s+<none>\s+80:3\d{4}\/TCP\s+\d+s\n$/);
     const roles = await kubectl('get', 'role');
     expect(roles.stdout).to.match(/^NAME\s+CREATED AT\nreader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
+    const budgets = await kubectl('get', 'pdb');
+    expect(budgets.stdout).to.match(/^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\nkeep-one\s+1\s+N\/A\s+0\s+\d+s\nlose-some\s+N\/A\s+20%\s+0\s+\d+s\n$/);
     const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });
