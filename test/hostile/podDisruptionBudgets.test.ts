@@ -32,6 +32,27 @@ async function run(s: Send): Promise<void> {
   refused(await s('POST', P, mk('d', { minAvailable: 'abc' })), "PodDisruptionBudget.policy \"d\" is invalid: spec.minAvailable: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')");
   refused(await s('POST', P, mk('e', { unhealthyPodEvictionPolicy: 'Never', selector: { matchLabels: { 'a b': 'x' } } })), "PodDisruptionBudget.policy \"e\" is invalid: [spec.selector.matchLabels: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), spec.unhealthyPodEvictionPolicy: Unsupported value: \"Never\": supported values: \"AlwaysAllow\", \"IfHealthyBudget\"]");
 
+  // Bodies of the wrong shape: the decoder's words, then the spec checks (hostile probes of both servers).
+  const hostile: [string, Record<string, unknown>, number, string][] = [
+    ["h1", { minAvailable: true }, 400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal bool into Go struct field PodDisruptionBudgetSpec.spec.minAvailable of type int32"],
+    ["h2", { maxUnavailable: {} }, 400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal object into Go struct field PodDisruptionBudgetSpec.spec.maxUnavailable of type int32"],
+    ["h3", { selector: 'x' }, 400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal string into Go struct field PodDisruptionBudgetSpec.spec.selector of type v1.LabelSelector"],
+    ["h4", { unhealthyPodEvictionPolicy: 5 }, 400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal number into Go struct field PodDisruptionBudgetSpec.spec.unhealthyPodEvictionPolicy of type v1.UnhealthyPodEvictionPolicyType"],
+    ["h5", { minAvailable: 3000000000 }, 400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal number 3000000000 into Go struct field PodDisruptionBudgetSpec.spec.minAvailable of type int32"],
+    ["h6", { minAvailable: 1.5 }, 400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal number 1.5 into Go struct field PodDisruptionBudgetSpec.spec.minAvailable of type int32"],
+    ["h9", { selector: { matchExpressions: [{ key: 'a', operator: 'In' }, { key: 'b', operator: 'Foo', values: ['x'] }] } }, 422, "PodDisruptionBudget.policy \"h9\" is invalid: [spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn', spec.selector.matchExpressions[1].operator: Invalid value: \"Foo\": not a valid selector operator]"],
+    ["h10", { minAvailable: '1' }, 422, "PodDisruptionBudget.policy \"h10\" is invalid: spec.minAvailable: Invalid value: \"1\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"],
+    ["h11", { minAvailable: '-1%' }, 422, "PodDisruptionBudget.policy \"h11\" is invalid: spec.minAvailable: Invalid value: \"-1%\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"],
+  ];
+  for (const [name, spec, code, message] of hostile) {
+    const a = await s('POST', P, mk(name, spec));
+    expect([a.status, a.message], name).to.deep.equal([code, message]);
+  }
+  const strict = await s('POST', `${P}?fieldValidation=Strict`, JSON.stringify({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'h8' }, spec: { minAvailable: 1, foo: 1 }, status: { bar: 1 } }));
+  expect([strict.status, strict.message]).to.deep.equal([400, "PodDisruptionBudget in version \"v1\" cannot be handled as a PodDisruptionBudget: strict decoding error: unknown field \"spec.foo\", unknown field \"status.bar\""]);
+  const unknownSelector = await s('GET', `${P}?fieldSelector=spec.minAvailable=1`);
+  expect([unknownSelector.status, unknownSelector.message]).to.deep.equal([400, "\"spec.minAvailable\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\""]);
+
   // Names are path segments only; an empty spec is a budget; a status sent on create is cleared.
   const upper = ok(await s('POST', P, JSON.stringify({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'Upper_Case' }, spec: {}, status: { disruptionsAllowed: 3 } })), 201);
   expect([upper.spec, upper.status]).to.deep.equal([{}, zeroStatus]);
