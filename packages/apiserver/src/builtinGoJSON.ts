@@ -169,8 +169,9 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
     const value = encodeValue(obj[key], field.type);
     const empty = field.type.k === 'ptr' ? nil : isEmpty(value, field.type);
     if ((field.omitempty === true && empty) || (field.omitzero === true && isZero(value, field.type))) {
-      // A map the request sent empty is dropped, but Go's validators still see it (and print it) as `{}`.
-      if (isObject(value) && field.type.k === 'map') noteEmptied(obj, key);
+      // A map or list the request sent empty is dropped, but Go's validators still see it (and print it)
+      // as `{}` or `[]`, not as nil.
+      if ((isObject(value) && field.type.k === 'map') || (Array.isArray(value) && field.type.k === 'slice')) noteEmptied(obj, key);
       delete obj[key];
     } else obj[key] = value;
   }
@@ -184,7 +185,7 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
   }
 }
 
-/** The members each object had as empty maps before {@link encodeAsGo} dropped them (read by {@link wasEmptyMap}). */
+/** The members each object had as empty maps or lists before {@link encodeAsGo} dropped them (read by {@link wasEmpty}). */
 const emptied = new WeakMap<object, Set<string>>();
 
 function noteEmptied(obj: object, key: string): void {
@@ -194,10 +195,10 @@ function noteEmptied(obj: object, key: string): void {
 }
 
 /**
- * Whether `obj[key]` was an empty map that {@link encodeAsGo} dropped as `omitempty` (absent now, as
- * Go writes it, but an empty map, not nil, to the apiserver's validators: `Invalid value: {}`).
+ * Whether `obj[key]` was an empty map or list that {@link encodeAsGo} dropped as `omitempty` (absent now,
+ * as Go writes it, but empty, not nil, to the apiserver's validators: `Invalid value: {}`, `[]`).
  */
-export function wasEmptyMap(obj: unknown, key: string): boolean {
+export function wasEmpty(obj: unknown, key: string): boolean {
   return isObject(obj) && emptied.get(obj)?.has(key) === true;
 }
 

@@ -100,6 +100,8 @@ export interface BuiltinSpec {
    * errors of `ValidateObjectMetaUpdate` (`meta`) to place where the kind's function places them.
    */
   validateStatusUpdate?: (o: KubeObject, old: KubeObject, meta: FieldError[]) => FieldError[];
+  /** The status strategy's `WarningsOnUpdate`, sent once a `/status` write validated (an Ingress's non-standard IPs). */
+  warningsOnStatusUpdate?: (o: KubeObject, old: KubeObject) => string[];
   /** The strategies of the kind's `objectSubresources` (a Pod's `ephemeralcontainers`), by subresource. */
   subresourceStrategies?: Readonly<Record<string, SubresourceStrategy>>;
   deleteReturnsObject?: boolean;
@@ -322,7 +324,11 @@ export class BuiltinResourceType implements ResourceType {
     const status = ctx.subresource === 'status';
     // A status write validates the metadata update only (ValidatePodStatusUpdate, ValidateNamespaceStatusUpdate).
     const meta = validateObjectMetaUpdate(object.metadata, old.metadata, this.spec.updateValidatesMeta === true && !status, this.spec.strategyValidatesMeta !== false);
-    if (status && this.spec.validateStatusUpdate !== undefined) return this.spec.validateStatusUpdate(object, old, meta);
+    if (status && this.spec.validateStatusUpdate !== undefined) {
+      const errs = this.spec.validateStatusUpdate(object, old, meta);
+      if (errs.length === 0) addWarnings(ctx, this.spec.warningsOnStatusUpdate?.(object, old));
+      return errs;
+    }
     const strategy = this.subresourceStrategy(ctx);
     if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
     const errs = [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];

@@ -25,7 +25,7 @@ import { append } from './internal/podFields.js';
 import { claimSpecWarnings, podNameWarning, podSpecWarnings } from './podWarnings.js';
 import { validateClaimSpec } from './claimValidation.js';
 import { indexedHostnameErrors, jobImmutableFields, nonnegative, validateCronJob, validateJobSpecFields } from './jobValidation.js';
-import { wasEmptyMap } from './builtinGoJSON.js';
+import { wasEmpty } from './builtinGoJSON.js';
 
 /** `GetWarningsForPodTemplate` of `spec.template` (the strategies warn on create, and on an update that bumps the generation, which prepareForUpdate has set by then). */
 function templateWarnings(o: KubeObject, path: string[] = ['spec']): string[] {
@@ -142,7 +142,7 @@ function validateSelector(o: KubeObject, kindWord: 'deployment' | 'statefulset' 
     if (kindWord === 'deployment') errs.push(new FieldError('FieldValueInvalid', path, selector, 'invalid label selector', selectorJSON(selector)));
     else if (kindWord === 'statefulset') errs.push(new FieldError('FieldValueInvalid', path, selector, '', selectorJSON(selector)));
   } else if (!matches) {
-    const emptied = wasEmptyMap(valueAt(o, ...templatePath, 'metadata'), 'labels');
+    const emptied = wasEmpty(valueAt(o, ...templatePath, 'metadata'), 'labels');
     errs.push(invalid(FieldPath.root(...templatePath).child('metadata', 'labels'), labels ?? (emptied ? {} : null), '`selector` does not match template `labels`'));
   }
   if (empty && kindWord === 'daemonset') errs.push(emptyError);

@@ -221,7 +221,7 @@ export function keepSystemFieldsOnUpdate(meta: ObjectMeta, old: ObjectMeta): voi
 }
 
 /** `IsValidPathSegmentName` (or, for a prefix, `IsValidPathSegmentPrefix`). */
-function pathSegmentErrors(name: string, prefix: boolean): string[] {
+export function pathSegmentErrors(name: string, prefix: boolean): string[] {
   const errs = !prefix && (name === '.' || name === '..') ? [`may not be '${name}'`] : [];
   for (const c of ['/', '%']) if (name.includes(c)) errs.push(`may not contain '${c}'`);
   return errs;

@@ -106,7 +106,7 @@ function isCIDRSloppy(text: string): boolean {
 }
 
 /** `IsValidIPForLegacyField` (StrictIPCIDRValidation is off): a value the sloppy parser reads, or one the old object had. */
-function legacyIPErrors(path: FieldPath, value: string, old: readonly string[]): FieldError[] {
+export function legacyIPErrors(path: FieldPath, value: string, old: readonly string[]): FieldError[] {
   if (old.includes(value) || parseIP(value) !== undefined) return [];
   return [invalid(path, value, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];
 }

@@ -220,7 +220,7 @@ describe('startApiServer with a real kubectl', function () {
     expect(replicas.stdout).to.equal('3 2 Always');
   });
 
-  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects and PodDisruptionBudgets with kubectl create', async () => {
+  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects, PodDisruptionBudgets and Ingresses with kubectl create', async () => {
     const runs = [
       [['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created\n'],
       [['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *'], 'cronjob.batch/tick created\n'],
@@ -233,6 +233,7 @@ describe('startApiServer with a real kubectl', function () {
       // kubectl sends these as protobuf (regression: policy/v1 was not a protobuf group, a 415).
       [['create', 'poddisruptionbudget', 'keep-one', '--selector=app=web', '--min-available=1'], 'poddisruptionbudget.policy/keep-one created\n'],
       [['create', 'pdb', 'lose-some', '--selector=app=web', '--max-unavailable=20%'], 'poddisruptionbudget.policy/lose-some created\n'],
+      [['create', 'ingress', 'site', '--class=nginx', '--rule=site.example.com/*=web:80,tls=site-tls'], 'ingress.networking.k8s.io/site created\n'],
     ] as const;
     for (const [args, out] of runs) {
       const r = await kubectl(...args);
@@ -247,6 +248,10 @@ describe('startApiServer with a real kubectl', function () {
     expect(roles.stdout).to.match(/^NAME\s+CREATED AT\nreader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
     const budgets = await kubectl('get', 'pdb');
     expect(budgets.stdout).to.match(/^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\nkeep-one\s+1\s+N\/A\s+0\s+\d+s\nlose-some\s+N\/A\s+20%\s+0\s+\d+s\n$/);
+    const ingresses = await kubectl('get', 'ingress');
+    expect(ingresses.stdout).to.match(/^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nsite\s+nginx\s+site\.example\.com\s+80, 443\s+\d+s\n$/);
+    const rule = await kubectl('get', 'ingress', 'site', '-o', 'jsonpath={.spec.rules[0].http.paths[0].pathType} {.spec.rules[0].http.paths[0].backend.service.port.number} {.spec.tls[0].secretName}');
+    expect(rule.stdout).to.equal('Prefix 80 site-tls');
     const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });

@@ -60,6 +60,23 @@ describe('decodeProtobuf', () => {
     });
   });
 
+  it("merges the members Go embeds inline into their object (a Volume's source, an IngressRule's value, a key selector's name)", () => {
+    // Regression: they came out as `ingressRuleValue`, `volumeSource`, `localObjectReference` members, which
+    // strict decoding then refused as unknown fields (kubectl create ingress failed).
+    const backend = field(2, field(4, [...field(1, 'web'), ...field(2, vfield(2, 80))]));
+    const httpPath = [...field(1, '/'), ...field(3, 'Prefix'), ...backend];
+    const rule = [...field(1, 'site.example.com'), ...field(2, field(1, field(1, httpPath)))];
+    const ingress = decodeProtobuf(envelope('networking.k8s.io/v1', 'Ingress', [...field(1, field(1, 'site')), ...field(2, [...field(4, 'nginx'), ...field(3, rule)])]));
+    expect(ingress).to.deep.equal({
+      apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'site' },
+      spec: { ingressClassName: 'nginx', rules: [{ host: 'site.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+    });
+    // A Volume (field 1 of PodSpec) whose source is a ConfigMap (field 19 of VolumeSource) named by its LocalObjectReference.
+    const volume = [...field(1, 'settings'), ...field(2, field(19, field(1, field(1, 'app-config'))))];
+    const pod = decodeProtobuf(envelope('v1', 'Pod', [...field(1, field(1, 'p')), ...field(2, [...field(1, volume), ...field(2, [...field(1, 'c'), ...field(2, 'nginx')])])]));
+    expect((pod.spec as { volumes: unknown[] }).volumes).to.deep.equal([{ name: 'settings', configMap: { name: 'app-config' } }]);
+  });
+
   it('answers other kinds with 415 and garbage with 400', () => {
     expect(() => decodeProtobuf(envelope('v1', 'Node', field(1, field(1, 'n'))))).to.throw(KubeError).with.property('reason', 'UnsupportedMediaType');
     expect(() => decodeProtobuf(Uint8Array.from([1, 2, 3, 4]))).to.throw(KubeError).with.property('reason', 'BadRequest');

@@ -236,7 +236,7 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
 }
 
 /** The API groups whose kinds may arrive as protobuf. */
-export const protobufGroups: readonly string[] = ['', 'apps', 'batch', 'policy', 'rbac.authorization.k8s.io'];
+export const protobufGroups: readonly string[] = ['', 'apps', 'batch', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io'];
 
 /** Pointer fields (`*int32`) whose zero value is meaningful: kept when the wire carries a zero. */
 const keepZero = new Set(['replicas', 'parallelism', 'completions', 'backoffLimit', 'partition', 'terminationGracePeriodSeconds']);
@@ -351,6 +351,11 @@ function decodeMessage(bytes: Uint8Array, name: string, depth: number): Record<s
     }
     if (wireType !== expectedWireType(type)) return false;
     const value = fieldValue(r, type, wireType, depth);
+    if (json === '') {
+      // A member Go embeds inline: its members are this object's.
+      if (value !== null && typeof value === 'object') Object.assign(out, value);
+      return true;
+    }
     if (repeated === 1) {
       const list = (Object.hasOwn(out, json) ? out[json] : (out[json] = [])) as unknown[];
       list.push(value ?? null);

@@ -1,0 +1,238 @@
+/**
+ * networking.k8s.io/v1 Ingresses, as kube-apiserver 1.34.4 serves them: the strategy of
+ * pkg/registry/networking/ingress/strategy.go (status cleared on create and kept on update, generation per
+ * spec change, a `/status` that keeps the spec, the class annotation's deprecation warning, IP warnings on
+ * status writes) and the checks of pkg/apis/networking/validation/validation.go (`ValidateIngressCreate`,
+ * `ValidateIngressUpdate` with its allowances for what the old object already had, and
+ * `ValidateIngressStatusUpdate`). The RelaxedServiceNameValidation feature is off in 1.34: backend service
+ * names are DNS-1035 labels unless the old object had one that is only a DNS-1123 label.
+ */
+import { FieldError, FieldPath, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { wasEmpty } from './builtinGoJSON.js';
+import { isObject, type JSONObject } from './internal/own.js';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
+import { pathSegmentErrors } from './objectMeta.js';
+import { portNameErrors } from './podContainers.js';
+import { ipWarnings, parseIP } from './podWarnings.js';
+import { legacyIPErrors } from './serviceValidation.js';
+
+const classAnnotation = 'kubernetes.io/ingress.class';
+const pathTypes = ['Exact', 'ImplementationSpecific', 'Prefix'];
+const invalidSequences = ['//', '/./', '/../', '%2f', '%2F'];
+const invalidSuffixes = ['/..', '/.'];
+const wildcardFormat = '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const wildcardPattern = new RegExp(`^${wildcardFormat}$`);
+const wildcardMessage = `a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '${wildcardFormat}')`;
+
+interface IngressOptions {
+  allowInvalidSecretName: boolean;
+  allowInvalidWildcardHostRule: boolean;
+  allowRelaxedServiceName: boolean;
+}
+
+const strict: IngressOptions = { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false, allowRelaxedServiceName: false };
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.map((x: unknown) => (isObject(x) ? x : {})) : []);
+const child = (o: JSONObject, k: string): JSONObject | undefined => (isObject(o[k]) ? o[k] : undefined);
+const specOf = (o: KubeObject): JSONObject => (isObject(o.spec) ? o.spec : {});
+
+/** `IsWildcardDNS1123Subdomain`. */
+function wildcardErrors(value: string): string[] {
+  const errs = value.length > 253 ? ['must be no more than 253 characters'] : [];
+  if (!wildcardPattern.test(value)) errs.push(wildcardMessage);
+  return errs;
+}
+
+/** A host of a rule or of a TLS entry: a wildcard or a plain DNS-1123 subdomain. */
+function hostErrors(path: FieldPath, host: string): FieldError[] {
+  return (host.includes('*') ? wildcardErrors(host) : isDNS1123Subdomain(host)).map((msg) => invalid(path, host, msg));
+}
+
+/** `validateIngressTypedLocalObjectReference`. */
+function resourceReferenceErrors(ref: JSONObject, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (typeof ref.apiGroup === 'string') errs.push(...isDNS1123Subdomain(ref.apiGroup).map((msg) => invalid(path.child('apiGroup'), ref.apiGroup, msg)));
+  for (const f of ['kind', 'name']) {
+    const value = text(ref[f]);
+    if (value === '') errs.push(required(path.child(f), ''));
+    else errs.push(...pathSegmentErrors(value, false).map((msg) => invalid(path.child(f), value, msg)));
+  }
+  return errs;
+}
+
+/** `validateIngressBackend`. */
+function backendErrors(backend: JSONObject, path: FieldPath, opts: IngressOptions): FieldError[] {
+  const resource = child(backend, 'resource');
+  const service = child(backend, 'service');
+  if (resource !== undefined && service !== undefined) return [invalid(path, '', 'cannot set both resource and service backends')];
+  if (resource !== undefined) return resourceReferenceErrors(resource, path.child('resource'));
+  if (service === undefined) return [invalid(path, '', 'resource or service backend is required')];
+  const errs: FieldError[] = [];
+  const name = text(service.name);
+  if (name === '') errs.push(required(path.child('service', 'name'), ''));
+  else errs.push(...(opts.allowRelaxedServiceName ? isDNS1123Label(name) : isDNS1035Label(name)).map((msg) => invalid(path.child('service', 'name'), name, msg)));
+  const port = child(service, 'port') ?? {};
+  const portName = text(port.name);
+  const portNumber = typeof port.number === 'number' ? port.number : 0;
+  if (portName !== '' && portNumber !== 0) errs.push(invalid(path, '', 'cannot set both port name & port number'));
+  else if (portName !== '') errs.push(...portNameErrors(portName).map((msg) => invalid(path.child('service', 'port', 'name'), portName, msg)));
+  else if (portNumber !== 0) {
+    if (portNumber < 1 || portNumber > 65535) errs.push(invalid(path.child('service', 'port', 'number'), portNumber, 'must be between 1 and 65535, inclusive'));
+  } else errs.push(required(path, 'port name or number is required'));
+  return errs;
+}
+
+/** `validateHTTPIngressPath`. */
+function httpPathErrors(p: JSONObject, path: FieldPath, opts: IngressOptions): FieldError[] {
+  if (p.pathType === undefined || p.pathType === null) return [required(path.child('pathType'), 'pathType must be specified')];
+  const errs: FieldError[] = [];
+  const value = text(p.path);
+  const type = text(p.pathType);
+  if (type === 'Exact' || type === 'Prefix') {
+    if (!value.startsWith('/')) errs.push(invalid(path.child('path'), value, 'must be an absolute path'));
+    if (value !== '') {
+      for (const seq of invalidSequences) if (value.includes(seq)) errs.push(invalid(path.child('path'), value, `must not contain '${seq}'`));
+      for (const suffix of invalidSuffixes) if (value.endsWith(suffix)) errs.push(invalid(path.child('path'), value, `cannot end with '${suffix}'`));
+    }
+  } else if (type === 'ImplementationSpecific') {
+    if (value !== '' && !value.startsWith('/')) errs.push(invalid(path.child('path'), value, 'must be an absolute path'));
+  } else {
+    errs.push(notSupported(path.child('pathType'), type, pathTypes));
+  }
+  errs.push(...backendErrors(child(p, 'backend') ?? {}, path.child('backend'), opts));
+  return errs;
+}
+
+/** `validateIngressRuleValue`: the paths of its `http`, if any. */
+function ruleValueErrors(rule: JSONObject, path: FieldPath, opts: IngressOptions): FieldError[] {
+  const http = child(rule, 'http');
+  if (http === undefined) return [];
+  const paths = objects(http.paths);
+  const errs = paths.length === 0 ? [required(path.child('http', 'paths'), '')] : [];
+  paths.forEach((p, i) => errs.push(...httpPathErrors(p, path.child('http', 'paths').index(i), opts)));
+  return errs;
+}
+
+/** `ValidateIngressSpec`. */
+function ingressSpecErrors(spec: JSONObject, opts: IngressOptions): FieldError[] {
+  const path = FieldPath.root('spec');
+  const errs: FieldError[] = [];
+  const rules = objects(spec.rules);
+  const defaultBackend = child(spec, 'defaultBackend');
+  if (rules.length === 0 && defaultBackend === undefined) {
+    // The rules as Go holds them: nil, or a list the request sent empty (dropped from the object since).
+    const printed = wasEmpty(spec, 'rules') ? '[]' : 'null';
+    errs.push(new FieldError('FieldValueInvalid', path, spec.rules ?? null, 'either `defaultBackend` or `rules` must be specified', printed));
+  }
+  if (defaultBackend !== undefined) errs.push(...backendErrors(defaultBackend, path.child('defaultBackend'), opts));
+  rules.forEach((rule, i) => {
+    const rulePath = path.child('rules').index(i);
+    const host = text(rule.host);
+    if (host !== '') {
+      if (parseIP(host) !== undefined) errs.push(invalid(rulePath.child('host'), host, 'must be a DNS name, not an IP address'));
+      errs.push(...hostErrors(rulePath.child('host'), host));
+    }
+    if (!host.includes('*') || !opts.allowInvalidWildcardHostRule) errs.push(...ruleValueErrors(rule, rulePath, opts));
+  });
+  objects(spec.tls).forEach((tls, i) => {
+    const tlsPath = path.child('tls').index(i);
+    (Array.isArray(tls.hosts) ? tls.hosts : []).forEach((h: unknown, j: number) => errs.push(...hostErrors(tlsPath.child('hosts').index(j), text(h))));
+    const secret = text(tls.secretName);
+    if (!opts.allowInvalidSecretName && secret !== '') errs.push(...isDNS1123Subdomain(secret).map((msg) => invalid(tlsPath.child('secretName'), secret, msg)));
+  });
+  if (typeof spec.ingressClassName === 'string') {
+    errs.push(...isDNS1123Subdomain(spec.ingressClassName).map((msg) => invalid(path.child('ingressClassName'), spec.ingressClassName, msg)));
+  }
+  return errs;
+}
+
+/** `ValidateIngressCreate` after the metadata: the spec, and the class annotation agreeing with `ingressClassName`. */
+function validateIngressCreate(o: KubeObject): FieldError[] {
+  const spec = specOf(o);
+  const errs = ingressSpecErrors(spec, strict);
+  const annotations = o.metadata.annotations ?? {};
+  if (Object.hasOwn(annotations, classAnnotation) && typeof spec.ingressClassName === 'string' && annotations[classAnnotation] !== spec.ingressClassName) {
+    errs.push(invalid(FieldPath.root('annotations').child(classAnnotation), annotations[classAnnotation], 'must match `ingressClassName` when both are specified'));
+  }
+  return errs;
+}
+
+/** The update's allowances: what the old object already had stays acceptable. */
+function updateOptions(old: KubeObject): IngressOptions {
+  const spec = specOf(old);
+  const rules = objects(spec.rules);
+  const allowInvalidSecretName = objects(spec.tls).some((t) => text(t.secretName) !== '' && isDNS1123Subdomain(text(t.secretName)).length > 0);
+  const allowInvalidWildcardHostRule = rules.some((r) => text(r.host).includes('*') && ruleValueErrors(r, FieldPath.root('x'), strict).length > 0);
+  const allowRelaxedServiceName = rules.some((r) => objects(child(r, 'http')?.paths).some((p) => {
+    const name = text(child(child(p, 'backend') ?? {}, 'service')?.name);
+    return child(child(p, 'backend') ?? {}, 'service') !== undefined && isDNS1123Label(name).length === 0 && isDNS1035Label(name).length > 0;
+  }));
+  return { allowInvalidSecretName, allowInvalidWildcardHostRule, allowRelaxedServiceName };
+}
+
+/** `ValidateIngressLoadBalancerStatus`. */
+function loadBalancerStatusErrors(o: KubeObject, old: KubeObject): FieldError[] {
+  const lb = (x: KubeObject): JSONObject => (isObject(x.status) && isObject(x.status.loadBalancer) ? x.status.loadBalancer : {});
+  const existing = objects(lb(old).ingress).map((i) => text(i.ip)).filter((ip) => ip !== '');
+  const path = FieldPath.root('status', 'loadBalancer', 'ingress');
+  const errs: FieldError[] = [];
+  objects(lb(o).ingress).forEach((entry, i) => {
+    const ip = text(entry.ip);
+    if (ip !== '') errs.push(...legacyIPErrors(path.index(i).child('ip'), ip, existing));
+    const hostname = text(entry.hostname);
+    if (hostname !== '') {
+      errs.push(...isDNS1123Subdomain(hostname).map((msg) => invalid(path.index(i).child('hostname'), hostname, msg)));
+      if (parseIP(hostname) !== undefined) errs.push(invalid(path.index(i).child('hostname'), hostname, 'must be a DNS name, not an IP address'));
+    }
+  });
+  return errs;
+}
+
+/** The Table's hosts (`formatHosts`): the first three hosts, then `+ N more...` counting every further rule; `*` for none. */
+function hostsCell(o: KubeObject): string {
+  const rules = objects(specOf(o).rules);
+  const list: string[] = [];
+  let more = false;
+  for (const rule of rules) {
+    if (list.length === 3) more = true;
+    if (!more && text(rule.host) !== '') list.push(text(rule.host));
+  }
+  if (list.length === 0) return '*';
+  return more ? `${list.join(',')} + ${rules.length - 3} more...` : list.join(',');
+}
+
+/** The Table's addresses (`ingressLoadBalancerStatusStringer`, wide as the apiserver prints): each entry's IP, else its hostname, sorted and distinct. */
+function addressCell(o: KubeObject): string {
+  const lb = isObject(o.status) && isObject(o.status.loadBalancer) ? o.status.loadBalancer : {};
+  const set = new Set(objects(lb.ingress).map((i) => text(i.ip) !== '' ? text(i.ip) : text(i.hostname)).filter((x) => x !== ''));
+  return [...set].sort().join(',');
+}
+
+const ingress: BuiltinSpec = {
+  names: { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', singular: 'ingress', kind: 'Ingress', namespaced: true, shortNames: ['ing'], status: true, nameValidation: 'subdomain' },
+  generation: true,
+  columns: [
+    { def: { name: 'Class', type: 'string', priority: 0 }, cell: (o) => (typeof specOf(o).ingressClassName === 'string' ? specOf(o).ingressClassName : '<none>') },
+    { def: { name: 'Hosts', type: 'string', priority: 0 }, cell: hostsCell },
+    { def: { name: 'Address', type: 'string', priority: 0 }, cell: addressCell },
+    { def: { name: 'Ports', type: 'string', priority: 0 }, cell: (o) => (objects(specOf(o).tls).length > 0 ? '80, 443' : '80') },
+  ],
+  prepareForCreate: (o) => { o.status = {}; },
+  validateCreate: validateIngressCreate,
+  validateUpdate: (o, old) => ingressSpecErrors(specOf(o), updateOptions(old)),
+  validateStatusUpdate: (o, old, meta) => [...meta, ...loadBalancerStatusErrors(o, old)],
+  warningsOnStatusUpdate: (o) => {
+    const lb = isObject(o.status) && isObject(o.status.loadBalancer) ? o.status.loadBalancer : {};
+    const path = FieldPath.root('status', 'loadBalancer', 'ingress');
+    return objects(lb.ingress).flatMap((entry, i) => (text(entry.ip) !== '' ? ipWarnings(path.index(i), text(entry.ip)) : []));
+  },
+  warningsOnCreate: (o) => (Object.hasOwn(o.metadata.annotations ?? {}, classAnnotation) && typeof specOf(o).ingressClassName !== 'string'
+    ? [`annotation "${classAnnotation}" is deprecated, please use 'spec.ingressClassName' instead`] : []),
+};
+
+/** The networking.k8s.io/v1 kinds the embedded server serves. */
+export function networkingResourceTypes(): BuiltinResourceType[] {
+  return [new BuiltinResourceType(ingress)];
+}
