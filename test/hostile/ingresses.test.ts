@@ -67,3 +67,36 @@ async function run(s: Send): Promise<void> {
 }
 
 describeOnBothServers('Ingresses (networking.k8s.io/v1)', run);
+
+const C = '/apis/networking.k8s.io/v1/ingressclasses';
+const mkClass = (name: string, spec: Json, meta: Json = {}): string => JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name, ...meta }, spec });
+
+// IngressClasses: ValidateIngressClass (a domain-prefixed controller of at most 250 bytes, parameters with a
+// scope, defaulted to Cluster), the controller immutable, the Table; and the DefaultIngressClass admission
+// plugin, which gives an Ingress without a class the newest default one.
+async function runClasses(s: Send): Promise<void> {
+  const created = JSON.parse((await s('POST', C, mkClass('nginx', { controller: 'k8s.io/ingress-nginx', parameters: { kind: 'Params', name: 'p', apiGroup: 'example.com' } }))).text) as Ingress;
+  expect(created.spec).to.deep.equal({"controller": "k8s.io/ingress-nginx", "parameters": {"apiGroup": "example.com", "kind": "Params", "name": "p", "scope": "Cluster"}});
+  refused(await s('POST', C, mkClass('bad', { controller: 'nodomain' })), "IngressClass.networking.k8s.io \"bad\" is invalid: spec.controller: Invalid value: \"nodomain\": must be a domain-prefixed path (such as \"acme.io/foo\")");
+  refused(await s('POST', C, mkClass('bad2', { controller: `${'x'.repeat(260)}.com/y`, parameters: { kind: '', name: 'a/b', scope: 'Namespace' } })), "IngressClass.networking.k8s.io \"bad2\" is invalid: [spec.controller: Too long: may not be more than 250 bytes, spec.controller: Invalid value: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.com\": must be no more than 253 characters, spec.parameters.kind: Required value, spec.parameters.name: Invalid value: \"a/b\": may not contain '/', spec.parameters.namespace: Required value: `parameters.scope` is set to 'Namespace']");
+  refused(await s('POST', C, mkClass('bad3', { controller: 'a.com/b', parameters: { kind: 'K', name: 'n', scope: 'Cluster', namespace: 'x' } })), "IngressClass.networking.k8s.io \"bad3\" is invalid: spec.parameters.namespace: Forbidden: `parameters.scope` is set to 'Cluster'");
+  refused(await s('POST', C, mkClass('bad4', { controller: 'a.com/b', parameters: { kind: 'K', name: 'n', scope: 'Global' } })), "IngressClass.networking.k8s.io \"bad4\" is invalid: spec.parameters.scope: Unsupported value: \"Global\": supported values: \"Cluster\", \"Namespace\"");
+  refused(await s('POST', C, mkClass('bad5', { controller: 'a.com/b', parameters: { kind: 'K', name: 'n', scope: 'Namespace', namespace: 'Bad_NS' } })), "IngressClass.networking.k8s.io \"bad5\" is invalid: spec.parameters.namespace: Invalid value: \"Bad_NS\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  refused(await s('POST', C, mkClass('empty', {})), "IngressClass.networking.k8s.io \"empty\" is invalid: spec.controller: Required value");
+  refused(await s('PUT', `${C}/nginx`, JSON.stringify({ ...created, spec: { controller: 'k8s.io/other' } })), "IngressClass.networking.k8s.io \"nginx\" is invalid: spec.controller: Invalid value: \"k8s.io/other\": field is immutable");
+
+  // Two default classes: the newer one (a second later) is given to an Ingress that names none.
+  const isDefault = { annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } };
+  expect((await s('POST', C, mkClass('def1', { controller: 'a.com/one' }, isDefault))).status).to.equal(201);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  expect((await s('POST', C, mkClass('def2', { controller: 'a.com/two' }, isDefault))).status).to.equal(201);
+  const backend = { defaultBackend: svc('w', { number: 80 }) };
+  expect(ok(await s('POST', P, mk('defaulted', backend)), 201).spec).to.deep.equal({"ingressClassName": "def2", "defaultBackend": {"service": {"name": "w", "port": {"number": 80}}}});
+  // The class annotation counts as a class: none is given.
+  expect(ok(await s('POST', P, mk('annotated', backend, { annotations: { 'kubernetes.io/ingress.class': 'x' } })), 201).spec).to.deep.equal({"defaultBackend": {"service": {"name": "w", "port": {"number": 80}}}});
+
+  const table = await s('GET', C, undefined, undefined, 'application/json;as=Table;v=v1;g=meta.k8s.io');
+  expect((JSON.parse(table.text) as { rows: { cells: unknown[] }[] }).rows.map((r) => r.cells.slice(0, 3))).to.deep.equal([["def1", "a.com/one", "<none>"], ["def2", "a.com/two", "<none>"], ["nginx", "k8s.io/ingress-nginx", "Params.example.com/p"]]);
+}
+
+describeOnBothServers('IngressClasses (networking.k8s.io/v1) and the default class', runClasses);

@@ -36,7 +36,7 @@ export function nonnegative(value: number | undefined, path: FieldPath): FieldEr
 }
 
 /** `IsDomainPrefixedPath`. */
-function domainPrefixedPath(path: FieldPath, value: string): FieldError[] {
+export function domainPrefixedPath(path: FieldPath, value: string): FieldError[] {
   if (value === '') return [required(path, '')];
   const slash = value.indexOf('/');
   if (slash <= 0 || slash === value.length - 1) return [invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];

@@ -6,8 +6,11 @@
  * `ValidateIngressUpdate` with its allowances for what the old object already had, and
  * `ValidateIngressStatusUpdate`). The RelaxedServiceNameValidation feature is off in 1.34: backend service
  * names are DNS-1035 labels unless the old object had one that is only a DNS-1123 label.
+ *
+ * And IngressClasses (`ValidateIngressClass`, `SetDefaults_IngressClass`, the controller immutable), with
+ * the DefaultIngressClass admission plugin that gives a new Ingress without a class the default one.
  */
-import { FieldError, FieldPath, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, invalid, notSupported, required, tooLong, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { wasEmpty } from './builtinGoJSON.js';
 import { isObject, type JSONObject } from './internal/own.js';
@@ -16,6 +19,8 @@ import { pathSegmentErrors } from './objectMeta.js';
 import { portNameErrors } from './podContainers.js';
 import { ipWarnings, parseIP } from './podWarnings.js';
 import { legacyIPErrors } from './serviceValidation.js';
+import { domainPrefixedPath } from './jobValidation.js';
+import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 
 const classAnnotation = 'kubernetes.io/ingress.class';
 const pathTypes = ['Exact', 'ImplementationSpecific', 'Prefix'];
@@ -219,7 +224,6 @@ const ingress: BuiltinSpec = {
     { def: { name: 'Address', type: 'string', priority: 0 }, cell: addressCell },
     { def: { name: 'Ports', type: 'string', priority: 0 }, cell: (o) => (objects(specOf(o).tls).length > 0 ? '80, 443' : '80') },
   ],
-  prepareForCreate: (o) => { o.status = {}; },
   validateCreate: validateIngressCreate,
   validateUpdate: (o, old) => ingressSpecErrors(specOf(o), updateOptions(old)),
   validateStatusUpdate: (o, old, meta) => [...meta, ...loadBalancerStatusErrors(o, old)],
@@ -232,7 +236,83 @@ const ingress: BuiltinSpec = {
     ? [`annotation "${classAnnotation}" is deprecated, please use 'spec.ingressClassName' instead`] : []),
 };
 
-/** The networking.k8s.io/v1 kinds the embedded server serves. */
-export function networkingResourceTypes(): BuiltinResourceType[] {
-  return [new BuiltinResourceType(ingress)];
+/** `validateIngressClassParametersReference`: the reference, then its scope and namespace. */
+function parametersErrors(params: unknown, path: FieldPath): FieldError[] {
+  if (!isObject(params)) return [];
+  const errs = resourceReferenceErrors(params, path);
+  if (params.scope === undefined || params.scope === null) return [...errs, required(path.child('scope'), '')];
+  const scope = text(params.scope);
+  if (scope !== 'Cluster' && scope !== 'Namespace') return [...errs, notSupported(path.child('scope'), scope, ['Cluster', 'Namespace'])];
+  const hasNamespace = params.namespace !== undefined && params.namespace !== null;
+  if (scope === 'Namespace') {
+    if (!hasNamespace) errs.push(required(path.child('namespace'), "`parameters.scope` is set to 'Namespace'"));
+    else errs.push(...isDNS1123Label(text(params.namespace)).map((msg) => invalid(path.child('namespace'), params.namespace, msg)));
+  }
+  if (scope === 'Cluster' && hasNamespace) errs.push(forbidden(path.child('namespace'), "`parameters.scope` is set to 'Cluster'"));
+  return errs;
+}
+
+/** `validateIngressClassSpec`: the controller (at most 250 bytes, a domain-prefixed path) and the parameters. */
+function ingressClassSpecErrors(o: KubeObject): FieldError[] {
+  const spec = specOf(o);
+  const path = FieldPath.root('spec');
+  const controller = text(spec.controller);
+  const errs = Buffer.byteLength(controller) > 250 ? [tooLong(path.child('controller'), '', 250)] : [];
+  errs.push(...domainPrefixedPath(path.child('controller'), controller));
+  errs.push(...parametersErrors(spec.parameters, path.child('parameters')));
+  return errs;
+}
+
+const ingressClass: BuiltinSpec = {
+  names: { group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses', singular: 'ingressclass', kind: 'IngressClass', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
+  columns: [
+    { def: { name: 'Controller', type: 'string', priority: 0 }, cell: (o) => text(specOf(o).controller) },
+    { def: { name: 'Parameters', type: 'string', priority: 0 }, cell: (o) => parametersCell(specOf(o).parameters) },
+  ],
+  // SetDefaults_IngressClass: parameters without a scope are cluster-scoped.
+  defaults: (o) => {
+    const params = specOf(o).parameters;
+    if (isObject(params) && (params.scope === undefined || params.scope === null)) params.scope = 'Cluster';
+  },
+  // ValidateIngressClassUpdate: the metadata update, the controller unchanged, then all of ValidateIngressClass.
+  updateValidatesMeta: true,
+  validateCreate: ingressClassSpecErrors,
+  validateUpdate: (o, old) => [
+    ...(text(specOf(o).controller) === text(specOf(old).controller) ? [] : [invalid(FieldPath.root('spec', 'controller'), text(specOf(o).controller), 'field is immutable')]),
+    ...ingressClassSpecErrors(o),
+  ],
+};
+
+/** The Table's parameters (`printIngressClass`): `<none>`, or `Kind/name` with the group when there is one. */
+function parametersCell(params: unknown): string {
+  if (!isObject(params)) return '<none>';
+  const group = text(params.apiGroup);
+  return `${text(params.kind)}${group === '' ? '' : `.${group}`}/${text(params.name)}`;
+}
+
+/** The annotation that makes an IngressClass the default one. */
+const defaultClassAnnotation = 'ingressclass.kubernetes.io/is-default-class';
+
+/**
+ * The DefaultIngressClass admission plugin, on the creation of an Ingress that names no class (neither
+ * `ingressClassName` nor the annotation): the newest IngressClass annotated as the default (by creation
+ * time, then name), if any.
+ */
+function admitDefaultClass(o: KubeObject, store: ObjectStore | undefined): void {
+  const spec = specOf(o);
+  if (store === undefined || typeof spec.ingressClassName === 'string' || Object.hasOwn(o.metadata.annotations ?? {}, classAnnotation)) return;
+  let chosen: { name: string; created: number } | undefined;
+  for (const [, c] of store.values(ingressClassesBucket)) {
+    if ((c.metadata.annotations ?? {})[defaultClassAnnotation] !== 'true') continue;
+    const candidate = { name: c.metadata.name ?? '', created: Date.parse(c.metadata.creationTimestamp ?? '') || 0 };
+    if (chosen === undefined || candidate.created > chosen.created || (candidate.created === chosen.created && candidate.name < chosen.name)) chosen = candidate;
+  }
+  if (chosen !== undefined) o.spec = { ...spec, ingressClassName: chosen.name };
+}
+
+const ingressClassesBucket = bucketOf({ group: 'networking.k8s.io', resource: 'ingressclasses' });
+
+/** The networking.k8s.io/v1 kinds the embedded server serves (`store`: where the default IngressClass is looked up). */
+export function networkingResourceTypes(store?: ObjectStore): BuiltinResourceType[] {
+  return [new BuiltinResourceType({ ...ingress, prepareForCreate: (o) => { admitDefaultClass(o, store); o.status = {}; } }), new BuiltinResourceType(ingressClass)];
 }

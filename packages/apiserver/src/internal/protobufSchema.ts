@@ -24,7 +24,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "rbac.authorization.k8s.io/v1/ClusterRole": "rbac.ClusterRole",
   "rbac.authorization.k8s.io/v1/ClusterRoleBinding": "rbac.ClusterRoleBinding",
   "policy/v1/PodDisruptionBudget": "policy.PodDisruptionBudget",
-  "networking.k8s.io/v1/Ingress": "networking.Ingress"
+  "networking.k8s.io/v1/Ingress": "networking.Ingress",
+  "networking.k8s.io/v1/IngressClass": "networking.IngressClass"
 };
 
 /** The messages, by package-qualified name. */
@@ -218,6 +219,9 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "networking.HTTPIngressRuleValue": [[1,"paths","networking.HTTPIngressPath",1]],
   "networking.Ingress": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","networking.IngressSpec",0],[3,"status","networking.IngressStatus",0]],
   "networking.IngressBackend": [[4,"service","networking.IngressServiceBackend",0],[3,"resource","core.TypedLocalObjectReference",0]],
+  "networking.IngressClass": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","networking.IngressClassSpec",0]],
+  "networking.IngressClassParametersReference": [[1,"aPIGroup","string",0],[2,"kind","string",0],[3,"name","string",0],[4,"scope","string",0],[5,"namespace","string",0]],
+  "networking.IngressClassSpec": [[1,"controller","string",0],[2,"parameters","networking.IngressClassParametersReference",0]],
   "networking.IngressLoadBalancerIngress": [[1,"ip","string",0],[2,"hostname","string",0],[4,"ports","networking.IngressPortStatus",1]],
   "networking.IngressLoadBalancerStatus": [[1,"ingress","networking.IngressLoadBalancerIngress",1]],
   "networking.IngressPortStatus": [[1,"port","int32",0],[2,"protocol","string",0],[3,"error","string",0]],
