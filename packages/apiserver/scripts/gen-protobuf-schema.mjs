@@ -63,7 +63,7 @@ const kinds = {
   'rbac.authorization.k8s.io/v1/Role': 'rbac.Role', 'rbac.authorization.k8s.io/v1/RoleBinding': 'rbac.RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
   'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget',
-  'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass',
+  'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass', 'networking.k8s.io/v1/NetworkPolicy': 'networking.NetworkPolicy',
 };
 const reachable = new Set();
 const queue = Object.values(kinds);

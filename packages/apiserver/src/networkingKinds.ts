@@ -8,18 +8,21 @@
  * names are DNS-1035 labels unless the old object had one that is only a DNS-1123 label.
  *
  * And IngressClasses (`ValidateIngressClass`, `SetDefaults_IngressClass`, the controller immutable), with
- * the DefaultIngressClass admission plugin that gives a new Ingress without a class the default one.
+ * the DefaultIngressClass admission plugin that gives a new Ingress without a class the default one; and
+ * NetworkPolicies (`SetDefaults_NetworkPolicy(Port)`, `ValidateNetworkPolicySpec`/`Update` with the old
+ * policy's CIDRs and selector accepted again, CIDR warnings).
  */
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required, tooLong, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { wasEmpty } from './builtinGoJSON.js';
 import { isObject, type JSONObject } from './internal/own.js';
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 import { pathSegmentErrors } from './objectMeta.js';
 import { portNameErrors } from './podContainers.js';
-import { ipWarnings, parseIP } from './podWarnings.js';
-import { legacyIPErrors } from './serviceValidation.js';
+import { cidrWarnings, ipWarnings, parseIP } from './podWarnings.js';
+import { isCIDRSloppy, legacyIPErrors } from './serviceValidation.js';
 import { domainPrefixedPath } from './jobValidation.js';
+import { formatSelector } from './builtinWorkloads.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 
 const classAnnotation = 'kubernetes.io/ingress.class';
@@ -312,7 +315,178 @@ function admitDefaultClass(o: KubeObject, store: ObjectStore | undefined): void 
 
 const ingressClassesBucket = bucketOf({ group: 'networking.k8s.io', resource: 'ingressclasses' });
 
+/** A CIDR as `netutils.ParseCIDRSloppy` reads it: its network's bytes and prefix length (undefined: none). */
+function parseCIDR(text: string): { bytes: number[]; bits: number } | undefined {
+  if (!isCIDRSloppy(text)) return undefined;
+  const slash = text.indexOf('/');
+  const ip = parseIP(text.slice(0, slash));
+  if (ip === undefined) return undefined;
+  // IPv4 (also IPv4-mapped IPv6) as four bytes, as Go's IPNet compares it.
+  const written = Number(text.slice(slash + 1));
+  const bits = ip.v4 && text.slice(0, slash).includes(':') ? Math.max(0, written - 96) : written;
+  const address = ip.v4 ? ip.bytes.slice(12) : ip.bytes;
+  // The network: the address with the bits past the prefix cleared.
+  const bytes = address.map((b, i) => {
+    const keep = Math.max(0, Math.min(8, bits - i * 8));
+    return b & (0xff << (8 - keep)) & 0xff;
+  });
+  return { bytes, bits };
+}
+
+/** `IPNet.Contains`: the address is in the network (of the same family). */
+function contains(net: { bytes: number[]; bits: number }, addr: number[]): boolean {
+  if (net.bytes.length !== addr.length) return false;
+  for (let i = 0; i < addr.length; i++) {
+    const keep = Math.max(0, Math.min(8, net.bits - i * 8));
+    const mask = (0xff << (8 - keep)) & 0xff;
+    if ((addr[i] & mask) !== net.bytes[i]) return false;
+  }
+  return true;
+}
+
+const cidrMessage = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
+
+/** `ValidateIPBlock`: the CIDR (unless the old policy had it), each exception inside it and narrower. */
+function ipBlockErrors(block: JSONObject, path: FieldPath, oldCIDRs: readonly string[]): FieldError[] {
+  const cidr = text(block.cidr);
+  if (cidr === '') return [required(path.child('cidr'), '')];
+  const errs = oldCIDRs.includes(cidr) || isCIDRSloppy(cidr) ? [] : [invalid(path.child('cidr'), cidr, cidrMessage)];
+  const net = parseCIDR(cidr);
+  if (net === undefined) return errs;
+  (Array.isArray(block.except) ? block.except : []).forEach((e: unknown, i: number) => {
+    const except = text(e);
+    const p = path.child('except').index(i);
+    if (!oldCIDRs.includes(except) && !isCIDRSloppy(except)) errs.push(invalid(p, except, cidrMessage));
+    const inner = parseCIDR(except);
+    if (inner === undefined) return;
+    if (!contains(net, inner.bytes) || net.bits >= inner.bits) errs.push(invalid(p, except, 'must be a strict subset of `cidr`'));
+  });
+  return errs;
+}
+
+/** `ValidateNetworkPolicyPort`. */
+function policyPortErrors(port: JSONObject, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (port.protocol !== undefined && port.protocol !== null && !['TCP', 'UDP', 'SCTP'].includes(text(port.protocol))) {
+    errs.push(notSupported(path.child('protocol'), port.protocol, ['TCP', 'UDP', 'SCTP']));
+  }
+  const hasEnd = typeof port.endPort === 'number';
+  const range = (n: number): boolean => n >= 1 && n <= 65535;
+  if (typeof port.port === 'number') {
+    if (!range(port.port)) errs.push(invalid(path.child('port'), port.port, 'must be between 1 and 65535, inclusive'));
+    if (hasEnd) {
+      if ((port.endPort as number) < port.port) errs.push(invalid(path.child('endPort'), port.port, 'must be greater than or equal to `port`'));
+      if (!range(port.endPort as number)) errs.push(invalid(path.child('endPort'), port.endPort, 'must be between 1 and 65535, inclusive'));
+    }
+  } else if (typeof port.port === 'string') {
+    if (hasEnd) errs.push(invalid(path.child('endPort'), port.endPort, 'may not be specified when `port` is non-numeric'));
+    errs.push(...portNameErrors(port.port).map((msg) => invalid(path.child('port'), port.port, msg)));
+  } else if (hasEnd) {
+    errs.push(invalid(path.child('endPort'), port.endPort, 'may not be specified when `port` is not specified'));
+  }
+  return errs;
+}
+
+/** `ValidateNetworkPolicyPeer`: exactly one kind of peer, or selectors without an IP block. */
+function peerErrors(peer: JSONObject, path: FieldPath, allowInvalidLabelValues: boolean, oldCIDRs: readonly string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  let peers = 0;
+  for (const f of ['podSelector', 'namespaceSelector']) {
+    if (!isObject(peer[f])) continue;
+    peers++;
+    errs.push(...validateLabelSelector(peer[f] as LabelSelectorObject, path.child(f), { allowInvalidLabelValueInSelector: allowInvalidLabelValues }));
+  }
+  const block = child(peer, 'ipBlock');
+  if (block !== undefined) {
+    peers++;
+    errs.push(...ipBlockErrors(block, path.child('ipBlock'), oldCIDRs));
+  }
+  if (peers === 0) errs.push(required(path, 'must specify a peer'));
+  else if (peers > 1 && block !== undefined) errs.push(forbidden(path, 'may not specify both ipBlock and another peer'));
+  return errs;
+}
+
+/** `ValidateNetworkPolicySpec`. */
+function networkPolicySpecErrors(o: KubeObject, allowInvalidLabelValues: boolean, oldCIDRs: readonly string[]): FieldError[] {
+  const spec = specOf(o);
+  const path = FieldPath.root('spec');
+  const errs = validateLabelSelector((spec.podSelector ?? {}) as LabelSelectorObject, path.child('podSelector'), { allowInvalidLabelValueInSelector: allowInvalidLabelValues });
+  for (const [direction, peersField] of [['ingress', 'from'], ['egress', 'to']] as const) {
+    objects(spec[direction]).forEach((rule, i) => {
+      const rulePath = path.child(direction).index(i);
+      objects(rule.ports).forEach((port, j) => errs.push(...policyPortErrors(port, rulePath.child('ports').index(j))));
+      objects(rule[peersField]).forEach((peer, j) => errs.push(...peerErrors(peer, rulePath.child(peersField).index(j), allowInvalidLabelValues, oldCIDRs)));
+    });
+  }
+  const types = Array.isArray(spec.policyTypes) ? spec.policyTypes : [];
+  if (types.length > 2) {
+    errs.push(invalid(path.child('policyTypes'), types, 'may not specify more than two policyTypes'));
+    return errs;
+  }
+  types.forEach((t: unknown, i: number) => {
+    if (t !== 'Ingress' && t !== 'Egress') errs.push(notSupported(path.child('policyTypes').index(i), text(t), ['Ingress', 'Egress']));
+  });
+  return errs;
+}
+
+/** Every CIDR of the policy's IP blocks, exceptions included (an update accepts them again as they are). */
+function policyCIDRs(o: KubeObject): string[] {
+  const spec = specOf(o);
+  const out: string[] = [];
+  for (const [direction, peersField] of [['ingress', 'from'], ['egress', 'to']] as const) {
+    for (const rule of objects(spec[direction])) {
+      for (const peer of objects(rule[peersField])) {
+        const block = child(peer, 'ipBlock');
+        if (block === undefined) continue;
+        out.push(text(block.cidr), ...(Array.isArray(block.except) ? block.except.map(text) : []));
+      }
+    }
+  }
+  return out;
+}
+
+/** The strategy's warnings: each IP block's CIDRs in a non-standard form (`GetWarningsForCIDR`). */
+function networkPolicyWarnings(o: KubeObject): string[] {
+  const spec = specOf(o);
+  const warnings: string[] = [];
+  for (const [direction, peersField] of [['ingress', 'from'], ['egress', 'to']] as const) {
+    objects(spec[direction]).forEach((rule, i) => objects(rule[peersField]).forEach((peer, j) => {
+      const block = child(peer, 'ipBlock');
+      if (block === undefined) return;
+      const path = FieldPath.root('spec').child(direction).index(i).child(peersField).index(j).child('ipBlock');
+      warnings.push(...cidrWarnings(path.child('cidr'), text(block.cidr)));
+      (Array.isArray(block.except) ? block.except : []).forEach((e: unknown, k: number) => warnings.push(...cidrWarnings(path.child('except').index(k), text(e))));
+    }));
+  }
+  return warnings;
+}
+
+const networkPolicy: BuiltinSpec = {
+  names: { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', singular: 'networkpolicy', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], status: false, nameValidation: 'subdomain' },
+  generation: true,
+  columns: [{ def: { name: 'Pod-Selector', type: 'string', priority: 0 }, cell: (o) => formatSelector(specOf(o).podSelector) }],
+  // SetDefaults_NetworkPolicyPort and SetDefaults_NetworkPolicy.
+  defaults: (o) => {
+    const spec = specOf(o);
+    for (const direction of ['ingress', 'egress']) {
+      for (const rule of objects(spec[direction])) for (const port of objects(rule.ports)) if (port.protocol === undefined || port.protocol === null) port.protocol = 'TCP';
+    }
+    if (!Array.isArray(spec.policyTypes) || spec.policyTypes.length === 0) {
+      spec.policyTypes = objects(spec.egress).length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+      if (!isObject(o.spec)) o.spec = spec;
+    }
+  },
+  validateCreate: (o) => networkPolicySpecErrors(o, false, []),
+  validateUpdate: (o, old) => {
+    const oldSelector = (specOf(old).podSelector ?? {}) as LabelSelectorObject;
+    const allow = validateLabelSelector(oldSelector, FieldPath.root('spec', 'podSelector')).length > 0;
+    return networkPolicySpecErrors(o, allow, policyCIDRs(old));
+  },
+  warningsOnCreate: networkPolicyWarnings,
+  warningsOnUpdate: networkPolicyWarnings,
+};
+
 /** The networking.k8s.io/v1 kinds the embedded server serves (`store`: where the default IngressClass is looked up). */
 export function networkingResourceTypes(store?: ObjectStore): BuiltinResourceType[] {
-  return [new BuiltinResourceType({ ...ingress, prepareForCreate: (o) => { admitDefaultClass(o, store); o.status = {}; } }), new BuiltinResourceType(ingressClass)];
+  return [new BuiltinResourceType({ ...ingress, prepareForCreate: (o) => { admitDefaultClass(o, store); o.status = {}; } }), new BuiltinResourceType(ingressClass), new BuiltinResourceType(networkPolicy)];
 }

@@ -96,7 +96,7 @@ const sameClusterIPs = (old: JSONObject, spec: JSONObject): boolean => str(old.c
 const sameFamilies = (old: JSONObject, spec: JSONObject): boolean => sameList(old.ipFamilies, spec.ipFamilies) && Array.isArray(old.ipFamilies) === Array.isArray(spec.ipFamilies);
 
 /** `netutils.ParseCIDRSloppy` accepts it: an address, `/`, and a prefix length no longer than the address (leading zeros allowed). */
-function isCIDRSloppy(text: string): boolean {
+export function isCIDRSloppy(text: string): boolean {
   const slash = text.indexOf('/');
   if (slash < 0) return false;
   const addr = text.slice(0, slash);

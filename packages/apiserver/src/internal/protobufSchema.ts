@@ -25,7 +25,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "rbac.authorization.k8s.io/v1/ClusterRoleBinding": "rbac.ClusterRoleBinding",
   "policy/v1/PodDisruptionBudget": "policy.PodDisruptionBudget",
   "networking.k8s.io/v1/Ingress": "networking.Ingress",
-  "networking.k8s.io/v1/IngressClass": "networking.IngressClass"
+  "networking.k8s.io/v1/IngressClass": "networking.IngressClass",
+  "networking.k8s.io/v1/NetworkPolicy": "networking.NetworkPolicy"
 };
 
 /** The messages, by package-qualified name. */
@@ -217,6 +218,7 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "meta.OwnerReference": [[5,"apiVersion","string",0],[1,"kind","string",0],[3,"name","string",0],[4,"uid","string",0],[6,"controller","bool",0],[7,"blockOwnerDeletion","bool",0]],
   "networking.HTTPIngressPath": [[1,"path","string",0],[3,"pathType","string",0],[2,"backend","networking.IngressBackend",0]],
   "networking.HTTPIngressRuleValue": [[1,"paths","networking.HTTPIngressPath",1]],
+  "networking.IPBlock": [[1,"cidr","string",0],[2,"except","string",1]],
   "networking.Ingress": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","networking.IngressSpec",0],[3,"status","networking.IngressStatus",0]],
   "networking.IngressBackend": [[4,"service","networking.IngressServiceBackend",0],[3,"resource","core.TypedLocalObjectReference",0]],
   "networking.IngressClass": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","networking.IngressClassSpec",0]],
@@ -231,6 +233,12 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "networking.IngressSpec": [[4,"ingressClassName","string",0],[1,"defaultBackend","networking.IngressBackend",0],[2,"tls","networking.IngressTLS",1],[3,"rules","networking.IngressRule",1]],
   "networking.IngressStatus": [[1,"loadBalancer","networking.IngressLoadBalancerStatus",0]],
   "networking.IngressTLS": [[1,"hosts","string",1],[2,"secretName","string",0]],
+  "networking.NetworkPolicy": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","networking.NetworkPolicySpec",0]],
+  "networking.NetworkPolicyEgressRule": [[1,"ports","networking.NetworkPolicyPort",1],[2,"to","networking.NetworkPolicyPeer",1]],
+  "networking.NetworkPolicyIngressRule": [[1,"ports","networking.NetworkPolicyPort",1],[2,"from","networking.NetworkPolicyPeer",1]],
+  "networking.NetworkPolicyPeer": [[1,"podSelector","meta.LabelSelector",0],[2,"namespaceSelector","meta.LabelSelector",0],[3,"ipBlock","networking.IPBlock",0]],
+  "networking.NetworkPolicyPort": [[1,"protocol","string",0],[2,"port","intstr.IntOrString",0],[3,"endPort","int32",0]],
+  "networking.NetworkPolicySpec": [[1,"podSelector","meta.LabelSelector",0],[2,"ingress","networking.NetworkPolicyIngressRule",1],[3,"egress","networking.NetworkPolicyEgressRule",1],[4,"policyTypes","string",1]],
   "networking.ServiceBackendPort": [[1,"name","string",0],[2,"number","int32",0]],
   "policy.PodDisruptionBudget": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","policy.PodDisruptionBudgetSpec",0],[3,"status","policy.PodDisruptionBudgetStatus",0]],
   "policy.PodDisruptionBudgetSpec": [[1,"minAvailable","intstr.IntOrString",0],[2,"selector","meta.LabelSelector",0],[3,"maxUnavailable","intstr.IntOrString",0],[4,"unhealthyPodEvictionPolicy","string",0]],
