@@ -892,9 +892,11 @@ function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
  * DefaultTolerationSeconds adds back); without this, such a write in a later second than the last one wrote.
  *
  * Upstream does this after `BeforeUpdate` and before the validating admission, on the objects as the
- * store holds them; kubekit on the stored forms, just before its no-op check (a validating webhook sees
- * the new times; what is written is the same). Both sides' equality is exact here: upstream's semantic
- * equality also takes nil and empty lists or maps as equal, which Go's encoding writes alike.
+ * store holds them; kubekit on the stored form, once it is made, before the dry-run answer and the no-op
+ * check (a validating webhook sees the new times; what is written and answered is the same). The equality
+ * here is exact where upstream's takes nil and empty lists or maps as equal: the two differ only for a
+ * member without `omitempty` that is nil on one side and empty on the other, a write either way, which
+ * upstream makes with the old times and kubekit with the new.
  */
 function keepManagedFieldsTimes(stored: KubeObject, current: KubeObject): void {
   const next = stored.metadata.managedFields;
