@@ -87,7 +87,7 @@ function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
 }
 
 /** Go's `json.Marshal` of a `metav1.LabelSelector`: its members in declaration order, empty ones left out. */
-function selectorJSON(selector: unknown): string {
+export function selectorJSON(selector: unknown): string {
   if (!isObject(selector)) return goJSON(selector ?? null);
   const parts: string[] = [];
   if (isObject(selector.matchLabels) && Object.keys(selector.matchLabels).length > 0) parts.push(`"matchLabels":${goJSON(selector.matchLabels)}`);

@@ -8,7 +8,7 @@
  */
 import { FieldError, FieldPath, duplicate, goJSON, invalid, notSupported, required, tooLong, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { intOrPercentErrors, notOver100Percent } from './builtinWorkloads.js';
+import { intOrPercentErrors, notOver100Percent, selectorJSON } from './builtinWorkloads.js';
 import { nonnegative } from './jobValidation.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { isQualifiedName, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
@@ -46,22 +46,6 @@ export function validatePodDisruptionBudgetSpec(o: KubeObject, allowInvalidLabel
     errs.push(notSupported(path.child('unhealthyPodEvictionPolicy'), spec.unhealthyPodEvictionPolicy, evictionPolicies));
   }
   return errs;
-}
-
-/** A metav1.LabelSelector as encoding/json writes it: its members in declaration order, empty ones left out. */
-function selectorJSON(selector: unknown): string {
-  if (!isObject(selector)) return 'null';
-  const members: string[] = [];
-  if (isObject(selector.matchLabels) && Object.keys(selector.matchLabels).length > 0) members.push(`"matchLabels":${goJSON(selector.matchLabels)}`);
-  if (Array.isArray(selector.matchExpressions) && selector.matchExpressions.length > 0) {
-    const expressions = selector.matchExpressions.map((e: unknown) => {
-      const x: JSONObject = isObject(e) ? e : {};
-      const values = Array.isArray(x.values) && x.values.length > 0 ? `,"values":${goJSON(x.values)}` : '';
-      return `{"key":${goJSON(text(x.key))},"operator":${goJSON(text(x.operator))}${values}}`;
-    });
-    members.push(`"matchExpressions":[${expressions.join(',')}]`);
-  }
-  return `{${members.join(',')}}`;
 }
 
 /** metav1 `ValidateConditions`: each condition's type once, and each condition valid. */
