@@ -824,7 +824,8 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     if (errs.length > 0) throw written !== undefined ? KubeError.invalid(written, info.name, errs) : invalid(type, info.name, errs);
     await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
-    keepManagedFieldsTimes(stored, current);
+    // Whether the content is unchanged, when putting back the times had to find out (undefined otherwise).
+    const unchanged = keepManagedFieldsTimes(stored, current);
     if (ctx.store.get(type.bucket, key) !== current) {
       if (precondition !== undefined || attempt >= maxRetries) {
         throw KubeError.conflict(type.groupResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -844,7 +845,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
       respond(ctx, r, await type.fromStorage(stored));
       return;
     }
-    if (sameContent(stored, current)) {
+    if (unchanged ?? sameContent(stored, current)) {
       sendWarnings(r, wctx);
       respond(ctx, r, await type.fromStorage(current));
       return;
@@ -897,16 +898,21 @@ function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
  * here is exact where upstream's takes nil and empty lists or maps as equal: the two differ only for a
  * member without `omitempty` that is nil on one side and empty on the other, a write either way, which
  * upstream makes with the old times and kubekit with the new.
+ *
+ * Returns whether the content is unchanged when it had to compare the rest of the objects (then the no-op
+ * check need not compare them again: the same update by the same manager, a common write, compares once),
+ * undefined when it did not.
  */
-function keepManagedFieldsTimes(stored: KubeObject, current: KubeObject): void {
+function keepManagedFieldsTimes(stored: KubeObject, current: KubeObject): boolean | undefined {
   const next = stored.metadata.managedFields;
   const old = current.metadata.managedFields;
-  if (!Array.isArray(next) || !Array.isArray(old) || next.length === 0 || next.length !== old.length) return;
-  if (next.every((e, i) => e.time === old[i].time)) return;
-  if (!next.every((e, i) => deepEqual({ ...e, time: undefined }, { ...old[i], time: undefined }))) return;
+  if (!Array.isArray(next) || !Array.isArray(old) || next.length === 0 || next.length !== old.length) return undefined;
+  if (next.every((e, i) => e.time === old[i].time)) return undefined;
+  if (!next.every((e, i) => deepEqual({ ...e, time: undefined }, { ...old[i], time: undefined }))) return false;
   const rest = (o: KubeObject): unknown => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
-  if (!deepEqual(rest(stored), rest(current))) return;
+  if (!deepEqual(rest(stored), rest(current))) return false;
   stored.metadata.managedFields = next.map((e, i) => ({ ...e, time: old[i].time }));
+  return true;
 }
 
 function sameContent(a: KubeObject, b: KubeObject): boolean {
