@@ -11,7 +11,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
 import { FieldError, FieldPath, canonicalQuantity, forbidden, invalid, notSupported, quantityDecimal, required, type KubeObject, type QuantityDecimal } from '@kubekit/core';
-import { cloneJSON, isObject, valueAt, type JSONObject } from './internal/own.js';
+import { cloneJSON, isObject, str, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { validateAnnotations } from './objectMeta.js';
 import { isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
@@ -20,7 +20,6 @@ const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWrit
 const volumeModes = ['Block', 'Filesystem'];
 const betaClass = 'volume.beta.kubernetes.io/storage-class';
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 /**

@@ -7,7 +7,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/batch/validation/validation.go
  */
 import { FieldError, FieldPath, duplicate, goQuote, invalid, notSupported, omitValue, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
-import { isObject, valueAt, type JSONObject } from './internal/own.js';
+import { isObject, num, objects, valueAt, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
 
@@ -27,8 +27,6 @@ const operators = ['In', 'NotIn'];
 const conditionStatuses = ['False', 'True', 'Unknown'];
 const replacementPolicies = ['Failed', 'TerminatingOrFailed'];
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /** `ValidateNonnegativeField` (the workload kinds use it too). */
 export function nonnegative(value: number | undefined, path: FieldPath): FieldError[] {

@@ -15,7 +15,7 @@
 import { FieldError, FieldPath, forbidden, invalid, notSupported, required, tooLong, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { wasEmpty } from './builtinGoJSON.js';
-import { isObject, type JSONObject } from './internal/own.js';
+import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 import { pathSegmentErrors } from './objectMeta.js';
 import { portNameErrors } from './podContainers.js';
@@ -41,8 +41,6 @@ interface IngressOptions {
 
 const strict: IngressOptions = { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false, allowRelaxedServiceName: false };
 
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.map((x: unknown) => (isObject(x) ? x : {})) : []);
 const child = (o: JSONObject, k: string): JSONObject | undefined => (isObject(o[k]) ? o[k] : undefined);
 const specOf = (o: KubeObject): JSONObject => (isObject(o.spec) ? o.spec : {});
 
@@ -63,7 +61,7 @@ function resourceReferenceErrors(ref: JSONObject, path: FieldPath): FieldError[]
   const errs: FieldError[] = [];
   if (typeof ref.apiGroup === 'string') errs.push(...isDNS1123Subdomain(ref.apiGroup).map((msg) => invalid(path.child('apiGroup'), ref.apiGroup, msg)));
   for (const f of ['kind', 'name']) {
-    const value = text(ref[f]);
+    const value = str(ref[f]);
     if (value === '') errs.push(required(path.child(f), ''));
     else errs.push(...pathSegmentErrors(value, false).map((msg) => invalid(path.child(f), value, msg)));
   }
@@ -78,11 +76,11 @@ function backendErrors(backend: JSONObject, path: FieldPath, opts: IngressOption
   if (resource !== undefined) return resourceReferenceErrors(resource, path.child('resource'));
   if (service === undefined) return [invalid(path, '', 'resource or service backend is required')];
   const errs: FieldError[] = [];
-  const name = text(service.name);
+  const name = str(service.name);
   if (name === '') errs.push(required(path.child('service', 'name'), ''));
   else errs.push(...(opts.allowRelaxedServiceName ? isDNS1123Label(name) : isDNS1035Label(name)).map((msg) => invalid(path.child('service', 'name'), name, msg)));
   const port = child(service, 'port') ?? {};
-  const portName = text(port.name);
+  const portName = str(port.name);
   const portNumber = typeof port.number === 'number' ? port.number : 0;
   if (portName !== '' && portNumber !== 0) errs.push(invalid(path, '', 'cannot set both port name & port number'));
   else if (portName !== '') errs.push(...portNameErrors(portName).map((msg) => invalid(path.child('service', 'port', 'name'), portName, msg)));
@@ -96,8 +94,8 @@ function backendErrors(backend: JSONObject, path: FieldPath, opts: IngressOption
 function httpPathErrors(p: JSONObject, path: FieldPath, opts: IngressOptions): FieldError[] {
   if (p.pathType === undefined || p.pathType === null) return [required(path.child('pathType'), 'pathType must be specified')];
   const errs: FieldError[] = [];
-  const value = text(p.path);
-  const type = text(p.pathType);
+  const value = str(p.path);
+  const type = str(p.pathType);
   if (type === 'Exact' || type === 'Prefix') {
     if (!value.startsWith('/')) errs.push(invalid(path.child('path'), value, 'must be an absolute path'));
     if (value !== '') {
@@ -137,7 +135,7 @@ function ingressSpecErrors(spec: JSONObject, opts: IngressOptions): FieldError[]
   if (defaultBackend !== undefined) errs.push(...backendErrors(defaultBackend, path.child('defaultBackend'), opts));
   rules.forEach((rule, i) => {
     const rulePath = path.child('rules').index(i);
-    const host = text(rule.host);
+    const host = str(rule.host);
     if (host !== '') {
       if (parseIP(host) !== undefined) errs.push(invalid(rulePath.child('host'), host, 'must be a DNS name, not an IP address'));
       errs.push(...hostErrors(rulePath.child('host'), host));
@@ -146,8 +144,8 @@ function ingressSpecErrors(spec: JSONObject, opts: IngressOptions): FieldError[]
   });
   objects(spec.tls).forEach((tls, i) => {
     const tlsPath = path.child('tls').index(i);
-    (Array.isArray(tls.hosts) ? tls.hosts : []).forEach((h: unknown, j: number) => errs.push(...hostErrors(tlsPath.child('hosts').index(j), text(h))));
-    const secret = text(tls.secretName);
+    (Array.isArray(tls.hosts) ? tls.hosts : []).forEach((h: unknown, j: number) => errs.push(...hostErrors(tlsPath.child('hosts').index(j), str(h))));
+    const secret = str(tls.secretName);
     if (!opts.allowInvalidSecretName && secret !== '') errs.push(...isDNS1123Subdomain(secret).map((msg) => invalid(tlsPath.child('secretName'), secret, msg)));
   });
   if (typeof spec.ingressClassName === 'string') {
@@ -171,10 +169,10 @@ function validateIngressCreate(o: KubeObject): FieldError[] {
 function updateOptions(old: KubeObject): IngressOptions {
   const spec = specOf(old);
   const rules = objects(spec.rules);
-  const allowInvalidSecretName = objects(spec.tls).some((t) => text(t.secretName) !== '' && isDNS1123Subdomain(text(t.secretName)).length > 0);
-  const allowInvalidWildcardHostRule = rules.some((r) => text(r.host).includes('*') && ruleValueErrors(r, FieldPath.root('x'), strict).length > 0);
+  const allowInvalidSecretName = objects(spec.tls).some((t) => str(t.secretName) !== '' && isDNS1123Subdomain(str(t.secretName)).length > 0);
+  const allowInvalidWildcardHostRule = rules.some((r) => str(r.host).includes('*') && ruleValueErrors(r, FieldPath.root('x'), strict).length > 0);
   const allowRelaxedServiceName = rules.some((r) => objects(child(r, 'http')?.paths).some((p) => {
-    const name = text(child(child(p, 'backend') ?? {}, 'service')?.name);
+    const name = str(child(child(p, 'backend') ?? {}, 'service')?.name);
     return child(child(p, 'backend') ?? {}, 'service') !== undefined && isDNS1123Label(name).length === 0 && isDNS1035Label(name).length > 0;
   }));
   return { allowInvalidSecretName, allowInvalidWildcardHostRule, allowRelaxedServiceName };
@@ -183,13 +181,13 @@ function updateOptions(old: KubeObject): IngressOptions {
 /** `ValidateIngressLoadBalancerStatus`. */
 function loadBalancerStatusErrors(o: KubeObject, old: KubeObject): FieldError[] {
   const lb = (x: KubeObject): JSONObject => (isObject(x.status) && isObject(x.status.loadBalancer) ? x.status.loadBalancer : {});
-  const existing = objects(lb(old).ingress).map((i) => text(i.ip)).filter((ip) => ip !== '');
+  const existing = objects(lb(old).ingress).map((i) => str(i.ip)).filter((ip) => ip !== '');
   const path = FieldPath.root('status', 'loadBalancer', 'ingress');
   const errs: FieldError[] = [];
   objects(lb(o).ingress).forEach((entry, i) => {
-    const ip = text(entry.ip);
+    const ip = str(entry.ip);
     if (ip !== '') errs.push(...legacyIPErrors(path.index(i).child('ip'), ip, existing));
-    const hostname = text(entry.hostname);
+    const hostname = str(entry.hostname);
     if (hostname !== '') {
       errs.push(...isDNS1123Subdomain(hostname).map((msg) => invalid(path.index(i).child('hostname'), hostname, msg)));
       if (parseIP(hostname) !== undefined) errs.push(invalid(path.index(i).child('hostname'), hostname, 'must be a DNS name, not an IP address'));
@@ -205,7 +203,7 @@ function hostsCell(o: KubeObject): string {
   let more = false;
   for (const rule of rules) {
     if (list.length === 3) more = true;
-    if (!more && text(rule.host) !== '') list.push(text(rule.host));
+    if (!more && str(rule.host) !== '') list.push(str(rule.host));
   }
   if (list.length === 0) return '*';
   return more ? `${list.join(',')} + ${rules.length - 3} more...` : list.join(',');
@@ -214,7 +212,7 @@ function hostsCell(o: KubeObject): string {
 /** The Table's addresses (`ingressLoadBalancerStatusStringer`, wide as the apiserver prints): each entry's IP, else its hostname, sorted and distinct. */
 function addressCell(o: KubeObject): string {
   const lb = isObject(o.status) && isObject(o.status.loadBalancer) ? o.status.loadBalancer : {};
-  const set = new Set(objects(lb.ingress).map((i) => text(i.ip) !== '' ? text(i.ip) : text(i.hostname)).filter((x) => x !== ''));
+  const set = new Set(objects(lb.ingress).map((i) => str(i.ip) !== '' ? str(i.ip) : str(i.hostname)).filter((x) => x !== ''));
   return [...set].sort().join(',');
 }
 
@@ -233,7 +231,7 @@ const ingress: BuiltinSpec = {
   warningsOnStatusUpdate: (o) => {
     const lb = isObject(o.status) && isObject(o.status.loadBalancer) ? o.status.loadBalancer : {};
     const path = FieldPath.root('status', 'loadBalancer', 'ingress');
-    return objects(lb.ingress).flatMap((entry, i) => (text(entry.ip) !== '' ? ipWarnings(path.index(i), text(entry.ip)) : []));
+    return objects(lb.ingress).flatMap((entry, i) => (str(entry.ip) !== '' ? ipWarnings(path.index(i), str(entry.ip)) : []));
   },
   warningsOnCreate: (o) => (Object.hasOwn(o.metadata.annotations ?? {}, classAnnotation) && typeof specOf(o).ingressClassName !== 'string'
     ? [`annotation "${classAnnotation}" is deprecated, please use 'spec.ingressClassName' instead`] : []),
@@ -244,12 +242,12 @@ function parametersErrors(params: unknown, path: FieldPath): FieldError[] {
   if (!isObject(params)) return [];
   const errs = resourceReferenceErrors(params, path);
   if (params.scope === undefined || params.scope === null) return [...errs, required(path.child('scope'), '')];
-  const scope = text(params.scope);
+  const scope = str(params.scope);
   if (scope !== 'Cluster' && scope !== 'Namespace') return [...errs, notSupported(path.child('scope'), scope, ['Cluster', 'Namespace'])];
   const hasNamespace = params.namespace !== undefined && params.namespace !== null;
   if (scope === 'Namespace') {
     if (!hasNamespace) errs.push(required(path.child('namespace'), "`parameters.scope` is set to 'Namespace'"));
-    else errs.push(...isDNS1123Label(text(params.namespace)).map((msg) => invalid(path.child('namespace'), params.namespace, msg)));
+    else errs.push(...isDNS1123Label(str(params.namespace)).map((msg) => invalid(path.child('namespace'), params.namespace, msg)));
   }
   if (scope === 'Cluster' && hasNamespace) errs.push(forbidden(path.child('namespace'), "`parameters.scope` is set to 'Cluster'"));
   return errs;
@@ -259,7 +257,7 @@ function parametersErrors(params: unknown, path: FieldPath): FieldError[] {
 function ingressClassSpecErrors(o: KubeObject): FieldError[] {
   const spec = specOf(o);
   const path = FieldPath.root('spec');
-  const controller = text(spec.controller);
+  const controller = str(spec.controller);
   const errs = Buffer.byteLength(controller) > 250 ? [tooLong(path.child('controller'), '', 250)] : [];
   errs.push(...domainPrefixedPath(path.child('controller'), controller));
   errs.push(...parametersErrors(spec.parameters, path.child('parameters')));
@@ -269,7 +267,7 @@ function ingressClassSpecErrors(o: KubeObject): FieldError[] {
 const ingressClass: BuiltinSpec = {
   names: { group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses', singular: 'ingressclass', kind: 'IngressClass', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
   columns: [
-    { def: { name: 'Controller', type: 'string', priority: 0 }, cell: (o) => text(specOf(o).controller) },
+    { def: { name: 'Controller', type: 'string', priority: 0 }, cell: (o) => str(specOf(o).controller) },
     { def: { name: 'Parameters', type: 'string', priority: 0 }, cell: (o) => parametersCell(specOf(o).parameters) },
   ],
   // SetDefaults_IngressClass: parameters without a scope are cluster-scoped.
@@ -281,7 +279,7 @@ const ingressClass: BuiltinSpec = {
   updateValidatesMeta: true,
   validateCreate: ingressClassSpecErrors,
   validateUpdate: (o, old) => [
-    ...(text(specOf(o).controller) === text(specOf(old).controller) ? [] : [invalid(FieldPath.root('spec', 'controller'), text(specOf(o).controller), 'field is immutable')]),
+    ...(str(specOf(o).controller) === str(specOf(old).controller) ? [] : [invalid(FieldPath.root('spec', 'controller'), str(specOf(o).controller), 'field is immutable')]),
     ...ingressClassSpecErrors(o),
   ],
 };
@@ -289,8 +287,8 @@ const ingressClass: BuiltinSpec = {
 /** The Table's parameters (`printIngressClass`): `<none>`, or `Kind/name` with the group when there is one. */
 function parametersCell(params: unknown): string {
   if (!isObject(params)) return '<none>';
-  const group = text(params.apiGroup);
-  return `${text(params.kind)}${group === '' ? '' : `.${group}`}/${text(params.name)}`;
+  const group = str(params.apiGroup);
+  return `${str(params.kind)}${group === '' ? '' : `.${group}`}/${str(params.name)}`;
 }
 
 /** The annotation that makes an IngressClass the default one. */
@@ -316,14 +314,14 @@ function admitDefaultClass(o: KubeObject, store: ObjectStore | undefined): void 
 const ingressClassesBucket = bucketOf({ group: 'networking.k8s.io', resource: 'ingressclasses' });
 
 /** A CIDR as `netutils.ParseCIDRSloppy` reads it: its network's bytes and prefix length (undefined: none). */
-function parseCIDR(text: string): { bytes: number[]; bits: number } | undefined {
-  if (!isCIDRSloppy(text)) return undefined;
-  const slash = text.indexOf('/');
-  const ip = parseIP(text.slice(0, slash));
+function parseCIDR(value: string): { bytes: number[]; bits: number } | undefined {
+  if (!isCIDRSloppy(value)) return undefined;
+  const slash = value.indexOf('/');
+  const ip = parseIP(value.slice(0, slash));
   if (ip === undefined) return undefined;
   // IPv4 (also IPv4-mapped IPv6) as four bytes, as Go's IPNet compares it.
-  const written = Number(text.slice(slash + 1));
-  const bits = ip.v4 && text.slice(0, slash).includes(':') ? Math.max(0, written - 96) : written;
+  const written = Number(value.slice(slash + 1));
+  const bits = ip.v4 && value.slice(0, slash).includes(':') ? Math.max(0, written - 96) : written;
   const address = ip.v4 ? ip.bytes.slice(12) : ip.bytes;
   // The network: the address with the bits past the prefix cleared.
   const bytes = address.map((b, i) => {
@@ -348,13 +346,13 @@ const cidrMessage = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::
 
 /** `ValidateIPBlock`: the CIDR (unless the old policy had it), each exception inside it and narrower. */
 function ipBlockErrors(block: JSONObject, path: FieldPath, oldCIDRs: readonly string[]): FieldError[] {
-  const cidr = text(block.cidr);
+  const cidr = str(block.cidr);
   if (cidr === '') return [required(path.child('cidr'), '')];
   const errs = oldCIDRs.includes(cidr) || isCIDRSloppy(cidr) ? [] : [invalid(path.child('cidr'), cidr, cidrMessage)];
   const net = parseCIDR(cidr);
   if (net === undefined) return errs;
   (Array.isArray(block.except) ? block.except : []).forEach((e: unknown, i: number) => {
-    const except = text(e);
+    const except = str(e);
     const p = path.child('except').index(i);
     if (!oldCIDRs.includes(except) && !isCIDRSloppy(except)) errs.push(invalid(p, except, cidrMessage));
     const inner = parseCIDR(except);
@@ -367,7 +365,7 @@ function ipBlockErrors(block: JSONObject, path: FieldPath, oldCIDRs: readonly st
 /** `ValidateNetworkPolicyPort`. */
 function policyPortErrors(port: JSONObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  if (port.protocol !== undefined && port.protocol !== null && !['TCP', 'UDP', 'SCTP'].includes(text(port.protocol))) {
+  if (port.protocol !== undefined && port.protocol !== null && !['TCP', 'UDP', 'SCTP'].includes(str(port.protocol))) {
     errs.push(notSupported(path.child('protocol'), port.protocol, ['TCP', 'UDP', 'SCTP']));
   }
   const hasEnd = typeof port.endPort === 'number';
@@ -424,7 +422,7 @@ function networkPolicySpecErrors(o: KubeObject, allowInvalidLabelValues: boolean
     return errs;
   }
   types.forEach((t: unknown, i: number) => {
-    if (t !== 'Ingress' && t !== 'Egress') errs.push(notSupported(path.child('policyTypes').index(i), text(t), ['Ingress', 'Egress']));
+    if (t !== 'Ingress' && t !== 'Egress') errs.push(notSupported(path.child('policyTypes').index(i), str(t), ['Ingress', 'Egress']));
   });
   return errs;
 }
@@ -438,7 +436,7 @@ function policyCIDRs(o: KubeObject): string[] {
       for (const peer of objects(rule[peersField])) {
         const block = child(peer, 'ipBlock');
         if (block === undefined) continue;
-        out.push(text(block.cidr), ...(Array.isArray(block.except) ? block.except.map(text) : []));
+        out.push(str(block.cidr), ...(Array.isArray(block.except) ? block.except.map(str) : []));
       }
     }
   }
@@ -454,8 +452,8 @@ function networkPolicyWarnings(o: KubeObject): string[] {
       const block = child(peer, 'ipBlock');
       if (block === undefined) return;
       const path = FieldPath.root('spec').child(direction).index(i).child(peersField).index(j).child('ipBlock');
-      warnings.push(...cidrWarnings(path.child('cidr'), text(block.cidr)));
-      (Array.isArray(block.except) ? block.except : []).forEach((e: unknown, k: number) => warnings.push(...cidrWarnings(path.child('except').index(k), text(e))));
+      warnings.push(...cidrWarnings(path.child('cidr'), str(block.cidr)));
+      (Array.isArray(block.except) ? block.except : []).forEach((e: unknown, k: number) => warnings.push(...cidrWarnings(path.child('except').index(k), str(e))));
     }));
   }
   return warnings;

@@ -12,7 +12,7 @@
  * volume. Go visits maps in random order; here keys are sorted.
  */
 import { FieldPath, goQuote, quantityDecimal, canonicalQuantity, type KubeObject } from '@kubekit/core';
-import { isObject, type JSONObject } from './internal/own.js';
+import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isValidLabelValue } from '@kubekit/selectors';
 import { isIPv4Sloppy } from './podStatus.js';
 
@@ -46,8 +46,6 @@ const deprecatedVolumes: readonly [string, string][] = [
   ['rbd', 'deprecated in v1.28, non-functional in v1.31+'],
 ];
 
-const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 /**

@@ -10,7 +10,7 @@ import { FieldError, FieldPath, duplicate, goJSON, invalid, notSupported, requir
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { intOrPercentErrors, notOver100Percent, selectorJSON } from './builtinWorkloads.js';
 import { nonnegative } from './jobValidation.js';
-import { isObject, type JSONObject } from './internal/own.js';
+import { isObject, num, str, type JSONObject } from './internal/own.js';
 import { isQualifiedName, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 
 const evictionPolicies = ['AlwaysAllow', 'IfHealthyBudget'];
@@ -20,8 +20,6 @@ const reasonMessage = "a condition reason must start with alphabetic character, 
 /** metav1.Time's zero, as a canonical timestamp. */
 const zeroTime = '0001-01-01T00:00:00Z';
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
 /**
@@ -42,7 +40,7 @@ export function validatePodDisruptionBudgetSpec(o: KubeObject, allowInvalidLabel
     if (present(spec[f])) errs.push(...intOrPercentErrors(spec[f], path.child(f)), ...notOver100Percent(spec[f], path.child(f)));
   }
   errs.push(...validateLabelSelector(spec.selector as LabelSelectorObject | undefined, path.child('selector'), { allowInvalidLabelValueInSelector: allowInvalidLabelValues }));
-  if (present(spec.unhealthyPodEvictionPolicy) && !evictionPolicies.includes(text(spec.unhealthyPodEvictionPolicy))) {
+  if (present(spec.unhealthyPodEvictionPolicy) && !evictionPolicies.includes(str(spec.unhealthyPodEvictionPolicy))) {
     errs.push(notSupported(path.child('unhealthyPodEvictionPolicy'), spec.unhealthyPodEvictionPolicy, evictionPolicies));
   }
   return errs;
@@ -55,22 +53,22 @@ export function validateMetaConditions(list: unknown, path: FieldPath): FieldErr
   (Array.isArray(list) ? list : []).forEach((c: unknown, i) => {
     const condition: JSONObject = isObject(c) ? c : {};
     const p = path.index(i);
-    const type = text(condition.type);
+    const type = str(condition.type);
     if (seen.has(type)) errs.push(duplicate(p.child('type'), type));
     else seen.add(type);
     errs.push(...isQualifiedName(type).map((msg) => invalid(p.child('type'), type, msg)));
-    if (!conditionStatuses.includes(text(condition.status))) errs.push(notSupported(p.child('status'), text(condition.status), conditionStatuses));
+    if (!conditionStatuses.includes(str(condition.status))) errs.push(notSupported(p.child('status'), str(condition.status), conditionStatuses));
     const generation = num(condition.observedGeneration);
     if (generation !== undefined && generation < 0) errs.push(invalid(p.child('observedGeneration'), generation, 'must be greater than or equal to zero'));
     const time = condition.lastTransitionTime;
     if (!present(time) || time === zeroTime) errs.push(required(p.child('lastTransitionTime'), ''));
-    const reason = text(condition.reason);
+    const reason = str(condition.reason);
     if (reason === '') errs.push(required(p.child('reason'), ''));
     else {
       if (!reasonPattern.test(reason)) errs.push(invalid(p.child('reason'), reason, reasonMessage));
       if (Buffer.byteLength(reason) > 1024) errs.push(tooLong(p.child('reason'), '', 1024));
     }
-    if (Buffer.byteLength(text(condition.message)) > 32 * 1024) errs.push(tooLong(p.child('message'), '', 32 * 1024));
+    if (Buffer.byteLength(str(condition.message)) > 32 * 1024) errs.push(tooLong(p.child('message'), '', 32 * 1024));
   });
   return errs;
 }

@@ -19,7 +19,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  */
 import { FieldError, FieldPath, KubeError, duplicate, forbidden, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
-import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { childObject, isObject, objects, setDefault, str, valueAt, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 import { portProtocols, validatePortNumOrName } from './podContainers.js';
 import { ipFamily, isIPv4Sloppy } from './podStatus.js';
@@ -40,9 +40,7 @@ const trafficDistributions = ['PreferClose', 'PreferSameZone', 'PreferSameNode']
 const maxAffinitySeconds = 86400;
 const defaultAffinitySeconds = 10800;
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
-const objects = (v: unknown): JSONObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const specOf = (o: KubeObject): JSONObject => (isObject(o.spec) ? o.spec : {});
 

@@ -9,6 +9,25 @@ export function isObject(v: unknown): v is JSONObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** `v` if it is a string, else `''` (a Go string field read from a decoded object: absent is empty). */
+export function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/** `v` if it is a number, else undefined. */
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}
+
+/**
+ * The objects of a list (none if `v` is not one). A decoded built-in object's lists of structs hold only
+ * objects (the decoder refuses other items and writes a `null` item as the zero struct, `{}`), so the
+ * indexes are the request's.
+ */
+export function objects(v: unknown): JSONObject[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
 /** The own property `key` of `obj`, or undefined; inherited members (`__proto__`, `constructor`) are not data. */
 export function getOwn(obj: JSONObject, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
