@@ -6,7 +6,7 @@
 // pkg/printers/internalversion printIngress). Every expected message is kube-apiserver 1.34.4's answer to the
 // same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { describeOnBothServers, type Answer, type Send } from './sender.js';
+import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
 const P = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
 type Json = Record<string, unknown>;
@@ -16,13 +16,7 @@ const path = (p: string, pathType: string, backend: Json): Json => ({ path: p, p
 
 interface Ingress { metadata: { name: string; generation: number }; spec: Json; status: Json }
 
-const ok = (a: Answer, status = 200): Ingress => {
-  expect(a.status, a.text).to.equal(status);
-  return JSON.parse(a.text) as Ingress;
-};
-const refused = (a: Answer, message: string): void => {
-  expect([a.status, a.message], a.text).to.deep.equal([422, message]);
-};
+const ok = (a: Answer, status = 200): Ingress => answered<Ingress>(a, status);
 
 async function run(s: Send): Promise<void> {
   const spec = { ingressClassName: 'nginx', rules: [{ host: 'a.example.com', http: { paths: [path('/', 'Prefix', svc('web', { number: 80 }))] } }], tls: [{ hosts: ['a.example.com'], secretName: 'tls' }] };

@@ -5,7 +5,7 @@
 // pkg/registry/networking/networkpolicy/strategy.go). Every expected answer is kube-apiserver 1.34.4's to the
 // same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { describeOnBothServers, type Answer, type Send } from './sender.js';
+import { answered, describeOnBothServers, type Answer, type Send } from './sender.js';
 
 const P = '/apis/networking.k8s.io/v1/namespaces/default/networkpolicies';
 type Json = Record<string, unknown>;
@@ -13,10 +13,7 @@ const mk = (name: string, spec: Json): string => JSON.stringify({ apiVersion: 'n
 
 interface Policy { metadata: { generation: number }; spec: Json }
 
-const ok = (a: Answer, status = 200): Policy => {
-  expect(a.status, a.text).to.equal(status);
-  return JSON.parse(a.text) as Policy;
-};
+const ok = (a: Answer, status = 200): Policy => answered<Policy>(a, status);
 
 async function run(s: Send): Promise<void> {
   const created = ok(await s('POST', P, mk('a', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ podSelector: {} }, { ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }], ports: [{ port: 80 }, { port: 'http' }] }] })), 201);

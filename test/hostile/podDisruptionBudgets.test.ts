@@ -5,7 +5,7 @@
 // Every expected message is kube-apiserver 1.34.4's answer to the same request (the reference server runs
 // the same test).
 import { expect } from 'chai';
-import { describeOnBothServers, type Answer, type Send } from './sender.js';
+import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
 const P = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 const mk = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name }, spec });
@@ -13,13 +13,7 @@ const zeroStatus = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0
 
 interface Pdb { metadata: { name: string; resourceVersion?: string; generation: number; labels?: Record<string, string> }; spec: Record<string, unknown>; status: Record<string, unknown> }
 
-const ok = (a: Answer, status = 200): Pdb => {
-  expect(a.status, a.text).to.equal(status);
-  return JSON.parse(a.text) as Pdb;
-};
-const refused = (a: Answer, message: string): void => {
-  expect([a.status, a.message], a.text).to.deep.equal([422, message]);
-};
+const ok = (a: Answer, status = 200): Pdb => answered<Pdb>(a, status);
 
 async function run(s: Send): Promise<void> {
   const created = ok(await s('POST', P, mk('a', { minAvailable: 1, selector: { matchLabels: { app: 'x' } } })), 201);

@@ -1,5 +1,6 @@
 // One HTTP request to kubekit's embedded server or the real kube-apiserver, answered as status, text and
 // the Status message: what the hostile suites compare between the two.
+import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -116,4 +117,15 @@ export async function createWidgets(s: Send, group: string, specSchema: Record<s
   const path = `/apis/${group}/v1/namespaces/default/widgets`;
   for (let i = 0; i < 100 && (await s('GET', path)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
   return path;
+}
+
+/** The object of an answer with the status expected (the answer's text names what came instead). */
+export function answered<T>(a: Answer, status = 200): T {
+  expect(a.status, a.text).to.equal(status);
+  return JSON.parse(a.text) as T;
+}
+
+/** Expects a 422 with exactly this message. */
+export function refused(a: Answer, message: string): void {
+  expect([a.status, a.message], a.text).to.deep.equal([422, message]);
 }
