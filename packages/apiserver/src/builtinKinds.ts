@@ -30,7 +30,7 @@ import { publishedTableColumns } from './builtinTableColumns.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings } from './podWarnings.js';
+import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings, podStatusWarnings } from './podWarnings.js';
 
 /** One Table column of a built-in kind and how its cell is computed. */
 export interface BuiltinColumn {
@@ -620,6 +620,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       validateUpdate: validatePodUpdate,
       prepareForStatusUpdate: preparePodStatusUpdate,
       validateStatusUpdate: (o, old, meta) => [...meta, ...validatePodStatusUpdate(o, old)],
+      warningsOnStatusUpdate: podStatusWarnings,
       subresourceStrategies: { ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate } },
     }),
     new BuiltinResourceType({

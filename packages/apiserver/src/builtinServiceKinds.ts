@@ -14,7 +14,7 @@ import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
-import { cidrWarnings, claimSpecWarnings, ipWarnings } from './podWarnings.js';
+import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings } from './podWarnings.js';
 import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimValidation.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 
@@ -69,6 +69,7 @@ function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
     warningsOnUpdate: serviceWarnings,
     validateUpdate: validateServiceUpdate,
     validateStatusUpdate: (o, old, meta) => [...meta, ...validateServiceStatusUpdate(o, old)],
+    warningsOnStatusUpdate: loadBalancerStatusWarnings,
   };
 }
 

@@ -19,7 +19,7 @@ import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 import { pathSegmentErrors } from './objectMeta.js';
 import { portNameErrors } from './podContainers.js';
-import { cidrWarnings, ipWarnings, parseIP } from './podWarnings.js';
+import { cidrWarnings, loadBalancerStatusWarnings, parseIP } from './podWarnings.js';
 import { isCIDRSloppy, legacyIPErrors } from './serviceValidation.js';
 import { domainPrefixedPath } from './jobValidation.js';
 import { formatSelector } from './builtinWorkloads.js';
@@ -228,11 +228,7 @@ const ingress: BuiltinSpec = {
   validateCreate: validateIngressCreate,
   validateUpdate: (o, old) => ingressSpecErrors(specOf(o), updateOptions(old)),
   validateStatusUpdate: (o, old, meta) => [...meta, ...loadBalancerStatusErrors(o, old)],
-  warningsOnStatusUpdate: (o) => {
-    const lb = isObject(o.status) && isObject(o.status.loadBalancer) ? o.status.loadBalancer : {};
-    const path = FieldPath.root('status', 'loadBalancer', 'ingress');
-    return objects(lb.ingress).flatMap((entry, i) => (str(entry.ip) !== '' ? ipWarnings(path.index(i), str(entry.ip)) : []));
-  },
+  warningsOnStatusUpdate: loadBalancerStatusWarnings,
   warningsOnCreate: (o) => (Object.hasOwn(o.metadata.annotations ?? {}, classAnnotation) && typeof specOf(o).ingressClassName !== 'string'
     ? [`annotation "${classAnnotation}" is deprecated, please use 'spec.ingressClassName' instead`] : []),
 };

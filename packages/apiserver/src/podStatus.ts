@@ -136,7 +136,9 @@ function validateStateTransitions(statuses: unknown, old: unknown, path: FieldPa
 /** Whether Go's sloppy parser reads `ip` as an IPv4 address (leading zeros allowed). */
 export function isIPv4Sloppy(ip: string): boolean {
   const parts = ip.split('.');
-  return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
+  // Any number of leading zeros (`0010.1.1.1` reads as 10.1.1.1): the forked Go 1.16 parser's `dtoi` counts
+  // no digits, it only stops past 0xFFFFFF (k8s.io/utils internal/third_party/forked/golang/net/parse.go).
+  return parts.length === 4 && parts.every((p) => /^[0-9]+$/.test(p) && Number(p) <= 255);
 }
 
 /** The family of an address Go's sloppy parser (`netutils.ParseIPSloppy`) reads, undefined when it reads none. */

@@ -302,6 +302,23 @@ export function ipWarnings(path: FieldPath, value: string): string[] {
   return canonical === value ? [] : [`${String(path)}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(canonical)})`];
 }
 
+/** `podStatusStrategy.WarningsOnUpdate`: the pod's and host's addresses in a form a future release refuses. */
+export function podStatusWarnings(o: KubeObject): string[] {
+  const status = isObject(o.status) ? o.status : {};
+  return (['podIPs', 'hostIPs'] as const).flatMap((field) => objects(status[field]).flatMap((entry, i) => ipWarnings(FieldPath.root('status', field).index(i).child('ip'), str(entry.ip))));
+}
+
+/**
+ * The status warnings of Services and Ingresses (`serviceStatusStrategy` and `ingressStatusStrategy`'s
+ * `WarningsOnUpdate`): load balancer addresses, at the entry's path (not its `ip`'s, as upstream).
+ */
+export function loadBalancerStatusWarnings(o: KubeObject): string[] {
+  const status = isObject(o.status) ? o.status : {};
+  const lb = isObject(status.loadBalancer) ? status.loadBalancer : {};
+  const path = FieldPath.root('status', 'loadBalancer', 'ingress');
+  return objects(lb.ingress).flatMap((entry, i) => (str(entry.ip) !== '' ? ipWarnings(path.index(i), str(entry.ip)) : []));
+}
+
 /**
  * `GetWarningsForCIDR` (for a value validation let through; one the sloppy parser refuses gets none): host
  * bits set after the prefix length (ambiguous), a form Go's strict parser refuses (leading zeros, an
@@ -315,7 +332,7 @@ export function cidrWarnings(path: FieldPath, value: string): string[] {
   const v4Text = isIPv4Sloppy(addr);
   const bytes = parseIP(addr)?.bytes;
   const total = v4Text ? 32 : 128;
-  if (bytes === undefined || !/^[0-9]{1,8}$/.test(bitsText) || Number(bitsText) > total) return [];
+  if (bytes === undefined || !/^[0-9]+$/.test(bitsText) || Number(bitsText) > total) return [];
   // The prefix as a 128-bit mask (an IPv4 one covers the last 32 bits).
   const bits = Number(bitsText) + (v4Text ? 96 : 0);
   const network = bytes.map((b, i) => b & (i * 8 + 8 <= bits ? 0xff : i * 8 >= bits ? 0 : (0xff << (8 - (bits - i * 8))) & 0xff));

@@ -100,7 +100,7 @@ export function isCIDRSloppy(text: string): boolean {
   const addr = text.slice(0, slash);
   const bits = isIPv4Sloppy(addr) ? 32 : addr.includes(':') && ipv6Bytes(addr) !== undefined ? 128 : 0;
   const prefix = text.slice(slash + 1);
-  return bits > 0 && /^[0-9]{1,8}$/.test(prefix) && Number(prefix) <= bits;
+  return bits > 0 && /^[0-9]+$/.test(prefix) && Number(prefix) <= bits;
 }
 
 /** `IsValidIPForLegacyField` (StrictIPCIDRValidation is off): a value the sloppy parser reads, or one the old object had. */
