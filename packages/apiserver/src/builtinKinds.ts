@@ -111,6 +111,8 @@ export interface BuiltinSpec {
   watchCache?: boolean;
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
+  /** {@link ResourceType.gracefulDeletePeriod} */
+  gracefulDeletePeriod?: (o: KubeObject, requested: number | undefined) => number;
   /** The verbs discovery lists. @defaultValue all eight */
   verbs?: string[];
   /** The strategy's `AllowUnconditionalUpdate`: whether a PUT without a resourceVersion is taken. @defaultValue true */
@@ -118,6 +120,18 @@ export interface BuiltinSpec {
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/**
+ * `podStrategy.CheckGracefulDelete`: the period asked for, else the pod's `terminationGracePeriodSeconds`
+ * (else 0); 0 for a pod no node runs (no `spec.nodeName`) or one that has finished; a negative one is 1.
+ */
+function podGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  const spec = isObject(pod.spec) ? pod.spec : {};
+  const phase = isObject(pod.status) ? pod.status.phase : undefined;
+  let period = requested ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 0);
+  if (typeof spec.nodeName !== 'string' || spec.nodeName === '' || phase === 'Failed' || phase === 'Succeeded') period = 0;
+  return period < 0 ? 1 : period;
+}
 
 /** A built-in kind served by the generic storage. */
 export class BuiltinResourceType implements ResourceType {
@@ -145,10 +159,12 @@ export class BuiltinResourceType implements ResourceType {
     this.watchCache = spec.watchCache ?? true;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
+    if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
   }
 
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
+  gracefulDeletePeriod?: (o: KubeObject, requested: number | undefined) => number;
 
   fromStorage(stored: KubeObject): KubeObject {
     return stored;
@@ -621,6 +637,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       prepareForStatusUpdate: preparePodStatusUpdate,
       validateStatusUpdate: (o, old, meta) => [...meta, ...validatePodStatusUpdate(o, old)],
       warningsOnStatusUpdate: podStatusWarnings,
+      gracefulDeletePeriod: podGracePeriod,
       subresourceStrategies: { ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate } },
     }),
     new BuiltinResourceType({

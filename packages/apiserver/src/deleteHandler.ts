@@ -55,6 +55,8 @@ export interface DeleteOptions {
   dryRun: boolean;
   /** `propagationPolicy`, or the deprecated `orphanDependents` (true: `Orphan`, false: `Background`). */
   propagationPolicy?: PropagationPolicy;
+  /** `gracePeriodSeconds`: how long a kind with graceful deletion (Pods) waits before the object goes. */
+  gracePeriodSeconds?: number;
 }
 
 /** How a deletion treats the object's dependents (`metav1.DeletionPropagation`). */
@@ -89,10 +91,7 @@ const propagationPolicies = ['Foreground', 'Background', 'Orphan'];
  */
 async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<DeleteOptions> {
   const body = await readBody(r.req, ctx.limits.maxRequestBodyBytes);
-  let dryRun: unknown;
-  let propagation: unknown;
-  let orphan: unknown;
-  let preconditions: Record<string, unknown> = {};
+  let raw: RawDeleteOptions = { dryRun: undefined, propagation: undefined, orphan: undefined, preconditions: {} };
   // A `null` body decodes to no options at all (kube-apiserver 1.34.4 deletes as without a body).
   const nullBody = body.length > 0 && body.toString('utf8').trim() === 'null';
   if (body.length > 0 && !nullBody) {
@@ -107,31 +106,60 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
       const version = typeof parsed.apiVersion === 'string' ? parsed.apiVersion : '';
       throw KubeError.badRequest(`no kind ${goQuote(parsed.kind)} is registered for version ${goQuote(version)} in scheme "pkg/runtime/scheme.go:110"`);
     }
-    dryRun = Object.hasOwn(parsed, 'dryRun') ? parsed.dryRun : undefined;
-    propagation = Object.hasOwn(parsed, 'propagationPolicy') ? parsed.propagationPolicy : undefined;
-    orphan = Object.hasOwn(parsed, 'orphanDependents') ? parsed.orphanDependents : undefined;
-    if (orphan !== undefined && orphan !== null && typeof orphan !== 'boolean') {
-      throw KubeError.badRequest(`json: cannot unmarshal ${typeof orphan} into Go struct field DeleteOptions.orphanDependents of type bool`);
-    }
-    if (Object.hasOwn(parsed, 'preconditions') && isObject(parsed.preconditions)) preconditions = parsed.preconditions;
-    if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((v) => typeof v !== 'string'))) {
-      throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(dryRun) ? 'array' : typeof dryRun} into Go struct field DeleteOptions.dryRun of type []string`);
-    }
-    if (propagation !== undefined && propagation !== null && typeof propagation !== 'string') {
-      throw KubeError.badRequest(`json: cannot unmarshal ${typeof propagation} into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation`);
-    }
+    raw = rawDeleteOptions(parsed);
   } else {
     const values = r.query.getAll('dryRun');
-    dryRun = values.length > 0 ? values : undefined;
-    propagation = r.query.get('propagationPolicy') ?? undefined;
     // The query's conversions (runtime.Convert_Slice_string_To_Pointer_int64 / _bool): an integer
     // that strconv.ParseInt refuses is the 400 of DecodeParameters; a bool is false only for 0, f,
     // false, n or no (any case), true for anything else.
     const grace = r.query.get('gracePeriodSeconds');
-    if (grace !== null) parseInt64(grace);
-    const o = r.query.get('orphanDependents');
-    orphan = queryBool(o);
+    raw = {
+      dryRun: values.length > 0 ? values : undefined,
+      propagation: r.query.get('propagationPolicy') ?? undefined,
+      orphan: queryBool(r.query.get('orphanDependents')),
+      preconditions: {},
+      grace: grace === null ? undefined : parseInt64(grace),
+    };
   }
+  return validatedDeleteOptions(raw);
+}
+
+/** The members of a DeleteOptions document before `ValidateDeleteOptions`. */
+interface RawDeleteOptions {
+  dryRun: unknown;
+  propagation: unknown;
+  orphan: unknown;
+  preconditions: Record<string, unknown>;
+  grace?: number;
+}
+
+/**
+ * The members of a decoded DeleteOptions object (a DELETE's body, an Eviction's `deleteOptions`), with
+ * encoding/json's words for a member of the wrong JSON type.
+ */
+function rawDeleteOptions(parsed: Record<string, unknown>): RawDeleteOptions {
+  const member = (key: string): unknown => (Object.hasOwn(parsed, key) ? parsed[key] : undefined);
+  const dryRun = member('dryRun');
+  const propagation = member('propagationPolicy');
+  const orphan = member('orphanDependents');
+  const grace = member('gracePeriodSeconds');
+  const typeError = (value: unknown, field: string, goType: string): KubeError => KubeError.badRequest(`json: cannot unmarshal ${typeof value === 'number' ? `number ${String(value)}` : Array.isArray(value) ? 'array' : typeof value} into Go struct field DeleteOptions.${field} of type ${goType}`);
+  if (orphan !== undefined && orphan !== null && typeof orphan !== 'boolean') throw typeError(orphan, 'orphanDependents', 'bool');
+  if (grace !== undefined && grace !== null && typeof grace !== 'bigint' && !(typeof grace === 'number' && Number.isInteger(grace))) throw typeError(grace, 'gracePeriodSeconds', 'int64');
+  const preconditions = member('preconditions');
+  if (dryRun !== undefined && dryRun !== null && (!Array.isArray(dryRun) || dryRun.some((v) => typeof v !== 'string'))) {
+    throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(dryRun) ? 'array' : typeof dryRun} into Go struct field DeleteOptions.dryRun of type []string`);
+  }
+  if (propagation !== undefined && propagation !== null && typeof propagation !== 'string') throw typeError(propagation, 'propagationPolicy', 'v1.DeletionPropagation');
+  return { dryRun, propagation, orphan, preconditions: isObject(preconditions) ? preconditions : {}, ...(grace === undefined || grace === null ? {} : { grace: Number(grace) }) };
+}
+
+/** The options of a decoded DeleteOptions object, validated (`ValidateDeleteOptions`: its 422 on `DeleteOptions`). */
+export function deleteOptionsOf(parsed: Record<string, unknown>): DeleteOptions {
+  return validatedDeleteOptions(rawDeleteOptions(parsed));
+}
+
+function validatedDeleteOptions({ dryRun, propagation, orphan, preconditions, grace }: RawDeleteOptions): DeleteOptions {
   const dryRunValues = (dryRun ?? []) as string[];
   const errs: FieldError[] = [];
   if (typeof propagation === 'string' && !propagationPolicies.includes(propagation)) {
@@ -147,10 +175,53 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     resourceVersion: typeof preconditions.resourceVersion === 'string' ? preconditions.resourceVersion : undefined,
     dryRun: dryRunValues.length > 0,
     propagationPolicy: typeof propagation === 'string' ? propagation as PropagationPolicy : orphan === true ? 'Orphan' : orphan === false ? 'Background' : undefined,
+    ...(grace === undefined ? {} : { gracePeriodSeconds: grace }),
   };
 }
 
-/** Deletes (or marks deleting) one object; returns what the response shows. */
+/**
+ * The graceful part of `rest.BeforeDelete` for a kind with graceful deletion (Pods), applied to `marked`
+ * (a copy of the object): `undefined` when the deletion is not graceful (the kind has none, or the object
+ * is being deleted with no grace period left), `'pending'` when a graceful deletion already under way
+ * is kept as it is (no shorter period was asked for: nothing is written), else the grace period, in
+ * seconds, with `deletionTimestamp` (now plus the period), `deletionGracePeriodSeconds` and the
+ * generation set, or a pending deletion brought forward to the shorter period asked for.
+ */
+function gracefulDeletion(ctx: ServerContext, type: ResourceType, marked: KubeObject, requested: number | undefined): number | 'pending' | undefined {
+  if (type.gracefulDeletePeriod === undefined) return undefined;
+  // Negative periods are 1 s on the delete path.
+  let grace = requested !== undefined && requested < 0 ? 1 : requested;
+  const meta = marked.metadata;
+  if (typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
+  const now = ctx.clock.now();
+  if (meta.deletionTimestamp !== undefined) {
+    const current = meta.deletionGracePeriodSeconds;
+    if (current === undefined || current === 0) return undefined;
+    // Only a shorter period may be asked for; the deletion is brought forward by the difference, not
+    // before now (then 1 s, unless 0 was asked for).
+    if (grace === undefined || grace >= current) return 'pending';
+    let at = Date.parse(meta.deletionTimestamp) - current * 1000 + grace * 1000;
+    if (at < now) {
+      at = now;
+      if (grace !== 0) grace = 1;
+    }
+    meta.deletionTimestamp = timestamp(at);
+    meta.deletionGracePeriodSeconds = grace;
+    return grace;
+  }
+  const period = type.gracefulDeletePeriod(marked, grace);
+  meta.deletionTimestamp = timestamp(now + period * 1000);
+  meta.deletionGracePeriodSeconds = period;
+  if (typeof meta.generation === 'number' && meta.generation > 0) meta.generation++;
+  return period;
+}
+
+/**
+ * Deletes (or marks deleting) one object; returns what the response shows. As the generic store's
+ * `Delete` does: a kind with graceful deletion (Pods) is first written with its deletion timestamp and
+ * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
+ * the update, then the deletion); finalizers (and deferred deletions) only mark the object deleting.
+ */
 export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean): Promise<KubeObject> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
@@ -167,26 +238,30 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     }
     const view = await type.fromStorage(current);
     await ctx.admission?.validateDelete(type, namespace, name, dryRun, view);
+    const marked = cloneJSON(view);
+    const grace = gracefulDeletion(ctx, type, marked, options.gracePeriodSeconds);
+    // A graceful deletion under way is kept, finalizers included (DeleteOptions cannot change them then).
+    if (grace === 'pending') return view;
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
-    if (!pending) {
+    if (grace === undefined && !pending) {
       if (dryRun) return view;
       const write = ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion });
       await write.durable;
       return view;
     }
     const finalizersChanged = finalizers.length !== existing.length || finalizers.some((f, i) => f !== existing[i]);
-    if (current.metadata.deletionTimestamp !== undefined && !finalizersChanged) return view;
-    const marked = cloneJSON(view);
+    if (grace === undefined && current.metadata.deletionTimestamp !== undefined && !finalizersChanged) return view;
     if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
     else delete marked.metadata.finalizers;
-    if (marked.metadata.deletionTimestamp === undefined) {
+    if (grace === undefined && marked.metadata.deletionTimestamp === undefined) {
+      // markAsDeleting: now, with no grace period.
       marked.metadata.deletionTimestamp = timestamp(ctx.clock.now());
       marked.metadata.deletionGracePeriodSeconds = 0;
       if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
-      type.markDeleting?.(marked);
     }
+    if (current.metadata.deletionTimestamp === undefined) type.markDeleting?.(marked);
     const stored = await type.toStorage(marked);
     if (dryRun) return type.fromStorage(stored);
     if (ctx.store.get(type.bucket, key) !== current) {
@@ -195,7 +270,10 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     }
     const write = ctx.store.update(type.groupResource, key, name, stored, current.metadata.resourceVersion);
     await write.durable;
-    return type.fromStorage(write.event.object);
+    const written = write.event.object;
+    // A graceful deletion with no grace period and no finalizer: the update, then the deletion.
+    if (grace === 0 && !pending) await ctx.store.delete(type.groupResource, key, name, { rv: written.metadata.resourceVersion }).durable;
+    return type.fromStorage(written);
   }
 }
 
@@ -210,10 +288,12 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const selection = selectionOf(type, namespace, opts);
   // The apiserver lists through its watch cache here too: a resourceVersion not reached yet is waited for.
   const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, () => requestSignal(r.res));
-  const items: KubeObject[] = [];
+  // The answer is the list as it was read, before the deletions (store.DeleteCollection): objects a
+  // deletion only marked (finalizers, a grace period) appear as they were.
+  const items = listed.items;
   for (const o of listed.items) {
     try {
-      items.push(await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun));
+      await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun);
     } catch (err) {
       if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
     }

@@ -202,4 +202,10 @@ export interface ResourceType {
   markDeleting?(object: KubeObject): void;
   /** Whether a deletion waits for more than `metadata.finalizers` (a namespace waits for its content). */
   deferDeletion?(object: KubeObject): boolean;
+  /**
+   * A kind with graceful deletion (the strategy's `CheckGracefulDelete`; Pods): the grace period, in
+   * seconds, a deletion of `object` gets when the request asked for `requested` (undefined: none).
+   * Without it, a deletion is immediate (or waits for finalizers).
+   */
+  gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
 }

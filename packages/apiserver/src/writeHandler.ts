@@ -832,7 +832,9 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
       }
       continue;
     }
-    const finalized = obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0 && !(type.deferDeletion?.(obj) ?? false);
+    // shouldDeleteDuringUpdate: the last finalizer gone from an object being deleted with no grace period
+    // left (a Pod in its grace period stays until that ends).
+    const finalized = obj.metadata.deletionTimestamp !== undefined && obj.metadata.deletionGracePeriodSeconds === 0 && (obj.metadata.finalizers ?? []).length === 0 && !(type.deferDeletion?.(obj) ?? false);
     if (dryRun) {
       sendWarnings(r, wctx);
       respond(ctx, r, await type.fromStorage(stored));
