@@ -83,7 +83,7 @@ try {
     const resources = served.filter((n) => (n.group === '' ? `api/${n.version}` : `apis/${n.group}/${n.version}`) === gv);
     const roots = new Set();
     for (const [path, item] of Object.entries(doc.paths)) {
-      const m = /^\/apis?\/(?:[^/]+\/)?[^/]+(?:\/namespaces\/\{namespace\})?\/([^/{]+)(?:\/\{name\}(?:\/(status|scale))?)?$/.exec(path);
+      const m = /^\/apis?\/(?:[^/]+\/)?[^/]+(?:\/namespaces\/\{namespace\})?\/([^/{]+)(?:\/\{name\}(?:\/(status|scale|eviction))?)?$/.exec(path);
       if (m === null || !resources.some((n) => n.resource === m[1])) continue;
       refsOf(item, roots);
     }

@@ -62,7 +62,7 @@ const kinds = {
   'v1/Service': 'core.Service', 'v1/ServiceAccount': 'core.ServiceAccount', 'v1/PersistentVolumeClaim': 'core.PersistentVolumeClaim', 'v1/Pod': 'core.Pod',
   'rbac.authorization.k8s.io/v1/Role': 'rbac.Role', 'rbac.authorization.k8s.io/v1/RoleBinding': 'rbac.RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
-  'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget',
+  'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget', 'policy/v1/Eviction': 'policy.Eviction',
   'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass', 'networking.k8s.io/v1/NetworkPolicy': 'networking.NetworkPolicy',
 };
 const reachable = new Set();

@@ -599,7 +599,8 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       ],
     }),
     new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'] },
+      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'],
+        kindSubresources: [{ subresource: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }] },
       columns: [
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
         { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },

@@ -23,13 +23,24 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     if (n.categories.length > 0) r.categories = [...n.categories];
     r.storageVersionHash = storageVersionHash(n.group, n.version, n.kind);
     out.push(r);
-    for (const sub of n.objectSubresources ?? []) out.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
-    if (n.status) out.push({ name: `${n.resource}/status`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
+    const subs: Record<string, unknown>[] = [];
+    for (const sub of n.objectSubresources ?? []) subs.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
+    for (const k of n.kindSubresources ?? []) subs.push({ name: `${n.resource}/${k.subresource}`, singularName: '', namespaced: n.namespaced, group: k.group, version: k.version, kind: k.kind, verbs: [...k.verbs] });
+    if (n.status) subs.push({ name: `${n.resource}/status`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
     if (n.scale !== undefined) {
-      out.push({ name: `${n.resource}/scale`, singularName: '', namespaced: n.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
+      subs.push({ name: `${n.resource}/scale`, singularName: '', namespaced: n.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
     }
+    out.push(...inInstallerOrder(t, subs, (x) => x.name as string));
   }
   return out;
+}
+
+/**
+ * A built-in kind's subresources in the order the apiserver's installer lists them: by name (a custom
+ * resource's are listed status first, then scale).
+ */
+function inInstallerOrder<T>(t: ResourceType, subs: T[], name: (x: T) => string): T[] {
+  return t.customResource === true ? subs : subs.sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 }
 
 /**
@@ -61,10 +72,14 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
   if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
   if (n.categories.length > 0) r.categories = [...n.categories];
   const subs: Record<string, unknown>[] = [];
-  for (const sub of n.objectSubresources ?? []) subs.push({ subresource: sub, responseKind: { group: n.group, version: n.version, kind: n.kind }, verbs: subresourceVerbs });
-  if (n.status) subs.push({ subresource: 'status', responseKind: { group: n.group, version: n.version, kind: n.kind }, verbs: subresourceVerbs });
+  // A built-in subresource of the kind's own group and version names neither (the legacy list it is
+  // converted from leaves them out); a custom resource's names both.
+  const own = t.customResource === true ? { group: n.group, version: n.version, kind: n.kind } : { group: '', version: '', kind: n.kind };
+  for (const sub of n.objectSubresources ?? []) subs.push({ subresource: sub, responseKind: own, verbs: subresourceVerbs });
+  for (const k of n.kindSubresources ?? []) subs.push({ subresource: k.subresource, responseKind: { group: k.group, version: k.version, kind: k.kind }, verbs: [...k.verbs] });
+  if (n.status) subs.push({ subresource: 'status', responseKind: own, verbs: subresourceVerbs });
   if (n.scale !== undefined) subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
-  if (subs.length > 0) r.subresources = subs;
+  if (subs.length > 0) r.subresources = inInstallerOrder(t, subs, (x) => x.subresource as string);
   return r;
 }
 

@@ -56,6 +56,8 @@ export interface ResourceNames {
   scale?: ScaleSubresource;
   /** Other subresources that read and write the object itself, with get, patch and update (a Pod's `ephemeralcontainers`). */
   objectSubresources?: readonly string[];
+  /** Subresources that take a kind of their own (a Pod's `eviction`, created as a policy/v1 Eviction), for discovery. */
+  kindSubresources?: readonly { subresource: string; group: string; version: string; kind: string; verbs: readonly string[] }[];
 }
 
 /** The context of a write request. */

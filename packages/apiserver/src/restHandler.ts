@@ -3,6 +3,7 @@
  * patch, delete, deletecollection, and the `status` and `scale` subresources — with the apiserver's
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
+import { evictPod } from './podEviction.js';
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import { patchTypeOf } from './patch.js';
@@ -54,6 +55,15 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
   if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
   const sub = info.subresource;
+  // A Pod's eviction: created, as a policy/v1 Eviction (no other verb has a route).
+  if (sub === 'eviction' && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
+    if (info.verb === 'create') {
+      // The create handler's Namer (errEmptyName) before anything is decoded.
+      if (info.name === '') throw KubeError.badRequest('name must be provided');
+      return evictPod(ctx, r, info.namespace);
+    }
+    if (info.name !== '') throw methodNotAllowed();
+  }
   if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined) && !(type.names.objectSubresources?.includes(sub) ?? false)
     && !(type.names.resource === 'namespaces' && (sub === 'status' || sub === 'finalize'))) {
     // The custom resource handler answers any other subresource of an object's URL as the object's

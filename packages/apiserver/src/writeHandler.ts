@@ -462,6 +462,29 @@ export async function handleWrite(ctx: ServerContext, r: RestRequest, namespace:
   }
 }
 
+/**
+ * A POST to a subresource that takes a kind of its own (a Pod's `eviction`): its body read and decoded as
+ * a create's is (JSON, YAML or protobuf, its depth, syntax and duplicate fields), described as `kind`;
+ * `run` checks the decoded body and answers with a status and a body, sent with the decoder's warnings.
+ */
+export async function handleSubresourceCreate(ctx: ServerContext, r: RestRequest, kind: { group: string; version: string; kind: string },
+  run: (body: unknown, options: WriteOptions, wctx: WriteContext) => Promise<{ code: number; body: unknown }>): Promise<void> {
+  // The body is decoded as `kind`, so that what cannot be read names the kind the handler wanted.
+  const names = { ...r.type.names, ...kind };
+  const described: RestRequest = { ...r, type: Object.create(r.type, { names: { value: names }, customResource: { value: false } }) as ResourceType };
+  const options = validateWriteOptions(r.query, 'create');
+  const wctx = writeContext(ctx, described, options);
+  let answer: { code: number; body: unknown };
+  try {
+    answer = await run(await readObject(ctx, described, wctx, 'object'), options, wctx);
+  } catch (err) {
+    sendWarnings(r, wctx);
+    throw err;
+  }
+  sendWarnings(r, wctx);
+  sendJSON(r.res, answer.code, answer.body);
+}
+
 async function write(ctx: ServerContext, r: RestRequest, namespace: string, options: WriteOptions, wctx: WriteContext): Promise<void> {
   const { dryRun } = options;
   const manager = managerOf(r, options.fieldManager);

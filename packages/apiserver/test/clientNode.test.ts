@@ -1,8 +1,9 @@
 // @kubernetes/client-node (1.4) against the embedded API server: its CustomObjectsApi lists with a field
 // selector, and its own ListWatch informer with a field selector sees exactly the selected objects,
-// including objects that move into and out of the selection.
+// including objects that move into and out of the selection; its CoreV1Api evicts a pod, which its
+// PodDisruptionBudget protects once no disruption is left.
 import { expect } from 'chai';
-import { CustomObjectsApi, KubeConfig, ListWatch, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig, ListWatch, PolicyV1Api, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { ApiServer } from '@kubekit/apiserver';
 import { createCRD, shirtCRD, shirts, start, type Client } from './internal/client.js';
 
@@ -92,5 +93,27 @@ describe('startApiServer with @kubernetes/client-node', () => {
     } finally {
       await informer.stop();
     }
+  });
+  it('evicts pods through CoreV1Api, as their PodDisruptionBudget allows', async () => {
+    const core = kc.makeApiClient(CoreV1Api);
+    const policy = kc.makeApiClient(PolicyV1Api);
+    for (const name of ['web-1', 'web-2']) {
+      await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name, labels: { app: 'web' } }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx' }] } } });
+      // What a kubelet would report.
+      await client.patch(`/api/v1/namespaces/default/pods/${name}/status`, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+    }
+    await policy.createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } } });
+    await client.patch('/apis/policy/v1/namespaces/default/poddisruptionbudgets/web/status', { status: { observedGeneration: 1, disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 } });
+
+    // (client-node reads the answer, a Status of success, as a V1Eviction: only its resolving is checked.)
+    await core.createNamespacedPodEviction({ name: 'web-1', namespace: 'default', body: { metadata: { name: 'web-1', namespace: 'default' } } });
+    const evicted = await core.readNamespacedPod({ name: 'web-1', namespace: 'default' });
+    expect(evicted.metadata?.deletionGracePeriodSeconds).to.equal(30);
+    expect(evicted.status?.conditions?.map((c) => c.type)).to.include('DisruptionTarget');
+
+    const refused = await core.createNamespacedPodEviction({ name: 'web-2', namespace: 'default', body: { metadata: { name: 'web-2', namespace: 'default' } } }).then(() => undefined, (err: unknown) => err as { code?: number; body?: string });
+    expect(refused?.code).to.equal(429);
+    expect(JSON.parse(refused?.body ?? '{}')).to.nested.include({ 'details.causes[0].message': 'The disruption budget web needs 1 healthy pods and has 2 currently' });
+    expect((await core.readNamespacedPod({ name: 'web-2', namespace: 'default' })).metadata?.deletionTimestamp).to.equal(undefined);
   });
 });

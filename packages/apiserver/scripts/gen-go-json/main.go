@@ -210,6 +210,8 @@ func main() {
 	fixture.Kinds["apiextensions.k8s.io/v1/CustomResourceDefinition"] = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"
 	// The Scale of the scale subresources is served apart from the fixture's kinds too.
 	fixture.Kinds["autoscaling/v1/Scale"] = "io.k8s.api.autoscaling.v1.Scale"
+	// The Eviction a Pod's eviction subresource takes is served apart too.
+	fixture.Kinds["policy/v1/Eviction"] = "io.k8s.api.policy.v1.Eviction"
 	keys := make([]string, 0, len(fixture.Kinds))
 	for k := range fixture.Kinds {
 		keys = append(keys, k)

@@ -90,11 +90,16 @@ function resetFields(type: ResourceType, subresource: string): FieldSet | undefi
 
 /** The field manager's view of a write. */
 export function fieldManagerContext(r: RestRequest, wctx: WriteContext): FieldManagerContext {
-  const { names } = r.type;
-  const ignored = resetFields(r.type, r.info.subresource);
+  return writeFieldManagerContext(r.type, r.info.subresource, wctx.now);
+}
+
+/** The field manager's view of a write of `type`'s objects through `subresource` at `now` (one the server makes itself). */
+export function writeFieldManagerContext(type: ResourceType, subresource: string, now: string): FieldManagerContext {
+  const { names } = type;
+  const ignored = resetFields(type, subresource);
   return {
-    type: typeOf(r.type), apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
-    subresource: r.info.subresource, now: wctx.now, ...(ignored !== undefined ? { ignored } : {}),
-    ...(r.type.managedFieldsType === undefined ? { empty: zeroObject(names.group, names.version, names.kind) } : {}),
+    type: typeOf(type), apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
+    subresource, now, ...(ignored !== undefined ? { ignored } : {}),
+    ...(type.managedFieldsType === undefined ? { empty: zeroObject(names.group, names.version, names.kind) } : {}),
   };
 }
