@@ -143,7 +143,8 @@ function rawDeleteOptions(parsed: Record<string, unknown>): RawDeleteOptions {
   const propagation = member('propagationPolicy');
   const orphan = member('orphanDependents');
   const grace = member('gracePeriodSeconds');
-  const typeError = (value: unknown, field: string, goType: string): KubeError => KubeError.badRequest(`json: cannot unmarshal ${typeof value === 'number' ? `number ${String(value)}` : Array.isArray(value) ? 'array' : typeof value} into Go struct field DeleteOptions.${field} of type ${goType}`);
+  // encoding/json names a number's literal only when an integer field could not take it.
+  const typeError = (value: unknown, field: string, goType: string): KubeError => KubeError.badRequest(`json: cannot unmarshal ${typeof value === 'number' && goType === 'int64' ? `number ${String(value)}` : Array.isArray(value) ? 'array' : typeof value} into Go struct field DeleteOptions.${field} of type ${goType}`);
   if (orphan !== undefined && orphan !== null && typeof orphan !== 'boolean') throw typeError(orphan, 'orphanDependents', 'bool');
   if (grace !== undefined && grace !== null && typeof grace !== 'bigint' && !(typeof grace === 'number' && Number.isInteger(grace))) throw typeError(grace, 'gracePeriodSeconds', 'int64');
   const preconditions = member('preconditions');
