@@ -79,6 +79,8 @@ export function normalizeSteps(steps: readonly Step[], options: NormalizeOptions
     }
     if (Array.isArray(v)) return v.map((x) => walk(x, undefined, undefined));
     if (!isRecord(v)) return v;
+    // A PodDisruptionBudget's disruptedPods: pod names to the times of their evictions.
+    if (key === 'disruptedPods') return Object.fromEntries(Object.keys(v).map((k) => [k, '<time>']));
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v)) {
       if (k === 'managedFields' && !options.managedFields) continue;
