@@ -9,6 +9,7 @@
 import { FieldError, KubeError, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
+import { withCondition } from './internal/conditions.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { unrecognizedFormats, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
@@ -32,10 +33,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Sets (or replaces) a condition, keeping its transition time when the status does not change. */
 export function setCondition(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition, now: string): void {
   crd.status ??= {};
-  const list = crd.status.conditions ?? [];
-  const existing = list.find((c) => c.type === condition.type);
-  const next = { ...condition, lastTransitionTime: existing !== undefined && existing.status === condition.status ? existing.lastTransitionTime : now };
-  crd.status.conditions = existing === undefined ? [...list, next] : list.map((c) => (c === existing ? next : c));
+  crd.status.conditions = withCondition(crd.status.conditions ?? [], { ...condition, lastTransitionTime: now });
 }
 
 /** The CRD defaults (`SetDefaults_CustomResourceDefinition`). */

@@ -218,6 +218,21 @@ function gracefulDeletion(ctx: ServerContext, type: ResourceType, marked: KubeOb
 }
 
 /**
+ * The conflict of a failed precondition of a deletion (`rest.BeforeDelete`, and the eviction subresource's
+ * own check before it writes), naming the kind, not the resource; `undefined` when both hold (or are unset).
+ */
+export function preconditionConflict(kind: { group: string; kind: string }, name: string, current: KubeObject, uid: string | undefined, resourceVersion: string | undefined): KubeError | undefined {
+  const byKind = { group: kind.group, resource: kind.kind };
+  if (uid !== undefined && uid !== current.metadata.uid) {
+    return KubeError.conflict(byKind, name, `the UID in the precondition (${uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
+  }
+  if (resourceVersion !== undefined && resourceVersion !== current.metadata.resourceVersion) {
+    return KubeError.conflict(byKind, name, `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`);
+  }
+  return undefined;
+}
+
+/**
  * Deletes (or marks deleting) one object; returns what the response shows. As the generic store's
  * `Delete` does: a kind with graceful deletion (Pods) is first written with its deletion timestamp and
  * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
@@ -228,30 +243,24 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
     if (current === undefined) throw KubeError.notFound(type.groupResource, name);
-    // rest.BeforeDelete checks the preconditions before the store does, naming the kind (not the
-    // resource) in its conflict.
-    const byKind = { group: type.names.group, resource: type.names.kind };
-    if (options.uid !== undefined && options.uid !== current.metadata.uid) {
-      throw KubeError.conflict(byKind, name, `the UID in the precondition (${options.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
-    }
-    if (options.resourceVersion !== undefined && options.resourceVersion !== current.metadata.resourceVersion) {
-      throw KubeError.conflict(byKind, name, `the ResourceVersion in the precondition (${options.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`);
-    }
+    const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
+    if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
     await ctx.admission?.validateDelete(type, namespace, name, dryRun, view);
+    const existing = current.metadata.finalizers ?? [];
+    const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
+    const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
+    const deleteNow = async (): Promise<KubeObject> => {
+      if (!dryRun) await ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion }).durable;
+      return view;
+    };
+    // Most deletions: no grace period, no finalizer; no copy of the object is made.
+    if (type.gracefulDeletePeriod === undefined && !pending) return deleteNow();
     const marked = cloneJSON(view);
     const grace = gracefulDeletion(ctx, type, marked, options.gracePeriodSeconds);
     // A graceful deletion under way is kept, finalizers included (DeleteOptions cannot change them then).
     if (grace === 'pending') return view;
-    const existing = current.metadata.finalizers ?? [];
-    const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
-    const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
-    if (grace === undefined && !pending) {
-      if (dryRun) return view;
-      const write = ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion });
-      await write.durable;
-      return view;
-    }
+    if (grace === undefined && !pending) return deleteNow();
     const finalizersChanged = finalizers.length !== existing.length || finalizers.some((f, i) => f !== existing[i]);
     if (grace === undefined && current.metadata.deletionTimestamp !== undefined && !finalizersChanged) return view;
     if (finalizers.length > 0) marked.metadata.finalizers = finalizers;

@@ -25,9 +25,11 @@ import { FieldPath, KubeError, goQuote, invalid, type KubeObject } from '@kubeki
 import { labelSelectorFromObject, type LabelSelectorObject } from '@kubekit/selectors';
 import { builtinOpenAPISchemas } from './builtinSchemas.js';
 import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
-import { deleteOne, deleteOptionsOf } from './deleteHandler.js';
+import { deleteOne, deleteOptionsOf, preconditionConflict } from './deleteHandler.js';
+import { withCondition } from './internal/conditions.js';
+import { deepEqual } from './internal/deepEqual.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
-import { cloneJSON, isObject, num, str, type JSONObject } from './internal/own.js';
+import { cloneJSON, isObject, num, objects, str, type JSONObject } from './internal/own.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { updateManagedFields } from './managedFields/fieldManager.js';
 import { writeFieldManagerContext } from './managedFields/requestContext.js';
@@ -67,24 +69,16 @@ export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: st
       throw KubeError.invalid(evictionGVK, name, [invalid(FieldPath.root('deleteOptions', 'ignoreStoreReadErrorWithClusterBreakingPotential'), true, 'can not be set for pod eviction, try after removing the option')]);
     }
     const deleteOptions = withDryRun(sent, options.dryRun ? ['All'] : []);
-    await evict(ctx, r.type, namespace, name, deleteOptions);
-    return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
-  }).catch((err: unknown) => {
-    if (err instanceof MoreThanOneBudget) {
-      // The handler returns a Status of failure as its result: written with its code, without a reason.
-      r.res.writeHead(500, { 'Content-Type': 'application/json' });
-      r.res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 }));
-      return;
-    }
-    throw err;
+    return evict(ctx, r.type, namespace, name, deleteOptions);
   });
 }
 
-class MoreThanOneBudget extends Error {
-  constructor() {
-    super('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
-  }
-}
+const evicted = { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+/** The handler returns a Status of failure as its result: written with its code, without a reason. */
+const moreThanOneBudget = {
+  code: 500,
+  body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 },
+};
 
 /**
  * Decodes the body as an Eviction: another kind is the scheme's 400 (one it has does not convert), a
@@ -156,7 +150,7 @@ function currentPod(ctx: ServerContext, pods: ResourceType, namespace: string, n
   return pod;
 }
 
-async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, options: JSONObject): Promise<void> {
+async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, options: JSONObject): Promise<{ code: number; body: unknown }> {
   const dryRun = (options.dryRun as string[]).length > 0;
   const unsetRV = !hasResourceVersionPrecondition(options);
   let pod: KubeObject;
@@ -165,14 +159,14 @@ async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, 
     if (!canIgnoreBudget(pod)) break;
     try {
       await addConditionAndDelete(ctx, pods, namespace, name, enforceResourceVersion(pod) && unsetRV ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun);
-      return;
+      return evicted;
     } catch (err) {
       if (unsetRV && isConflict(err) && attempt < evictionRetries) continue;
       throw err;
     }
   }
   const selecting = budgetsOf(ctx, pod);
-  if (selecting.length > 1) throw new MoreThanOneBudget();
+  if (selecting.length > 1) return moreThanOneBudget;
   let budgetName = '';
   let unhealthyAllowed = false;
   if (selecting.length === 1) {
@@ -194,6 +188,7 @@ async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, 
     if (isConflict(err) && unhealthyAllowed && unsetRV) throw stillProcessing(budgetName);
     throw err;
   }
+  return evicted;
 }
 
 /** The budgets in the pod's namespace whose selector selects it (`getPodDisruptionBudgets`; a selector that does not convert selects nothing). */
@@ -247,9 +242,11 @@ async function takeDisruption(ctx: ServerContext, namespace: string, budgetName:
     if (allowed === 0) throw tooManyRequests(`The disruption budget ${budgetName} needs ${num(status.desiredHealthy) ?? 0} healthy pods and has ${num(status.currentHealthy) ?? 0} currently`);
     if (dryRun) return;
     const now = timestamp(ctx.clock.now());
+    // The copy is encoded in place: nothing of it may be shared with the stored budget.
     const next = cloneJSON(current);
-    const nextStatus: JSONObject = { ...status, disruptionsAllowed: allowed - 1, disruptedPods: { ...disrupted, [podName]: now } };
-    if (allowed - 1 === 0) nextStatus.conditions = withInsufficientPods(nextStatus.conditions, num(status.observedGeneration) ?? 0, now);
+    const nextStatus: JSONObject = { ...(isObject(next.status) ? next.status : {}), disruptionsAllowed: allowed - 1, disruptedPods: { ...cloneJSON(disrupted), [podName]: now } };
+    // UpdateDisruptionAllowedCondition, with no disruption left.
+    if (allowed - 1 === 0) nextStatus.conditions = withCondition(objects(nextStatus.conditions), { type: 'DisruptionAllowed', status: 'False', observedGeneration: num(status.observedGeneration) ?? 0, lastTransitionTime: now, reason: 'InsufficientPods', message: '' });
     next.status = nextStatus;
     encodeAsGo(next, { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget' });
     if (ctx.limits.managedFields) {
@@ -266,24 +263,6 @@ async function takeDisruption(ctx: ServerContext, namespace: string, budgetName:
   }
 }
 
-/** `UpdateDisruptionAllowedCondition` with no disruption left: `DisruptionAllowed` False, `InsufficientPods` (`SetStatusCondition`). */
-function withInsufficientPods(conditions: unknown, observedGeneration: number, now: string): JSONObject[] {
-  const list = Array.isArray(conditions) ? conditions.filter(isObject).map((c) => ({ ...c })) : [];
-  const existing = list.find((c) => c.type === 'DisruptionAllowed');
-  if (existing === undefined) {
-    list.push({ type: 'DisruptionAllowed', status: 'False', observedGeneration, lastTransitionTime: now, reason: 'InsufficientPods', message: '' });
-    return list;
-  }
-  if (existing.status !== 'False') {
-    existing.status = 'False';
-    existing.lastTransitionTime = now;
-  }
-  existing.reason = 'InsufficientPods';
-  existing.message = '';
-  existing.observedGeneration = observedGeneration;
-  return list;
-}
-
 /**
  * `addConditionAndDeletePod`: unless dry run, the pod gets the `DisruptionTarget` condition (the
  * preconditions checked against it first, and a resourceVersion precondition moved to the pod it
@@ -294,14 +273,11 @@ async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, nam
   if (!dryRun) {
     const key = storeKey(namespace, name);
     const current = currentPod(ctx, pods, namespace, name);
+    // getLatestPod checks the preconditions that are not empty before it writes (the store checks all of them after).
     const preconditions = isObject(raw.preconditions) ? raw.preconditions : {};
-    const byKind = { group: '', resource: 'Pod' };
-    if (typeof preconditions.uid === 'string' && preconditions.uid !== '' && preconditions.uid !== current.metadata.uid) {
-      throw KubeError.conflict(byKind, name, `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
-    }
-    if (typeof preconditions.resourceVersion === 'string' && preconditions.resourceVersion !== '' && preconditions.resourceVersion !== current.metadata.resourceVersion) {
-      throw KubeError.conflict(byKind, name, `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`);
-    }
+    const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+    const conflict = preconditionConflict(pods.names, name, current, nonEmpty(preconditions.uid), nonEmpty(preconditions.resourceVersion));
+    if (conflict !== undefined) throw conflict;
     const view = await pods.fromStorage(current);
     const next = withDisruptionTarget(view, timestamp(ctx.clock.now()));
     let rv = current.metadata.resourceVersion ?? '';
@@ -319,19 +295,11 @@ async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, nam
 
 /** The pod with the `DisruptionTarget` condition (`UpdatePodCondition`), or `undefined` when it has it already. */
 function withDisruptionTarget(pod: KubeObject, now: string): KubeObject | undefined {
-  const next = cloneJSON(pod);
-  const status: JSONObject = isObject(next.status) ? next.status : {};
-  next.status = status;
-  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
-  const condition: JSONObject = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
-  const i = conditions.findIndex((c) => isObject(c) && c.type === 'DisruptionTarget');
-  if (i < 0) {
-    status.conditions = [...conditions, condition];
-    return next;
-  }
-  const old = conditions[i] as JSONObject;
-  if (old.status === 'True') condition.lastTransitionTime = old.lastTransitionTime ?? null;
-  if (old.status === 'True' && old.reason === condition.reason && old.message === condition.message && (old.lastProbeTime ?? null) === null) return undefined;
-  conditions[i] = condition;
-  return next;
+  const conditions = objects(isObject(pod.status) ? pod.status.conditions : undefined);
+  const next = withCondition(conditions, { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
+  if (deepEqual(next, conditions)) return undefined;
+  // A copy throughout: the pod read is the stored object, and the copy is encoded in place.
+  const written = cloneJSON(pod);
+  written.status = { ...(isObject(written.status) ? written.status : {}), conditions: cloneJSON(next) };
+  return written;
 }

@@ -3,10 +3,10 @@
  * patch, delete, deletecollection, and the `status` and `scale` subresources — with the apiserver's
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
-import { evictPod } from './podEviction.js';
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import { patchTypeOf } from './patch.js';
+import { evictPod } from './podEviction.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
