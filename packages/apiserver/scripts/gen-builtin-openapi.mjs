@@ -15,6 +15,7 @@ import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceApiServer } from '@kubekit/envtest';
+import { accessReviewTypes } from '../src/accessReviews.ts';
 import { admissionRegistrationTypes } from '../src/admissionRegistration.ts';
 import { builtinResourceTypes } from '../src/builtinKinds.ts';
 import { serviceResourceTypes } from '../src/builtinServiceKinds.ts';
@@ -24,7 +25,7 @@ import { networkingResourceTypes } from '../src/networkingKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...admissionRegistrationTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;
@@ -112,7 +113,8 @@ try {
   console.log(`${out}: ${Object.keys(sortedKinds).length} kinds, ${Object.keys(sorted).length} schemas, ${Buffer.byteLength(JSON.stringify(fixture))} bytes`);
 
   const columns = {};
-  for (const n of [...served].sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))) {
+  // Reviews are only created: they have no list to ask for its Table.
+  for (const n of [...served].filter((s) => s.verbs.includes('list')).sort((a, b) => `${a.group}/${a.resource}`.localeCompare(`${b.group}/${b.resource}`))) {
     const table = await get(`${n.group === '' ? '/api' : `/apis/${n.group}`}/${n.version}/${n.resource}?limit=1`, 'application/json;as=Table;v=v1;g=meta.k8s.io');
     columns[`${n.group}/${n.version}/${n.resource}`] = table.columnDefinitions.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority }));
   }

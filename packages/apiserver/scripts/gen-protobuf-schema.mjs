@@ -20,6 +20,8 @@ const files = {
   rbac: join(apiDir, 'rbac/v1/generated.proto'),
   policy: join(apiDir, 'policy/v1/generated.proto'),
   networking: join(apiDir, 'networking/v1/generated.proto'),
+  authorization: join(apiDir, 'authorization/v1/generated.proto'),
+  authentication: join(apiDir, 'authentication/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
   resource: join(machineryDir, 'pkg/api/resource/generated.proto'),
   intstr: join(machineryDir, 'pkg/util/intstr/generated.proto'),
@@ -27,6 +29,7 @@ const files = {
 };
 const packages = {
   'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking',
+  'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
   'k8s.io.apimachinery.pkg.util.intstr': 'intstr', 'k8s.io.apimachinery.pkg.runtime': 'runtime',
 };
@@ -64,6 +67,9 @@ const kinds = {
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
   'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget', 'policy/v1/Eviction': 'policy.Eviction',
   'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass', 'networking.k8s.io/v1/NetworkPolicy': 'networking.NetworkPolicy',
+  'authorization.k8s.io/v1/SubjectAccessReview': 'authorization.SubjectAccessReview', 'authorization.k8s.io/v1/LocalSubjectAccessReview': 'authorization.LocalSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'authorization.SelfSubjectAccessReview', 'authorization.k8s.io/v1/SelfSubjectRulesReview': 'authorization.SelfSubjectRulesReview',
+  'authentication.k8s.io/v1/TokenReview': 'authentication.TokenReview', 'authentication.k8s.io/v1/SelfSubjectReview': 'authentication.SelfSubjectReview',
 };
 const reachable = new Set();
 const queue = Object.values(kinds);

@@ -30,6 +30,7 @@ import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject } from './internal/own.js';
+import { serverUser } from './rbacAuthorizer.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -258,7 +259,7 @@ export class Admission {
     const request: Record<string, unknown> = {
       uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),
       name: attrs.name, namespace: attrs.namespace, operation: attrs.operation,
-      userInfo: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] },
+      userInfo: { username: serverUser.username, groups: [...serverUser.groups] },
       object: object ?? null, oldObject: oldObject ?? null, dryRun: attrs.dryRun,
       options: { apiVersion: 'meta.k8s.io/v1', kind: `${attrs.operation === 'CREATE' ? 'Create' : attrs.operation === 'UPDATE' ? 'Update' : 'Delete'}Options` },
     };

@@ -4,6 +4,7 @@
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
+import { isReviewType } from './accessReviews.js';
 import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import { patchTypeOf } from './patch.js';
 import { evictPod } from './podEviction.js';
@@ -53,6 +54,12 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
   if (type.names.namespaced === false && info.namespace !== '' && info.resource !== 'namespaces') throw resourceNotFound();
   if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
+  // A review kind has one route: POST to its collection (in a namespace, for a namespaced one).
+  if (isReviewType(type)) {
+    if (info.name !== '' || info.subresource !== '' || (type.names.namespaced && info.namespace === '')) throw resourceNotFound();
+    if (info.verb !== 'create') throw methodNotAllowed();
+    return handleWrite(ctx, r, info.namespace);
+  }
   if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
   const sub = info.subresource;
   // A Pod's eviction: created, as a policy/v1 Eviction (no other verb has a route).

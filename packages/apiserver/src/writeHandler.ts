@@ -10,6 +10,8 @@
 import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, jsonTypeName, parseJSON, type KubeObject } from '@kubekit/core';
 import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
+import { isReviewType, type ReviewResourceType } from './accessReviews.js';
+import { RbacAuthorizer } from './rbacAuthorizer.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, strictProblems, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
@@ -26,7 +28,7 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
-import { hasGoType, mergePatchedTextAsGo } from './builtinGoJSON.js';
+import { encodeAsGo, hasGoType, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
@@ -757,6 +759,10 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   checkNamespace(ctx, type, obj, namespace);
   // `manager` undefined: the managed fields are set already (an apply that creates).
   if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx)));
+  if (isReviewType(type)) {
+    await answerReview(ctx, r, type, obj, namespace, dryRun, wctx);
+    return;
+  }
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
@@ -790,6 +796,24 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   await write.durable;
   sendWarnings(r, wctx);
   respondObject(ctx, r, 201, await type.fromStorage(write.event.object));
+}
+
+/**
+ * A review's create: admitted, answered by its kind (validation, then the admission plugins' validation,
+ * then the answer) and sent, never stored (a dry run is answered the same). Its namespace is not looked up
+ * (a LocalSubjectAccessReview may ask about a namespace that does not exist).
+ */
+async function answerReview(ctx: ServerContext, r: RestRequest, type: ReviewResourceType, obj: KubeObject, namespace: string, dryRun: boolean, wctx: WriteContext): Promise<void> {
+  const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
+  const review = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
+  if (!type.names.namespaced) delete review.metadata.namespace;
+  const answer = await type.answer(review, {
+    authorizer: new RbacAuthorizer(ctx.store), namespace, now: wctx.now,
+    admit: async () => { await ctx.admission?.validate({ ...attrs, object: review }); },
+  });
+  encodeAsGo(answer, type.names);
+  sendWarnings(r, wctx);
+  respondObject(ctx, r, 201, answer);
 }
 
 /**

@@ -44,7 +44,7 @@ export {
   validatedLabelSelectorFromSet,
 } from './labelSelector.js';
 export { formatLabelRequirement, labelOperators, newLabelRequirement, validateLabelRequirement } from './labelRequirement.js';
-export { labelSelectorAsMap, labelSelectorFromObject, validateLabelSelector } from './labelSelectorFromObject.js';
+export { labelSelectorAsMap, labelSelectorFromObject, validateLabelSelector, validateLabelSelectorRequirement } from './labelSelectorFromObject.js';
 export {
   convertSelectorToLabelsMap, formatLabelSet, formatLabels, labelSetsConflict, labelSetsEqual, mergeLabelSets,
 } from './labelSet.js';

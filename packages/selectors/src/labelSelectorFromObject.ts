@@ -149,29 +149,47 @@ export function validateLabelSelector(
   const errs: FieldError[] = [];
   if (decoded === undefined) return errs;
   errs.push(...validateLabels(decoded.matchLabels, path.child('matchLabels')));
-  decoded.matchExpressions.forEach((expr, i) => {
-    const p = path.child('matchExpressions').index(i);
-    const count = expr.values?.length ?? 0;
-    switch (expr.operator) {
-      case 'In':
-      case 'NotIn':
-        if (count === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (count > 0) errs.push(forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        if (options.allowUnknownOperatorInRequirement !== true) {
-          errs.push(new FieldError('FieldValueInvalid', p.child('operator'), expr.operator, 'not a valid selector operator', goJSON(expr.operator)));
-        }
-    }
-    for (const msg of isQualifiedName(expr.key)) errs.push(invalid(p.child('key'), expr.key, msg));
-    if (options.allowInvalidLabelValueInSelector !== true) {
-      (expr.values ?? []).forEach((v, j) => {
-        for (const msg of isValidLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, msg));
-      });
-    }
-  });
+  decoded.matchExpressions.forEach((expr, i) => errs.push(...validateLabelSelectorRequirement(expr, path.child('matchExpressions').index(i), options)));
+  return errs;
+}
+
+/**
+ * Validates one requirement of an object-form label selector (`metav1validation.ValidateLabelSelectorRequirement`):
+ * its operator and values, its key, its values as label values, under `fldPath`.
+ *
+ * @example
+ * ```ts
+ * validateLabelSelectorRequirement({ key: 'a b', operator: 'Exists' }, 'spec.requirements[0]').map(String);
+ * // ["spec.requirements[0].key: Invalid value: \"a b\": name part must consist of …"]
+ * ```
+ */
+export function validateLabelSelectorRequirement(
+  expr: { key: string; operator: string; values?: readonly string[] | null },
+  fldPath: FieldPathLike,
+  options: LabelSelectorValidationOptions = {},
+): FieldError[] {
+  const p = typeof fldPath === 'string' ? FieldPath.root(fldPath) : fldPath;
+  const errs: FieldError[] = [];
+  const count = expr.values?.length ?? 0;
+  switch (expr.operator) {
+    case 'In':
+    case 'NotIn':
+      if (count === 0) errs.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (count > 0) errs.push(forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      break;
+    default:
+      if (options.allowUnknownOperatorInRequirement !== true) {
+        errs.push(new FieldError('FieldValueInvalid', p.child('operator'), expr.operator, 'not a valid selector operator', goJSON(expr.operator)));
+      }
+  }
+  for (const msg of isQualifiedName(expr.key)) errs.push(invalid(p.child('key'), expr.key, msg));
+  if (options.allowInvalidLabelValueInSelector !== true) {
+    (expr.values ?? []).forEach((v, j) => {
+      for (const msg of isValidLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, msg));
+    });
+  }
   return errs;
 }

@@ -1,0 +1,181 @@
+/**
+ * Authorization decisions from the stored RBAC objects, as kube-apiserver 1.34.4 makes them with
+ * `--authorization-mode=RBAC`: the privileged group (`system:masters`) is allowed everything first
+ * (authorizerfactory.NewPrivilegedGroups), then the bindings are walked — every ClusterRoleBinding, then
+ * the RoleBindings of the request's namespace (rbac/validation DefaultRuleResolver.VisitRulesFor) — and the
+ * first rule of a role bound to the user that covers the request allows it
+ * (plugin/pkg/auth/authorizer/rbac RuleAllows), naming the binding; a role that cannot be read is an error
+ * the denial reports.
+ *
+ * The embedded server does not authorize its own requests (its one identity is in `system:masters`); these
+ * decisions answer the access reviews (`SubjectAccessReview` and its kin), so that an operator's RBAC can be
+ * asked what it allows. Bindings are walked in name order (the apiserver walks its informers' caches, in
+ * no fixed order: with two bindings that allow a request, the one it names may differ).
+ */
+import { goQuote } from '@kubekit/core';
+import { isObject, objects, str, type JSONObject } from './internal/own.js';
+import { bucketOf, type ObjectStore } from './storage/objectStore.js';
+
+/** Who a decision is for (`user.Info`). */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: readonly string[];
+  extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** What is asked (`authorizer.Attributes`): a resource request or a non-resource path. */
+export type AuthorizationRequest =
+  | { resourceRequest: true; verb: string; namespace: string; apiGroup: string; resource: string; subresource: string; name: string }
+  | { resourceRequest: false; verb: string; path: string };
+
+/** A decision: allowed (with the binding that allowed it, or nothing for the privileged group), or not (with why, if a role could not be read). */
+export interface AuthorizationDecision {
+  allowed: boolean;
+  reason: string;
+}
+
+/** An RBAC policy rule as stored (`rbacv1.PolicyRule`). */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+/** `user.SystemPrivilegedGroup`. */
+export const privilegedGroup = 'system:masters';
+
+/** The identity of every request the embedded server takes (its admission requests and reviews say so). */
+export const serverUser: UserInfo = { username: 'system:admin', groups: [privilegedGroup, 'system:authenticated'] };
+
+const rbacGroup = 'rbac.authorization.k8s.io';
+const buckets = {
+  roles: bucketOf({ group: rbacGroup, resource: 'roles' }),
+  roleBindings: bucketOf({ group: rbacGroup, resource: 'rolebindings' }),
+  clusterRoles: bucketOf({ group: rbacGroup, resource: 'clusterroles' }),
+  clusterRoleBindings: bucketOf({ group: rbacGroup, resource: 'clusterrolebindings' }),
+};
+
+/** Called per rule of a role bound to the user (with the binding's description), or per role that could not be read; returns false to stop. */
+type Visitor = (source: string | undefined, rule: PolicyRule | undefined, error: string | undefined) => boolean;
+
+/** The decisions and rules of the RBAC objects in one store. */
+export class RbacAuthorizer {
+  constructor(private readonly store: ObjectStore) {}
+
+  /** Whether `user` may do what `request` asks (the union of the privileged-group and RBAC authorizers). */
+  authorize(user: UserInfo, request: AuthorizationRequest): AuthorizationDecision {
+    if (user.groups.includes(privilegedGroup)) return { allowed: true, reason: '' };
+    let reason = '';
+    const errors: string[] = [];
+    this.visitRulesFor(user, request.resourceRequest ? request.namespace : '', (source, rule, error) => {
+      if (rule !== undefined && ruleAllows(request, rule)) {
+        reason = `RBAC: allowed by ${source ?? ''}`;
+        return false;
+      }
+      if (error !== undefined) errors.push(error);
+      return true;
+    });
+    if (reason !== '') return { allowed: true, reason };
+    return { allowed: false, reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+  }
+
+  /**
+   * Every rule bound to `user` in `namespace` (cluster-wide ones first), and the errors met reading roles
+   * as one aggregate message (empty when none): what a `SelfSubjectRulesReview` answers.
+   */
+  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; error: string } {
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    this.visitRulesFor(user, namespace, (_source, rule, error) => {
+      if (rule !== undefined) rules.push(rule);
+      if (error !== undefined) errors.push(error);
+      return true;
+    });
+    return { rules, error: aggregate(errors) };
+  }
+
+  private visitRulesFor(user: UserInfo, namespace: string, visit: Visitor): void {
+    for (const [, binding] of this.store.values(buckets.clusterRoleBindings)) {
+      if (!this.visitBinding(user, binding, '', visit)) return;
+    }
+    if (namespace === '') return;
+    const prefix = `${namespace}/`;
+    for (const [key, binding] of this.store.values(buckets.roleBindings)) {
+      if (key.startsWith(prefix) && !this.visitBinding(user, binding, namespace, visit)) return;
+    }
+  }
+
+  /** One binding's rules, if it binds `user`; false when the visitor stopped. */
+  private visitBinding(user: UserInfo, binding: JSONObject, namespace: string, visit: Visitor): boolean {
+    const subject = objects(binding.subjects).find((s) => appliesTo(user, s, namespace));
+    if (subject === undefined) return true;
+    const roleRef = isObject(binding.roleRef) ? binding.roleRef : {};
+    const kind = str(roleRef.kind);
+    const roleName = str(roleRef.name);
+    const role = kind === 'Role' ? this.store.get(buckets.roles, `${namespace}/${roleName}`) : kind === 'ClusterRole' ? this.store.get(buckets.clusterRoles, roleName) : undefined;
+    if (role === undefined) {
+      const error = kind === 'Role' || kind === 'ClusterRole' ? `${kind.toLowerCase()}.${rbacGroup} ${goQuote(roleName)} not found` : `unsupported role reference kind: ${goQuote(kind)}`;
+      return visit(undefined, undefined, error);
+    }
+    const meta = isObject(binding.metadata) ? binding.metadata : {};
+    const bindingName = namespace === '' ? str(meta.name) : `${str(meta.name)}/${namespace}`;
+    const source = `${namespace === '' ? 'ClusterRoleBinding' : 'RoleBinding'} ${goQuote(bindingName)} of ${kind} ${goQuote(roleName)} to ${describeSubject(subject, namespace)}`;
+    for (const rule of objects(role.rules)) {
+      if (!visit(source, policyRule(rule), undefined)) return false;
+    }
+    return true;
+  }
+}
+
+/** A stored rule's lists (absent ones empty). */
+function policyRule(o: JSONObject): PolicyRule {
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+  return { verbs: strings(o.verbs), apiGroups: strings(o.apiGroups), resources: strings(o.resources), resourceNames: strings(o.resourceNames), nonResourceURLs: strings(o.nonResourceURLs) };
+}
+
+/** `appliesToUser`: a ServiceAccount subject without a namespace is the binding's (none for a ClusterRoleBinding: it binds nobody). */
+function appliesTo(user: UserInfo, subject: JSONObject, namespace: string): boolean {
+  const name = str(subject.name);
+  switch (subject.kind) {
+    case 'User': return user.username === name;
+    case 'Group': return user.groups.includes(name);
+    case 'ServiceAccount': {
+      const saNamespace = str(subject.namespace) !== '' ? str(subject.namespace) : namespace;
+      return saNamespace !== '' && user.username === `system:serviceaccount:${saNamespace}:${name}`;
+    }
+    default: return false;
+  }
+}
+
+/** `describeSubject`: a ServiceAccount as `name/namespace`. */
+function describeSubject(subject: JSONObject, bindingNamespace: string): string {
+  const kind = str(subject.kind);
+  const name = str(subject.name);
+  if (kind !== 'ServiceAccount') return `${kind} ${goQuote(name)}`;
+  const ns = str(subject.namespace) !== '' ? str(subject.namespace) : bindingNamespace;
+  return `${kind} ${goQuote(`${name}/${ns}`)}`;
+}
+
+/** `RuleAllows`: verb, group, resource (a star before a slash and a subresource matches that subresource of any resource) and name, or verb and path (a trailing star is a prefix). */
+export function ruleAllows(request: AuthorizationRequest, rule: PolicyRule): boolean {
+  const verbOK = rule.verbs.some((v) => v === '*' || v === request.verb);
+  if (!verbOK) return false;
+  if (!request.resourceRequest) {
+    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === request.path || (u.endsWith('*') && request.path.startsWith(u.replace(/\*+$/, ''))));
+  }
+  const combined = request.subresource === '' ? request.resource : `${request.resource}/${request.subresource}`;
+  const sub = request.subresource;
+  return (rule.apiGroups ?? []).some((g) => g === '*' || g === request.apiGroup)
+    && (rule.resources ?? []).some((r) => r === '*' || r === combined || (sub !== '' && r.length === sub.length + 2 && r.startsWith('*/') && r.endsWith(sub)))
+    && ((rule.resourceNames ?? []).length === 0 || (rule.resourceNames ?? []).includes(request.name));
+}
+
+/** `utilerrors.NewAggregate(errs).Error()`: one message alone, several (repeats dropped) in brackets. */
+export function aggregate(messages: readonly string[]): string {
+  if (messages.length <= 1) return messages[0] ?? '';
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+}
