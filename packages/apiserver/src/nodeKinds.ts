@@ -11,7 +11,7 @@
  * Go walks `status.capacity` and `status.allocatable` in no fixed order; kubekit walks each in key order.
  * Taint errors are reported under `metadata.taints` as upstream reports them.
  */
-import { FieldError, FieldPath, canonicalQuantity, decimalOfWritten, duplicate, forbidden, goJSON, internalError, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, canonicalQuantity, decimalOfWritten, forbidden, goJSON, internalError, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
 import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
