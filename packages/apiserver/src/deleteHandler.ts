@@ -41,9 +41,11 @@ function respondDeleted(ctx: ServerContext, r: RestRequest, view: KubeObject): v
     respondObject(ctx, r, 200, view);
     return;
   }
+  // StatusDetails' group is omitempty: a core kind's Status has none.
+  const group = type.names.group === '' ? {} : { group: type.names.group };
   sendJSON(r.res, 200, {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
-    details: { name: view.metadata.name, group: type.names.group, kind: type.names.resource, uid: view.metadata.uid },
+    details: { name: view.metadata.name, ...group, kind: type.names.resource, uid: view.metadata.uid },
   });
 }
 

@@ -110,6 +110,16 @@ function validateValue(name: string, q: Quantity, path: FieldPath): FieldError[]
   return errs;
 }
 
+/**
+ * `ValidateResourceQuantityValue` of one quantity as decoded (a JSON string, number or null), for lists
+ * other than a container's (a Node's capacity and allocatable); one the decoder refused has none here.
+ */
+export function resourceQuantityErrors(name: string, value: unknown, path: FieldPath): FieldError[] {
+  const text = canonicalQuantity(value);
+  const decimal = text === undefined ? undefined : decimalOfWritten(text);
+  return text === undefined || decimal === undefined ? [] : validateValue(name, { text, value: decimal }, path);
+}
+
 /** `validateResourceQuantityHugePageValue`: a whole number of pages of the size the name gives. */
 function hugePagesError(name: string, q: Quantity): string | undefined {
   const page = quantityDecimal(name.slice(hugePagesPrefix.length));

@@ -13,6 +13,7 @@ import { serviceResourceTypes } from './builtinServiceKinds.js';
 import { parseServiceRange } from './serviceValidation.js';
 import { policyResourceTypes } from './policyKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
+import { nodeResourceTypes } from './nodeKinds.js';
 import { workloadResourceTypes } from './builtinWorkloads.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
@@ -202,7 +203,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
   const [mutatingType, validatingType] = admissionRegistrationTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...nodeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {

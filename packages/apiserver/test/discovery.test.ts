@@ -25,6 +25,9 @@ describe('serveDiscovery', () => {
     expect(byName.get('configmaps')).to.deep.include({ singularName: 'configmap', namespaced: true, kind: 'ConfigMap', shortNames: ['cm'] });
     expect(byName.get('pods/status')).to.deep.include({ kind: 'Pod', verbs: ['get', 'patch', 'update'] });
     expect(byName.get('namespaces')).to.deep.include({ namespaced: false, shortNames: ['ns'] });
+    // kube-apiserver 1.34.4's entries (nodes/proxy, not served here, is left out).
+    expect(byName.get('nodes')).to.deep.equal({ name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['no'], storageVersionHash: 'XwShjMxG9Fs=' });
+    expect(byName.get('nodes/status')).to.deep.equal({ name: 'nodes/status', singularName: '', namespaced: false, kind: 'Node', verbs: ['get', 'patch', 'update'] });
   });
 
   it('lists groups with preferred versions, custom resource groups after the built-in ones', async () => {

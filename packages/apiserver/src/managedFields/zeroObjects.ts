@@ -13,6 +13,7 @@ const podTemplate = (): JSONObject => ({ metadata: meta(), spec: { containers: n
 
 const zero: Record<string, () => JSONObject> = {
   '/v1/Pod': () => ({ spec: { containers: null }, status: {} }),
+  '/v1/Node': () => ({ spec: {}, status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: '', architecture: '' } } }),
   '/v1/Service': () => ({ spec: {}, status: { loadBalancer: {} } }),
   '/v1/PersistentVolumeClaim': () => ({ spec: { resources: {} }, status: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
