@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { stringifyJSON } from '@kubekit/core';
+import { isReviewType } from './accessReviews.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, parseAccept, sendJSON, sendText } from './internal/http.js';
 import type { ResourceType } from './resourceType.js';
@@ -21,7 +22,8 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     const r: Record<string, unknown> = { name: n.resource, singularName: n.singular, namespaced: n.namespaced, kind: n.kind, verbs: [...n.verbs] };
     if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
     if (n.categories.length > 0) r.categories = [...n.categories];
-    r.storageVersionHash = storageVersionHash(n.group, n.version, n.kind);
+    // Only what is stored has a storage version: reviews are answered, not kept.
+    if (!isReviewType(t)) r.storageVersionHash = storageVersionHash(n.group, n.version, n.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];
     for (const sub of n.objectSubresources ?? []) subs.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
@@ -62,9 +64,12 @@ function legacyGroup(g: ServedGroup): Record<string, unknown> {
 
 function aggregatedResource(t: ResourceType): Record<string, unknown> {
   const n = t.names;
+  // A built-in resource names neither its group nor its version (the legacy list it is converted from
+  // leaves them out), nor do its subresources of its own kind; a custom resource names both.
+  const own = t.customResource === true ? { group: n.group, version: n.version, kind: n.kind } : { group: '', version: '', kind: n.kind };
   const r: Record<string, unknown> = {
     resource: n.resource,
-    responseKind: { group: n.group, version: n.version, kind: n.kind },
+    responseKind: own,
     scope: n.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: n.singular,
     verbs: [...n.verbs],
@@ -72,9 +77,6 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
   if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
   if (n.categories.length > 0) r.categories = [...n.categories];
   const subs: Record<string, unknown>[] = [];
-  // A built-in subresource of the kind's own group and version names neither (the legacy list it is
-  // converted from leaves them out); a custom resource's names both.
-  const own = t.customResource === true ? { group: n.group, version: n.version, kind: n.kind } : { group: '', version: '', kind: n.kind };
   for (const sub of n.objectSubresources ?? []) subs.push({ subresource: sub, responseKind: own, verbs: subresourceVerbs });
   for (const k of n.kindSubresources ?? []) subs.push({ subresource: k.subresource, responseKind: { group: k.group, version: k.version, kind: k.kind }, verbs: [...k.verbs] });
   if (n.status) subs.push({ subresource: 'status', responseKind: own, verbs: subresourceVerbs });

@@ -97,6 +97,15 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
   const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', ...(t.strategicMergePatch ? ['application/strategic-merge-patch+json'] : [])];
   const nsParam = n.namespaced ? [param('namespace', 'string', 'object name and auth scope, such as for teams and projects', 'path')] : [];
   const nameParam = param('name', 'string', `name of the ${n.kind}`, 'path');
+  if (!n.verbs.includes('get')) {
+    // A kind that is only created (the reviews): its collection's POST, nothing else.
+    return {
+      [`${prefix}${ns}/${n.resource}`]: {
+        post: operation(t, 'post', `create${idBase}`, writeParams, kindDef, ['application/json', 'application/yaml']),
+        parameters: [...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+      },
+    };
+  }
   const paths: Record<string, unknown> = {
     [`${prefix}${ns}/${n.resource}`]: {
       get: operation(t, 'list', `list${idBase}`, listParams, listDef),

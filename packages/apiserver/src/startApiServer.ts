@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { errorMessage, generateCertificates, noopLogger, realClock, type Clock, type KubeObject, type Logger } from '@kubekit/core';
 import { Admission } from './admission.js';
 import { accessReviewTypes } from './accessReviews.js';
+import { createBootstrapPolicy } from './rbacBootstrap.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { serviceResourceTypes } from './builtinServiceKinds.js';
@@ -45,6 +46,12 @@ export interface ApiServerOptions {
   dataDir?: string;
   /** A bearer token required on every request but `/version` and the health checks. @defaultValue none */
   token?: string;
+  /**
+   * Whether the RBAC objects a kube-apiserver creates when it starts (the default policy's 68 ClusterRoles
+   * and 49 ClusterRoleBindings, the Roles and RoleBindings of kube-system and kube-public) are created, as
+   * on a cluster. The access reviews answer from them. @defaultValue true
+   */
+  bootstrapPolicy?: boolean;
   /**
    * Serve https: with this certificate and key (PEM), or, with `true`, with a certificate generated at
    * start for `127.0.0.1`, `::1`, `localhost` and the bound address, signed by a CA generated with it
@@ -215,6 +222,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     };
     await store.create({ group: '', resource: 'namespaces' }, name, name, ns).durable;
   }
+  if (options.bootstrapPolicy !== false) await createBootstrapPolicy(store, clock.now());
   const controllers = new Controllers(ctx, catalog);
   const collector = new GarbageCollector(ctx, catalog);
 
