@@ -21,10 +21,11 @@ import { serviceResourceTypes } from '../src/builtinServiceKinds.ts';
 import { workloadResourceTypes } from '../src/builtinWorkloads.ts';
 import { policyResourceTypes } from '../src/policyKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
+import { schedulingResourceTypes } from '../src/schedulingKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...admissionRegistrationTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

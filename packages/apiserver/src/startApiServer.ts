@@ -12,6 +12,7 @@ import { serviceResourceTypes } from './builtinServiceKinds.js';
 import { parseServiceRange } from './serviceValidation.js';
 import { policyResourceTypes } from './policyKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
+import { priorityClassLister, priorityClassesBucket, schedulingResourceTypes, systemPriorityClasses } from './schedulingKinds.js';
 import { workloadResourceTypes } from './builtinWorkloads.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
@@ -201,7 +202,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
   const [mutatingType, validatingType] = admissionRegistrationTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), mutatingType, validatingType], new CustomResourceDefinitionType(gate), crds);
+  const classes = priorityClassLister(store);
+  const [priorityClassType] = schedulingResourceTypes(classes);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {
@@ -212,6 +215,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' },
     };
     await store.create({ group: '', resource: 'namespaces' }, name, name, ns).durable;
+  }
+  // The scheduling/bootstrap-system-priority-classes post-start hook: each system class that is not stored.
+  for (const pc of systemPriorityClasses()) {
+    const name = pc.metadata.name ?? '';
+    if (store.get(priorityClassesBucket, name) !== undefined) continue;
+    Object.assign(pc.metadata, { uid: randomUUID(), creationTimestamp: timestamp(clock.now()) });
+    await store.create(priorityClassType.groupResource, name, name, await priorityClassType.toStorage(pc)).durable;
   }
   const controllers = new Controllers(ctx, catalog);
   const collector = new GarbageCollector(ctx, catalog);
