@@ -10,7 +10,7 @@
  */
 import { Decimal, KubeError, quantityDecimal, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
-import { defaultPriorityClass, priorityValue, type PriorityClassLister } from './schedulingKinds.js';
+import { defaultPriorityClass, priorityValue, type PriorityClassLister } from './internal/priorityClassLister.js';
 
 // The image reference grammar of github.com/distribution/reference (regexp.go), anchored.
 const pathComponent = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';

@@ -6,13 +6,13 @@
  * `preemptionPolicy` are held), the Table of printPriorityClass, the two system classes the
  * `scheduling/bootstrap-system-priority-classes` post-start hook creates, and the `Priority` admission
  * plugin's check of PriorityClasses (at most one `globalDefault`). What the plugin does to pods is in
- * podDefaults.ts, which reads the classes through a {@link PriorityClassLister}.
+ * podDefaults.ts; both read the stored classes through a {@link PriorityClassLister} (internal/priorityClassLister.ts).
  *
  * @see https://kubernetes.io/docs/concepts/scheduling-eviction/pod-priority-preemption/
  */
 import { KubeError, forbidden, invalid, notSupported, required, type FieldError, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { bucketOf, storeKey, type ObjectStore } from './storage/objectStore.js';
+import { defaultPriorityClass, priorityValue, type PriorityClassLister } from './internal/priorityClassLister.js';
 
 /** `scheduling.HighestUserDefinablePriority`: the most a class whose name is not `system-` may have. */
 const highestUserDefinablePriority = 1_000_000_000;
@@ -25,42 +25,6 @@ const systemClasses: readonly { name: string; value: number; description: string
   { name: 'system-node-critical', value: 2_000_001_000, description: 'Used for system critical pods that must not be moved from their current node.' },
   { name: 'system-cluster-critical', value: 2_000_000_000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.' },
 ];
-
-/** The storage bucket of PriorityClasses. */
-export const priorityClassesBucket = bucketOf({ group: 'scheduling.k8s.io', resource: 'priorityclasses' });
-
-/** The stored PriorityClasses, as the `Priority` admission plugin's lister reads them. */
-export interface PriorityClassLister {
-  /** The class of that name, if stored. */
-  get(name: string): KubeObject | undefined;
-  /** Every stored class. */
-  list(): Iterable<KubeObject>;
-}
-
-/** A {@link PriorityClassLister} over the server's store (always current: the embedded server has no informer lag). */
-export function priorityClassLister(store: ObjectStore): PriorityClassLister {
-  return {
-    get: (name) => store.get(priorityClassesBucket, storeKey('', name)),
-    list: () => [...store.values(priorityClassesBucket)].map(([, c]) => c),
-  };
-}
-
-/** A class's `value` (an int32; 0 when absent, as Go decodes it). */
-export function priorityValue(c: KubeObject): number {
-  return typeof c.value === 'number' ? c.value : 0;
-}
-
-/**
- * The plugin's `getDefaultPriorityClass`: of the classes with `globalDefault: true`, the one with the
- * lowest value (more than one exist only after a race); the first listed among equal values.
- */
-export function defaultPriorityClass(classes: PriorityClassLister): KubeObject | undefined {
-  let chosen: KubeObject | undefined;
-  for (const c of classes.list()) {
-    if (c.globalDefault === true && (chosen === undefined || priorityValue(chosen) > priorityValue(c))) chosen = c;
-  }
-  return chosen;
-}
 
 /** `IsKnownSystemPriorityClass`: undefined for a system class as it must be, else why not. */
 function systemClassError(name: string, value: number, globalDefault: boolean): string | undefined {
@@ -105,7 +69,7 @@ function validatePriorityClassUpdate(o: KubeObject, old: KubeObject): FieldError
  * The `Priority` plugin's `validatePriorityClass`, after the strategy's validation: a class that is the
  * global default is refused when another one already is (on update: another than itself).
  */
-export function admitPriorityClass(o: KubeObject, old: KubeObject | undefined, classes: PriorityClassLister): void {
+function admitPriorityClass(o: KubeObject, old: KubeObject | undefined, classes: PriorityClassLister): void {
   if (o.globalDefault !== true) return;
   const current = defaultPriorityClass(classes);
   if (current === undefined || (old !== undefined && current.metadata.name === o.metadata.name)) return;
