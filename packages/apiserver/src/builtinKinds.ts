@@ -19,6 +19,7 @@ import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
 import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
+import type { PriorityClassLister } from './internal/priorityClassLister.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
@@ -117,6 +118,10 @@ export interface BuiltinSpec {
   verbs?: string[];
   /** The strategy's `AllowUnconditionalUpdate`: whether a PUT without a resourceVersion is taken. @defaultValue true */
   allowUnconditionalUpdate?: boolean;
+  /** {@link ResourceType.admit}: the kind's in-tree validating admission (the `Priority` plugin on PriorityClasses). */
+  admit?: (o: KubeObject, old: KubeObject | undefined) => void;
+  /** {@link ResourceType.refuseDeletion}: the REST's `Delete` override (system PriorityClasses). */
+  refuseDeletion?: (name: string) => void;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -160,11 +165,18 @@ export class BuiltinResourceType implements ResourceType {
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
+    if (spec.refuseDeletion !== undefined) this.refuseDeletion = spec.refuseDeletion;
   }
 
   markDeleting?: (o: KubeObject) => void;
   deferDeletion?: (o: KubeObject) => boolean;
   gracefulDeletePeriod?: (o: KubeObject, requested: number | undefined) => number;
+  refuseDeletion?: (name: string) => void;
+
+  admit(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void {
+    // The in-tree plugins leave subresources alone.
+    if (ctx.subresource === '') this.spec.admit?.(object, old);
+  }
 
   fromStorage(stored: KubeObject): KubeObject {
     return stored;
@@ -515,8 +527,11 @@ function readinessGates(o: KubeObject): string {
   return `${ready}/${gates.length}`;
 }
 
-/** The built-in kinds, each in its one served version. */
-export function builtinResourceTypes(): BuiltinResourceType[] {
+/**
+ * The built-in kinds, each in its one served version (`classes`: the stored PriorityClasses, which the
+ * `Priority` admission plugin gives pods from; none without).
+ */
+export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinResourceType[] {
   return [
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameValidation: 'label' },
@@ -619,7 +634,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       defaults: defaultPod,
       prepareForCreate: (o, warnings) => {
         // The admission plugins every cluster runs on pods, then the status a new pod gets.
-        admitPodPriority(o);
+        admitPodPriority(o, classes);
         admitPodRuntimeClass(o);
         admitPodTolerations(o);
         o.status = initialPodStatus(o);

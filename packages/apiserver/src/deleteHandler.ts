@@ -24,6 +24,7 @@ export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
   await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun);
+  r.type.refuseDeletion?.(r.info.name);
   const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun);
   respondDeleted(ctx, r, view);
 }

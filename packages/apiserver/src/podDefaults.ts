@@ -2,7 +2,7 @@
  * What kube-apiserver 1.34 does to a Pod it creates before storing it: the registered defaults
  * (`SetDefaults_Pod`, `SetDefaults_PodSpec`, the container, probe, handler, field-reference and volume
  * defaults — the pod spec's are a workload template's too), the admission plugins every cluster runs on
- * pods (`Priority`, `DefaultTolerationSeconds`), and the QoS class it records in the status
+ * pods (`Priority`, with the stored PriorityClasses; `DefaultTolerationSeconds`), and the QoS class it records in the status
  * (`GetPodQOS`). Each was checked against kube-apiserver v1.34.4 (test/podDefaults.test.ts).
  *
  * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#defaulttolerationseconds
@@ -10,6 +10,7 @@
  */
 import { Decimal, KubeError, quantityDecimal, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
+import { defaultPriorityClass, priorityValue, type PriorityClassLister } from './internal/priorityClassLister.js';
 
 // The image reference grammar of github.com/distribution/reference (regexp.go), anchored.
 const pathComponent = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
@@ -187,28 +188,38 @@ function requestLimits(resources: JSONObject): void {
   for (const name of Object.keys(resources.limits)) if (!Object.hasOwn(requests, name)) setOwn(requests, name, resources.limits[name]);
 }
 
-/** The priority classes every cluster has (the apiserver's bootstrap creates them). */
-const systemPriorityClasses: Readonly<Record<string, number>> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
-
 /**
- * The `Priority` admission plugin on a pod being created: its priority and preemption policy come
- * from its priority class (none: priority 0, `PreemptLowerPriority`, as no class is the global
- * default); a pod that gives other values, or names a class that does not exist, is forbidden.
+ * The `Priority` admission plugin on a pod being created: a pod that names a priority class gets its
+ * value and preemption policy; one that names none gets the global default class (its name too), or
+ * priority 0 and `PreemptLowerPriority` when there is none. A pod that names a class that is not stored,
+ * or gives a priority or preemption policy other than the computed one, is forbidden.
  */
-export function admitPodPriority(pod: KubeObject): void {
+export function admitPodPriority(pod: KubeObject, classes: PriorityClassLister | undefined): void {
   const spec = childObject(pod as JSONObject, 'spec');
   const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
   const forbidden = (why: string): KubeError => new KubeError('Forbidden', `pods ${JSON.stringify(pod.metadata.name ?? '')} is forbidden: ${why}`, { details: { name: pod.metadata.name ?? '', kind: 'pods' } });
   let priority = 0;
-  if (className !== '') {
-    if (!Object.hasOwn(systemPriorityClasses, className)) throw forbidden(`no PriorityClass with name ${className} was found`);
-    priority = systemPriorityClasses[className];
+  // A class stored without a policy (none is: the defaults set one) leaves the pod's as it is.
+  let policy: unknown = 'PreemptLowerPriority';
+  if (className === '') {
+    const chosen = classes === undefined ? undefined : defaultPriorityClass(classes);
+    if (chosen === undefined) delete spec.priorityClassName;
+    else {
+      spec.priorityClassName = chosen.metadata.name ?? '';
+      priority = priorityValue(chosen);
+      policy = chosen.preemptionPolicy;
+    }
+  } else {
+    const named = classes?.get(className);
+    if (named === undefined) throw forbidden(`no PriorityClass with name ${className} was found`);
+    priority = priorityValue(named);
+    policy = named.preemptionPolicy;
   }
   if (spec.priority !== undefined && spec.priority !== null && spec.priority !== priority) {
     throw forbidden(`the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
   }
   spec.priority = priority;
-  const policy = 'PreemptLowerPriority';
+  if (typeof policy !== 'string') return;
   if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== policy) {
     throw forbidden(`the string value of PreemptionPolicy (${String(spec.preemptionPolicy)}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
   }

@@ -193,6 +193,12 @@ export interface ResourceType {
   validateCreate(object: KubeObject, ctx: WriteContext): FieldError[];
   /** Validates an update (metadata included). */
   validateUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): FieldError[];
+  /**
+   * The kind's in-tree validating admission plugins, run on a create (`old` undefined) or update that
+   * validated, before the validating webhooks (the `Priority` plugin on PriorityClasses).
+   * @throws KubeError the plugin's refusal
+   */
+  admit?(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void;
 
   /**
    * The type server-side apply walks this resource's objects with (list types, map types, declared
@@ -200,6 +206,12 @@ export interface ResourceType {
    */
   managedFieldsType?(): TypeNode;
 
+  /**
+   * A REST storage's `Delete` that refuses some names before looking them up (system PriorityClasses);
+   * a DELETE of a collection does not call it, as the generic store's `DeleteCollection` does not.
+   * @throws KubeError the refusal
+   */
+  refuseDeletion?(name: string): void;
   /** Adjusts an object being marked for deletion (deletionTimestamp set, finalizers pending). */
   markDeleting?(object: KubeObject): void;
   /** Whether a deletion waits for more than `metadata.finalizers` (a namespace waits for its content). */

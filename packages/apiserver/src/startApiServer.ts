@@ -15,6 +15,8 @@ import { parseServiceRange } from './serviceValidation.js';
 import { policyResourceTypes } from './policyKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
 import { nodeResourceTypes } from './nodeKinds.js';
+import { schedulingResourceTypes, systemPriorityClasses } from './schedulingKinds.js';
+import { priorityClassLister, priorityClassesBucket } from './internal/priorityClassLister.js';
 import { workloadResourceTypes } from './builtinWorkloads.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
@@ -210,7 +212,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
   const [mutatingType, validatingType] = admissionRegistrationTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...nodeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const classes = priorityClassLister(store);
+  const [priorityClassType] = schedulingResourceTypes(classes);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...nodeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {
@@ -221,6 +225,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' },
     };
     await store.create({ group: '', resource: 'namespaces' }, name, name, ns).durable;
+  }
+  // The scheduling/bootstrap-system-priority-classes post-start hook: each system class that is not stored.
+  for (const pc of systemPriorityClasses()) {
+    const name = pc.metadata.name ?? '';
+    if (store.get(priorityClassesBucket, name) !== undefined) continue;
+    Object.assign(pc.metadata, { uid: randomUUID(), creationTimestamp: timestamp(clock.now()) });
+    await store.create(priorityClassType.groupResource, name, name, await priorityClassType.toStorage(pc)).durable;
   }
   if (options.bootstrapPolicy !== false) await createBootstrapPolicy(store, clock.now());
   const controllers = new Controllers(ctx, catalog);

@@ -775,6 +775,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   const name = obj.metadata.name ?? '';
   const errs = type.validateCreate(obj, wctx);
   if (errs.length > 0) throw invalid(type, name, errs);
+  type.admit?.(obj, undefined, wctx);
   await ctx.admission?.validate({ ...attrs, object: obj });
   const stored = await type.toStorage(obj);
   const key = storeKey(obj.metadata.namespace ?? '', name);
@@ -869,6 +870,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     else obj.metadata.managedFields = managedFields;
     const errs = type.validateUpdate(obj, old, wctx);
     if (errs.length > 0) throw written !== undefined ? KubeError.invalid(written, info.name, errs) : invalid(type, info.name, errs);
+    type.admit?.(obj, old, wctx);
     await ctx.admission?.validate({ ...attrs, object: obj });
     const stored = await type.toStorage(obj);
     // Whether the content is unchanged, when putting back the times had to find out (undefined otherwise).

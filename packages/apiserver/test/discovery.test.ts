@@ -34,8 +34,8 @@ describe('serveDiscovery', () => {
     const r = await client.get('/apis');
     expect(r.body.kind).to.equal('APIGroupList');
     const groups = (r.body.groups as { name: string; preferredVersion: { groupVersion: string } }[]);
-    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'stable.example.com']);
-    expect(groups[8].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
+    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'stable.example.com']);
+    expect(groups[9].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
     const group = await client.get('/apis/stable.example.com');
     expect(group.body).to.deep.include({ kind: 'APIGroup', name: 'stable.example.com' });
     expect(group.body.versions.map((v: { version: string }) => v.version)).to.deep.equal(['v1', 'v1beta1']);
@@ -47,6 +47,11 @@ describe('serveDiscovery', () => {
     expect(resources.map((x) => x.name)).to.deep.equal(['crontabs', 'crontabs/status', 'crontabs/scale']);
     expect(resources[0]).to.deep.include({ singularName: 'crontab', namespaced: true, kind: 'CronTab', shortNames: ['ct'], categories: ['all'] });
     expect(resources[2]).to.deep.include({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+  });
+
+  it('lists scheduling.k8s.io/v1 PriorityClasses, cluster-scoped, with the pc short name', async () => {
+    const r = await client.get('/apis/scheduling.k8s.io/v1');
+    expect(r.body.resources).to.deep.equal([{ name: 'priorityclasses', singularName: 'priorityclass', namespaced: false, kind: 'PriorityClass', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['pc'], storageVersionHash: '1QwjyaZjj3Y=' }]);
   });
 
   it('gives CRDs the crd and crds short names', async () => {

@@ -220,7 +220,7 @@ describe('startApiServer with a real kubectl', function () {
     expect(replicas.stdout).to.equal('3 2 Always');
   });
 
-  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects, PodDisruptionBudgets and Ingresses with kubectl create', async () => {
+  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects, PodDisruptionBudgets, Ingresses and PriorityClasses with kubectl create', async () => {
     const runs = [
       [['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created\n'],
       [['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *'], 'cronjob.batch/tick created\n'],
@@ -234,6 +234,8 @@ describe('startApiServer with a real kubectl', function () {
       [['create', 'poddisruptionbudget', 'keep-one', '--selector=app=web', '--min-available=1'], 'poddisruptionbudget.policy/keep-one created\n'],
       [['create', 'pdb', 'lose-some', '--selector=app=web', '--max-unavailable=20%'], 'poddisruptionbudget.policy/lose-some created\n'],
       [['create', 'ingress', 'site', '--class=nginx', '--rule=site.example.com/*=web:80,tls=site-tls'], 'ingress.networking.k8s.io/site created\n'],
+      // Protobuf too (regression: scheduling.k8s.io was not a protobuf group, a 415).
+      [['create', 'priorityclass', 'batch-low', '--value=-5', '--preemption-policy=Never', '--description=low'], 'priorityclass.scheduling.k8s.io/batch-low created\n'],
     ] as const;
     for (const [args, out] of runs) {
       const r = await kubectl(...args);
@@ -252,6 +254,8 @@ describe('startApiServer with a real kubectl', function () {
     expect(ingresses.stdout).to.match(/^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nsite\s+nginx\s+site\.example\.com\s+80, 443\s+\d+s\n$/);
     const rule = await kubectl('get', 'ingress', 'site', '-o', 'jsonpath={.spec.rules[0].http.paths[0].pathType} {.spec.rules[0].http.paths[0].backend.service.port.number} {.spec.tls[0].secretName}');
     expect(rule.stdout).to.equal('Prefix 80 site-tls');
+    const classes = await kubectl('get', 'pc');
+    expect(classes.stdout).to.match(/^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE\s+PREEMPTIONPOLICY\nbatch-low\s+-5\s+false\s+\d+s\s+Never\nsystem-cluster-critical\s+2000000000\s+false\s+\S+\s+PreemptLowerPriority\nsystem-node-critical\s+2000001000\s+false\s+\S+\s+PreemptLowerPriority\n$/);
     const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });

@@ -60,6 +60,12 @@ describe('decodeProtobuf', () => {
     });
   });
 
+  it('decodes a negative int32 (sign-extended to 10 bytes) exactly: a PriorityClass as kubectl create priorityclass sends it', () => {
+    const minusFive = [...varint(2 * 8), 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    const pc = decodeProtobuf(envelope('scheduling.k8s.io/v1', 'PriorityClass', [...field(1, field(1, 'batch-low')), ...minusFive, ...field(4, 'low'), ...field(5, 'Never')]));
+    expect(pc).to.deep.equal({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'batch-low' }, value: -5, description: 'low', preemptionPolicy: 'Never' });
+  });
+
   it("merges the members Go embeds inline into their object (a Volume's source, an IngressRule's value, a key selector's name)", () => {
     // Regression: they came out as `ingressRuleValue`, `volumeSource`, `localObjectReference` members, which
     // strict decoding then refused as unknown fields (kubectl create ingress failed).

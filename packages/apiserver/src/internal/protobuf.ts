@@ -36,6 +36,23 @@ class Reader {
     throw malformed();
   }
 
+  /**
+   * A varint read as a signed 64-bit integer (int32 and int64 fields: a negative one is sign-extended to
+   * 10 bytes, whose value a float64 cannot hold exactly: -5 read through {@link varint} came out 0).
+   */
+  signedVarint(): number {
+    let result = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw malformed();
+      const b = this.buf[this.pos++];
+      result |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return Number(BigInt.asIntN(64, result));
+      shift += 7n;
+    }
+    throw malformed();
+  }
+
   bytes(): Uint8Array {
     const len = this.varint();
     if (this.pos + len > this.end) throw malformed();
@@ -236,17 +253,12 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
 }
 
 /** The API groups whose kinds may arrive as protobuf. */
-export const protobufGroups: readonly string[] = ['', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io'];
+export const protobufGroups: readonly string[] = ['', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
 
 /** Pointer fields (`*int32`) whose zero value is meaningful: kept when the wire carries a zero. */
 const keepZero = new Set(['replicas', 'parallelism', 'completions', 'backoffLimit', 'partition', 'terminationGracePeriodSeconds']);
 
 const maxMessageDepth = 64;
-
-/** A signed 64-bit varint as a number (negative int32/int64 values are sign-extended to 10 bytes). */
-function signed(v: number): number {
-  return v >= 2 ** 63 ? v - 2 ** 64 : v;
-}
 
 function scalar(r: Reader, type: string, wireType: number): unknown {
   switch (type) {
@@ -258,7 +270,7 @@ function scalar(r: Reader, type: string, wireType: number): unknown {
       const b = r.fixed(8);
       return Buffer.from(b).readDoubleLE(0);
     }
-    default: return wireType === 0 ? signed(r.varint()) : undefined;
+    default: return wireType === 0 ? r.signedVarint() : undefined;
   }
 }
 
@@ -266,7 +278,7 @@ function special(kind: string, bytes: Uint8Array): unknown {
   const r = sub(bytes);
   const fields = new Map<number, unknown>();
   r.each((f, w) => {
-    if (w === 0) fields.set(f, signed(r.varint()));
+    if (w === 0) fields.set(f, r.signedVarint());
     else if (w === 2) fields.set(f, r.bytes());
     else return false;
     return true;

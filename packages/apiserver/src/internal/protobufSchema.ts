@@ -33,7 +33,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "authorization.k8s.io/v1/SelfSubjectAccessReview": "authorization.SelfSubjectAccessReview",
   "authorization.k8s.io/v1/SelfSubjectRulesReview": "authorization.SelfSubjectRulesReview",
   "authentication.k8s.io/v1/TokenReview": "authentication.TokenReview",
-  "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview"
+  "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview",
+  "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass"
 };
 
 /** The messages, by package-qualified name. */
@@ -285,4 +286,5 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "rbac.RoleBinding": [[1,"metadata","meta.ObjectMeta",0],[2,"subjects","rbac.Subject",1],[3,"roleRef","rbac.RoleRef",0]],
   "rbac.RoleRef": [[1,"apiGroup","string",0],[2,"kind","string",0],[3,"name","string",0]],
   "rbac.Subject": [[1,"kind","string",0],[2,"apiGroup","string",0],[3,"name","string",0],[4,"namespace","string",0]],
+  "scheduling.PriorityClass": [[1,"metadata","meta.ObjectMeta",0],[2,"value","int32",0],[3,"globalDefault","bool",0],[4,"description","string",0],[5,"preemptionPolicy","string",0]],
 };

@@ -28,6 +28,7 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/Ingress': () => ({ spec: {}, status: { loadBalancer: {} } }),
   'networking.k8s.io/v1/IngressClass': () => ({ spec: {} }),
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
+  'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
   'policy/v1/PodDisruptionBudget': () => ({ spec: {}, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } }),
   'apps/v1/Deployment': () => ({ spec: { selector: null, template: podTemplate(), strategy: {} }, status: {} }),
   'apps/v1/ReplicaSet': () => ({ spec: { selector: null, template: podTemplate() }, status: { replicas: 0 } }),
