@@ -27,13 +27,13 @@ function warningTexts(rawHeaders: string[]): string[] {
   return out;
 }
 
-/** Sends one request; `contentType` defaults to JSON, `accept` to none. */
-export type Send = (method: string, path: string, body?: string, contentType?: string, accept?: string) => Promise<Answer>;
+/** Sends one request; `contentType` defaults to JSON, `accept` to none; `headers` are sent as well (impersonation). */
+export type Send = (method: string, path: string, body?: string, contentType?: string, accept?: string, headers?: Readonly<Record<string, string>>) => Promise<Answer>;
 
 /** A {@link Send} for the server at `base` (with the bearer token and CA of the real server). */
 export function sender(base: string, token: string | undefined, ca: string | undefined, timeoutMs = 30_000): Send {
-  return (method, path, body, contentType = 'application/json', accept) => new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
+  return (method, path, body, contentType = 'application/json', accept, extra = {}) => new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...extra };
     if (accept !== undefined) headers.accept = accept;
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) {

@@ -9,9 +9,11 @@
  *   answered by {@link RbacAuthorizer} from the stored RBAC objects (pkg/registry/authorization/*);
  * - authentication.k8s.io/v1 `SelfSubjectReview` (who am I?) and `TokenReview` (whose is this token?).
  *
- * The embedded server has one identity for every request it takes, {@link serverUser} (in
- * `system:masters`, so "may I" is always yes; the bootstrap `cluster-admin` binding gives it every rule); a
- * token review accepts the server's token (any token when it has none, as its requests do).
+ * The self reviews answer for the request's user: the server's own identity, {@link serverUser} (in
+ * `system:masters`, so "may I" is always yes; the bootstrap `cluster-admin` binding gives it every rule), or
+ * the user its impersonation headers name (`kubectl auth can-i --as=…`, see `impersonation.ts`). A token
+ * review accepts the server's token (any token when it has none, as its requests do), as the server's
+ * identity.
  */
 import { FieldError, FieldPath, KubeError, forbidden, invalid, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { SelectorParseError, newLabelRequirement, parseFieldSelector, parseLabelSelector, validateLabelSelectorRequirement, type LabelOperator } from '@kubekit/selectors';
@@ -24,6 +26,8 @@ export interface ReviewContext {
   authorizer: RbacAuthorizer;
   namespace: string;
   now: string;
+  /** Who asks (the self reviews answer for them). */
+  user: UserInfo;
   /** The admission plugins' and webhooks' validation of the decoded review (the REST's `createValidation`). */
   admit(): Promise<void>;
 }
@@ -243,7 +247,7 @@ async function answerSelfSubjectAccessReview(review: KubeObject, rctx: ReviewCon
   const errs = [...specErrors(s, false), ...metadataErrors(review, 'must be empty')];
   if (errs.length > 0) throw invalidReview(errs);
   await rctx.admit();
-  return answered(review, decide(rctx, serverUser, s));
+  return answered(review, decide(rctx, rctx.user, s));
 }
 
 async function answerLocalSubjectAccessReview(review: KubeObject, rctx: ReviewContext): Promise<KubeObject> {
@@ -262,7 +266,7 @@ async function answerSelfSubjectRulesReview(review: KubeObject, rctx: ReviewCont
   const namespace = str(spec(review).namespace);
   if (namespace === '') throw KubeError.badRequest('no namespace on request');
   await rctx.admit();
-  const { rules, error } = rctx.authorizer.rulesFor(serverUser, namespace);
+  const { rules, error } = rctx.authorizer.rulesFor(rctx.user, namespace);
   const resourceRules: JSONObject[] = [];
   const nonResourceRules: JSONObject[] = [];
   for (const rule of rules) {
@@ -283,13 +287,14 @@ function withoutUndefined(o: JSONObject): JSONObject {
 }
 
 function userInfoOf(user: UserInfo): JSONObject {
-  return withoutUndefined({ username: user.username, uid: user.uid === '' ? undefined : user.uid, groups: [...user.groups] });
+  const extra = user.extra === undefined || Object.keys(user.extra).length === 0 ? undefined : user.extra;
+  return withoutUndefined({ username: user.username, uid: user.uid === '' ? undefined : user.uid, groups: [...user.groups], extra });
 }
 
 async function answerSelfSubjectReview(review: KubeObject, rctx: ReviewContext): Promise<KubeObject> {
   await rctx.admit();
   // A new review, made when asked: only its creation time and the requester.
-  return { kind: review.kind, apiVersion: review.apiVersion, metadata: { creationTimestamp: rctx.now }, status: { userInfo: userInfoOf(serverUser) } } as KubeObject;
+  return { kind: review.kind, apiVersion: review.apiVersion, metadata: { creationTimestamp: rctx.now }, status: { userInfo: userInfoOf(rctx.user) } } as KubeObject;
 }
 
 async function answerTokenReview(review: KubeObject, rctx: ReviewContext, token: string | undefined): Promise<KubeObject> {

@@ -7,6 +7,7 @@ import { negotiateFormat, sendJSON, type ResponseFormat } from './internal/http.
 import type { ResourceType } from './resourceType.js';
 import type { RequestInfo } from './router.js';
 import type { ServerContext } from './serverContext.js';
+import type { UserInfo } from './rbacAuthorizer.js';
 import { storeKey } from './storage/objectStore.js';
 import { buildTable, parseIncludeObject } from './table.js';
 
@@ -17,6 +18,8 @@ export interface RestRequest {
   info: RequestInfo;
   query: URLSearchParams;
   type: ResourceType;
+  /** Who the request acts as (the server's own identity, or the user it impersonates). @defaultValue {@link serverUser} */
+  user?: UserInfo;
 }
 
 /** Reads the current object under the request's name, shown in the request's version. */

@@ -5,13 +5,14 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KubeError, noopLogger, type Logger } from '@kubekit/core';
+import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { serveDiscovery } from './discovery.js';
 import { sendError, sendJSON, toKubeError } from './internal/http.js';
 import { serveOpenAPI } from './openapi.js';
 import { serveOpenAPIV2 } from './openapiV2.js';
 import { handleResourceRequest, resourceNotFound } from './restHandler.js';
+import { ImpersonationError, forbidden, requestUser } from './impersonation.js';
 import { parseRequestInfo } from './router.js';
 import type { ServerContext } from './serverContext.js';
 
@@ -97,6 +98,23 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     sendJSON(res, 401, new KubeError('Unauthorized', 'Unauthorized').toStatus());
     return;
   }
+  // Impersonation, then authorization of the impersonated user (the filters' order).
+  let user;
+  try {
+    user = requestUser(req);
+  } catch (err) {
+    if (!(err instanceof ImpersonationError)) throw err;
+    req.resume();
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end(`Internal Server Error: ${goQuote(req.url ?? '')}: ${err.message}\n`);
+    return;
+  }
+  const info = parseRequestInfo(method, path, url.searchParams);
+  const denied = forbidden(ctx.store, user, info);
+  if (denied !== undefined) {
+    req.resume();
+    throw denied;
+  }
   if (path === '/openapi/v2' && method === 'GET') {
     serveOpenAPIV2(options.catalog, req.headers.accept, res, options.customResourceFieldSelectors);
     return;
@@ -109,7 +127,6 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     }
     return;
   }
-  const info = parseRequestInfo(method, path, url.searchParams);
   if (!info.isResourceRequest) {
     if (method === 'GET' && serveDiscovery(options.catalog, path, req.headers.accept, res, options.serverAddress())) return;
     req.resume();
@@ -122,5 +139,5 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     notFound(options.catalog, path, res);
     return;
   }
-  await handleResourceRequest(ctx, { req, res, info, query: url.searchParams, type });
+  await handleResourceRequest(ctx, { req, res, info, query: url.searchParams, type, user });
 }

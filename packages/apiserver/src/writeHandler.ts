@@ -11,7 +11,7 @@ import { KubeError, FieldError, goJSON, goQuote, goSprint, isStackOverflow, json
 import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import type { AdmissionAttributes } from './admission.js';
 import { isReviewType, type ReviewResourceType } from './accessReviews.js';
-import { RbacAuthorizer } from './rbacAuthorizer.js';
+import { RbacAuthorizer, serverUser } from './rbacAuthorizer.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, strictProblems, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
@@ -809,7 +809,7 @@ async function answerReview(ctx: ServerContext, r: RestRequest, type: ReviewReso
   const review = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   if (!type.names.namespaced) delete review.metadata.namespace;
   const answer = await type.answer(review, {
-    authorizer: new RbacAuthorizer(ctx.store), namespace, now: wctx.now,
+    authorizer: new RbacAuthorizer(ctx.store), namespace, now: wctx.now, user: r.user ?? serverUser,
     admit: async () => { await ctx.admission?.validate({ ...attrs, object: review }); },
   });
   encodeAsGo(answer, type.names);

@@ -256,7 +256,8 @@ describe('startApiServer with a real kubectl', function () {
     expect(rule.stdout).to.equal('Prefix 80 site-tls');
     const classes = await kubectl('get', 'pc');
     expect(classes.stdout).to.match(/^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE\s+PREEMPTIONPOLICY\nbatch-low\s+-5\s+false\s+\d+s\s+Never\nsystem-cluster-critical\s+2000000000\s+false\s+\S+\s+PreemptLowerPriority\nsystem-node-critical\s+2000001000\s+false\s+\S+\s+PreemptLowerPriority\n$/);
-    const bindings = await kubectl('get', 'clusterrolebinding', '-o', 'wide');
+    // The bootstrap policy's bindings are there too, as on a cluster.
+    const bindings = await kubectl('get', 'clusterrolebinding', 'bob-reads', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });
   it('moves a ConfigMap from client-side to server-side apply, and answers a second manager with the conflict', async () => {

@@ -1,0 +1,106 @@
+/**
+ * Who a request acts as. The embedded server takes every request as {@link serverUser} (in
+ * `system:masters`), who may impersonate anyone: the `Impersonate-User`, `Impersonate-Group`,
+ * `Impersonate-Uid` and `Impersonate-Extra-<key>` headers make the request act as that user, as
+ * kube-apiserver's impersonation filter does (filters/impersonation.go): a ServiceAccount's user name
+ * (`system:serviceaccount:<namespace>:<name>`) brings its groups unless groups are named, and everyone but
+ * `system:anonymous` is in `system:authenticated`. Such a request is then authorized by RBAC as a
+ * cluster's apiserver authorizes it ({@link forbidden}): `kubectl --as=system:serviceaccount:ns:op get pods`
+ * answers what the operator's service account may do.
+ */
+import type { IncomingMessage } from 'node:http';
+import { KubeError, goQuote } from '@kubekit/core';
+import type { RequestInfo } from './router.js';
+import { RbacAuthorizer, serverUser, type AuthorizationRequest, type UserInfo } from './rbacAuthorizer.js';
+import type { ObjectStore } from './storage/objectStore.js';
+
+const saPrefix = 'system:serviceaccount:';
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Impersonation headers that name no user: answered as `responsewriters.InternalError` writes it, in plain text. */
+export class ImpersonationError extends Error {
+  override name = 'ImpersonationError';
+}
+
+/** `serviceaccount.SplitUsername`: the namespace and name of a service account's user name, if it is one. */
+function splitServiceAccount(username: string): [string, string] | undefined {
+  if (!username.startsWith(saPrefix)) return undefined;
+  const parts = username.slice(saPrefix.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts;
+  if (namespace.length > 63 || !dnsLabel.test(namespace) || name.length > 253 || !dnsSubdomain.test(name)) return undefined;
+  return [namespace, name];
+}
+
+/** A Go `%v` of a `v1.ObjectReference` (its seven string fields). */
+function reference(kind: string, name: string, apiVersion = '', fieldPath = ''): string {
+  return `{${kind}  ${name}  ${apiVersion}  ${fieldPath}}`;
+}
+
+/**
+ * The user a request acts as: {@link serverUser}, or the one its impersonation headers name.
+ *
+ * @throws ImpersonationError for groups, extras or a uid without a user (the filter's plain-text 500).
+ */
+export function requestUser(req: IncomingMessage): UserInfo {
+  const headers = req.headersDistinct;
+  const username = headers['impersonate-user']?.[0] ?? '';
+  const named = headers['impersonate-group'] ?? [];
+  const extra: Record<string, string[]> = {};
+  const refs: string[] = [];
+  if (username !== '') refs.push(splitServiceAccount(username) === undefined ? reference('User', username) : `{ServiceAccount ${splitServiceAccount(username)?.[0] ?? ''} ${splitServiceAccount(username)?.[1] ?? ''}    }`);
+  for (const g of named) refs.push(reference('Group', g));
+  for (const [header, values] of Object.entries(headers)) {
+    if (!header.startsWith('impersonate-extra-') || values === undefined) continue;
+    const key = decodeURIComponentSafe(header.slice('impersonate-extra-'.length));
+    extra[key] = [...(extra[key] ?? []), ...values];
+    for (const v of values) refs.push(reference('UserExtra', v, 'authentication.k8s.io/v1', key));
+  }
+  const uid = headers['impersonate-uid']?.[0] ?? '';
+  if (uid !== '') refs.push(reference('UID', uid, 'authentication.k8s.io/v1'));
+  if (username === '') {
+    if (refs.length > 0) throw new ImpersonationError(`requested [${refs.join(' ')}] without impersonating a user`);
+    return serverUser;
+  }
+  const sa = splitServiceAccount(username);
+  const groups = sa !== undefined && named.length === 0 ? ['system:serviceaccounts', `system:serviceaccounts:${sa[0]}`] : [...named];
+  if (username !== 'system:anonymous') {
+    if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
+  } else if (!groups.includes('system:unauthenticated')) groups.push('system:unauthenticated');
+  return { username, uid, groups, extra };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * The 403 an impersonated request gets when RBAC does not allow it (`responsewriters.Forbidden`), or
+ * undefined when it may go on. The server's own identity is never refused.
+ */
+export function forbidden(store: ObjectStore, user: UserInfo, info: RequestInfo): KubeError | undefined {
+  if (user === serverUser) return undefined;
+  const request: AuthorizationRequest = info.isResourceRequest
+    ? { resourceRequest: true, verb: info.verb, namespace: info.namespace, apiGroup: info.group, resource: info.resource, subresource: info.subresource, name: info.name }
+    : { resourceRequest: false, verb: info.verb, path: info.path };
+  const decision = new RbacAuthorizer(store).authorize(user, request);
+  if (decision.allowed) return undefined;
+  let message: string;
+  if (!request.resourceRequest) message = `User ${goQuote(user.username)} cannot ${request.verb} path ${goQuote(request.path)}`;
+  else {
+    const resource = request.subresource === '' ? request.resource : `${request.resource}/${request.subresource}`;
+    const where = request.namespace !== '' ? `in the namespace ${goQuote(request.namespace)}` : 'at the cluster scope';
+    message = `User ${goQuote(user.username)} cannot ${request.verb} resource ${goQuote(resource)} in API group ${goQuote(request.apiGroup)} ${where}`;
+  }
+  if (decision.reason !== '') message += `: ${decision.reason}`;
+  if (!request.resourceRequest) return new KubeError('Forbidden', `forbidden: ${message}`, { details: {} });
+  // The Status names the resource without its subresource (`deployments.apps "x" is forbidden`).
+  const qualified = request.apiGroup === '' ? request.resource : `${request.resource}.${request.apiGroup}`;
+  const subject = request.name === '' ? qualified : `${qualified} ${goQuote(request.name)}`;
+  return new KubeError('Forbidden', `${subject} is forbidden: ${message}`, { details: { name: request.name, group: request.apiGroup, kind: request.resource } });
+}
