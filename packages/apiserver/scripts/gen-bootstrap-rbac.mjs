@@ -10,26 +10,15 @@
 //   node --import tsx --conditions=kubekit-source packages/apiserver/scripts/gen-bootstrap-rbac.mjs
 // starts a reference server (packages/envtest; KUBEKIT_ENVTEST_DIR reuses a built binary).
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceApiServer } from '@kubekit/envtest';
+import { referenceGetter } from './reference-get.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bootstrap-rbac.json');
 const server = await startReferenceApiServer();
 
-function get(path) {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server.url), { ca: server.ca, headers: { Authorization: `Bearer ${server.token}`, Accept: 'application/json' }, timeout: 60_000 }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
-    });
-    req.on('timeout', () => req.destroy(new Error(`GET ${path}: timed out`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = referenceGetter(server.url, server.token, server.ca);
 
 try {
   const objects = [];

@@ -11,10 +11,10 @@
 // starts a reference server (packages/envtest; KUBEKIT_ENVTEST_DIR reuses a built binary), or reads a
 // running one when KUBEKIT_REFERENCE_URL, KUBEKIT_REFERENCE_TOKEN and KUBEKIT_REFERENCE_CA (a PEM file) are set.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceApiServer } from '@kubekit/envtest';
+import { referenceGetter } from './reference-get.mjs';
 import { accessReviewTypes } from '../src/accessReviews.ts';
 import { admissionRegistrationTypes } from '../src/admissionRegistration.ts';
 import { builtinResourceTypes } from '../src/builtinKinds.ts';
@@ -38,18 +38,7 @@ if (base === undefined) {
   ({ url: base, token, ca } = server);
 }
 
-function get(path, accept = 'application/json') {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { ca, headers: { Authorization: `Bearer ${token}`, Accept: accept }, timeout: 60_000 }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
-    });
-    req.on('timeout', () => req.destroy(new Error(`GET ${path}: timed out`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = referenceGetter(base, token, ca);
 
 function refsOf(value, into) {
   if (Array.isArray(value)) for (const v of value) refsOf(v, into);
