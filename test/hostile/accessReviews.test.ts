@@ -121,6 +121,8 @@ async function run(s: Send): Promise<void> {
   expect((await s('GET', '/api/v1/namespaces/default/configmaps/c', undefined, undefined, undefined, asAlice)).status).to.equal(200);
   expect((await s('GET', '/api/v1/namespaces/default/pods', undefined, undefined, undefined, { 'Impersonate-User': 'system:serviceaccount:default:op' })).status).to.equal(200);
   expect((await s('GET', '/api/v1/namespaces/default/pods', undefined, undefined, undefined, { 'Impersonate-User': 'bob', 'Impersonate-Group': 'system:masters' })).status).to.equal(200);
+  // A list or watch selecting one name by field is a request for that object (requestinfo.go): `resourceNames` allows it.
+  expect((await s('GET', '/api/v1/namespaces/default/secrets?fieldSelector=metadata.name%3D%3Ds1,type%3Dx', undefined, undefined, undefined, asAlice)).status).to.equal(200);
   const denials: [string, string, Record<string, string>, string][] = [
     ['POST', '/api/v1/namespaces/default/configmaps', asAlice, 'configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "default"'],
     ['GET', '/api/v1/pods', asAlice, 'pods is forbidden: User "alice" cannot list resource "pods" in API group "" at the cluster scope'],
@@ -129,6 +131,8 @@ async function run(s: Send): Promise<void> {
     ['GET', '/api/v1/namespaces/default/secrets?watch=1', asAlice, 'secrets is forbidden: User "alice" cannot watch resource "secrets" in API group "" in the namespace "default"'],
     ['DELETE', '/api/v1/namespaces/default/configmaps', asAlice, 'configmaps is forbidden: User "alice" cannot deletecollection resource "configmaps" in API group "" in the namespace "default"'],
     ['GET', '/metrics', asAlice, 'forbidden: User "alice" cannot get path "/metrics"'],
+    ['GET', '/api/v1/namespaces/default/secrets?fieldSelector=metadata.name%3Ds2&watch=1', asAlice, 'secrets "s2" is forbidden: User "alice" cannot watch resource "secrets" in API group "" in the namespace "default"'],
+    ['GET', '/api/v1/namespaces/default/secrets?fieldSelector=metadata.name!%3Ds1', asAlice, 'secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "default"'],
     ['GET', '/api/v1/namespaces/default/secrets', { 'Impersonate-User': 'system:serviceaccount:default:op' }, 'secrets is forbidden: User "system:serviceaccount:default:op" cannot list resource "secrets" in API group "" in the namespace "default"'],
     ['POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { 'Impersonate-User': 'system:anonymous' }, 'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope'],
   ];

@@ -30,7 +30,7 @@ import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject } from './internal/own.js';
-import { serverUser } from './rbacAuthorizer.js';
+import { serverUser, type UserInfo } from './rbacAuthorizer.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -47,6 +47,8 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   /** Warnings of the request: the webhooks' warnings are added. */
   wctx: WriteContext;
+  /** Who makes the request (the user it impersonates, if any). @defaultValue {@link serverUser} */
+  user?: UserInfo;
 }
 
 interface Rule {
@@ -166,13 +168,13 @@ export class Admission {
    * `object` nor `oldObject` (as the apiserver's delete handler calls them): they cannot change a
    * deletion, but they can deny it. `name` is empty for a delete of a collection.
    */
-  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean): Promise<void> {
-    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, wctx: deleteContext() });
+  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, user?: UserInfo): Promise<void> {
+    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, wctx: deleteContext(), user });
   }
 
   /** The validating webhooks of a DELETE, with the object about to be deleted as `oldObject`. */
-  validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject): Promise<void> {
-    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext() });
+  validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo): Promise<void> {
+    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(), user });
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {
@@ -259,7 +261,7 @@ export class Admission {
     const request: Record<string, unknown> = {
       uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),
       name: attrs.name, namespace: attrs.namespace, operation: attrs.operation,
-      userInfo: { username: serverUser.username, groups: [...serverUser.groups] },
+      userInfo: admissionUserInfo(attrs.user ?? serverUser),
       object: object ?? null, oldObject: oldObject ?? null, dryRun: attrs.dryRun,
       options: { apiVersion: 'meta.k8s.io/v1', kind: `${attrs.operation === 'CREATE' ? 'Create' : attrs.operation === 'UPDATE' ? 'Update' : 'Delete'}Options` },
     };
@@ -321,4 +323,13 @@ export class Admission {
     const reason = isStatusReason(reasonText) ? reasonText : (reasonsByCode[code] ?? 'Unknown');
     return new KubeError(reason, message, { code, ...(isObject(status?.details) ? { details: status.details } : {}) });
   }
+}
+
+/** authentication/v1 `UserInfo` as an AdmissionReview carries it (empty members left out). */
+function admissionUserInfo(user: UserInfo): Record<string, unknown> {
+  const info: Record<string, unknown> = { username: user.username };
+  if (user.uid !== undefined && user.uid !== '') info.uid = user.uid;
+  if (user.groups.length > 0) info.groups = [...user.groups];
+  if (user.extra !== undefined && Object.keys(user.extra).length > 0) info.extra = user.extra;
+  return info;
 }

@@ -14,6 +14,7 @@ import { storeKey } from './storage/objectStore.js';
 import { maxRetries } from './writeHandler.js';
 import { cloneJSON } from './internal/own.js';
 import { queryBool } from './internal/queryBool.js';
+import type { UserInfo } from './rbacAuthorizer.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -23,9 +24,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
-  await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun);
+  await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun, r.user);
   r.type.refuseDeletion?.(r.info.name);
-  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun);
+  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, r.user);
   respondDeleted(ctx, r, view);
 }
 
@@ -240,8 +241,10 @@ export function preconditionConflict(kind: { group: string; kind: string }, name
  * `Delete` does: a kind with graceful deletion (Pods) is first written with its deletion timestamp and
  * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
  * the update, then the deletion); finalizers (and deferred deletions) only mark the object deleting.
+ * `user` is who asked, for the admission webhooks (the server itself when undefined: the garbage
+ * collector, the namespace finalizer).
  */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean): Promise<KubeObject> {
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo): Promise<KubeObject> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
@@ -249,7 +252,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
     if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
-    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view);
+    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view, user);
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
@@ -297,7 +300,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
   const { dryRun } = options;
-  await ctx.admission?.mutateDelete(type, namespace, '', dryRun);
+  await ctx.admission?.mutateDelete(type, namespace, '', dryRun, r.user);
   const selection = selectionOf(type, namespace, opts);
   // The apiserver lists through its watch cache here too: a resourceVersion not reached yet is waited for.
   const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, () => requestSignal(r.res));
@@ -306,7 +309,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const items = listed.items;
   for (const o of listed.items) {
     try {
-      await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun);
+      await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user);
     } catch (err) {
       if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
     }

@@ -10,6 +10,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { KubeError, goQuote } from '@kubekit/core';
+import { SelectorParseError, parseFieldSelector } from '@kubekit/selectors';
+import { pathSegmentErrors } from './objectMeta.js';
 import type { RequestInfo } from './router.js';
 import { RbacAuthorizer, serverUser, type AuthorizationRequest, type UserInfo } from './rbacAuthorizer.js';
 import type { ObjectStore } from './storage/objectStore.js';
@@ -38,12 +40,21 @@ function reference(kind: string, name: string, apiVersion = '', fieldPath = ''):
   return `{${kind}  ${name}  ${apiVersion}  ${fieldPath}}`;
 }
 
+/** Whether any header is an impersonation header (most requests have none: their headers are not copied). */
+function impersonates(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length > 12 && raw[i].slice(0, 12).toLowerCase() === 'impersonate-') return true;
+  }
+  return false;
+}
+
 /**
  * The user a request acts as: {@link serverUser}, or the one its impersonation headers name.
  *
  * @throws ImpersonationError for groups, extras or a uid without a user (the filter's plain-text 500).
  */
 export function requestUser(req: IncomingMessage): UserInfo {
+  if (!impersonates(req.rawHeaders)) return serverUser;
   const headers = req.headersDistinct;
   const username = headers['impersonate-user']?.[0] ?? '';
   const named = headers['impersonate-group'] ?? [];
@@ -80,13 +91,31 @@ function decodeURIComponentSafe(s: string): string {
 }
 
 /**
+ * The name a list or watch selects with `fieldSelector=metadata.name=…`: requestinfo.go authorizes it as a
+ * request for that object (so a rule with `resourceNames` allows watching one object), when the selector
+ * parses and the name is a valid path segment.
+ */
+function selectedName(info: RequestInfo, query: URLSearchParams): string {
+  const text = query.get('fieldSelector');
+  if ((info.verb !== 'list' && info.verb !== 'watch') || text === null || text === '') return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(text).requiresExactMatch('metadata.name');
+  } catch (err) {
+    if (err instanceof SelectorParseError) return '';
+    throw err;
+  }
+  return name !== undefined && pathSegmentErrors(name, false).length === 0 ? name : '';
+}
+
+/**
  * The 403 an impersonated request gets when RBAC does not allow it (`responsewriters.Forbidden`), or
  * undefined when it may go on. The server's own identity is never refused.
  */
-export function forbidden(store: ObjectStore, user: UserInfo, info: RequestInfo): KubeError | undefined {
+export function forbidden(store: ObjectStore, user: UserInfo, info: RequestInfo, query: URLSearchParams): KubeError | undefined {
   if (user === serverUser) return undefined;
   const request: AuthorizationRequest = info.isResourceRequest
-    ? { resourceRequest: true, verb: info.verb, namespace: info.namespace, apiGroup: info.group, resource: info.resource, subresource: info.subresource, name: info.name }
+    ? { resourceRequest: true, verb: info.verb, namespace: info.namespace, apiGroup: info.group, resource: info.resource, subresource: info.subresource, name: info.name || selectedName(info, query) }
     : { resourceRequest: false, verb: info.verb, path: info.path };
   const decision = new RbacAuthorizer(store).authorize(user, request);
   if (decision.allowed) return undefined;

@@ -110,7 +110,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   const info = parseRequestInfo(method, path, url.searchParams);
-  const denied = forbidden(ctx.store, user, info);
+  const denied = forbidden(ctx.store, user, info, url.searchParams);
   if (denied !== undefined) {
     req.resume();
     throw denied;

@@ -430,7 +430,7 @@ function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
 }
 
 function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', namespace: string, name: string, dryRun: boolean, wctx: WriteContext): AdmissionAttributes {
-  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx };
+  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx, user: r.user };
 }
 
 /** The `group/version` (`version` for the core group) a resource is served in. */

@@ -181,6 +181,19 @@ describe('admission webhooks in the embedded server', function () {
     expect(webhook.calls[0].review.request.object?.data).to.deep.equal({ a: '2' });
   });
 
+  it('names the user a request impersonates in the review\'s userInfo, and the server\'s own identity otherwise (AdmissionReview request.userInfo)', async () => {
+    await configure('Validating', 'who', [hook('who.example.com', '/who', { rules: [{ operations: ['CREATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })]);
+    expect((await client.post(cms, configMap('mine'))).status).to.equal(201);
+    const impersonating = { 'Impersonate-User': 'bob', 'Impersonate-Group': 'system:masters', 'Impersonate-Extra-Team': 'a' };
+    expect((await client.request('POST', cms, configMap('bobs'), 'application/json', impersonating)).status).to.equal(201);
+    expect((await client.request('DELETE', `${cms}/bobs`, undefined, undefined, impersonating)).status).to.equal(200);
+    expect(webhook.calls.map((c) => c.review.request.userInfo)).to.deep.equal([
+      { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] },
+      { username: 'bob', groups: ['system:masters', 'system:authenticated'], extra: { team: ['a'] } },
+      { username: 'bob', groups: ['system:masters', 'system:authenticated'], extra: { team: ['a'] } },
+    ]);
+  });
+
   it('sends DELETEs with the object being deleted as oldObject, and refuses them when denied', async () => {
     expect((await client.post(cms, configMap('keep'))).status).to.equal(201);
     webhook.answers.set('/delete', (review) => (review.request.oldObject?.metadata.name === 'keep' ? { allowed: false, status: { message: 'kept', code: 403 } } : { allowed: true }));
