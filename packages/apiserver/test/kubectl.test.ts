@@ -260,6 +260,21 @@ describe('startApiServer with a real kubectl', function () {
     const bindings = await kubectl('get', 'clusterrolebinding', 'bob-reads', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);
   });
+  it('answers kubectl auth can-i (as itself, as an impersonated service account, --list) and kubectl auth whoami (reviews sent as protobuf)', async () => {
+    expect((await kubectl('auth', 'can-i', 'delete', 'nodes')).stdout).to.equal('yes\n');
+    expect((await kubectl('create', 'role', 'op-reader', '--verb=get,list', '--resource=configmaps')).code).to.equal(0);
+    expect((await kubectl('create', 'rolebinding', 'op-reads', '--role=op-reader', '--serviceaccount=default:op')).code).to.equal(0);
+    const as = '--as=system:serviceaccount:default:op';
+    expect((await kubectl('auth', 'can-i', 'list', 'configmaps', as)).stdout).to.equal('yes\n');
+    const denied = await kubectl('auth', 'can-i', 'delete', 'configmaps', as);
+    expect([denied.code, denied.stdout]).to.deep.equal([1, 'no\n']);
+    const list = await kubectl('auth', 'can-i', '--list', as);
+    expect(list.stdout).to.match(/^configmaps\s+\[\]\s+\[\]\s+\[get list\]$/m);
+    expect((await kubectl('auth', 'whoami', as, '-o', 'jsonpath={.status.userInfo.groups}')).stdout).to.equal('["system:serviceaccounts","system:serviceaccounts:default","system:authenticated"]');
+    const forbidden = await kubectl('get', 'secrets', as);
+    expect(forbidden.stderr).to.equal('Error from server (Forbidden): secrets is forbidden: User "system:serviceaccount:default:op" cannot list resource "secrets" in API group "" in the namespace "default"\n');
+  });
+
   it('moves a ConfigMap from client-side to server-side apply, and answers a second manager with the conflict', async () => {
     const file = join(dir, 'settings.yaml');
     const manifest = (a: string, b: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "${a}"\n  b: "${b}"\n`;
