@@ -436,11 +436,15 @@ function checkCustom(value: unknown, shape: Shape, struct: string, field: string
   switch (shape.n) {
     case quantityType:
       return quantityError(value);
-    case timeType: {
+    case timeType:
+    case microTimeType: {
       // metav1.Time reads a JSON string and parses it as RFC 3339; anything else fails the string decode.
       if (typeof value !== 'string') return { value: valueWord(value), struct, field, type: 'string' };
       const t = parseRFC3339(value);
-      return t.ok ? undefined : t.error;
+      if (t.ok || shape.n === timeType) return t.ok ? undefined : t.error;
+      // MicroTime parses with RFC3339Micro: the same words up to the seconds, where this one stops (a text
+      // RFC 3339 takes but whose fraction is not six digits is left for the encoder, as before).
+      return t.error.replace('"2006-01-02T15:04:05Z07:00"', '"2006-01-02T15:04:05.000000Z07:00"');
     }
     case intOrStringType:
       // A string is taken as it is; anything else is decoded as an int32.

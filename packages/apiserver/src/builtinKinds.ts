@@ -1,19 +1,19 @@
 /**
- * The built-in kinds the embedded server stores: Namespaces, ConfigMaps, Secrets, Events, Pods and
+ * The built-in kinds the embedded server stores: Namespaces, ConfigMaps, Secrets, Pods and
  * coordination.k8s.io Leases — generic storage with each kind's field selectors (from
  * `@kubekit/attrs`), Table columns, and the few strategy rules operators notice (namespace phase and
  * finalizer, Secret `stringData`, config key validation, Pod status kept apart from spec).
  *
  * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
- * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Services,
+ * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts, Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
-import { isConfigMapKey, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
+import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
 import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
@@ -47,9 +47,35 @@ export interface SubresourceStrategy {
   validateUpdate(o: KubeObject, old: KubeObject): FieldError[];
 }
 
+/**
+ * The storage of another resource that a kind is a view of (events.k8s.io Events are stored as core
+ * Events): its group-resource, and the conversions between its stored form and this kind's.
+ */
+export interface BuiltinStorage {
+  groupResource: GroupResource;
+  /** The kind and version stored. */
+  kind: { group: string; version: string; kind: string };
+  /** The stored object in this kind's version. */
+  fromStorage: (stored: KubeObject) => KubeObject;
+  /** This kind's object in the stored form (written as encoding/json writes it afterwards). */
+  toStorage: (o: KubeObject) => KubeObject;
+}
+
 /** How one built-in kind is served: names, Table columns and its strategy rules. */
 export interface BuiltinSpec {
   names: Omit<ResourceNames, 'verbs' | 'categories' | 'listKind'> & { categories?: string[] };
+  /** Stored in another resource's bucket, converted. @defaultValue its own bucket, as it is */
+  storage?: BuiltinStorage;
+  /**
+   * The group of the internal kind that validation errors name, when not the served one
+   * (`Event "x" is invalid` for events.k8s.io: its internal type is the core Event). @defaultValue the group
+   */
+  internalGroup?: string;
+  /**
+   * A printer of its own, in place of `columns`, `age` and `wide`: every cell of a row, for the columns
+   * the apiserver publishes in their order (the Event printer puts `Name` last).
+   */
+  printer?: (o: KubeObject, now: number) => unknown[];
   /** The columns between `Name` and `Age`. */
   columns?: BuiltinColumn[];
   /** The columns after `Age` (kubectl's `-o wide` ones, priority 1). */
@@ -148,6 +174,8 @@ export class BuiltinResourceType implements ResourceType {
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
   readonly watchCache: boolean;
+  readonly internalGroup?: string;
+  readonly storageKind?: { group: string; version: string; kind: string };
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
   private columns: TableColumnDefinition[] | undefined;
@@ -155,7 +183,9 @@ export class BuiltinResourceType implements ResourceType {
   constructor(private readonly spec: BuiltinSpec) {
     this.names = { ...spec.names, listKind: `${spec.names.kind}List`, verbs: spec.verbs ?? allVerbs, categories: spec.names.categories ?? [] };
     this.groupResource = { group: spec.names.group, resource: spec.names.resource };
-    this.bucket = bucketOf(this.groupResource);
+    this.bucket = bucketOf(spec.storage?.groupResource ?? this.groupResource);
+    if (spec.internalGroup !== undefined) this.internalGroup = spec.internalGroup;
+    if (spec.storage !== undefined) this.storageKind = spec.storage.kind;
     this.allowUnconditionalUpdate = spec.allowUnconditionalUpdate ?? true;
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
@@ -179,14 +209,14 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   fromStorage(stored: KubeObject): KubeObject {
-    return stored;
+    return this.spec.storage === undefined ? stored : this.spec.storage.fromStorage(stored);
   }
 
   toStorage(object: KubeObject): KubeObject {
     // What the apiserver stores is what encoding/json writes from the Go object (strategies and
     // defaults may have set empty values since the decode).
     encodeAsGo(object, this.names);
-    return object;
+    return this.spec.storage === undefined ? object : this.spec.storage.toStorage(object);
   }
 
   fieldSet(object: KubeObject): FieldSet {
@@ -202,6 +232,9 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   tableColumns(): TableColumnDefinition[] {
+    if (this.columns === undefined && this.spec.printer !== undefined) {
+      this.columns = (publishedTableColumns(this.names.group, this.names.version, this.names.resource) ?? [nameColumn]).map((c) => ({ ...c }));
+    }
     if (this.columns === undefined) {
       const def = (c: BuiltinColumn): TableColumnDefinition => ({ format: '', description: '', ...c.def });
       const age = this.spec.age === false ? [] : [builtinAgeColumn];
@@ -215,6 +248,7 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   tableCells(object: KubeObject, now: number): unknown[] {
+    if (this.spec.printer !== undefined) return this.spec.printer(object, now);
     const age = this.spec.age === false ? [] : [ageCell(object, now)];
     return [object.metadata.name ?? '', ...(this.spec.columns ?? []).map((c) => c.cell(object, now)), ...age, ...(this.spec.wide ?? []).map((c) => c.cell(object, now))];
   }
@@ -385,38 +419,6 @@ function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldEr
       if (f === 'data' && isObject(obj.binaryData) && Object.hasOwn(obj.binaryData, k)) errs.push(invalid(FieldPath.root(f).key(k), k, 'duplicate of key present in binaryData'));
     }
   }
-  return errs;
-}
-
-/**
- * `legacyValidateEvent` (what a core/v1 Event is held to): an event without `eventTime` names an involved
- * object in its own namespace (or none, in `default` or no namespace); one with `eventTime` needs the
- * reporting controller and instance, an action and a reason, within their lengths; and the namespace is a
- * DNS-1123 subdomain.
- */
-function validateLegacyEvent(o: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-  const namespace = o.metadata.namespace ?? '';
-  const involvedNamespace = text(isObject(o.involvedObject) ? o.involvedObject.namespace : undefined);
-  const mismatch = (): FieldError => invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace');
-  const eventTime = o.eventTime;
-  if (eventTime === undefined || eventTime === null || eventTime === '') {
-    if (involvedNamespace === '' ? namespace !== '' && namespace !== 'default' : namespace !== involvedNamespace) errs.push(mismatch());
-  } else {
-    if (involvedNamespace === '' && namespace !== 'default' && namespace !== 'kube-system') errs.push(mismatch());
-    const controller = text(o.reportingComponent);
-    if (controller === '') errs.push(required('reportingComponent', ''));
-    for (const msg of isQualifiedName(controller)) errs.push(invalid('reportingComponent', controller, msg));
-    const limited: [string, number, boolean][] = [['reportingInstance', 128, true], ['action', 128, true], ['reason', 128, true], ['message', 1024, false]];
-    for (const [field, limit, needed] of limited) {
-      const value = text(o[field]);
-      if (needed && value === '') errs.push(required(field, ''));
-      // Go's len: bytes.
-      if (Buffer.byteLength(value) > limit) errs.push(invalid(field, '', `can have at most ${limit} characters`));
-    }
-  }
-  for (const msg of isDNS1123Subdomain(namespace)) errs.push(invalid('namespace', namespace, msg));
   return errs;
 }
 
@@ -599,19 +601,6 @@ export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinReso
       normalize: mergeStringData,
       validateCreate: validateSecret,
       validateUpdate: (o, old) => [...(o.type === old.type ? [] : [invalid('type', o.type ?? '', 'field is immutable')]), ...immutableData(o, old, ['data']), ...validateSecret(o)],
-    }),
-    new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'pathSegment' },
-      watchCache: false,
-      // ValidateEventCreate/ValidateEventUpdate for core/v1: legacyValidateEvent only.
-      strategyValidatesMeta: false,
-      validate: validateLegacyEvent,
-      columns: [
-        { def: { name: 'Type', type: 'string', priority: 0 }, cell: (o) => o.type ?? '' },
-        { def: { name: 'Reason', type: 'string', priority: 0 }, cell: (o) => o.reason ?? '' },
-        { def: { name: 'Object', type: 'string', priority: 0 }, cell: (o) => (isObject(o.involvedObject) ? `${String(o.involvedObject.kind ?? '').toLowerCase()}/${String(o.involvedObject.name ?? '')}` : '') },
-        { def: { name: 'Message', type: 'string', priority: 0 }, cell: (o) => o.message ?? '' },
-      ],
     }),
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'],

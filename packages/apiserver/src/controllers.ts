@@ -20,7 +20,7 @@ import type { ResourceCatalog } from './catalog.js';
 import { crdBucket, nameConflict } from './crdRegistry.js';
 import { customResourceCleanupFinalizer, setCondition } from './crdResource.js';
 import { timestamp } from './objectMeta.js';
-import type { ResourceType } from './resourceType.js';
+import { storedResourceOf, type ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey, type StoreEvent } from './storage/objectStore.js';
 import { cloneJSON, isObject } from './internal/own.js';
@@ -199,7 +199,7 @@ export class Controllers {
       if (prefix !== '' && !key.startsWith(prefix)) continue;
       const name = o.metadata.name ?? '';
       if ((o.metadata.finalizers ?? []).length === 0) {
-        await store.delete(type.groupResource, key, name, { rv: o.metadata.resourceVersion }).durable;
+        await store.delete(storedResourceOf(type), key, name, { rv: o.metadata.resourceVersion }).durable;
         continue;
       }
       remaining++;
@@ -208,7 +208,7 @@ export class Controllers {
         marked.metadata.deletionTimestamp = now;
         marked.metadata.deletionGracePeriodSeconds = 0;
         if (typeof marked.metadata.generation === 'number' && marked.metadata.generation > 0) marked.metadata.generation++;
-        await store.update(type.groupResource, storeKey(o.metadata.namespace ?? '', name), name, marked, o.metadata.resourceVersion).durable;
+        await store.update(storedResourceOf(type), storeKey(o.metadata.namespace ?? '', name), name, marked, o.metadata.resourceVersion).durable;
       }
     }
     return remaining;

@@ -7,7 +7,7 @@ import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/n
 import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
 import { listObjects, parseInt64, parseListOptions, selectionOf, withoutTypeMeta } from './listing.js';
 import { timestamp } from './objectMeta.js';
-import type { ResourceType } from './resourceType.js';
+import { storedResourceOf, type ResourceType } from './resourceType.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
@@ -257,7 +257,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
     const deleteNow = async (): Promise<KubeObject> => {
-      if (!dryRun) await ctx.store.delete(type.groupResource, key, name, { rv: current.metadata.resourceVersion }).durable;
+      if (!dryRun) await ctx.store.delete(storedResourceOf(type), key, name, { rv: current.metadata.resourceVersion }).durable;
       return view;
     };
     // Most deletions: no grace period, no finalizer; no copy of the object is made.
@@ -284,11 +284,11 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       if (attempt >= maxRetries) throw KubeError.conflict(type.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       continue;
     }
-    const write = ctx.store.update(type.groupResource, key, name, stored, current.metadata.resourceVersion);
+    const write = ctx.store.update(storedResourceOf(type), key, name, stored, current.metadata.resourceVersion);
     await write.durable;
     const written = write.event.object;
     // A graceful deletion with no grace period and no finalizer: the update, then the deletion.
-    if (grace === 0 && !pending) await ctx.store.delete(type.groupResource, key, name, { rv: written.metadata.resourceVersion }).durable;
+    if (grace === 0 && !pending) await ctx.store.delete(storedResourceOf(type), key, name, { rv: written.metadata.resourceVersion }).durable;
     return type.fromStorage(written);
   }
 }

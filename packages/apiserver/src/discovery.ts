@@ -23,7 +23,8 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
     if (n.categories.length > 0) r.categories = [...n.categories];
     // Only what is stored has a storage version: reviews are answered, not kept.
-    if (!isReviewType(t)) r.storageVersionHash = storageVersionHash(n.group, n.version, n.kind);
+    const stored = t.storageKind ?? n;
+    if (!isReviewType(t)) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];
     for (const sub of n.objectSubresources ?? []) subs.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });

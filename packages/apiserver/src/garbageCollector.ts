@@ -20,7 +20,7 @@
 import type { KubeObject, OwnerReference } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { deleteOne, foregroundFinalizer, orphanFinalizer } from './deleteHandler.js';
-import type { ResourceType } from './resourceType.js';
+import { storedResourceOf, type ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey, type StoreEvent } from './storage/objectStore.js';
 import { cloneJSON } from './internal/own.js';
@@ -242,7 +242,7 @@ export class GarbageCollector {
     const view = await type.fromStorage(obj);
     const [, name] = splitKey(node.key);
     if (remaining.length === 0 && view.metadata.deletionGracePeriodSeconds === 0 && !(type.deferDeletion?.(view) ?? false)) {
-      await this.ctx.store.delete(type.groupResource, node.key, name, { rv: obj.metadata.resourceVersion }).durable;
+      await this.ctx.store.delete(storedResourceOf(type), node.key, name, { rv: obj.metadata.resourceVersion }).durable;
       return;
     }
     await this.writeMetadata(type, node, obj, (m) => {
@@ -255,7 +255,7 @@ export class GarbageCollector {
     const next = cloneJSON(obj);
     change(next.metadata);
     const [, name] = splitKey(node.key);
-    await this.ctx.store.update(type.groupResource, node.key, name, next, obj.metadata.resourceVersion).durable;
+    await this.ctx.store.update(storedResourceOf(type), node.key, name, next, obj.metadata.resourceVersion).durable;
   }
 }
 

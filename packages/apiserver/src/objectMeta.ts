@@ -274,6 +274,14 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, also
   ];
 }
 
+/**
+ * The core `ValidateObjectMetaUpdate` a kind's strategy runs itself, without rest.BeforeUpdate's generic
+ * checks: for a kind whose own errors come in an order of their own (events.k8s.io Events).
+ */
+export function validateStrategyObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+  return metaUpdate(meta, old, FieldPath.root('metadata'), true);
+}
+
 /** ValidateObjectMetaAccessorUpdate (apimachinery), and with `core` the core kinds' finalizer name rule. */
 function metaUpdate(meta: ObjectMeta, old: ObjectMeta, p: FieldPath, core: boolean): FieldError[] {
   const errs: FieldError[] = [];

@@ -8,6 +8,7 @@
 import type { ReplicasPathMappings } from './managedFields/scaleHandler.js';
 import type { FieldError, GroupResource, KubeError, KubeObject } from '@kubekit/core';
 import type { TypeNode } from './managedFields/schema.js';
+import type { StoredResource } from './storage/objectStore.js';
 
 /** A field set: field label → value, or a getter computing one field on demand. */
 export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
@@ -121,6 +122,16 @@ export interface ResourceType {
   readonly groupResource: GroupResource;
   /** The storage bucket (shared by every version of the resource). */
   readonly bucket: string;
+  /**
+   * The group of the internal kind validation errors name, when not the served one (events.k8s.io Events
+   * are validated as the core Event: `Event "x" is invalid`). @defaultValue `names.group`
+   */
+  readonly internalGroup?: string;
+  /**
+   * The group, version and kind objects are stored as, when another resource's (discovery's
+   * `storageVersionHash` is of the storage version). @defaultValue the served ones
+   */
+  readonly storageKind?: { group: string; version: string; kind: string };
   /** Whether `PUT` without `metadata.resourceVersion` is allowed (unconditional update). */
   readonly allowUnconditionalUpdate: boolean;
   /** A `Warning` to return for every request (deprecated versions). */
@@ -222,4 +233,9 @@ export interface ResourceType {
    * Without it, a deletion is immediate (or waits for finalizers).
    */
   gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
+}
+
+/** What a write of `type`'s objects names to the store: its group-resource (for errors) and its bucket. */
+export function storedResourceOf(type: ResourceType): StoredResource {
+  return { ...type.groupResource, bucket: type.bucket };
 }

@@ -32,7 +32,7 @@ import { encodeAsGo, hasGoType, mergePatchedTextAsGo } from './builtinGoJSON.js'
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
-import type { ResourceType, WriteContext } from './resourceType.js';
+import { storedResourceOf, type ResourceType, type WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { cloneJSON, isObject } from './internal/own.js';
@@ -446,7 +446,7 @@ function writtenGroupKind(obj: KubeObject): { group: string; kind: string } {
 }
 
 function invalid(type: ResourceType, name: string, errs: FieldError[]): KubeError {
-  return KubeError.invalid({ group: type.names.group, kind: type.names.kind }, name, errs);
+  return KubeError.invalid({ group: type.internalGroup ?? type.names.group, kind: type.names.kind }, name, errs);
 }
 
 /** Create, update or patch, by verb and subresource. */
@@ -793,7 +793,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   if (typeof requestedRV === 'string' && /^\d+$/.test(requestedRV) && BigInt(requestedRV) > 0n && BigInt(requestedRV) < 2n ** 64n) {
     throw new KubeError('Unknown', 'resourceVersion should not be set on objects to be created');
   }
-  const write = ctx.store.create(type.groupResource, key, name, stored);
+  const write = ctx.store.create(storedResourceOf(type), key, name, stored);
   await write.durable;
   sendWarnings(r, wctx);
   respondObject(ctx, r, 201, await type.fromStorage(write.event.object));
@@ -890,7 +890,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
       return;
     }
     if (finalized) {
-      const write = ctx.store.delete(type.groupResource, key, info.name, { rv: expected });
+      const write = ctx.store.delete(storedResourceOf(type), key, info.name, { rv: expected });
       await write.durable;
       sendWarnings(r, wctx);
       respond(ctx, r, await type.fromStorage(stored));
@@ -901,7 +901,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
       respond(ctx, r, await type.fromStorage(current));
       return;
     }
-    const write = ctx.store.update(type.groupResource, key, info.name, stored, expected);
+    const write = ctx.store.update(storedResourceOf(type), key, info.name, stored, expected);
     await write.durable;
     sendWarnings(r, wctx);
     respond(ctx, r, await type.fromStorage(write.event.object));

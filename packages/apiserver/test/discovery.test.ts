@@ -34,8 +34,8 @@ describe('serveDiscovery', () => {
     const r = await client.get('/apis');
     expect(r.body.kind).to.equal('APIGroupList');
     const groups = (r.body.groups as { name: string; preferredVersion: { groupVersion: string } }[]);
-    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'stable.example.com']);
-    expect(groups[11].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
+    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'coordination.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'stable.example.com']);
+    expect(groups[12].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
     const group = await client.get('/apis/stable.example.com');
     expect(group.body).to.deep.include({ kind: 'APIGroup', name: 'stable.example.com' });
     expect(group.body.versions.map((v: { version: string }) => v.version)).to.deep.equal(['v1', 'v1beta1']);
@@ -52,6 +52,11 @@ describe('serveDiscovery', () => {
   it('lists scheduling.k8s.io/v1 PriorityClasses, cluster-scoped, with the pc short name', async () => {
     const r = await client.get('/apis/scheduling.k8s.io/v1');
     expect(r.body.resources).to.deep.equal([{ name: 'priorityclasses', singularName: 'priorityclass', namespaced: false, kind: 'PriorityClass', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['pc'], storageVersionHash: '1QwjyaZjj3Y=' }]);
+  });
+
+  it('lists events.k8s.io/v1 Events, with the storage version hash of the core/v1 Events they are stored as', async () => {
+    const r = await client.get('/apis/events.k8s.io/v1');
+    expect(r.body.resources).to.deep.equal([{ name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ev'], storageVersionHash: 'r2yiGXH7wu8=' }]);
   });
 
   it('gives CRDs the crd and crds short names', async () => {

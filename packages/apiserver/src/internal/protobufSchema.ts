@@ -34,7 +34,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "authorization.k8s.io/v1/SelfSubjectRulesReview": "authorization.SelfSubjectRulesReview",
   "authentication.k8s.io/v1/TokenReview": "authentication.TokenReview",
   "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview",
-  "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass"
+  "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass",
+  "events.k8s.io/v1/Event": "events.Event"
 };
 
 /** The messages, by package-qualified name. */
@@ -138,6 +139,7 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "core.EphemeralContainer": [[1,"","core.EphemeralContainerCommon",0],[2,"targetContainerName","string",0]],
   "core.EphemeralContainerCommon": [[1,"name","string",0],[2,"image","string",0],[3,"command","string",1],[4,"args","string",1],[5,"workingDir","string",0],[6,"ports","core.ContainerPort",1],[19,"envFrom","core.EnvFromSource",1],[7,"env","core.EnvVar",1],[8,"resources","core.ResourceRequirements",0],[23,"resizePolicy","core.ContainerResizePolicy",1],[24,"restartPolicy","string",0],[25,"restartPolicyRules","core.ContainerRestartRule",1],[9,"volumeMounts","core.VolumeMount",1],[21,"volumeDevices","core.VolumeDevice",1],[10,"livenessProbe","core.Probe",0],[11,"readinessProbe","core.Probe",0],[22,"startupProbe","core.Probe",0],[12,"lifecycle","core.Lifecycle",0],[13,"terminationMessagePath","string",0],[20,"terminationMessagePolicy","string",0],[14,"imagePullPolicy","string",0],[15,"securityContext","core.SecurityContext",0],[16,"stdin","bool",0],[17,"stdinOnce","bool",0],[18,"tty","bool",0]],
   "core.EphemeralVolumeSource": [[1,"volumeClaimTemplate","core.PersistentVolumeClaimTemplate",0]],
+  "core.EventSource": [[1,"component","string",0],[2,"host","string",0]],
   "core.ExecAction": [[1,"command","string",1]],
   "core.FCVolumeSource": [[1,"targetWWNs","string",1],[2,"lun","int32",0],[3,"fsType","string",0],[4,"readOnly","bool",0],[5,"wwids","string",1]],
   "core.FileKeySelector": [[1,"volumeName","string",0],[2,"path","string",0],[3,"key","string",0],[4,"optional","bool",0]],
@@ -241,6 +243,8 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "core.VsphereVirtualDiskVolumeSource": [[1,"volumePath","string",0],[2,"fsType","string",0],[3,"storagePolicyName","string",0],[4,"storagePolicyID","string",0]],
   "core.WeightedPodAffinityTerm": [[1,"weight","int32",0],[2,"podAffinityTerm","core.PodAffinityTerm",0]],
   "core.WindowsSecurityContextOptions": [[1,"gmsaCredentialSpecName","string",0],[2,"gmsaCredentialSpec","string",0],[3,"runAsUserName","string",0],[4,"hostProcess","bool",0]],
+  "events.Event": [[1,"metadata","meta.ObjectMeta",0],[2,"eventTime","meta.MicroTime",0],[3,"series","events.EventSeries",0],[4,"reportingController","string",0],[5,"reportingInstance","string",0],[6,"action","string",0],[7,"reason","string",0],[8,"regarding","core.ObjectReference",0],[9,"related","core.ObjectReference",0],[10,"note","string",0],[11,"type","string",0],[12,"deprecatedSource","core.EventSource",0],[13,"deprecatedFirstTimestamp","meta.Time",0],[14,"deprecatedLastTimestamp","meta.Time",0],[15,"deprecatedCount","int32",0]],
+  "events.EventSeries": [[1,"count","int32",0],[2,"lastObservedTime","meta.MicroTime",0]],
   "meta.Condition": [[1,"type","string",0],[2,"status","string",0],[3,"observedGeneration","int64",0],[4,"lastTransitionTime","meta.Time",0],[5,"reason","string",0],[6,"message","string",0]],
   "meta.DeleteOptions": [[1,"gracePeriodSeconds","int64",0],[2,"preconditions","meta.Preconditions",0],[3,"orphanDependents","bool",0],[4,"propagationPolicy","string",0],[5,"dryRun","string",1],[6,"ignoreStoreReadErrorWithClusterBreakingPotential","bool",0]],
   "meta.FieldSelectorRequirement": [[1,"key","string",0],[2,"operator","string",0],[3,"values","string",1]],

@@ -296,11 +296,28 @@ function entryTime(ctx: FieldManagerContext): string | undefined {
   return ctx.subresource === 'scale' ? undefined : ctx.now;
 }
 
+/** The group of an apiVersion (`''` for `v1`). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/**
+ * `Updater.update` converts the live object to each manager's version and forgets the managers whose
+ * version the resource's converter does not have (`IsMissingVersionError`): those of another group
+ * serving the same storage (an Event's managers of core/v1 on a write through events.k8s.io/v1, and back).
+ */
+function forgetOtherGroups(managed: Managed, apiVersion: string): void {
+  const group = groupOf(apiVersion);
+  for (const [id, e] of [...managed]) if (groupOf(e.apiVersion) !== group) managed.delete(id);
+}
+
 /**
  * The `Update` step (`managedFieldsUpdater` over `Updater.Update`): the fields that changed from
  * `live` to `next` go to `manager`, leave every other manager, and removed fields leave everyone.
  */
 function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: string, ctx: FieldManagerContext): void {
+  forgetOtherGroups(managed, ctx.apiVersion);
   const c = filtered(compareObjects(live, next, ctx.type), ctx.ignored);
   // The sets are fresh from the comparison: one of them serves as the union when the other is empty
   // (a create modifies nothing), and the new entry's set may be built in place.
@@ -489,6 +506,7 @@ class ConflictsCarrier extends ApplyConflictError {
 
 function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
   let managed = decodeManaged(live?.metadata.managedFields, true);
+  forgetOtherGroups(managed, ctx.apiVersion);
   const liveObj = withoutManagedFields(live);
   if (managed.size === 0 && live !== undefined) {
     // The object's fields so far belong to someone: credit them to `before-first-apply`.

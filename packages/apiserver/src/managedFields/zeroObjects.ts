@@ -18,6 +18,7 @@ const zero: Record<string, () => JSONObject> = {
   '/v1/PersistentVolumeClaim': () => ({ spec: { resources: {} }, status: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
+  'events.k8s.io/v1/Event': () => ({ eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null }),
   'coordination.k8s.io/v1/Lease': () => ({ spec: {} }),
   'authorization.k8s.io/v1/SubjectAccessReview': () => ({ spec: {}, status: { allowed: false } }),
   'authorization.k8s.io/v1/LocalSubjectAccessReview': () => ({ spec: {}, status: { allowed: false } }),

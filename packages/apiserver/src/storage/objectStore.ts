@@ -62,6 +62,16 @@ export function bucketOf(gr: GroupResource): string {
   return `${gr.group}/${gr.resource}`;
 }
 
+/**
+ * A group-resource to write, with the bucket it is stored in when that is another resource's: the
+ * apiserver stores events.k8s.io Events with the core ones (one etcd prefix, cohabitating resources),
+ * while its errors name the resource of the request (`events.events.k8s.io "x" not found`).
+ */
+export interface StoredResource extends GroupResource {
+  /** @defaultValue the group-resource's own bucket ({@link bucketOf}) */
+  readonly bucket?: string;
+}
+
 /** The object key of an object in a namespace (or cluster-scoped with `''`). */
 export function storeKey(namespace: string, name: string): string {
   return namespace === '' ? name : `${namespace}/${name}`;
@@ -192,8 +202,8 @@ export class ObjectStore {
    *
    * @throws KubeError (`AlreadyExists`) when the key is taken.
    */
-  create(gr: GroupResource, key: string, name: string, object: KubeObject): StoreWrite {
-    const bucket = bucketOf(gr);
+  create(gr: StoredResource, key: string, name: string, object: KubeObject): StoreWrite {
+    const bucket = gr.bucket ?? bucketOf(gr);
     if (this.get(bucket, key) !== undefined) throw KubeError.alreadyExists(gr, name);
     return this.commit('ADDED', bucket, key, object, undefined);
   }
@@ -204,8 +214,8 @@ export class ObjectStore {
    *
    * @throws KubeError (`NotFound`, `Conflict`)
    */
-  update(gr: GroupResource, key: string, name: string, object: KubeObject, expectedRV?: string): StoreWrite {
-    const bucket = bucketOf(gr);
+  update(gr: StoredResource, key: string, name: string, object: KubeObject, expectedRV?: string): StoreWrite {
+    const bucket = gr.bucket ?? bucketOf(gr);
     const current = this.get(bucket, key);
     if (current === undefined) throw KubeError.notFound(gr, name);
     if (expectedRV !== undefined && expectedRV !== current.metadata.resourceVersion) throw conflict(gr, name);
@@ -217,8 +227,8 @@ export class ObjectStore {
    *
    * @throws KubeError (`NotFound`, `Conflict`)
    */
-  delete(gr: GroupResource, key: string, name: string, expected: { rv?: string; uid?: string } = {}): StoreWrite {
-    const bucket = bucketOf(gr);
+  delete(gr: StoredResource, key: string, name: string, expected: { rv?: string; uid?: string } = {}): StoreWrite {
+    const bucket = gr.bucket ?? bucketOf(gr);
     const current = this.get(bucket, key);
     if (current === undefined) throw KubeError.notFound(gr, name);
     if (expected.uid !== undefined && expected.uid !== current.metadata.uid) {

@@ -224,7 +224,7 @@ export const kindSpecs: readonly KindSpec[] = [
     ],
     conversion: {
       labels: ['reason', 'regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion',
-        'regarding.resourceVersion', 'regarding.fieldPath', 'reportingController', 'source', 'type', 'metadata.namespace',
+        'regarding.resourceVersion', 'regarding.fieldPath', 'reportingController', 'type', 'metadata.namespace',
         'metadata.name'],
       aliases: {
         'regarding.kind': 'involvedObject.kind',
@@ -239,7 +239,7 @@ export const kindSpecs: readonly KindSpec[] = [
       error: notSupported,
     },
     notes: {
-      source: 'deprecatedSource.component, or reportingController when that is empty',
+      source: 'deprecatedSource.component, or reportingController when that is empty; in the field set, but not a label events.k8s.io/v1 accepts (AddFieldLabelConversionsForEvent)',
       reportingController: 'rewritten to the core/v1 name reportingComponent',
     },
   },
