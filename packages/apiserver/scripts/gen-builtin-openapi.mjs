@@ -23,11 +23,12 @@ import { workloadResourceTypes } from '../src/builtinWorkloads.ts';
 import { policyResourceTypes } from '../src/policyKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
+import { endpointResourceTypes } from '../src/endpointKinds.ts';
 import { schedulingResourceTypes } from '../src/schedulingKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...nodeResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

@@ -122,6 +122,8 @@ export interface BuiltinSpec {
   admit?: (o: KubeObject, old: KubeObject | undefined) => void;
   /** {@link ResourceType.refuseDeletion}: the REST's `Delete` override (system PriorityClasses). */
   refuseDeletion?: (name: string) => void;
+  /** {@link ResourceType.deprecationWarning}: the Warning of a deprecated kind (core/v1 Endpoints). */
+  deprecationWarning?: string;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -148,6 +150,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
   readonly watchCache: boolean;
+  readonly deprecationWarning?: string;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
   private columns: TableColumnDefinition[] | undefined;
@@ -162,6 +165,7 @@ export class BuiltinResourceType implements ResourceType {
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
     this.orphanDependentsByDefault = spec.orphanDependentsByDefault ?? false;
     this.watchCache = spec.watchCache ?? true;
+    if (spec.deprecationWarning !== undefined) this.deprecationWarning = spec.deprecationWarning;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
