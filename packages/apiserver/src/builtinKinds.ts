@@ -6,7 +6,8 @@
  *
  * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
- * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts, Services,
+ * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts,
+ * Endpoints and EndpointSlices in endpointKinds.ts, Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
@@ -148,6 +149,8 @@ export interface BuiltinSpec {
   admit?: (o: KubeObject, old: KubeObject | undefined) => void;
   /** {@link ResourceType.refuseDeletion}: the REST's `Delete` override (system PriorityClasses). */
   refuseDeletion?: (name: string) => void;
+  /** {@link ResourceType.deprecationWarning}: the Warning of a deprecated kind (core/v1 Endpoints). */
+  deprecationWarning?: string;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -176,6 +179,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly watchCache: boolean;
   readonly internalGroup?: string;
   readonly storageKind?: { group: string; version: string; kind: string };
+  readonly deprecationWarning?: string;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
   private columns: TableColumnDefinition[] | undefined;
@@ -192,6 +196,7 @@ export class BuiltinResourceType implements ResourceType {
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
     this.orphanDependentsByDefault = spec.orphanDependentsByDefault ?? false;
     this.watchCache = spec.watchCache ?? true;
+    if (spec.deprecationWarning !== undefined) this.deprecationWarning = spec.deprecationWarning;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;

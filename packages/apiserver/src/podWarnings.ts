@@ -263,8 +263,8 @@ export function parseIP(text: string): ParsedIP | undefined {
   return { bytes, v4: bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 };
 }
 
-/** An IPv6 address in RFC 5952's form (lowercase, no leading zeros, the longest run of two or more zero groups as `::`). */
-function ipv6Text(bytes: number[]): string {
+/** An IPv6 address in RFC 5952's form (lowercase, no leading zeros, the longest run of two or more zero groups as `::`), as Go's `net.IP.String` prints one that is not IPv4-mapped. */
+export function ipv6Text(bytes: number[]): string {
   const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);
   let best = -1;
   let bestLen = 1;

@@ -109,8 +109,8 @@ export function legacyIPErrors(path: FieldPath, value: string, old: readonly str
   return [invalid(path, value, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];
 }
 
-/** `ValidateEndpointIP`, for an address that parsed: not unspecified, loopback or link-local. */
-function endpointIPErrors(path: FieldPath, value: string): FieldError[] {
+/** `ValidateEndpointIP`: an address that parses, and is not unspecified, loopback or link-local (Endpoints, EndpointSlices, external IPs). */
+export function endpointIPErrors(path: FieldPath, value: string): FieldError[] {
   const ip = parseIP(value);
   if (ip === undefined) return [invalid(path, value, 'must be a valid IP address')];
   const b = ip.bytes;

@@ -15,6 +15,7 @@ import { parseServiceRange } from './serviceValidation.js';
 import { policyResourceTypes } from './policyKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
 import { nodeResourceTypes } from './nodeKinds.js';
+import { endpointResourceTypes } from './endpointKinds.js';
 import { eventResourceTypes } from './eventKinds.js';
 import { schedulingResourceTypes, systemPriorityClasses } from './schedulingKinds.js';
 import { priorityClassLister, priorityClassesBucket } from './internal/priorityClassLister.js';
@@ -215,7 +216,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [mutatingType, validatingType] = admissionRegistrationTypes();
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
-  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {

@@ -28,14 +28,15 @@ describe('serveDiscovery', () => {
     // kube-apiserver 1.34.4's entries (nodes/proxy, not served here, is left out).
     expect(byName.get('nodes')).to.deep.equal({ name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['no'], storageVersionHash: 'XwShjMxG9Fs=' });
     expect(byName.get('nodes/status')).to.deep.equal({ name: 'nodes/status', singularName: '', namespaced: false, kind: 'Node', verbs: ['get', 'patch', 'update'] });
+    expect(byName.get('endpoints')).to.deep.equal({ name: 'endpoints', singularName: 'endpoints', namespaced: true, kind: 'Endpoints', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ep'], storageVersionHash: 'fWeeMqaN/OA=' });
   });
 
   it('lists groups with preferred versions, custom resource groups after the built-in ones', async () => {
     const r = await client.get('/apis');
     expect(r.body.kind).to.equal('APIGroupList');
     const groups = (r.body.groups as { name: string; preferredVersion: { groupVersion: string } }[]);
-    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'coordination.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'stable.example.com']);
-    expect(groups[12].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
+    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'stable.example.com']);
+    expect(groups[13].preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
     const group = await client.get('/apis/stable.example.com');
     expect(group.body).to.deep.include({ kind: 'APIGroup', name: 'stable.example.com' });
     expect(group.body.versions.map((v: { version: string }) => v.version)).to.deep.equal(['v1', 'v1beta1']);
@@ -57,6 +58,12 @@ describe('serveDiscovery', () => {
   it('lists events.k8s.io/v1 Events, with the storage version hash of the core/v1 Events they are stored as', async () => {
     const r = await client.get('/apis/events.k8s.io/v1');
     expect(r.body.resources).to.deep.equal([{ name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ev'], storageVersionHash: 'r2yiGXH7wu8=' }]);
+  });
+
+  it('lists discovery.k8s.io/v1 EndpointSlices, namespaced, without short names', async () => {
+    const r = await client.get('/apis/discovery.k8s.io/v1');
+    // kube-apiserver 1.34.4's answer.
+    expect(r.body.resources).to.deep.equal([{ name: 'endpointslices', singularName: 'endpointslice', namespaced: true, kind: 'EndpointSlice', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], storageVersionHash: 'qgS0xkrxYAI=' }]);
   });
 
   it('gives CRDs the crd and crds short names', async () => {

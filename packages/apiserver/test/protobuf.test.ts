@@ -66,6 +66,16 @@ describe('decodeProtobuf', () => {
     expect(pc).to.deep.equal({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'batch-low' }, value: -5, description: 'low', preemptionPolicy: 'Never' });
   });
 
+  it('keeps the false conditions and zero port an EndpointSlice sends (pointers Go writes when set)', () => {
+    const endpoint = [...field(1, '10.0.0.1'), ...field(2, [...vfield(1, 0), ...vfield(2, 1), ...vfield(3, 0)])];
+    const port = [...field(1, ''), ...field(2, 'TCP'), ...vfield(3, 0)];
+    const slice = decodeProtobuf(envelope('discovery.k8s.io/v1', 'EndpointSlice', [...field(1, field(1, 's')), ...field(2, endpoint), ...field(3, port), ...field(4, 'IPv4')]));
+    expect(slice).to.deep.equal({
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's' }, addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false, serving: true, terminating: false } }], ports: [{ protocol: 'TCP', port: 0 }],
+    });
+  });
+
   it("merges the members Go embeds inline into their object (a Volume's source, an IngressRule's value, a key selector's name)", () => {
     // Regression: they came out as `ingressRuleValue`, `volumeSource`, `localObjectReference` members, which
     // strict decoding then refused as unknown fields (kubectl create ingress failed).

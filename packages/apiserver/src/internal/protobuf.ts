@@ -253,10 +253,13 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
 }
 
 /** The API groups whose kinds may arrive as protobuf. */
-export const protobufGroups: readonly string[] = ['', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
+export const protobufGroups: readonly string[] = ['', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
 
-/** Pointer fields (`*int32`) whose zero value is meaningful: kept when the wire carries a zero. */
-const keepZero = new Set(['replicas', 'parallelism', 'completions', 'backoffLimit', 'partition', 'terminationGracePeriodSeconds']);
+/**
+ * Pointer fields (`*int32`, `*bool`) whose zero value is meaningful: kept when the wire carries a zero (an
+ * EndpointSlice's port and endpoint conditions among them).
+ */
+const keepZero = new Set(['replicas', 'parallelism', 'completions', 'backoffLimit', 'partition', 'terminationGracePeriodSeconds', 'port', 'ready', 'serving', 'terminating']);
 
 const maxMessageDepth = 64;
 

@@ -19,6 +19,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "v1/ServiceAccount": "core.ServiceAccount",
   "v1/PersistentVolumeClaim": "core.PersistentVolumeClaim",
   "v1/Pod": "core.Pod",
+  "v1/Endpoints": "core.Endpoints",
   "rbac.authorization.k8s.io/v1/Role": "rbac.Role",
   "rbac.authorization.k8s.io/v1/RoleBinding": "rbac.RoleBinding",
   "rbac.authorization.k8s.io/v1/ClusterRole": "rbac.ClusterRole",
@@ -35,7 +36,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "authentication.k8s.io/v1/TokenReview": "authentication.TokenReview",
   "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview",
   "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass",
-  "events.k8s.io/v1/Event": "events.Event"
+  "events.k8s.io/v1/Event": "events.Event",
+  "discovery.k8s.io/v1/EndpointSlice": "discovery.EndpointSlice"
 };
 
 /** The messages, by package-qualified name. */
@@ -133,6 +135,10 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "core.DownwardAPIVolumeFile": [[1,"path","string",0],[2,"fieldRef","core.ObjectFieldSelector",0],[3,"resourceFieldRef","core.ResourceFieldSelector",0],[4,"mode","int32",0]],
   "core.DownwardAPIVolumeSource": [[1,"items","core.DownwardAPIVolumeFile",1],[2,"defaultMode","int32",0]],
   "core.EmptyDirVolumeSource": [[1,"medium","string",0],[2,"sizeLimit","resource.Quantity",0]],
+  "core.EndpointAddress": [[1,"ip","string",0],[3,"hostname","string",0],[4,"nodeName","string",0],[2,"targetRef","core.ObjectReference",0]],
+  "core.EndpointPort": [[1,"name","string",0],[2,"port","int32",0],[3,"protocol","string",0],[4,"appProtocol","string",0]],
+  "core.EndpointSubset": [[1,"addresses","core.EndpointAddress",1],[2,"notReadyAddresses","core.EndpointAddress",1],[3,"ports","core.EndpointPort",1]],
+  "core.Endpoints": [[1,"metadata","meta.ObjectMeta",0],[2,"subsets","core.EndpointSubset",1]],
   "core.EnvFromSource": [[1,"prefix","string",0],[2,"configMapRef","core.ConfigMapEnvSource",0],[3,"secretRef","core.SecretEnvSource",0]],
   "core.EnvVar": [[1,"name","string",0],[2,"value","string",0],[3,"valueFrom","core.EnvVarSource",0]],
   "core.EnvVarSource": [[1,"fieldRef","core.ObjectFieldSelector",0],[2,"resourceFieldRef","core.ResourceFieldSelector",0],[3,"configMapKeyRef","core.ConfigMapKeySelector",0],[4,"secretKeyRef","core.SecretKeySelector",0],[5,"fileKeyRef","core.FileKeySelector",0]],
@@ -243,6 +249,13 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "core.VsphereVirtualDiskVolumeSource": [[1,"volumePath","string",0],[2,"fsType","string",0],[3,"storagePolicyName","string",0],[4,"storagePolicyID","string",0]],
   "core.WeightedPodAffinityTerm": [[1,"weight","int32",0],[2,"podAffinityTerm","core.PodAffinityTerm",0]],
   "core.WindowsSecurityContextOptions": [[1,"gmsaCredentialSpecName","string",0],[2,"gmsaCredentialSpec","string",0],[3,"runAsUserName","string",0],[4,"hostProcess","bool",0]],
+  "discovery.Endpoint": [[1,"addresses","string",1],[2,"conditions","discovery.EndpointConditions",0],[3,"hostname","string",0],[4,"targetRef","core.ObjectReference",0],[5,"deprecatedTopology","map:string",0],[6,"nodeName","string",0],[7,"zone","string",0],[8,"hints","discovery.EndpointHints",0]],
+  "discovery.EndpointConditions": [[1,"ready","bool",0],[2,"serving","bool",0],[3,"terminating","bool",0]],
+  "discovery.EndpointHints": [[1,"forZones","discovery.ForZone",1],[2,"forNodes","discovery.ForNode",1]],
+  "discovery.EndpointPort": [[1,"name","string",0],[2,"protocol","string",0],[3,"port","int32",0],[4,"appProtocol","string",0]],
+  "discovery.EndpointSlice": [[1,"metadata","meta.ObjectMeta",0],[4,"addressType","string",0],[2,"endpoints","discovery.Endpoint",1],[3,"ports","discovery.EndpointPort",1]],
+  "discovery.ForNode": [[1,"name","string",0]],
+  "discovery.ForZone": [[1,"name","string",0]],
   "events.Event": [[1,"metadata","meta.ObjectMeta",0],[2,"eventTime","meta.MicroTime",0],[3,"series","events.EventSeries",0],[4,"reportingController","string",0],[5,"reportingInstance","string",0],[6,"action","string",0],[7,"reason","string",0],[8,"regarding","core.ObjectReference",0],[9,"related","core.ObjectReference",0],[10,"note","string",0],[11,"type","string",0],[12,"deprecatedSource","core.EventSource",0],[13,"deprecatedFirstTimestamp","meta.Time",0],[14,"deprecatedLastTimestamp","meta.Time",0],[15,"deprecatedCount","int32",0]],
   "events.EventSeries": [[1,"count","int32",0],[2,"lastObservedTime","meta.MicroTime",0]],
   "meta.Condition": [[1,"type","string",0],[2,"status","string",0],[3,"observedGeneration","int64",0],[4,"lastTransitionTime","meta.Time",0],[5,"reason","string",0],[6,"message","string",0]],
