@@ -114,6 +114,10 @@ async function run(s: Send): Promise<void> {
   const whoami = answered<Review>(await s('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', '{}', undefined, undefined, { 'Impersonate-User': 'system:serviceaccount:default:op', 'Impersonate-Extra-Scopes': 'a', 'Impersonate-Uid': 'u9' }), 201);
   expect(whoami.status).to.deep.equal({ userInfo: { username: 'system:serviceaccount:default:op', uid: 'u9', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'], extra: { scopes: ['a'] } } });
   expect(answered<Review>(await s('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', '{}', undefined, undefined, { 'Impersonate-User': 'alice', 'Impersonate-Group': 'g1' }), 201).status).to.deep.equal({ userInfo: { username: 'alice', groups: ['g1', 'system:authenticated'] } });
+  // An extra key is header data: `__proto__` is one like any other (kubekit answered a 500).
+  const protoExtra = await s('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', '{}', undefined, undefined, { 'Impersonate-User': 'alice', 'Impersonate-Extra-__proto__': 'x', 'Impersonate-Extra-B': 'y' });
+  expect(protoExtra.status, protoExtra.text).to.equal(201);
+  expect(JSON.stringify((JSON.parse(protoExtra.text) as Review).status)).to.equal('{"userInfo":{"username":"alice","groups":["system:authenticated"],"extra":{"__proto__":["x"],"b":["y"]}}}');
   const tokenless = await s('POST', '/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: {} }));
   expect([tokenless.status, tokenless.message]).to.deep.equal([400, 'token is required for TokenReview in authentication']);
 

@@ -18,13 +18,12 @@
 import { FieldError, FieldPath, KubeError, forbidden, invalid, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { SelectorParseError, newLabelRequirement, parseFieldSelector, parseLabelSelector, validateLabelSelectorRequirement, type LabelOperator } from '@kubekit/selectors';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { isObject, objects, str, type JSONObject } from './internal/own.js';
+import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
 import { serverUser, type AuthorizationRequest, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
 
-/** What a review is answered with: the store's RBAC objects, the server's token, the request's namespace and time. */
+/** What a review is answered with: the store's RBAC objects, the request's time and user. */
 export interface ReviewContext {
   authorizer: RbacAuthorizer;
-  namespace: string;
   now: string;
   /** Who asks (the self reviews answer for them). */
   user: UserInfo;
@@ -230,7 +229,8 @@ function decide(rctx: ReviewContext, user: UserInfo, s: JSONObject): JSONObject 
 /** The user a review names (`AuthorizationAttributesFrom`). */
 function userOf(s: JSONObject): UserInfo {
   const extra: Record<string, string[]> = {};
-  if (isObject(s.extra)) for (const [k, v] of Object.entries(s.extra)) extra[k] = Array.isArray(v) ? v.map(str) : [];
+  // Request data as keys: own properties only (`__proto__` is a key too).
+  if (isObject(s.extra)) for (const [k, v] of Object.entries(s.extra)) setOwn(extra, k, Array.isArray(v) ? v.map(str) : []);
   return { username: str(s.user), uid: str(s.uid), groups: Array.isArray(s.groups) ? s.groups.map(str) : [], extra };
 }
 

@@ -11,6 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import { KubeError, goQuote } from '@kubekit/core';
 import { SelectorParseError, parseFieldSelector } from '@kubekit/selectors';
+import { setOwn } from './internal/own.js';
 import { pathSegmentErrors } from './objectMeta.js';
 import type { RequestInfo } from './router.js';
 import { RbacAuthorizer, serverUser, type AuthorizationRequest, type UserInfo } from './rbacAuthorizer.js';
@@ -35,9 +36,12 @@ function splitServiceAccount(username: string): [string, string] | undefined {
   return [namespace, name];
 }
 
-/** A Go `%v` of a `v1.ObjectReference` (its seven string fields). */
+/**
+ * A Go `%v` of a `v1.ObjectReference`: its seven string fields (kind, namespace, name, uid, apiVersion,
+ * resourceVersion, fieldPath) between braces, separated by spaces.
+ */
 function reference(kind: string, name: string, apiVersion = '', fieldPath = ''): string {
-  return `{${kind}  ${name}  ${apiVersion}  ${fieldPath}}`;
+  return `{${[kind, '', name, '', apiVersion, '', fieldPath].join(' ')}}`;
 }
 
 /** Whether any header is an impersonation header (most requests have none: their headers are not copied). */
@@ -58,22 +62,23 @@ export function requestUser(req: IncomingMessage): UserInfo {
   const headers = req.headersDistinct;
   const username = headers['impersonate-user']?.[0] ?? '';
   const named = headers['impersonate-group'] ?? [];
-  const extra: Record<string, string[]> = {};
-  const refs: string[] = [];
-  if (username !== '') refs.push(splitServiceAccount(username) === undefined ? reference('User', username) : `{ServiceAccount ${splitServiceAccount(username)?.[0] ?? ''} ${splitServiceAccount(username)?.[1] ?? ''}    }`);
-  for (const g of named) refs.push(reference('Group', g));
+  const uid = headers['impersonate-uid']?.[0] ?? '';
+  // Extra keys are header data (`Impersonate-Extra-__proto__` is one): collected as entries, never as keys
+  // of a plain object, and written sorted, as Go writes a map.
+  const extras: [string, string][] = [];
   for (const [header, values] of Object.entries(headers)) {
     if (!header.startsWith('impersonate-extra-') || values === undefined) continue;
     const key = decodeURIComponentSafe(header.slice('impersonate-extra-'.length));
-    extra[key] = [...(extra[key] ?? []), ...values];
-    for (const v of values) refs.push(reference('UserExtra', v, 'authentication.k8s.io/v1', key));
+    for (const v of values) extras.push([key, v]);
   }
-  const uid = headers['impersonate-uid']?.[0] ?? '';
-  if (uid !== '') refs.push(reference('UID', uid, 'authentication.k8s.io/v1'));
   if (username === '') {
+    // Groups, extras or a uid without a user: the filter names what was requested.
+    const refs = [...named.map((g) => reference('Group', g)), ...extras.map(([k, v]) => reference('UserExtra', v, 'authentication.k8s.io/v1', k)), ...(uid === '' ? [] : [reference('UID', uid, 'authentication.k8s.io/v1')])];
     if (refs.length > 0) throw new ImpersonationError(`requested [${refs.join(' ')}] without impersonating a user`);
     return serverUser;
   }
+  const extra: Record<string, string[]> = {};
+  for (const key of [...new Set(extras.map(([k]) => k))].sort()) setOwn(extra, key, extras.filter(([k]) => k === key).map(([, v]) => v));
   const sa = splitServiceAccount(username);
   const groups = sa !== undefined && named.length === 0 ? ['system:serviceaccounts', `system:serviceaccounts:${sa[0]}`] : [...named];
   if (username !== 'system:anonymous') {

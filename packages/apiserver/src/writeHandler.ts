@@ -760,7 +760,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   // `manager` undefined: the managed fields are set already (an apply that creates).
   if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx)));
   if (isReviewType(type)) {
-    await answerReview(ctx, r, type, obj, namespace, dryRun, wctx);
+    await answerReview(ctx, r, type, obj, dryRun, wctx);
     return;
   }
   if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
@@ -804,12 +804,12 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
  * then the answer) and sent, never stored (a dry run is answered the same). Its namespace is not looked up
  * (a LocalSubjectAccessReview may ask about a namespace that does not exist).
  */
-async function answerReview(ctx: ServerContext, r: RestRequest, type: ReviewResourceType, obj: KubeObject, namespace: string, dryRun: boolean, wctx: WriteContext): Promise<void> {
+async function answerReview(ctx: ServerContext, r: RestRequest, type: ReviewResourceType, obj: KubeObject, dryRun: boolean, wctx: WriteContext): Promise<void> {
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   const review = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   if (!type.names.namespaced) delete review.metadata.namespace;
   const answer = await type.answer(review, {
-    authorizer: new RbacAuthorizer(ctx.store), namespace, now: wctx.now, user: r.user ?? serverUser,
+    authorizer: new RbacAuthorizer(ctx.store), now: wctx.now, user: r.user ?? serverUser,
     admit: async () => { await ctx.admission?.validate({ ...attrs, object: review }); },
   });
   encodeAsGo(answer, type.names);
