@@ -19,7 +19,7 @@ import { FieldError, FieldPath, KubeError, forbidden, invalid, required, stringi
 import { SelectorParseError, newLabelRequirement, parseFieldSelector, parseLabelSelector, validateLabelSelectorRequirement, type LabelOperator } from '@kubekit/selectors';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
-import { serverUser, type AuthorizationRequest, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
+import { serverUser, userInfoJSON, type AuthorizationRequest, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
 
 /** What a review is answered with: the store's RBAC objects, the request's time and user. */
 export interface ReviewContext {
@@ -286,15 +286,10 @@ function withoutUndefined(o: JSONObject): JSONObject {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
-function userInfoOf(user: UserInfo): JSONObject {
-  const extra = user.extra === undefined || Object.keys(user.extra).length === 0 ? undefined : user.extra;
-  return withoutUndefined({ username: user.username, uid: user.uid === '' ? undefined : user.uid, groups: [...user.groups], extra });
-}
-
 async function answerSelfSubjectReview(review: KubeObject, rctx: ReviewContext): Promise<KubeObject> {
   await rctx.admit();
   // A new review, made when asked: only its creation time and the requester.
-  return { kind: review.kind, apiVersion: review.apiVersion, metadata: { creationTimestamp: rctx.now }, status: { userInfo: userInfoOf(rctx.user) } } as KubeObject;
+  return { kind: review.kind, apiVersion: review.apiVersion, metadata: { creationTimestamp: rctx.now }, status: { userInfo: userInfoJSON(rctx.user) } } as KubeObject;
 }
 
 async function answerTokenReview(review: KubeObject, rctx: ReviewContext, token: string | undefined): Promise<KubeObject> {
@@ -304,7 +299,7 @@ async function answerTokenReview(review: KubeObject, rctx: ReviewContext, token:
   await rctx.admit();
   if (token !== undefined && given !== token) return answered(review, { user: {}, error: 'invalid bearer token' });
   const audiences = Array.isArray(s.audiences) ? s.audiences.map(str) : [];
-  return answered(review, withoutUndefined({ authenticated: true, user: userInfoOf(serverUser), audiences: audiences.length === 0 ? undefined : audiences }));
+  return answered(review, withoutUndefined({ authenticated: true, user: userInfoJSON(serverUser), audiences: audiences.length === 0 ? undefined : audiences }));
 }
 
 /** Whether a kind's objects are reviews. */

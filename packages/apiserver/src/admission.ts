@@ -30,7 +30,7 @@ import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject } from './internal/own.js';
-import { serverUser, type UserInfo } from './rbacAuthorizer.js';
+import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -261,7 +261,7 @@ export class Admission {
     const request: Record<string, unknown> = {
       uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),
       name: attrs.name, namespace: attrs.namespace, operation: attrs.operation,
-      userInfo: admissionUserInfo(attrs.user ?? serverUser),
+      userInfo: userInfoJSON(attrs.user ?? serverUser),
       object: object ?? null, oldObject: oldObject ?? null, dryRun: attrs.dryRun,
       options: { apiVersion: 'meta.k8s.io/v1', kind: `${attrs.operation === 'CREATE' ? 'Create' : attrs.operation === 'UPDATE' ? 'Update' : 'Delete'}Options` },
     };
@@ -325,11 +325,3 @@ export class Admission {
   }
 }
 
-/** authentication/v1 `UserInfo` as an AdmissionReview carries it (empty members left out). */
-function admissionUserInfo(user: UserInfo): Record<string, unknown> {
-  const info: Record<string, unknown> = { username: user.username };
-  if (user.uid !== undefined && user.uid !== '') info.uid = user.uid;
-  if (user.groups.length > 0) info.groups = [...user.groups];
-  if (user.extra !== undefined && Object.keys(user.extra).length > 0) info.extra = user.extra;
-  return info;
-}

@@ -44,6 +44,15 @@ export interface PolicyRule {
   nonResourceURLs?: string[];
 }
 
+/** authentication/v1 `UserInfo` as the apiserver writes it (reviews, AdmissionReviews): empty members left out. */
+export function userInfoJSON(user: UserInfo): Record<string, unknown> {
+  const info: Record<string, unknown> = { username: user.username };
+  if (user.uid !== undefined && user.uid !== '') info.uid = user.uid;
+  if (user.groups.length > 0) info.groups = [...user.groups];
+  if (user.extra !== undefined && Object.keys(user.extra).length > 0) info.extra = user.extra;
+  return info;
+}
+
 /** `user.SystemPrivilegedGroup`. */
 export const privilegedGroup = 'system:masters';
 
