@@ -9,10 +9,11 @@
  * events.k8s.io/v1 writes with the stricter ones for new events. Both print the same Table
  * (`printEvent`, pkg/printers/internalversion).
  */
-import { humanDuration, type KubeObject } from '@kubekit/core';
+import type { KubeObject } from '@kubekit/core';
 import { BuiltinResourceType } from './builtinKinds.js';
 import { encodeAsGo } from './builtinGoJSON.js';
-import { isObject, setOwn } from './internal/own.js';
+import { isObject, setOwn, str } from './internal/own.js';
+import { timestampSince } from './table.js';
 import { validateEventCreate, validateEventUpdate, validateLegacyEvent } from './eventValidation.js';
 
 const coreEvents = { group: '', version: 'v1', kind: 'Event' } as const;
@@ -57,37 +58,29 @@ export function eventFromCore(stored: KubeObject): KubeObject {
   return o;
 }
 
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-/** `translateTimestampSince`: how long ago, or `<unknown>` for none. */
-function since(t: unknown, now: number): string {
-  const ms = typeof t === 'string' && t !== '' ? Date.parse(t) : NaN;
-  return Number.isNaN(ms) ? '<unknown>' : humanDuration(now - ms);
-}
-
 /**
  * `printEvent` (wide: the apiserver's Table has every column) of a core/v1 Event: last seen, type,
  * reason, object, subobject, source, message, first seen, count, name. A new-style event's times are its
  * event time and series; a singleton counts 1.
  */
 function printEvent(o: KubeObject, now: number): unknown[] {
-  const first = o.firstTimestamp === undefined || o.firstTimestamp === null ? since(o.eventTime, now) : since(o.firstTimestamp, now);
-  let last = o.lastTimestamp === undefined || o.lastTimestamp === null ? first : since(o.lastTimestamp, now);
+  const first = o.firstTimestamp === undefined || o.firstTimestamp === null ? timestampSince(o.eventTime, now) : timestampSince(o.firstTimestamp, now);
+  let last = o.lastTimestamp === undefined || o.lastTimestamp === null ? first : timestampSince(o.lastTimestamp, now);
   let count = typeof o.count === 'number' ? o.count : 0;
   if (isObject(o.series)) {
-    last = since(o.series.lastObservedTime, now);
+    last = timestampSince(o.series.lastObservedTime, now);
     count = typeof o.series.count === 'number' ? o.series.count : 0;
   } else if (count === 0) {
     count = 1;
   }
   const involved = isObject(o.involvedObject) ? o.involvedObject : {};
-  const kind = text(involved.kind).toLowerCase();
-  const target = text(involved.name) === '' ? kind : `${kind}/${text(involved.name)}`;
+  const kind = str(involved.kind).toLowerCase();
+  const target = str(involved.name) === '' ? kind : `${kind}/${str(involved.name)}`;
   const source = isObject(o.source) ? o.source : {};
-  const component = text(source.component) || text(o.reportingComponent);
-  const instance = text(source.host) || text(o.reportingInstance);
-  return [last, text(o.type), text(o.reason), target, text(involved.fieldPath), instance === '' ? component : `${component}, ${instance}`,
-    text(o.message).trim(), first, count, o.metadata.name ?? ''];
+  const component = str(source.component) || str(o.reportingComponent);
+  const instance = str(source.host) || str(o.reportingInstance);
+  return [last, str(o.type), str(o.reason), target, str(involved.fieldPath), instance === '' ? component : `${component}, ${instance}`,
+    str(o.message).trim(), first, count, o.metadata.name ?? ''];
 }
 
 /** The Event kinds: core/v1 Events, and events.k8s.io/v1 Events stored with them. */

@@ -7,14 +7,13 @@
  */
 import { FieldError, invalid, required, type KubeObject } from '@kubekit/core';
 import { isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
-import { isObject } from './internal/own.js';
+import { isObject, str } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
 
 /** The API an Event is written through: the rules and one field name depend on it. */
 export type EventRequestVersion = 'v1' | 'events.k8s.io/v1';
 
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** A `metav1.Time` or `MicroTime` as decoded: Go's zero time is written as null. */
 const isZeroTime = (v: unknown): boolean => v === undefined || v === null || v === '';
 
@@ -26,19 +25,19 @@ const isZeroTime = (v: unknown): boolean => v === undefined || v === null || v =
 export function validateLegacyEvent(o: KubeObject, requestVersion: EventRequestVersion): FieldError[] {
   const errs: FieldError[] = [];
   const namespace = o.metadata.namespace ?? '';
-  const involvedNamespace = text(isObject(o.involvedObject) ? o.involvedObject.namespace : undefined);
+  const involvedNamespace = str(isObject(o.involvedObject) ? o.involvedObject.namespace : undefined);
   const mismatch = (): FieldError => invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace');
   if (isZeroTime(o.eventTime)) {
     if (involvedNamespace === '' ? namespace !== '' && namespace !== 'default' : namespace !== involvedNamespace) errs.push(mismatch());
   } else {
     if (involvedNamespace === '' && namespace !== 'default' && namespace !== 'kube-system') errs.push(mismatch());
     const controllerField = requestVersion === 'v1' ? 'reportingComponent' : 'reportingController';
-    const controller = text(o.reportingComponent);
+    const controller = str(o.reportingComponent);
     if (controller === '') errs.push(required(controllerField, ''));
     for (const msg of isQualifiedName(controller)) errs.push(invalid(controllerField, controller, msg));
     const limited: [string, number, boolean][] = [['reportingInstance', 128, true], ['action', 128, true], ['reason', 128, true], ['message', 1024, false]];
     for (const [field, limit, needed] of limited) {
-      const value = text(o[field]);
+      const value = str(o[field]);
       if (needed && value === '') errs.push(required(field, ''));
       // Go's len: bytes.
       if (Buffer.byteLength(value) > limit) errs.push(invalid(field, '', `can have at most ${limit} characters`));
@@ -66,12 +65,12 @@ function validateSeries(o: KubeObject): FieldError[] {
 export function validateEventCreate(o: KubeObject): FieldError[] {
   const errs = [...validateLegacyEvent(o, 'events.k8s.io/v1'), ...validateObjectMeta(o.metadata, true, 'subdomain'), ...validateSeries(o)];
   if (isZeroTime(o.eventTime)) errs.push(required('eventTime', ''));
-  if (o.type !== 'Normal' && o.type !== 'Warning') errs.push(invalid('type', '', `has invalid value: ${text(o.type)}`));
+  if (o.type !== 'Normal' && o.type !== 'Warning') errs.push(invalid('type', '', `has invalid value: ${str(o.type)}`));
   if (!isZeroTime(o.firstTimestamp)) errs.push(invalid('firstTimestamp', '', 'needs to be unset'));
   if (!isZeroTime(o.lastTimestamp)) errs.push(invalid('lastTimestamp', '', 'needs to be unset'));
   if (typeof o.count === 'number' && o.count !== 0) errs.push(invalid('count', '', 'needs to be unset'));
   const source = isObject(o.source) ? o.source : {};
-  if (text(source.component) !== '' || text(source.host) !== '') errs.push(invalid('source', '', 'needs to be unset'));
+  if (str(source.component) !== '' || str(source.host) !== '') errs.push(invalid('source', '', 'needs to be unset'));
   return errs;
 }
 
@@ -80,7 +79,7 @@ function internalReference(ref: unknown): string {
   const r = isObject(ref) ? ref : {};
   const fields = ['Kind', 'Namespace', 'Name', 'UID', 'APIVersion', 'ResourceVersion', 'FieldPath'];
   const json = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
-  return `{${fields.map((f, i) => `${JSON.stringify(f)}:${JSON.stringify(text(r[json[i]]))}`).join(',')}}`;
+  return `{${fields.map((f, i) => `${JSON.stringify(f)}:${JSON.stringify(str(r[json[i]]))}`).join(',')}}`;
 }
 
 /**
@@ -100,10 +99,10 @@ export function validateEventUpdate(o: KubeObject, old: KubeObject): FieldError[
   };
   const source = (v: unknown): string => {
     const s = isObject(v) ? v : {};
-    return `{"Component":${JSON.stringify(text(s.component))},"Host":${JSON.stringify(text(s.host))}}`;
+    return `{"Component":${JSON.stringify(str(s.component))},"Host":${JSON.stringify(str(s.host))}}`;
   };
   const sameText = (field: string, shownAs = field): void => {
-    if (text(o[field]) !== text(old[field])) errs.push(invalid(shownAs, text(o[field]), 'field is immutable'));
+    if (str(o[field]) !== str(old[field])) errs.push(invalid(shownAs, str(o[field]), 'field is immutable'));
   };
   if (!deepEqual(isObject(o.involvedObject) ? o.involvedObject : {}, isObject(old.involvedObject) ? old.involvedObject : {})) {
     errs.push(new FieldError('FieldValueInvalid', 'involvedObject', o.involvedObject, 'field is immutable', internalReference(o.involvedObject)));

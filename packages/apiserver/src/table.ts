@@ -79,9 +79,13 @@ export function buildTable(type: ResourceType, objects: readonly KubeObject[], o
 
 /** The `Age` cell of an object. */
 export function ageCell(obj: KubeObject, now: number): string {
-  const ts = obj.metadata.creationTimestamp;
-  if (ts === undefined) return '<unknown>';
-  return humanDuration(now - Date.parse(ts));
+  return timestampSince(obj.metadata.creationTimestamp, now);
+}
+
+/** The printers' `translateTimestampSince`: how long ago a timestamp was, or `<unknown>` for none. */
+export function timestampSince(t: unknown, now: number): string {
+  const ms = typeof t === 'string' && t !== '' ? Date.parse(t) : NaN;
+  return Number.isNaN(ms) ? '<unknown>' : humanDuration(now - ms);
 }
 
 /**
