@@ -135,6 +135,8 @@ export function admissionRegistrationTypes(): BuiltinResourceType[] {
       // The strategy sets generation 1 on create and bumps it when the webhooks change.
       generation: true,
       generationField: 'webhooks',
+      // A PUT needs the resourceVersion it replaces (the strategy's AllowUnconditionalUpdate is false).
+      allowUnconditionalUpdate: false,
       normalize: setDefaults(mutating),
       validate: validateConfiguration(mutating),
     });

@@ -145,6 +145,8 @@ export interface BuiltinSpec {
   verbs?: string[];
   /** The strategy's `AllowUnconditionalUpdate`: whether a PUT without a resourceVersion is taken. @defaultValue true */
   allowUnconditionalUpdate?: boolean;
+  /** {@link ResourceType.allowCreateOnUpdate} @defaultValue false */
+  allowCreateOnUpdate?: boolean;
   /** {@link ResourceType.admit}: the kind's in-tree validating admission (the `Priority` plugin on PriorityClasses). */
   admit?: (o: KubeObject, old: KubeObject | undefined) => void;
   /** {@link ResourceType.refuseDeletion}: the REST's `Delete` override (system PriorityClasses). */
@@ -173,6 +175,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly groupResource;
   readonly bucket: string;
   readonly allowUnconditionalUpdate: boolean;
+  readonly allowCreateOnUpdate: boolean;
   readonly strategicMergePatch = true;
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
@@ -191,6 +194,7 @@ export class BuiltinResourceType implements ResourceType {
     if (spec.internalGroup !== undefined) this.internalGroup = spec.internalGroup;
     if (spec.storage !== undefined) this.storageKind = spec.storage.kind;
     this.allowUnconditionalUpdate = spec.allowUnconditionalUpdate ?? true;
+    this.allowCreateOnUpdate = spec.allowCreateOnUpdate ?? false;
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
@@ -652,6 +656,8 @@ export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinReso
     }),
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
+      allowCreateOnUpdate: true,
+      allowUnconditionalUpdate: false,
       columns: [{ def: { name: 'Holder', type: 'string', priority: 0 }, cell: (o) => (isObject(o.spec) ? o.spec.holderIdentity : undefined) ?? '' }],
       prepareForCreate: (o) => dropLeaseStrategy(o, undefined),
       prepareForUpdate: dropLeaseStrategy,

@@ -60,6 +60,7 @@ function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
     ],
     wide: [{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Route service traffic to pods with label keys and values matching this selector.' }, cell: (o) => formatLabels(valueAt(o, 'spec', 'selector')) }],
     defaults: defaultService,
+    allowCreateOnUpdate: true,
     prepareForCreate: (o) => {
       o.status = { loadBalancer: {} };
       allocator.allocateCreate(o);
@@ -208,10 +209,10 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
     serviceType,
     new BuiltinResourceType(serviceAccount),
     new BuiltinResourceType(persistentVolumeClaim),
-    new BuiltinResourceType({ names: rbac('roles', 'Role', true), age: false, columns: [createdAt], validate: (o) => validateRules(o, true) }),
-    new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
-    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), age: false, columns: [createdAt], validate: (o) => validateRules(o, false) }),
-    new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
+    new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAt], validate: (o) => validateRules(o, true) }),
+    new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
+    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAt], validate: (o) => validateRules(o, false) }),
+    new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
   ];
 }
 

@@ -154,10 +154,15 @@ export class Controllers {
     if (remaining > 0) return;
     const current = store.get(namespacesBucket, name);
     if (current === undefined) return;
-    if ((current.metadata.finalizers ?? []).length > 0) {
-      // Other finalizers keep the namespace; drop the `kubernetes` one from its spec.
+    // The namespace controller finalizes its own `kubernetes` entry only: another in the spec (someone else's,
+    // removed through /finalize) or any in the metadata keeps the namespace Terminating until it goes.
+    const spec = isObject(current.spec) ? current.spec : {};
+    const specFinalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+    const others = specFinalizers.filter((f) => f !== 'kubernetes');
+    if (others.length > 0 || (current.metadata.finalizers ?? []).length > 0) {
+      if (others.length === specFinalizers.length) return;
       const next = cloneJSON(current);
-      next.spec = { ...(next.spec as Record<string, unknown>), finalizers: [] };
+      next.spec = { ...spec, finalizers: others };
       await store.update(namespaceGR, name, name, next, current.metadata.resourceVersion).durable;
       return;
     }

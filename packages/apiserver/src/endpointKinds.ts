@@ -136,6 +136,7 @@ function endpointsCell(o: KubeObject): string {
 
 const endpoints: BuiltinSpec = {
   names: { group: '', version: 'v1', resource: 'endpoints', singular: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'], status: false, nameValidation: 'subdomain' },
+  allowCreateOnUpdate: true,
   deprecationWarning: endpointsDeprecation,
   columns: [{ def: { name: 'Endpoints', type: 'string', priority: 0 }, cell: endpointsCell }],
   defaults: defaultEndpoints,

@@ -88,6 +88,7 @@ export function eventResourceTypes(): BuiltinResourceType[] {
   return [
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'pathSegment' },
+      allowCreateOnUpdate: true,
       watchCache: false,
       // ValidateEventCreate/ValidateEventUpdate for core/v1: legacyValidateEvent only.
       strategyValidatesMeta: false,
@@ -96,6 +97,7 @@ export function eventResourceTypes(): BuiltinResourceType[] {
     }),
     new BuiltinResourceType({
       names: { group: 'events.k8s.io', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], status: false, nameValidation: 'pathSegment' },
+      allowCreateOnUpdate: true,
       storage: { groupResource: { group: '', resource: 'events' }, kind: coreEvents, fromStorage: eventFromCore, toStorage: eventToCore },
       internalGroup: '',
       watchCache: false,

@@ -241,7 +241,7 @@ export class GarbageCollector {
     const remaining = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     const view = await type.fromStorage(obj);
     const [, name] = splitKey(node.key);
-    if (remaining.length === 0 && view.metadata.deletionGracePeriodSeconds === 0 && !(type.deferDeletion?.(view) ?? false)) {
+    if (remaining.length === 0 && (view.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !(type.deferDeletion?.(view) ?? false)) {
       await this.ctx.store.delete(storedResourceOf(type), node.key, name, { rv: obj.metadata.resourceVersion }).durable;
       return;
     }

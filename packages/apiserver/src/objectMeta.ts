@@ -192,13 +192,21 @@ export function wipeSystemFields(meta: ObjectMeta): void {
   delete meta.selfLink;
 }
 
-export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string): void {
+/**
+ * The system fields of an object being created: a generated name, a new uid and the creation time. A `PUT`
+ * that creates (`putCreate`) keeps the deletion fields it sent: the update handler does not wipe them as the
+ * create handler does (rest.WipeObjectMetaSystemFields), and the store's create path only fills the uid and
+ * time (rest.FillObjectMetaSystemFields).
+ */
+export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string, putCreate = false): void {
   if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
   meta.uid = randomUUID();
   meta.creationTimestamp = now;
   delete meta.resourceVersion;
-  delete meta.deletionTimestamp;
-  delete meta.deletionGracePeriodSeconds;
+  if (!putCreate) {
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+  }
   delete meta.selfLink;
 }
 

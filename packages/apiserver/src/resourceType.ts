@@ -134,6 +134,11 @@ export interface ResourceType {
   readonly storageKind?: { group: string; version: string; kind: string };
   /** Whether `PUT` without `metadata.resourceVersion` is allowed (unconditional update). */
   readonly allowUnconditionalUpdate: boolean;
+  /**
+   * The strategy's `AllowCreateOnUpdate`: whether a `PUT` of an object that does not exist creates it
+   * (Services, Endpoints, Events, Leases, the RBAC kinds) rather than answering 404. @defaultValue false
+   */
+  readonly allowCreateOnUpdate?: boolean;
   /** A `Warning` to return for every request (deprecated versions). */
   readonly deprecationWarning?: string;
   /** Whether DELETE answers with the deleted object (else with a `Status`). */

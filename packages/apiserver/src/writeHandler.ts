@@ -419,12 +419,19 @@ function checkNamespace(ctx: ServerContext, type: ResourceType, obj: KubeObject,
   }
 }
 
-function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
+/**
+ * The NamespaceLifecycle plugin on a create: the namespace must exist and not be terminating. Its refusal is
+ * `errors.NewForbidden` of the resource and the name admission sees (the generateName when no name is set).
+ */
+function checkNamespaceActive(ctx: ServerContext, type: ResourceType, obj: KubeObject): void {
+  const namespace = obj.metadata.namespace ?? '';
   const phase = ctx.namespacePhase(namespace);
   if (phase === undefined) throw KubeError.notFound({ group: '', resource: 'namespaces' }, namespace);
   if (phase === 'Terminating') {
-    throw new KubeError('Forbidden', `${'unable to create new content in namespace'} ${namespace} because it is being terminated`, {
-      details: { causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+    const name = obj.metadata.name === undefined || obj.metadata.name === '' ? obj.metadata.generateName ?? '' : obj.metadata.name;
+    const { group, resource } = type.groupResource;
+    throw new KubeError('Forbidden', `${group === '' ? resource : `${resource}.${group}`} ${goQuote(name)} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+      details: { name, ...(group === '' ? {} : { group }), kind: resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
     });
   }
 }
@@ -511,7 +518,20 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
       await update(ctx, r, namespace, wctx, dryRun, scaleTracked(ctx, r, wctx, manager, () => body), bodyResourceVersion(body), bodyUID(body));
       return;
     }
-    await update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, replaceWith(ctx, r, namespace, body, wctx)), bodyResourceVersion(body), bodyUID(body));
+    const replace = replaceWith(ctx, r, namespace, body, wctx);
+    const replaced = async (): Promise<void> => update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, replace), bodyResourceVersion(body), bodyUID(body));
+    // The store's Update creates what it does not find when the strategy allows it (AllowCreateOnUpdate); an
+    // object created meanwhile makes it an update, as GuaranteedUpdate's retry would.
+    if (r.info.subresource === '' && r.type.allowCreateOnUpdate === true && ctx.store.get(r.type.bucket, storeKey(namespace, r.info.name)) === undefined) {
+      try {
+        await create(ctx, r, namespace, body, wctx, dryRun, manager, { object: replace(), uid: bodyUID(body) });
+      } catch (err) {
+        if (!(err instanceof KubeError && err.reason === 'AlreadyExists') || dryRun) throw err;
+        await replaced();
+      }
+      return;
+    }
+    await replaced();
     return;
   }
   const pt = patchTypeOf(contentType(r.req));
@@ -726,11 +746,16 @@ function etcdKey(type: ResourceType, namespace: string, name: string, dryRun: bo
  * Whether a resourceVersion means "none": the store's versioner parses it as the number 0 (`""`, `"0"`,
  * `"00"`), which registry/store.go's Update takes for an unconditional update, not a precondition.
  */
+/** The storage's 409 when a write's uid precondition does not hold (`storage.Preconditions.Check`). */
+function uidPreconditionFailed(type: ResourceType, namespace: string, name: string, dryRun: boolean, wanted: string, actual: string): KubeError {
+  return KubeError.conflict(type.groupResource, name, `StorageError: invalid object, Code: 4, Key: ${etcdKey(type, namespace, name, dryRun)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${actual}`);
+}
+
 function isZeroResourceVersion(rv: string | undefined): boolean {
   return rv === undefined || /^0*$/.test(rv);
 }
 
-function replaceWith(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext): (old: KubeObject) => KubeObject {
+function replaceWith(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext): () => KubeObject {
   const decoded = r.type.decode(body, wctx);
   // handlers/update.go: the namespace (rest.EnsureObjectNamespaceMatchesRequestNamespace), then the name,
   // before the object is read: a mismatch is a 400 even when the object is gone.
@@ -750,12 +775,23 @@ function checkName(r: RestRequest, obj: KubeObject): void {
   if (name !== r.info.name) throw KubeError.badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
 }
 
-async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined): Promise<void> {
+/**
+ * A `PUT` that creates (the store's Update on a missing object, for a kind that allows it): the object the
+ * update handler decoded and checked, and the uid it sent (a precondition no missing object meets).
+ */
+interface PutCreate {
+  object: KubeObject;
+  uid: string | undefined;
+}
+
+async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined, put?: PutCreate): Promise<void> {
   const { type } = r;
-  let obj = type.decode(body, wctx);
+  let obj = put?.object ?? type.decode(body, wctx);
   // handlers/create.go wipes the system fields before anything reads the object, the field manager
-  // included (rest.WipeObjectMetaSystemFields; the subresources that create other objects keep them).
-  if (r.info.subresource === '') wipeSystemFields(obj.metadata);
+  // included (rest.WipeObjectMetaSystemFields; the subresources that create other objects keep them). The
+  // update handler does not; its store checks the uid precondition against the missing object first.
+  if (r.info.subresource === '' && put === undefined) wipeSystemFields(obj.metadata);
+  if (put?.uid !== undefined) throw uidPreconditionFailed(type, namespace, r.info.name, dryRun, put.uid, '');
   checkNamespace(ctx, type, obj, namespace);
   // `manager` undefined: the managed fields are set already (an apply that creates).
   if (manager !== undefined && ctx.limits.managedFields) setManagedFields(obj, updateManagedFields(undefined, obj, manager, fieldManagerContext(r, wctx)));
@@ -763,14 +799,14 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
     await answerReview(ctx, r, type, obj, dryRun, wctx);
     return;
   }
-  if (type.names.namespaced) checkNamespaceActive(ctx, obj.metadata.namespace ?? '');
+  if (type.names.namespaced) checkNamespaceActive(ctx, type, obj);
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   // rest.BeforeCreate keeps the resource version the object came with; the storage refuses it (below).
   const requestedRV = obj.metadata.resourceVersion;
   // rest.BeforeCreate: a cluster-scoped object's namespace is cleared, not refused.
   if (!type.names.namespaced) delete obj.metadata.namespace;
-  fillSystemFieldsOnCreate(obj.metadata, wctx.now);
+  fillSystemFieldsOnCreate(obj.metadata, wctx.now, put !== undefined);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
   const errs = type.validateCreate(obj, wctx);
@@ -789,8 +825,9 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
     return;
   }
   // etcd3's store.Create: `storage.ErrResourceVersionSetOnCreate` when the object's resource version
-  // parses (strconv.ParseUint) as anything but 0 — a plain error, answered as a 500 without a reason.
-  if (typeof requestedRV === 'string' && /^\d+$/.test(requestedRV) && BigInt(requestedRV) > 0n && BigInt(requestedRV) < 2n ** 64n) {
+  // parses (strconv.ParseUint) as anything but 0 — a plain error, answered as a 500 without a reason. (A PUT
+  // that creates goes through GuaranteedUpdate, which ignores it.)
+  if (put === undefined && typeof requestedRV === 'string' && /^\d+$/.test(requestedRV) && BigInt(requestedRV) > 0n && BigInt(requestedRV) < 2n ** 64n) {
     throw new KubeError('Unknown', 'resourceVersion should not be set on objects to be created');
   }
   const write = ctx.store.create(storedResourceOf(type), key, name, stored);
@@ -833,7 +870,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     checkNamespace(ctx, type, obj, namespace);
     // The store's preconditions, before the update itself: a PUT's uid (rest.DefaultUpdatedObjectInfo).
     if (uidPrecondition !== undefined && uidPrecondition !== current.metadata.uid) {
-      throw KubeError.conflict(type.groupResource, info.name, `StorageError: invalid object, Code: 4, Key: ${etcdKey(type, namespace, info.name, dryRun)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uidPrecondition}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      throw uidPreconditionFailed(type, namespace, info.name, dryRun, uidPrecondition, current.metadata.uid ?? '');
     }
     checkResourceVersion(type, info.name, obj.metadata.resourceVersion);
     checkResourceVersion(type, info.name, precondition);
@@ -883,7 +920,8 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     }
     // shouldDeleteDuringUpdate: the last finalizer gone from an object being deleted with no grace period
     // left (a Pod in its grace period stays until that ends).
-    const finalized = obj.metadata.deletionTimestamp !== undefined && obj.metadata.deletionGracePeriodSeconds === 0 && (obj.metadata.finalizers ?? []).length === 0 && !(type.deferDeletion?.(obj) ?? false);
+    // ShouldDeleteDuringUpdate: the existing object being deleted with no grace period left (none, or 0).
+    const finalized = old.metadata.deletionTimestamp !== undefined && (old.metadata.deletionGracePeriodSeconds ?? 0) === 0 && (obj.metadata.finalizers ?? []).length === 0 && !(type.deferDeletion?.(obj) ?? false);
     if (dryRun) {
       sendWarnings(r, wctx);
       respond(ctx, r, await type.fromStorage(stored));

@@ -110,12 +110,27 @@ describe('BuiltinResourceType', () => {
       expect((await client.get('/api/v1/namespaces/doomed/configmaps/held')).body.metadata.deletionTimestamp).to.be.a('string');
       const refused = await client.post('/api/v1/namespaces/doomed/configmaps', { metadata: { name: 'late' } });
       expect(refused.status).to.equal(403);
-      expect(refused.body.message).to.equal('unable to create new content in namespace doomed because it is being terminated');
+      expect(refused.body.message).to.equal('configmaps "late" is forbidden: unable to create new content in namespace doomed because it is being terminated');
       await client.patch('/api/v1/namespaces/doomed/configmaps/held', { metadata: { finalizers: null } });
       await server.idle();
       expect((await client.get('/api/v1/namespaces/doomed')).status).to.equal(404);
       expect((await client.get('/api/v1/namespaces/doomed/configmaps/cm')).status).to.equal(404);
       expect((await client.get('/apis/stable.example.com/v1/namespaces/doomed/shirts/s')).status).to.equal(404);
+    });
+
+    it('keeps a namespace Terminating until a spec finalizer other than kubernetes is finalized', async () => {
+      // The namespace controller removes only its own `kubernetes` entry (kube-controller-manager's
+      // namespaced_resources_deleter finalizes with that one token); another one's owner removes it through
+      // /finalize, and then the namespace goes. (Regression: the whole spec list used to be dropped.)
+      expect((await client.post('/api/v1/namespaces', { metadata: { name: 'held-spec' }, spec: { finalizers: ['example.com/hold'] } })).status).to.equal(201);
+      await client.delete('/api/v1/namespaces/held-spec');
+      await server.idle();
+      const held = await client.get('/api/v1/namespaces/held-spec');
+      expect([held.status, held.body.spec, held.body.status]).to.deep.equal([200, { finalizers: ['example.com/hold'] }, { phase: 'Terminating' }]);
+      const finalized = await client.put('/api/v1/namespaces/held-spec/finalize', { ...held.body, spec: { finalizers: [] } });
+      expect(finalized.status).to.equal(200);
+      await server.idle();
+      expect((await client.get('/api/v1/namespaces/held-spec')).status).to.equal(404);
     });
 
     it('validates namespace names as DNS labels', async () => {
