@@ -67,11 +67,17 @@ export function goAvailable(): boolean {
   return spawnSync(process.env.KUBEKIT_GO ?? 'go', ['version'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } }).status === 0;
 }
 
+/** The server a both-server suite runs against: its URL, and a {@link Send} with another bearer token. */
+export interface ServerAccess {
+  url: string;
+  as(token: string): Send;
+}
+
 /**
  * A suite that runs `run` against kubekit's embedded server, then against the real kube-apiserver (skipped
  * without Go), each started for it and closed after.
  */
-export function describeOnBothServers(title: string, run: (send: Send, backend: 'kubekit' | 'reference') => Promise<void>): void {
+export function describeOnBothServers(title: string, run: (send: Send, backend: 'kubekit' | 'reference', server: ServerAccess) => Promise<void>): void {
   const withGo = goAvailable();
   describe(title, function () {
     this.timeout(15 * 60_000);
@@ -79,7 +85,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
     it('kubekit\'s embedded server', async () => {
       const server = await startApiServer();
       try {
-        await run(sender(server.url, undefined, undefined), 'kubekit');
+        await run(sender(server.url, undefined, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined) });
       } finally {
         await server.close();
       }
@@ -89,7 +95,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
       if (!withGo) this.skip();
       const server = await startReferenceApiServer();
       try {
-        await run(sender(server.url, server.token, server.ca), 'reference');
+        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca) });
       } finally {
         await server.close();
       }

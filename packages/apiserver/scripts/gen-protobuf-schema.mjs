@@ -72,7 +72,7 @@ const kinds = {
   'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass', 'networking.k8s.io/v1/NetworkPolicy': 'networking.NetworkPolicy',
   'authorization.k8s.io/v1/SubjectAccessReview': 'authorization.SubjectAccessReview', 'authorization.k8s.io/v1/LocalSubjectAccessReview': 'authorization.LocalSubjectAccessReview',
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'authorization.SelfSubjectAccessReview', 'authorization.k8s.io/v1/SelfSubjectRulesReview': 'authorization.SelfSubjectRulesReview',
-  'authentication.k8s.io/v1/TokenReview': 'authentication.TokenReview', 'authentication.k8s.io/v1/SelfSubjectReview': 'authentication.SelfSubjectReview',
+  'authentication.k8s.io/v1/TokenReview': 'authentication.TokenReview', 'authentication.k8s.io/v1/TokenRequest': 'authentication.TokenRequest', 'authentication.k8s.io/v1/SelfSubjectReview': 'authentication.SelfSubjectReview',
   'scheduling.k8s.io/v1/PriorityClass': 'scheduling.PriorityClass',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',

@@ -20,6 +20,7 @@ import { SelectorParseError, newLabelRequirement, parseFieldSelector, parseLabel
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
 import { serverUser, userInfoJSON, type AuthorizationRequest, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
+import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 
 /** What a review is answered with: the store's RBAC objects, the request's time and user. */
 export interface ReviewContext {
@@ -29,6 +30,8 @@ export interface ReviewContext {
   user: UserInfo;
   /** The admission plugins' and webhooks' validation of the decoded review (the REST's `createValidation`). */
   admit(): Promise<void>;
+  /** The service account tokens the server issues, which a token review checks. */
+  tokens?: ServiceAccountTokens;
 }
 
 type Answer = (review: KubeObject, rctx: ReviewContext) => Promise<KubeObject>;
@@ -297,8 +300,15 @@ async function answerTokenReview(review: KubeObject, rctx: ReviewContext, token:
   const given = str(s.token);
   if (given === '') throw KubeError.badRequest('token is required for TokenReview in authentication');
   await rctx.admit();
-  if (token !== undefined && given !== token) return answered(review, { user: {}, error: 'invalid bearer token' });
   const audiences = Array.isArray(s.audiences) ? s.audiences.map(str) : [];
+  // A service account token of this server: its user, or the authenticators' errors (the union's
+  // aggregate, after the bearer token's own).
+  const account = rctx.tokens?.authenticate(given, audiences);
+  if (account !== undefined) {
+    if ('error' in account) return answered(review, { user: {}, error: `[invalid bearer token, ${account.error}]` });
+    return answered(review, { authenticated: true, user: userInfoJSON(account.user), audiences: account.audiences });
+  }
+  if (token !== undefined && given !== token) return answered(review, { user: {}, error: 'invalid bearer token' });
   return answered(review, withoutUndefined({ authenticated: true, user: userInfoJSON(serverUser), audiences: audiences.length === 0 ? undefined : audiences }));
 }
 

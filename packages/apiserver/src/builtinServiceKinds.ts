@@ -75,7 +75,10 @@ function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
 }
 
 const serviceAccount: BuiltinSpec = {
-  names: { group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], status: false, nameValidation: 'subdomain' },
+  names: {
+    group: '', version: 'v1', resource: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], status: false, nameValidation: 'subdomain',
+    kindSubresources: [{ subresource: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }],
+  },
   columns: [{ def: { name: 'Secrets', type: 'string', priority: 0, description: 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.' }, cell: (o) => list(o.secrets).length }],
 };
 

@@ -53,12 +53,16 @@ function impersonates(raw: readonly string[]): boolean {
 }
 
 /**
- * The user a request acts as: {@link serverUser}, or the one its impersonation headers name.
+ * The user a request acts as: the `requester` (who sent it, {@link serverUser} unless a service account's
+ * token says otherwise), or the one its impersonation headers name. A requester other than the server's
+ * identity must be allowed to `impersonate` each user, service account, group, extra and uid named (RBAC,
+ * in the filter's order), else the request is refused as the filter refuses it.
  *
  * @throws ImpersonationError for groups, extras or a uid without a user (the filter's plain-text 500).
+ * @throws KubeError `Forbidden` when the requester may not impersonate what the headers name.
  */
-export function requestUser(req: IncomingMessage): UserInfo {
-  if (!impersonates(req.rawHeaders)) return serverUser;
+export function requestUser(req: IncomingMessage, requester: UserInfo = serverUser, store?: ObjectStore): UserInfo {
+  if (!impersonates(req.rawHeaders)) return requester;
   const headers = req.headersDistinct;
   const username = headers['impersonate-user']?.[0] ?? '';
   const named = headers['impersonate-group'] ?? [];
@@ -75,11 +79,25 @@ export function requestUser(req: IncomingMessage): UserInfo {
     // Groups, extras or a uid without a user: the filter names what was requested.
     const refs = [...named.map((g) => reference('Group', g)), ...extras.map(([k, v]) => reference('UserExtra', v, 'authentication.k8s.io/v1', k)), ...(uid === '' ? [] : [reference('UID', uid, 'authentication.k8s.io/v1')])];
     if (refs.length > 0) throw new ImpersonationError(`requested [${refs.join(' ')}] without impersonating a user`);
-    return serverUser;
+    return requester;
   }
   const extra: Record<string, string[]> = {};
   for (const key of [...new Set(extras.map(([k]) => k))].sort()) setOwn(extra, key, extras.filter(([k]) => k === key).map(([, v]) => v));
   const sa = splitServiceAccount(username);
+  if (requester !== serverUser && store !== undefined) {
+    // The filter's impersonation requests, in its order: the user (or service account), groups, extras, uid.
+    const asked: AuthorizationRequest[] = [
+      sa === undefined ? impersonation('', 'users', '', username) : impersonation('', 'serviceaccounts', '', sa[1], sa[0]),
+      ...named.map((g) => impersonation('', 'groups', '', g)),
+      ...extras.map(([k, v]) => impersonation('authentication.k8s.io', 'userextras', k, v)),
+      ...(uid === '' ? [] : [impersonation('authentication.k8s.io', 'uids', '', uid)]),
+    ];
+    const authorizer = new RbacAuthorizer(store);
+    for (const request of asked) {
+      const decision = authorizer.authorize(requester, request);
+      if (!decision.allowed) throw refusal(requester, request, decision.reason);
+    }
+  }
   const groups = sa !== undefined && named.length === 0 ? ['system:serviceaccounts', `system:serviceaccounts:${sa[0]}`] : [...named];
   if (username !== 'system:anonymous') {
     if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
@@ -123,7 +141,16 @@ export function forbidden(store: ObjectStore, user: UserInfo, info: RequestInfo,
     ? { resourceRequest: true, verb: info.verb, namespace: info.namespace, apiGroup: info.group, resource: info.resource, subresource: info.subresource, name: info.name || selectedName(info, query) }
     : { resourceRequest: false, verb: info.verb, path: info.path };
   const decision = new RbacAuthorizer(store).authorize(user, request);
-  if (decision.allowed) return undefined;
+  return decision.allowed ? undefined : refusal(user, request, decision.reason);
+}
+
+/** An `impersonate` request of the impersonation filter (`actingAsAttributes`). */
+function impersonation(apiGroup: string, resource: string, subresource: string, name: string, namespace = ''): AuthorizationRequest {
+  return { resourceRequest: true, verb: 'impersonate', namespace, apiGroup, resource, subresource, name };
+}
+
+/** `responsewriters.Forbidden`'s 403 for a request RBAC did not allow, with the authorizer's reason. */
+function refusal(user: UserInfo, request: AuthorizationRequest, reason: string): KubeError {
   let message: string;
   if (!request.resourceRequest) message = `User ${goQuote(user.username)} cannot ${request.verb} path ${goQuote(request.path)}`;
   else {
@@ -131,7 +158,7 @@ export function forbidden(store: ObjectStore, user: UserInfo, info: RequestInfo,
     const where = request.namespace !== '' ? `in the namespace ${goQuote(request.namespace)}` : 'at the cluster scope';
     message = `User ${goQuote(user.username)} cannot ${request.verb} resource ${goQuote(resource)} in API group ${goQuote(request.apiGroup)} ${where}`;
   }
-  if (decision.reason !== '') message += `: ${decision.reason}`;
+  if (reason !== '') message += `: ${reason}`;
   if (!request.resourceRequest) return new KubeError('Forbidden', `forbidden: ${message}`, { details: {} });
   // The Status names the resource without its subresource (`deployments.apps "x" is forbidden`).
   const qualified = request.apiGroup === '' ? request.resource : `${request.resource}.${request.apiGroup}`;

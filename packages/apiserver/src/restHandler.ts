@@ -8,6 +8,7 @@ import { isReviewType } from './accessReviews.js';
 import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
 import { patchTypeOf } from './patch.js';
 import { evictPod } from './podEviction.js';
+import { requestToken } from './serviceAccountTokens.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
@@ -68,6 +69,14 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       // The create handler's Namer (errEmptyName) before anything is decoded.
       if (info.name === '') throw KubeError.badRequest('name must be provided');
       return evictPod(ctx, r, info.namespace);
+    }
+    if (info.name !== '') throw methodNotAllowed();
+  }
+  // A ServiceAccount's token: created, as an authentication.k8s.io/v1 TokenRequest.
+  if (sub === 'token' && ctx.serviceAccountTokens !== undefined && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
+    if (info.verb === 'create') {
+      if (info.name === '') throw KubeError.badRequest('name must be provided');
+      return requestToken(ctx, r, info.namespace, ctx.serviceAccountTokens);
     }
     if (info.name !== '') throw methodNotAllowed();
   }

@@ -13,6 +13,8 @@ import { serveOpenAPI } from './openapi.js';
 import { serveOpenAPIV2 } from './openapiV2.js';
 import { handleResourceRequest, resourceNotFound } from './restHandler.js';
 import { ImpersonationError, forbidden, requestUser } from './impersonation.js';
+import { serverUser, type UserInfo } from './rbacAuthorizer.js';
+import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 import { parseRequestInfo } from './router.js';
 import type { ServerContext } from './serverContext.js';
 
@@ -32,14 +34,23 @@ export interface RequestHandlerOptions {
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
-function authorized(req: IncomingMessage, token: string | undefined): boolean {
-  if (token === undefined) return true;
+/**
+ * Who sends the request, or undefined for a 401: the service account of a token this server issued (one
+ * that fails its checks is a 401), else the server's own identity when the request has the server's token
+ * (any request, when the server has none).
+ */
+function authenticate(req: IncomingMessage, token: string | undefined, tokens: ServiceAccountTokens | undefined): UserInfo | undefined {
   const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  if (m === null) return false;
-  const given = Buffer.from(m[1].trim());
+  const given = /^Bearer\s+(.+)$/i.exec(header)?.[1].trim();
+  if (given !== undefined && tokens !== undefined) {
+    const account = tokens.authenticate(given);
+    if (account !== undefined) return 'error' in account ? undefined : account.user;
+  }
+  if (token === undefined) return serverUser;
+  if (given === undefined) return undefined;
+  const sent = Buffer.from(given);
   const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+  return sent.length === wanted.length && timingSafeEqual(sent, wanted) ? serverUser : undefined;
 }
 
 /** Creates the request handler of an embedded API server. */
@@ -93,7 +104,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     }
     return;
   }
-  if (!authorized(req, options.token)) {
+  const requester = authenticate(req, options.token, ctx.serviceAccountTokens);
+  if (requester === undefined) {
     req.resume();
     sendJSON(res, 401, new KubeError('Unauthorized', 'Unauthorized').toStatus());
     return;
@@ -101,8 +113,9 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   // Impersonation, then authorization of the impersonated user (the filters' order).
   let user;
   try {
-    user = requestUser(req);
+    user = requestUser(req, requester, ctx.store);
   } catch (err) {
+    if (err instanceof KubeError) req.resume();
     if (!(err instanceof ImpersonationError)) throw err;
     req.resume();
     res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
@@ -114,6 +127,12 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   if (denied !== undefined) {
     req.resume();
     throw denied;
+  }
+  const tokens = ctx.serviceAccountTokens;
+  if (tokens !== undefined && method === 'GET' && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
+    req.resume();
+    sendJSON(res, 200, path === '/openid/v1/jwks' ? tokens.jwks() : tokens.openidConfiguration());
+    return;
   }
   if (path === '/openapi/v2' && method === 'GET') {
     serveOpenAPIV2(options.catalog, req.headers.accept, res, options.customResourceFieldSelectors);

@@ -5,6 +5,7 @@
 import type { Clock } from '@kubekit/core';
 import type { Admission } from './admission.js';
 import type { DeepYAMLParser } from './internal/deepYAML.js';
+import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import type { ResourceVersionWaiter } from './storage/resourceVersionWaiter.js';
 import type { WatchHub } from './watchHub.js';
@@ -44,4 +45,6 @@ export interface ServerContext {
   namespacePhase(namespace: string): NamespacePhase;
   /** The admission webhooks of the stored webhook configurations. @defaultValue none */
   admission?: Admission;
+  /** The service account tokens this server issues and authenticates. @defaultValue none */
+  serviceAccountTokens?: ServiceAccountTokens;
 }

@@ -29,6 +29,7 @@ import { kubeconfigYAML } from './kubeconfig.js';
 import { timestamp } from './objectMeta.js';
 import { FilePersistence } from './persistence.js';
 import { createRequestHandler } from './server.js';
+import { ServiceAccountTokens } from './serviceAccountTokens.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
 import { ObjectStore } from './storage/objectStore.js';
 import { ResourceVersionWaiter } from './storage/resourceVersionWaiter.js';
@@ -242,13 +243,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const version = options.kubernetesVersion ?? (gate ? '1.33' : '1.30');
   const [major, minor] = version.split('.');
   let address = '';
+  const bindHost = options.host ?? '127.0.0.1';
+  const serving = options.tls === true ? generatedServingCertificate(bindHost) : options.tls === false ? undefined : options.tls;
+  // The service account issuer is the server's URL (as `--service-account-issuer` is on the reference).
+  ctx.serviceAccountTokens = new ServiceAccountTokens(store, () => `${serving === undefined ? 'http' : 'https'}://${address}`, () => clock.now());
   const handler = createRequestHandler(ctx, {
     catalog, token: options.token, logger, customResourceFieldSelectors: gate,
     version: { major, minor, gitVersion: `v${version}.0-kubekit` },
     serverAddress: () => address,
   });
-  const bindHost = options.host ?? '127.0.0.1';
-  const serving = options.tls === true ? generatedServingCertificate(bindHost) : options.tls === false ? undefined : options.tls;
   const server: Server = serving === undefined
     ? createServer({ keepAliveTimeout: 65_000 }, handler)
     : createHttpsServer({ keepAliveTimeout: 65_000, cert: serving.cert, key: serving.key }, handler);

@@ -846,7 +846,7 @@ async function answerReview(ctx: ServerContext, r: RestRequest, type: ReviewReso
   const review = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
   if (!type.names.namespaced) delete review.metadata.namespace;
   const answer = await type.answer(review, {
-    authorizer: new RbacAuthorizer(ctx.store), now: wctx.now, user: r.user ?? serverUser,
+    authorizer: new RbacAuthorizer(ctx.store), now: wctx.now, user: r.user ?? serverUser, tokens: ctx.serviceAccountTokens,
     admit: async () => { await ctx.admission?.validate({ ...attrs, object: review }); },
   });
   encodeAsGo(answer, type.names);

@@ -275,6 +275,30 @@ describe('startApiServer with a real kubectl', function () {
     expect(forbidden.stderr).to.equal('Error from server (Forbidden): secrets is forbidden: User "system:serviceaccount:default:op" cannot list resource "secrets" in API group "" in the namespace "default"\n');
   });
 
+  it('acts as a service account with the token kubectl create token asks for (a TokenRequest sent as protobuf, over TLS)', async () => {
+    // client-go sends a bearer token only over TLS: this server serves HTTPS (and wants a token of its own).
+    const secure = await startApiServer({ tls: true, token: 'kubectl-test-admin' });
+    try {
+      const config = join(dir, 'tls-kubeconfig');
+      writeFileSync(config, secure.kubeconfig);
+      const tls = (...args: string[]): Promise<Run> => kubectl(`--kubeconfig=${config}`, ...args);
+      const created = await tls('create', 'serviceaccount', 'op');
+      expect([created.code, created.stderr]).to.deep.equal([0, '']);
+      expect((await tls('create', 'role', 'op-reader', '--verb=list', '--resource=configmaps')).code).to.equal(0);
+      expect((await tls('create', 'rolebinding', 'op-reads', '--role=op-reader', '--serviceaccount=default:op')).code).to.equal(0);
+      const minted = await tls('create', 'token', 'op', '--duration=20m');
+      expect(`${minted.stderr},${minted.stdout}`).to.match(/^,eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+      const token = `--token=${minted.stdout}`;
+      expect((await tls('auth', 'whoami', token, '-o', 'jsonpath={.status.userInfo.username}')).stdout).to.equal('system:serviceaccount:default:op');
+      expect((await tls('get', 'configmaps', token)).code).to.equal(0);
+      expect((await tls('get', 'secrets', token)).stderr).to.equal('Error from server (Forbidden): secrets is forbidden: User "system:serviceaccount:default:op" cannot list resource "secrets" in API group "" in the namespace "default"\n');
+      const tampered = await tls('get', 'configmaps', `--token=${minted.stdout.slice(0, -4)}AAAA`);
+      expect(tampered.stderr).to.equal('error: You must be logged in to the server (Unauthorized)\n');
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('moves a ConfigMap from client-side to server-side apply, and answers a second manager with the conflict', async () => {
     const file = join(dir, 'settings.yaml');
     const manifest = (a: string, b: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "${a}"\n  b: "${b}"\n`;

@@ -217,6 +217,8 @@ func main() {
 	fixture.Kinds["autoscaling/v1/Scale"] = "io.k8s.api.autoscaling.v1.Scale"
 	// The Eviction a Pod's eviction subresource takes is served apart too.
 	fixture.Kinds["policy/v1/Eviction"] = "io.k8s.api.policy.v1.Eviction"
+	// And the TokenRequest a ServiceAccount's token subresource takes.
+	fixture.Kinds["authentication.k8s.io/v1/TokenRequest"] = "io.k8s.api.authentication.v1.TokenRequest"
 	keys := make([]string, 0, len(fixture.Kinds))
 	for k := range fixture.Kinds {
 		keys = append(keys, k)
