@@ -72,7 +72,7 @@ function jobSpecWarnings(o: KubeObject, path: string[]): string[] {
  * apiserver names them), the pod-specific annotations, the pod spec ({@link validatePodSpec}), and no
  * ephemeral containers.
  */
-function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
+export function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
   const meta = objectAt(template, 'metadata');
   const spec = valueAt(template, 'spec');
   const errs = [
@@ -161,7 +161,7 @@ function validateReplicaSetTemplate(o: KubeObject): FieldError[] {
 }
 
 /** `ValidateNonnegativeField` of an integer field of the spec, when it is set. */
-function nonnegativeAt(o: KubeObject, ...path: string[]): FieldError[] {
+export function nonnegativeAt(o: KubeObject, ...path: string[]): FieldError[] {
   const v = valueAt(o, ...path);
   return nonnegative(typeof v === 'number' ? v : undefined, FieldPath.root(path[0], ...path.slice(1)));
 }
@@ -297,7 +297,7 @@ function validateReplicas(o: KubeObject): FieldError[] {
  * `activeDeadlineSeconds` (`kindWord` names the kind as the apiserver's sentence does: a Deployment's
  * says ReplicaSet).
  */
-function validateAlwaysRunning(template: unknown, path: FieldPath, kindWord: string): FieldError[] {
+export function validateAlwaysRunning(template: unknown, path: FieldPath, kindWord: string): FieldError[] {
   const errs: FieldError[] = [];
   const policy = valueAt(template, 'spec', 'restartPolicy');
   if (policy !== 'Always') errs.push(notSupported(path.child('spec', 'restartPolicy'), typeof policy === 'string' ? policy : '', ['Always']));
@@ -385,7 +385,7 @@ function containerList(template: unknown): JSONObject[] {
 }
 
 /** The wide columns `Containers`, `Images` (and `Selector`) of kinds with a pod template. */
-function templateColumns(templatePath: string[], selector: boolean): BuiltinColumn[] {
+export function templateColumns(templatePath: string[], selector: boolean): BuiltinColumn[] {
   const cols: BuiltinColumn[] = [
     { def: { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.' }, cell: (o) => containerList(valueAt(o, ...templatePath)).map((c) => String(c.name ?? '')).join(',') },
     { def: { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.' }, cell: (o) => containerList(valueAt(o, ...templatePath)).map((c) => String(c.image ?? '')).join(',') },
@@ -755,6 +755,7 @@ function defaultJobLabels(o: KubeObject): void {
 
 const job: BuiltinSpec = {
   orphanDependentsByDefault: true,
+  orphanWarning: 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
   names: { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], status: true, nameValidation: 'subdomain' },
   generation: true,
   columns: [

@@ -156,8 +156,10 @@ export interface ResourceType {
    * reads go to etcd, which answers such a version at once. @defaultValue true
    */
   readonly watchCache?: boolean;
-  /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
+  /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs and core/v1 ReplicationControllers, for compatibility). */
   readonly orphanDependentsByDefault?: boolean;
+  /** The Warning of a DELETE without a propagation policy (the Job REST's: its default orphans the pods). @defaultValue none */
+  readonly orphanWarning?: string;
 
   /** Shows a stored object in this version (read defaulting and conversion). */
   fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject>;
