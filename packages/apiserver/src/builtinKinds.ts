@@ -94,7 +94,7 @@ export interface BuiltinSpec {
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
-  normalize?: (o: KubeObject) => void;
+  normalize?: (o: KubeObject, ctx: WriteContext) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
@@ -327,7 +327,7 @@ export class BuiltinResourceType implements ResourceType {
     }
     // Another kind was refused above.
     obj.kind = this.names.kind;
-    this.spec.normalize?.(obj);
+    this.spec.normalize?.(obj, ctx);
     this.spec.defaults?.(obj);
     return obj;
   }

@@ -23,12 +23,14 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/apps/validation/validation.go
  */
-import { FieldError, FieldPath, goJSON, invalid, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, invalid, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { nonnegativeAt, templateColumns, validateAlwaysRunning, validatePodTemplate } from './builtinWorkloads.js';
 import { wasEmpty } from './builtinGoJSON.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { childObject, isObject, objectAt, setDefault, str, valueAt } from './internal/own.js';
+import { childObject, isObject, objectAt, setDefault, setOwn, str, valueAt, type JSONObject } from './internal/own.js';
+import { goMapKeys } from './internal/goMapKeys.js';
+import { goJSONInOrder } from './internal/rawJSON.js';
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
 import { validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
 import { defaultPodTemplate } from './podDefaults.js';
@@ -206,10 +208,38 @@ function validateRevisionData(o: KubeObject): FieldError[] {
   return isObject(data) ? [] : [required('data', 'data must be a valid JSON object')];
 }
 
-/** `ValidateControllerRevisionUpdate`: `data` may not change (compared as the JSON it is). */
+/**
+ * `ValidateControllerRevisionUpdate`: `data` may not change. Go compares the raw texts, so the same data
+ * with its keys in another order is a change; the text compared here is the data's members in the order
+ * they were written ({@link goJSONInOrder}).
+ */
 function revisionDataImmutable(o: KubeObject, old: KubeObject): FieldError[] {
-  if (deepEqual(o.data ?? null, old.data ?? null)) return [];
-  return [new FieldError('FieldValueInvalid', 'data', o.data ?? null, 'field is immutable', goJSON(o.data ?? null))];
+  const text = goJSONInOrder(o.data ?? null);
+  if (text === goJSONInOrder(old.data ?? null)) return [];
+  return [new FieldError('FieldValueInvalid', 'data', o.data ?? null, 'field is immutable', text)];
+}
+
+/**
+ * A JSON value with every object's keys in Go's map order (sorted by their UTF-8 bytes), as encoding/json
+ * writes a `map[string]interface{}`: what a strategic merge patch or an apply makes of a ControllerRevision's
+ * raw `data`. Iterative: any depth is safe.
+ */
+function inGoMapOrder(value: unknown): unknown {
+  const root: { v: unknown } = { v: value };
+  const stack: [JSONObject | unknown[], string | number][] = [[root as unknown as JSONObject, 'v']];
+  while (stack.length > 0) {
+    const [holder, key] = stack.pop()!;
+    const v = (holder as Record<string | number, unknown>)[key];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v, i]);
+    } else if (isObject(v)) {
+      const sorted: JSONObject = {};
+      for (const k of goMapKeys(v)) setOwn(sorted, k, v[k]);
+      (holder as Record<string | number, unknown>)[key] = sorted;
+      for (const k of Object.keys(sorted)) stack.push([sorted, k]);
+    }
+  }
+  return root.v;
 }
 
 /** printControllerRevision's `Controller`: the controller owner as `kind.group/name` (lower-case kind and group), `<none>` without one. */
@@ -231,6 +261,10 @@ const controllerRevision: BuiltinSpec = {
     // The column is a string; the cell, the revision as the int64 it is.
     { def: { name: 'Revision', type: 'string', priority: 0 }, cell: (o) => count(o, 'revision') },
   ],
+  // The data a strategic merge patch or an apply made went through a Go map.
+  normalize: (o, ctx) => {
+    if (ctx.viaMap === true && o.data !== undefined) o.data = inGoMapOrder(o.data);
+  },
   validate: (o) => nonnegativeAt(o, 'revision'),
   validateCreate: validateRevisionData,
   // ValidateControllerRevisionUpdate: the metadata update, the new object's metadata and revision, the data.

@@ -106,6 +106,12 @@ export interface WriteContext {
    * `runtime.DefaultUnstructuredConverter` rather than decoding it: its type errors are the converter's.
    */
   converted?: boolean;
+  /**
+   * Whether the object decoded went through a Go map (a strategic merge patch's result, an apply's): a
+   * member its Go type keeps as raw JSON text (a ControllerRevision's `data`, a `runtime.RawExtension`) is
+   * then the map's JSON, its keys in Go's sorted order, not the text it was written as.
+   */
+  viaMap?: boolean;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */
