@@ -19,6 +19,14 @@
  *   checked on create, `data` immutable; printControllerRevision's Table (the controller owner as
  *   `kind.group/name`).
  *
+ * A revision's `data` is a `runtime.RawExtension`, which kube-apiserver keeps as the bytes it was sent and
+ * compares as bytes. kubekit keeps the parsed JSON and compares its members in the order they were written,
+ * and writes it in Go's map order where the apiserver's goes through a map (a strategic merge patch, an
+ * apply): the same data in another key order is a change, and such a patch of data not written in sorted
+ * order is refused, as there. What the parsed JSON no longer has is not compared: whitespace, how numbers
+ * were spelt (`1.50`, `1e2`), repeated keys and the order of keys that are array indexes (`"10"`, `"2"`),
+ * which JavaScript objects put first; kube-apiserver refuses a patch of data written with any of these.
+ *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/registry/core/replicationcontroller/strategy.go
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/apps/validation/validation.go
