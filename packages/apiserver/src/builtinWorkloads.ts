@@ -163,7 +163,8 @@ function validateReplicaSetTemplate(o: KubeObject): FieldError[] {
 /** `ValidateNonnegativeField` of an integer field of the spec, when it is set. */
 export function nonnegativeAt(o: KubeObject, ...path: string[]): FieldError[] {
   const v = valueAt(o, ...path);
-  return nonnegative(typeof v === 'number' ? v : undefined, FieldPath.root(path[0], ...path.slice(1)));
+  // An int64 beyond 2^53 is decoded as a bigint.
+  return nonnegative(typeof v === 'number' || typeof v === 'bigint' ? v : undefined, FieldPath.root(path[0], ...path.slice(1)));
 }
 
 const percentPattern = /^[0-9]+%$/;
@@ -437,10 +438,10 @@ const deployment: BuiltinSpec = {
   validateStatusUpdate: validateDeploymentStatusUpdate,
 };
 
-/** A status member as its Go integer (absent or null: 0). */
-function statusInt(o: KubeObject, key: string): number {
+/** A status member as its Go integer (absent or null: 0; an int64 beyond 2^53, such as observedGeneration, is a bigint). */
+function statusInt(o: KubeObject, key: string): number | bigint {
   const v = valueAt(o, 'status', key);
-  return typeof v === 'number' ? v : 0;
+  return typeof v === 'number' || typeof v === 'bigint' ? v : 0;
 }
 
 /** The count checks of an apps kind's status validation (pkg/apis/apps/validation). */
@@ -463,7 +464,7 @@ function statusCountErrors(o: KubeObject, old: KubeObject, rules: StatusCountRul
     if (statusInt(o, key) < 0) errs.push(invalid(path(key), statusInt(o, key), 'must be greater than or equal to 0'));
   };
   for (const key of rules.counts) nonNegative(key);
-  for (const key of rules.optional ?? []) if (typeof valueAt(o, 'status', key) === 'number') nonNegative(key);
+  for (const key of rules.optional ?? []) if (['number', 'bigint'].includes(typeof valueAt(o, 'status', key))) nonNegative(key);
   for (const [key, bound, message] of rules.notAbove ?? []) {
     if (statusInt(o, key) > statusInt(o, bound)) errs.push(invalid(path(key), statusInt(o, key), message ?? `cannot be greater than status.${bound}`));
   }

@@ -60,13 +60,13 @@ function formatLabels(map: unknown): string {
   return text === '' ? '<none>' : text;
 }
 
-/** An integer member at `path`, 0 when absent (a Go int32 or int64 field). */
-function count(o: unknown, ...path: string[]): number {
+/** An integer member at `path`, 0 when absent (a Go int32 or int64 field; an int64 beyond 2^53 is a bigint). */
+function count(o: unknown, ...path: string[]): number | bigint {
   const v = valueAt(o, ...path);
-  return typeof v === 'number' ? v : 0;
+  return typeof v === 'number' || typeof v === 'bigint' ? v : 0;
 }
 
-function intColumn(name: string, cell: (o: KubeObject) => number): BuiltinColumn {
+function intColumn(name: string, cell: (o: KubeObject) => number | bigint): BuiltinColumn {
   return { def: { name, type: 'integer', priority: 0 }, cell };
 }
 
