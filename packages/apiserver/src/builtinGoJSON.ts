@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { canonicalQuantity, goJSON, goJSONString, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
-import { floatOverflowIn } from './internal/rawJSON.js';
+import { floatOverflowIn, numberLiteralIn } from './internal/rawJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 
@@ -360,13 +360,15 @@ function keysOf(obj: Record<string, unknown>, found: Found): string[] {
 
 /**
  * What encoding/json names a JSON value in an UnmarshalTypeError (`number 1.5` where the number itself is
- * the trouble): the number as written, which for one beyond float64 (parsed as ±Infinity) is the first such
- * literal of its sign in the request's text.
+ * the trouble): the number as written, the first literal of its value in the request's text (an integer
+ * beyond int64 keeps its digits, `1.50` its zero), and for one beyond float64 (parsed as ±Infinity) the
+ * first such literal of its sign.
  */
 function valueWord(value: unknown, literal = false, found?: Found): string {
   if (!literal) return jsonTypeName(value);
-  if (typeof value === 'number' && !Number.isFinite(value) && found?.bodyText !== undefined) {
-    const written = floatOverflowIn(found.bodyText, 0, found.bodyText.length, value < 0);
+  if (typeof value === 'number' && found?.bodyText !== undefined) {
+    // An integer beyond int64 that float64 holds only rounded (`9223372036854775808`) is written as it was too.
+    const written = Number.isFinite(value) ? numberLiteralIn(found.bodyText, value) : floatOverflowIn(found.bodyText, 0, found.bodyText.length, value < 0);
     if (written !== undefined) return `number ${written}`;
   }
   return `number ${String(value)}`;

@@ -94,7 +94,7 @@ export interface BuiltinSpec {
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
-  normalize?: (o: KubeObject) => void;
+  normalize?: (o: KubeObject, ctx: WriteContext) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
@@ -110,6 +110,13 @@ export interface BuiltinSpec {
   strategyValidatesMeta?: boolean;
   /** Validation of an update only (immutable fields), on top of `validate`. */
   validateUpdate?: (o: KubeObject, old: KubeObject) => FieldError[];
+  /**
+   * Validation of an update of the object (not of `/status`), in place of the strategy's metadata checks,
+   * `validate` and `validateUpdate`: the whole list, given the errors of rest.BeforeUpdate's generic
+   * metadata checks (`generic`), for a kind whose strategy places its own metadata checks among the rest
+   * (a ReplicationController's runs its spec checks twice, around `ValidateObjectMetaUpdate`).
+   */
+  validateWholeUpdate?: (o: KubeObject, old: KubeObject, generic: FieldError[]) => FieldError[];
   /** The strategy's `WarningsOnCreate`, sent once the object validated. */
   warningsOnCreate?: (o: KubeObject) => string[];
   /** The strategy's `WarningsOnUpdate` (of the main resource), sent once the update validated. */
@@ -133,8 +140,10 @@ export interface BuiltinSpec {
   /** The strategies of the kind's `objectSubresources` (a Pod's `ephemeralcontainers`), by subresource. */
   subresourceStrategies?: Readonly<Record<string, SubresourceStrategy>>;
   deleteReturnsObject?: boolean;
-  /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs). */
+  /** Whether a DELETE without a propagation policy orphans dependents (batch/v1 Jobs, core/v1 ReplicationControllers). */
   orphanDependentsByDefault?: boolean;
+  /** {@link ResourceType.orphanWarning} */
+  orphanWarning?: string;
   /** Whether the apiserver keeps a watch cache for the kind ({@link ResourceType.watchCache}). @defaultValue true */
   watchCache?: boolean;
   markDeleting?: (o: KubeObject) => void;
@@ -179,6 +188,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly strategicMergePatch = true;
   readonly deleteReturnsObject: boolean;
   readonly orphanDependentsByDefault: boolean;
+  readonly orphanWarning?: string;
   readonly watchCache: boolean;
   readonly internalGroup?: string;
   readonly storageKind?: { group: string; version: string; kind: string };
@@ -199,6 +209,7 @@ export class BuiltinResourceType implements ResourceType {
     this.fields = builtinResourceFields(this.apiVersion, spec.names.kind);
     this.deleteReturnsObject = spec.deleteReturnsObject ?? false;
     this.orphanDependentsByDefault = spec.orphanDependentsByDefault ?? false;
+    if (spec.orphanWarning !== undefined) this.orphanWarning = spec.orphanWarning;
     this.watchCache = spec.watchCache ?? true;
     if (spec.deprecationWarning !== undefined) this.deprecationWarning = spec.deprecationWarning;
     if (spec.markDeleting !== undefined) this.markDeleting = spec.markDeleting;
@@ -320,7 +331,7 @@ export class BuiltinResourceType implements ResourceType {
     }
     // Another kind was refused above.
     obj.kind = this.names.kind;
-    this.spec.normalize?.(obj);
+    this.spec.normalize?.(obj, ctx);
     this.spec.defaults?.(obj);
     return obj;
   }
@@ -402,7 +413,10 @@ export class BuiltinResourceType implements ResourceType {
     }
     const strategy = this.subresourceStrategy(ctx);
     if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
-    const errs = [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
+    const whole = this.spec.validateWholeUpdate;
+    const errs = whole !== undefined && !status
+      ? whole(object, old, validateObjectMetaUpdate(object.metadata, old.metadata, false, false))
+      : [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
     if (errs.length === 0 && ctx.subresource === '') addWarnings(ctx, this.spec.warningsOnUpdate?.(object, old));
     return errs;
   }

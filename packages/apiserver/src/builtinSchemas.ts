@@ -84,6 +84,12 @@ export function builtinKindSchema(gvk: GroupVersionKind): OpenAPISchema | undefi
   return name === undefined ? undefined : fixture().schemas.get(name);
 }
 
+/** The component schema a schema refers to (`io.k8s.apimachinery.pkg.runtime.RawExtension`), or undefined for one without a reference. */
+export function referencedSchemaName(schema: OpenAPISchema): string | undefined {
+  const ref = referenced(schema);
+  return ref === undefined ? undefined : ref.startsWith(refPrefix) ? ref.slice(refPrefix.length) : ref;
+}
+
 function referenced(schema: OpenAPISchema): string | undefined {
   if (typeof schema.$ref === 'string') return schema.$ref;
   // A field of a named type is published as `allOf: [{$ref}]` next to its own default and extensions.

@@ -72,7 +72,7 @@ function jobSpecWarnings(o: KubeObject, path: string[]): string[] {
  * apiserver names them), the pod-specific annotations, the pod spec ({@link validatePodSpec}), and no
  * ephemeral containers.
  */
-function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
+export function validatePodTemplate(template: unknown, path: FieldPath): FieldError[] {
   const meta = objectAt(template, 'metadata');
   const spec = valueAt(template, 'spec');
   const errs = [
@@ -161,9 +161,10 @@ function validateReplicaSetTemplate(o: KubeObject): FieldError[] {
 }
 
 /** `ValidateNonnegativeField` of an integer field of the spec, when it is set. */
-function nonnegativeAt(o: KubeObject, ...path: string[]): FieldError[] {
+export function nonnegativeAt(o: KubeObject, ...path: string[]): FieldError[] {
   const v = valueAt(o, ...path);
-  return nonnegative(typeof v === 'number' ? v : undefined, FieldPath.root(path[0], ...path.slice(1)));
+  // An int64 beyond 2^53 is decoded as a bigint.
+  return nonnegative(typeof v === 'number' || typeof v === 'bigint' ? v : undefined, FieldPath.root(path[0], ...path.slice(1)));
 }
 
 const percentPattern = /^[0-9]+%$/;
@@ -297,7 +298,7 @@ function validateReplicas(o: KubeObject): FieldError[] {
  * `activeDeadlineSeconds` (`kindWord` names the kind as the apiserver's sentence does: a Deployment's
  * says ReplicaSet).
  */
-function validateAlwaysRunning(template: unknown, path: FieldPath, kindWord: string): FieldError[] {
+export function validateAlwaysRunning(template: unknown, path: FieldPath, kindWord: string): FieldError[] {
   const errs: FieldError[] = [];
   const policy = valueAt(template, 'spec', 'restartPolicy');
   if (policy !== 'Always') errs.push(notSupported(path.child('spec', 'restartPolicy'), typeof policy === 'string' ? policy : '', ['Always']));
@@ -385,7 +386,7 @@ function containerList(template: unknown): JSONObject[] {
 }
 
 /** The wide columns `Containers`, `Images` (and `Selector`) of kinds with a pod template. */
-function templateColumns(templatePath: string[], selector: boolean): BuiltinColumn[] {
+export function templateColumns(templatePath: string[], selector: boolean): BuiltinColumn[] {
   const cols: BuiltinColumn[] = [
     { def: { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.' }, cell: (o) => containerList(valueAt(o, ...templatePath)).map((c) => String(c.name ?? '')).join(',') },
     { def: { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.' }, cell: (o) => containerList(valueAt(o, ...templatePath)).map((c) => String(c.image ?? '')).join(',') },
@@ -437,10 +438,10 @@ const deployment: BuiltinSpec = {
   validateStatusUpdate: validateDeploymentStatusUpdate,
 };
 
-/** A status member as its Go integer (absent or null: 0). */
-function statusInt(o: KubeObject, key: string): number {
+/** A status member as its Go integer (absent or null: 0; an int64 beyond 2^53, such as observedGeneration, is a bigint). */
+function statusInt(o: KubeObject, key: string): number | bigint {
   const v = valueAt(o, 'status', key);
-  return typeof v === 'number' ? v : 0;
+  return typeof v === 'number' || typeof v === 'bigint' ? v : 0;
 }
 
 /** The count checks of an apps kind's status validation (pkg/apis/apps/validation). */
@@ -463,7 +464,7 @@ function statusCountErrors(o: KubeObject, old: KubeObject, rules: StatusCountRul
     if (statusInt(o, key) < 0) errs.push(invalid(path(key), statusInt(o, key), 'must be greater than or equal to 0'));
   };
   for (const key of rules.counts) nonNegative(key);
-  for (const key of rules.optional ?? []) if (typeof valueAt(o, 'status', key) === 'number') nonNegative(key);
+  for (const key of rules.optional ?? []) if (['number', 'bigint'].includes(typeof valueAt(o, 'status', key))) nonNegative(key);
   for (const [key, bound, message] of rules.notAbove ?? []) {
     if (statusInt(o, key) > statusInt(o, bound)) errs.push(invalid(path(key), statusInt(o, key), message ?? `cannot be greater than status.${bound}`));
   }
@@ -755,6 +756,7 @@ function defaultJobLabels(o: KubeObject): void {
 
 const job: BuiltinSpec = {
   orphanDependentsByDefault: true,
+  orphanWarning: 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
   names: { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], status: true, nameValidation: 'subdomain' },
   generation: true,
   columns: [

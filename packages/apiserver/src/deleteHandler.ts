@@ -30,11 +30,9 @@ export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace
   respondDeleted(ctx, r, view);
 }
 
-/** The warning of the Job REST's deletes without a policy: their default orphans the pods. */
+/** The warning of a kind's deletes without a policy (the Job REST's: their default orphans the pods). */
 function warnIfOrphaning(r: RestRequest, options: DeleteOptions): void {
-  if (r.type.orphanDependentsByDefault === true && options.propagationPolicy === undefined) {
-    addWarning(r.res, 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning');
-  }
+  if (r.type.orphanWarning !== undefined && options.propagationPolicy === undefined) addWarning(r.res, r.type.orphanWarning);
 }
 
 function respondDeleted(ctx: ServerContext, r: RestRequest, view: KubeObject): void {

@@ -29,7 +29,7 @@ const replacementPolicies = ['Failed', 'TerminatingOrFailed'];
 
 
 /** `ValidateNonnegativeField` (the workload kinds use it too). */
-export function nonnegative(value: number | undefined, path: FieldPath): FieldError[] {
+export function nonnegative(value: number | bigint | undefined, path: FieldPath): FieldError[] {
   return value !== undefined && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
 }
 

@@ -106,6 +106,12 @@ export interface WriteContext {
    * `runtime.DefaultUnstructuredConverter` rather than decoding it: its type errors are the converter's.
    */
   converted?: boolean;
+  /**
+   * Whether the object decoded went through a Go map (a strategic merge patch's result, an apply's): a
+   * member its Go type keeps as raw JSON text (a ControllerRevision's `data`, a `runtime.RawExtension`) is
+   * then the map's JSON, its keys in Go's sorted order, not the text it was written as.
+   */
+  viaMap?: boolean;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */
@@ -161,8 +167,10 @@ export interface ResourceType {
    * reads go to etcd, which answers such a version at once. @defaultValue true
    */
   readonly watchCache?: boolean;
-  /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs, for compatibility). */
+  /** Whether a DELETE without a propagation policy orphans the dependents (batch/v1 Jobs and core/v1 ReplicationControllers, for compatibility). */
   readonly orphanDependentsByDefault?: boolean;
+  /** The Warning of a DELETE without a propagation policy (the Job REST's: its default orphans the pods). @defaultValue none */
+  readonly orphanWarning?: string;
 
   /** Shows a stored object in this version (read defaulting and conversion). */
   fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject>;

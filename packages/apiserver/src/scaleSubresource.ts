@@ -127,7 +127,11 @@ export function liveScaleOf(type: ResourceType, old: KubeObject, parentGroupVers
  * fields: `skipNonAppliedManager`), and the ScaleHandler takes the Scale's entries back to the object.
  */
 export function scaleWriteManagedFields(type: ResourceType, old: KubeObject, live: KubeObject, next: KubeObject, manager: string, now: string, parentGroupVersion: string): ManagedFieldsEntry[] | undefined {
-  const scaleEntries = updateManagedFields(live, next, manager, scaleContext(now));
+  // The field manager sees the decoded Scale, whose spec.replicas is `omitempty`: a write of 0 replicas
+  // removes the field (its owners lose it, the writer gets no entry for it).
+  const spec = isObject(next.spec) ? next.spec : undefined;
+  const typed = spec !== undefined && (spec.replicas === 0 || spec.replicas === null) ? { ...next, spec: Object.fromEntries(Object.entries(spec).filter(([k]) => k !== 'replicas')) } : next;
+  const scaleEntries = updateManagedFields(live, typed, manager, scaleContext(now));
   return parentEntriesOf(old.metadata.managedFields, scaleEntries, mappingsOf(type, parentGroupVersion), parentGroupVersion);
 }
 

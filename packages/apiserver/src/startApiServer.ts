@@ -20,6 +20,7 @@ import { eventResourceTypes } from './eventKinds.js';
 import { schedulingResourceTypes, systemPriorityClasses } from './schedulingKinds.js';
 import { priorityClassLister, priorityClassesBucket } from './internal/priorityClassLister.js';
 import { workloadResourceTypes } from './builtinWorkloads.js';
+import { legacyWorkloadResourceTypes } from './legacyWorkloadKinds.js';
 import { ResourceCatalog } from './catalog.js';
 import { Controllers } from './controllers.js';
 import { GarbageCollector } from './garbageCollector.js';
@@ -217,7 +218,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [mutatingType, validatingType] = admissionRegistrationTypes();
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
-  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {

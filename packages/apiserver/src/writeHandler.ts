@@ -685,7 +685,7 @@ function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown,
     }
   };
   const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : pt === 'merge' ? merged() : goJSON(patched));
-  return { ...wctx, patched: true, converted: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
+  return { ...wctx, patched: true, converted: pt === 'strategic', viaMap: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
 /**
@@ -729,16 +729,22 @@ function bodyUID(body: unknown): string | undefined {
   return typeof uid === 'string' && uid !== '' ? uid : undefined;
 }
 
+/** kube-apiserver's `SpecialDefaultResourcePrefixes`: the resources not stored under their own name. */
+const specialResourcePrefixes: ReadonlyMap<string, string> = new Map([
+  ['/replicationcontrollers', 'controllers'], ['/endpoints', 'services/endpoints'], ['/nodes', 'minions'],
+  ['/services', 'services/specs'], ['networking.k8s.io/ingresses', 'ingress'],
+]);
+
 /**
  * The key kube-apiserver's storage keeps an object under, which its storage errors quote: the resource's
- * prefix (its resource name; `services/specs` for Services; group and resource for the
- * apiextensions-apiserver's CRDs and custom resources), then the namespace if any, then the name; etcd's
- * `/registry` before it, except in a dry run, whose storage checks the preconditions itself
+ * prefix (its resource name, or the special prefix of {@link specialResourcePrefixes}; group and resource
+ * for the apiextensions-apiserver's CRDs and custom resources), then the namespace if any, then the name;
+ * etcd's `/registry` before it, except in a dry run, whose storage checks the preconditions itself
  * (`DryRunnableStorage.GuaranteedUpdate`, with the key before etcd prefixes it).
  */
 function etcdKey(type: ResourceType, namespace: string, name: string, dryRun: boolean): string {
   const { group, resource, namespaced } = type.names;
-  const prefix = type.customResource === true || group === 'apiextensions.k8s.io' ? `${group}/${resource}` : group === '' && resource === 'services' ? 'services/specs' : resource;
+  const prefix = type.customResource === true || group === 'apiextensions.k8s.io' ? `${group}/${resource}` : specialResourcePrefixes.get(`${group}/${resource}`) ?? resource;
   return `${dryRun ? '' : '/registry'}/${prefix}/${namespaced ? `${namespace}/` : ''}${name}`;
 }
 
@@ -1092,7 +1098,8 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     }
     const result = applyManagedFields(old, applied, manager, { force }, fieldManagerContext(r, wctx));
     checkDuplicates();
-    const obj = decodeApplied(result.object, wctx);
+    // The field manager's result is converted from its map into the Go type.
+    const obj = decodeApplied(result.object, { ...wctx, viaMap: true });
     // The patcher checks the name of what the apply made, after the field manager's conflicts.
     checkName(r, obj);
     setManagedFields(obj, result.managedFields);

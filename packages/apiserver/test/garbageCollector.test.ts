@@ -93,6 +93,34 @@ describe('garbage collector', () => {
     expect(await exists(`${pods}/gone`)).to.equal(undefined);
   });
 
+  it('orphans the pods of a core/v1 ReplicationController deleted without a policy (v1\'s default), without the Jobs\' warning', async () => {
+    const rcs = '/api/v1/namespaces/default/replicationcontrollers';
+    const spec = { template: { metadata: { labels: { app: 'r' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } };
+    const rc = (await client.post(rcs, { metadata: { name: 'r' }, spec })).body as LooseObject;
+    await client.post(pods, { metadata: { name: 'kept', ownerReferences: [ownerRef(rc, { controller: true, blockOwnerDeletion: true })] }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const deleted = await client.delete(`${rcs}/r`);
+    expect([deleted.body.metadata.finalizers, deleted.headers.get('warning')]).to.deep.equal([['orphan'], null]);
+    await server.idle();
+    expect(await exists(`${rcs}/r`)).to.equal(undefined);
+    expect((await exists(`${pods}/kept`))?.metadata.ownerReferences).to.equal(undefined);
+  });
+
+  it('collects the ControllerRevisions and PodTemplates of a deleted StatefulSet', async () => {
+    const sts = (await client.post('/apis/apps/v1/namespaces/default/statefulsets', {
+      metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    })).body as LooseObject;
+    const owned = { name: 'web-1', ownerReferences: [ownerRef(sts, { controller: true, blockOwnerDeletion: true })] };
+    const revisions = '/apis/apps/v1/namespaces/default/controllerrevisions';
+    const templates = '/api/v1/namespaces/default/podtemplates';
+    expect((await client.post(revisions, { metadata: owned, data: { spec: {} }, revision: 1 })).status).to.equal(201);
+    expect((await client.post(templates, { metadata: owned, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } })).status).to.equal(201);
+    await server.idle();
+    expect(await exists(`${revisions}/web-1`)).to.not.equal(undefined);
+    await client.delete('/apis/apps/v1/namespaces/default/statefulsets/web');
+    await server.idle();
+    expect([await exists(`${revisions}/web-1`), await exists(`${templates}/web-1`)]).to.deep.equal([undefined, undefined]);
+  });
+
   it('deletes in the foreground: the owner waits, with foregroundDeletion, until its blocking dependents are gone (TestBlockingOwnerRefDoesBlock)', async () => {
     const owner = await configMap('owner');
     // A finalizer holds the blocking dependent, so the owner must wait for it.

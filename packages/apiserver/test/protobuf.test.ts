@@ -93,6 +93,13 @@ describe('decodeProtobuf', () => {
     expect((pod.spec as { volumes: unknown[] }).volumes).to.deep.equal([{ name: 'settings', configMap: { name: 'app-config' } }]);
   });
 
+  it('keeps a ReplicationController\'s zero replicas (a pointer) and reads a ControllerRevision\'s data as the JSON of its RawExtension', () => {
+    const rc = decodeProtobuf(envelope('v1', 'ReplicationController', [...field(1, field(1, 'r')), ...field(2, [...vfield(1, 0), ...vfield(4, 0), ...field(2, [...field(1, 'app'), ...field(2, 'r')])])]));
+    expect(rc).to.deep.equal({ apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'r' }, spec: { replicas: 0, selector: { app: 'r' } } });
+    const revision = decodeProtobuf(envelope('apps/v1', 'ControllerRevision', [...field(1, field(1, 'c')), ...field(2, field(1, '{"b":1,"a":[2]}')), ...vfield(3, 7)]));
+    expect(revision).to.deep.equal({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'c' }, data: { b: 1, a: [2] }, revision: 7 });
+  });
+
   it('answers other kinds with 415 and garbage with 400', () => {
     expect(() => decodeProtobuf(envelope('v1', 'Node', field(1, field(1, 'n'))))).to.throw(KubeError).with.property('reason', 'UnsupportedMediaType');
     expect(() => decodeProtobuf(Uint8Array.from([1, 2, 3, 4]))).to.throw(KubeError).with.property('reason', 'BadRequest');

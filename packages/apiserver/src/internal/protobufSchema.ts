@@ -13,6 +13,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "apps/v1/StatefulSet": "apps.StatefulSet",
   "apps/v1/DaemonSet": "apps.DaemonSet",
   "apps/v1/ReplicaSet": "apps.ReplicaSet",
+  "apps/v1/ControllerRevision": "apps.ControllerRevision",
   "batch/v1/Job": "batch.Job",
   "batch/v1/CronJob": "batch.CronJob",
   "v1/Service": "core.Service",
@@ -20,6 +21,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "v1/PersistentVolumeClaim": "core.PersistentVolumeClaim",
   "v1/Pod": "core.Pod",
   "v1/Endpoints": "core.Endpoints",
+  "v1/ReplicationController": "core.ReplicationController",
+  "v1/PodTemplate": "core.PodTemplate",
   "rbac.authorization.k8s.io/v1/Role": "rbac.Role",
   "rbac.authorization.k8s.io/v1/RoleBinding": "rbac.RoleBinding",
   "rbac.authorization.k8s.io/v1/ClusterRole": "rbac.ClusterRole",
@@ -43,6 +46,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
 
 /** The messages, by package-qualified name. */
 export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>> = {
+  "apps.ControllerRevision": [[1,"metadata","meta.ObjectMeta",0],[2,"data","runtime.RawExtension",0],[3,"revision","int64",0]],
   "apps.DaemonSet": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","apps.DaemonSetSpec",0],[3,"status","apps.DaemonSetStatus",0]],
   "apps.DaemonSetCondition": [[1,"type","string",0],[2,"status","string",0],[3,"lastTransitionTime","meta.Time",0],[4,"reason","string",0],[5,"message","string",0]],
   "apps.DaemonSetSpec": [[1,"selector","meta.LabelSelector",0],[2,"template","core.PodTemplateSpec",0],[3,"updateStrategy","apps.DaemonSetUpdateStrategy",0],[4,"minReadySeconds","int32",0],[6,"revisionHistoryLimit","int32",0]],
@@ -207,6 +211,7 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "core.PodSecurityContext": [[1,"seLinuxOptions","core.SELinuxOptions",0],[8,"windowsOptions","core.WindowsSecurityContextOptions",0],[2,"runAsUser","int64",0],[6,"runAsGroup","int64",0],[3,"runAsNonRoot","bool",0],[4,"supplementalGroups","int64",1],[12,"supplementalGroupsPolicy","string",0],[5,"fsGroup","int64",0],[7,"sysctls","core.Sysctl",1],[9,"fsGroupChangePolicy","string",0],[10,"seccompProfile","core.SeccompProfile",0],[11,"appArmorProfile","core.AppArmorProfile",0],[13,"seLinuxChangePolicy","string",0]],
   "core.PodSpec": [[1,"volumes","core.Volume",1],[20,"initContainers","core.Container",1],[2,"containers","core.Container",1],[34,"ephemeralContainers","core.EphemeralContainer",1],[3,"restartPolicy","string",0],[4,"terminationGracePeriodSeconds","int64",0],[5,"activeDeadlineSeconds","int64",0],[6,"dnsPolicy","string",0],[7,"nodeSelector","map:string",0],[8,"serviceAccountName","string",0],[9,"serviceAccount","string",0],[21,"automountServiceAccountToken","bool",0],[10,"nodeName","string",0],[11,"hostNetwork","bool",0],[12,"hostPID","bool",0],[13,"hostIPC","bool",0],[27,"shareProcessNamespace","bool",0],[14,"securityContext","core.PodSecurityContext",0],[15,"imagePullSecrets","core.LocalObjectReference",1],[16,"hostname","string",0],[17,"subdomain","string",0],[18,"affinity","core.Affinity",0],[19,"schedulerName","string",0],[22,"tolerations","core.Toleration",1],[23,"hostAliases","core.HostAlias",1],[24,"priorityClassName","string",0],[25,"priority","int32",0],[26,"dnsConfig","core.PodDNSConfig",0],[28,"readinessGates","core.PodReadinessGate",1],[29,"runtimeClassName","string",0],[30,"enableServiceLinks","bool",0],[31,"preemptionPolicy","string",0],[32,"overhead","map:resource.Quantity",0],[33,"topologySpreadConstraints","core.TopologySpreadConstraint",1],[35,"setHostnameAsFQDN","bool",0],[36,"os","core.PodOS",0],[37,"hostUsers","bool",0],[38,"schedulingGates","core.PodSchedulingGate",1],[39,"resourceClaims","core.PodResourceClaim",1],[40,"resources","core.ResourceRequirements",0],[41,"hostnameOverride","string",0]],
   "core.PodStatus": [[17,"observedGeneration","int64",0],[1,"phase","string",0],[2,"conditions","core.PodCondition",1],[3,"message","string",0],[4,"reason","string",0],[11,"nominatedNodeName","string",0],[5,"hostIP","string",0],[16,"hostIPs","core.HostIP",1],[6,"podIP","string",0],[12,"podIPs","core.PodIP",1],[7,"startTime","meta.Time",0],[10,"initContainerStatuses","core.ContainerStatus",1],[8,"containerStatuses","core.ContainerStatus",1],[9,"qosClass","string",0],[13,"ephemeralContainerStatuses","core.ContainerStatus",1],[14,"resize","string",0],[15,"resourceClaimStatuses","core.PodResourceClaimStatus",1],[18,"extendedResourceClaimStatus","core.PodExtendedResourceClaimStatus",0]],
+  "core.PodTemplate": [[1,"metadata","meta.ObjectMeta",0],[2,"template","core.PodTemplateSpec",0]],
   "core.PodTemplateSpec": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","core.PodSpec",0]],
   "core.PortStatus": [[1,"port","int32",0],[2,"protocol","string",0],[3,"error","string",0]],
   "core.PortworxVolumeSource": [[1,"volumeID","string",0],[2,"fsType","string",0],[3,"readOnly","bool",0]],
@@ -216,6 +221,10 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "core.ProjectedVolumeSource": [[1,"sources","core.VolumeProjection",1],[2,"defaultMode","int32",0]],
   "core.QuobyteVolumeSource": [[1,"registry","string",0],[2,"volume","string",0],[3,"readOnly","bool",0],[4,"user","string",0],[5,"group","string",0],[6,"tenant","string",0]],
   "core.RBDVolumeSource": [[1,"monitors","string",1],[2,"image","string",0],[3,"fsType","string",0],[4,"pool","string",0],[5,"user","string",0],[6,"keyring","string",0],[7,"secretRef","core.LocalObjectReference",0],[8,"readOnly","bool",0]],
+  "core.ReplicationController": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","core.ReplicationControllerSpec",0],[3,"status","core.ReplicationControllerStatus",0]],
+  "core.ReplicationControllerCondition": [[1,"type","string",0],[2,"status","string",0],[3,"lastTransitionTime","meta.Time",0],[4,"reason","string",0],[5,"message","string",0]],
+  "core.ReplicationControllerSpec": [[1,"replicas","int32",0],[4,"minReadySeconds","int32",0],[2,"selector","map:string",0],[3,"template","core.PodTemplateSpec",0]],
+  "core.ReplicationControllerStatus": [[1,"replicas","int32",0],[2,"fullyLabeledReplicas","int32",0],[4,"readyReplicas","int32",0],[5,"availableReplicas","int32",0],[3,"observedGeneration","int64",0],[6,"conditions","core.ReplicationControllerCondition",1]],
   "core.ResourceClaim": [[1,"name","string",0],[2,"request","string",0]],
   "core.ResourceFieldSelector": [[1,"containerName","string",0],[2,"resource","string",0],[3,"divisor","resource.Quantity",0]],
   "core.ResourceHealth": [[1,"resourceID","string",0],[2,"health","string",0]],

@@ -422,7 +422,66 @@ export function goJSONWithTexts(value: unknown, texts: WrittenTexts): string {
   return out.join('');
 }
 
+/**
+ * Go's compacted text of JSON a Go type keeps raw (a `runtime.RawExtension`: a ControllerRevision's
+ * `data`): the members in the order they were written (as the object holds them), scalars as
+ * {@link goJSON} writes them. Iterative: any depth is safe.
+ */
+export function goJSONInOrder(value: unknown): string {
+  const out: string[] = [];
+  const stack: (string | { v: unknown })[] = [{ v: value }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (typeof top === 'string') {
+      out.push(top);
+      continue;
+    }
+    const v = top.v;
+    if (Array.isArray(v)) {
+      stack.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ v: v[i] });
+        if (i > 0) stack.push(',');
+      }
+      out.push('[');
+    } else if (isObject(v)) {
+      const keys = Object.keys(v).filter((k) => v[k] !== undefined);
+      stack.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({ v: v[keys[i]] }, `${goJSONString(keys[i])}:`);
+        if (i > 0) stack.push(',');
+      }
+      out.push('{');
+    } else {
+      out.push(goJSON(v));
+    }
+  }
+  return out.join('');
+}
+
 const numberToken = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
+
+/**
+ * The first number literal in a (valid) JSON text whose value is `value`, as written (`9223372036854775808`
+ * for the float64 that rounds it), or undefined. Strings are skipped, so a number written inside one is
+ * never taken for it.
+ */
+export function numberLiteralIn(text: string, value: number): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i) - 1;
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+    numberToken.lastIndex = i;
+    const m = numberToken.exec(text);
+    if (m === null) continue;
+    if (Number(m[0]) === value) return m[0];
+    i += m[0].length - 1;
+  }
+  return undefined;
+}
 
 /**
  * The first number literal in `[start, end)` of a (valid) JSON text that float64 cannot hold (`1e400`),

@@ -13,7 +13,7 @@
  */
 import type { JSONSchemaProps } from '@kubekit/crd';
 import { listStrategy } from '../strategicMergePatch.js';
-import { builtinKindSchema, itemSchema, resolveSchema, type OpenAPISchema } from '../builtinSchemas.js';
+import { builtinKindSchema, itemSchema, referencedSchemaName, resolveSchema, type OpenAPISchema } from '../builtinSchemas.js';
 
 /** A type of the walk. */
 export type TypeNode = ScalarType | MapType | ListType | DeducedType | BuiltinType | OpenAPIType;
@@ -216,6 +216,7 @@ export function builtinList(t: BuiltinType): ListType {
 }
 
 const resolvedOpenAPI = new WeakMap<OpenAPISchema, Exclude<TypeNode, OpenAPIType>>();
+const rawExtension = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
 
 /**
  * One level of an OpenAPI schema as a type, the way the apiserver's type converter reads it: objects
@@ -230,7 +231,9 @@ export function resolveOpenAPI(t: OpenAPIType): Exclude<TypeNode, OpenAPIType> {
   const s = resolveSchema(t.schema);
   let out: Exclude<TypeNode, OpenAPIType>;
   const props = isRecord(s.properties) ? s.properties : undefined;
-  if (s['x-kubernetes-int-or-string'] === true) out = scalarType;
+  // schemaconv hard-codes a RawExtension (a ControllerRevision's data) as untyped and atomic, whatever it holds.
+  if (referencedSchemaName(t.schema) === rawExtension) out = scalarType;
+  else if (s['x-kubernetes-int-or-string'] === true) out = scalarType;
   else if (s.type === 'array') {
     const items = itemSchema(s);
     const lt = s['x-kubernetes-list-type'];
