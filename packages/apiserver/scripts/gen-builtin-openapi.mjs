@@ -21,6 +21,7 @@ import { builtinResourceTypes } from '../src/builtinKinds.ts';
 import { serviceResourceTypes } from '../src/builtinServiceKinds.ts';
 import { workloadResourceTypes } from '../src/builtinWorkloads.ts';
 import { policyResourceTypes } from '../src/policyKinds.ts';
+import { autoscalingResourceTypes } from '../src/autoscalingKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
 import { eventResourceTypes } from '../src/eventKinds.ts';
@@ -29,7 +30,7 @@ import { schedulingResourceTypes } from '../src/schedulingKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

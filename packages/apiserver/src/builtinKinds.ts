@@ -25,7 +25,7 @@ import { validatePod, validatePodCreate, validatePodUpdate } from './podValidati
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, standardFinalizers, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
-import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
+import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, VersionConversion, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { publishedTableColumns } from './builtinTableColumns.js';
@@ -151,6 +151,8 @@ export interface BuiltinSpec {
   refuseDeletion?: (name: string) => void;
   /** {@link ResourceType.deprecationWarning}: the Warning of a deprecated kind (core/v1 Endpoints). */
   deprecationWarning?: string;
+  /** {@link ResourceType.versionConversion}: the kind in its other served versions (a HorizontalPodAutoscaler's autoscaling/v1 and v2). */
+  versionConversion?: VersionConversion;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -180,6 +182,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly internalGroup?: string;
   readonly storageKind?: { group: string; version: string; kind: string };
   readonly deprecationWarning?: string;
+  readonly versionConversion?: VersionConversion;
   private readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
   private columns: TableColumnDefinition[] | undefined;
@@ -201,6 +204,7 @@ export class BuiltinResourceType implements ResourceType {
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
     if (spec.refuseDeletion !== undefined) this.refuseDeletion = spec.refuseDeletion;
+    if (spec.versionConversion !== undefined) this.versionConversion = spec.versionConversion;
   }
 
   markDeleting?: (o: KubeObject) => void;
