@@ -216,13 +216,16 @@ export function autoscalingResourceTypes(): BuiltinResourceType[] {
     convert: (o: KubeObject, from: string, to: string): KubeObject => {
       if (from === to) return o;
       const internal = from === 'autoscaling/v1' ? internalOf(o) : o;
-      return to === 'autoscaling/v1' ? hpaToV1(internal) : hpaToV2(internal);
+      return to === 'autoscaling/v1' ? views.show(internal, {} as KubeObject) : hpaToV2(internal);
     },
   };
-  const v2 = new BuiltinResourceType({
+  // autoscaling/v2beta1 and v2beta2 are in the scheme, not served.
+  const otherVersions = (others: () => BuiltinResourceType[]): BuiltinSpec['otherVersions'] => ({ served: others, unserved: ['autoscaling/v2beta1', 'autoscaling/v2beta2'] });
+  const v2: BuiltinResourceType = new BuiltinResourceType({
     names: names('v2'),
     storage: { ...storage, fromStorage: (stored) => hpaToV2(readStored(stored)), toStorage: hpaToV2 },
     versionConversion,
+    otherVersions: otherVersions(() => [v1]),
     columns: columns((o) => o),
     // SetDefaults_HorizontalPodAutoscaler, after the decoder drops what only v1 writes.
     defaults: (o) => {
@@ -235,10 +238,11 @@ export function autoscalingResourceTypes(): BuiltinResourceType[] {
     validateUpdate: (o, old) => strategy.validate(o, old),
     validateStatusUpdate: (o, _old, meta) => [...meta, ...validateHorizontalPodAutoscalerStatus(o)],
   });
-  const v1 = new BuiltinResourceType({
+  const v1: BuiltinResourceType = new BuiltinResourceType({
     names: names('v1'),
     storage: { ...storage, fromStorage: (stored) => views.show(readStored(stored), {} as KubeObject), toStorage: (o) => stored(internalOf(o)) },
     versionConversion,
+    otherVersions: otherVersions(() => [v2]),
     columns: columns(internalOf),
     // The apiserver's Table rows are of its internal objects, which carry no round-trip annotation.
     versionedAnnotations: roundTripAnnotations,
