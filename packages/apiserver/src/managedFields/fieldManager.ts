@@ -565,7 +565,8 @@ function pruneInVersion(merged: Record<string, unknown>, managed: Managed, last:
   const named = (set: FieldSet, type: TypeNode): FieldSet => ensureNamedFieldsAreMembers(set, type);
   const inLast = versions.convert(merged, ctx.apiVersion, last.apiVersion);
   const lastSet = named(setOf(last), lastType);
-  let current = { version: last.apiVersion, merged: inLast, pruned: removeItems(inLast, lastSet, lastType) };
+  // removeItems works in place: each removal is made on a copy.
+  let current = { version: last.apiVersion, merged: inLast, pruned: removeItems(cloneJSON(inLast), lastSet, lastType) };
   const ownedByVersion = new Map<string, FieldSet>([[last.apiVersion, new FieldSet()]]);
   for (const e of managed.values()) {
     const set = ownedByVersion.get(e.apiVersion) ?? new FieldSet();
@@ -577,11 +578,11 @@ function pruneInVersion(merged: Record<string, unknown>, managed: Managed, last:
     const m = versions.convert(current.merged, current.version, version);
     const p = versions.convert(current.pruned, current.version, version);
     const keep = union(named(toFieldSet(p, type), type), named(owned, type));
-    current = { version, merged: m, pruned: removeItems(m, difference(named(toFieldSet(m, type), type), keep), type) };
+    current = { version, merged: m, pruned: removeItems(cloneJSON(m), difference(named(toFieldSet(m, type), type), keep), type) };
   }
   const pruned = versions.convert(current.pruned, current.version, last.apiVersion);
   const dangling = intersection(difference(named(toFieldSet(inLast, lastType), lastType), named(toFieldSet(pruned, lastType), lastType)), lastSet);
-  return versions.convert(removeItems(inLast, dangling, lastType), last.apiVersion, ctx.apiVersion) as Record<string, unknown>;
+  return versions.convert(removeItems(cloneJSON(inLast), dangling, lastType), last.apiVersion, ctx.apiVersion) as Record<string, unknown>;
 }
 
 /** Carries the conflict sets out of {@link applyOnce} for the last-applied check. */
