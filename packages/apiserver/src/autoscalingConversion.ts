@@ -11,8 +11,7 @@
  * write reads them back where they decode (a text Go's `json.Unmarshal` refuses is ignored), and a v1
  * object without any metric gets the CPU metric at 80% here, the conversion's implicit default.
  */
-import { goJSON, type KubeObject } from '@kubekit/core';
-import { canonicalQuantity } from '@kubekit/core';
+import { canonicalQuantity, goJSON, type KubeObject } from '@kubekit/core';
 import { encodeAsGo, marshalAsGo, unmarshalAsGo } from './builtinGoJSON.js';
 import { cloneJSON, isObject, objects, type JSONObject } from './internal/own.js';
 
@@ -298,10 +297,12 @@ export function hpaFromV1(o: KubeObject): KubeObject {
   const out: KubeObject = {
     apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: metadataWithout(o.metadata ?? {}),
     spec: defined({ scaleTargetRef: crossVersionRef(spec.scaleTargetRef), minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas ?? 0, metrics, behavior }),
-    status: defined({
-      observedGeneration: status.observedGeneration, lastScaleTime: status.lastScaleTime, currentReplicas: status.currentReplicas,
-      desiredReplicas: status.desiredReplicas ?? 0, currentMetrics: currentMetrics ?? null, conditions,
-    }),
+    status: {
+      ...defined({ observedGeneration: status.observedGeneration, lastScaleTime: status.lastScaleTime, currentReplicas: status.currentReplicas, desiredReplicas: status.desiredReplicas ?? 0 }),
+      // Not omitempty: a nil list is written as null.
+      currentMetrics: currentMetrics ?? null,
+      ...defined({ conditions }),
+    },
   };
   encodeAsGo(out, { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' });
   return out;
