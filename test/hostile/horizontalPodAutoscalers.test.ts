@@ -126,6 +126,16 @@ async function v1Annotations(s: Send): Promise<void> {
     const e = answered<Hpa>(await s('POST', V1, mk('v1', name, {}, { annotations: { [metricsAnnotation]: metrics, [behaviorAnnotation]: behavior } })), 201);
     expect([e.spec, e.metadata.annotations], name).to.deep.equal([{ scaleTargetRef: target, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 80 }, undefined]);
   }
+  // Nested past Go's 10,000 levels: json.Unmarshal refuses it, the annotation is ignored. A `__proto__` key is a
+  // label key in a selector's map, and no field of a struct.
+  const deep = answered<Hpa>(await s('POST', V1, mk('v1', 'deep', {}, { annotations: { [metricsAnnotation]: `${'['.repeat(20000)}${']'.repeat(20000)}`, [conditionsAnnotation]: `${'['.repeat(20000)}${']'.repeat(20000)}` } })), 201);
+  expect([deep.spec.targetCPUUtilizationPercentage, deep.metadata.annotations]).to.deep.equal([80, undefined]);
+  answered(await s('POST', V1, mk('v1', 'proto', {}, { annotations: {
+    [metricsAnnotation]: '[{"type":"Pods","__proto__":{"x":1},"pods":{"metricName":"x","targetAverageValue":"1","selector":{"matchLabels":{"__proto__":"y"}}}}]',
+    [behaviorAnnotation]: '{"__proto__":{"ScaleUp":{}},"ScaleUp":{"Policies":[{"Type":"Pods","Value":1,"PeriodSeconds":1}],"constructor":1}}',
+  } })), 201);
+  const proto = JSON.parse((await s('GET', `${V2}/proto`)).text) as Hpa;
+  expect(proto.spec).to.deep.equal({ scaleTargetRef: target, minReplicas: 1, maxReplicas: 5, metrics: [JSON.parse('{"type":"Pods","pods":{"metric":{"name":"x","selector":{"matchLabels":{"__proto__":"y"}}},"target":{"type":"AverageValue","averageValue":"1"}}}') as Json], behavior: { scaleUp: { ...scaleUp, policies: [{ type: 'Pods', value: 1, periodSeconds: 1 }] }, scaleDown } });
   // A second CPU utilization in the annotation: both kept, v1 shows the first.
   const f = answered<Hpa>(await s('POST', V1, mk('v1', 'f', { targetCPUUtilizationPercentage: 10 }, { annotations: { [metricsAnnotation]: '[{"type":"Resource","resource":{"name":"cpu","targetAverageUtilization":20}}]' } })), 201);
   expect([f.spec.targetCPUUtilizationPercentage, f.metadata.annotations]).to.deep.equal([20, undefined]);
