@@ -551,11 +551,11 @@ export function applyManagedFields(live: KubeObject | undefined, config: Applied
 }
 
 /**
- * `Updater.prune` for a manager whose last apply was in another version than this one (an apply of an
- * autoscaling/v2 HorizontalPodAutoscaler by a manager that applied autoscaling/v1): what it applied then
- * and no longer applies is removed in that version, the items other managers own are added back version
- * by version (`addBackOwnedItems`, that version first), then the items of the last apply that only the
- * removal took (`addBackDanglingItems`); the result is shown in this version again.
+ * `Updater.prune` of a resource whose versions have fields of their own (a HorizontalPodAutoscaler's
+ * autoscaling/v1 and v2): what the manager applied last, in that apply's version, and no longer applies is
+ * removed in that version, the items other managers own are added back version by version
+ * (`addBackOwnedItems`, that version first), then the items of the last apply that only the removal took
+ * (`addBackDanglingItems`); the result is shown in this version again.
  */
 function pruneInVersion(merged: Record<string, unknown>, managed: Managed, last: Entry, ctx: FieldManagerContext): Record<string, unknown> {
   const versions = ctx.versions!;
@@ -608,12 +608,14 @@ function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, 
   // A copy: the entry's set is changed in place below, the configuration's is kept for a retry.
   const set = ctx.ignored === undefined ? cloneSet(applied.fieldSet(ctx)) : recursiveDifference(applied.fieldSet(ctx), ctx.ignored);
   managed.set(id, newEntry({ manager, operation: 'Apply', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: last?.time }, set, undefined));
-  if (last !== undefined && !entryEmpty(last) && last.apiVersion !== ctx.apiVersion && ctx.versions !== undefined) {
+  if (last !== undefined && !entryEmpty(last) && ctx.versions !== undefined) {
     merged = pruneInVersion(merged, managed, last, ctx);
   } else if (last !== undefined && !entryEmpty(last)) {
-    // Prune what this manager applied before and no longer applies, unless someone else owns it.
+    // Prune what this manager applied before and no longer applies, unless someone else owns it (the
+    // managers of another group have no version here: what they own is not added back).
     const owned = new FieldSet();
-    for (const e of managed.values()) unionInto(owned, ensureNamedFieldsAreMembers(setOf(e), ctx.type));
+    const group = groupOf(ctx.apiVersion);
+    for (const e of managed.values()) if (groupOf(e.apiVersion) === group) unionInto(owned, ensureNamedFieldsAreMembers(setOf(e), ctx.type));
     const remove = difference(ensureNamedFieldsAreMembers(setOf(last), ctx.type), owned);
     merged = removeItems(merged, remove, ctx.type) as Record<string, unknown>;
   }
