@@ -16,10 +16,10 @@ import { encodeAsGo, marshalAsGo, unmarshalAsGo } from './builtinGoJSON.js';
 import { cloneJSON, isObject, objects, type JSONObject } from './internal/own.js';
 
 /** The annotations that carry what autoscaling/v1 cannot express (autoscaling/annotations.go). */
-export const metricSpecsAnnotation = 'autoscaling.alpha.kubernetes.io/metrics';
-export const metricStatusesAnnotation = 'autoscaling.alpha.kubernetes.io/current-metrics';
-export const conditionsAnnotation = 'autoscaling.alpha.kubernetes.io/conditions';
-export const behaviorAnnotation = 'autoscaling.alpha.kubernetes.io/behavior';
+const metricSpecsAnnotation = 'autoscaling.alpha.kubernetes.io/metrics';
+const metricStatusesAnnotation = 'autoscaling.alpha.kubernetes.io/current-metrics';
+const conditionsAnnotation = 'autoscaling.alpha.kubernetes.io/conditions';
+const behaviorAnnotation = 'autoscaling.alpha.kubernetes.io/behavior';
 
 /** What `DropRoundTripHorizontalPodAutoscalerAnnotations` drops, on every conversion in and out of the internal type. */
 export const roundTripAnnotations: readonly string[] = [
@@ -28,7 +28,7 @@ export const roundTripAnnotations: readonly string[] = [
 ];
 
 /** `autoscaling.DefaultCPUUtilization`. */
-export const defaultCPUUtilization = 80;
+const defaultCPUUtilization = 80;
 
 const v1 = { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' } as const;
 const v1MetricSpecs = { struct: 'io.k8s.api.autoscaling.v1.MetricSpec', list: true };
@@ -48,7 +48,7 @@ function defined(fields: JSONObject): JSONObject {
 }
 
 /** The annotations without the round-trip ones; `undefined` when none is left (an empty map is not written). */
-export function withoutRoundTripAnnotations(annotations: Record<string, string> | undefined): Record<string, string> | undefined {
+function withoutRoundTripAnnotations(annotations: Record<string, string> | undefined): Record<string, string> | undefined {
   if (annotations === undefined || !roundTripAnnotations.some((k) => Object.hasOwn(annotations, k))) return annotations;
   const out = Object.fromEntries(Object.entries(annotations).filter(([k]) => !roundTripAnnotations.includes(k)));
   return Object.keys(out).length === 0 ? undefined : out;
@@ -177,7 +177,7 @@ function condition(c: JSONObject): JSONObject {
 const ruleFields = [['StabilizationWindowSeconds', 'stabilizationWindowSeconds'], ['SelectPolicy', 'selectPolicy'], ['Policies', 'policies'], ['Tolerance', 'tolerance']] as const;
 
 /** `json.Marshal` of the internal `HorizontalPodAutoscalerBehavior` (every field written, nil as `null`). */
-export function behaviorAnnotationText(behavior: JSONObject): string {
+function behaviorAnnotationText(behavior: JSONObject): string {
   const policy = (p: JSONObject): string => `{"Type":${goJSON(p.type ?? '')},"Value":${goJSON(p.value ?? 0)},"PeriodSeconds":${goJSON(p.periodSeconds ?? 0)}}`;
   const rules = (r: unknown): string => {
     if (!isObject(r)) return 'null';

@@ -51,7 +51,7 @@ function withCurrentMetrics(o: KubeObject): void {
 }
 
 /** autoscaling/v2's `SetDefaults_HorizontalPodAutoscaler`: one replica at least, CPU at 80%, each scaling direction's rules. */
-export function defaultHorizontalPodAutoscalerV2(o: KubeObject): void {
+function defaultHorizontalPodAutoscalerV2(o: KubeObject): void {
   const spec = obj(o.spec);
   o.spec = spec;
   if (!present(spec.minReplicas)) spec.minReplicas = 1;

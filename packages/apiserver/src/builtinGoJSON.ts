@@ -346,12 +346,14 @@ export function wasEmpty(obj: unknown, key: string): boolean {
 /**
  * The zero value of a member that was absent, or `undefined` where it stays absent: a nil pointer,
  * map or slice (written as `null`, which the validators read as absent, as Go's do), and the types
- * with a MarshalJSON of their own other than times and int-or-strings.
+ * with a MarshalJSON of their own other than times, int-or-strings and quantities (a zero quantity is
+ * written `"0"`, `omitempty` or not: a downward API's `divisor`).
  */
 function absentValue(shape: Shape): unknown {
   if (shape.k === 'ptr' || shape.k === 'map' || shape.k === 'slice' || shape.k === 'bytes' || shape.k === 'any') return undefined;
   if (shape.k !== 'custom') return zeroValue(shape);
   if (shape.n === timeType || shape.n === microTimeType) return null;
+  if (shape.n === quantityType) return '0';
   return shape.n === intOrStringType ? 0 : undefined;
 }
 
@@ -415,6 +417,7 @@ function zeroValue(shape: Shape): unknown {
     case 'float': return 0;
     case 'bool': return false;
     case 'struct': return zeroStruct(shape.n!);
+    case 'custom': return shape.n === quantityType ? '0' : null;
     // A zero time writes null; the other types with a MarshalJSON of their own are never zero here.
     default: return null;
   }
