@@ -22,6 +22,7 @@ import { serviceResourceTypes } from '../src/builtinServiceKinds.ts';
 import { workloadResourceTypes } from '../src/builtinWorkloads.ts';
 import { legacyWorkloadResourceTypes } from '../src/legacyWorkloadKinds.ts';
 import { policyResourceTypes } from '../src/policyKinds.ts';
+import { autoscalingResourceTypes } from '../src/autoscalingKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
 import { eventResourceTypes } from '../src/eventKinds.ts';
@@ -30,7 +31,7 @@ import { schedulingResourceTypes } from '../src/schedulingKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

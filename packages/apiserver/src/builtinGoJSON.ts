@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { canonicalQuantity, goJSON, goJSONString, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
-import { floatOverflowIn, numberLiteralIn } from './internal/rawJSON.js';
+import { RawText, floatOverflowIn, numberLiteralIn } from './internal/rawJSON.js';
+import { goFoldASCIIName, goJSONSyntaxError } from './internal/goJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 
@@ -69,9 +70,38 @@ function fixture(): NonNullable<typeof loaded> {
       structs: new Map(Object.entries(data.structs).map(([name, fields]) => [name, new Map(Object.entries(fields))])),
       order: new Map(Object.entries(data.order)),
     };
+    for (const [name, fields] of Object.entries(internalStructs)) {
+      loaded.structs.set(name, new Map(Object.entries(fields)));
+      loaded.order.set(name, Object.keys(fields));
+    }
   }
   return loaded;
 }
+
+const int32Pointer: Shape = { k: 'ptr', e: { k: 'int', g: 'int32', b: 32 }, g: '*int32' };
+
+/**
+ * Go types of kube-apiserver's internal API that it writes into annotations with encoding/json, which the
+ * fixture (k8s.io/api's types) lacks: without json tags, their members are their Go field names, none
+ * `omitempty` (the behavior of an autoscaling/v1 HorizontalPodAutoscaler, pkg/apis/autoscaling/types.go).
+ */
+const internalStructs: Record<string, Record<string, Field>> = {
+  'internal.autoscaling.HorizontalPodAutoscalerBehavior': {
+    ScaleUp: { type: { k: 'ptr', e: { k: 'struct', n: 'internal.autoscaling.HPAScalingRules', g: 'autoscaling.HPAScalingRules' }, g: '*autoscaling.HPAScalingRules' } },
+    ScaleDown: { type: { k: 'ptr', e: { k: 'struct', n: 'internal.autoscaling.HPAScalingRules', g: 'autoscaling.HPAScalingRules' }, g: '*autoscaling.HPAScalingRules' } },
+  },
+  'internal.autoscaling.HPAScalingRules': {
+    StabilizationWindowSeconds: { type: int32Pointer },
+    SelectPolicy: { type: { k: 'ptr', e: { k: 'string', g: 'autoscaling.ScalingPolicySelect' }, g: '*autoscaling.ScalingPolicySelect' } },
+    Policies: { type: { k: 'slice', e: { k: 'struct', n: 'internal.autoscaling.HPAScalingPolicy', g: 'autoscaling.HPAScalingPolicy' }, g: '[]autoscaling.HPAScalingPolicy' } },
+    Tolerance: { type: { k: 'ptr', e: { k: 'custom', n: quantityType, g: 'resource.Quantity' }, g: '*resource.Quantity' } },
+  },
+  'internal.autoscaling.HPAScalingPolicy': {
+    Type: { type: { k: 'string', g: 'autoscaling.HPAScalingPolicyType' } },
+    Value: { type: { k: 'int', g: 'int32', b: 32 } },
+    PeriodSeconds: { type: { k: 'int', g: 'int32', b: 32 } },
+  },
+};
 
 /** The Go struct (its component name) a built-in kind decodes into, or `undefined`. */
 export function goKindStruct(gvk: GroupVersionKind): string | undefined {
@@ -134,6 +164,117 @@ function keptText(value: unknown, shape: Shape | undefined): string {
     keys = goMapKeys(Object.fromEntries(keys.map((k) => [k, true])));
   }
   return `{${keys.map((k) => `${goJSONString(k)}:${keptText(value[k], memberShape(s, k))}`).join(',')}}`;
+}
+
+/** A Go struct of the fixture by its component name (`io.k8s.api.autoscaling.v1.MetricSpec`), or a slice of it. */
+export interface GoStructType {
+  struct: string;
+  /** A `[]struct` rather than the struct. @defaultValue false */
+  list?: boolean;
+}
+
+function shapeOfType(t: GoStructType): Shape {
+  const struct: Shape = { k: 'struct', n: t.struct, g: '' };
+  return t.list === true ? { k: 'slice', e: struct, g: '' } : struct;
+}
+
+/**
+ * encoding/json's `Marshal` of `value` held in a Go type of the fixture: members in declaration order,
+ * empty `omitempty` ones left out, absent plain ones written as their zero value, quantities and times
+ * canonical. What the apiserver writes into annotations from typed values (an autoscaling/v1
+ * HorizontalPodAutoscaler's `autoscaling.alpha.kubernetes.io/metrics`).
+ */
+export function marshalAsGo(value: unknown, type: GoStructType): string {
+  const shape = shapeOfType(type);
+  return keptText(encodeValue(structuredClone(value), shape), shape);
+}
+
+/**
+ * encoding/json's `Unmarshal` of `text` into a new value of a Go type of the fixture, or `undefined` when
+ * it returns an error (a syntax error, a value of the wrong JSON type, an integer `strconv.ParseInt` does
+ * not read or that overflows its field, a quantity or time that does not parse): keys match the fields
+ * exactly or case-folded, unknown members are skipped, a later member decodes into what an earlier one
+ * left (structs merge), `null` leaves a value as it is (and clears a pointer, slice or map). The value is
+ * returned as {@link marshalAsGo} would read it.
+ */
+export function unmarshalAsGo(text: string, type: GoStructType): unknown {
+  if (goJSONSyntaxError(text) !== undefined) return undefined;
+  const raw = new RawText(text);
+  const decoded = decodeRaw(raw, raw.skipSpace(0), shapeOfType(type), undefined);
+  return decoded.ok ? encodeValue(decoded.value, shapeOfType(type)) : undefined;
+}
+
+/** One decoded value, or the decode's failure. */
+type Decoded = { ok: true; value: unknown } | { ok: false };
+
+const failed: Decoded = { ok: false };
+
+/** Decodes the JSON value at `at` into a Go value of `shape` that holds `into` (undefined: its zero). */
+function decodeRaw(raw: RawText, at: number, shape: Shape, into: unknown): Decoded {
+  const text = raw.text.slice(at, raw.valueEnd(at));
+  if (text === 'null') {
+    const nils = shape.k === 'ptr' || shape.k === 'slice' || shape.k === 'map' || shape.k === 'any' || shape.k === 'bytes';
+    return { ok: true, value: nils ? null : into ?? (shape.k === 'custom' && shape.n === quantityType ? '0' : into) };
+  }
+  const c = text[0];
+  switch (shape.k) {
+    case 'ptr':
+      return decodeRaw(raw, at, shape.e!, into === null ? undefined : into);
+    case 'string':
+      return c === '"' ? { ok: true, value: JSON.parse(text) as string } : failed;
+    case 'bool':
+      return c === 't' || c === 'f' ? { ok: true, value: text === 'true' } : failed;
+    case 'int': {
+      if (!/^-?\d+$/.test(text)) return failed;
+      const n = BigInt(text);
+      if (!fitsInteger(n, shape)) return failed;
+      return { ok: true, value: Number(n) };
+    }
+    case 'float':
+      return c === '-' || (c >= '0' && c <= '9') ? { ok: true, value: Number(text) } : failed;
+    case 'slice': {
+      if (c !== '[') return failed;
+      const out: unknown[] = [];
+      for (const [s] of raw.elements(at)) {
+        const item = decodeRaw(raw, s, shape.e!, undefined);
+        if (!item.ok) return failed;
+        out.push(item.value);
+      }
+      return { ok: true, value: out };
+    }
+    case 'map': {
+      if (c !== '{') return failed;
+      const out: Record<string, unknown> = isObject(into) ? into : Object.create(null) as Record<string, unknown>;
+      for (const [key, s] of raw.memberList(at)) {
+        const item = decodeRaw(raw, s, shape.e!, Object.hasOwn(out, key) ? out[key] : undefined);
+        if (!item.ok) return failed;
+        Object.defineProperty(out, key, { value: item.value, enumerable: true, writable: true, configurable: true });
+      }
+      return { ok: true, value: { ...out } };
+    }
+    case 'struct': {
+      if (c !== '{') return failed;
+      const fields = fixture().structs.get(shape.n!) ?? new Map<string, Field>();
+      const folded = new Map([...fields.keys()].map((k) => [goFoldASCIIName(k), k]));
+      const out: Record<string, unknown> = isObject(into) ? into : {};
+      for (const [key, s] of raw.memberList(at)) {
+        const name = fields.has(key) ? key : folded.get(goFoldASCIIName(key));
+        if (name === undefined) continue;
+        const item = decodeRaw(raw, s, fields.get(name)!.type, Object.hasOwn(out, name) ? out[name] : undefined);
+        if (!item.ok) return failed;
+        out[name] = item.value;
+      }
+      return { ok: true, value: out };
+    }
+    case 'custom': {
+      const value: unknown = JSON.parse(text);
+      if (shape.n === quantityType) return quantityError(value) === undefined ? { ok: true, value } : failed;
+      if (shape.n === timeType || shape.n === microTimeType) return typeof value === 'string' && parseRFC3339(value).ok ? { ok: true, value } : failed;
+      return { ok: true, value };
+    }
+    default:
+      return { ok: true, value: JSON.parse(text) as unknown };
+  }
 }
 
 /** Whether the embedded server knows the Go type of a built-in kind. */
@@ -205,12 +346,14 @@ export function wasEmpty(obj: unknown, key: string): boolean {
 /**
  * The zero value of a member that was absent, or `undefined` where it stays absent: a nil pointer,
  * map or slice (written as `null`, which the validators read as absent, as Go's do), and the types
- * with a MarshalJSON of their own other than times and int-or-strings.
+ * with a MarshalJSON of their own other than times, int-or-strings and quantities (a zero quantity is
+ * written `"0"`, `omitempty` or not: a downward API's `divisor`).
  */
 function absentValue(shape: Shape): unknown {
   if (shape.k === 'ptr' || shape.k === 'map' || shape.k === 'slice' || shape.k === 'bytes' || shape.k === 'any') return undefined;
   if (shape.k !== 'custom') return zeroValue(shape);
   if (shape.n === timeType || shape.n === microTimeType) return null;
+  if (shape.n === quantityType) return '0';
   return shape.n === intOrStringType ? 0 : undefined;
 }
 
@@ -274,6 +417,7 @@ function zeroValue(shape: Shape): unknown {
     case 'float': return 0;
     case 'bool': return false;
     case 'struct': return zeroStruct(shape.n!);
+    case 'custom': return shape.n === quantityType ? '0' : null;
     // A zero time writes null; the other types with a MarshalJSON of their own are never zero here.
     default: return null;
   }

@@ -25,7 +25,7 @@ import { validatePod, validatePodCreate, validatePodUpdate } from './podValidati
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, isDecodeError, standardFinalizers, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
-import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
+import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, VersionConversion, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { publishedTableColumns } from './builtinTableColumns.js';
@@ -162,6 +162,16 @@ export interface BuiltinSpec {
   refuseDeletion?: (name: string) => void;
   /** {@link ResourceType.deprecationWarning}: the Warning of a deprecated kind (core/v1 Endpoints). */
   deprecationWarning?: string;
+  /** {@link ResourceType.versionConversion}: the kind in its other served versions (a HorizontalPodAutoscaler's autoscaling/v1 and v2). */
+  versionConversion?: VersionConversion;
+  /**
+   * The kind's other versions in the apiserver's scheme. A body of one of them is decoded as that version
+   * (its decoding errors in that version's words), then refused by a create or update (`the API version in
+   * the data (…) does not match the expected API version (…)`) and, as a patch's result, taken converted
+   * ({@link versionConversion}). `served` are kubekit's types of the served ones; a body of one of the
+   * `unserved` is refused by a create or update without being decoded.
+   */
+  otherVersions?: { served: () => readonly BuiltinResourceType[]; unserved?: readonly string[] };
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -193,7 +203,9 @@ export class BuiltinResourceType implements ResourceType {
   readonly internalGroup?: string;
   readonly storageKind?: { group: string; version: string; kind: string };
   readonly deprecationWarning?: string;
-  private readonly apiVersion: string;
+  readonly versionConversion?: VersionConversion;
+  /** `group/version` of the served version. */
+  readonly apiVersion: string;
   private readonly fields: ResourceFields | undefined;
   private columns: TableColumnDefinition[] | undefined;
 
@@ -216,6 +228,7 @@ export class BuiltinResourceType implements ResourceType {
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
     if (spec.refuseDeletion !== undefined) this.refuseDeletion = spec.refuseDeletion;
+    if (spec.versionConversion !== undefined) this.versionConversion = spec.versionConversion;
   }
 
   markDeleting?: (o: KubeObject) => void;
@@ -295,6 +308,21 @@ export class BuiltinResourceType implements ResourceType {
 
   private decodeTyped(body: unknown, ctx: WriteContext): KubeObject {
     const given = isObject(body) && typeof body.apiVersion === 'string' ? body.apiVersion : '';
+    const sameKind = isObject(body) && (body.kind === undefined || body.kind === null || body.kind === '' || body.kind === this.names.kind);
+    if (given !== '' && given !== this.apiVersion && sameKind && this.spec.otherVersions !== undefined) {
+      const other = this.spec.otherVersions.served().find((t) => t.apiVersion === given);
+      const mismatch = (): KubeError => KubeError.badRequest(`the API version in the data (${given}) does not match the expected API version (${this.apiVersion})`);
+      if (other !== undefined) {
+        // The codec decodes the body in its own version; the handler then checks that version (a create or
+        // update), while a patch's result is converted (registry/rest's patcher does not look).
+        const { kind, version } = other.names;
+        const codec = ctx.patched === true || ctx.strictError === undefined ? ctx : { ...ctx, strictError: (m: string) => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`) };
+        const decoded = other.decode(body, codec);
+        if (ctx.patched !== true || this.versionConversion === undefined) throw mismatch();
+        return this.versionConversion.convert(decoded, given, this.apiVersion);
+      }
+      if (ctx.patched !== true && this.spec.otherVersions.unserved?.includes(given) === true) throw mismatch();
+    }
     if (given !== '' && given !== this.apiVersion) {
       // The scheme has no such kind in that version (a core kind under apps/v1, a custom kind): the codec's
       // error, before any field is looked at (kube-apiserver 1.34.4, test/differential/hostile.test.ts).

@@ -40,7 +40,7 @@ export function validateResourceRequirements(resources: Record<string, unknown>,
   let hugePages = false;
   for (const [name, q] of limits) {
     const p = limPath.key(name);
-    errs.push(...validateName(name, p), ...validateValue(name, q, p));
+    errs.push(...validateContainerResourceName(name, p), ...validateValue(name, q, p));
     if (isHugePages(name)) {
       hugePages = true;
       const e = hugePagesError(name, q);
@@ -50,7 +50,7 @@ export function validateResourceRequirements(resources: Record<string, unknown>,
   }
   for (const [name, q] of requests) {
     const p = reqPath.key(name);
-    errs.push(...validateName(name, p), ...validateValue(name, q, p));
+    errs.push(...validateContainerResourceName(name, p), ...validateValue(name, q, p));
     const limit = limits.get(name);
     if (limit !== undefined) {
       const order = compare(q.value, limit.value);
@@ -89,8 +89,8 @@ function quantities(list: unknown): Map<string, Quantity> {
   return out;
 }
 
-/** `validateContainerResourceName`. */
-function validateName(name: string, path: FieldPath): FieldError[] {
+/** `validateContainerResourceName` (a HorizontalPodAutoscaler's ContainerResource metric names its resource with it too). */
+export function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
   const errs = isQualifiedName(name).map((m) => invalid(path, name, m));
   if (errs.length === 0 && !name.includes('/') && !isStandard(name)) errs.push(invalid(path, name, 'must be a standard resource type or fully qualified'));
   if (!name.includes('/')) {

@@ -225,6 +225,14 @@ export interface ResourceType {
   admit?(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void;
 
   /**
+   * The versions of this resource whose objects have fields of their own, and the conversion between them:
+   * the field manager compares a write in the version of each manager (a HorizontalPodAutoscaler's managers
+   * of autoscaling/v1 and v2). Without it, the resource's versions have the same fields (custom resources)
+   * and other groups are none of its.
+   */
+  readonly versionConversion?: VersionConversion;
+
+  /**
    * The type server-side apply walks this resource's objects with (list types, map types, declared
    * fields). @defaultValue the built-in kinds' type, from their patch strategies
    */
@@ -246,6 +254,14 @@ export interface ResourceType {
    * Without it, a deletion is immediate (or waits for finalizers).
    */
   gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
+}
+
+/** {@link ResourceType.versionConversion}. */
+export interface VersionConversion {
+  /** The versions (`group/version`), this type's among them. */
+  readonly versions: readonly string[];
+  /** An object in version `from` as version `to` shows it (both among {@link versions}). */
+  convert(object: KubeObject, from: string, to: string): KubeObject;
 }
 
 /** What a write of `type`'s objects names to the store: its group-resource (for errors) and its bucket. */

@@ -49,6 +49,13 @@ describe('encodeAsGo (encoding/json of the k8s.io/api types)', () => {
     });
   });
 
+  it('writes a zero quantity as "0", omitempty or not (a struct is never empty): a downward API divisor left out', () => {
+    // kube-apiserver 1.34.4 answers such a pod with `"divisor":"0"` (test/hostile probes of both servers).
+    const pod: Record<string, unknown> = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', env: [{ name: 'E', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } }] }] } };
+    encodeAsGo(pod, { group: '', version: 'v1', kind: 'Pod' });
+    expect(pod.spec).to.deep.equal({ containers: [{ name: 'c', env: [{ name: 'E', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '0' } } }], resources: {} }] });
+  });
+
   it('keeps values inside maps and lists, and members the Go type lacks', () => {
     const cm: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { empty: '' } }, data: { empty: '' }, extra: {} };
     encodeAsGo(cm, { group: '', version: 'v1', kind: 'ConfigMap' });

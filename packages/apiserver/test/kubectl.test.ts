@@ -220,6 +220,18 @@ describe('startApiServer with a real kubectl', function () {
     expect(replicas.stdout).to.equal('3 2 Always');
   });
 
+  it('autoscales the Deployment with kubectl autoscale (an autoscaling/v2 HorizontalPodAutoscaler) and prints it', async () => {
+    expect((await kubectl('autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=70')).stdout).to.equal('horizontalpodautoscaler.autoscaling/web autoscaled\n');
+    expect((await kubectl('autoscale', 'deployment', 'web', '--name=web-default', '--max=3')).stdout).to.equal('horizontalpodautoscaler.autoscaling/web-default autoscaled\n');
+    // kube-apiserver 1.34.4 prints the same table (the CPU target defaults to 80%, the minimum to 1).
+    const got = await kubectl('get', 'hpa');
+    expect(got.stdout).to.match(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\nweb\s+Deployment\/web\s+cpu: <unknown>\/70%\s+2\s+5\s+0\s+\d+s\nweb-default\s+Deployment\/web\s+cpu: <unknown>\/80%\s+1\s+3\s+0\s+\d+s\n$/);
+    const spec = await kubectl('get', 'hpa', 'web', '-o', 'jsonpath={.apiVersion} {.spec.scaleTargetRef.apiVersion} {.spec.metrics[0].resource.target.averageUtilization}');
+    expect(spec.stdout).to.equal('autoscaling/v2 apps/v1 70');
+    const described = await kubectl('describe', 'hpa', 'web');
+    expect(described.stdout).to.match(/Reference:\s+Deployment\/web\nMetrics:\s+\( current \/ target \)\n\s+resource cpu on pods\s+\(as a percentage of request\):\s+<unknown> \/ 70%\nMin replicas:\s+2\nMax replicas:\s+5\n/);
+  });
+
   it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects, PodDisruptionBudgets, Ingresses and PriorityClasses with kubectl create', async () => {
     const runs = [
       [['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created\n'],

@@ -56,6 +56,22 @@ export interface FieldManagerContext {
   conflictAPIVersion?: string;
   /** The kind's empty object, compared with on create and before the first apply. @defaultValue `{}` */
   empty?: Record<string, unknown>;
+  /**
+   * The other versions of the resource, for the managers recorded in them: `Updater.update` compares the
+   * live and new objects in each manager's version, and forgets a manager whose version the converter does
+   * not have. @defaultValue managers of another group are forgotten (no converter has their version), those
+   * of another version of the group compare in the request's version (a custom resource's versions have the
+   * same fields)
+   */
+  versions?: VersionConverter;
+}
+
+/** The objects of a resource in each of its versions (`group/version` strings), for the field manager. */
+export interface VersionConverter {
+  /** The type of the objects of `apiVersion`, or undefined when the resource has no such version. */
+  typeOf(apiVersion: string): TypeNode | undefined;
+  /** `object`, in version `from`, as version `to` (one {@link typeOf} knows) shows it. */
+  convert(object: unknown, from: string, to: string): unknown;
 }
 
 interface Entry {
@@ -302,14 +318,40 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
+/** What a write added, changed and removed, as field sets. */
+interface Changes {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
 /**
- * `Updater.update` converts the live object to each manager's version and forgets the managers whose
- * version the resource's converter does not have (`IsMissingVersionError`): those of another group
- * serving the same storage (an Event's managers of core/v1 on a write through events.k8s.io/v1, and back).
+ * The changes of a write in each version its managers are recorded in: `Updater.update` converts the live
+ * and new objects to each manager's version and compares them there, and forgets the managers whose
+ * version the resource's converter does not have (`IsMissingVersionError`): those of another group serving
+ * the same storage (an Event's managers of core/v1 on a write through events.k8s.io/v1, and back).
  */
-function forgetOtherGroups(managed: Managed, apiVersion: string): void {
-  const group = groupOf(apiVersion);
-  for (const [id, e] of [...managed]) if (groupOf(e.apiVersion) !== group) managed.delete(id);
+class VersionedChanges {
+  private readonly byVersion = new Map<string, Changes | undefined>();
+
+  constructor(private readonly live: unknown, private readonly next: unknown, private readonly ctx: FieldManagerContext, readonly own: Changes) {
+    this.byVersion.set(ctx.apiVersion, own);
+  }
+
+  /** The changes as the managers of `apiVersion` see them, or undefined when the resource has no such version. */
+  of(apiVersion: string): Changes | undefined {
+    if (!this.byVersion.has(apiVersion)) this.byVersion.set(apiVersion, this.compare(apiVersion));
+    return this.byVersion.get(apiVersion);
+  }
+
+  private compare(apiVersion: string): Changes | undefined {
+    const versions = this.ctx.versions;
+    if (versions === undefined) return groupOf(apiVersion) === groupOf(this.ctx.apiVersion) ? this.own : undefined;
+    const type = versions.typeOf(apiVersion);
+    if (type === undefined) return undefined;
+    const from = this.ctx.apiVersion;
+    return filtered(compareObjects(versions.convert(this.live, from, apiVersion), versions.convert(this.next, from, apiVersion), type), this.ctx.ignored);
+  }
 }
 
 /**
@@ -317,16 +359,27 @@ function forgetOtherGroups(managed: Managed, apiVersion: string): void {
  * `live` to `next` go to `manager`, leave every other manager, and removed fields leave everyone.
  */
 function recordUpdate(managed: Managed, live: unknown, next: unknown, manager: string, ctx: FieldManagerContext): void {
-  forgetOtherGroups(managed, ctx.apiVersion);
   const c = filtered(compareObjects(live, next, ctx.type), ctx.ignored);
+  const changes = new VersionedChanges(live, next, ctx, c);
   // The sets are fresh from the comparison: one of them serves as the union when the other is empty
   // (a create modifies nothing), and the new entry's set may be built in place.
   const taken = c.modified.isEmpty() ? c.added : c.added.isEmpty() ? c.modified : union(c.modified, c.added);
   const removes = !c.removed.isEmpty();
-  if (!taken.isEmpty() || removes) {
-    for (const e of managed.values()) {
-      subtract(e, taken);
+  for (const [id, e] of [...managed]) {
+    if (e.apiVersion === ctx.apiVersion) {
+      if (!taken.isEmpty()) subtract(e, taken);
       if (removes) subtract(e, c.removed);
+      continue;
+    }
+    const other = changes.of(e.apiVersion);
+    if (other === undefined) managed.delete(id);
+    else if (other === c) {
+      if (!taken.isEmpty()) subtract(e, taken);
+      if (removes) subtract(e, c.removed);
+    } else {
+      subtract(e, other.modified);
+      subtract(e, other.added);
+      subtract(e, other.removed);
     }
   }
   // stripMetaManager drops the metadata paths from the operation's own set before managedFieldsUpdater
@@ -497,6 +550,41 @@ export function applyManagedFields(live: KubeObject | undefined, config: Applied
   }
 }
 
+/**
+ * `Updater.prune` of a resource whose versions have fields of their own (a HorizontalPodAutoscaler's
+ * autoscaling/v1 and v2): what the manager applied last, in that apply's version, and no longer applies is
+ * removed in that version, the items other managers own are added back version by version
+ * (`addBackOwnedItems`, that version first), then the items of the last apply that only the removal took
+ * (`addBackDanglingItems`); the result is shown in this version again.
+ */
+function pruneInVersion(merged: Record<string, unknown>, managed: Managed, last: Entry, ctx: FieldManagerContext): Record<string, unknown> {
+  const versions = ctx.versions!;
+  const typeOf = (v: string): TypeNode | undefined => (v === ctx.apiVersion ? ctx.type : versions.typeOf(v));
+  const lastType = typeOf(last.apiVersion);
+  if (lastType === undefined) return merged;
+  const named = (set: FieldSet, type: TypeNode): FieldSet => ensureNamedFieldsAreMembers(set, type);
+  const inLast = versions.convert(merged, ctx.apiVersion, last.apiVersion);
+  const lastSet = named(setOf(last), lastType);
+  // removeItems works in place: each removal is made on a copy.
+  let current = { version: last.apiVersion, merged: inLast, pruned: removeItems(cloneJSON(inLast), lastSet, lastType) };
+  const ownedByVersion = new Map<string, FieldSet>([[last.apiVersion, new FieldSet()]]);
+  for (const e of managed.values()) {
+    const set = ownedByVersion.get(e.apiVersion) ?? new FieldSet();
+    ownedByVersion.set(e.apiVersion, unionInto(set, setOf(e)));
+  }
+  for (const [version, owned] of ownedByVersion) {
+    const type = typeOf(version);
+    if (type === undefined) continue;
+    const m = versions.convert(current.merged, current.version, version);
+    const p = versions.convert(current.pruned, current.version, version);
+    const keep = union(named(toFieldSet(p, type), type), named(owned, type));
+    current = { version, merged: m, pruned: removeItems(cloneJSON(m), difference(named(toFieldSet(m, type), type), keep), type) };
+  }
+  const pruned = versions.convert(current.pruned, current.version, last.apiVersion);
+  const dangling = intersection(difference(named(toFieldSet(inLast, lastType), lastType), named(toFieldSet(pruned, lastType), lastType)), lastSet);
+  return versions.convert(removeItems(cloneJSON(inLast), dangling, lastType), last.apiVersion, ctx.apiVersion) as Record<string, unknown>;
+}
+
 /** Carries the conflict sets out of {@link applyOnce} for the last-applied check. */
 class ConflictsCarrier extends ApplyConflictError {
   constructor(err: ApplyConflictError, readonly sets: { all: FieldSet; byManager: Map<string, FieldSet> }) {
@@ -506,7 +594,6 @@ class ConflictsCarrier extends ApplyConflictError {
 
 function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, manager: string, force: boolean, ctx: FieldManagerContext): ApplyResult {
   let managed = decodeManaged(live?.metadata.managedFields, true);
-  forgetOtherGroups(managed, ctx.apiVersion);
   const liveObj = withoutManagedFields(live);
   if (managed.size === 0 && live !== undefined) {
     // The object's fields so far belong to someone: credit them to `before-first-apply`.
@@ -521,20 +608,33 @@ function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, 
   // A copy: the entry's set is changed in place below, the configuration's is kept for a retry.
   const set = ctx.ignored === undefined ? cloneSet(applied.fieldSet(ctx)) : recursiveDifference(applied.fieldSet(ctx), ctx.ignored);
   managed.set(id, newEntry({ manager, operation: 'Apply', apiVersion: ctx.apiVersion, subresource: ctx.subresource, time: last?.time }, set, undefined));
-  if (last !== undefined && !entryEmpty(last)) {
-    // Prune what this manager applied before and no longer applies, unless someone else owns it.
+  if (last !== undefined && !entryEmpty(last) && ctx.versions !== undefined) {
+    merged = pruneInVersion(merged, managed, last, ctx);
+  } else if (last !== undefined && !entryEmpty(last)) {
+    // Prune what this manager applied before and no longer applies, unless someone else owns it (the
+    // managers of another group have no version here: what they own is not added back).
     const owned = new FieldSet();
-    for (const e of managed.values()) unionInto(owned, ensureNamedFieldsAreMembers(setOf(e), ctx.type));
+    const group = groupOf(ctx.apiVersion);
+    for (const e of managed.values()) if (groupOf(e.apiVersion) === group) unionInto(owned, ensureNamedFieldsAreMembers(setOf(e), ctx.type));
     const remove = difference(ensureNamedFieldsAreMembers(setOf(last), ctx.type), owned);
     merged = removeItems(merged, remove, ctx.type) as Record<string, unknown>;
   }
   const c = filtered(compareObjects(liveObj, merged, ctx.type), ctx.ignored);
+  const changes = new VersionedChanges(liveObj, merged, ctx, c);
   const changed = union(c.modified, c.added);
   const conflicts = new Map<string, FieldSet>();
-  for (const [other, e] of managed) {
+  const removedOf = new Map<string, FieldSet>();
+  for (const [other, e] of [...managed]) {
     if (other === id) continue;
-    if (!intersects(e, changed)) continue;
-    conflicts.set(other, intersection(setOf(e), changed));
+    const seen = changes.of(e.apiVersion);
+    if (seen === undefined) {
+      managed.delete(other);
+      continue;
+    }
+    removedOf.set(other, seen.removed);
+    const theirs = seen === c ? changed : union(seen.modified, seen.added);
+    if (!intersects(e, theirs)) continue;
+    conflicts.set(other, intersection(setOf(e), theirs));
   }
   if (!force && conflicts.size > 0) {
     const all = new FieldSet();
@@ -545,7 +645,7 @@ function applyOnce(live: KubeObject | undefined, applied: AppliedConfiguration, 
     if (other === id) continue;
     const taken = conflicts.get(other);
     if (taken !== undefined) subtract(e, taken);
-    subtract(e, c.removed);
+    subtract(e, removedOf.get(other) ?? c.removed);
   }
   const noop = equalJSON(liveObj, merged);
   if (!noop) managed.get(id)!.time = entryTime(ctx);

@@ -4,11 +4,12 @@
  * and reset fields of the write.
  */
 import type { RestRequest } from '../restRequest.js';
-import type { ResourceType, WriteContext } from '../resourceType.js';
+import type { ResourceType, VersionConversion, WriteContext } from '../resourceType.js';
 import { FieldSet } from './fieldSet.js';
 import { builtinKindType, type TypeNode } from './schema.js';
 import { zeroObject } from './zeroObjects.js';
-import type { FieldManagerContext } from './fieldManager.js';
+import type { FieldManagerContext, VersionConverter } from './fieldManager.js';
+import type { KubeObject } from '@kubekit/core';
 
 /** The longest manager name derived from a User-Agent, in bytes (`FieldManagerMaxLength`). */
 const maxManagerBytes = 128;
@@ -101,5 +102,18 @@ export function writeFieldManagerContext(type: ResourceType, subresource: string
     type: typeOf(type), apiVersion: names.group === '' ? names.version : `${names.group}/${names.version}`,
     subresource, now, ...(ignored !== undefined ? { ignored } : {}),
     ...(type.managedFieldsType === undefined ? { empty: zeroObject(names.group, names.version, names.kind) } : {}),
+    ...(type.versionConversion !== undefined ? { versions: versionConverter(type, type.versionConversion) } : {}),
+  };
+}
+
+/** The field manager's view of a built-in resource's {@link VersionConversion}. */
+function versionConverter(type: ResourceType, conversion: VersionConversion): VersionConverter {
+  return {
+    typeOf: (apiVersion) => {
+      if (!conversion.versions.includes(apiVersion)) return undefined;
+      const slash = apiVersion.indexOf('/');
+      return slash < 0 ? builtinKindType('', apiVersion, type.names.kind) : builtinKindType(apiVersion.slice(0, slash), apiVersion.slice(slash + 1), type.names.kind);
+    },
+    convert: (object, from, to) => conversion.convert(object as KubeObject, from, to),
   };
 }

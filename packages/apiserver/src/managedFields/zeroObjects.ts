@@ -34,6 +34,8 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
   'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
   'discovery.k8s.io/v1/EndpointSlice': () => ({ addressType: '', endpoints: null, ports: null }),
+  'autoscaling/v2/HorizontalPodAutoscaler': () => ({ spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { desiredReplicas: 0, currentMetrics: null } }),
+  'autoscaling/v1/HorizontalPodAutoscaler': () => ({ spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { currentReplicas: 0, desiredReplicas: 0 } }),
   'policy/v1/PodDisruptionBudget': () => ({ spec: {}, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } }),
   'apps/v1/Deployment': () => ({ spec: { selector: null, template: podTemplate(), strategy: {} }, status: {} }),
   'apps/v1/ReplicaSet': () => ({ spec: { selector: null, template: podTemplate() }, status: { replicas: 0 } }),
