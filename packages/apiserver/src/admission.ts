@@ -4,7 +4,9 @@
  * `MutatingWebhookConfiguration` (configurations by name, webhooks in order), then, after the
  * object's own validation, those of every `ValidatingWebhookConfiguration`. A DELETE calls the
  * mutating webhooks with neither object (they can only deny it), then the validating ones with the
- * object being deleted as `oldObject`.
+ * object being deleted as `oldObject`. Around the webhooks run the in-tree plugins given as
+ * {@link AdmissionPlugin}s, in the apiserver's order: LimitRanger's `Admit` before the mutating webhooks and
+ * its `Validate` before the validating ones, ResourceQuota after them.
  *
  * Per webhook: `rules` (operations, groups, versions, resources with `/subresource` and `*` forms,
  * scope), `matchPolicy` (`Equivalent` also matches the other served versions of a custom resource and
@@ -73,8 +75,27 @@ interface Webhook {
   reinvocationPolicy?: 'Never' | 'IfNeeded';
 }
 
+/**
+ * An in-tree admission plugin of the chain (a `MutationInterface` and/or `ValidationInterface` of
+ * k8s.io/apiserver's admission package), for the plugins that read stored objects (LimitRanger,
+ * ResourceQuota). Each looks at the requests it handles and lets the others be.
+ */
+export interface AdmissionPlugin {
+  /** `Admit`: may change `attrs.object` in place. @throws KubeError the plugin's refusal */
+  admit?(attrs: AdmissionAttributes): void | Promise<void>;
+  /** `Validate`: may refuse the request. @throws KubeError the plugin's refusal */
+  validate?(attrs: AdmissionAttributes): void | Promise<void>;
+}
+
 /** What the dispatcher needs from the server. */
 export interface AdmissionOptions {
+  /**
+   * The in-tree plugins before the webhooks, in the apiserver's order: their `admit` before the mutating
+   * webhooks, their `validate` before the validating ones (LimitRanger). @defaultValue none
+   */
+  plugins?: readonly AdmissionPlugin[];
+  /** The in-tree plugins after the validating webhooks (ResourceQuota). @defaultValue none */
+  finalPlugins?: readonly AdmissionPlugin[];
   store: ObjectStore;
   /** Every served type (for `matchPolicy: Equivalent`) and the two configuration types. */
   types: () => readonly ResourceType[];
@@ -137,8 +158,12 @@ export class Admission {
     this.logger = options.logger ?? noopLogger;
   }
 
-  /** Runs the mutating webhooks; resolves with the object to go on with (the given one when nothing matched). */
+  /**
+   * Runs the in-tree mutating plugins, then the mutating webhooks; resolves with the object to go on with
+   * (the given one when no webhook matched).
+   */
   async mutate(attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
+    for (const p of this.options.plugins ?? []) await p.admit?.(attrs);
     const invocations = this.matching(this.options.mutatingType, attrs);
     if (invocations.length === 0) return attrs.object;
     let object = attrs.object;
@@ -156,11 +181,16 @@ export class Admission {
     return object;
   }
 
-  /** Runs the validating webhooks; throws the first denial (or failure of a `Fail` webhook). */
+  /**
+   * Runs the in-tree validating plugins, the validating webhooks, then the final plugins; throws the first
+   * refusal or denial (or failure of a `Fail` webhook).
+   */
   async validate(attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.options.plugins ?? []) await p.validate?.(attrs);
     const invocations = this.matching(this.options.validatingType, attrs);
     // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
     for (const inv of invocations) await this.call(inv, attrs, false);
+    for (const p of this.options.finalPlugins ?? []) await p.validate?.(attrs);
   }
 
   /**

@@ -40,6 +40,9 @@ export interface BuiltinColumn {
   cell: (o: KubeObject, now: number) => unknown;
 }
 
+/** The default Table's `Created At` column (after `Name`, no `Age`), of kinds without a printer of their own. */
+export const createdAtColumn: BuiltinColumn = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o) => o.metadata.creationTimestamp ?? '' };
+
 /** How a subresource that writes the object itself prepares and validates an update (the apiserver's strategy for it). */
 export interface SubresourceStrategy {
   /** Keeps of the new object what the subresource may change, the rest from the old one. */

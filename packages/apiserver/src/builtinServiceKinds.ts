@@ -10,7 +10,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
 import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
-import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
@@ -126,8 +126,6 @@ function claimWarnings(o: KubeObject): string[] {
   ];
 }
 
-const createdAt = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o: KubeObject) => o.metadata.creationTimestamp ?? '' };
-
 function validateRules(o: KubeObject, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   list(o.rules).forEach((rule, i) => {
@@ -208,9 +206,9 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
     serviceType,
     new BuiltinResourceType(serviceAccount),
     new BuiltinResourceType(persistentVolumeClaim),
-    new BuiltinResourceType({ names: rbac('roles', 'Role', true), age: false, columns: [createdAt], validate: (o) => validateRules(o, true) }),
+    new BuiltinResourceType({ names: rbac('roles', 'Role', true), age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true) }),
     new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
-    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), age: false, columns: [createdAt], validate: (o) => validateRules(o, false) }),
+    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, false) }),
     new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
   ];
 }

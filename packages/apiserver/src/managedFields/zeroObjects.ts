@@ -16,6 +16,8 @@ const zero: Record<string, () => JSONObject> = {
   '/v1/Node': () => ({ spec: {}, status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: '', architecture: '' } } }),
   '/v1/Service': () => ({ spec: {}, status: { loadBalancer: {} } }),
   '/v1/Endpoints': () => ({}),
+  '/v1/ResourceQuota': () => ({ spec: {}, status: {} }),
+  '/v1/LimitRange': () => ({ spec: {} }),
   '/v1/PersistentVolumeClaim': () => ({ spec: { resources: {} }, status: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),

@@ -1,0 +1,235 @@
+// core/v1 ResourceQuotas and LimitRanges on both servers, with the admission plugins kube-apiserver runs
+// by default on them: LimitRanger (plugin/pkg/admission/limitranger) and ResourceQuota
+// (k8s.io/apiserver/pkg/admission/plugin/resourcequota, with the evaluators of pkg/quota/v1/evaluator/core).
+// The kinds: the strategies (a quota's status dropped on create and update, kept by /status with the spec
+// restored; a LimitRange created without a name named by a UUID), SetDefaults_LimitRangeItem and the
+// quantities rounded up to thousandths, ValidateResourceQuota/Update/StatusUpdate and ValidateLimitRange in
+// their words, decode errors, field selectors, a watch, every patch type, the Tables (a quota's REQUEST and
+// LIMIT cells) and discovery. The plugins: a pod's defaults and the kubernetes.io/limit-ranger annotation, the
+// LimitRanger's refusals of pods and claims; a quota that limits nothing until its status.hard is written
+// (no quota controller runs), "status unknown" until its status.used is, then the constraints, the exceeded
+// quota refusals and status.used charged by the admission itself (not in a dry run), for pods, count/<resource>,
+// configmaps, secrets, services (node ports, load balancers), claims and their storage, with scopes.
+// Every expected answer is kube-apiserver 1.34.4's to the same request (the reference server runs the same
+// test). Go walks the maps of these kinds in no fixed order, so each request here has at most one map entry
+// that draws an error (the order of several varies from run to run on the reference).
+import { expect } from 'chai';
+import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+
+const MERGE = 'application/merge-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+const subdomainRule = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const nameRule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const existsOnly = "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity";
+
+type Json = Record<string, unknown>;
+interface Obj {
+  metadata: { name: string; namespace?: string; resourceVersion: string; generation?: number; annotations?: Record<string, string>; managedFields?: { manager: string; operation: string; subresource?: string; fieldsV1: Json }[] };
+  spec?: Json;
+  status?: Json;
+}
+interface Pod extends Obj { spec: { containers: { name: string; resources?: Json }[]; initContainers?: { name: string; resources?: Json }[] } }
+
+const quotas = (ns: string): string => `/api/v1/namespaces/${ns}/resourcequotas`;
+const limits = (ns: string): string => `/api/v1/namespaces/${ns}/limitranges`;
+const pods = (ns: string): string => `/api/v1/namespaces/${ns}/pods`;
+const quota = (name: string, spec: Json, more: Json = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name }, spec, ...more });
+const limitRange = (name: string, items: Json[]): string => JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name }, spec: { limits: items } });
+const container = (name: string, resources?: Json, more: Json = {}): Json => ({ name, image: 'nginx', ...(resources === undefined ? {} : { resources }), ...more });
+const pod = (name: string, containers: Json[], more: Json = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers, ...more } });
+const forbidden = (a: Answer, message: string): void => {
+  expect([a.status, a.message], a.text).to.deep.equal([403, message]);
+};
+const badRequest = (a: Answer, message: string): void => {
+  expect([a.status, a.message], a.text).to.deep.equal([400, message]);
+};
+
+async function namespace(s: Send, name: string): Promise<void> {
+  answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })), 201);
+}
+
+/**
+ * Sends `request` (a dry run, so nothing is kept) until its answer's status and message are `expected` (at
+ * most 10 s): the reference's plugins read the LimitRanges and quotas through informers, which see a write
+ * a moment later.
+ */
+async function until(request: () => Promise<Answer>, expected: [number, string]): Promise<void> {
+  let got: [number, string] = [0, ''];
+  for (let i = 0; i < 100; i++) {
+    const a = await request();
+    got = [a.status, a.status < 300 ? '' : a.message];
+    if (got[0] === expected[0] && got[1] === expected[1]) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(got).to.deep.equal(expected);
+}
+
+async function quotaStorage(s: Send): Promise<void> {
+  await namespace(s, 'qs');
+  const Q = quotas('qs');
+  // Created: the status sent is dropped, quantities rounded up to thousandths; no generation.
+  const created = answered<Obj>(await s('POST', Q, quota('q1', { hard: { pods: '10', 'requests.cpu': '1.5', memory: '1Gi', 'limits.cpu': '0.0001', 'count/widgets.example.com': '3' } }, { status: { hard: { pods: '5' }, used: { pods: '1' } } })), 201);
+  expect([created.metadata.generation, created.spec, created.status]).to.deep.equal([undefined, { hard: { 'count/widgets.example.com': '3', 'limits.cpu': '1m', memory: '1Gi', pods: '10', 'requests.cpu': '1500m' } }, {}]);
+  expect(created.metadata.managedFields?.map((m) => [m.manager, m.operation, m.fieldsV1])).to.deep.equal([['unknown', 'Update', { 'f:spec': { 'f:hard': { '.': {}, 'f:count/widgets.example.com': {}, 'f:limits.cpu': {}, 'f:memory': {}, 'f:pods': {}, 'f:requests.cpu': {} } } }]]);
+  // A quota may be empty.
+  expect(answered<Obj>(await s('POST', Q, quota('empty', {})), 201).spec).to.deep.equal({});
+
+  // ValidateResourceQuotaSpec: names, quantities, scopes and their resources, the scope selector.
+  const invalid = (name: string, errors: string): string => `ResourceQuota "${name}" is invalid: ${errors}`;
+  refused(await s('POST', Q, quota('neg', { hard: { pods: '-1' } })), invalid('neg', 'spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0'));
+  refused(await s('POST', Q, quota('frac', { hard: { services: '1.5' } })), invalid('frac', 'spec.hard[services]: Invalid value: "1500m": must be an integer'));
+  refused(await s('POST', Q, quota('count', { hard: { 'count/x': '0.5' } })), invalid('count', 'spec.hard[count/x]: Invalid value: "500m": must be an integer'));
+  refused(await s('POST', Q, quota('bogus', { hard: { bogus: '1' } })), invalid('bogus', '[spec.hard[bogus]: Invalid value: "bogus": must be a standard resource type or fully qualified, spec.hard[bogus]: Invalid value: "bogus": must be a standard resource for quota]'));
+  refused(await s('POST', Q, quota('storage', { hard: { storage: '1Gi' } })), invalid('storage', 'spec.hard[storage]: Invalid value: "storage": must be a standard resource for quota'));
+  refused(await s('POST', Q, quota('bad-name', { hard: { 'a/b/c': '1' } })), invalid('bad-name', `spec.hard[a/b/c]: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`));
+  // Fine: extended resources, hugepages, storage classes, counts of any resource; zero.
+  expect((await s('POST', Q, quota('fine', { hard: { 'requests.example.com/gpu': '2', 'hugepages-2Mi': '1Gi', 'requests.hugepages-1Gi': '0', 'gold.storageclass.storage.k8s.io/requests.storage': '5Gi', 'count/deployments.apps': '0', 'services.nodeports': '0', 'example.com/thing': '1' } }))).status).to.equal(201);
+  refused(await s('POST', Q, quota('scopes', { hard: { pods: '1', services: '2', cpu: '1' }, scopes: ['BestEffort', 'NotBestEffort', 'Bogus'] })),
+    invalid('scopes', '[spec.scopes: Invalid value: ["BestEffort","NotBestEffort","Bogus"]: unsupported scope applied to resource, spec.scopes: Invalid value: ["BestEffort","NotBestEffort","Bogus"]: unsupported scope, spec.scopes: Invalid value: ["BestEffort","NotBestEffort","Bogus"]: conflicting scopes]'));
+  const selector = { matchExpressions: [{ scopeName: 'Terminating', operator: 'In', values: ['x'] }, { scopeName: 'Weird', operator: 'Bad' }, { scopeName: 'PriorityClass', operator: 'Exists', values: ['a'] }, { scopeName: 'PriorityClass', operator: 'In' }, { scopeName: 'NotTerminating', operator: 'Exists' }] };
+  const internal = '{"MatchExpressions":[{"ScopeName":"Terminating","Operator":"In","Values":["x"]},{"ScopeName":"Weird","Operator":"Bad","Values":null},{"ScopeName":"PriorityClass","Operator":"Exists","Values":["a"]},{"ScopeName":"PriorityClass","Operator":"In","Values":null},{"ScopeName":"NotTerminating","Operator":"Exists","Values":null}]}';
+  const sel = answered<{ message: string; details: { causes: { field: string; message: string }[] } }>(await s('POST', Q, quota('sel', { hard: { pods: '1', services: '2' }, scopeSelector: selector })), 422);
+  expect(sel.message).to.equal(invalid('sel', `[spec.scopeSelector.matchExpressions: Invalid value: ${internal}: unsupported scope applied to resource, spec.scopeSelector.matchExpressions.operator: Invalid value: "In": ${existsOnly}, spec.scopeSelector.matchExpressions.scopeName: Invalid value: "Weird": unsupported scope, spec.scopeSelector.matchExpressions.operator: Invalid value: "Bad": not a valid selector operator, spec.scopeSelector.matchExpressions.values: Invalid value: ["a"]: must be no value when \`operator\` is 'Exist' or 'DoesNotExist' for scope selector, spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when \`operator\` is 'In' or 'NotIn' for scope selector, spec.scopeSelector.matchExpressions: Invalid value: null: conflicting scopes]`));
+  // The causes keep what the message's aggregate folds.
+  expect(sel.details.causes.length).to.equal(10);
+  expect(answered<Obj>(await s('POST', Q, quota('scoped', { hard: { pods: '3', 'requests.cpu': '1' }, scopes: ['NotTerminating'], scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } })), 201).spec)
+    .to.deep.equal({ hard: { pods: '3', 'requests.cpu': '1' }, scopes: ['NotTerminating'], scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } });
+  refused(await s('POST', Q, quota('Bad_Name', {})), invalid('Bad_Name', `metadata.name: Invalid value: "Bad_Name": ${subdomainRule}`));
+
+  // The decoder: quantities, types, unknown fields under Strict.
+  const cannot = 'ResourceQuota in version "v1" cannot be handled as a ResourceQuota: ';
+  badRequest(await s('POST', Q, quota('abc', { hard: { pods: 'abc' } })), `${cannot}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  badRequest(await s('POST', Q, quota('obj', { hard: { pods: {} } })), `${cannot}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  badRequest(await s('POST', Q, quota('list', { hard: [] })), `${cannot}json: cannot unmarshal array into Go struct field ResourceQuotaSpec.spec.hard of type v1.ResourceList`);
+  badRequest(await s('POST', Q, quota('scopes-str', { scopes: 'BestEffort' })), `${cannot}json: cannot unmarshal string into Go struct field ResourceQuotaSpec.spec.scopes of type []v1.ResourceQuotaScope`);
+  badRequest(await s('POST', `${Q}?fieldValidation=Strict`, quota('strict', { hard: {}, extra: 1 })), `${cannot}strict decoding error: unknown field "spec.extra"`);
+  // Nulls are nothing; numbers are quantities.
+  expect(answered<Obj>(await s('POST', Q, quota('nulls', { hard: { pods: null, cpu: 2.5, memory: 1e3 }, scopes: null, scopeSelector: null })), 201).spec).to.deep.equal({ hard: { cpu: '2500m', memory: '1k', pods: '0' } });
+  refused(await s('POST', Q, '{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"proto"},"spec":{"hard":{"__proto__":"1"}}}'),
+    invalid('proto', `[spec.hard[__proto__]: Invalid value: "__proto__": ${nameRule}, spec.hard[__proto__]: Invalid value: "__proto__": must be a standard resource for quota]`));
+
+  // ValidateResourceQuotaUpdate: the spec again, the scopes fixed; the status sent is the old one.
+  const q1 = answered<Obj>(await s('GET', `${Q}/q1`));
+  refused(await s('PUT', `${Q}/q1`, JSON.stringify({ ...q1, spec: { hard: { pods: '-1' }, scopes: ['NotBestEffort'] } })), invalid('q1', '[spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0, spec.scopes: Invalid value: ["NotBestEffort"]: field is immutable]'));
+  refused(await s('PATCH', `${Q}/scoped`, JSON.stringify({ spec: { scopes: null } }), MERGE), invalid('scoped', 'spec.scopes: Invalid value: null: field is immutable'));
+  // The same scopes in another order are the same set.
+  const scoped = answered<Obj>(await s('GET', `${Q}/scoped`));
+  expect((await s('PUT', `${Q}/scoped`, JSON.stringify({ ...scoped, spec: { ...scoped.spec, scopes: ['NotTerminating', 'NotTerminating'] } }))).status).to.equal(200);
+  const put = answered<Obj>(await s('PUT', `${Q}/q1`, JSON.stringify({ ...q1, spec: { hard: { pods: '4' } }, status: { hard: { pods: '4' } } })));
+  expect([put.spec, put.status]).to.deep.equal([{ hard: { pods: '4' } }, {}]);
+
+  // /status: the spec kept, the status validated (ValidateResourceQuotaStatusUpdate).
+  const status = answered<Obj>(await s('PUT', `${Q}/q1/status`, JSON.stringify({ ...put, spec: { hard: { pods: '99' } }, status: { hard: { pods: '4', cpu: '0.5' }, used: { pods: '1' } } })));
+  expect([status.spec, status.status]).to.deep.equal([{ hard: { pods: '4' } }, { hard: { cpu: '500m', pods: '4' }, used: { pods: '1' } }]);
+  refused(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ status: { hard: { bogus: '1' } } }), MERGE), invalid('q1', '[status.hard[bogus]: Invalid value: "bogus": must be a standard resource type or fully qualified, status.hard[bogus]: Invalid value: "bogus": must be a standard resource for quota]'));
+  refused(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ status: { used: { 'count/x': '0.5' } } }), MERGE), invalid('q1', 'status.used[count/x]: Invalid value: "500m": must be an integer'));
+  refused(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ metadata: { labels: { 'a b': 'x' } }, status: { used: { pods: '-2' } } }), MERGE), invalid('q1', `[metadata.labels: Invalid value: "a b": ${nameRule}, status.used[pods]: Invalid value: "-2": must be greater than or equal to 0]`));
+  // A status write keeps its own managed fields apart from the spec's.
+  const strategic = answered<Obj>(await s('PATCH', `${Q}/q1/status?fieldManager=controller`, JSON.stringify({ status: { used: { cpu: '0.25' } } }), STRATEGIC));
+  expect([strategic.status, strategic.metadata.managedFields?.map((m) => [m.manager, m.subresource ?? ''])]).to.deep.equal([{ hard: { cpu: '500m', pods: '4' }, used: { cpu: '250m', pods: '1' } }, [['controller', 'status'], ['unknown', ''], ['unknown', 'status']]]);
+  // The main resource: every patch type; the status stays.
+  const merged = answered<Obj>(await s('PATCH', `${Q}/q1`, JSON.stringify({ spec: { hard: { secrets: '2' } }, status: { used: { pods: '3' } } }), MERGE));
+  expect([merged.spec, merged.status]).to.deep.equal([{ hard: { pods: '4', secrets: '2' } }, { hard: { cpu: '500m', pods: '4' }, used: { cpu: '250m', pods: '1' } }]);
+  const json = answered<Obj>(await s('PATCH', `${Q}/q1`, JSON.stringify([{ op: 'remove', path: '/spec/hard/secrets' }, { op: 'add', path: '/spec/scopes', value: [] }]), JSON_PATCH));
+  expect(json.spec).to.deep.equal({ hard: { pods: '4' } });
+  const applied = answered<Obj>(await s('PATCH', `${Q}/applied?fieldManager=me`, quota('applied', { hard: { configmaps: '5' } }), APPLY), 201);
+  expect([applied.spec, applied.status]).to.deep.equal([{ hard: { configmaps: '5' } }, {}]);
+  expect((await s('PATCH', `${Q}/q1?fieldManager=me`, quota('q1', { hard: { pods: '7' } }), APPLY)).message).to.equal('Apply failed with 1 conflict: conflict with "unknown" using v1: .spec.hard.pods');
+  const appliedStatus = answered<Obj>(await s('PATCH', `${Q}/applied/status?fieldManager=ctl`, JSON.stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'applied' }, status: { hard: { configmaps: '5' }, used: { configmaps: '0' } } }), APPLY));
+  expect(appliedStatus.status).to.deep.equal({ hard: { configmaps: '5' }, used: { configmaps: '0' } });
+
+  // Field selectors, a watch, the Table (status.hard's used/hard, limits.* in the second cell), discovery.
+  expect(answered<{ items: Obj[] }>(await s('GET', `${Q}?fieldSelector=metadata.name%3Dq1`)).items.map((o) => o.metadata.name)).to.deep.equal(['q1']);
+  badRequest(await s('GET', `${Q}?fieldSelector=spec.hard%3D1`), '"spec.hard" is not a known field selector: only "metadata.name", "metadata.namespace"');
+  const watch = await s('GET', `${Q}?watch=1&fieldSelector=metadata.name%3Dapplied&timeoutSeconds=1`);
+  expect(watch.text.trim().split('\n').map((l) => { const e = JSON.parse(l) as { type: string; object: Obj }; return [e.type, e.object.metadata.name, e.object.status]; }))
+    .to.deep.equal([['ADDED', 'applied', { hard: { configmaps: '5' }, used: { configmaps: '0' } }]]);
+  answered(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ status: { hard: { 'limits.memory': '2Gi', 'limits.cpu': '2', 'requests.memory': '1Gi', pods: '4', 'count/configmaps': '3' }, used: { 'limits.cpu': '500m', pods: '1' } } }), MERGE));
+  const table = JSON.parse((await s('GET', Q, undefined, undefined, TABLE)).text) as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
+  expect(table.columnDefinitions.map((c) => [c.name, c.type])).to.deep.equal([['Name', 'string'], ['Request', 'string'], ['Limit', 'string'], ['Age', 'string']]);
+  expect(table.rows.map((r) => r.cells.slice(0, 3))).to.deep.equal([
+    ['applied', 'configmaps: 0/5', ''], ['empty', '', ''], ['fine', '', ''], ['nulls', '', ''],
+    ['q1', 'count/configmaps: 0/3, cpu: 250m/500m, pods: 1/4, requests.memory: 0/1Gi', 'limits.cpu: 500m/2, limits.memory: 0/2Gi'], ['scoped', '', ''],
+  ]);
+  const discovery = JSON.parse((await s('GET', '/api/v1')).text) as { resources: { name: string }[] };
+  expect(discovery.resources.filter((r) => /quota|limit/.test(r.name))).to.deep.equal([
+    { name: 'limitranges', singularName: 'limitrange', namespaced: true, kind: 'LimitRange', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['limits'], storageVersionHash: 'EBKMFVe6cwo=' },
+    { name: 'resourcequotas', singularName: 'resourcequota', namespaced: true, kind: 'ResourceQuota', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['quota'], storageVersionHash: '8uhSgffRX6w=' },
+    { name: 'resourcequotas/status', singularName: '', namespaced: true, kind: 'ResourceQuota', verbs: ['get', 'patch', 'update'] },
+  ]);
+  // A DELETE answers the quota deleted.
+  const deleted = answered<Obj & { kind: string }>(await s('DELETE', `${Q}/empty`));
+  expect([deleted.kind, deleted.metadata.name, deleted.spec, deleted.status]).to.deep.equal(['ResourceQuota', 'empty', {}, {}]);
+}
+
+async function limitRangeStorage(s: Send): Promise<void> {
+  await namespace(s, 'ls');
+  const L = limits('ls');
+  // SetDefaults_LimitRangeItem: a Container limit's default from max, default request from default, else min.
+  const created = answered<Obj>(await s('POST', L, limitRange('l1', [
+    { type: 'Container', max: { cpu: '2', memory: '1Gi' }, min: { cpu: '100m', 'ephemeral-storage': '1Mi' }, defaultRequest: { memory: '256Mi' }, maxLimitRequestRatio: { cpu: '10' } },
+    { type: 'Pod', max: { cpu: '4.0001' } },
+    { type: 'PersistentVolumeClaim', min: { storage: '1Gi' } },
+  ])), 201);
+  expect(created.spec).to.deep.equal({ limits: [
+    { type: 'Container', max: { cpu: '2', memory: '1Gi' }, min: { cpu: '100m', 'ephemeral-storage': '1Mi' }, default: { cpu: '2', memory: '1Gi' }, defaultRequest: { cpu: '2', 'ephemeral-storage': '1Mi', memory: '256Mi' }, maxLimitRequestRatio: { cpu: '10' } },
+    { type: 'Pod', max: { cpu: '4001m' } },
+    { type: 'PersistentVolumeClaim', min: { storage: '1Gi' } },
+  ] });
+  // Named by the strategy when sent without a name.
+  const unnamed = answered<Obj>(await s('POST', L, JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: {}, spec: {} })), 201);
+  expect(unnamed.metadata.name).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  answered(await s('DELETE', `${L}/${unnamed.metadata.name}`));
+  const generated = answered<Obj>(await s('POST', L, JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: { generateName: 'gen-' }, spec: {} })), 201);
+  expect(generated.metadata.name).to.match(/^gen-[a-z0-9]{5}$/);
+  answered(await s('DELETE', `${L}/${generated.metadata.name}`));
+
+  // ValidateLimitRange: types, resource names by type (a max's defaults are checked too), min ≤ default request ≤ default ≤ max, ratios.
+  const invalid = (name: string, errors: string): string => `LimitRange "${name}" is invalid: ${errors}`;
+  refused(await s('POST', L, limitRange('types', [
+    { type: 'Pod', default: { cpu: '1' }, defaultRequest: { cpu: '1' }, max: { storage: '1' } }, { type: 'Pod' }, { type: 'Bogus' }, { type: 'a/b', max: { foo: '1' } },
+    { type: 'PersistentVolumeClaim', max: { cpu: '1' } }, { type: '' },
+  ])), invalid('types', `[spec.limits[0].max[storage]: Invalid value: "storage": must be a standard resource for containers, spec.limits[0].default: Forbidden: may not be specified when \`type\` is 'Pod', spec.limits[0].defaultRequest: Forbidden: may not be specified when \`type\` is 'Pod', spec.limits[1].type: Duplicate value: "Pod", spec.limits[2].type: Invalid value: "Bogus": must be a standard limit type or fully qualified, spec.limits[3].max[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, spec.limits[4].limits: Required value: either minimum or maximum storage value is required, but neither was provided, spec.limits[5].type: Invalid value: "": name part must be non-empty, spec.limits[5].type: Invalid value: "": ${nameRule}]`));
+  refused(await s('POST', L, limitRange('order', [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' }, maxLimitRequestRatio: { cpu: '0.5' } }])),
+    invalid('order', '[spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1, spec.limits[0].defaultRequest[cpu]: Invalid value: "1": min value 2 is greater than default request value 1, spec.limits[0].default[cpu]: Invalid value: "2": min value 2 is greater than default value 1, spec.limits[0].maxLimitRequestRatio[cpu]: Invalid value: "500m": ratio 500m is less than 1]'));
+  refused(await s('POST', L, limitRange('defaults', [{ type: 'Container', max: { memory: '1Gi' }, default: { memory: '2Gi' }, defaultRequest: { memory: '3Gi' } }])),
+    invalid('defaults', '[spec.limits[0].defaultRequest[memory]: Invalid value: "3Gi": default request value 3Gi is greater than max value 1Gi, spec.limits[0].defaultRequest[memory]: Invalid value: "3Gi": default request value 3Gi is greater than default limit value 2Gi, spec.limits[0].default[memory]: Invalid value: "1Gi": default value 2Gi is greater than max value 1Gi]'));
+  refused(await s('POST', L, limitRange('ratio', [{ type: 'Container', min: { cpu: '100m' }, max: { cpu: '1' }, maxLimitRequestRatio: { cpu: '20' } }])),
+    invalid('ratio', 'spec.limits[0].maxLimitRequestRatio[cpu]: Invalid value: "20": ratio 20 is greater than max/min = 10.000000'));
+  refused(await s('POST', L, limitRange('gpu', [{ type: 'Container', default: { 'example.com/gpu': '2' }, defaultRequest: { 'example.com/gpu': '1' } }])),
+    invalid('gpu', 'spec.limits[0].defaultRequest[example.com/gpu]: Invalid value: "1": default value 2 must equal to defaultRequest value 1 in example.com/gpu'));
+  refused(await s('POST', L, limitRange('names', [{ type: 'Container', max: { 'requests.example.com/gpu': '1' } }, { type: 'example.com/custom', min: { anything: '1' } }])),
+    invalid('names', `[${['max', 'default', 'defaultRequest'].map((l) => `spec.limits[0].${l}[requests.example.com/gpu]: Invalid value: "requests.example.com/gpu": doesn't follow extended resource name standard`).join(', ')}, spec.limits[1].min[anything]: Invalid value: "anything": must be a standard resource type or fully qualified]`));
+  // What is not checked: negative quantities, hugepages and extended resources of a container.
+  expect((await s('POST', L, limitRange('loose', [{ type: 'Container', min: { memory: '-1' }, max: { 'hugepages-2Mi': '1Gi', 'example.com/gpu': '2' } }, { type: 'example.com/custom', max: { 'example.com/x': '1' } }]))).status).to.equal(201);
+
+  // An update validates the same way; the types may change.
+  const l1 = answered<Obj>(await s('GET', `${L}/l1`));
+  refused(await s('PUT', `${L}/l1`, JSON.stringify({ ...l1, spec: { limits: [{ type: 'Pod', default: { cpu: '1' } }] } })), invalid('l1', "spec.limits[0].default: Forbidden: may not be specified when `type` is 'Pod'"));
+  const merged = answered<Obj>(await s('PATCH', `${L}/l1`, JSON.stringify({ spec: { limits: [{ type: 'Container', max: { cpu: '3' } }] } }), MERGE));
+  expect(merged.spec).to.deep.equal({ limits: [{ type: 'Container', max: { cpu: '3' }, default: { cpu: '3' }, defaultRequest: { cpu: '3' } }] });
+  const json = answered<Obj>(await s('PATCH', `${L}/l1`, JSON.stringify([{ op: 'add', path: '/spec/limits/-', value: { type: 'Pod', min: { memory: '1Mi' } } }]), JSON_PATCH));
+  expect(json.spec).to.deep.equal({ limits: [{ type: 'Container', max: { cpu: '3' }, default: { cpu: '3' }, defaultRequest: { cpu: '3' } }, { type: 'Pod', min: { memory: '1Mi' } }] });
+  const strategic = answered<Obj>(await s('PATCH', `${L}/l1`, JSON.stringify({ spec: { limits: [{ type: 'Pod', min: { memory: '2Mi' } }] } }), STRATEGIC));
+  expect(strategic.spec).to.deep.equal({ limits: [{ type: 'Pod', min: { memory: '2Mi' } }] });
+  const applied = answered<Obj>(await s('PATCH', `${L}/applied?fieldManager=me`, limitRange('applied', [{ type: 'Container', min: { cpu: '1m' } }]), APPLY), 201);
+  expect(applied.spec).to.deep.equal({ limits: [{ type: 'Container', min: { cpu: '1m' }, defaultRequest: { cpu: '1m' } }] });
+  const cannot = 'LimitRange in version "v1" cannot be handled as a LimitRange: ';
+  badRequest(await s('POST', L, limitRange('bad-q', [{ type: 'Container', max: { cpu: '1x' } }])), `${cannot}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+  badRequest(await s('POST', L, JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'x' }, spec: { limits: {} } })), `${cannot}json: cannot unmarshal object into Go struct field LimitRangeSpec.spec.limits of type []v1.LimitRangeItem`);
+
+  // The default Table: Name and Created At; field selectors.
+  const table = JSON.parse((await s('GET', L, undefined, undefined, TABLE)).text) as { columnDefinitions: { name: string; type: string }[]; rows: { cells: unknown[] }[] };
+  expect(table.columnDefinitions.map((c) => [c.name, c.type])).to.deep.equal([['Name', 'string'], ['Created At', 'date']]);
+  expect(table.rows.map((r) => [r.cells[0], typeof r.cells[1]])).to.deep.equal([['applied', 'string'], ['l1', 'string'], ['loose', 'string']]);
+  badRequest(await s('GET', `${L}?fieldSelector=spec.limits%3D1`), '"spec.limits" is not a known field selector: only "metadata.name", "metadata.namespace"');
+  expect(answered<{ items: Obj[] }>(await s('GET', `/api/v1/limitranges?fieldSelector=metadata.namespace%3Dls,metadata.name%3Dloose`)).items.map((o) => o.metadata.name)).to.deep.equal(['loose']);
+}
+
+describeOnBothServers('ResourceQuotas and LimitRanges (core/v1): storage', async (s) => {
+  await quotaStorage(s);
+  await limitRangeStorage(s);
+});
