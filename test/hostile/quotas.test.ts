@@ -229,6 +229,199 @@ async function limitRangeStorage(s: Send): Promise<void> {
   expect(answered<{ items: Obj[] }>(await s('GET', `/api/v1/limitranges?fieldSelector=metadata.namespace%3Dls,metadata.name%3Dloose`)).items.map((o) => o.metadata.name)).to.deep.equal(['loose']);
 }
 
+const resources = (p: Pod): Json[] => [...(p.spec.initContainers ?? []), ...p.spec.containers].map((c) => ({ [c.name]: c.resources }));
+
+async function limitRanger(s: Send): Promise<void> {
+  await namespace(s, 'lr');
+  const L = limits('lr');
+  const P = pods('lr');
+  // Before any pod of the namespace: the reference's plugin looks a namespace's LimitRanges up when its informer has none.
+  answered(await s('POST', L, limitRange('defaults', [
+    { type: 'Container', max: { cpu: '2', memory: '1Gi' }, min: { cpu: '100m' }, defaultRequest: { memory: '128Mi' }, maxLimitRequestRatio: { memory: '8' } },
+    { type: 'Pod', max: { cpu: '4' } },
+    { type: 'PersistentVolumeClaim', min: { storage: '1Gi' }, max: { storage: '10Gi' } },
+  ])), 201);
+  // The defaults a container lacks (its limits first taken as its requests by the pod defaults), written down.
+  const created = answered<Pod>(await s('POST', P, pod('a', [container('c'), container('d', { limits: { cpu: '1' } })], { initContainers: [container('i', { requests: { memory: '200Mi' } })] })), 201);
+  expect(created.metadata.annotations).to.deep.equal({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c; memory request for container d; memory limit for container d; cpu request for init container i; cpu, memory limit for init container i' });
+  expect(resources(created)).to.deep.equal([
+    { i: { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '2', memory: '200Mi' } } },
+    { c: { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '2', memory: '128Mi' } } },
+    { d: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1', memory: '128Mi' } } },
+  ]);
+  expect(created.status?.qosClass).to.equal('Burstable');
+  // A dry run gets them too; a pod that sets everything gets no annotation.
+  expect(answered<Pod>(await s('POST', `${P}?dryRun=All`, pod('dry', [container('c')])), 201).metadata.annotations).to.deep.equal({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c' });
+  const full = answered<Pod>(await s('POST', P, pod('full', [container('c', { limits: { cpu: '500m', memory: '256Mi' } })], { metadata: { annotations: { a: 'b' } } })), 201);
+  expect([full.metadata.annotations, resources(full)]).to.deep.equal([undefined, [{ c: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '500m', memory: '256Mi' } } }]]);
+
+  // The refusals, in the plugin's words; several of one LimitRange aggregated.
+  forbidden(await s('POST', P, pod('max', [container('c', { limits: { cpu: '3' } })])), 'pods "max" is forbidden: maximum cpu usage per Container is 2, but limit is 3');
+  forbidden(await s('POST', P, pod('min', [container('c', { requests: { cpu: '50m' } })])), 'pods "min" is forbidden: minimum cpu usage per Container is 100m, but request is 50m');
+  forbidden(await s('POST', P, pod('ratio', [container('c', { requests: { memory: '64Mi' } })])), 'pods "ratio" is forbidden: memory max limit to request ratio per Container is 8, but provided ratio is 16.000000');
+  forbidden(await s('POST', P, pod('total', [container('a', { limits: { cpu: '2' } }), container('b', { limits: { cpu: '1500m' } }), container('c', { limits: { cpu: '1' } })])), 'pods "total" is forbidden: maximum cpu usage per Pod is 4, but limit is 4500m');
+  forbidden(await s('POST', P, pod('both', [container('a', { requests: { cpu: '10m' } }), container('b', { limits: { cpu: '2' } }), container('c', { limits: { cpu: '2' } })])), 'pods "both" is forbidden: [minimum cpu usage per Container is 100m, but request is 10m, maximum cpu usage per Pod is 4, but limit is 6]');
+  // An init container is checked as a container; a sidecar (restartPolicy Always) counts in the pod's total.
+  forbidden(await s('POST', P, pod('init', [container('c')], { initContainers: [container('i', { limits: { cpu: '2500m' } })] })), 'pods "init" is forbidden: maximum cpu usage per Container is 2, but limit is 2500m');
+  forbidden(await s('POST', P, pod('sidecar', [container('c', { limits: { cpu: '2' } }), container('d', { limits: { cpu: '500m' } })], { initContainers: [container('s', { limits: { cpu: '2' } }, { restartPolicy: 'Always' }), container('i', { limits: { cpu: '1' } })] })), 'pods "sidecar" is forbidden: maximum cpu usage per Pod is 4, but limit is 4500m');
+  // A generated name is the pod's by then.
+  const generated = await s('POST', P, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'gen-' }, spec: { containers: [container('c', { limits: { cpu: '3' } })] } }));
+  expect([generated.status, /^pods "gen-[a-z0-9]{5}" is forbidden: maximum cpu usage per Container is 2, but limit is 3$/.test(generated.message)], generated.text).to.deep.equal([403, true]);
+  // Validation comes first.
+  refused(await s('POST', P, pod('Bad', [container('c', { limits: { cpu: '3' } })])), `Pod "Bad" is invalid: metadata.name: Invalid value: "Bad": ${subdomainRule}`);
+  // A pod update is not checked.
+  answered(await s('PATCH', `${P}/a`, JSON.stringify({ metadata: { labels: { x: 'y' } } }), MERGE));
+
+  // Claims: their storage request against the PersistentVolumeClaim limit's min and max (no defaults).
+  const C = `/api/v1/namespaces/lr/persistentvolumeclaims`;
+  const claim = (name: string, storage: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } });
+  expect((await s('POST', C, claim('ok', '2Gi'))).status).to.equal(201);
+  forbidden(await s('POST', C, claim('small', '500Mi')), 'persistentvolumeclaims "small" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi');
+  forbidden(await s('POST', C, claim('big', '20Gi')), 'persistentvolumeclaims "big" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi');
+
+  // Pod limits without defaults: what is not set is refused.
+  await namespace(s, 'lr-pod');
+  answered(await s('POST', limits('lr-pod'), limitRange('pod', [{ type: 'Pod', max: { memory: '1Gi' }, min: { cpu: '100m' }, maxLimitRequestRatio: { cpu: '2' } }])), 201);
+  forbidden(await s('POST', pods('lr-pod'), pod('none', [container('c')])),
+    'pods "none" is forbidden: [minimum cpu usage per Pod is 100m.  No request is specified, maximum memory usage per Pod is 1Gi.  No limit is specified, cpu max limit to request ratio per Pod is 2, but no request is specified or request is 0]');
+  forbidden(await s('POST', pods('lr-pod'), pod('some', [container('c', { requests: { cpu: '1' }, limits: { memory: '1Gi' } })])), 'pods "some" is forbidden: cpu max limit to request ratio per Pod is 2, but no limit is specified or limit is 0');
+  expect(answered<Pod>(await s('POST', pods('lr-pod'), pod('fits', [container('c', { requests: { cpu: '1' }, limits: { cpu: '2', memory: '1Gi' } })])), 201).metadata.annotations).to.equal(undefined);
+  // A LimitRange deleted stops applying (once the reference's informer sees it).
+  answered(await s('DELETE', `${limits('lr-pod')}/pod`));
+  await until(() => s('POST', `${pods('lr-pod')}?dryRun=All`, pod('none', [container('c')])), [201, '']);
+}
+
+describeOnBothServers('LimitRanger admission', limitRanger);
+
+/** Writes a quota's status through /status, as the quota controller would. */
+async function setStatus(s: Send, ns: string, name: string, status: Json): Promise<Obj> {
+  return answered<Obj>(await s('PATCH', `${quotas(ns)}/${name}/status`, JSON.stringify({ status }), MERGE));
+}
+
+async function usedOf(s: Send, ns: string, name: string): Promise<Json | undefined> {
+  return answered<Obj>(await s('GET', `${quotas(ns)}/${name}`)).status?.used as Json | undefined;
+}
+
+async function quotaPods(s: Send): Promise<void> {
+  await namespace(s, 'qa');
+  const P = pods('qa');
+  const sized = (name: string, cpu: string, memory: string): string => pod(name, [container('c', { requests: { cpu }, limits: { memory } })]);
+  answered(await s('POST', quotas('qa'), quota('compute', { hard: { pods: '2', 'requests.cpu': '1', 'limits.memory': '1Gi' } })), 201);
+  // No quota controller fills the status: a quota whose status.hard is empty limits nothing.
+  expect((await s('POST', P, pod('free', [container('c')]))).status).to.equal(201);
+  answered(await s('DELETE', `${P}/free`));
+  // Its hard limits written, each pod must say what it uses of them, and the usage must be known.
+  await setStatus(s, 'qa', 'compute', { hard: { pods: '2', 'requests.cpu': '1', 'limits.memory': '1Gi' } });
+  await until(() => s('POST', `${P}?dryRun=All`, pod('bare', [container('c'), container('d', { requests: { cpu: '1m' } })], { initContainers: [container('i', { limits: { memory: '1Mi' } })] })),
+    [403, 'pods "bare" is forbidden: failed quota: compute: must specify limits.memory for: c,d; requests.cpu for: c,i']);
+  forbidden(await s('POST', P, sized('unknown', '100m', '100Mi')), 'pods "unknown" is forbidden: status unknown for quota: compute, resources: limits.memory,pods,requests.cpu');
+  // Once used is written, pods are charged until the quota is used up.
+  await setStatus(s, 'qa', 'compute', { used: { pods: '0', 'requests.cpu': '0', 'limits.memory': '0' } });
+  await until(() => s('POST', `${P}?dryRun=All`, sized('probe', '100m', '100Mi')), [201, '']);
+  // A dry run charges nothing.
+  expect(await usedOf(s, 'qa', 'compute')).to.deep.equal({ 'limits.memory': '0', pods: '0', 'requests.cpu': '0' });
+  expect((await s('POST', P, sized('a', '500m', '512Mi'))).status).to.equal(201);
+  const charged = answered<Obj>(await s('GET', `${quotas('qa')}/compute`));
+  expect(charged.status).to.deep.equal({ hard: { 'limits.memory': '1Gi', pods: '2', 'requests.cpu': '1' }, used: { 'limits.memory': '512Mi', pods: '1', 'requests.cpu': '500m' } });
+  // The apiserver's own status update (its loopback client's name: kube-apiserver, with a suffix in the reference build).
+  const own = charged.metadata.managedFields?.filter((m) => m.manager.startsWith('kube-apiserver')).map((m) => [m.operation, m.subresource, m.fieldsV1]);
+  expect(own).to.deep.equal([['Update', 'status', { 'f:status': { 'f:used': { 'f:limits.memory': {}, 'f:pods': {}, 'f:requests.cpu': {} } } }]]);
+  forbidden(await s('POST', P, sized('b', '600m', '100Mi')), 'pods "b" is forbidden: exceeded quota: compute, requested: requests.cpu=600m, used: requests.cpu=500m, limited: requests.cpu=1');
+  expect((await s('POST', P, sized('c', '500m', '512Mi'))).status).to.equal(201);
+  expect(await usedOf(s, 'qa', 'compute')).to.deep.equal({ 'limits.memory': '1Gi', pods: '2', 'requests.cpu': '1' });
+  forbidden(await s('POST', P, sized('d', '0', '1Mi')), 'pods "d" is forbidden: exceeded quota: compute, requested: limits.memory=1Mi,pods=1, used: limits.memory=1Gi,pods=2, limited: limits.memory=1Gi,pods=2');
+  // Nothing gives it back but the quota controller: a pod deleted stays counted.
+  answered(await s('DELETE', `${P}/a`));
+  forbidden(await s('POST', P, sized('e', '0', '1Mi')), 'pods "e" is forbidden: exceeded quota: compute, requested: limits.memory=1Mi,pods=1, used: limits.memory=1Gi,pods=2, limited: limits.memory=1Gi,pods=2');
+  // The Table shows the usage.
+  const table = JSON.parse((await s('GET', quotas('qa'), undefined, undefined, TABLE)).text) as { rows: { cells: unknown[] }[] };
+  expect(table.rows.map((r) => r.cells.slice(0, 3))).to.deep.equal([['compute', 'pods: 2/2, requests.cpu: 1/1', 'limits.memory: 1Gi/1Gi']]);
+
+  // With a LimitRange, the defaults are what a pod uses; sidecars and init containers count as the scheduler counts them.
+  await namespace(s, 'qb');
+  answered(await s('POST', limits('qb'), limitRange('defaults', [{ type: 'Container', default: { cpu: '250m', memory: '64Mi' } }])), 201);
+  answered(await s('POST', quotas('qb'), quota('compute', { hard: { 'requests.cpu': '2', 'requests.memory': '1Gi', cpu: '2', memory: '1Gi', 'count/pods': '5' } })), 201);
+  await setStatus(s, 'qb', 'compute', { hard: { 'requests.cpu': '2', 'requests.memory': '1Gi', cpu: '2', memory: '1Gi', 'count/pods': '5' }, used: { 'requests.cpu': '0', 'requests.memory': '0', cpu: '0', memory: '0', 'count/pods': '0' } });
+  await until(() => s('POST', `${pods('qb')}?dryRun=All`, pod('probe', [container('c', { limits: { cpu: '3' } })])), [403, 'pods "probe" is forbidden: exceeded quota: compute, requested: cpu=3,requests.cpu=3, used: cpu=0,requests.cpu=0, limited: cpu=2,requests.cpu=2']);
+  expect((await s('POST', pods('qb'), pod('defaulted', [container('c'), container('d')], { initContainers: [container('i', { requests: { cpu: '200m', memory: '50Mi' } })] }))).status).to.equal(201);
+  expect(await usedOf(s, 'qb', 'compute')).to.deep.equal({ 'count/pods': '1', cpu: '500m', memory: '128Mi', 'requests.cpu': '500m', 'requests.memory': '128Mi' });
+  expect((await s('POST', pods('qb'), pod('sidecar', [container('c')], { initContainers: [container('s', { requests: { cpu: '1', memory: '1Mi' }, limits: { cpu: '1' } }, { restartPolicy: 'Always' }), container('i', { requests: { cpu: '100m', memory: '300Mi' }, limits: { memory: '300Mi' } })] }))).status).to.equal(201);
+  expect(await usedOf(s, 'qb', 'compute')).to.deep.equal({ 'count/pods': '2', cpu: '1750m', memory: '429Mi', 'requests.cpu': '1750m', 'requests.memory': '429Mi' });
+}
+
+async function quotaCounts(s: Send): Promise<void> {
+  await namespace(s, 'qc');
+  const base = `/api/v1/namespaces/qc`;
+  const hard = { 'count/configmaps': '1', secrets: '1', services: '2', 'services.nodeports': '1', 'services.loadbalancers': '0', persistentvolumeclaims: '2', 'requests.storage': '5Gi', 'gold.storageclass.storage.k8s.io/persistentvolumeclaims': '0', 'count/jobs.batch': '0', 'count/events': '0', resourcequotas: '1' };
+  answered(await s('POST', quotas('qc'), quota('counts', { hard })), 201);
+  await setStatus(s, 'qc', 'counts', { hard });
+  const cm = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+  await until(() => s('POST', `${base}/configmaps?dryRun=All`, cm('probe')), [403, 'configmaps "probe" is forbidden: status unknown for quota: counts, resources: count/configmaps']);
+  await setStatus(s, 'qc', 'counts', { used: Object.fromEntries(Object.keys(hard).map((k) => [k, '0'])) });
+  await until(() => s('POST', `${base}/configmaps?dryRun=All`, cm('probe')), [201, '']);
+  // count/<resource> and the legacy names.
+  expect((await s('POST', `${base}/configmaps`, cm('one'))).status).to.equal(201);
+  forbidden(await s('POST', `${base}/configmaps`, cm('two')), 'configmaps "two" is forbidden: exceeded quota: counts, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1');
+  const secret = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name } });
+  expect((await s('POST', `${base}/secrets`, secret('one'))).status).to.equal(201);
+  forbidden(await s('POST', `${base}/secrets`, secret('two')), 'secrets "two" is forbidden: exceeded quota: counts, requested: secrets=1, used: secrets=1, limited: secrets=1');
+  // The quota itself was not counted (its status came later).
+  expect((await s('POST', quotas('qc'), quota('more', {}))).status).to.equal(201);
+  forbidden(await s('POST', quotas('qc'), quota('most', {})), 'resourcequotas "most" is forbidden: exceeded quota: counts, requested: resourcequotas=1, used: resourcequotas=1, limited: resourcequotas=1');
+  const job = JSON.stringify({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [container('c')] } } } });
+  forbidden(await s('POST', '/apis/batch/v1/namespaces/qc/jobs', job), 'jobs.batch "j" is forbidden: exceeded quota: counts, requested: count/jobs.batch=1, used: count/jobs.batch=0, limited: count/jobs.batch=0');
+  // Events are never charged; an update of a counted object is not either.
+  expect((await s('POST', `${base}/events`, JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: { kind: 'ConfigMap', name: 'one', namespace: 'qc' }, reason: 'R', message: 'm' }))).status).to.equal(201);
+  expect((await s('PATCH', `${base}/configmaps/one`, JSON.stringify({ data: { a: 'b' } }), MERGE)).status).to.equal(200);
+
+  // Services: their count, node ports (a NodePort's ports, a LoadBalancer's unless it allocates none) and load balancers.
+  const svc = (name: string, type: string, ports: number, more: Json = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { type, ports: Array.from({ length: ports }, (_, i) => ({ name: `p${i}`, port: 80 + i })), ...more } });
+  expect((await s('POST', `${base}/services`, svc('plain', 'ClusterIP', 2))).status).to.equal(201);
+  forbidden(await s('POST', `${base}/services`, svc('two-ports', 'NodePort', 2)), 'services "two-ports" is forbidden: exceeded quota: counts, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1');
+  forbidden(await s('POST', `${base}/services`, svc('lb', 'LoadBalancer', 1)), 'services "lb" is forbidden: exceeded quota: counts, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0');
+  // An update is charged for what it adds.
+  forbidden(await s('PATCH', `${base}/services/plain`, JSON.stringify({ spec: { type: 'NodePort' } }), MERGE), 'services "plain" is forbidden: exceeded quota: counts, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1');
+  expect((await s('POST', `${base}/services`, svc('node', 'NodePort', 1))).status).to.equal(201);
+  expect(await usedOf(s, 'qc', 'counts')).to.deep.include({ services: '2', 'services.nodeports': '1', 'services.loadbalancers': '0' });
+  forbidden(await s('POST', `${base}/services`, svc('third', 'ClusterIP', 1)), 'services "third" is forbidden: exceeded quota: counts, requested: services=1, used: services=2, limited: services=2');
+
+  // Claims: their count and storage (whole bytes), per storage class too.
+  const claim = (name: string, storage: string, more: Json = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } }, ...more } });
+  expect((await s('POST', `${base}/persistentvolumeclaims`, claim('a', '2Gi'))).status).to.equal(201);
+  forbidden(await s('POST', `${base}/persistentvolumeclaims`, claim('b', '4Gi')), 'persistentvolumeclaims "b" is forbidden: exceeded quota: counts, requested: requests.storage=4Gi, used: requests.storage=2Gi, limited: requests.storage=5Gi');
+  forbidden(await s('POST', `${base}/persistentvolumeclaims`, claim('gold', '1Gi', { storageClassName: 'gold' })), 'persistentvolumeclaims "gold" is forbidden: exceeded quota: counts, requested: gold.storageclass.storage.k8s.io/persistentvolumeclaims=1, used: gold.storageclass.storage.k8s.io/persistentvolumeclaims=0, limited: gold.storageclass.storage.k8s.io/persistentvolumeclaims=0');
+  expect((await s('POST', `${base}/persistentvolumeclaims`, claim('c', '1.5'))).status).to.equal(201);
+  expect(await usedOf(s, 'qc', 'counts')).to.deep.include({ persistentvolumeclaims: '2', 'requests.storage': '2147483650' });
+}
+
+async function quotaScopes(s: Send): Promise<void> {
+  await namespace(s, 'qd');
+  const P = pods('qd');
+  answered(await s('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', JSON.stringify({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'quota-high' }, value: 1000 })), 201);
+  const scoped: [string, Json][] = [
+    ['best-effort', { hard: { pods: '1' }, scopes: ['BestEffort'] }],
+    ['terminating', { hard: { pods: '0' }, scopes: ['Terminating'] }],
+    ['high', { hard: { pods: '0' }, scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['quota-high'] }] } }],
+  ];
+  for (const [name, spec] of scoped) {
+    answered(await s('POST', quotas('qd'), quota(name, spec)), 201);
+    await setStatus(s, 'qd', name, { hard: spec.hard, used: { pods: '0' } });
+  }
+  await until(() => s('POST', `${P}?dryRun=All`, pod('probe', [container('c')], { activeDeadlineSeconds: 10 })), [403, 'pods "probe" is forbidden: exceeded quota: terminating, requested: pods=1, used: pods=0, limited: pods=0']);
+  await until(() => s('POST', `${P}?dryRun=All`, pod('probe', [container('c', { requests: { cpu: '1m' } })], { priorityClassName: 'quota-high' })), [403, 'pods "probe" is forbidden: exceeded quota: high, requested: pods=1, used: pods=0, limited: pods=0']);
+  // A best-effort pod is charged to the BestEffort quota only; a pod with requests is not.
+  expect((await s('POST', P, pod('first', [container('c')]))).status).to.equal(201);
+  forbidden(await s('POST', P, pod('second', [container('c')])), 'pods "second" is forbidden: exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1');
+  expect((await s('POST', P, pod('burstable', [container('c', { requests: { cpu: '1m' } })]))).status).to.equal(201);
+  expect([await usedOf(s, 'qd', 'best-effort'), await usedOf(s, 'qd', 'terminating'), await usedOf(s, 'qd', 'high')]).to.deep.equal([{ pods: '1' }, { pods: '0' }, { pods: '0' }]);
+}
+
+describeOnBothServers('ResourceQuota admission', async (s) => {
+  await quotaPods(s);
+  await quotaCounts(s);
+  await quotaScopes(s);
+});
+
 describeOnBothServers('ResourceQuotas and LimitRanges (core/v1): storage', async (s) => {
   await quotaStorage(s);
   await limitRangeStorage(s);
