@@ -30,7 +30,7 @@ import { containerResourceNameErrors, overcommitAllowed, resourceNameErrors } fr
 import { isQualifiedName } from './internal/semantics.js';
 import { getOwn, isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
 import {
-  addAmounts, addInto, amountMilliValue, amountText, amountValue, compareAmounts, maxInto, maxMilliValue, parseAmount, resourceList, roundUpToMilli,
+  addAmounts, addInto, amountMilliValue, amountOf, amountSign, amountText, amountValue, compareAmounts, maxInto, maxMilliValue, resourceList, roundUpToMilli,
   type Amount, type ResourceList,
 } from './internal/resourceList.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
@@ -155,7 +155,7 @@ function limitErrors(k: string, lists: Record<string, ResourceList>, p: FieldPat
   if (req !== undefined && def !== undefined && compareAmounts(req, def) > 0) errs.push(invalid(p.child('defaultRequest').key(k), t(req), `default request value ${t(req)} is greater than default limit value ${t(def)}`));
   if (def !== undefined && min !== undefined && compareAmounts(min, def) > 0) errs.push(invalid(p.child('default').key(k), t(min), `min value ${t(min)} is greater than default value ${t(def)}`));
   if (def !== undefined && max !== undefined && compareAmounts(def, max) > 0) errs.push(invalid(p.child('default').key(k), t(max), `default value ${t(def)} is greater than max value ${t(max)}`));
-  if (ratio !== undefined && ratio.value.compare(one) < 0) errs.push(invalid(p.child('maxLimitRequestRatio').key(k), t(ratio), `ratio ${t(ratio)} is less than 1`));
+  if (ratio !== undefined && compareAmounts(ratio, one) < 0) errs.push(invalid(p.child('maxLimitRequestRatio').key(k), t(ratio), `ratio ${t(ratio)} is less than 1`));
   if (ratio !== undefined && min !== undefined && max !== undefined) {
     let ratioValue = Number(amountValue(ratio));
     let minValue = amountValue(min);
@@ -175,7 +175,7 @@ function limitErrors(k: string, lists: Record<string, ResourceList>, p: FieldPat
   return errs;
 }
 
-const one = parseAmount('1')!.value;
+const one = amountOf(1);
 
 function limitRangeSpec(): BuiltinSpec {
   return {
@@ -358,7 +358,7 @@ export function podResourceTotals(pod: KubeObject, key: 'requests' | 'limits', h
   for (const [k, v] of resourceList(spec.overhead)) {
     const cur = total.get(k);
     if (key === 'requests') total.set(k, cur === undefined ? v : addAmounts(cur, v));
-    else if (cur !== undefined && cur.value.sign() !== 0) total.set(k, addAmounts(cur, v));
+    else if (cur !== undefined && amountSign(cur) !== 0) total.set(k, addAmounts(cur, v));
   }
   return total;
 }

@@ -27,7 +27,7 @@
  *
  * @see https://kubernetes.io/docs/concepts/policy/resource-quotas/
  */
-import { Decimal, type Clock, type KubeObject } from '@kubekit/core';
+import type { Clock, KubeObject } from '@kubekit/core';
 import { parseLabelSelector } from '@kubekit/selectors';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 import { admissionForbidden, podResourceTotals } from './limitRanges.js';
@@ -40,8 +40,8 @@ import { updateManagedFields } from './managedFields/fieldManager.js';
 import { writeFieldManagerContext } from './managedFields/requestContext.js';
 import { cloneJSON, isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
 import {
-  addLists, amountOf, amountText, amountValue, exceededNames, maskList, negativeNames, prettyPrint, removeZeros, resourceList,
-  subtractNonNegative, type Amount, type ResourceList,
+  addAmounts, addLists, amountOf, amountText, compareAmounts, exceededNames, maskList, negativeNames, prettyPrint, removeZeros, resourceList,
+  roundUpToWhole, subtractNonNegative, type Amount, type ResourceList,
 } from './internal/resourceList.js';
 import { storeKey, type ObjectStore } from './storage/objectStore.js';
 
@@ -295,11 +295,10 @@ function claimStorage(pvc: KubeObject): Amount | undefined {
   const requested = resourceList(isObject(spec.resources) ? spec.resources.requests : undefined).get('storage');
   if (requested === undefined) return undefined;
   // `RoundUp(0)`: a fraction goes up to the next whole number; the format stays.
-  const whole = (a: Amount): Amount => (a.value.isInteger() ? a : { value: Decimal.fromBigInt(amountValue(a)), format: a.format });
-  let result = whole(requested);
+  let result = roundUpToWhole(requested);
   const allocated = resourceList(isObject(pvc.status) ? pvc.status.allocatedResources : undefined);
   const storage = allocated.get('storage');
-  if (storage !== undefined && storage.value.compare(result.value) > 0) result = whole(storage);
+  if (storage !== undefined && compareAmounts(storage, result) > 0) result = roundUpToWhole(storage);
   return result;
 }
 
@@ -433,7 +432,7 @@ export class QuotaAdmission implements AdmissionPlugin {
     const before = resourceList(used);
     for (const [k, q] of requested) {
       const old = before.get(k);
-      setOwn(used, k, amountText(old === undefined ? q : { value: old.value.add(q.value), format: old.value.sign() === 0 ? q.format : old.format }));
+      setOwn(used, k, amountText(old === undefined ? q : addAmounts(old, q)));
     }
     status.used = used;
     const now = timestamp(clock.now());

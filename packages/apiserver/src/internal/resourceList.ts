@@ -8,15 +8,15 @@
  *
  * A list is a `Map` in key order: Go walks its maps in no fixed order, kubekit in key order.
  */
-import { Decimal, canonicalQuantity, decimalOfWritten } from '@kubekit/core';
+import { Decimal, Quantity, canonicalQuantity, decimalOfWritten } from '@kubekit/core';
 import { isObject } from './own.js';
 
 /** `resource.Format`. */
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
-/** A `resource.Quantity`: its exact value and its format. */
+/** A `resource.Quantity`: its value as Go holds it (an int64 amount or an `inf.Dec`), and its format. */
 export interface Amount {
-  readonly value: Decimal;
+  readonly q: Quantity;
   readonly format: QuantityFormat;
 }
 
@@ -25,16 +25,14 @@ export type ResourceList = Map<string, Amount>;
 
 const decimalSuffixes = new Map([[-9, 'n'], [-6, 'u'], [-3, 'm'], [3, 'k'], [6, 'M'], [9, 'G'], [12, 'T'], [15, 'P'], [18, 'E']]);
 const binarySuffixes = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const minInt64 = -(2n ** 63n);
 /** `resource.MaxMilliValue`: the largest value whose thousandths fit an int64. */
 export const maxMilliValue = (2n ** 63n - 1n) / 1000n;
 
 /** `resource.NewQuantity(n, DecimalSI)`. */
 export function amountOf(n: number): Amount {
-  return { value: Decimal.fromBigInt(BigInt(n)), format: 'DecimalSI' };
+  return { q: Quantity.fromInt64(BigInt(n)), format: 'DecimalSI' };
 }
-
-/** A zero `resource.Quantity{Format: DecimalSI}` (what a missing entry of a list reads as). */
-export const zeroAmount: Amount = { value: Decimal.zero, format: 'DecimalSI' };
 
 /**
  * The quantity a decoded JSON value holds (the text kube-apiserver wrote for it, read again, as a
@@ -42,10 +40,11 @@ export const zeroAmount: Amount = { value: Decimal.zero, format: 'DecimalSI' };
  */
 export function parseAmount(v: unknown): Amount | undefined {
   const text = canonicalQuantity(v);
-  const d = text === undefined ? undefined : decimalOfWritten(text);
-  if (text === undefined || d === undefined) return undefined;
-  const format: QuantityFormat = /[KMGTPE]i$/.test(text) ? 'BinarySI' : /[eE]/.test(text) ? 'DecimalExponent' : 'DecimalSI';
-  return { value: d.digits === '' ? Decimal.zero : Decimal.of(d.negative, d.digits, d.exponent), format };
+  const q = text === undefined ? undefined : Quantity.parse(text);
+  if (text === undefined || q === undefined || typeof q === 'string') return undefined;
+  // `1E` is an exa (DecimalSI); `1e3` and `1E3` are exponents.
+  const format: QuantityFormat = /[KMGTPE]i$/.test(text) ? 'BinarySI' : /[eE][-+]?\d+$/.test(text) ? 'DecimalExponent' : 'DecimalSI';
+  return { q, format };
 }
 
 /** The quantities of a JSON `ResourceList` (entries that are no quantity left out: the decoder refused them). */
@@ -59,11 +58,20 @@ export function resourceList(v: unknown): ResourceList {
   return out;
 }
 
-/** A list as JSON (its quantities written as Go writes them). */
-export function resourceListJSON(list: ResourceList): Record<string, string> {
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const name of [...list.keys()].sort()) out[name] = amountText(list.get(name)!);
-  return { ...out };
+/** `Quantity.Sign`. */
+export function amountSign(a: Amount): number {
+  return a.q.sign();
+}
+
+/** The exact value. */
+function decimalOf(a: Amount): Decimal {
+  const v = a.q.value;
+  return v.kind === 'dec' ? v.value : Decimal.of(v.value < 0n, String(v.value < 0n ? -v.value : v.value), v.scale);
+}
+
+/** Whether the value is a whole number. */
+export function amountIsInteger(a: Amount): boolean {
+  return decimalOf(a).isInteger();
 }
 
 /** `Quantity.RoundUp(-3)`: a value finer than thousandths rounded up (away from zero) to them. */
@@ -80,38 +88,114 @@ export function roundUpToMilli(value: unknown): unknown {
 
 /** `Quantity.Add`: the sum, in the receiver's format unless the receiver is zero. */
 export function addAmounts(a: Amount, b: Amount): Amount {
-  return { value: a.value.add(b.value), format: a.value.sign() === 0 ? b.format : a.format };
+  return { q: a.q.add(b.q), format: a.q.sign() === 0 ? b.format : a.format };
 }
 
 /** `Quantity.Sub`, with the same rule for the format. */
 export function subAmounts(a: Amount, b: Amount): Amount {
-  return { value: a.value.sub(b.value), format: a.value.sign() === 0 ? b.format : a.format };
+  return { q: a.q.sub(b.q), format: a.q.sign() === 0 ? b.format : a.format };
 }
 
 /** `Quantity.Cmp`. */
 export function compareAmounts(a: Amount, b: Amount): number {
-  return a.value.compare(b.value);
+  return a.q.cmp(b.q);
+}
+
+/** `RoundUp(0)` of a quantity with a fraction: the next whole number (away from zero), the format kept. */
+export function roundUpToWhole(a: Amount): Amount {
+  if (amountIsInteger(a)) return a;
+  const q = Quantity.parse(String(scaledValue(a, 0)));
+  return typeof q === 'string' ? a : { q, format: a.format };
+}
+
+const wrap = (n: bigint): bigint => BigInt.asIntN(64, n);
+
+/** `int64MultiplyScale`: the product wrapped to 64 bits, and whether it did not overflow. */
+function multiplyInt64(a: bigint, b: bigint): [bigint, boolean] {
+  if (a === 0n || a === 1n) return [a * b, true];
+  if (a === minInt64 && b !== 1n) return [0n, false];
+  const c = wrap(a * b);
+  return [c, c / b === a];
 }
 
 /**
- * `Quantity.ScaledValue`: the value in units of 10^`scale`, rounded up (away from zero below it), wrapped
- * to an int64 as Go's `big.Int.Int64` does for what does not fit.
+ * `positiveScaleInt64`, as `ScaledValue` uses it (its `ok` ignored): the factors 10, 100, 1000, 10⁶ and
+ * 10⁹ multiply once (a wrapped product when it overflows), any other scale one ten at a time (0 when it
+ * overflows).
+ */
+function positiveScale(base: bigint, scale: number): bigint {
+  if (scale === 0) return base;
+  const once = [1, 2, 3, 6, 9].includes(scale);
+  if (once) return multiplyInt64(base, 10n ** BigInt(scale))[0];
+  let value = base;
+  for (let i = 0; i < scale; i++) {
+    const [next, ok] = multiplyInt64(value, 10n);
+    if (!ok) return 0n;
+    value = next;
+  }
+  return value;
+}
+
+/** `negativeScaleInt64`: divided by 10^`scale`, rounded away from zero. */
+function negativeScale(base: bigint, scale: number): bigint {
+  let value = base;
+  let fraction = false;
+  for (let i = 0; i < scale; i++) {
+    if (!fraction && value % 10n !== 0n) fraction = true;
+    value /= 10n;
+    if (value === 0n) return fraction ? (base > 0n ? 1n : -1n) : 0n;
+  }
+  if (fraction) value += base > 0n ? 1n : -1n;
+  return value;
+}
+
+/** `big.Int.Int64` of ±digits×10^zeros: the low 64 bits of the magnitude, with the sign. */
+function lowInt64(negative: boolean, digits: string, zeros: number): bigint {
+  const mod = 2n ** 64n;
+  let m = BigInt(digits) % mod;
+  // 10^zeros mod 2^64 by squaring: a huge exponent costs its bits, not its digits.
+  let base = 10n;
+  for (let e = zeros; e > 0; e = Math.floor(e / 2)) {
+    if (e % 2 === 1) m = (m * base) % mod;
+    base = (base * base) % mod;
+  }
+  return wrap(negative ? -m : m);
+}
+
+/**
+ * `Quantity.ScaledValue`: the value in units of 10^`scale`, rounded up, as Go computes it from the way the
+ * quantity holds its value: an int64 amount through `AsScaledInt64` (whose overflows wrap or give 0), an
+ * `inf.Dec` through `scaledValue` (the result's low 64 bits).
  */
 export function scaledValue(a: Amount, scale: number): bigint {
-  const { negative, digits, exponent } = a.value.toDigits();
+  const v = a.q.value;
+  if (v.kind === 'int64') return v.scale < scale ? negativeScale(v.value, scale - v.scale) : positiveScale(v.value, v.scale - scale);
+  // An inf.Dec: unscaled × 10^−decScale.
+  const { negative, digits, exponent } = v.value.toDigits();
   if (digits === '') return 0n;
-  const e = exponent - scale;
-  // Beyond 10^40 the low 64 bits are all Go keeps; such values only come from hostile input.
-  if (digits.length + e > 40) return BigInt.asIntN(64, BigInt(digits.slice(0, 40)) * 10n ** BigInt(Math.max(0, Math.min(e, 40))));
-  let whole: bigint;
-  if (e >= 0) whole = BigInt(digits) * 10n ** BigInt(e);
-  else {
-    const cut = -e;
-    whole = cut >= digits.length ? 0n : BigInt(digits.slice(0, digits.length - cut));
-    // Anything cut is not zero (the digits have no trailing zeros): rounded away from zero.
-    whole += 1n;
+  const decScale = v.scale;
+  const dif = decScale - (-scale);
+  // The unscaled integer: the digits followed by (exponent + decScale) zeros (never negative: the Dec holds it exactly).
+  const zeros = exponent + decScale;
+  if (dif === 0) return lowInt64(negative, digits, zeros);
+  if (dif < 0) {
+    // unscaled.Int64() * int64(math.Pow10(-dif)): a power beyond int64 converts to the smallest int64.
+    const factor = -dif <= 18 ? 10n ** BigInt(-dif) : minInt64;
+    return wrap(lowInt64(negative, digits, zeros) * factor);
   }
-  return BigInt.asIntN(64, negative ? -whole : whole);
+  // Divided by 10^dif, one added when anything remains (Euclidean division, as big.Int.DivMod).
+  if (zeros >= dif) return lowInt64(negative, digits, zeros - dif);
+  const unscaled = BigInt(digits);
+  const signed = negative ? -unscaled : unscaled;
+  const divisor = 10n ** BigInt(dif - zeros);
+  let quotient = signed / divisor;
+  let remainder = signed % divisor;
+  if (remainder < 0n) {
+    remainder += divisor;
+    quotient -= 1n;
+  }
+  if (remainder !== 0n) quotient += 1n;
+  return wrap(quotient);
 }
 
 /** `Quantity.Value`: the value rounded up to a whole number. */
@@ -130,7 +214,7 @@ export function amountMilliValue(a: Amount): bigint {
  * written as the number alone, as Go's suffixer leaves it.
  */
 export function amountText(a: Amount): string {
-  const { negative, digits, exponent } = a.value.toDigits();
+  const { negative, digits, exponent } = decimalOf(a).toDigits();
   if (digits === '') return '0';
   const sign = negative ? '-' : '';
   if (a.format === 'BinarySI' && digits.length + exponent <= 40 && exponent >= 0) {
@@ -171,7 +255,7 @@ export function subtractNonNegative(a: ResourceList, b: ResourceList): ResourceL
   for (const [k, v] of a) {
     const other = b.get(k);
     const d = other === undefined ? v : subAmounts(v, other);
-    out.set(k, d.value.sign() > 0 ? d : zero);
+    out.set(k, amountSign(d) > 0 ? d : zero);
   }
   for (const k of b.keys()) if (!out.has(k)) out.set(k, zero);
   return sorted(out);
@@ -185,12 +269,12 @@ export function maskList(list: ResourceList, names: Iterable<string>): ResourceL
 
 /** `quota.RemoveZeros`. */
 export function removeZeros(list: ResourceList): ResourceList {
-  return new Map([...list].filter(([, v]) => v.value.sign() !== 0));
+  return new Map([...list].filter(([, v]) => amountSign(v) !== 0));
 }
 
 /** `quota.IsNegative`: the names below zero. */
 export function negativeNames(list: ResourceList): string[] {
-  return [...list].filter(([, v]) => v.value.sign() < 0).map(([k]) => k);
+  return [...list].filter(([, v]) => amountSign(v) < 0).map(([k]) => k);
 }
 
 /** `quota.Equals`. */
