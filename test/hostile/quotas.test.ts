@@ -14,7 +14,7 @@
 // test). Go walks the maps of these kinds in no fixed order, so each request here has at most one map entry
 // that draws an error (the order of several varies from run to run on the reference).
 import { expect } from 'chai';
-import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+import { answered, createWidgets, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
@@ -252,8 +252,11 @@ async function limitRanger(s: Send): Promise<void> {
   expect(created.status?.qosClass).to.equal('Burstable');
   // A dry run gets them too; a pod that sets everything gets no annotation.
   expect(answered<Pod>(await s('POST', `${P}?dryRun=All`, pod('dry', [container('c')])), 201).metadata.annotations).to.deep.equal({ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c' });
-  const full = answered<Pod>(await s('POST', P, pod('full', [container('c', { limits: { cpu: '500m', memory: '256Mi' } })], { metadata: { annotations: { a: 'b' } } })), 201);
-  expect([full.metadata.annotations, resources(full)]).to.deep.equal([undefined, [{ c: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '500m', memory: '256Mi' } } }]]);
+  const annotated = (name: string, containers: Json[]): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations: { a: 'b', 'kubernetes.io/limit-ranger': 'mine' } }, spec: { containers } });
+  const full = answered<Pod>(await s('POST', P, annotated('full', [container('c', { limits: { cpu: '500m', memory: '256Mi' } })])), 201);
+  expect([full.metadata.annotations, resources(full)]).to.deep.equal([{ a: 'b', 'kubernetes.io/limit-ranger': 'mine' }, [{ c: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '500m', memory: '256Mi' } } }]]);
+  // The annotation of a pod given defaults is the plugin's, the others kept.
+  expect(answered<Pod>(await s('POST', P, annotated('partial', [container('c', { limits: { cpu: '500m' } })])), 201).metadata.annotations).to.deep.equal({ a: 'b', 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: memory request for container c; memory limit for container c' });
 
   // The refusals, in the plugin's words; several of one LimitRange aggregated.
   forbidden(await s('POST', P, pod('max', [container('c', { limits: { cpu: '3' } })])), 'pods "max" is forbidden: maximum cpu usage per Container is 2, but limit is 3');
@@ -392,6 +395,18 @@ async function quotaCounts(s: Send): Promise<void> {
   forbidden(await s('POST', `${base}/persistentvolumeclaims`, claim('gold', '1Gi', { storageClassName: 'gold' })), 'persistentvolumeclaims "gold" is forbidden: exceeded quota: counts, requested: gold.storageclass.storage.k8s.io/persistentvolumeclaims=1, used: gold.storageclass.storage.k8s.io/persistentvolumeclaims=0, limited: gold.storageclass.storage.k8s.io/persistentvolumeclaims=0');
   expect((await s('POST', `${base}/persistentvolumeclaims`, claim('c', '1.5'))).status).to.equal(201);
   expect(await usedOf(s, 'qc', 'counts')).to.deep.include({ persistentvolumeclaims: '2', 'requests.storage': '2147483650' });
+  // A claim's status write is charged too (its allocated storage, when above its request), never refused.
+  answered(await s('PATCH', `${base}/persistentvolumeclaims/a/status`, JSON.stringify({ status: { allocatedResources: { storage: '8Gi' } } }), MERGE));
+  expect(await usedOf(s, 'qc', 'counts')).to.deep.include({ persistentvolumeclaims: '2', 'requests.storage': '8589934594' });
+
+  // count/<resource>.<group> of a custom resource.
+  const widgets = await createWidgets(s, 'quota.example.com', { type: 'object' });
+  answered(await s('POST', quotas('default'), quota('widgets', { hard: { 'count/widgets.quota.example.com': '1' } })), 201);
+  await setStatus(s, 'default', 'widgets', { hard: { 'count/widgets.quota.example.com': '1' }, used: { 'count/widgets.quota.example.com': '0' } });
+  const widget = (name: string): string => JSON.stringify({ apiVersion: 'quota.example.com/v1', kind: 'Widget', metadata: { name }, spec: {} });
+  await until(() => s('POST', `${widgets}?dryRun=All`, widget('probe')), [201, '']);
+  expect((await s('POST', widgets, widget('one'))).status).to.equal(201);
+  forbidden(await s('POST', widgets, widget('two')), 'widgets.quota.example.com "two" is forbidden: exceeded quota: widgets, requested: count/widgets.quota.example.com=1, used: count/widgets.quota.example.com=1, limited: count/widgets.quota.example.com=1');
 }
 
 async function quotaScopes(s: Send): Promise<void> {
@@ -414,6 +429,15 @@ async function quotaScopes(s: Send): Promise<void> {
   forbidden(await s('POST', P, pod('second', [container('c')])), 'pods "second" is forbidden: exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1');
   expect((await s('POST', P, pod('burstable', [container('c', { requests: { cpu: '1m' } })]))).status).to.equal(201);
   expect([await usedOf(s, 'qd', 'best-effort'), await usedOf(s, 'qd', 'terminating'), await usedOf(s, 'qd', 'high')]).to.deep.equal([{ pods: '1' }, { pods: '0' }, { pods: '0' }]);
+  // A pod that starts terminating is charged to the Terminating quotas then (its other quotas see no change).
+  forbidden(await s('PATCH', `${P}/first`, JSON.stringify({ spec: { activeDeadlineSeconds: 30 } }), MERGE), 'pods "first" is forbidden: exceeded quota: terminating, requested: pods=1, used: pods=0, limited: pods=0');
+  await setStatus(s, 'qd', 'terminating', { hard: { pods: '1' } });
+  await until(() => s('PATCH', `${P}/first?dryRun=All`, JSON.stringify({ spec: { activeDeadlineSeconds: 30 } }), MERGE), [200, '']);
+  answered(await s('PATCH', `${P}/first`, JSON.stringify({ spec: { activeDeadlineSeconds: 30 } }), MERGE));
+  expect([await usedOf(s, 'qd', 'best-effort'), await usedOf(s, 'qd', 'terminating')]).to.deep.equal([{ pods: '1' }, { pods: '1' }]);
+  // Any other update of a pod is not looked at.
+  answered(await s('PATCH', `${P}/first`, JSON.stringify({ spec: { activeDeadlineSeconds: 20 } }), MERGE));
+  expect(await usedOf(s, 'qd', 'terminating')).to.deep.equal({ pods: '1' });
 }
 
 describeOnBothServers('ResourceQuota admission', async (s) => {
