@@ -261,6 +261,8 @@ async function limitRanger(s: Send): Promise<void> {
   // The refusals, in the plugin's words; several of one LimitRange aggregated.
   forbidden(await s('POST', P, pod('max', [container('c', { limits: { cpu: '3' } })])), 'pods "max" is forbidden: maximum cpu usage per Container is 2, but limit is 3');
   forbidden(await s('POST', P, pod('min', [container('c', { requests: { cpu: '50m' } })])), 'pods "min" is forbidden: minimum cpu usage per Container is 100m, but request is 50m');
+  // A container's quantities are rounded up to thousandths first (SetDefaults_ResourceList).
+  forbidden(await s('POST', P, pod('rounded', [container('c', { requests: { cpu: '50.0001m', memory: '1n' } })])), 'pods "rounded" is forbidden: [minimum cpu usage per Container is 100m, but request is 51m, memory max limit to request ratio per Container is 8, but provided ratio is 1073741824000.000000]');
   forbidden(await s('POST', P, pod('ratio', [container('c', { requests: { memory: '64Mi' } })])), 'pods "ratio" is forbidden: memory max limit to request ratio per Container is 8, but provided ratio is 16.000000');
   forbidden(await s('POST', P, pod('total', [container('a', { limits: { cpu: '2' } }), container('b', { limits: { cpu: '1500m' } }), container('c', { limits: { cpu: '1' } })])), 'pods "total" is forbidden: maximum cpu usage per Pod is 4, but limit is 4500m');
   forbidden(await s('POST', P, pod('both', [container('a', { requests: { cpu: '10m' } }), container('b', { limits: { cpu: '2' } }), container('c', { limits: { cpu: '2' } })])), 'pods "both" is forbidden: [minimum cpu usage per Container is 100m, but request is 10m, maximum cpu usage per Pod is 4, but limit is 6]');
@@ -281,6 +283,7 @@ async function limitRanger(s: Send): Promise<void> {
   expect((await s('POST', C, claim('ok', '2Gi'))).status).to.equal(201);
   forbidden(await s('POST', C, claim('small', '500Mi')), 'persistentvolumeclaims "small" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi');
   forbidden(await s('POST', C, claim('big', '20Gi')), 'persistentvolumeclaims "big" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi');
+  forbidden(await s('POST', C, claim('tiny', '0.0000001')), 'persistentvolumeclaims "tiny" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 1m');
 
   // Pod limits without defaults: what is not set is refused.
   await namespace(s, 'lr-pod');

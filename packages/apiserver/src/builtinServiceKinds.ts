@@ -12,6 +12,7 @@
 import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { roundUpListToMilli } from './internal/resourceList.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings } from './podWarnings.js';
@@ -99,7 +100,13 @@ const persistentVolumeClaim: BuiltinSpec = {
     { def: { name: 'VolumeAttributesClass', type: 'string', priority: 0, description: 'VolumeAttributesClass of the claim' }, cell: (o) => String(valueAt(o, 'status', 'currentVolumeAttributesClassName') ?? '<unset>') },
   ],
   wide: [{ def: { name: 'VolumeMode', type: 'string', priority: 1, description: 'volumeMode defines what type of volume is required by the claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeMode') ?? '<unset>') }],
-  defaults: (o) => { setDefault(childObject(o, 'spec'), 'volumeMode', 'Filesystem'); },
+  defaults: (o) => {
+    const spec = childObject(o, 'spec');
+    setDefault(spec, 'volumeMode', 'Filesystem');
+    // SetDefaults_ResourceList on the requested and reported quantities.
+    if (isObject(spec.resources)) for (const list of ['limits', 'requests']) roundUpListToMilli(spec.resources[list]);
+    if (isObject(o.status)) for (const list of ['capacity', 'allocatedResources']) roundUpListToMilli(o.status[list]);
+  },
   prepareForCreate: (o) => {
     o.status = { phase: 'Pending' };
     if (isObject(o.spec)) prepareClaimSpec(o.spec, undefined);

@@ -86,6 +86,11 @@ export function roundUpToMilli(value: unknown): unknown {
   return canonicalQuantity(/[eE]/.test(text) ? `${sign}${whole + 1n}e-3` : `${sign}${whole + 1n}m`) ?? value;
 }
 
+/** `SetDefaults_ResourceList`: each quantity of a JSON list rounded up to thousandths, in place. */
+export function roundUpListToMilli(list: unknown): void {
+  if (isObject(list)) for (const k of Object.keys(list)) list[k] = roundUpToMilli(list[k]);
+}
+
 /** `Quantity.Add`: the sum, in the receiver's format unless the receiver is zero. */
 export function addAmounts(a: Amount, b: Amount): Amount {
   return { q: a.q.add(b.q), format: a.q.sign() === 0 ? b.format : a.format };
