@@ -292,6 +292,15 @@ async function limitRanger(s: Send): Promise<void> {
     'pods "none" is forbidden: [minimum cpu usage per Pod is 100m.  No request is specified, maximum memory usage per Pod is 1Gi.  No limit is specified, cpu max limit to request ratio per Pod is 2, but no request is specified or request is 0]');
   forbidden(await s('POST', pods('lr-pod'), pod('some', [container('c', { requests: { cpu: '1' }, limits: { memory: '1Gi' } })])), 'pods "some" is forbidden: cpu max limit to request ratio per Pod is 2, but no limit is specified or limit is 0');
   expect(answered<Pod>(await s('POST', pods('lr-pod'), pod('fits', [container('c', { requests: { cpu: '1' }, limits: { cpu: '2', memory: '1Gi' } })])), 201).metadata.annotations).to.equal(undefined);
+  // Huge quantities: compared as Go compares their Value or MilliValue, which wrap or give 0 beyond an int64
+  // (1e30 reads as 0, so a limit of 2e30 is within a max of 1e30).
+  await namespace(s, 'lr-huge');
+  expect(answered<Obj>(await s('POST', limits('lr-huge'), limitRange('huge', [{ type: 'Container', max: { cpu: '1e30', memory: '8E' }, min: { memory: '1' }, maxLimitRequestRatio: { memory: '1e20' } }, { type: 'Pod', max: { cpu: '9223372036854775807' } }])), 201).spec)
+    .to.deep.equal({ limits: [{ type: 'Container', max: { cpu: '1e30', memory: '8E' }, min: { memory: '1' }, default: { cpu: '1e30', memory: '8E' }, defaultRequest: { cpu: '1e30', memory: '8E' }, maxLimitRequestRatio: { memory: '100e18' } }, { type: 'Pod', max: { cpu: '9223372036854775807' } }] });
+  forbidden(await s('POST', pods('lr-huge'), pod('a', [container('c', { limits: { cpu: '2e30', memory: '9E' } })])), 'pods "a" is forbidden: [maximum memory usage per Container is 8E, but limit is 9E, memory max limit to request ratio per Container is 100e18, but provided ratio is 1.000000]');
+  forbidden(await s('POST', pods('lr-huge'), pod('b', [container('c', { limits: { cpu: '5', memory: '1' }, requests: { memory: '1n' } })])), 'pods "b" is forbidden: [minimum memory usage per Container is 1, but request is 1m, maximum cpu usage per Container is 1e30, but limit is 5, memory max limit to request ratio per Container is 100e18, but provided ratio is 1000.000000]');
+  forbidden(await s('POST', pods('lr-huge'), pod('c', [container('c'), container('d')])), 'pods "c" is forbidden: memory max limit to request ratio per Container is 100e18, but provided ratio is 1.000000');
+
   // A LimitRange deleted stops applying (once the reference's informer sees it).
   answered(await s('DELETE', `${limits('lr-pod')}/pod`));
   await until(() => s('POST', `${pods('lr-pod')}?dryRun=All`, pod('none', [container('c')])), [201, '']);
