@@ -27,7 +27,7 @@ import { eventResourceTypes } from '../src/eventKinds.ts';
 import { endpointResourceTypes } from '../src/endpointKinds.ts';
 import { schedulingResourceTypes } from '../src/schedulingKinds.ts';
 import { resourceQuotaResourceTypes } from '../src/resourceQuotaKinds.ts';
-import { limitRangeResourceTypes } from '../src/limitRanges.ts';
+import { limitRangeResourceTypes } from '../src/limitRangeKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');

@@ -24,14 +24,14 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/
  */
 import { randomUUID } from 'node:crypto';
-import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
+import { KubeError, goQuote, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
 import { labelSelectorFromObject } from '@kubekit/selectors';
 import { deepEqual } from './internal/deepEqual.js';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
 import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
-import { isObject } from './internal/own.js';
+import { isObject, str } from './internal/own.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 
 /** One admission request, as the write path knows it. */
@@ -139,6 +139,15 @@ function objectMatches(selector: ReturnType<typeof labelSelectorFromObject>, o: 
 /** The write context of a DELETE's admission (its webhooks' warnings are not shown). */
 function deleteContext(): WriteContext {
   return { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '' };
+}
+
+/** `admission.NewForbidden`: `<resource> "<name>" is forbidden: <why>`, the name the request's or its object's. */
+export function admissionForbidden(attrs: AdmissionAttributes, why: string): KubeError {
+  const { group, resource } = attrs.type.names;
+  const meta = attrs.object?.metadata;
+  const name = attrs.name !== '' ? attrs.name : str(meta?.name) !== '' ? str(meta?.name) : str(meta?.generateName) !== '' ? str(meta?.generateName) : 'Unknown';
+  const qualified = group === '' ? resource : `${resource}.${group}`;
+  return new KubeError('Forbidden', `${qualified} ${goQuote(name)} is forbidden: ${why}`, { details: { name, ...(group === '' ? {} : { group }), kind: resource } });
 }
 
 /** What one matched webhook is called with: the type (version) the object is sent in. */

@@ -15,7 +15,7 @@
  *
  * @see https://kubernetes.io/docs/concepts/policy/resource-quotas/
  */
-import { FieldError, FieldPath, goJSON, invalid, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, goJSON, invalid, required, type FieldPathLike, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
 import { amountText, resourceList, roundUpToMilli } from './internal/resourceList.js';
@@ -60,7 +60,6 @@ function scopeValidFor(scope: string, resource: string): boolean {
 function invalidNamed(path: FieldPathLike, value: string, detail: string): FieldError {
   return new FieldError('FieldValueInvalid', path, value, detail, goJSON(value));
 }
-type FieldPathLike = string | FieldPath;
 
 /** `ValidateResourceQuotaResourceName` and `ValidateResourceQuantityValue` of each entry of a list. */
 export function quotaListErrors(list: unknown, path: FieldPath): FieldError[] {
