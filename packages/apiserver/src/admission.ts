@@ -4,7 +4,9 @@
  * `MutatingWebhookConfiguration` (configurations by name, webhooks in order), then, after the
  * object's own validation, those of every `ValidatingWebhookConfiguration`. A DELETE calls the
  * mutating webhooks with neither object (they can only deny it), then the validating ones with the
- * object being deleted as `oldObject`.
+ * object being deleted as `oldObject`. Around the webhooks run the in-tree plugins given as
+ * {@link AdmissionPlugin}s, in the apiserver's order: LimitRanger's `Admit` before the mutating webhooks and
+ * its `Validate` before the validating ones, ResourceQuota after them.
  *
  * Per webhook: `rules` (operations, groups, versions, resources with `/subresource` and `*` forms,
  * scope), `matchPolicy` (`Equivalent` also matches the other served versions of a custom resource and
@@ -22,14 +24,14 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/
  */
 import { randomUUID } from 'node:crypto';
-import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
+import { KubeError, goQuote, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
 import { labelSelectorFromObject } from '@kubekit/selectors';
 import { deepEqual } from './internal/deepEqual.js';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
 import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
-import { isObject } from './internal/own.js';
+import { isObject, str } from './internal/own.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 
 /** One admission request, as the write path knows it. */
@@ -73,8 +75,27 @@ interface Webhook {
   reinvocationPolicy?: 'Never' | 'IfNeeded';
 }
 
+/**
+ * An in-tree admission plugin of the chain (a `MutationInterface` and/or `ValidationInterface` of
+ * k8s.io/apiserver's admission package), for the plugins that read stored objects (LimitRanger,
+ * ResourceQuota). Each looks at the requests it handles and lets the others be.
+ */
+export interface AdmissionPlugin {
+  /** `Admit`: may change `attrs.object` in place. @throws KubeError the plugin's refusal */
+  admit?(attrs: AdmissionAttributes): void | Promise<void>;
+  /** `Validate`: may refuse the request. @throws KubeError the plugin's refusal */
+  validate?(attrs: AdmissionAttributes): void | Promise<void>;
+}
+
 /** What the dispatcher needs from the server. */
 export interface AdmissionOptions {
+  /**
+   * The in-tree plugins before the webhooks, in the apiserver's order: their `admit` before the mutating
+   * webhooks, their `validate` before the validating ones (LimitRanger). @defaultValue none
+   */
+  plugins?: readonly AdmissionPlugin[];
+  /** The in-tree plugins after the validating webhooks (ResourceQuota). @defaultValue none */
+  finalPlugins?: readonly AdmissionPlugin[];
   store: ObjectStore;
   /** Every served type (for `matchPolicy: Equivalent`) and the two configuration types. */
   types: () => readonly ResourceType[];
@@ -120,6 +141,15 @@ function deleteContext(): WriteContext {
   return { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '' };
 }
 
+/** `admission.NewForbidden`: `<resource> "<name>" is forbidden: <why>`, the name the request's or its object's. */
+export function admissionForbidden(attrs: AdmissionAttributes, why: string): KubeError {
+  const { group, resource } = attrs.type.names;
+  const meta = attrs.object?.metadata;
+  const name = attrs.name !== '' ? attrs.name : str(meta?.name) !== '' ? str(meta?.name) : str(meta?.generateName) !== '' ? str(meta?.generateName) : 'Unknown';
+  const qualified = group === '' ? resource : `${resource}.${group}`;
+  return new KubeError('Forbidden', `${qualified} ${goQuote(name)} is forbidden: ${why}`, { details: { name, ...(group === '' ? {} : { group }), kind: resource } });
+}
+
 /** What one matched webhook is called with: the type (version) the object is sent in. */
 interface Invocation {
   hook: Webhook;
@@ -137,8 +167,12 @@ export class Admission {
     this.logger = options.logger ?? noopLogger;
   }
 
-  /** Runs the mutating webhooks; resolves with the object to go on with (the given one when nothing matched). */
+  /**
+   * Runs the in-tree mutating plugins, then the mutating webhooks; resolves with the object to go on with
+   * (the given one when no webhook matched).
+   */
   async mutate(attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
+    for (const p of this.options.plugins ?? []) await p.admit?.(attrs);
     const invocations = this.matching(this.options.mutatingType, attrs);
     if (invocations.length === 0) return attrs.object;
     let object = attrs.object;
@@ -156,11 +190,16 @@ export class Admission {
     return object;
   }
 
-  /** Runs the validating webhooks; throws the first denial (or failure of a `Fail` webhook). */
+  /**
+   * Runs the in-tree validating plugins, the validating webhooks, then the final plugins; throws the first
+   * refusal or denial (or failure of a `Fail` webhook).
+   */
   async validate(attrs: AdmissionAttributes): Promise<void> {
+    for (const p of this.options.plugins ?? []) await p.validate?.(attrs);
     const invocations = this.matching(this.options.validatingType, attrs);
     // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
     for (const inv of invocations) await this.call(inv, attrs, false);
+    for (const p of this.options.finalPlugins ?? []) await p.validate?.(attrs);
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import { FieldError, FieldPath, canonicalQuantity, forbidden, goJSON, invalid, quantityDecimal, required, type KubeObject } from '@kubekit/core';
 import { pathSegmentErrors } from './objectMeta.js';
-import { validateContainerResourceName } from './podResources.js';
+import { containerResourceNameErrors } from './podResources.js';
 import { nonnegative } from './jobValidation.js';
 import { isObject, num, objects, str, type JSONObject } from './internal/own.js';
 import { isDNS1123Label } from './internal/semantics.js';
@@ -122,7 +122,7 @@ function validateResourceSource(src: JSONObject, path: FieldPath, container: boo
   const errs: FieldError[] = [];
   const name = str(src.name);
   if (name === '') errs.push(required(path.child('name'), 'must specify a resource name'));
-  else if (container) errs.push(...validateContainerResourceName(name, path.child('name')));
+  else if (container) errs.push(...containerResourceNameErrors(name, path.child('name')));
   if (container) {
     const c = str(src.container);
     if (c === '') errs.push(required(path.child('container'), 'must specify a container'));

@@ -7,7 +7,8 @@
  * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
  * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts,
- * Endpoints and EndpointSlices in endpointKinds.ts, Services,
+ * Endpoints and EndpointSlices in endpointKinds.ts, ResourceQuotas in resourceQuotaKinds.ts, LimitRanges in
+ * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
  * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
@@ -39,6 +40,9 @@ export interface BuiltinColumn {
   def: Omit<TableColumnDefinition, 'format' | 'description'> & { format?: string; description?: string };
   cell: (o: KubeObject, now: number) => unknown;
 }
+
+/** The default Table's `Created At` column (after `Name`, no `Age`), of kinds without a printer of their own. */
+export const createdAtColumn: BuiltinColumn = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o) => o.metadata.creationTimestamp ?? '' };
 
 /** How a subresource that writes the object itself prepares and validates an update (the apiserver's strategy for it). */
 export interface SubresourceStrategy {

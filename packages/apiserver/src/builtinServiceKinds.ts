@@ -10,8 +10,9 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
 import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
-import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { roundUpListToMilli } from './internal/resourceList.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings } from './podWarnings.js';
@@ -103,7 +104,13 @@ const persistentVolumeClaim: BuiltinSpec = {
     { def: { name: 'VolumeAttributesClass', type: 'string', priority: 0, description: 'VolumeAttributesClass of the claim' }, cell: (o) => String(valueAt(o, 'status', 'currentVolumeAttributesClassName') ?? '<unset>') },
   ],
   wide: [{ def: { name: 'VolumeMode', type: 'string', priority: 1, description: 'volumeMode defines what type of volume is required by the claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeMode') ?? '<unset>') }],
-  defaults: (o) => { setDefault(childObject(o, 'spec'), 'volumeMode', 'Filesystem'); },
+  defaults: (o) => {
+    const spec = childObject(o, 'spec');
+    setDefault(spec, 'volumeMode', 'Filesystem');
+    // SetDefaults_ResourceList on the requested and reported quantities.
+    if (isObject(spec.resources)) for (const list of ['limits', 'requests']) roundUpListToMilli(spec.resources[list]);
+    if (isObject(o.status)) for (const list of ['capacity', 'allocatedResources']) roundUpListToMilli(o.status[list]);
+  },
   prepareForCreate: (o) => {
     o.status = { phase: 'Pending' };
     if (isObject(o.spec)) prepareClaimSpec(o.spec, undefined);
@@ -129,8 +136,6 @@ function claimWarnings(o: KubeObject): string[] {
     ...claimSpecWarnings(FieldPath.root('spec'), o.spec),
   ];
 }
-
-const createdAt = { def: { name: 'Created At', type: 'date', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }, cell: (o: KubeObject) => o.metadata.creationTimestamp ?? '' };
 
 function validateRules(o: KubeObject, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
@@ -212,9 +217,9 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
     serviceType,
     new BuiltinResourceType(serviceAccount),
     new BuiltinResourceType(persistentVolumeClaim),
-    new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAt], validate: (o) => validateRules(o, true) }),
+    new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true) }),
     new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
-    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAt], validate: (o) => validateRules(o, false) }),
+    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, false) }),
     new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
   ];
 }

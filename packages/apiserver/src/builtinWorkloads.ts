@@ -16,6 +16,7 @@ import { FieldError, FieldPath, forbidden, goJSON, goJSONString, humanDuration, 
 import { isDNS1123Label, labelSelectorFromObject, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, cloneJSON, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { roundUpListToMilli } from './internal/resourceList.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { defaultPodTemplate } from './podDefaults.js';
 import { validatePodSpec } from './podSpecValidation.js';
@@ -570,8 +571,13 @@ const statefulSet: BuiltinSpec = {
         if (!isObject(claim)) continue;
         setDefault(claim, 'apiVersion', 'v1');
         setDefault(claim, 'kind', 'PersistentVolumeClaim');
-        setDefault(childObject(claim, 'spec'), 'volumeMode', 'Filesystem');
-        setDefault(childObject(claim, 'status'), 'phase', 'Pending');
+        const claimSpec = childObject(claim, 'spec');
+        setDefault(claimSpec, 'volumeMode', 'Filesystem');
+        const claimStatus = childObject(claim, 'status');
+        setDefault(claimStatus, 'phase', 'Pending');
+        // SetDefaults_ResourceList.
+        if (isObject(claimSpec.resources)) for (const list of ['limits', 'requests']) roundUpListToMilli(claimSpec.resources[list]);
+        for (const list of ['capacity', 'allocatedResources']) roundUpListToMilli(claimStatus[list]);
       }
     }
   },

@@ -11,10 +11,11 @@
  * Go walks `status.capacity` and `status.allocatable` in no fixed order; kubekit walks each in key order.
  * Taint errors are reported under `metadata.taints` as upstream reports them.
  */
-import { FieldError, FieldPath, canonicalQuantity, decimalOfWritten, forbidden, goJSON, internalError, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, forbidden, goJSON, internalError, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
 import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
+import { roundUpToMilli } from './internal/resourceList.js';
 import { isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { resourceQuantityErrors } from './podResources.js';
 import { cidrWarnings, parseIP } from './podWarnings.js';
@@ -45,18 +46,6 @@ function convertPodCIDRs(o: KubeObject): void {
   const list = strings(spec.podCIDRs);
   if (single !== '' && (list.length === 0 || list[0] !== single)) spec.podCIDRs = [single];
   if (Array.isArray(spec.podCIDRs) && spec.podCIDRs.length > 0) spec.podCIDR = spec.podCIDRs[0];
-}
-
-/** `Quantity.RoundUp(-3)`: a value finer than thousandths rounded up (away from zero) to them. */
-function roundUpToMilli(value: unknown): unknown {
-  const text = canonicalQuantity(value);
-  const d = text === undefined ? undefined : decimalOfWritten(text);
-  if (text === undefined || d === undefined || d.digits === '' || d.exponent >= -3) return value;
-  const cut = -3 - d.exponent;
-  const whole = cut >= d.digits.length ? 0n : BigInt(d.digits.slice(0, d.digits.length - cut));
-  const sign = d.negative ? '-' : '';
-  // The digits cut are not all zero (trailing zeros are stripped): the rounding adds one.
-  return canonicalQuantity(/[eE]/.test(text) ? `${sign}${whole + 1n}e-3` : `${sign}${whole + 1n}m`) ?? value;
 }
 
 /** `SetObjectDefaults_Node`: allocatable copied from capacity when absent, both lists rounded up to thousandths. */

@@ -9,7 +9,8 @@
  * @see https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/
  */
 import { Decimal, KubeError, quantityDecimal, type KubeObject } from '@kubekit/core';
-import { childObject, isObject, setDefault, setOwn, type JSONObject } from './internal/own.js';
+import { childObject, isObject, objects, setDefault, setOwn, valueAt, type JSONObject } from './internal/own.js';
+import { roundUpListToMilli } from './internal/resourceList.js';
 import { defaultPriorityClass, priorityValue, type PriorityClassLister } from './internal/priorityClassLister.js';
 
 // The image reference grammar of github.com/distribution/reference (regexp.go), anchored.
@@ -65,6 +66,8 @@ function defaultContainers(list: unknown): void {
     // An image that does not parse (an empty one) has no tag: IfNotPresent.
     setDefault(c, 'imagePullPolicy', typeof c.image === 'string' && c.image !== '' ? defaultPullPolicy(c.image) : 'IfNotPresent');
     setDefault(c, 'resources', {});
+    // SetDefaults_ResourceList: quantities finer than thousandths rounded up to them.
+    if (isObject(c.resources)) for (const list of ['limits', 'requests']) roundUpListToMilli(c.resources[list]);
     if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p)) setDefault(p, 'protocol', 'TCP');
     for (const name of ['livenessProbe', 'readinessProbe', 'startupProbe']) if (isObject(c[name])) defaultProbe(c[name]);
     if (isObject(c.lifecycle)) {
@@ -117,6 +120,8 @@ function defaultVolumes(list: unknown): void {
       }
     }
     if (isObject(v.downwardAPI)) defaultFieldRefs(v.downwardAPI.items);
+    const claim = valueAt(v, 'ephemeral', 'volumeClaimTemplate', 'spec', 'resources');
+    if (isObject(claim)) for (const list of ['limits', 'requests']) roundUpListToMilli(claim[list]);
   }
 }
 
@@ -144,6 +149,8 @@ function defaultPodSpec(spec: JSONObject): void {
   defaultContainers(spec.initContainers);
   defaultContainers(spec.ephemeralContainers);
   defaultVolumes(spec.volumes);
+  roundUpListToMilli(spec.overhead);
+  if (isObject(spec.resources)) for (const list of ['limits', 'requests']) roundUpListToMilli(spec.resources[list]);
   // Convert_v1_PodSpec_To_core_PodSpec and back: serviceAccount is the alias of serviceAccountName
   // (which wins when both are given), written as a copy of it.
   const named = typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '' ? spec.serviceAccountName : spec.serviceAccount;
@@ -169,6 +176,14 @@ export function defaultPod(pod: KubeObject): void {
     if (Array.isArray(list)) for (const c of list) if (isObject(c) && isObject(c.resources)) requestLimits(c.resources);
   }
   if (isObject(spec.resources)) requestLimits(spec.resources);
+  // The container statuses' resources are rounded as the spec's are.
+  const status = isObject(pod.status) ? pod.status : {};
+  for (const list of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
+    for (const cs of objects(status[list])) {
+      roundUpListToMilli(cs.allocatedResources);
+      if (isObject(cs.resources)) for (const l of ['limits', 'requests']) roundUpListToMilli(cs.resources[l]);
+    }
+  }
   // defaultHostNetworkPorts: on the host network a pod's ports are its host ports.
   if (spec.hostNetwork === true) {
     for (const list of [spec.containers, spec.initContainers]) {

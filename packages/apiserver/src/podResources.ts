@@ -22,10 +22,14 @@ const standardResources = new Set([
 const integerResources = new Set(['pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers']);
 const hugePagesPrefix = 'hugepages-';
 
-const isNative = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
-const isHugePages = (name: string): boolean => name.startsWith(hugePagesPrefix);
-const overcommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
-const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
+/** `helper.IsNativeResource`: unprefixed, or in the `kubernetes.io/` domain. */
+export const isNative = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
+/** `helper.IsHugePageResourceName`. */
+export const isHugePages = (name: string): boolean => name.startsWith(hugePagesPrefix);
+/** `helper.IsOvercommitAllowed`: native and not hugepages. */
+export const overcommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
+/** `helper.IsExtendedResourceName`: not native, not `requests.`, and a qualified name with `requests.` before it. */
+export const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
 /** `IsStandardResourceName`: a standard name, or hugepages (a container's `hugepages-…`, a quota's `requests.hugepages-…`). */
 const isStandard = (name: string): boolean => standardResources.has(name) || isHugePages(name) || name.startsWith(`requests.${hugePagesPrefix}`);
 
@@ -40,7 +44,7 @@ export function validateResourceRequirements(resources: Record<string, unknown>,
   let hugePages = false;
   for (const [name, q] of limits) {
     const p = limPath.key(name);
-    errs.push(...validateContainerResourceName(name, p), ...validateValue(name, q, p));
+    errs.push(...containerResourceNameErrors(name, p), ...validateValue(name, q, p));
     if (isHugePages(name)) {
       hugePages = true;
       const e = hugePagesError(name, q);
@@ -50,7 +54,7 @@ export function validateResourceRequirements(resources: Record<string, unknown>,
   }
   for (const [name, q] of requests) {
     const p = reqPath.key(name);
-    errs.push(...validateContainerResourceName(name, p), ...validateValue(name, q, p));
+    errs.push(...containerResourceNameErrors(name, p), ...validateValue(name, q, p));
     const limit = limits.get(name);
     if (limit !== undefined) {
       const order = compare(q.value, limit.value);
@@ -89,10 +93,16 @@ function quantities(list: unknown): Map<string, Quantity> {
   return out;
 }
 
-/** `validateContainerResourceName` (a HorizontalPodAutoscaler's ContainerResource metric names its resource with it too). */
-export function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
+/** `validateResourceName`: a qualified name, standard when it has no prefix. */
+export function resourceNameErrors(name: string, path: FieldPath): FieldError[] {
   const errs = isQualifiedName(name).map((m) => invalid(path, name, m));
   if (errs.length === 0 && !name.includes('/') && !isStandard(name)) errs.push(invalid(path, name, 'must be a standard resource type or fully qualified'));
+  return errs;
+}
+
+/** `validateContainerResourceName`. */
+export function containerResourceNameErrors(name: string, path: FieldPath): FieldError[] {
+  const errs = resourceNameErrors(name, path);
   if (!name.includes('/')) {
     if (!standardContainerResources.has(name) && !isHugePages(name)) errs.push(invalid(path, name, 'must be a standard resource for containers'));
   } else if (!isNative(name) && !isExtended(name)) {

@@ -17,6 +17,10 @@ import { autoscalingResourceTypes } from './autoscalingKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
 import { nodeResourceTypes } from './nodeKinds.js';
 import { endpointResourceTypes } from './endpointKinds.js';
+import { limitRangeResourceTypes } from './limitRangeKinds.js';
+import { LimitRanger } from './limitRanger.js';
+import { QuotaAdmission } from './quotaAdmission.js';
+import { resourceQuotaResourceTypes } from './resourceQuotaKinds.js';
 import { eventResourceTypes } from './eventKinds.js';
 import { schedulingResourceTypes, systemPriorityClasses } from './schedulingKinds.js';
 import { priorityClassLister, priorityClassesBucket } from './internal/priorityClassLister.js';
@@ -219,8 +223,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [mutatingType, validatingType] = admissionRegistrationTypes();
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
-  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
-  ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
+  const [quotaType] = resourceQuotaResourceTypes();
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  ctx.admission = new Admission({
+    store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger,
+    // The in-tree plugins that read stored objects (the others are the kinds' own strategies).
+    plugins: [new LimitRanger(store)],
+    finalPlugins: [new QuotaAdmission({ store, quotaType, clock, managedFields: limits.managedFields })],
+  });
 
   for (const name of defaultNamespaces) {
     if (store.get('/namespaces', name) !== undefined) continue;

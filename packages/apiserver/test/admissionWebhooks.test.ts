@@ -170,6 +170,27 @@ describe('admission webhooks in the embedded server', function () {
     expect(webhook.calls[1].review.request.object?.metadata).to.not.have.property('labels');
   });
 
+  it('runs LimitRanger before the mutating webhooks and ResourceQuota after the validating ones (AllOrderedPlugins of pkg/kubeapiserver/options)', async () => {
+    const ns = '/api/v1/namespaces/ordered';
+    expect((await client.post('/api/v1/namespaces', { metadata: { name: 'ordered' } })).status).to.equal(201);
+    expect((await client.post(`${ns}/limitranges`, { metadata: { name: 'defaults' }, spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } })).status).to.equal(201);
+    expect((await client.post(`${ns}/resourcequotas`, { metadata: { name: 'counts' }, spec: { hard: { 'count/configmaps': '5' } } })).status).to.equal(201);
+    expect((await client.patch(`${ns}/resourcequotas/counts/status`, { status: { hard: { 'count/configmaps': '5' }, used: { 'count/configmaps': '0' } } })).status).to.equal(200);
+    webhook.answers.set('/deny', () => ({ allowed: false, status: { message: 'not here', code: 403 } }));
+    await configure('Mutating', 'pods', [hook('pods.example.com', '/pods', { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] })]);
+    await configure('Validating', 'deny', [hook('deny.example.com', '/deny')]);
+    // The mutating webhook sees the pod with the LimitRange's defaults and the plugin's annotation.
+    const pod = await client.post(`${ns}/pods`, { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(pod.status, pod.text).to.equal(201);
+    const sent = webhook.calls.find((c) => c.path === '/pods')?.review.request.object as { metadata: KubeObject['metadata']; spec: { containers: { resources?: unknown }[] } };
+    expect([sent.metadata.annotations, sent.spec.containers[0].resources]).to.deep.equal([{ 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu request for container c; cpu limit for container c' }, { limits: { cpu: '100m' }, requests: { cpu: '100m' } }]);
+    // A config map the validating webhook denies is not charged to the quota.
+    expect((await client.post(`${ns}/configmaps`, configMap('x'))).status).to.equal(403);
+    expect((await client.get(`${ns}/resourcequotas/counts`)).body.status.used).to.deep.equal({ 'count/configmaps': '0' });
+    await client.delete(`${ns}/pods/p`);
+    await client.delete('/api/v1/namespaces/ordered');
+  });
+
   it('sends UPDATEs with the old object', async () => {
     expect((await client.post(cms, configMap('z'))).status).to.equal(201);
     await configure('Validating', 'update', [hook('update.example.com', '/update', { rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })]);

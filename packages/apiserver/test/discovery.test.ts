@@ -29,6 +29,10 @@ describe('serveDiscovery', () => {
     expect(byName.get('nodes')).to.deep.equal({ name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['no'], storageVersionHash: 'XwShjMxG9Fs=' });
     expect(byName.get('nodes/status')).to.deep.equal({ name: 'nodes/status', singularName: '', namespaced: false, kind: 'Node', verbs: ['get', 'patch', 'update'] });
     expect(byName.get('endpoints')).to.deep.equal({ name: 'endpoints', singularName: 'endpoints', namespaced: true, kind: 'Endpoints', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ep'], storageVersionHash: 'fWeeMqaN/OA=' });
+    // kube-apiserver 1.34.4's entries.
+    expect(byName.get('resourcequotas')).to.deep.equal({ name: 'resourcequotas', singularName: 'resourcequota', namespaced: true, kind: 'ResourceQuota', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['quota'], storageVersionHash: '8uhSgffRX6w=' });
+    expect(byName.get('resourcequotas/status')).to.deep.equal({ name: 'resourcequotas/status', singularName: '', namespaced: true, kind: 'ResourceQuota', verbs: ['get', 'patch', 'update'] });
+    expect(byName.get('limitranges')).to.deep.equal({ name: 'limitranges', singularName: 'limitrange', namespaced: true, kind: 'LimitRange', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['limits'], storageVersionHash: 'EBKMFVe6cwo=' });
   });
 
   it('lists groups with preferred versions, custom resource groups after the built-in ones', async () => {

@@ -232,7 +232,7 @@ describe('startApiServer with a real kubectl', function () {
     expect(described.stdout).to.match(/Reference:\s+Deployment\/web\nMetrics:\s+\( current \/ target \)\n\s+resource cpu on pods\s+\(as a percentage of request\):\s+<unknown> \/ 70%\nMin replicas:\s+2\nMax replicas:\s+5\n/);
   });
 
-  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects, PodDisruptionBudgets, Ingresses and PriorityClasses with kubectl create', async () => {
+  it('creates Jobs, CronJobs, Services, ServiceAccounts, RBAC objects, PodDisruptionBudgets, Ingresses, PriorityClasses and ResourceQuotas with kubectl create', async () => {
     const runs = [
       [['create', 'job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created\n'],
       [['create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *'], 'cronjob.batch/tick created\n'],
@@ -248,6 +248,7 @@ describe('startApiServer with a real kubectl', function () {
       [['create', 'ingress', 'site', '--class=nginx', '--rule=site.example.com/*=web:80,tls=site-tls'], 'ingress.networking.k8s.io/site created\n'],
       // Protobuf too (regression: scheduling.k8s.io was not a protobuf group, a 415).
       [['create', 'priorityclass', 'batch-low', '--value=-5', '--preemption-policy=Never', '--description=low'], 'priorityclass.scheduling.k8s.io/batch-low created\n'],
+      [['create', 'quota', 'small', '--hard=pods=2,requests.cpu=1', '--scopes=NotBestEffort'], 'resourcequota/small created\n'],
     ] as const;
     for (const [args, out] of runs) {
       const r = await kubectl(...args);
@@ -268,6 +269,10 @@ describe('startApiServer with a real kubectl', function () {
     expect(rule.stdout).to.equal('Prefix 80 site-tls');
     const classes = await kubectl('get', 'pc');
     expect(classes.stdout).to.match(/^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE\s+PREEMPTIONPOLICY\nbatch-low\s+-5\s+false\s+\d+s\s+Never\nsystem-cluster-critical\s+2000000000\s+false\s+\S+\s+PreemptLowerPriority\nsystem-node-critical\s+2000001000\s+false\s+\S+\s+PreemptLowerPriority\n$/);
+    // No quota controller fills the status the REQUEST and LIMIT columns print.
+    const quota = await kubectl('get', 'quota', 'small', '-o', 'jsonpath={.spec.hard.requests\\.cpu} {.spec.scopes}');
+    expect(quota.stdout).to.equal('1 ["NotBestEffort"]');
+    expect((await kubectl('get', 'quota')).stdout).to.match(/^NAME\s+REQUEST\s+LIMIT\s+AGE\nsmall\s+\d+s\n$/);
     // The bootstrap policy's bindings are there too, as on a cluster.
     const bindings = await kubectl('get', 'clusterrolebinding', 'bob-reads', '-o', 'wide');
     expect(bindings.stdout).to.match(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nbob-reads\s+ClusterRole\/all-reader\s+\d+s\s+bob\s*\n$/);

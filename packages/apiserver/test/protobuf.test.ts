@@ -60,6 +60,14 @@ describe('decodeProtobuf', () => {
     });
   });
 
+  it('decodes a ResourceQuota as kubectl create quota sends it: a map of quantities and repeated scopes', () => {
+    const entry = (k: string, q: string): number[] => field(1, [...field(1, k), ...field(2, field(1, q))]);
+    const spec = field(2, [...entry('pods', '2'), ...entry('cpu', '1500m'), ...field(2, 'BestEffort'), ...field(2, 'NotTerminating')]);
+    expect(decodeProtobuf(envelope('v1', 'ResourceQuota', [...field(1, field(1, 'q')), ...spec]))).to.deep.equal({
+      apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '2', cpu: '1500m' }, scopes: ['BestEffort', 'NotTerminating'] },
+    });
+  });
+
   it('decodes a negative int32 (sign-extended to 10 bytes) exactly: a PriorityClass as kubectl create priorityclass sends it', () => {
     const minusFive = [...varint(2 * 8), 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
     const pc = decodeProtobuf(envelope('scheduling.k8s.io/v1', 'PriorityClass', [...field(1, field(1, 'batch-low')), ...minusFive, ...field(4, 'low'), ...field(5, 'Never')]));

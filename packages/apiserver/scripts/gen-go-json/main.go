@@ -9,6 +9,11 @@
 // With -quantities, it reads a JSON array of JSON texts from stdin and writes, for each, what
 // encoding/json writes for a resource.Quantity decoded from it (null where decoding fails): test
 // vectors for the embedded server's canonical quantities (test/fixtures/quantity-canonical.json).
+//
+// With -arithmetic, it reads a JSON array of pairs of quantity texts from stdin and writes, for each pair
+// read back as from storage (decoded, encoded, decoded again), what the quota and limit admission plugins
+// compute from them: the sum's and difference's text (String, with Add's and Sub's rule for the format)
+// and Value and MilliValue of the first and of the sum (test/fixtures/quantity-arithmetic.json).
 package main
 
 import (
@@ -186,9 +191,50 @@ func quantities() {
 	}
 }
 
+// stored decodes a quantity text as the apiserver decodes it, then reads back what it writes.
+func stored(text string) resource.Quantity {
+	var q resource.Quantity
+	if err := json.Unmarshal([]byte(text), &q); err != nil {
+		panic(err)
+	}
+	written, err := json.Marshal(q)
+	if err != nil {
+		panic(err)
+	}
+	var back resource.Quantity
+	if err := json.Unmarshal(written, &back); err != nil {
+		panic(err)
+	}
+	return back
+}
+
+// arithmetic writes, for each pair of quantity texts read from stdin, their sum, difference and values.
+func arithmetic() {
+	var pairs [][2]string
+	if err := json.NewDecoder(os.Stdin).Decode(&pairs); err != nil {
+		panic(err)
+	}
+	out := [][8]string{}
+	for _, p := range pairs {
+		a, b := stored(p[0]), stored(p[1])
+		sum, diff := a.DeepCopy(), a.DeepCopy()
+		sum.Add(b)
+		diff.Sub(b)
+		// int64s as text: JSON numbers beyond 2^53 would not survive JavaScript.
+		out = append(out, [8]string{a.String(), b.String(), sum.String(), diff.String(), fmt.Sprint(a.Value()), fmt.Sprint(a.MilliValue()), fmt.Sprint(sum.Value()), fmt.Sprint(sum.MilliValue())})
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+		panic(err)
+	}
+}
+
 func main() {
 	if len(os.Args) == 2 && os.Args[1] == "-quantities" {
 		quantities()
+		return
+	}
+	if len(os.Args) == 2 && os.Args[1] == "-arithmetic" {
+		arithmetic()
 		return
 	}
 	if len(os.Args) != 2 {

@@ -18,6 +18,8 @@ const zero: Record<string, () => JSONObject> = {
   '/v1/Endpoints': () => ({}),
   '/v1/ReplicationController': () => ({ spec: {}, status: { replicas: 0 } }),
   '/v1/PodTemplate': () => ({ template: podTemplate() }),
+  '/v1/ResourceQuota': () => ({ spec: {}, status: {} }),
+  '/v1/LimitRange': () => ({ spec: {} }),
   '/v1/PersistentVolumeClaim': () => ({ spec: { resources: {} }, status: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
