@@ -25,6 +25,7 @@ const files = {
   scheduling: join(apiDir, 'scheduling/v1/generated.proto'),
   events: join(apiDir, 'events/v1/generated.proto'),
   discovery: join(apiDir, 'discovery/v1/generated.proto'),
+  admissionregistration: join(apiDir, 'admissionregistration/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
   resource: join(machineryDir, 'pkg/api/resource/generated.proto'),
   intstr: join(machineryDir, 'pkg/util/intstr/generated.proto'),
@@ -32,6 +33,7 @@ const files = {
 };
 const packages = {
   'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking', 'k8s.io.api.scheduling.v1': 'scheduling', 'k8s.io.api.events.v1': 'events', 'k8s.io.api.discovery.v1': 'discovery',
+  'k8s.io.api.admissionregistration.v1': 'admissionregistration',
   'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
   'k8s.io.apimachinery.pkg.util.intstr': 'intstr', 'k8s.io.apimachinery.pkg.runtime': 'runtime',
@@ -76,6 +78,8 @@ const kinds = {
   'scheduling.k8s.io/v1/PriorityClass': 'scheduling.PriorityClass',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'admissionregistration.ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'admissionregistration.ValidatingAdmissionPolicyBinding',
 };
 const reachable = new Set();
 const queue = Object.values(kinds);
@@ -93,7 +97,7 @@ while (queue.length > 0) {
 // key selector's LocalObjectReference): the Go struct of the message has no JSON member of that name, its
 // members are the embedded message's. Their JSON name is written as '' (the decoder merges them).
 const goJSON = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-go-json.json'), 'utf8'));
-const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
+const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
 const out = {};
 for (const name of [...reachable].sort()) {
   const [pkg, short] = name.split('.');

@@ -9,6 +9,7 @@ import { Admission } from './admission.js';
 import { accessReviewTypes } from './accessReviews.js';
 import { createBootstrapPolicy } from './rbacBootstrap.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
+import { validatingAdmissionPolicyTypes } from './validatingAdmissionPolicy.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { serviceResourceTypes } from './builtinServiceKinds.js';
 import { parseServiceRange } from './serviceValidation.js';
@@ -214,9 +215,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   };
   const crds = new CrdRegistry(store, hub, { customResourceFieldSelectors: gate, resolveService: options.resolveWebhookService });
   const [mutatingType, validatingType] = admissionRegistrationTypes();
+  const [policyType, bindingType] = validatingAdmissionPolicyTypes();
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
-  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
 
   for (const name of defaultNamespaces) {

@@ -31,6 +31,8 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/IngressClass': () => ({ spec: {} }),
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
   'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': () => ({ spec: {}, status: {} }),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': () => ({ spec: {} }),
   'discovery.k8s.io/v1/EndpointSlice': () => ({ addressType: '', endpoints: null, ports: null }),
   'policy/v1/PodDisruptionBudget': () => ({ spec: {}, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } }),
   'apps/v1/Deployment': () => ({ spec: { selector: null, template: podTemplate(), strategy: {} }, status: {} }),
