@@ -31,6 +31,7 @@ import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject } from './internal/own.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
+import type { PolicyAdmission } from './policyAdmission.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -82,6 +83,8 @@ export interface AdmissionOptions {
   validatingType: ResourceType;
   /** @defaultValue the service's port on 127.0.0.1 */
   resolveService?: WebhookServiceResolver;
+  /** The ValidatingAdmissionPolicy plugin, run before the validating webhooks. @defaultValue none */
+  policies?: PolicyAdmission;
   logger?: Logger;
 }
 
@@ -156,8 +159,12 @@ export class Admission {
     return object;
   }
 
-  /** Runs the validating webhooks; throws the first denial (or failure of a `Fail` webhook). */
+  /**
+   * Runs the validating admission policies, then the validating webhooks; throws the first denial (or
+   * failure of a `Fail` webhook).
+   */
   async validate(attrs: AdmissionAttributes): Promise<void> {
+    await this.options.policies?.validate(attrs);
     const invocations = this.matching(this.options.validatingType, attrs);
     // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
     for (const inv of invocations) await this.call(inv, attrs, false);
@@ -172,9 +179,14 @@ export class Admission {
     await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, wctx: deleteContext(), user });
   }
 
-  /** The validating webhooks of a DELETE, with the object about to be deleted as `oldObject`. */
-  validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo): Promise<void> {
-    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(), user });
+  /**
+   * The validating admission of a DELETE, with the object about to be deleted as `oldObject`; `warnings`
+   * takes the policies' warnings (the webhooks' are not shown).
+   */
+  async validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, warnings?: string[]): Promise<void> {
+    const attrs: AdmissionAttributes = { type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(), user };
+    await this.options.policies?.validate(warnings === undefined ? attrs : { ...attrs, wctx: { ...attrs.wctx, warnings } });
+    for (const inv of this.matching(this.options.validatingType, attrs)) await this.call(inv, attrs, false);
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {

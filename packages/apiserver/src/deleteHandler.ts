@@ -26,7 +26,14 @@ export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace
   warnIfOrphaning(r, options);
   await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun, r.user);
   r.type.refuseDeletion?.(r.info.name);
-  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, r.user);
+  // The validating admission policies' warnings are sent, whether the deletion happens or not.
+  const warnings: string[] = [];
+  let view: KubeObject;
+  try {
+    view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, r.user, warnings);
+  } finally {
+    for (const w of warnings) addWarning(r.res, w);
+  }
   respondDeleted(ctx, r, view);
 }
 
@@ -242,9 +249,9 @@ export function preconditionConflict(kind: { group: string; kind: string }, name
  * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
  * the update, then the deletion); finalizers (and deferred deletions) only mark the object deleting.
  * `user` is who asked, for the admission webhooks (the server itself when undefined: the garbage
- * collector, the namespace finalizer).
+ * collector, the namespace finalizer); `warnings` takes the validating admission policies' warnings.
  */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo): Promise<KubeObject> {
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[]): Promise<KubeObject> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
@@ -252,7 +259,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
     if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
-    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view, user);
+    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view, user, warnings);
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);

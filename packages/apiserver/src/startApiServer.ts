@@ -10,6 +10,7 @@ import { accessReviewTypes } from './accessReviews.js';
 import { createBootstrapPolicy } from './rbacBootstrap.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
 import { validatingAdmissionPolicyTypes } from './validatingAdmissionPolicy.js';
+import { PolicyAdmission } from './policyAdmission.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { serviceResourceTypes } from './builtinServiceKinds.js';
 import { parseServiceRange } from './serviceValidation.js';
@@ -219,7 +220,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
   const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
-  ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, logger });
+  const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
+  ctx.admission = new Admission({ store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, policies, logger });
 
   for (const name of defaultNamespaces) {
     if (store.get('/namespaces', name) !== undefined) continue;
