@@ -411,7 +411,99 @@ async function params(s: Send): Promise<void> {
   denied(await s('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', pc2), 422, nsp);
 }
 
+async function matching(s: Send): Promise<void> {
+  const rules = (resources: string[], more: Json = {}): Json => ({ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources, ...more });
+  /** A policy that refuses what it matches with its own name (or what `expression` refuses), bound with `binding`. */
+  const refuse = async (name: string, matchConstraints: Json, more: { expression?: string; messageExpression?: string; binding?: Json; policy?: Json } = {}): Promise<void> => {
+    const validation = { expression: more.expression ?? 'false', ...(more.messageExpression === undefined ? { message: name } : { messageExpression: more.messageExpression }) };
+    expect((await s('POST', VAP, policy(name, { matchConstraints, validations: [validation], ...more.policy }))).status).to.equal(201);
+    expect((await s('POST', VAPB, binding(name, { policyName: name, validationActions: ['Deny'], ...more.binding }))).status).to.equal(201);
+  };
+  const cm = (ns: string, name: string, labels: Json = {}): Promise<Answer> => s('POST', `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, configMap(name, labels));
+  const refusal = (resource: string, name: string, policyName: string, bindingName = policyName, message = policyName): string =>
+    `${resource} "${name}" is forbidden: ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${message}`;
+  await s('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'teama', labels: { team: 'a' } } }));
+  await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: ['v1', 'v2'].map((name) => ({ name, served: true, storage: name === 'v1', schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } })),
+    },
+  }));
+  // The namespace's labels; the object's (new or old); the names of a rule; rules excluded; a rule's scope;
+  // a rule's `resource/*` (the resource itself too); the webhook configurations (the policies and their
+  // bindings are exempt); a binding narrowing its policy; a custom resource's other version (Equivalent: the
+  // object converted to the version matched) or not (Exact).
+  await refuse('m-ns', { resourceRules: [rules(['configmaps'])], namespaceSelector: { matchLabels: { team: 'a' } } }, { expression: "!object.metadata.name.startsWith('m-ns')" });
+  await refuse('m-obj', { resourceRules: [rules(['configmaps'])], objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['gold'] }] } }, {
+    binding: { matchResources: { namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'DoesNotExist' }] } } },
+  });
+  await s('POST', VAPB, binding('m-bns', { policyName: 'm-obj', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { team: 'a' } } } }));
+  await refuse('m-names', { resourceRules: [rules(['configmaps'], { resourceNames: ['only-this'] })] });
+  await refuse('m-excl', { resourceRules: [rules(['configmaps'])], excludeResourceRules: [rules(['configmaps'], { resourceNames: ['spared'] })], objectSelector: { matchLabels: { excl: 'yes' } } });
+  await refuse('m-scope', { resourceRules: [rules(['*'], { scope: 'Cluster' })] }, { expression: "!object.metadata.name.startsWith('m-scope')" });
+  await refuse('m-sub', { resourceRules: [rules(['deployments/*'], { apiGroups: ['apps'] })] }, { expression: "!object.metadata.name.startsWith('m-sub')" });
+  await refuse('m-wh', { resourceRules: [rules(['validatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings'], { apiGroups: ['admissionregistration.k8s.io'] })] }, { expression: "!object.metadata.name.startsWith('m-wh')" });
+  const widgets = (exact: boolean): Json => ({ resourceRules: [rules(['widgets'], { apiGroups: ['example.com'] })], ...(exact ? { matchPolicy: 'Exact' } : {}) });
+  await refuse('m-eq', widgets(false), { messageExpression: "'m-eq ' + request.kind.version + ' ' + request.requestKind.version + ' ' + object.apiVersion + ' ' + string(object.spec.n)", binding: { matchResources: { objectSelector: { matchLabels: { eq: 'yes' } } } } });
+  await refuse('m-ex', widgets(true), { messageExpression: "'m-ex ' + request.kind.version", binding: { matchResources: { objectSelector: { matchLabels: { ex: 'yes' } } } } });
+  await untilDenied(() => cm('teama', 'm-ns1'), 422, refusal('configmaps', 'm-ns1', 'm-ns'));
+  expect((await cm('default', 'm-ns1')).status).to.equal(201);
+  await untilDenied(() => cm('default', 'x1', { tier: 'gold' }), 422, refusal('configmaps', 'x1', 'm-obj'));
+  await untilDenied(() => cm('teama', 'x2', { tier: 'gold' }), 422, refusal('configmaps', 'x2', 'm-obj', 'm-bns'));
+  expect((await cm('default', 'x3', { tier: 'silver' })).status).to.equal(201);
+  await untilDenied(() => cm('default', 'only-this'), 422, refusal('configmaps', 'only-this', 'm-names'));
+  expect((await cm('default', 'not-this')).status).to.equal(201);
+  await untilDenied(() => cm('default', 'hit', { excl: 'yes' }), 422, refusal('configmaps', 'hit', 'm-excl'));
+  expect((await cm('default', 'spared', { excl: 'yes' })).status).to.equal(201);
+  await untilDenied(() => s('POST', '/api/v1/namespaces?dryRun=All', JSON.stringify({ metadata: { name: 'm-scope-ns' } })), 422, refusal('namespaces', 'm-scope-ns', 'm-scope'));
+  expect((await cm('default', 'm-scope-cm')).status).to.equal(201);
+  const deployment = JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'm-sub' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } });
+  await untilDenied(() => s('POST', '/apis/apps/v1/namespaces/default/deployments?dryRun=All', deployment), 422, refusal('deployments.apps', 'm-sub', 'm-sub'));
+  await untilDenied(() => s('POST', `${AR}/validatingwebhookconfigurations?dryRun=All`, JSON.stringify({ metadata: { name: 'm-wh1' } })), 422, refusal('validatingwebhookconfigurations.admissionregistration.k8s.io', 'm-wh1', 'm-wh'));
+  expect((await s('POST', `${VAP}?dryRun=All`, policy('m-wh2', { matchConstraints: { resourceRules: [rules(['pods'])] }, validations: [{ expression: 'true' }] }))).status).to.equal(201);
+  expect((await s('POST', `${VAPB}?dryRun=All`, binding('m-wh3', { policyName: 'x', validationActions: ['Deny'] }))).status).to.equal(201);
+  const widget = (version: string, labels: Json): Promise<Answer> => s('POST', `/apis/example.com/${version}/namespaces/default/widgets?dryRun=All`, JSON.stringify({ apiVersion: `example.com/${version}`, kind: 'Widget', metadata: { name: 'w1', labels }, spec: { n: 1 } }));
+  await untilDenied(() => widget('v2', { eq: 'yes' }), 422, refusal('widgets.example.com', 'w1', 'm-eq', 'm-eq', 'm-eq v1 v2 example.com/v1 1'));
+  await untilDenied(() => widget('v1', { ex: 'yes' }), 422, refusal('widgets.example.com', 'w1', 'm-ex', 'm-ex', 'm-ex v1'));
+  expect((await widget('v2', { ex: 'yes' })).status).to.equal(201);
+
+  // An audit annotation that fails denies under failurePolicy Fail, whatever the actions; match conditions
+  // that fail are reported together (here as a warning).
+  await s('POST', VAP, policy('aud', { matchConstraints: configMaps('aud'), validations: [{ expression: 'true' }], auditAnnotations: [{ key: 'a', valueExpression: 'string(object.nope)' }, { key: 'b', valueExpression: "'x'" }] }));
+  await s('POST', VAPB, binding('aud', { policyName: 'aud', validationActions: ['Audit'] }));
+  await untilDenied(() => s('POST', `${CM}?dryRun=All`, configMap('a1', { scenario: 'aud' })), 422, "configmaps \"a1\" is forbidden: ValidatingAdmissionPolicy 'aud' with binding 'aud' denied request: expression 'string(object.nope)' resulted in error: no such key: nope");
+  await s('POST', VAP, policy('mc2', { matchConstraints: configMaps('mc2'), matchConditions: [{ name: 'a', expression: 'object.x == 1' }, { name: 'b', expression: 'object.y == 1' }, { name: 'c', expression: 'true' }], validations: [{ expression: 'false' }] }));
+  await s('POST', VAPB, binding('mc2', { policyName: 'mc2', validationActions: ['Warn'] }));
+  const mc2 = await until(() => s('POST', `${CM}?dryRun=All`, configMap('m1', { scenario: 'mc2' })), (a) => a.warnings.length > 0);
+  expect([mc2.status, mc2.warnings]).to.deep.equal([201, ["Validation failed for ValidatingAdmissionPolicy 'mc2' with binding 'mc2': [expression 'object.x == 1' resulted in error: no such key: x, expression 'object.y == 1' resulted in error: no such key: y]"]]);
+
+  // Who asks: an impersonated user, in the request and to the authorizer.
+  await s('POST', VAP, policy('imp', {
+    matchConstraints: configMaps('imp'), variables: [{ name: 'd', expression: "authorizer.requestResource.check('create')" }],
+    validations: [{ expression: "request.userInfo.username != 'bob'", messageExpression: "request.userInfo.username + ' ' + request.userInfo.groups.join(',') + ' ' + string(has(request.userInfo.uid)) + ' ' + string(has(request.userInfo.extra))" }, { expression: 'variables.d.allowed()', message: 'not allowed' }],
+  }));
+  await s('POST', VAPB, binding('imp', { policyName: 'imp', validationActions: ['Warn'] }));
+  const bob = { 'Impersonate-User': 'bob', 'Impersonate-Group': 'system:masters' };
+  const imp = await until(() => s('POST', `${CM}?dryRun=All`, configMap('i1', { scenario: 'imp' }), undefined, undefined, bob), (a) => a.warnings.length > 0);
+  expect([imp.status, imp.warnings]).to.deep.equal([201, ["Validation failed for ValidatingAdmissionPolicy 'imp' with binding 'imp': bob system:masters,system:authenticated false false"]]);
+
+  // A write through /scale is admitted as the Scale.
+  const d = answered<Json>(await s('POST', '/apis/apps/v1/namespaces/default/deployments', deployment.replace('m-sub', 'sc')), 201);
+  await refuse('sc', { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['deployments/scale'] }] }, {
+    expression: 'object.spec.replicas < 4',
+    messageExpression: "object.kind + ' ' + object.apiVersion + ' ' + string(object.spec.replicas) + ' ' + string(oldObject.spec.replicas) + ' ' + request.kind.kind + ' ' + request.kind.group + ' ' + request.resource.resource + ' ' + object.metadata.name + ' ' + string(has(object.status))",
+  });
+  const scaled = "deployments.apps \"sc\" is forbidden: ValidatingAdmissionPolicy 'sc' with binding 'sc' denied request: Scale autoscaling/v1 4 1 Scale autoscaling deployments sc true";
+  await untilDenied(() => s('PATCH', '/apis/apps/v1/namespaces/default/deployments/sc/scale?dryRun=All', JSON.stringify({ spec: { replicas: 4 } }), MERGE), 422, scaled);
+  denied(await s('PUT', '/apis/apps/v1/namespaces/default/deployments/sc/scale', JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'sc', namespace: 'default' }, spec: { replicas: 4 } })), 422, scaled);
+  expect((await s('PATCH', '/apis/apps/v1/namespaces/default/deployments/sc/scale', JSON.stringify({ spec: { replicas: 3 } }), MERGE)).status).to.equal(200);
+  expect((await s('PATCH', '/apis/apps/v1/namespaces/default/deployments/sc', JSON.stringify({ spec: { replicas: 5 } }), MERGE)).status).to.equal(200);
+  void d;
+}
+
 describeOnBothServers('ValidatingAdmissionPolicies and bindings (storage)', storage);
 describeOnBothServers('ValidatingAdmissionPolicy admission', admission);
 describeOnBothServers('ValidatingAdmissionPolicy params', params);
+describeOnBothServers('ValidatingAdmissionPolicy matching', matching);
 void createWidgets;

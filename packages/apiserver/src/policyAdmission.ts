@@ -27,6 +27,7 @@ import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { RbacAuthorizer, aggregate, serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 import type { ResourceType } from './resourceType.js';
+import { scaleOf } from './scaleSubresource.js';
 import type { ObjectStore } from './storage/objectStore.js';
 
 /** What the plugin needs from the server. */
@@ -303,7 +304,13 @@ export class PolicyAdmission {
       if (matched === type) return o;
       return matched.fromStorage(await type.toStorage(structuredClone(o)));
     };
-    const gvk = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, kind: t.names.kind });
+    // A write through `/scale` is admitted as the Scale it is (autoscaling/v1), not as the object it changes.
+    const scale = attrs.subresource === 'scale' && matched.names.scale !== undefined;
+    const view = async (o: KubeObject | undefined): Promise<KubeObject | null> => {
+      const v = await convert(o);
+      return v !== null && scale ? scaleOf(matched, v) : v;
+    };
+    const gvk = (t: ResourceType) => (scale ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.names.group, version: t.names.version, kind: t.names.kind });
     const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
     const user = attrs.user ?? serverUser;
     const request: JSONObject = {
@@ -326,7 +333,7 @@ export class PolicyAdmission {
     };
     return {
       cel: {
-        object: r.operation === 'DELETE' ? null : await convert(attrs.object), oldObject: await convert(attrs.oldObject), request,
+        object: r.operation === 'DELETE' ? null : await view(attrs.object), oldObject: await view(attrs.oldObject), request,
         namespaceObject: ns === undefined ? null : namespaceObject(ns), params: param, authorizer: admissionAuthorizer,
       },
       namespace: ns ?? null,
