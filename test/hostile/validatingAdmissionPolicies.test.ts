@@ -29,10 +29,13 @@ const configMaps = (scenario: string, operations = ['CREATE', 'UPDATE', 'DELETE'
 const invalid = (kind: string, name: string, errors: string[]): string =>
   `${kind}.admissionregistration.k8s.io "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`;
 
-/** The answer to `send()` once `done` holds of it (a policy the reference has not seen yet lets requests through), at most 10 s. */
-async function until(send: () => Promise<Answer>, done: (a: Answer) => boolean): Promise<Answer> {
+/**
+ * The answer to `send()` once `done` holds of it (a policy the reference has not seen yet lets requests
+ * through), at most `seconds` (10 s).
+ */
+async function until(send: () => Promise<Answer>, done: (a: Answer) => boolean, seconds = 10): Promise<Answer> {
   let a = await send();
-  for (let i = 0; i < 100 && !done(a); i++) {
+  for (let i = 0; i < seconds * 10 && !done(a); i++) {
     await new Promise((r) => setTimeout(r, 100));
     a = await send();
   }
@@ -409,6 +412,28 @@ async function params(s: Send): Promise<void> {
   const nsp = "priorityclasses.scheduling.k8s.io \"pc2\" is forbidden: ValidatingAdmissionPolicy 'nsp' with binding 'nsp' denied request: failed to configure binding: cannot use namespaced paramRef in policy binding that matches cluster-scoped resources";
   await untilDenied(() => s('POST', '/apis/scheduling.k8s.io/v1/priorityclasses?dryRun=All', pc2), 422, nsp);
   denied(await s('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', pc2), 422, nsp);
+  // Custom resources as params (cluster-scoped here), every one a selector picks.
+  await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'limits.example.com' },
+    spec: {
+      group: 'example.com', scope: 'Cluster', names: { plural: 'limits', singular: 'limit', kind: 'Limit', listKind: 'LimitList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { max: { type: 'integer' } } } } } } }],
+    },
+  }));
+  const limit = (name: string, max: number): string => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Limit', metadata: { name }, spec: { max } });
+  await until(() => s('POST', '/apis/example.com/v1/limits', limit('small', 1)), (a) => a.status === 201);
+  expect((await s('POST', '/apis/example.com/v1/limits', limit('big', 5))).status).to.equal(201);
+  await s('POST', VAP, policy('crp', {
+    paramKind: { apiVersion: 'example.com/v1', kind: 'Limit' }, matchConstraints: configMaps('crp', ['CREATE']),
+    validations: [{ expression: 'size(object.data) <= params.spec.max', messageExpression: "'at most ' + string(params.spec.max) + ' (' + params.metadata.name + ' ' + params.kind + ' ' + params.apiVersion + ')'" }],
+  }));
+  await s('POST', VAPB, binding('crp', { policyName: 'crp', validationActions: ['Warn'], paramRef: { selector: {}, parameterNotFoundAction: 'Deny' } }));
+  const crp = (data: Json): Promise<Answer> => s('POST', `${CM}?dryRun=All`, configMap('c1', { scenario: 'crp' }, data));
+  const limited = (...lines: string[]): string[] => lines.map((l) => `Validation failed for ValidatingAdmissionPolicy 'crp' with binding 'crp': at most ${l}`);
+  // The reference finds the kind of a new custom resource through a discovery cache it refreshes every 30 s.
+  expect((await until(() => crp({ a: '1', b: '2' }), (a) => a.warnings.length > 0, 45)).warnings).to.deep.equal(limited('1 (small Limit example.com/v1)'));
+  // The reference takes the params in the order of its cache.
+  expect((await crp({ a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' })).warnings.sort()).to.deep.equal(limited('1 (small Limit example.com/v1)', '5 (big Limit example.com/v1)'));
 }
 
 async function matching(s: Send): Promise<void> {
@@ -500,6 +525,17 @@ async function matching(s: Send): Promise<void> {
   expect((await s('PATCH', '/apis/apps/v1/namespaces/default/deployments/sc/scale', JSON.stringify({ spec: { replicas: 3 } }), MERGE)).status).to.equal(200);
   expect((await s('PATCH', '/apis/apps/v1/namespaces/default/deployments/sc', JSON.stringify({ spec: { replicas: 5 } }), MERGE)).status).to.equal(200);
   void d;
+
+  // Cost: a match of 800 000 characters against a pattern of 39 costs 80 001 × 10; one holds in the
+  // per-expression limit (1 000 000), two do not; thirteen do not hold in the policy's budget (10 000 000).
+  const pattern = '^(ab|ba|aab|abb|bab|aba|bba|baa|xyzw)*c$';
+  const over = `!('over' in object.data) || object.data.over.matches('${pattern}') || object.data.over.matches('${pattern}')`;
+  await s('POST', VAP, policy('cost', { matchConstraints: configMaps('cost', ['CREATE']), validations: [{ expression: over }, ...Array.from({ length: 13 }, () => ({ expression: `!('s' in object.data) || !object.data.s.matches('${pattern}')` }))] }));
+  await s('POST', VAPB, binding('cost', { policyName: 'cost', validationActions: ['Deny'] }));
+  const long = 'ab'.repeat(400_000);
+  await untilDenied(() => s('POST', `${CM}?dryRun=All`, configMap('c1', { scenario: 'cost' }, { over: long })), 422, `configmaps "c1" is forbidden: ValidatingAdmissionPolicy 'cost' with binding 'cost' denied request: expression '${over}' resulted in error: operation cancelled: actual cost limit exceeded`);
+  denied(await s('POST', `${CM}?dryRun=All`, configMap('c2', { scenario: 'cost' }, { s: long })), 422, "configmaps \"c2\" is forbidden: ValidatingAdmissionPolicy 'cost' with binding 'cost' denied request: validation failed due to running out of cost budget, no further validation rules will be run");
+  expect((await s('POST', `${CM}?dryRun=All`, configMap('c3', { scenario: 'cost' }, { s: 'ab'.repeat(300_000) }))).status).to.equal(201);
 }
 
 describeOnBothServers('ValidatingAdmissionPolicies and bindings (storage)', storage);
