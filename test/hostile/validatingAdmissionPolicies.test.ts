@@ -536,6 +536,18 @@ async function matching(s: Send): Promise<void> {
   await untilDenied(() => s('POST', `${CM}?dryRun=All`, configMap('c1', { scenario: 'cost' }, { over: long })), 422, `configmaps "c1" is forbidden: ValidatingAdmissionPolicy 'cost' with binding 'cost' denied request: expression '${over}' resulted in error: operation cancelled: actual cost limit exceeded`);
   denied(await s('POST', `${CM}?dryRun=All`, configMap('c2', { scenario: 'cost' }, { s: long })), 422, "configmaps \"c2\" is forbidden: ValidatingAdmissionPolicy 'cost' with binding 'cost' denied request: validation failed due to running out of cost budget, no further validation rules will be run");
   expect((await s('POST', `${CM}?dryRun=All`, configMap('c3', { scenario: 'cost' }, { s: 'ab'.repeat(300_000) }))).status).to.equal(201);
+
+  // The deletes of a collection are admitted one by one, by no name (the refusal names `Unknown`).
+  expect((await s('POST', CM, configMap('dc1', { scenario: 'dc' }))).status).to.equal(201);
+  await s('POST', VAP, policy('dc', { matchConstraints: configMaps('dc', ['DELETE']), validations: [{ expression: 'false', messageExpression: "'name ' + request.name" }] }));
+  await s('POST', VAPB, binding('dc', { policyName: 'dc', validationActions: ['Warn'] }));
+  const collection = `${CM}?labelSelector=scenario%3Ddc&dryRun=All`;
+  const warnedDelete = await until(() => s('DELETE', collection), (a) => a.warnings.length > 0);
+  expect([warnedDelete.status, warnedDelete.warnings]).to.deep.equal([200, ["Validation failed for ValidatingAdmissionPolicy 'dc' with binding 'dc': failed expression: false"]]);
+  const one = await s('DELETE', `${CM}/dc1?dryRun=All`);
+  expect([one.status, one.warnings]).to.deep.equal([200, ["Validation failed for ValidatingAdmissionPolicy 'dc' with binding 'dc': name dc1"]]);
+  expect((await s('PATCH', `${VAPB}/dc`, JSON.stringify({ spec: { validationActions: ['Deny'] } }), MERGE)).status).to.equal(200);
+  await untilDenied(() => s('DELETE', collection), 422, "configmaps \"Unknown\" is forbidden: ValidatingAdmissionPolicy 'dc' with binding 'dc' denied request: failed expression: false");
 }
 
 describeOnBothServers('ValidatingAdmissionPolicies and bindings (storage)', storage);

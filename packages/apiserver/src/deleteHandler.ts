@@ -249,9 +249,11 @@ export function preconditionConflict(kind: { group: string; kind: string }, name
  * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
  * the update, then the deletion); finalizers (and deferred deletions) only mark the object deleting.
  * `user` is who asked, for the admission webhooks (the server itself when undefined: the garbage
- * collector, the namespace finalizer); `warnings` takes the validating admission policies' warnings.
+ * collector, the namespace finalizer); `warnings` takes the validating admission policies' warnings;
+ * `admissionName` is the name validating admission is told (none for the objects of a collection DELETE,
+ * as the apiserver's `DeleteCollection` tells it the collection request's).
  */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[]): Promise<KubeObject> {
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[], admissionName = name): Promise<KubeObject> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
@@ -259,7 +261,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
     if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
-    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view, user, warnings);
+    await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
@@ -314,12 +316,17 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   // The answer is the list as it was read, before the deletions (store.DeleteCollection): objects a
   // deletion only marked (finalizers, a grace period) appear as they were.
   const items = listed.items;
-  for (const o of listed.items) {
-    try {
-      await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user);
-    } catch (err) {
-      if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+  const warnings: string[] = [];
+  try {
+    for (const o of listed.items) {
+      try {
+        await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user, warnings, '');
+      } catch (err) {
+        if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+      }
     }
+  } finally {
+    for (const w of warnings) addWarning(r.res, w);
   }
   const { names } = type;
   const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;

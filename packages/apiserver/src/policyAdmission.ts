@@ -148,9 +148,11 @@ export class PolicyAdmission {
       : `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.message}`;
     const { group, resource } = type.names;
     const qualified = group === '' ? resource : `${resource}.${group}`;
+    // admission.NewForbidden names the object, or the one being created, or `Unknown` (a collection's deletes).
+    const shown = name !== '' ? name : 'Unknown';
     const code = first.reason === 'Forbidden' ? 403 : first.reason === 'Unauthorized' ? 401 : first.reason === 'RequestEntityTooLarge' ? 413 : 422;
-    throw new KubeError(first.reason, `${qualified} ${JSON.stringify(name)} is forbidden: ${message}`, {
-      code, details: { name, ...(group === '' ? {} : { group }), kind: resource, causes: [{ message }] },
+    throw new KubeError(first.reason, `${qualified} ${JSON.stringify(shown)} is forbidden: ${message}`, {
+      code, details: { name: shown, ...(group === '' ? {} : { group }), kind: resource, causes: [{ message }] },
     });
   }
 
