@@ -548,6 +548,19 @@ async function matching(s: Send): Promise<void> {
   expect([one.status, one.warnings]).to.deep.equal([200, ["Validation failed for ValidatingAdmissionPolicy 'dc' with binding 'dc': name dc1"]]);
   expect((await s('PATCH', `${VAPB}/dc`, JSON.stringify({ spec: { validationActions: ['Deny'] } }), MERGE)).status).to.equal(200);
   await untilDenied(() => s('DELETE', collection), 422, "configmaps \"Unknown\" is forbidden: ValidatingAdmissionPolicy 'dc' with binding 'dc' denied request: failed expression: false");
+
+  // The options of the operation, as the request set them (an apply that creates: CreateOptions).
+  await s('POST', VAP, policy('opts', {
+    matchConstraints: configMaps('opts'),
+    validations: [{ expression: 'false', messageExpression: "request.options.map(k, string(k) + '=' + (type(request.options[k]) == string ? request.options[k] : request.options[k].join('+'))).join(',')" }],
+  }));
+  await s('POST', VAPB, binding('opts', { policyName: 'opts', validationActions: ['Deny'] }));
+  // Go's maps have no order: the options sorted.
+  const optionsOf = (a: Answer): string => a.message.slice(a.message.indexOf('denied request: ') + 16).split(',').sort().join(',');
+  const opts = await until(() => s('POST', `${CM}?dryRun=All&fieldManager=me&fieldValidation=Ignore`, configMap('o1', { scenario: 'opts' })), (a) => a.status === 422);
+  expect(optionsOf(opts)).to.equal('apiVersion=meta.k8s.io/v1,dryRun=All,fieldManager=me,fieldValidation=Ignore,kind=CreateOptions');
+  expect(optionsOf(await s('POST', `${CM}?fieldManager=me`, configMap('o1', { scenario: 'opts' })))).to.equal('apiVersion=meta.k8s.io/v1,fieldManager=me,kind=CreateOptions');
+  expect(optionsOf(await s('PATCH', `${CM}/o2?fieldManager=apply&force=true`, configMap('o2', { scenario: 'opts' }), 'application/apply-patch+yaml'))).to.equal('apiVersion=meta.k8s.io/v1,fieldManager=apply,kind=CreateOptions');
 }
 
 describeOnBothServers('ValidatingAdmissionPolicies and bindings (storage)', storage);

@@ -50,6 +50,11 @@ export interface AdmissionAttributes {
   wctx: WriteContext;
   /** Who makes the request (the user it impersonates, if any). @defaultValue {@link serverUser} */
   user?: UserInfo;
+  /**
+   * The members of the operation's options the request set (`dryRun`, `fieldManager`, `fieldValidation`
+   * of its `CreateOptions` or `UpdateOptions`). @defaultValue `dryRun` only
+   */
+  options?: Readonly<Record<string, unknown>>;
 }
 
 interface Rule {

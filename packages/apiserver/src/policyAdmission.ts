@@ -317,7 +317,7 @@ export class PolicyAdmission {
     const user = attrs.user ?? serverUser;
     const request: JSONObject = {
       kind: gvk(matched), resource: gvr(matched), requestKind: gvk(type), requestResource: gvr(type),
-      operation: r.operation, userInfo: userInfoJSON(user), dryRun: attrs.dryRun, options: operationOptions(r.operation, attrs.dryRun),
+      operation: r.operation, userInfo: userInfoJSON(user), dryRun: attrs.dryRun, options: operationOptions(r.operation, attrs),
     };
     if (attrs.subresource !== '') {
       request.subResource = attrs.subresource;
@@ -487,9 +487,9 @@ function gvkString(pk: JSONObject): string {
 }
 
 /** The options object of the operation, as the admission request carries it. */
-function operationOptions(operation: string, dryRun: boolean): JSONObject {
+function operationOptions(operation: string, attrs: AdmissionAttributes): JSONObject {
   const kind = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
-  return { kind, apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}) };
+  return { kind, apiVersion: 'meta.k8s.io/v1', ...(attrs.dryRun ? { dryRun: ['All'] } : {}), ...attrs.options };
 }
 
 /** `CreateNamespaceObject`: the namespace's status, spec and some of its metadata. */

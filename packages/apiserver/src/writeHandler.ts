@@ -430,7 +430,11 @@ function checkNamespaceActive(ctx: ServerContext, namespace: string): void {
 }
 
 function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', namespace: string, name: string, dryRun: boolean, wctx: WriteContext): AdmissionAttributes {
-  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx, user: r.user };
+  // The options as the request set them (a patch's are given to admission as UpdateOptions or CreateOptions).
+  const options: Record<string, unknown> = {};
+  if (dryRun) options.dryRun = r.query.getAll('dryRun');
+  for (const k of ['fieldManager', 'fieldValidation']) if ((r.query.get(k) ?? '') !== '') options[k] = r.query.get(k);
+  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx, user: r.user, options };
 }
 
 /** The `group/version` (`version` for the core group) a resource is served in. */
