@@ -242,8 +242,12 @@ async function storage(s: Send): Promise<void> {
     ['b4', 'p2', 'ns/n'], ['b5', 'p2', '*/n'],
   ]);
   // Hostile input: prototype keys and nulls are data; a huge number does not decode.
-  const proto = answered<Json>(await s('POST', VAP, JSON.stringify({ metadata: { name: 'proto', labels: { __proto__: 'x' } }, spec: { matchConstraints: { resourceRules: [rule], namespaceSelector: null }, validations: [{ expression: "object.metadata.labels['__proto__'] == 'x'", message: null }] } })), 201);
-  expect((proto.spec as Json).validations).to.deep.equal([{ expression: "object.metadata.labels['__proto__'] == 'x'" }]);
+  const proto = answered<Json>(await s('POST', VAP, '{"metadata":{"name":"proto"},"spec":{"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}],"namespaceSelector":null},"validations":[{"expression":"object.data[\'__proto__\'] == \'x\'","message":null}]}}'), 201);
+  expect(proto.spec).to.deep.equal({
+    matchConstraints: { namespaceSelector: {}, objectSelector: {}, resourceRules: [{ ...rule, scope: '*' }], matchPolicy: 'Equivalent' }, validations: [{ expression: "object.data['__proto__'] == 'x'" }], failurePolicy: 'Fail',
+  });
+  refused(await s('POST', VAP, '{"metadata":{"name":"proto2"},"spec":{"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}],"objectSelector":{"matchLabels":{"__proto__":"x"}}},"validations":[{"expression":"true"}]}}'),
+    invalid('ValidatingAdmissionPolicy', 'proto2', [`spec.matchConstraints.objectSelector.matchLabels: Invalid value: "__proto__": ${nameRule}`]));
   const huge = await s('POST', VAPB, '{"metadata":{"name":"huge"},"spec":{"policyName":"p1","validationActions":["Audit"],"matchResources":{"namespaceSelector":{"matchLabels":{"a":1e400}}}}}');
   expect([huge.status, huge.message]).to.deep.equal([400, 'ValidatingAdmissionPolicyBinding in version "v1" cannot be handled as a ValidatingAdmissionPolicyBinding: json: cannot unmarshal number into Go struct field LabelSelector.spec.matchResources.namespaceSelector.matchLabels of type string']);
 }
@@ -548,6 +552,15 @@ async function matching(s: Send): Promise<void> {
   expect([one.status, one.warnings]).to.deep.equal([200, ["Validation failed for ValidatingAdmissionPolicy 'dc' with binding 'dc': name dc1"]]);
   expect((await s('PATCH', `${VAPB}/dc`, JSON.stringify({ spec: { validationActions: ['Deny'] } }), MERGE)).status).to.equal(200);
   await untilDenied(() => s('DELETE', collection), 422, "configmaps \"Unknown\" is forbidden: ValidatingAdmissionPolicy 'dc' with binding 'dc' denied request: failed expression: false");
+
+  // Hostile data: prototype keys are data like any other.
+  await s('POST', VAP, policy('proto', {
+    matchConstraints: configMaps('proto', ['CREATE']),
+    validations: [{ expression: "!('__proto__' in object.data) && !has(object.data.constructor)", messageExpression: "object.data['__proto__'] + ' ' + object.data.constructor + ' ' + string(size(object.data))" }],
+  }));
+  await s('POST', VAPB, binding('proto', { policyName: 'proto', validationActions: ['Deny'] }));
+  const hostile = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"p1","labels":{"scenario":"proto"}},"data":{"__proto__":"x","constructor":"y"}}';
+  await untilDenied(() => s('POST', `${CM}?dryRun=All`, hostile), 422, "configmaps \"p1\" is forbidden: ValidatingAdmissionPolicy 'proto' with binding 'proto' denied request: x y 2");
 
   // The options of the operation, as the request set them (an apply that creates: CreateOptions).
   await s('POST', VAP, policy('opts', {
