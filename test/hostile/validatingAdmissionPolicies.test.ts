@@ -553,6 +553,23 @@ async function matching(s: Send): Promise<void> {
   expect((await s('PATCH', `${VAPB}/dc`, JSON.stringify({ spec: { validationActions: ['Deny'] } }), MERGE)).status).to.equal(200);
   await untilDenied(() => s('DELETE', collection), 422, "configmaps \"Unknown\" is forbidden: ValidatingAdmissionPolicy 'dc' with binding 'dc' denied request: failed expression: false");
 
+  // An eviction is admitted as the Eviction it creates (a v1beta1 one as v1); the pod it deletes is not.
+  const podBody = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ev1' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+  expect((await s('POST', '/api/v1/namespaces/default/pods', podBody)).status).to.equal(201);
+  await s('POST', VAP, policy('ev', {
+    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'DELETE'], resources: ['pods/eviction', 'pods'] }] },
+    matchConditions: [{ name: 'ev', expression: "(object != null ? object : oldObject).metadata.name.startsWith('ev')" }],
+    validations: [{ expression: 'false', messageExpression: "request.operation + ' ' + request.kind.group + '/' + request.kind.version + '/' + request.kind.kind + ' ' + request.resource.resource + ' ' + request.subResource + ' ' + object.kind + ' ' + object.apiVersion + ' ' + string(object.deleteOptions.gracePeriodSeconds) + ' ' + string(oldObject == null)" }],
+  }));
+  await s('POST', VAPB, binding('ev', { policyName: 'ev', validationActions: ['Warn'] }));
+  const eviction = (version: string, grace: number): string => JSON.stringify({ apiVersion: `policy/${version}`, kind: 'Eviction', metadata: { name: 'ev1' }, deleteOptions: { gracePeriodSeconds: grace } });
+  const evicted = await until(() => s('POST', '/api/v1/namespaces/default/pods/ev1/eviction?dryRun=All', eviction('v1beta1', 3)), (a) => a.warnings.length > 0);
+  expect([evicted.status, evicted.warnings]).to.deep.equal([201, ["Validation failed for ValidatingAdmissionPolicy 'ev' with binding 'ev': CREATE policy/v1/Eviction pods eviction Eviction policy/v1 3 true"]]);
+  expect((await s('PATCH', `${VAPB}/ev`, JSON.stringify({ spec: { validationActions: ['Deny'], matchResources: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }] } } }), MERGE)).status).to.equal(200);
+  await untilDenied(() => s('DELETE', '/api/v1/namespaces/default/pods/ev1?dryRun=All'), 422, "pods \"ev1\" is forbidden: ValidatingAdmissionPolicy 'ev' with binding 'ev' denied request: failed expression: false");
+  expect((await s('POST', '/api/v1/namespaces/default/pods/ev1/eviction', eviction('v1', 0))).status).to.equal(201);
+  expect((await s('GET', '/api/v1/namespaces/default/pods/ev1')).status).to.equal(404);
+
   // Hostile data: prototype keys are data like any other.
   await s('POST', VAP, policy('proto', {
     matchConstraints: configMaps('proto', ['CREATE']),

@@ -93,6 +93,12 @@ export interface AdmissionOptions {
   logger?: Logger;
 }
 
+/** The kind of a request: a subresource's own kind (a pod's `eviction` takes an Eviction), else the resource's. */
+export function requestKindOf(type: ResourceType, subresource: string): { group: string; version: string; kind: string } {
+  const own = subresource === '' ? undefined : type.names.kindSubresources?.find((k) => k.subresource === subresource);
+  return own !== undefined ? { group: own.group, version: own.version, kind: own.kind } : { group: type.names.group, version: type.names.version, kind: type.names.kind };
+}
+
 /** The reason of a denial that names none, by its code. */
 const reasonsByCode: Readonly<Record<number, StatusReason>> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError' };
 
@@ -273,7 +279,7 @@ export class Admission {
     const object = await this.convert(attrs.object, type, sendAs);
     const oldObject = await this.convert(attrs.oldObject, type, sendAs);
     const reviewVersion = (hook.admissionReviewVersions ?? ['v1']).find((v) => v === 'v1' || v === 'v1beta1') ?? 'v1';
-    const gvk = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, kind: t.names.kind });
+    const gvk = (t: ResourceType) => requestKindOf(t, attrs.subresource);
     const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
     const request: Record<string, unknown> = {
       uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),

@@ -251,9 +251,10 @@ export function preconditionConflict(kind: { group: string; kind: string }, name
  * `user` is who asked, for the admission webhooks (the server itself when undefined: the garbage
  * collector, the namespace finalizer); `warnings` takes the validating admission policies' warnings;
  * `admissionName` is the name validating admission is told (none for the objects of a collection DELETE,
- * as the apiserver's `DeleteCollection` tells it the collection request's).
+ * as the apiserver's `DeleteCollection` tells it the collection request's), `null` for a deletion not
+ * admitted (an evicted pod's: `EvictionREST` deletes it with `ValidateAllObjectFunc`).
  */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[], admissionName = name): Promise<KubeObject> {
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[], admissionName: string | null = name): Promise<KubeObject> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
@@ -261,7 +262,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
     if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
-    await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
+    if (admissionName !== null) await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);

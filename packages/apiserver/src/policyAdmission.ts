@@ -22,7 +22,7 @@ import {
   AdmissionCompiler, type AdmissionActivation, type AdmissionAuthorizer, type AdmissionInput, type AdmissionProgram, type AuthorizationCheck,
 } from '@kubekit/cel';
 import { KubeError, type KubeObject, type StatusReason } from '@kubekit/core';
-import type { AdmissionAttributes } from './admission.js';
+import { requestKindOf, type AdmissionAttributes } from './admission.js';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
 import { RbacAuthorizer, aggregate, serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
@@ -312,7 +312,7 @@ export class PolicyAdmission {
       const v = await convert(o);
       return v !== null && scale ? scaleOf(matched, v) : v;
     };
-    const gvk = (t: ResourceType) => (scale ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.names.group, version: t.names.version, kind: t.names.kind });
+    const gvk = (t: ResourceType) => (scale ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : requestKindOf(t, attrs.subresource));
     const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
     const user = attrs.user ?? serverUser;
     const request: JSONObject = {
