@@ -780,7 +780,8 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   const errs = type.validateCreate(obj, wctx);
   if (errs.length > 0) throw invalid(type, name, errs);
   type.admit?.(obj, undefined, wctx);
-  await ctx.admission?.validate({ ...attrs, object: obj });
+  // Validating admission knows the object by its name, a generated one too (rest.AdmissionToValidateObjectFunc).
+  await ctx.admission?.validate({ ...attrs, name: attrs.name !== '' ? attrs.name : name, object: obj });
   const stored = await type.toStorage(obj);
   const key = storeKey(obj.metadata.namespace ?? '', name);
   if (dryRun) {
