@@ -33,6 +33,7 @@ import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject, str } from './internal/own.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
+import type { PolicyAdmission } from './policyAdmission.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -51,6 +52,11 @@ export interface AdmissionAttributes {
   wctx: WriteContext;
   /** Who makes the request (the user it impersonates, if any). @defaultValue {@link serverUser} */
   user?: UserInfo;
+  /**
+   * The members of the operation's options the request set (`dryRun`, `fieldManager`, `fieldValidation`
+   * of its `CreateOptions` or `UpdateOptions`). @defaultValue `dryRun` only
+   */
+  options?: Readonly<Record<string, unknown>>;
 }
 
 interface Rule {
@@ -103,7 +109,15 @@ export interface AdmissionOptions {
   validatingType: ResourceType;
   /** @defaultValue the service's port on 127.0.0.1 */
   resolveService?: WebhookServiceResolver;
+  /** The ValidatingAdmissionPolicy plugin, run before the validating webhooks. @defaultValue none */
+  policies?: PolicyAdmission;
   logger?: Logger;
+}
+
+/** The kind of a request: a subresource's own kind (a pod's `eviction` takes an Eviction), else the resource's. */
+export function requestKindOf(type: ResourceType, subresource: string): { group: string; version: string; kind: string } {
+  const own = subresource === '' ? undefined : type.names.kindSubresources?.find((k) => k.subresource === subresource);
+  return own !== undefined ? { group: own.group, version: own.version, kind: own.kind } : { group: type.names.group, version: type.names.version, kind: type.names.kind };
 }
 
 /** The reason of a denial that names none, by its code. */
@@ -191,11 +205,13 @@ export class Admission {
   }
 
   /**
-   * Runs the in-tree validating plugins, the validating webhooks, then the final plugins; throws the first
-   * refusal or denial (or failure of a `Fail` webhook).
+   * Runs the in-tree validating plugins, the validating admission policies, the validating webhooks, then the
+   * final plugins (the apiserver's order: LimitRanger, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook,
+   * ResourceQuota); throws the first refusal or denial (or failure of a `Fail` webhook).
    */
   async validate(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.options.plugins ?? []) await p.validate?.(attrs);
+    await this.options.policies?.validate(attrs);
     const invocations = this.matching(this.options.validatingType, attrs);
     // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
     for (const inv of invocations) await this.call(inv, attrs, false);
@@ -211,9 +227,14 @@ export class Admission {
     await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, wctx: deleteContext(), user });
   }
 
-  /** The validating webhooks of a DELETE, with the object about to be deleted as `oldObject`. */
-  validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo): Promise<void> {
-    return this.validate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(), user });
+  /**
+   * The validating admission of a DELETE, with the object about to be deleted as `oldObject`; `warnings`
+   * takes the policies' warnings (the webhooks' are not shown).
+   */
+  async validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, warnings?: string[]): Promise<void> {
+    const attrs: AdmissionAttributes = { type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(), user };
+    await this.options.policies?.validate(warnings === undefined ? attrs : { ...attrs, wctx: { ...attrs.wctx, warnings } });
+    for (const inv of this.matching(this.options.validatingType, attrs)) await this.call(inv, attrs, false);
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {
@@ -295,7 +316,7 @@ export class Admission {
     const object = await this.convert(attrs.object, type, sendAs);
     const oldObject = await this.convert(attrs.oldObject, type, sendAs);
     const reviewVersion = (hook.admissionReviewVersions ?? ['v1']).find((v) => v === 'v1' || v === 'v1beta1') ?? 'v1';
-    const gvk = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, kind: t.names.kind });
+    const gvk = (t: ResourceType) => requestKindOf(t, attrs.subresource);
     const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
     const request: Record<string, unknown> = {
       uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),

@@ -26,7 +26,14 @@ export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace
   warnIfOrphaning(r, options);
   await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun, r.user);
   r.type.refuseDeletion?.(r.info.name);
-  const view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, r.user);
+  // The validating admission policies' warnings are sent, whether the deletion happens or not.
+  const warnings: string[] = [];
+  let view: KubeObject;
+  try {
+    view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, r.user, warnings);
+  } finally {
+    for (const w of warnings) addWarning(r.res, w);
+  }
   respondDeleted(ctx, r, view);
 }
 
@@ -240,9 +247,12 @@ export function preconditionConflict(kind: { group: string; kind: string }, name
  * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
  * the update, then the deletion); finalizers (and deferred deletions) only mark the object deleting.
  * `user` is who asked, for the admission webhooks (the server itself when undefined: the garbage
- * collector, the namespace finalizer).
+ * collector, the namespace finalizer); `warnings` takes the validating admission policies' warnings;
+ * `admissionName` is the name validating admission is told (none for the objects of a collection DELETE,
+ * as the apiserver's `DeleteCollection` tells it the collection request's), `null` for a deletion not
+ * admitted (an evicted pod's: `EvictionREST` deletes it with `ValidateAllObjectFunc`).
  */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo): Promise<KubeObject> {
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[], admissionName: string | null = name): Promise<KubeObject> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
@@ -250,7 +260,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
     if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
-    await ctx.admission?.validateDelete(type, namespace, name, dryRun, view, user);
+    if (admissionName !== null) await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
@@ -305,12 +315,17 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   // The answer is the list as it was read, before the deletions (store.DeleteCollection): objects a
   // deletion only marked (finalizers, a grace period) appear as they were.
   const items = listed.items;
-  for (const o of listed.items) {
-    try {
-      await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user);
-    } catch (err) {
-      if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+  const warnings: string[] = [];
+  try {
+    for (const o of listed.items) {
+      try {
+        await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user, warnings, '');
+      } catch (err) {
+        if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+      }
     }
+  } finally {
+    for (const w of warnings) addWarning(r.res, w);
   }
   const { names } = type;
   const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;

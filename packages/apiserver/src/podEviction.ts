@@ -69,6 +69,9 @@ export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: st
       throw KubeError.invalid(evictionGVK, name, [invalid(FieldPath.root('deleteOptions', 'ignoreStoreReadErrorWithClusterBreakingPotential'), true, 'can not be set for pod eviction, try after removing the option')]);
     }
     const deleteOptions = withDryRun(sent, options.dryRun ? ['All'] : []);
+    // The create's validating admission, of the Eviction (in policy/v1, which v1beta1's converts to).
+    const admitted = { ...eviction, apiVersion: 'policy/v1', kind: 'Eviction', metadata: { ...meta, namespace } } as KubeObject;
+    await ctx.admission?.validate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: admitted, wctx, user: r.user });
     return evict(ctx, r.type, namespace, name, deleteOptions);
   });
 }
@@ -290,7 +293,8 @@ async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, nam
     }
     if (hasResourceVersionPrecondition(raw)) sent = withResourceVersion(raw, rv);
   }
-  await deleteOne(ctx, pods, namespace, name, deleteOptionsOf(sent), dryRun);
+  // Not admitted: the eviction was.
+  await deleteOne(ctx, pods, namespace, name, deleteOptionsOf(sent), dryRun, undefined, undefined, null);
 }
 
 /** The pod with the `DisruptionTarget` condition (`UpdatePodCondition`), or `undefined` when it has it already. */

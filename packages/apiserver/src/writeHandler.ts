@@ -437,7 +437,11 @@ function checkNamespaceActive(ctx: ServerContext, type: ResourceType, obj: KubeO
 }
 
 function admissionAttributes(r: RestRequest, operation: 'CREATE' | 'UPDATE', namespace: string, name: string, dryRun: boolean, wctx: WriteContext): AdmissionAttributes {
-  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx, user: r.user };
+  // The options as the request set them (a patch's are given to admission as UpdateOptions or CreateOptions).
+  const options: Record<string, unknown> = {};
+  if (dryRun) options.dryRun = r.query.getAll('dryRun');
+  for (const k of ['fieldManager', 'fieldValidation']) if ((r.query.get(k) ?? '') !== '') options[k] = r.query.get(k);
+  return { type: r.type, operation, namespace, name, subresource: r.info.subresource, dryRun, wctx, user: r.user, options };
 }
 
 /** The `group/version` (`version` for the core group) a resource is served in. */
@@ -818,7 +822,8 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   const errs = type.validateCreate(obj, wctx);
   if (errs.length > 0) throw invalid(type, name, errs);
   type.admit?.(obj, undefined, wctx);
-  await ctx.admission?.validate({ ...attrs, object: obj });
+  // Validating admission knows the object by its name, a generated one too (rest.AdmissionToValidateObjectFunc).
+  await ctx.admission?.validate({ ...attrs, name: attrs.name !== '' ? attrs.name : name, object: obj });
   const stored = await type.toStorage(obj);
   const key = storeKey(obj.metadata.namespace ?? '', name);
   if (dryRun) {

@@ -74,6 +74,18 @@ describe('decodeProtobuf', () => {
     expect(pc).to.deep.equal({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'batch-low' }, value: -5, description: 'low', preemptionPolicy: 'Never' });
   });
 
+  it('decodes a ValidatingAdmissionPolicyBinding, the rules Go embeds inline merged into their parent', () => {
+    const rule = [...field(1, 'configmaps'), ...field(2, [...field(1, 'CREATE'), ...field(2, [...field(1, ''), ...field(2, 'v1'), ...field(3, 'configmaps'), ...field(4, '*')])])];
+    const spec = [...field(1, 'p'), ...field(2, [...field(1, 'limits'), ...field(4, 'Deny')]), ...field(3, [...field(3, rule), ...field(7, 'Exact')]), ...field(4, 'Deny'), ...field(4, 'Audit')];
+    expect(decodeProtobuf(envelope('admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicyBinding', [...field(1, field(1, 'b')), ...field(2, spec)]))).to.deep.equal({
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' },
+      spec: {
+        policyName: 'p', paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' }, validationActions: ['Deny', 'Audit'],
+        matchResources: { resourceRules: [{ resourceNames: ['configmaps'], operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], scope: '*' }], matchPolicy: 'Exact' },
+      },
+    });
+  });
+
   it('keeps the false conditions and zero port an EndpointSlice sends (pointers Go writes when set)', () => {
     const endpoint = [...field(1, '10.0.0.1'), ...field(2, [...vfield(1, 0), ...vfield(2, 1), ...vfield(3, 0)])];
     const port = [...field(1, ''), ...field(2, 'TCP'), ...vfield(3, 0)];

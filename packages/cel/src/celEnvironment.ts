@@ -88,6 +88,24 @@ const newFunctions = new Map([...functions].filter(([name]) => !listsExtension.h
 const newUnsupported = new Map([...unsupported].filter(([name]) => name !== 'sortBy'));
 
 /**
+ * The functions of an environment and the names it declares without kubekit implementing them, for the
+ * environments built on this one (admission expressions add the authorizer library).
+ */
+export function environmentFunctions(environment: ExpressionEnvironment): { functions: ReadonlyMap<string, FunctionDecl>; unsupported: ReadonlyMap<string, string> } {
+  return environment === 'stored' ? { functions, unsupported } : { functions: newFunctions, unsupported: newUnsupported };
+}
+
+/** Functions of both maps, the overloads of a name in both joined (libraries that add overloads to a name). */
+export function withLibrary(base: ReadonlyMap<string, FunctionDecl>, library: readonly FunctionDecl[]): Map<string, FunctionDecl> {
+  const out = new Map(base);
+  for (const f of library) {
+    const prev = out.get(f.name);
+    out.set(f.name, prev === undefined ? f : { name: f.name, overloads: [...prev.overloads, ...f.overloads] });
+  }
+  return out;
+}
+
+/**
  * Which of kube-apiserver's CEL environments an expression compiles in: `'new'` for an expression a write
  * introduces (a CRD created, or a rule or messageExpression its old version did not have: `NewExpressionsEnv`,
  * kube-apiserver 1.34's compatibility version 1.33), `'stored'` for one already stored (a CRD's unchanged

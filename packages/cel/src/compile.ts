@@ -194,7 +194,7 @@ export function estimateCost(expression: string, schema: Schema, options: Omit<C
 const maxDepth = 10_000;
 
 /** A JSON value as CEL sees it without a schema: objects are maps, integers `int`, other numbers `double`. */
-function dynFromJSON(raw: unknown, depth: number): CelVal {
+export function dynFromJSON(raw: unknown, depth: number): CelVal {
   if (depth > maxDepth) return new ErrVal(`invalid data, nested deeper than ${maxDepth} levels`);
   switch (goKind(raw)) {
     case 'nil': return null;
@@ -212,7 +212,7 @@ function dynFromJSON(raw: unknown, depth: number): CelVal {
 }
 
 /** A CEL value as plain JavaScript (see {@link Evaluation.value}). */
-function toJS(v: CelVal, depth: number): unknown {
+export function toJS(v: CelVal, depth: number): unknown {
   if (depth > maxDepth) throw new CelError('evaluate', `result nested deeper than ${maxDepth} levels`);
   if (v === null || typeof v !== 'object') return v;
   if (v instanceof Uint8Array) return v;

@@ -655,6 +655,12 @@ export function callCost(fn: string, id: string, args: readonly CelVal[], result
     case '_==_':
       if (args[0] instanceof OpaqueVal) return 1;
       break;
+    // The authorizer library: a check is priced to allow two per expression; a selector is parsed.
+    case 'check': return 350_000;
+    case 'fieldSelector': case 'labelSelector': {
+      const n = size(args[1]);
+      return 10 + Math.ceil(n * stringTraversalCostFactor) + Math.ceil(Math.ceil(n * 0.5) * 50);
+    }
     default: break;
   }
   switch (id) {

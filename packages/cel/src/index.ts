@@ -8,12 +8,14 @@
  * Start with {@link compile} (an expression → a {@link Program} you {@link Program.evaluate | evaluate}
  * against JSON objects) and {@link estimateCost}. `@kubekit/crd` builds `x-kubernetes-validations` on
  * the lower-level pieces exported after them ({@link compileExpression}, {@link ruleEnvironment},
- * {@link evaluateChecked}, {@link fromJSON}, the cost limits).
+ * {@link evaluateChecked}, {@link fromJSON}, the cost limits). Admission expressions (ValidatingAdmissionPolicy)
+ * compile in their own environment with {@link AdmissionCompiler} and evaluate with its activations.
  *
  * @packageDocumentation
  */
 
 export { CelError, compile, estimateCost } from './compile.js';
+export { AdmissionActivation, AdmissionCompiler, celTypeString } from './admission.js';
 export { celRuntime, compileExpression, ruleEnvironment } from './celEnvironment.js';
 export {
   costErrorMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCRDCostLimit, staticEstimatedCostLimit,
@@ -27,6 +29,10 @@ export { goKind, goTypeName } from './internal/goKind.js';
 export { parseQuantity, QuantityVal } from './libraries/quantity.js';
 
 export type { CompileOptions, CostEstimate, EvaluateOptions, Evaluation, Program } from './compile.js';
+export type {
+  AdmissionAuthorizer, AdmissionCompileResult, AdmissionDeclarations, AdmissionEvaluation, AdmissionInput, AdmissionProgram, AdmissionResultType,
+} from './admission.js';
+export type { AuthorizationAnswer, AuthorizationCheck, AuthorizationUser, Authorize } from './libraries/authz.js';
 export type { CompileResult, CompiledExpression, ExpressionEnvironment, RuleVariables } from './celEnvironment.js';
 export type { Range } from './cost.js';
 export type { DeclField, DeclType } from './schemaTypes.js';

@@ -45,11 +45,30 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "events.k8s.io/v1/Event": "events.Event",
   "discovery.k8s.io/v1/EndpointSlice": "discovery.EndpointSlice",
   "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.HorizontalPodAutoscaler",
-  "autoscaling/v2/HorizontalPodAutoscaler": "autoscalingv2.HorizontalPodAutoscaler"
+  "autoscaling/v2/HorizontalPodAutoscaler": "autoscalingv2.HorizontalPodAutoscaler",
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": "admissionregistration.ValidatingAdmissionPolicy",
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": "admissionregistration.ValidatingAdmissionPolicyBinding"
 };
 
 /** The messages, by package-qualified name. */
 export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>> = {
+  "admissionregistration.AuditAnnotation": [[1,"key","string",0],[2,"valueExpression","string",0]],
+  "admissionregistration.ExpressionWarning": [[2,"fieldRef","string",0],[3,"warning","string",0]],
+  "admissionregistration.MatchCondition": [[1,"name","string",0],[2,"expression","string",0]],
+  "admissionregistration.MatchResources": [[1,"namespaceSelector","meta.LabelSelector",0],[2,"objectSelector","meta.LabelSelector",0],[3,"resourceRules","admissionregistration.NamedRuleWithOperations",1],[4,"excludeResourceRules","admissionregistration.NamedRuleWithOperations",1],[7,"matchPolicy","string",0]],
+  "admissionregistration.NamedRuleWithOperations": [[1,"resourceNames","string",1],[2,"","admissionregistration.RuleWithOperations",0]],
+  "admissionregistration.ParamKind": [[1,"apiVersion","string",0],[2,"kind","string",0]],
+  "admissionregistration.ParamRef": [[1,"name","string",0],[2,"namespace","string",0],[3,"selector","meta.LabelSelector",0],[4,"parameterNotFoundAction","string",0]],
+  "admissionregistration.Rule": [[1,"apiGroups","string",1],[2,"apiVersions","string",1],[3,"resources","string",1],[4,"scope","string",0]],
+  "admissionregistration.RuleWithOperations": [[1,"operations","string",1],[2,"","admissionregistration.Rule",0]],
+  "admissionregistration.TypeChecking": [[1,"expressionWarnings","admissionregistration.ExpressionWarning",1]],
+  "admissionregistration.ValidatingAdmissionPolicy": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","admissionregistration.ValidatingAdmissionPolicySpec",0],[3,"status","admissionregistration.ValidatingAdmissionPolicyStatus",0]],
+  "admissionregistration.ValidatingAdmissionPolicyBinding": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","admissionregistration.ValidatingAdmissionPolicyBindingSpec",0]],
+  "admissionregistration.ValidatingAdmissionPolicyBindingSpec": [[1,"policyName","string",0],[2,"paramRef","admissionregistration.ParamRef",0],[3,"matchResources","admissionregistration.MatchResources",0],[4,"validationActions","string",1]],
+  "admissionregistration.ValidatingAdmissionPolicySpec": [[1,"paramKind","admissionregistration.ParamKind",0],[2,"matchConstraints","admissionregistration.MatchResources",0],[3,"validations","admissionregistration.Validation",1],[4,"failurePolicy","string",0],[5,"auditAnnotations","admissionregistration.AuditAnnotation",1],[6,"matchConditions","admissionregistration.MatchCondition",1],[7,"variables","admissionregistration.Variable",1]],
+  "admissionregistration.ValidatingAdmissionPolicyStatus": [[1,"observedGeneration","int64",0],[2,"typeChecking","admissionregistration.TypeChecking",0],[3,"conditions","meta.Condition",1]],
+  "admissionregistration.Validation": [[1,"Expression","string",0],[2,"message","string",0],[3,"reason","string",0],[4,"messageExpression","string",0]],
+  "admissionregistration.Variable": [[1,"Name","string",0],[2,"Expression","string",0]],
   "apps.ControllerRevision": [[1,"metadata","meta.ObjectMeta",0],[2,"data","runtime.RawExtension",0],[3,"revision","int64",0]],
   "apps.DaemonSet": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","apps.DaemonSetSpec",0],[3,"status","apps.DaemonSetStatus",0]],
   "apps.DaemonSetCondition": [[1,"type","string",0],[2,"status","string",0],[3,"lastTransitionTime","meta.Time",0],[4,"reason","string",0],[5,"message","string",0]],

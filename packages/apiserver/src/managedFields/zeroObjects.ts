@@ -35,6 +35,8 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/IngressClass': () => ({ spec: {} }),
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
   'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': () => ({ spec: {}, status: {} }),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': () => ({ spec: {} }),
   'discovery.k8s.io/v1/EndpointSlice': () => ({ addressType: '', endpoints: null, ports: null }),
   'autoscaling/v2/HorizontalPodAutoscaler': () => ({ spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { desiredReplicas: 0, currentMetrics: null } }),
   'autoscaling/v1/HorizontalPodAutoscaler': () => ({ spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { currentReplicas: 0, desiredReplicas: 0 } }),
