@@ -1,5 +1,5 @@
 // A PUT of an object that does not exist, on both servers: the kinds whose strategy says AllowCreateOnUpdate
-// (core/v1 Services, Endpoints and Events, events.k8s.io/v1 Events, coordination.k8s.io/v1 Leases and the four
+// (core/v1 Services, Endpoints, Events and LimitRanges, events.k8s.io/v1 Events, coordination.k8s.io/v1 Leases and the four
 // RBAC kinds) create it, as registry/generic/registry/store.go's Update does when GuaranteedUpdate finds
 // nothing: 201, the system fields filled (rest.FillObjectMetaSystemFields) but not wiped (the update handler
 // never runs rest.WipeObjectMetaSystemFields, so a deletionTimestamp sent is kept), the create strategy, the
@@ -108,6 +108,7 @@ async function run(s: Send): Promise<void> {
   // The other kinds that allow it; their answers as the reference prints them.
   const created: [string, string, Record<string, unknown>][] = [
     ['/api/v1/namespaces/default/endpoints/a', 'Endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'a' } }],
+    ['/api/v1/namespaces/default/limitranges/lr', 'LimitRange', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' } }] } }],
     ['/api/v1/namespaces/default/events/a', 'Event', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'a' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' } }],
     ['/apis/events.k8s.io/v1/namespaces/default/events/b', 'Event', {
       apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'b' }, eventTime: '2020-01-01T00:00:00.000000Z', reportingController: 'c', reportingInstance: 'i',

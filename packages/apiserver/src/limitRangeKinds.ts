@@ -164,6 +164,8 @@ const one = amountOf(1);
 function limitRangeSpec(): BuiltinSpec {
   return {
     names: { group: '', version: 'v1', resource: 'limitranges', singular: 'limitrange', kind: 'LimitRange', namespaced: true, shortNames: ['limits'], status: false, nameValidation: 'subdomain' },
+    // A PUT of a LimitRange that does not exist creates it (the strategy's AllowCreateOnUpdate).
+    allowCreateOnUpdate: true,
     // No printer of its own: the default Table.
     age: false,
     columns: [createdAtColumn],
