@@ -11,6 +11,7 @@
 // pkg/apis/core/validation, pkg/apis/apps/validation, pkg/printers/internalversion). Every expected message
 // is kube-apiserver 1.34.4's answer to the same request (the reference server runs the same test).
 import { expect } from 'chai';
+import { envelopeBytes, field, vfield } from '../../packages/apiserver/test/internal/protobufWriter.js';
 import { answered, describeOnBothServers, refused, type Send } from './sender.js';
 
 const RC = '/api/v1/namespaces/default/replicationcontrollers';
@@ -47,25 +48,9 @@ const template = (labels: Record<string, string> | undefined, spec: Record<strin
 const table = async (s: Send, path: string): Promise<Table> => JSON.parse((await s('GET', path, undefined, undefined, TABLE)).text) as Table;
 const names = async (s: Send, path: string): Promise<string[]> => answered<{ items: Obj[] }>(await s('GET', path)).items.map((o) => o.metadata.name);
 
-// A minimal protobuf writer: enough for the messages kubectl would send.
-function varint(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return out;
-}
-const field = (num: number, value: string | number[]): number[] => {
-  const bytes = typeof value === 'string' ? [...Buffer.from(value)] : value;
-  return [...varint(num * 8 + 2), ...varint(bytes.length), ...bytes];
-};
-const vfield = (num: number, n: number): number[] => [...varint(num * 8), ...varint(n)];
 /** The `k8s\0` envelope of a message, as text: the sender writes text, so every byte must be ASCII. */
 function envelope(apiVersion: string, kind: string, raw: number[]): string {
-  const bytes = [0x6b, 0x38, 0x73, 0, ...field(1, [...field(1, apiVersion), ...field(2, kind)]), ...field(2, raw)];
+  const bytes = envelopeBytes(apiVersion, kind, raw);
   if (bytes.some((b) => b >= 0x80)) throw new Error('keep the protobuf messages of this test below 128 bytes a field');
   return Buffer.from(bytes).toString('latin1');
 }

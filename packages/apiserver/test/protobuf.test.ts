@@ -1,27 +1,10 @@
 import { expect } from 'chai';
 import { KubeError } from '@kubekit/core';
 import { decodeProtobuf } from '../src/internal/protobuf.js';
+import { envelopeBytes, field, varint, vfield } from './internal/protobufWriter.js';
 
-// A minimal protobuf writer, enough to build the messages kubectl sends.
-function varint(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return out;
-}
-function field(num: number, value: string | Uint8Array | number[]): number[] {
-  const bytes = typeof value === 'string' ? [...Buffer.from(value)] : [...value];
-  return [...varint(num * 8 + 2), ...varint(bytes.length), ...bytes];
-}
-function vfield(num: number, n: number): number[] {
-  return [...varint(num * 8), ...varint(n)];
-}
 function envelope(apiVersion: string, kind: string, raw: number[]): Uint8Array {
-  return Uint8Array.from([0x6b, 0x38, 0x73, 0, ...field(1, [...field(1, apiVersion), ...field(2, kind)]), ...field(2, raw)]);
+  return Uint8Array.from(envelopeBytes(apiVersion, kind, raw));
 }
 
 describe('decodeProtobuf', () => {

@@ -467,7 +467,12 @@ const numberToken = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
  * never taken for it.
  */
 export function numberLiteralIn(text: string, value: number): string | undefined {
-  for (let i = 0; i < text.length; i++) {
+  return findNumberLiteral(text, 0, text.length, (literal) => Number(literal) === value);
+}
+
+/** The first number literal in `[start, end)` of a (valid) JSON text that `accept` takes (given its first character's code); strings skipped. */
+function findNumberLiteral(text: string, start: number, end: number, accept: (literal: string, first: number) => boolean): string | undefined {
+  for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       i = stringEnd(text, i) - 1;
@@ -477,7 +482,7 @@ export function numberLiteralIn(text: string, value: number): string | undefined
     numberToken.lastIndex = i;
     const m = numberToken.exec(text);
     if (m === null) continue;
-    if (Number(m[0]) === value) return m[0];
+    if (accept(m[0], c)) return m[0];
     i += m[0].length - 1;
   }
   return undefined;
@@ -489,21 +494,8 @@ export function numberLiteralIn(text: string, value: number): string | undefined
  * Strings are skipped, so a number written inside one is never taken for it.
  */
 export function floatOverflowIn(text: string, start: number, end: number, negative?: boolean): string | undefined {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = stringEnd(text, i) - 1;
-      continue;
-    }
-    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
-    numberToken.lastIndex = i;
-    const m = numberToken.exec(text);
-    if (m === null) continue;
-    // With `negative`, only a literal of that sign counts.
-    if (!Number.isFinite(Number(m[0])) && (negative === undefined || (c === 0x2d) === negative)) return m[0];
-    i += m[0].length - 1;
-  }
-  return undefined;
+  // With `negative`, only a literal of that sign counts.
+  return findNumberLiteral(text, start, end, (literal, first) => !Number.isFinite(Number(literal)) && (negative === undefined || (first === 0x2d) === negative));
 }
 
 /** What goes wrong first, in document order, as encoding/json decodes a JSON patch into `[]handlers.jsonPatchOp`. */
