@@ -34,6 +34,8 @@ const credentialIDKey = 'authentication.kubernetes.io/credential-id';
 const minExpirationSeconds = 600;
 const maxExpirationSeconds = 2 ** 32;
 const defaultExpirationSeconds = 3600;
+/** go-jose's `DefaultLeeway`, which claims.go's validator allows on the token's times and on deletions. */
+const leewaySeconds = 60;
 
 interface SigningKey {
   privateKey: KeyObject;
@@ -188,28 +190,34 @@ export class ServiceAccountTokens {
     }
     if (!verified) return { error: 'go-jose/go-jose: error in cryptographic primitive' };
     const c = claims as unknown as TokenClaims;
-    const nowSeconds = Math.floor(this.now() / 1000);
-    if (typeof c.exp === 'number' && nowSeconds > c.exp) return { error: 'service account token has expired' };
-    if (typeof c.nbf === 'number' && nowSeconds < c.nbf) return { error: 'service account token is not valid yet' };
+    // jwt.go checks the audiences first, then claims.go's validator the times (go-jose's default leeway of a
+    // minute each way), then that the service account and the bound object are still the ones named.
     const tokenAudiences = Array.isArray(c.aud) ? c.aud.map(String) : typeof c.aud === 'string' ? [c.aud] : [];
     const wanted = audiences !== undefined && audiences.length > 0 ? [...audiences] : this.apiAudiences();
     const shared = wanted.filter((a) => tokenAudiences.includes(a));
     if (shared.length === 0) return { error: `token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(wanted)}` };
+    const nowSeconds = Math.floor(this.now() / 1000);
+    if (typeof c.nbf === 'number' && nowSeconds + leewaySeconds < c.nbf) return { error: 'service account token is not valid yet' };
+    if (typeof c.exp === 'number' && nowSeconds - leewaySeconds > c.exp) return { error: 'service account token has expired' };
+    if (typeof c.iat === 'number' && nowSeconds + leewaySeconds < c.iat) return { error: 'service account token is issued in the future' };
     const k = c[kubernetesClaim];
-    if (!isObject(k) || typeof k.namespace !== 'string' || !isObject(k.serviceaccount)) return { error: 'service account token claims could not be validated' };
+    if (!isObject(k) || typeof k.namespace !== 'string' || !isObject(k.serviceaccount)) return { error: 'service account token claims could not be validated due to unexpected validation error' };
     const { namespace } = k;
     const sa = k.serviceaccount;
-    // claims.go's validator: the service account and the bound object must still be the ones named.
+    // Objects deleted (being deleted) before a minute ago no longer back a token.
+    const deletedLongAgo = (o: KubeObject): boolean => o.metadata.deletionTimestamp !== undefined && Date.parse(o.metadata.deletionTimestamp) < (nowSeconds - leewaySeconds) * 1000;
     const account = this.store.get('/serviceaccounts', storeKey(namespace, sa.name));
     if (account === undefined) return { error: `serviceaccounts ${goQuote(sa.name)} not found` };
     if (account.metadata.uid !== sa.uid) return { error: `service account UID (${account.metadata.uid ?? ''}) does not match claim (${sa.uid})` };
+    if (deletedLongAgo(account)) return { error: `service account ${namespace}/${sa.name} has been deleted` };
     const extra: Record<string, string[]> = {};
     for (const claim of ['pod', 'secret', 'node'] as const) {
       const ref = k[claim];
       if (!isObject(ref)) continue;
       const object = this.store.get(`/${claim}s`, claim === 'node' ? ref.name : storeKey(namespace, ref.name));
-      if (object === undefined || object.metadata.deletionTimestamp !== undefined) return { error: 'service account token has been invalidated' };
+      if (object === undefined) return { error: 'service account token has been invalidated' };
       if (object.metadata.uid !== ref.uid) return { error: `${claim} UID (${object.metadata.uid ?? ''}) does not match service account ${claim} ref claim (${ref.uid})` };
+      if (deletedLongAgo(object)) return { error: 'service account token has been invalidated' };
       if (claim !== 'secret') {
         extra[`authentication.kubernetes.io/${claim}-name`] = [ref.name];
         extra[`authentication.kubernetes.io/${claim}-uid`] = [ref.uid];
