@@ -71,7 +71,7 @@ const kinds = {
   'apps/v1/Deployment': 'apps.Deployment', 'apps/v1/StatefulSet': 'apps.StatefulSet', 'apps/v1/DaemonSet': 'apps.DaemonSet', 'apps/v1/ReplicaSet': 'apps.ReplicaSet', 'apps/v1/ControllerRevision': 'apps.ControllerRevision',
   'batch/v1/Job': 'batch.Job', 'batch/v1/CronJob': 'batch.CronJob',
   'v1/Service': 'core.Service', 'v1/ServiceAccount': 'core.ServiceAccount', 'v1/PersistentVolumeClaim': 'core.PersistentVolumeClaim', 'v1/Pod': 'core.Pod', 'v1/Endpoints': 'core.Endpoints', 'v1/ResourceQuota': 'core.ResourceQuota', 'v1/LimitRange': 'core.LimitRange',
-  'v1/ReplicationController': 'core.ReplicationController', 'v1/PodTemplate': 'core.PodTemplate',
+  'v1/ReplicationController': 'core.ReplicationController', 'v1/PodTemplate': 'core.PodTemplate', 'v1/Binding': 'core.Binding',
   'rbac.authorization.k8s.io/v1/Role': 'rbac.Role', 'rbac.authorization.k8s.io/v1/RoleBinding': 'rbac.RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
   'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget', 'policy/v1/Eviction': 'policy.Eviction',

@@ -15,6 +15,7 @@
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
+import { internalPackage } from './internal/goTypeNames.js';
 import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
 import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
@@ -377,7 +378,7 @@ export class BuiltinResourceType implements ResourceType {
     const { group, version } = this.names;
     const why = !hasGoType({ group, version, kind })
       ? `no kind ${goQuote(kind)} is registered for version ${goQuote(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
-      : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched, bodyText: ctx.bodyText }) ?? `converting (${version}.${kind}) to (${internalPackages[group] ?? group.split('.')[0]}.${this.names.kind}): unknown conversion`;
+      : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched, bodyText: ctx.bodyText }) ?? `converting (${version}.${kind}) to (${internalPackage(group)}.${this.names.kind}): unknown conversion`;
     if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
     throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }
@@ -454,13 +455,17 @@ export class BuiltinResourceType implements ResourceType {
   }
 }
 
+/** validateFinalizerName: a qualified name, and a standard one when it has no `/`. */
+function finalizerNameErrors(name: string, path: string): FieldError[] {
+  const errs = isQualifiedName(name).map((msg) => invalid(path, name, msg));
+  if (!name.includes('/') && !standardFinalizers.includes(name)) errs.push(invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
+  return errs;
+}
+
 /** Adds a strategy's warnings to the answer (the apiserver's recorder drops repeats). */
 function addWarnings(ctx: WriteContext, warnings: readonly string[] | undefined): void {
   for (const w of warnings ?? []) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
 }
-
-/** The package of a group's internal types, as conversion errors name them (`core.ConfigMap`). */
-const internalPackages: Readonly<Record<string, string>> = { '': 'core', 'rbac.authorization.k8s.io': 'rbac' };
 
 /** `ValidateConfigMap`/`ValidateSecret`'s keys: each `IsConfigMapKey` message of each key. */
 function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldError[] {
@@ -623,15 +628,26 @@ export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinReso
       // (both reported at spec.finalizers, without an index).
       validate: (o) => {
         const finalizers = isObject(o.spec) && Array.isArray(o.spec.finalizers) ? o.spec.finalizers : [];
-        return finalizers.flatMap((f) => {
-          const name = typeof f === 'string' ? f : '';
-          const errs = isQualifiedName(name).map((msg) => invalid('spec.finalizers', name, msg));
-          if (!name.includes('/') && !standardFinalizers.includes(name)) errs.push(invalid('spec.finalizers', name, 'name is neither a standard finalizer name nor is it fully qualified'));
-          return errs;
-        });
+        return finalizers.flatMap((f) => finalizerNameErrors(typeof f === 'string' ? f : '', 'spec.finalizers'));
       },
+      // The namespace REST's Delete: a deletionTimestamp, no grace period, the phase Terminating.
       markDeleting: (o) => {
+        delete o.metadata.deletionGracePeriodSeconds;
         o.status = { ...(isObject(o.status) ? o.status : {}), phase: 'Terminating' };
+      },
+      // FinalizeStrategy: namespaceStrategy with spec.finalizers taken from the request (the status is kept
+      // as on any write but /status), its Canonicalize, and ValidateNamespaceFinalizeUpdate (each finalizer
+      // at its index, after the metadata update).
+      subresourceStrategies: {
+        finalize: {
+          prepareForUpdate: (o) => {
+            o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
+          },
+          validateUpdate: (o) => {
+            const finalizers = isObject(o.spec) && Array.isArray(o.spec.finalizers) ? o.spec.finalizers : [];
+            return finalizers.flatMap((f, i) => finalizerNameErrors(typeof f === 'string' ? f : '', `spec.finalizers[${i}]`));
+          },
+        },
       },
       deferDeletion: (o) => {
         const fin = isObject(o.spec) ? o.spec.finalizers : undefined;
@@ -657,9 +673,17 @@ export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinReso
       validateCreate: validateSecret,
       validateUpdate: (o, old) => [...(o.type === old.type ? [] : [invalid('type', o.type ?? '', 'field is immutable')]), ...immutableData(o, old, ['data']), ...validateSecret(o)],
     }),
+    // The legacy `bindings` collection: a POST binds the pod the Binding names (LegacyBindingREST); nothing is stored.
+    new BuiltinResourceType({
+      names: { group: '', version: 'v1', resource: 'bindings', singular: 'binding', kind: 'Binding', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
+      verbs: ['create'],
+    }),
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'],
-        kindSubresources: [{ subresource: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }] },
+        kindSubresources: [
+          { subresource: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
+          { subresource: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+        ] },
       columns: [
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },
         { def: { name: 'Status', type: 'string', priority: 0 }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? 'Pending' },

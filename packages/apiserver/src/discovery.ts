@@ -22,13 +22,17 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     const r: Record<string, unknown> = { name: n.resource, singularName: n.singular, namespaced: n.namespaced, kind: n.kind, verbs: [...n.verbs] };
     if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
     if (n.categories.length > 0) r.categories = [...n.categories];
-    // Only what is stored has a storage version: reviews are answered, not kept.
+    // Only what is stored has a storage version: reviews and bindings (create only) are answered, not kept.
     const stored = t.storageKind ?? n;
-    if (!isReviewType(t)) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
+    if (!isReviewType(t) && n.verbs.some((v) => v !== 'create')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];
     for (const sub of n.objectSubresources ?? []) subs.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
-    for (const k of n.kindSubresources ?? []) subs.push({ name: `${n.resource}/${k.subresource}`, singularName: '', namespaced: n.namespaced, group: k.group, version: k.version, kind: k.kind, verbs: [...k.verbs] });
+    // A subresource's group and version are named when they are not the resource's (pods/eviction's, not pods/binding's).
+    for (const k of n.kindSubresources ?? []) {
+      const gv = k.group === n.group && k.version === n.version ? {} : { group: k.group, version: k.version };
+      subs.push({ name: `${n.resource}/${k.subresource}`, singularName: '', namespaced: n.namespaced, ...gv, kind: k.kind, verbs: [...k.verbs] });
+    }
     if (n.status) subs.push({ name: `${n.resource}/status`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });
     if (n.scale !== undefined) {
       subs.push({ name: `${n.resource}/scale`, singularName: '', namespaced: n.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: subresourceVerbs });
@@ -79,7 +83,10 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
   if (n.categories.length > 0) r.categories = [...n.categories];
   const subs: Record<string, unknown>[] = [];
   for (const sub of n.objectSubresources ?? []) subs.push({ subresource: sub, responseKind: own, verbs: subresourceVerbs });
-  for (const k of n.kindSubresources ?? []) subs.push({ subresource: k.subresource, responseKind: { group: k.group, version: k.version, kind: k.kind }, verbs: [...k.verbs] });
+  for (const k of n.kindSubresources ?? []) {
+    const kind = t.customResource !== true && k.group === n.group && k.version === n.version ? { group: '', version: '', kind: k.kind } : { group: k.group, version: k.version, kind: k.kind };
+    subs.push({ subresource: k.subresource, responseKind: kind, verbs: [...k.verbs] });
+  }
   if (n.status) subs.push({ subresource: 'status', responseKind: own, verbs: subresourceVerbs });
   if (n.scale !== undefined) subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: subresourceVerbs });
   if (subs.length > 0) r.subresources = inInstallerOrder(t, subs, (x) => x.subresource as string);

@@ -5,9 +5,12 @@
  */
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
-import { addWarning, contentType, negotiateFormat, requestSignal, sendJSON, sendText } from './internal/http.js';
+import { addWarning, contentType, requestSignal, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
+import { checkRouteAccepts, negotiateOutput, negotiateStream, resourceRestrictions, routeProduces } from './internal/negotiation.js';
+import { notAcceptableConversion } from './internal/goTypeNames.js';
 import { patchTypeOf } from './patch.js';
 import { evictPod } from './podEviction.js';
+import { bindPod } from './podBinding.js';
 import { requestToken } from './serviceAccountTokens.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 import type { FieldSelector } from './internal/semantics.js';
@@ -59,15 +62,35 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (isReviewType(type)) {
     if (info.name !== '' || info.subresource !== '' || (type.names.namespaced && info.namespace === '')) throw resourceNotFound();
     if (info.verb !== 'create') throw methodNotAllowed();
+    negotiate(r, false);
     return handleWrite(ctx, r, info.namespace);
+  }
+  // The legacy bindings collection: only a POST to it, in a namespace (no GET route for an object).
+  if (type.names.group === '' && type.names.resource === 'bindings' && type.customResource !== true) {
+    if (info.name !== '' || info.subresource !== '' || info.namespace === '') throw resourceNotFound();
+    if (info.verb !== 'create') throw methodNotAllowed();
+    negotiate(r, false);
+    const pods = ctx.resolveType?.('', 'v1', 'pods');
+    if (pods === undefined) throw resourceNotFound();
+    return bindPod(ctx, r, pods, info.namespace, undefined);
   }
   if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
   const sub = info.subresource;
+  // A Pod's binding: created, as a core/v1 Binding (no other verb has a route).
+  if (sub === 'binding' && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
+    if (info.verb === 'create') {
+      if (info.name === '') throw KubeError.badRequest('name must be provided');
+      negotiate(r, false);
+      return bindPod(ctx, r, type, info.namespace, info.name);
+    }
+    if (info.name !== '') throw methodNotAllowed();
+  }
   // A Pod's eviction: created, as a policy/v1 Eviction (no other verb has a route).
   if (sub === 'eviction' && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
     if (info.verb === 'create') {
       // The create handler's Namer (errEmptyName) before anything is decoded.
       if (info.name === '') throw KubeError.badRequest('name must be provided');
+      negotiate(r, false);
       return evictPod(ctx, r, info.namespace);
     }
     if (info.name !== '') throw methodNotAllowed();
@@ -76,6 +99,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (sub === 'token' && ctx.serviceAccountTokens !== undefined && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
     if (info.verb === 'create') {
       if (info.name === '') throw KubeError.badRequest('name must be provided');
+      negotiate(r, false);
       return requestToken(ctx, r, info.namespace, ctx.serviceAccountTokens);
     }
     if (info.name !== '') throw methodNotAllowed();
@@ -94,18 +118,31 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   // `widgets//status` is a list) are its MethodNotSupported (crdHandler.serveStatus/serveScale).
   if (type.customResource === true && sub !== '' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotSupported(type, info.verb);
   const namespace = type.names.namespaced ? info.namespace : '';
+  // A namespace's finalize has only PUT (FinalizeREST has no getter) and no table convertor.
+  const finalize = type.names.resource === 'namespaces' && sub === 'finalize';
+  if (finalize && info.verb !== 'update') throw methodNotAllowed();
   switch (info.verb) {
-    case 'get': return get(ctx, r, namespace);
-    case 'list': return list(ctx, r, namespace);
-    case 'watch': return watch(ctx, r, namespace);
+    case 'get':
+      negotiate(r, true);
+      return get(ctx, r, namespace);
+    case 'list':
+      negotiate(r, true, 'list');
+      return list(ctx, r, namespace);
+    case 'watch':
+      negotiate(r, true, 'watch');
+      return watch(ctx, r, namespace);
     case 'delete':
       if (sub !== '') throw methodNotAllowed();
+      negotiate(r, true);
       return deleteObject(ctx, r, namespace);
-    case 'deletecollection': return deleteCollection(ctx, r, namespace);
+    case 'deletecollection':
+      negotiate(r, true);
+      return deleteCollection(ctx, r, namespace);
     case 'create':
       // The custom resource handler creates on an object's URL too (handlers.CreateResource: the name
       // comes from the body, the URL's is not compared); built-in kinds have no POST route there.
       if (info.name !== '' && !(type.names.resource === 'namespaces' && sub === '') && !(type.customResource === true && sub === '')) throw methodNotAllowed();
+      negotiate(r, true);
       return handleWrite(ctx, r, namespace);
     case 'update':
     case 'patch':
@@ -120,6 +157,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
         // Content-Type is its 415 (RouterJSR311.detectRoute), before any handler runs.
         throw new KubeError('UnsupportedMediaType', '415: Unsupported Media Type', { details: {} });
       }
+      negotiate(r, !finalize);
       return handleWrite(ctx, r, namespace);
     default:
       // The custom resource handler's MethodNotSupported names the verb, which requestinfo.go leaves
@@ -127,6 +165,21 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       if (type.customResource === true) throw methodNotSupported(type, info.verb);
       throw methodNotAllowed();
   }
+}
+
+/**
+ * Negotiates the response before the request is read or acted on: a built-in kind's route first (go-restful
+ * matches the `Accept` header against what the route produces; a collection GET also produces watch
+ * streams), then the handler (`NegotiateOutputMediaType`, and for a watch `NegotiateOutputMediaTypeStream`),
+ * a Table allowed where the endpoint has a table convertor. A write that cannot answer in a media type the
+ * client accepts is refused before it changes anything.
+ */
+function negotiate(r: RestRequest, table: boolean, collection?: 'list' | 'watch'): void {
+  if (r.type.customResource !== true) checkRouteAccepts(r.req.headers.accept, routeProduces(collection !== undefined));
+  const restrictions = resourceRestrictions(table);
+  // The list handler negotiates as for a list first, then a watch as a stream (a YAML watch passes the first).
+  const output = negotiateOutput(r.req, restrictions);
+  setResponseOutput(r.res, collection === 'watch' ? negotiateStream(r.req, restrictions) : output);
 }
 
 /** The custom resource handler's 405 for a verb it does not serve (apierrors.NewMethodNotSupported). */
@@ -144,7 +197,6 @@ function methodNotSupported(type: ResourceType, verb: string): KubeError {
  * answers (store.validateMinimumResourceVersion): N not reached is the 504 at once, a bad N the list's 400.
  */
 async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const format = negotiateFormat(r.req.headers.accept);
   const rvText = r.query.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') {
     const cached = r.type.watchCache !== false;
@@ -161,12 +213,12 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
     sendJSON(r.res, 200, readScale(r.type, view));
     return;
   }
-  respondObject(ctx, r, 200, view, format);
+  respondObject(ctx, r, 200, view);
 }
 
 async function list(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type, query } = r;
-  const format = negotiateFormat(r.req.headers.accept);
+  const format = responseFormat(r.res);
   const opts = parseListOptions(query, type, false);
   const selection = selectionOf(type, namespace, opts);
   const candidates = indexCandidates(ctx, type, opts.fieldSelector);
@@ -178,17 +230,20 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
       resourceVersion: rv, continueToken: result.continueToken, remainingItemCount: result.remainingItemCount,
       includeObject: parseIncludeObject(query.get('includeObject')), now: ctx.clock.now(),
     });
-    sendJSON(r.res, 200, table);
+    sendJSON(r.res, 200, { ...table, apiVersion: `meta.k8s.io/${responseMetaVersion(r.res)}` });
     return;
   }
+  // transformResponseObject: the metadata of one object is not what a list is.
+  if (format === 'partialObjectMetadata') throw notAcceptableConversion(type, 'PartialObjectMetadata', true);
   const metadata: Record<string, unknown> = { resourceVersion: rv };
   // A custom resource list is unstructured: its store sets `continue` even when it is empty, where a
   // built-in kind's typed ListMeta omits it.
   if (result.continueToken !== '' || (type.customResource === true && format === 'object')) metadata.continue = result.continueToken;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-  if (format === 'partialObjectMetadata') {
-    const items = result.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata }));
-    sendJSON(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items });
+  if (format === 'partialObjectMetadataList') {
+    const apiVersion = `meta.k8s.io/${responseMetaVersion(r.res)}`;
+    const items = result.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata }));
+    sendJSON(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion, metadata, items });
     return;
   }
   const { names } = type;
@@ -224,8 +279,11 @@ function indexCandidates(ctx: ServerContext, type: ResourceType, selector: Field
 
 async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type, query } = r;
-  const format = negotiateFormat(r.req.headers.accept);
+  const format = responseFormat(r.res);
   const opts = parseListOptions(query, type, true);
   const selection = selectionOf(type, namespace, opts, r.info.name);
-  await serveWatch(ctx, r.res, type, selection, opts, { table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')) });
+  await serveWatch(ctx, r.res, type, selection, opts, {
+    table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')),
+    metadataOnly: format === 'partialObjectMetadata' ? `meta.k8s.io/${responseMetaVersion(r.res)}` : undefined,
+  });
 }

@@ -3,7 +3,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, type KubeObject } from '@kubekit/core';
-import { negotiateFormat, sendJSON, type ResponseFormat } from './internal/http.js';
+import { responseFormat, responseMetaVersion, sendJSON } from './internal/http.js';
+import { notAcceptableConversion } from './internal/goTypeNames.js';
 import type { ResourceType } from './resourceType.js';
 import type { RequestInfo } from './router.js';
 import type { ServerContext } from './serverContext.js';
@@ -29,16 +30,22 @@ export async function currentObject(ctx: ServerContext, type: ResourceType, name
   return type.fromStorage(stored);
 }
 
-/** Writes one object in the negotiated format (the object, a one-row Table, or its metadata). */
-export function respondObject(ctx: ServerContext, r: RestRequest, code: number, view: KubeObject, format?: ResponseFormat): void {
-  const f = format ?? negotiateFormat(r.req.headers.accept);
+/**
+ * Writes one object in the negotiated format (the object, a one-row Table, or its metadata). Asking an
+ * object for a PartialObjectMetadataList is the apiserver's 406 (`transformResponseObject`), after the
+ * request has done its work, as there.
+ */
+export function respondObject(ctx: ServerContext, r: RestRequest, code: number, view: KubeObject): void {
+  const f = responseFormat(r.res);
+  const metaVersion = `meta.k8s.io/${responseMetaVersion(r.res)}`;
   if (f === 'table') {
     const table = buildTable(r.type, [view], { resourceVersion: view.metadata.resourceVersion, includeObject: parseIncludeObject(r.query.get('includeObject')), now: ctx.clock.now() });
-    sendJSON(r.res, code, table);
+    sendJSON(r.res, code, { ...table, apiVersion: metaVersion });
   } else if (f === 'partialObjectMetadata') {
-    sendJSON(r.res, code, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: view.metadata });
+    sendJSON(r.res, code, { kind: 'PartialObjectMetadata', apiVersion: metaVersion, metadata: view.metadata });
+  } else if (f === 'partialObjectMetadataList') {
+    throw notAcceptableConversion(r.type, 'PartialObjectMetadataList', false);
   } else {
     sendJSON(r.res, code, view);
   }
 }
-

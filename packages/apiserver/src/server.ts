@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { serveDiscovery } from './discovery.js';
-import { sendError, sendJSON, toKubeError } from './internal/http.js';
+import { sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
+import { isPrettyPrint, serializers } from './internal/negotiation.js';
 import { serveOpenAPI } from './openapi.js';
 import { serveOpenAPIV2 } from './openapiV2.js';
 import { handleResourceRequest, resourceNotFound } from './restHandler.js';
@@ -90,10 +91,16 @@ function notFound(catalog: ResourceCatalog, path: string, res: ServerResponse): 
   res.end('404 page not found\n');
 }
 
+/** Discovery and /version are indented when the client asks (`?pretty=true`) or is curl or a browser, as resources are. */
+function indentIfAsked(req: IncomingMessage, res: ServerResponse): void {
+  setResponseOutput(res, { serializer: serializers[0], pretty: isPrettyPrint(req), stream: '' });
+}
+
 async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
   const path = url.pathname;
   if (publicPaths.has(path)) {
     if (path.startsWith('/version')) {
+      indentIfAsked(req, res);
       sendJSON(res, 200, {
         ...options.version, gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
         goVersion: `node${process.versions.node}`, compiler: 'kubekit', platform: `${process.platform}/${process.arch}`,
@@ -107,7 +114,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   const requester = authenticate(req, options.token, ctx.serviceAccountTokens);
   if (requester === undefined) {
     req.resume();
-    sendJSON(res, 401, new KubeError('Unauthorized', 'Unauthorized').toStatus());
+    sendError(res, new KubeError('Unauthorized', 'Unauthorized'));
     return;
   }
   // Impersonation, then authorization of the impersonated user (the filters' order).
@@ -147,6 +154,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   if (!info.isResourceRequest) {
+    indentIfAsked(req, res);
     if (method === 'GET' && serveDiscovery(options.catalog, path, req.headers.accept, res, options.serverAddress())) return;
     req.resume();
     notFound(options.catalog, path, res);

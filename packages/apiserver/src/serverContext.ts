@@ -5,6 +5,7 @@
 import type { Clock } from '@kubekit/core';
 import type { Admission } from './admission.js';
 import type { DeepYAMLParser } from './internal/deepYAML.js';
+import type { ResourceType } from './resourceType.js';
 import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import type { ResourceVersionWaiter } from './storage/resourceVersionWaiter.js';
@@ -47,4 +48,6 @@ export interface ServerContext {
   admission?: Admission;
   /** The service account tokens this server issues and authenticates. @defaultValue none */
   serviceAccountTokens?: ServiceAccountTokens;
+  /** The served resource of a group, version and resource (the Pods a `bindings` POST binds). @defaultValue none */
+  resolveType?: (group: string, version: string, resource: string) => ResourceType | undefined;
 }

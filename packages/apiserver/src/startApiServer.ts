@@ -228,6 +228,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [priorityClassType] = schedulingResourceTypes(classes);
   const [quotaType] = resourceQuotaResourceTypes();
   const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({
     store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, policies, logger,

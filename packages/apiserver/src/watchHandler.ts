@@ -32,6 +32,8 @@ import { Watcher } from './watcher.js';
 export interface WatchFormat {
   table: boolean;
   includeObject: IncludeObject;
+  /** The apiVersion of the PartialObjectMetadata sent in place of each object (`meta.k8s.io/v1`), when asked for. */
+  metadataOnly?: string;
 }
 
 /**
@@ -67,13 +69,16 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     ? opts.timeoutSeconds * 1000
     : (limits.minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
 
-  const cache = hub.encodeCache(format.table ? tableOwner(type, format.includeObject) : type);
+  const metadataOnly = format.metadataOnly;
+  const cache = hub.encodeCache(format.table ? tableOwner(type, format.includeObject) : metadataOnly !== undefined ? tableOwner(type, metadataOnly) : type);
   const encode = (o: KubeObject): string => {
     let text = cache.get(o);
     if (text === undefined) {
       text = format.table
         ? stringifyJSON(buildTable(type, [o], { resourceVersion: o.metadata.resourceVersion, includeObject: format.includeObject, now: clock.now() }))
-        : stringifyJSON(o);
+        : metadataOnly !== undefined
+          ? stringifyJSON({ kind: 'PartialObjectMetadata', apiVersion: metadataOnly, metadata: o.metadata })
+          : stringifyJSON(o);
       // Tables carry ages, which go stale; objects do not.
       if (!format.table) cache.set(o, text);
     }
@@ -114,6 +119,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     namespace: selection.namespace,
     matches: selection.matches,
     encode,
+    bookmarkAs: metadataOnly === undefined ? undefined : { kind: 'PartialObjectMetadata', apiVersion: metadataOnly },
     bookmarks: opts.allowWatchBookmarks,
     bookmarkIntervalMs: limits.bookmarkIntervalMs,
     timeoutMs,
@@ -141,7 +147,8 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
 
 const tableOwners = new WeakMap<ResourceType, Map<string, object>>();
 
-function tableOwner(type: ResourceType, include: IncludeObject): object {
+/** The key of an encoding cache of a kind's objects in one representation (a Table with `include`, or metadata of an apiVersion). */
+function tableOwner(type: ResourceType, include: string): object {
   let m = tableOwners.get(type);
   if (m === undefined) {
     m = new Map();

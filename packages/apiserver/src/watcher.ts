@@ -28,6 +28,8 @@ export interface WatcherOptions {
   matches: (object: KubeObject) => boolean;
   /** Encodes an external object as the event's `object` JSON (the object itself, or a Table). */
   encode: (object: KubeObject) => string;
+  /** The kind and apiVersion of bookmark objects when not the watched kind's (PartialObjectMetadata, which has no creationTimestamp then). */
+  bookmarkAs?: { kind: string; apiVersion: string };
   /** Whether to send periodic bookmarks. */
   bookmarks: boolean;
   /** The interval of bookmarks. @defaultValue 60000 */
@@ -113,10 +115,11 @@ export class Watcher {
   /** Writes a BOOKMARK with `rv`; `initialEventsEnd` marks the end of `sendInitialEvents`. */
   sendBookmark(rv: number, initialEventsEnd = false): void {
     const { names } = this.options.type;
-    const metadata: Record<string, unknown> = { resourceVersion: String(rv), creationTimestamp: null };
+    const as = this.options.bookmarkAs;
+    const metadata: Record<string, unknown> = as === undefined ? { resourceVersion: String(rv), creationTimestamp: null } : { resourceVersion: String(rv) };
     if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
     const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
-    this.write('BOOKMARK', stringifyJSON({ kind: names.kind, apiVersion, metadata }));
+    this.write('BOOKMARK', stringifyJSON({ kind: as?.kind ?? names.kind, apiVersion: as?.apiVersion ?? apiVersion, metadata }));
   }
 
   /** Writes an ERROR event with a `Status` and ends the stream. */

@@ -758,7 +758,12 @@ function etcdKey(type: ResourceType, namespace: string, name: string, dryRun: bo
  */
 /** The storage's 409 when a write's uid precondition does not hold (`storage.Preconditions.Check`). */
 function uidPreconditionFailed(type: ResourceType, namespace: string, name: string, dryRun: boolean, wanted: string, actual: string): KubeError {
-  return KubeError.conflict(type.groupResource, name, `StorageError: invalid object, Code: 4, Key: ${etcdKey(type, namespace, name, dryRun)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${actual}`);
+  return storagePreconditionFailed(type, namespace, name, dryRun, 'UID', wanted, actual);
+}
+
+/** The storage's 409 when a precondition of a `GuaranteedUpdate` does not hold (`storage.Preconditions.Check`). */
+export function storagePreconditionFailed(type: ResourceType, namespace: string, name: string, dryRun: boolean, field: 'UID' | 'ResourceVersion', wanted: string, actual: string): KubeError {
+  return KubeError.conflict(type.groupResource, name, `StorageError: invalid object, Code: 4, Key: ${etcdKey(type, namespace, name, dryRun)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ${field} in precondition: ${wanted}, ${field} in object meta: ${actual}`);
 }
 
 function isZeroResourceVersion(rv: string | undefined): boolean {

@@ -6,9 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { KubeError, isStackOverflow, stringifyJSON } from '@kubekit/core';
 import { TooManyWaitingRequestsError } from '../storage/resourceVersionWaiter.js';
-
-/** The `Accept` media type of server-side tables, as kubectl asks for them. */
-export const tableMediaType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+import { indentJSON, negotiateError, type OutputMediaType } from './negotiation.js';
 
 /** The media type of aggregated discovery (v2). */
 export const aggregatedDiscoveryV2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -44,26 +42,28 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map((x) => x.m);
 }
 
-/** Whether a media range accepts JSON (`application/json`, `application/*`, `*\/*`). */
-export function acceptsJSON(m: MediaRange): boolean {
-  return m.type === 'application/json' || m.type === 'application/*' || m.type === '*/*';
+/** What a resource request asks to get back: plain objects, a `Table`, or their metadata. */
+export type ResponseFormat = 'object' | 'table' | 'partialObjectMetadata' | 'partialObjectMetadataList';
+
+/** The negotiated output of each resource response, set before its handler runs (see `negotiation.ts`). */
+const outputs = new WeakMap<ServerResponse, OutputMediaType>();
+
+/** Records how a resource response is written: its body goes out in that encoding (JSON, indented JSON or YAML). */
+export function setResponseOutput(res: ServerResponse, output: OutputMediaType): void {
+  outputs.set(res, output);
 }
 
-/** What a resource request asks to get back: plain JSON objects, or a `Table`. */
-export type ResponseFormat = 'object' | 'table' | 'partialObjectMetadata';
+/** What a response was negotiated to be: the object, a Table or metadata (the object when nothing was negotiated). */
+export function responseFormat(res: ServerResponse): ResponseFormat {
+  const c = outputs.get(res)?.conversion;
+  if (c === undefined) return 'object';
+  if (c.kind === 'Table') return 'table';
+  return c.kind === 'PartialObjectMetadata' ? 'partialObjectMetadata' : 'partialObjectMetadataList';
+}
 
-/**
- * Negotiates the response format of a resource request from its `Accept` header: a `Table` when the
- * client asks for `as=Table` (and the kind supports it), else JSON. Protobuf is not served; a client
- * that accepts only it gets 406.
- */
-export function negotiateFormat(header: string | undefined): ResponseFormat {
-  for (const m of parseAccept(header)) {
-    if (m.type === 'application/json' && m.params.as === 'Table' && m.params.g === 'meta.k8s.io') return 'table';
-    if (m.type === 'application/json' && (m.params.as === 'PartialObjectMetadata' || m.params.as === 'PartialObjectMetadataList') && m.params.g === 'meta.k8s.io') return 'partialObjectMetadata';
-    if (acceptsJSON(m) && m.params.as === undefined) return 'object';
-  }
-  throw new KubeError('NotAcceptable', `only the following media types are accepted: application/json, ${tableMediaType}`);
+/** The meta.k8s.io version a Table or metadata response was asked in (`v1` or `v1beta1`). */
+export function responseMetaVersion(res: ServerResponse): string {
+  return outputs.get(res)?.conversion?.version ?? 'v1';
 }
 
 /** Reads the whole request body, refusing more than `limit` bytes with 413 as the apiserver does. */
@@ -95,25 +95,40 @@ export function contentType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** Writes a JSON body (big integers kept exact). */
+/** Writes a JSON body (big integers kept exact), in the encoding negotiated for the response. */
 export function sendJSON(res: ServerResponse, code: number, body: unknown, contentTypeHeader = 'application/json'): void {
   sendText(res, code, stringifyJSON(body), contentTypeHeader);
 }
 
-/** Writes already serialised JSON text. */
+/**
+ * Writes already serialised JSON text: as it is (with the newline of Go's `json.Encoder`), or, for a
+ * resource response negotiated so, indented (`json.MarshalIndent`, no newline) or as YAML.
+ */
 export function sendText(res: ServerResponse, code: number, text: string, contentTypeHeader = 'application/json'): void {
+  writeEncoded(res, code, text, contentTypeHeader.startsWith('application/json') ? outputs.get(res) : undefined, contentTypeHeader);
+}
+
+function writeEncoded(res: ServerResponse, code: number, text: string, output: OutputMediaType | 'raw' | undefined, contentTypeHeader: string): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const buf = Buffer.from(text + '\n', 'utf8');
-  res.writeHead(code, { 'Content-Type': contentTypeHeader, 'Content-Length': buf.length, 'Cache-Control': 'no-cache, private' });
+  let body = text + '\n';
+  const type = contentTypeHeader;
+  if (output === 'raw') {
+    body = indentJSON(text);
+  } else if (output?.pretty === true) {
+    body = indentJSON(text);
+  }
+  const buf = Buffer.from(body, 'utf8');
+  res.writeHead(code, { 'Content-Type': type, 'Content-Length': buf.length, 'Cache-Control': 'no-cache, private' });
   res.end(buf);
 }
 
 /**
- * Writes an error as the apiserver's `Status` body with its HTTP code; a read refused for too many
- * waiting reads as the apiserver's in-flight limit refuses it, in plain text.
+ * Writes an error as the apiserver's `Status` body with its HTTP code (`responsewriters.ErrorNegotiated`:
+ * in the media type the request accepts without conversions, else indented JSON); a read refused for
+ * too many waiting reads as the apiserver's in-flight limit refuses it, in plain text.
  */
 export function sendError(res: ServerResponse, err: unknown): void {
   if (err instanceof TooManyWaitingRequestsError && !res.headersSent) {
@@ -126,7 +141,7 @@ export function sendError(res: ServerResponse, err: unknown): void {
   // As responsewriters.ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
   const retryAfter = status.details?.retryAfterSeconds;
   if (retryAfter !== undefined && retryAfter > 0 && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
-  sendJSON(res, kerr.code, status);
+  writeEncoded(res, kerr.code, stringifyJSON(status), negotiateError(res.req) ?? 'raw', 'application/json');
 }
 
 /** Any thrown value as a `KubeError`: unexpected errors become `InternalError` (500). */

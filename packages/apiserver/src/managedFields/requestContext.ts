@@ -71,12 +71,13 @@ function statusResetPaths(type: ResourceType): string[][] {
 
 /**
  * The fields a write's strategy resets (`GetResetFields`): the main resource of a kind with a status
- * subresource never changes `status`; a status write, see {@link statusResetPaths}.
+ * subresource (and a namespace's finalize) never changes `status`; a status write, see {@link statusResetPaths}.
  */
 function resetFields(type: ResourceType, subresource: string): FieldSet | undefined {
   if (!type.names.status) return undefined;
   const set = new FieldSet();
-  if (subresource === '') {
+  // A namespace's finalize strategy resets the status too (namespaceFinalizeStrategy.GetResetFields).
+  if (subresource === '' || (type.names.group === '' && type.names.resource === 'namespaces' && subresource === 'finalize')) {
     set.child('f:status').member = true;
     return set;
   }

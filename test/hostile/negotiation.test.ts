@@ -1,0 +1,133 @@
+// Content negotiation of responses, on both servers: the `Accept` header as kube-apiserver 1.34.4 reads it.
+// Two steps there: go-restful matches a built-in kind's route by the media types it produces (a media type
+// of the header without its parameters, or `*/*`; else `406: Not Acceptable` naming them, with empty
+// details), then the handler's NegotiateOutputMediaType (handlers/negotiation/negotiate.go: goautoneg's
+// clause order, `type/*` and `*/*`, the `as`/`g`/`v` conversions the endpoint allows, `sv`, `stream`,
+// `pretty`; else `only the following media types are accepted: …`). Both happen before a write decodes
+// its body, so a refused request changes nothing: kubekit used to write first and refuse after (a POST
+// answered 406 had created its object, a DELETE answered 406 had deleted it). Errors are written as
+// ErrorNegotiated writes them: indented JSON (WriteRawJSON) when the header names nothing an error can be
+// written in; a response is indented for `?pretty=true` and for curl's user agent (isPrettyPrint).
+//
+// kubekit writes JSON only (the apiserver also writes YAML and protobuf), so the media types a 406 names
+// differ: the test expects each server's own list and otherwise the reference's answers.
+import { expect } from 'chai';
+import { answered, createWidgets, describeOnBothServers, type Answer, type Send } from './sender.js';
+
+const C = '/api/v1/namespaces/default/configmaps';
+const cm = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
+const body = (a: Answer): { kind?: string; apiVersion?: string; message?: string; reason?: string; details?: unknown; code?: number } => JSON.parse(a.text) as never;
+/** Go's json.MarshalIndent of what the text holds (no trailing newline): what WriteRawJSON and the pretty serializer write. */
+const indented = (a: Answer): boolean => a.text === JSON.stringify(JSON.parse(a.text), null, 2);
+const compact = (a: Answer): boolean => a.text === JSON.stringify(JSON.parse(a.text)) + '\n';
+const table = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+async function exists(s: Send, name: string): Promise<boolean> {
+  return (await s('GET', `${C}/${name}`)).status === 200;
+}
+
+describeOnBothServers('content negotiation of responses', async (s, backend) => {
+  const offered = backend === 'reference' ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json'];
+  const streams = backend === 'reference' ? ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'] : ['application/json;stream=watch'];
+  const route = (types: string[]): string => `406: Not Acceptable\n\nAvailable representations: ${types.join(', ')}`;
+  const handler = `only the following media types are accepted: ${offered.join(', ')}`;
+  answered(await s('POST', C, cm('kept')), 201);
+
+  // Refused by the route: nothing is written, whatever the verb.
+  const created = await s('POST', C, cm('never'), 'application/json', 'text/plain');
+  expect([created.status, body(created).message, body(created).details, indented(created)]).to.deep.equal([406, route(offered), {}, true]);
+  expect(await exists(s, 'never')).to.equal(false);
+  const kept = answered<{ metadata: { resourceVersion: string } }>(await s('GET', `${C}/kept`));
+  const put = await s('PUT', `${C}/kept`, JSON.stringify({ ...JSON.parse(cm('kept')) as object, data: { a: 'c' } }), 'application/json', 'text/*');
+  expect([put.status, body(put).message]).to.deep.equal([406, route(offered)]);
+  const patched = await s('PATCH', `${C}/kept`, '{"data":{"a":"d"}}', 'application/merge-patch+json', 'text/html, application/xml');
+  expect([patched.status, body(patched).message]).to.deep.equal([406, route(offered)]);
+  const deleted = await s('DELETE', `${C}/kept`, undefined, undefined, 'text/plain');
+  expect([deleted.status, body(deleted).message]).to.deep.equal([406, route(offered)]);
+  const collection = await s('DELETE', C, undefined, undefined, 'text/plain');
+  expect([collection.status, body(collection).message]).to.deep.equal([406, route(offered)]);
+  expect(answered<{ metadata: { resourceVersion: string } }>(await s('GET', `${C}/kept`)).metadata.resourceVersion).to.equal(kept.metadata.resourceVersion);
+  // A collection GET also produces the watch streams.
+  const listed = await s('GET', C, undefined, undefined, 'text/plain');
+  expect([listed.status, body(listed).message]).to.deep.equal([406, route([...offered, ...streams])]);
+  // go-restful knows no `application/*`; the error itself can be written as JSON then (compact, a newline).
+  const wildcard = await s('GET', `${C}/kept`, undefined, undefined, 'application/*');
+  expect([wildcard.status, body(wildcard).message, compact(wildcard)]).to.deep.equal([406, route(offered), true]);
+
+  // Refused by the handler: a conversion the endpoint has not (no `g`, an unknown version, an unknown
+  // kind), before the body is read; the Status has no details and is indented.
+  for (const accept of ['application/json;as=Table', 'application/json;as=Table;v=v2;g=meta.k8s.io', 'application/json;as=Foo;v=v1;g=meta.k8s.io']) {
+    const a = await s('POST', C, cm('never'), 'application/json', accept);
+    expect([accept, a.status, body(a).message, body(a).details, indented(a)]).to.deep.equal([accept, 406, handler, undefined, true]);
+  }
+  expect(await exists(s, 'never')).to.equal(false);
+  // A clause the endpoint refuses is skipped for the next one: another server version, then plain JSON.
+  const sv = answered<{ kind: string }>(await s('GET', `${C}/kept`, undefined, undefined, 'application/json;sv=v2, application/json'));
+  expect(sv.kind).to.equal('ConfigMap');
+  // Clauses are tried by q, then by how specific they are.
+  const byQ = answered<{ kind: string }>(await s('GET', `${C}/kept`, undefined, undefined, `${table};q=0.5, application/json`));
+  expect(byQ.kind).to.equal('ConfigMap');
+  const bySpecific = answered<{ kind: string }>(await s('GET', `${C}/kept`, undefined, undefined, `*/*, ${table}`));
+  expect(bySpecific.kind).to.equal('Table');
+
+  // The meta.k8s.io version asked for is the one answered.
+  const beta = answered<{ kind: string; apiVersion: string }>(await s('GET', C, undefined, undefined, 'application/json;as=Table;v=v1beta1;g=meta.k8s.io'));
+  expect([beta.kind, beta.apiVersion]).to.deep.equal(['Table', 'meta.k8s.io/v1beta1']);
+  const meta = answered<{ kind: string; apiVersion: string; metadata: { name: string } }>(await s('GET', `${C}/kept`, undefined, undefined, 'application/json;as=PartialObjectMetadata;v=v1beta1;g=meta.k8s.io'));
+  expect([meta.kind, meta.apiVersion, meta.metadata.name]).to.deep.equal(['PartialObjectMetadata', 'meta.k8s.io/v1beta1', 'kept']);
+  // Metadata of one object is not a list's, nor the other way round (transformResponseObject).
+  const one = await s('GET', C, undefined, undefined, 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io');
+  expect([one.status, body(one).message]).to.deep.equal([406, 'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)']);
+  const many = await s('GET', `${C}/kept`, undefined, undefined, 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io');
+  expect([many.status, body(many).message, indented(many)]).to.deep.equal([406, 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)', true]);
+
+  // An error under a Table's Accept: no conversion applies to a Status, so it is indented JSON.
+  const missing = await s('DELETE', `${C}/nope`, undefined, undefined, table);
+  expect([missing.status, body(missing).message, indented(missing)]).to.deep.equal([404, 'configmaps "nope" not found', true]);
+
+  // Indented on request, or for curl; `pretty=false` (or anything ParseBool refuses) wins over the agent.
+  const pretty = await s('GET', '/api/v1/namespaces/default?pretty=true');
+  expect([pretty.status, indented(pretty)]).to.deep.equal([200, true]);
+  const prettyList = await s('GET', `${C}?pretty=1`);
+  expect([prettyList.status, indented(prettyList)]).to.deep.equal([200, true]);
+  const prettyParam = await s('GET', `${C}/kept`, undefined, undefined, 'application/json;pretty=1');
+  expect([prettyParam.status, indented(prettyParam)]).to.deep.equal([200, true]);
+  const curl = await s('GET', `${C}/kept`, undefined, undefined, undefined, { 'user-agent': 'curl/8.5.0' });
+  expect([curl.status, indented(curl)]).to.deep.equal([200, true]);
+  for (const q of ['false', 'x']) {
+    const a = await s('GET', `${C}/kept?pretty=${q}`, undefined, undefined, undefined, { 'user-agent': 'curl/8.5.0' });
+    expect([q, a.status, compact(a)]).to.deep.equal([q, 200, true]);
+  }
+  const prettyError = await s('GET', '/api/v1/namespaces/nope?pretty=true');
+  expect([prettyError.status, indented(prettyError)]).to.deep.equal([404, true]);
+  // Discovery and /version too, aggregated discovery included; the OpenAPI document is never indented.
+  for (const path of ['/api?pretty=true', '/apis/apps?pretty=true', '/apis/apps/v1?pretty=true', '/version?pretty=true']) {
+    const a = await s('GET', path);
+    expect([path, a.status, indented(a)]).to.deep.equal([path, 200, true]);
+  }
+  const aggregated = await s('GET', '/apis', undefined, undefined, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', { 'user-agent': 'curl/8.5.0' });
+  expect([aggregated.status, indented(aggregated)]).to.deep.equal([200, true]);
+  const openapi = await s('GET', '/openapi/v2', undefined, undefined, 'application/json', { 'user-agent': 'curl/8.5.0' });
+  expect([openapi.status, openapi.text.startsWith('{"swagger":"2.0"')]).to.deep.equal([200, true]);
+
+  // A metadata watch (client-go's metadata informers, controller-runtime's OnlyMetadata): each object and
+  // bookmark as PartialObjectMetadata.
+  const watched = await s('GET', `${C}?watch=1&timeoutSeconds=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`, undefined, undefined, 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io');
+  const events = watched.text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { kind: string; apiVersion: string; metadata: { name?: string; annotations?: Record<string, string> }; data?: unknown } });
+  expect(events.map((e) => [e.type, e.object.kind, e.object.apiVersion, e.object.metadata.name ?? e.object.metadata.annotations, e.object.data])).to.deep.equal([
+    ['ADDED', 'PartialObjectMetadata', 'meta.k8s.io/v1', 'kept', undefined],
+    ['BOOKMARK', 'PartialObjectMetadata', 'meta.k8s.io/v1', { 'k8s.io/initial-events-end': 'true' }, undefined],
+  ]);
+  const badWatch = await s('GET', `${C}?watch=1&timeoutSeconds=1`, undefined, undefined, 'application/json;as=Foo;v=v1;g=meta.k8s.io');
+  expect([badWatch.status, body(badWatch).message]).to.deep.equal([406, handler]);
+
+  // A custom resource has no go-restful route: only the handler's negotiation, `application/*` included.
+  const W = await createWidgets(s, 'negotiation.example.com', { type: 'object' });
+  answered(await s('POST', W, JSON.stringify({ apiVersion: 'negotiation.example.com/v1', kind: 'Widget', metadata: { name: 'w' } })), 201);
+  const crText = await s('POST', W, JSON.stringify({ apiVersion: 'negotiation.example.com/v1', kind: 'Widget', metadata: { name: 'never' } }), 'application/json', 'text/plain');
+  expect([crText.status, body(crText).message, indented(crText)]).to.deep.equal([406, handler, true]);
+  expect((await s('GET', `${W}/never`)).status).to.equal(404);
+  expect(answered<{ kind: string }>(await s('GET', `${W}/w`, undefined, undefined, 'application/*')).kind).to.equal('Widget');
+  const crList = await s('GET', W, undefined, undefined, 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io');
+  expect([crList.status, body(crList).message]).to.deep.equal([406, 'you requested PartialObjectMetadata, but the requested object is a list (*unstructured.UnstructuredList)']);
+});
