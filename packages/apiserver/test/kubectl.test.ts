@@ -177,6 +177,24 @@ describe('startApiServer with a real kubectl', function () {
     expect(ns.stdout).to.match(/^NAME\s+STATUS\s+AGE\nteam-a\s+Active\s+\d+s\n$/);
   });
 
+  it('finalizes a namespace stuck in Terminating with kubectl replace --raw …/finalize', async () => {
+    writeFileSync(join(dir, 'stuck.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'stuck' }, spec: { finalizers: ['example.com/cleanup'] } }));
+    expect((await kubectl('create', '-f', join(dir, 'stuck.json'))).stdout).to.equal('namespace/stuck created\n');
+    expect((await kubectl('delete', 'namespace', 'stuck', '--wait=false')).stdout).to.equal('namespace "stuck" deleted\n');
+    // The namespace controller removes its own finalizer; example.com/cleanup keeps the namespace.
+    let ns = { spec: { finalizers: ['kubernetes'] }, status: { phase: '' } };
+    for (let i = 0; i < 50 && ns.spec.finalizers.includes('kubernetes'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ns = JSON.parse((await kubectl('get', 'namespace', 'stuck', '-o', 'json')).stdout) as typeof ns;
+    }
+    expect([ns.spec.finalizers, ns.status.phase]).to.deep.equal([['example.com/cleanup'], 'Terminating']);
+    writeFileSync(join(dir, 'finalized.json'), JSON.stringify({ ...ns, spec: { finalizers: [] } }));
+    const replaced = await kubectl('replace', '--raw', '/api/v1/namespaces/stuck/finalize', '-f', join(dir, 'finalized.json'));
+    expect(replaced.code, replaced.stderr).to.equal(0);
+    const gone = await kubectl('get', 'namespace', 'stuck');
+    expect(gone.stderr).to.equal('Error from server (NotFound): namespaces "stuck" not found\n');
+  });
+
   it('prints printer columns, and the priority-1 ones only with -o wide', async () => {
     expect((await kubectl('apply', '-f', join(fixturesDir, 'crontab-crd.yaml'))).stdout).to.equal('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created\n');
     await kubectl('wait', '--for=condition=established', '--timeout=10s', 'crd/crontabs.stable.example.com');
