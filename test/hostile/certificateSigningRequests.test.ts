@@ -144,6 +144,18 @@ async function run(send: Send): Promise<void> {
   expect(answered<Csr>(allowed!).status.conditions?.map((c) => c.type)).to.deep.equal(['Approved']);
   expect(answered<Csr>(await s('PATCH', `${C}/bobs/status`, JSON.stringify({ status: { certificate: b64(certificate) } }), merge, bob)).status.certificate).to.equal(b64(certificate));
 
+  // kubectl certificate approve: a PUT of the object on /approval, conditions only; their times kept as sent.
+  const put = answered<Csr>(await s('GET', `${C}/early/approval`));
+  const putBody = { ...put, spec: { ...put.spec, usages: ['server auth'] }, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove', lastUpdateTime: '2020-01-01T00:00:00Z' }] } };
+  const putApproved = answered<Csr>(await s('PUT', `${C}/early/approval`, JSON.stringify(putBody)));
+  expect([putApproved.spec.usages, putApproved.status.certificate, putApproved.status.conditions?.[0].lastUpdateTime, putApproved.status.conditions?.[0].reason]).to.deep.equal([['client auth'], b64(certificate), '2020-01-01T00:00:00Z', 'KubectlApprove']);
+  // A strategic merge patch and an apply of /status: the Approved condition as it was.
+  const smp = answered<Csr>(await s('PATCH', `${C}/early/status`, JSON.stringify({ status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Other' }, { type: 'Failed', status: 'True', reason: 'F' }] } }), 'application/strategic-merge-patch+json'));
+  expect(smp.status.conditions?.map((c) => [c.type, c.reason, c.lastUpdateTime === undefined])).to.deep.equal([['Approved', 'KubectlApprove', false], ['Failed', 'F', false]]);
+  const applied = await s('PATCH', `${C}/early/status?fieldManager=me&force=true`, JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'early' }, status: { conditions: [{ type: 'Approved', status: 'True' }, { type: 'Failed', status: 'True', reason: 'G' }] } }), 'application/apply-patch+yaml');
+  expect(answered<Csr>(applied).status.conditions?.map((c) => [c.type, c.reason])).to.deep.equal([['Approved', 'KubectlApprove'], ['Failed', 'G']]);
+  // A JSON patch of the object: the spec stays.
+  expect(answered<Csr>(await s('PATCH', `${C}/early`, JSON.stringify([{ op: 'replace', path: '/spec/signerName', value: 'x.y/z' }]), 'application/json-patch+json')).spec.signerName).to.equal('example.com/signer');
   // Field selectors: spec.signerName and the metadata ones.
   answered(await s('POST', C, csr('other', { signerName: 'other.io/signer', expirationSeconds: 7200 })), 201);
   const names = async (selector: string): Promise<string[]> => answered<{ items: Csr[] }>(await s('GET', `${C}?fieldSelector=${encodeURIComponent(selector)}`)).items.map((i) => i.metadata.name);
@@ -158,7 +170,7 @@ async function run(send: Send): Promise<void> {
   expect(table.columnDefinitions.map((c) => c.name)).to.deep.equal(['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']);
   expect(table.rows.map((r) => [r.cells[0], ...r.cells.slice(2)])).to.deep.equal([
     ['bobs', 'example.com/signer', 'bob', '<none>', 'Approved,Issued'],
-    ['early', 'example.com/signer', 'root', '<none>', 'Pending,Issued'],
+    ['early', 'example.com/signer', 'root', '<none>', 'Approved,Failed,Issued'],
     ['mine', 'example.com/signer', 'alice', '10m', 'Approved,Failed,Issued'],
     ['other', 'other.io/signer', 'root', '120m', 'Pending'],
   ]);

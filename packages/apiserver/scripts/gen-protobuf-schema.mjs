@@ -44,7 +44,7 @@ const packages = {
 };
 const scalars = new Set(['string', 'int32', 'int64', 'bool', 'bytes', 'double', 'float', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64']);
 /** Messages with a JSON form of their own. */
-const special = { 'meta.Time': 'time', 'meta.MicroTime': 'time', 'resource.Quantity': 'quantity', 'intstr.IntOrString': 'intstr', 'runtime.RawExtension': 'raw', 'meta.FieldsV1': 'raw', 'meta.Duration': 'duration' };
+const special = { 'meta.Time': 'time', 'meta.MicroTime': 'time', 'resource.Quantity': 'quantity', 'intstr.IntOrString': 'intstr', 'runtime.RawExtension': 'raw', 'meta.FieldsV1': 'raw', 'meta.Duration': 'duration', 'authentication.ExtraValue': 'strings', 'authorization.ExtraValue': 'strings', 'certificates.ExtraValue': 'strings' };
 
 const messages = {};
 for (const [short, file] of Object.entries(files)) {
