@@ -49,6 +49,8 @@ async function run(send: Send): Promise<void> {
   });
   expect(created.status).to.deep.equal({});
   expect(created.metadata.generation).to.equal(undefined);
+  // The strategy resets spec and status: a create records no managed fields, and updates are not tracked after.
+  expect((created.metadata as Json).managedFields).to.equal(undefined);
   for (const [name, pem] of [['rsa', rsaRequest], ['ed', ed25519Request]]) answered(await s('POST', `${C}?dryRun=All`, csr(name, { request: b64(pem) })), 201);
 
   // The request: PEM of the right type, DER, signature.
@@ -156,6 +158,11 @@ async function run(send: Send): Promise<void> {
   expect(answered<Csr>(applied).status.conditions?.map((c) => [c.type, c.reason])).to.deep.equal([['Approved', 'KubectlApprove'], ['Failed', 'G']]);
   // A JSON patch of the object: the spec stays.
   expect(answered<Csr>(await s('PATCH', `${C}/early`, JSON.stringify([{ op: 'replace', path: '/spec/signerName', value: 'x.y/z' }]), 'application/json-patch+json')).spec.signerName).to.equal('example.com/signer');
+  expect((answered<Csr>(await s('GET', `${C}/bobs`)).metadata as Json).managedFields).to.equal(undefined);
+  // The first apply credits the existing fields to before-first-apply (through the subresource applied to).
+  const conflict = await s('PATCH', `${C}/bobs/approval?fieldManager=ap`, JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'bobs' }, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'X' }] } }), 'application/apply-patch+yaml');
+  expect([conflict.status, conflict.message]).to.deep.equal([409, 'Apply failed with 1 conflict: conflict with "before-first-apply" with subresource "approval" using certificates.k8s.io/v1: .status.conditions[type="Approved"].reason']);
+
   // Field selectors: spec.signerName and the metadata ones.
   answered(await s('POST', C, csr('other', { signerName: 'other.io/signer', expirationSeconds: 7200 })), 201);
   const names = async (selector: string): Promise<string[]> => answered<{ items: Csr[] }>(await s('GET', `${C}?fieldSelector=${encodeURIComponent(selector)}`)).items.map((i) => i.metadata.name);

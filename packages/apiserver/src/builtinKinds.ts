@@ -6,7 +6,7 @@
  *
  * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
- * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts,
+ * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, CertificateSigningRequests in certificateKinds.ts, Events in eventKinds.ts,
  * Endpoints and EndpointSlices in endpointKinds.ts, ResourceQuotas in resourceQuotaKinds.ts, LimitRanges in
  * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
