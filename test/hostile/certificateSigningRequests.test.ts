@@ -185,7 +185,7 @@ async function run(send: Send): Promise<void> {
   // Watch: the events of one request.
   const list = answered<{ metadata: { resourceVersion: string } }>(await s('GET', C));
   answered(await s('PATCH', `${C}/other/approval`, JSON.stringify({ status: { conditions: [{ type: 'Denied', status: 'True', reason: 'No' }] } }), merge));
-  answered(await s('DELETE', `${C}/other`));
+  expect(answered<{ kind: string; status?: string }>(await s('DELETE', `${C}/other`))).to.include({ kind: 'Status', status: 'Success' });
   const watched = await s('GET', `${C}?watch=true&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=1&fieldSelector=metadata.name%3Dother`);
   const events = watched.text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: Csr });
   expect(events.map((e) => [e.type, e.object.status.conditions?.map((c) => c.type) ?? []])).to.deep.equal([['MODIFIED', ['Denied']], ['DELETED', ['Denied']]]);
@@ -203,6 +203,20 @@ async function run(send: Send): Promise<void> {
   refused(await s('POST', C, csr('nulls', { usages: null, signerName: null, expirationSeconds: null })), invalidName('nulls', '[spec.usages: Required value, spec.signerName: Required value]'));
   const huge = await s('POST', C, csr('huge', { expirationSeconds: 1e12 }));
   expect([huge.status, huge.message]).to.deep.equal([400, 'CertificateSigningRequest in version "v1" cannot be handled as a CertificateSigningRequest: json: cannot unmarshal number 1000000000000 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32']);
+  // Wrong types: the decoder's words.
+  const decodeError = async (body: string, message: string): Promise<void> => {
+    const a = await s('POST', C, body);
+    expect([a.status, a.message], a.text).to.deep.equal([400, `CertificateSigningRequest in version "v1" cannot be handled as a CertificateSigningRequest: ${message}`]);
+  };
+  await decodeError(csr('types', { usages: 'client auth' }), 'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.usages of type []v1.KeyUsage');
+  await decodeError(csr('types', { expirationSeconds: '600' }), 'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32');
+  await decodeError(csr('types', { extra: { k: 'v' } }), 'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.extra of type v1.ExtraValue');
+  await decodeError(csr('types', {}, { status: { conditions: [{ type: 5 }] } }), 'json: cannot unmarshal number into Go struct field CertificateSigningRequestCondition.status.conditions.type of type v1.RequestConditionType');
+  // generateName, and a PUT without a resourceVersion (the strategy allows unconditional updates).
+  const generated = answered<Csr>(await s('POST', C, JSON.stringify({ ...JSON.parse(csr('')) as Json, metadata: { generateName: 'gen-' } })), 201);
+  expect(generated.metadata.name).to.match(/^gen-[a-z0-9]{5}$/);
+  const { resourceVersion: _rv, ...meta } = generated.metadata;
+  expect(answered<Csr>(await s('PUT', `${C}/${generated.metadata.name}`, JSON.stringify({ ...generated, metadata: { ...meta, labels: { l: 'v' } } }))).metadata).to.have.nested.property('labels.l', 'v');
 }
 
 describeOnBothServers('certificates.k8s.io/v1 CertificateSigningRequests', run);
