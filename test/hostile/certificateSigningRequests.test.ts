@@ -8,7 +8,7 @@
 // server runs the same test). Requests act as impersonated users, whom both servers name alike.
 import { expect } from 'chai';
 import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
-import { certificate, ecRequest, ed25519Request, rsaRequest } from './fixtures/certificateRequests.js';
+import { certificate, ecRequest, ed25519Request, rsaRequest } from '../../packages/apiserver/test/fixtures/certificateRequests.js';
 
 const C = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 type Json = Record<string, unknown>;
@@ -111,6 +111,9 @@ async function run(send: Send): Promise<void> {
   refused(await s('PATCH', `${C}/mine/status`, JSON.stringify({ status: { certificate: b64(ecRequest) } }), merge), invalidName('mine', 'status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "CERTIFICATE REQUEST"'));
   refused(await s('PATCH', `${C}/mine/status`, JSON.stringify({ status: { certificate: b64(certificate.replace('-----\n', '-----\nA: b\n\n')) } }), merge), invalidName('mine', 'status.certificate: Invalid value: "<certificate data>": no PEM block headers are permitted'));
   refused(await s('PATCH', `${C}/mine/status`, JSON.stringify({ status: { certificate: b64('-----BEGIN CERTIFICATE-----\nZ2FyYmFnZQ==\n-----END CERTIFICATE-----\n') } }), merge), invalidName('mine', 'status.certificate: Invalid value: "<certificate data>": x509: malformed certificate'));
+  refused(await s('PATCH', `${C}/mine/status`, JSON.stringify({ status: { certificate: b64('-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n') } }), merge), invalidName('mine', 'status.certificate: Invalid value: "<certificate data>": found CERTIFICATE PEM block containing 0 certificates'));
+  const certDer = Buffer.from(certificate.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  answered(await s('PATCH', `${C}/mine/status?dryRun=All`, JSON.stringify({ status: { certificate: b64(`-----BEGIN CERTIFICATE-----\n${Buffer.concat([certDer, certDer]).toString('base64')}\n-----END CERTIFICATE-----\n`) } }), merge));
   const issued = answered<Csr>(await s('PATCH', `${C}/mine/status`, JSON.stringify({ spec: { usages: ['server auth'] }, status: { certificate: b64(certificate), conditions: [{ type: 'Approved', status: 'True', reason: 'Changed' }] } }), merge));
   expect([issued.spec.usages, issued.status.certificate, issued.status.conditions]).to.deep.equal([['client auth'], b64(certificate), [condition]]);
   refused(await s('PATCH', `${C}/mine/status`, JSON.stringify({ status: { certificate: b64(certificate + certificate) } }), merge), invalidName('mine', 'status.certificate: Forbidden: updates may not modify existing certificate content'));

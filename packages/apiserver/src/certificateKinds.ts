@@ -212,6 +212,9 @@ function prepareForCreate(o: KubeObject, ctx: WriteContext | undefined): void {
   o.status = {};
 }
 
+/** The write's time (RFC 3339, in seconds). */
+const nowOf = (ctx: WriteContext | undefined): string => ctx?.now ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 /** `populateConditionTimestamps`: a condition's missing update time is now, its missing transition time the old one of its type and status (else now). */
 function populateConditionTimestamps(o: KubeObject, old: KubeObject, now: string): void {
   const before = conditionsOf(old);
@@ -234,7 +237,7 @@ function prepareStatus(o: KubeObject, old: KubeObject, ctx: WriteContext | undef
     const list = statusOf(o).conditions as unknown[];
     indices.forEach((at, k) => { list[at] = cloneJSON(oldOnes[k]); });
   }
-  populateConditionTimestamps(o, old, ctx?.now ?? new Date().toISOString());
+  populateConditionTimestamps(o, old, nowOf(ctx));
 }
 
 /** The Forbidden answer of an admission plugin (`admission.NewForbidden`). */
@@ -305,7 +308,7 @@ function certificateSigningRequest(authorize: Authorize | undefined): BuiltinSpe
       approval: {
         // csrApprovalStrategy: the new conditions (their times given), everything else of spec and status from the old object.
         prepareForUpdate: (o, old, ctx) => {
-          populateConditionTimestamps(o, old, ctx?.now ?? new Date().toISOString());
+          populateConditionTimestamps(o, old, nowOf(ctx));
           const conditions = statusOf(o).conditions;
           if (old.spec === undefined) delete o.spec;
           else o.spec = cloneJSON(old.spec);
