@@ -6,7 +6,7 @@
  *
  * Fields a kind's published schema (builtinSchemas.ts) does not know are dropped, as decoding into the
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
- * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts,
+ * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, CertificateSigningRequests in certificateKinds.ts, Events in eventKinds.ts,
  * Endpoints and EndpointSlices in endpointKinds.ts, ResourceQuotas in resourceQuotaKinds.ts, LimitRanges in
  * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), Services,
  * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
@@ -48,7 +48,12 @@ export const createdAtColumn: BuiltinColumn = { def: { name: 'Created At', type:
 /** How a subresource that writes the object itself prepares and validates an update (the apiserver's strategy for it). */
 export interface SubresourceStrategy {
   /** Keeps of the new object what the subresource may change, the rest from the old one. */
-  prepareForUpdate(o: KubeObject, old: KubeObject): void;
+  prepareForUpdate(o: KubeObject, old: KubeObject, ctx?: WriteContext): void;
+  /**
+   * Whether `prepareForUpdate` leaves the status the subresource writes (a CertificateSigningRequest's
+   * `approval`, its conditions). @defaultValue false: the old status is put back afterwards
+   */
+  writesStatus?: boolean;
   /** The errors after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
   validateUpdate(o: KubeObject, old: KubeObject): FieldError[];
 }
@@ -95,7 +100,7 @@ export interface BuiltinSpec {
   /** The member whose changes bump the generation. @defaultValue `spec` */
   generationField?: string;
   /** The strategy's `PrepareForCreate`; `warnings` takes what it warns about (the pod's AppArmor version skew). */
-  prepareForCreate?: (o: KubeObject, warnings: string[]) => void;
+  prepareForCreate?: (o: KubeObject, warnings: string[], ctx: WriteContext) => void;
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
@@ -134,7 +139,7 @@ export interface BuiltinSpec {
   /** A status write keeps the old labels, as the Deployment status strategy does (`newDeployment.Labels = oldDeployment.Labels`). */
   statusKeepsLabels?: boolean;
   /** What the kind's status strategy drops of a status write (fields of features that are off: `dropDisabledStatusFields`). */
-  dropStatusFields?: (o: KubeObject, old: KubeObject) => void;
+  dropStatusFields?: (o: KubeObject, old: KubeObject, ctx: WriteContext) => void;
   /**
    * Validation of a `/status` write, in place of `validate` and `validateUpdate`: the whole list, given the
    * errors of `ValidateObjectMetaUpdate` (`meta`) to place where the kind's function places them.
@@ -163,6 +168,11 @@ export interface BuiltinSpec {
   allowCreateOnUpdate?: boolean;
   /** {@link ResourceType.admit}: the kind's in-tree validating admission (the `Priority` plugin on PriorityClasses). */
   admit?: (o: KubeObject, old: KubeObject | undefined) => void;
+  /**
+   * The kind's in-tree validating admission of every write, subresources included (`ctx.subresource`),
+   * with the request's user (the certificate approval and signing plugins).
+   */
+  admitAll?: (o: KubeObject, old: KubeObject | undefined, ctx: WriteContext) => void;
   /** {@link ResourceType.refuseDeletion}: the REST's `Delete` override (system PriorityClasses). */
   refuseDeletion?: (name: string) => void;
   /** {@link ResourceType.deprecationWarning}: the Warning of a deprecated kind (core/v1 Endpoints). */
@@ -244,6 +254,7 @@ export class BuiltinResourceType implements ResourceType {
   admit(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void {
     // The in-tree plugins leave subresources alone.
     if (ctx.subresource === '') this.spec.admit?.(object, old);
+    this.spec.admitAll?.(object, old, ctx);
   }
 
   fromStorage(stored: KubeObject): KubeObject {
@@ -385,13 +396,13 @@ export class BuiltinResourceType implements ResourceType {
 
   prepareForCreate(object: KubeObject, ctx: WriteContext): void {
     if (this.spec.generation === true) object.metadata.generation = 1;
-    this.spec.prepareForCreate?.(object, ctx.warnings);
+    this.spec.prepareForCreate?.(object, ctx.warnings, ctx);
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
     // The kind's rules (and a pod's admission plugins) run first: the generation counts the spec they leave.
     if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
-    else this.subresourceStrategy(ctx)?.prepareForUpdate(object, old);
+    else this.subresourceStrategy(ctx)?.prepareForUpdate(object, old, ctx);
     const field = this.spec.generationField ?? 'spec';
     if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object[field], old[field])) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
@@ -413,7 +424,9 @@ export class BuiltinResourceType implements ResourceType {
       }
       if (status === undefined) delete object.status;
       else object.status = status;
-      this.spec.dropStatusFields?.(object, old);
+      this.spec.dropStatusFields?.(object, old, ctx);
+    } else if (this.subresourceStrategy(ctx)?.writesStatus === true) {
+      // The subresource's strategy has placed the status.
     } else if (old.status === undefined) {
       delete object.status;
     } else {

@@ -9,6 +9,7 @@ import type { ReplicasPathMappings } from './managedFields/scaleHandler.js';
 import type { FieldError, GroupResource, KubeError, KubeObject } from '@kubekit/core';
 import type { TypeNode } from './managedFields/schema.js';
 import type { StoredResource } from './storage/objectStore.js';
+import type { UserInfo } from './rbacAuthorizer.js';
 
 /** A field set: field label → value, or a getter computing one field on demand. */
 export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
@@ -116,6 +117,8 @@ export interface WriteContext {
   subresource: string;
   /** The current time (RFC 3339), for timestamps. */
   now: string;
+  /** Who the request acts as (a CertificateSigningRequest's requestor). @defaultValue unknown */
+  user?: UserInfo;
 }
 
 /**

@@ -18,6 +18,8 @@ import { policyResourceTypes } from './policyKinds.js';
 import { autoscalingResourceTypes } from './autoscalingKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
 import { nodeResourceTypes } from './nodeKinds.js';
+import { certificateResourceTypes } from './certificateKinds.js';
+import { RbacAuthorizer } from './rbacAuthorizer.js';
 import { endpointResourceTypes } from './endpointKinds.js';
 import { limitRangeResourceTypes } from './limitRangeKinds.js';
 import { LimitRanger } from './limitRanger.js';
@@ -227,7 +229,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
   const [quotaType] = resourceQuotaResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({

@@ -57,6 +57,16 @@ describe('decodeProtobuf', () => {
     expect(pc).to.deep.equal({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'batch-low' }, value: -5, description: 'low', preemptionPolicy: 'Never' });
   });
 
+  it('decodes a CertificateSigningRequest: its request bytes as the base64 JSON carries them, a map of string lists', () => {
+    const pem = '-----BEGIN CERTIFICATE REQUEST-----\n';
+    const spec = [...field(1, pem), ...field(7, 'example.com/signer'), ...vfield(8, 600), ...field(5, 'client auth'), ...field(6, [...field(1, 'k'), ...field(2, field(1, 'v'))])];
+    const csr = decodeProtobuf(envelope('certificates.k8s.io/v1', 'CertificateSigningRequest', [...field(1, field(1, 'c')), ...field(2, spec)]));
+    expect(csr).to.deep.equal({
+      apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'c' },
+      spec: { request: Buffer.from(pem).toString('base64'), signerName: 'example.com/signer', expirationSeconds: 600, usages: ['client auth'], extra: { k: ['v'] } },
+    });
+  });
+
   it('decodes a ValidatingAdmissionPolicyBinding, the rules Go embeds inline merged into their parent', () => {
     const rule = [...field(1, 'configmaps'), ...field(2, [...field(1, 'CREATE'), ...field(2, [...field(1, ''), ...field(2, 'v1'), ...field(3, 'configmaps'), ...field(4, '*')])])];
     const spec = [...field(1, 'p'), ...field(2, [...field(1, 'limits'), ...field(4, 'Deny')]), ...field(3, [...field(3, rule), ...field(7, 'Exact')]), ...field(4, 'Deny'), ...field(4, 'Audit')];

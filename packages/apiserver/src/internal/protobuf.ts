@@ -253,7 +253,7 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
 }
 
 /** The API groups whose kinds may arrive as protobuf. */
-export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
+export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
 
 /**
  * Pointer fields (`*int32`, `*bool`) whose zero value is meaningful: kept when the wire carries a zero (an
@@ -280,12 +280,16 @@ function scalar(r: Reader, type: string, wireType: number): unknown {
 function special(kind: string, bytes: Uint8Array): unknown {
   const r = sub(bytes);
   const fields = new Map<number, unknown>();
+  // An ExtraValue (`[]string` in Go, a message with repeated `items` on the wire): its JSON is the list.
+  const items: string[] = [];
   r.each((f, w) => {
-    if (w === 0) fields.set(f, r.signedVarint());
+    if (kind === 'strings' && f === 1 && w === 2) items.push(Buffer.from(r.bytes()).toString('utf8'));
+    else if (w === 0) fields.set(f, r.signedVarint());
     else if (w === 2) fields.set(f, r.bytes());
     else return false;
     return true;
   });
+  if (kind === 'strings') return items;
   const text = (f: number): string => Buffer.from((fields.get(f) as Uint8Array | undefined) ?? new Uint8Array()).toString('utf8');
   switch (kind) {
     case 'time': {

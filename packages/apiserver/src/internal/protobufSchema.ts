@@ -5,7 +5,7 @@
 export type ProtobufField = readonly [number, string, string, number];
 
 /** The messages with a JSON form of their own. */
-export const protobufSpecialMessages: Readonly<Record<string, string>> = {"meta.Time":"time","meta.MicroTime":"time","resource.Quantity":"quantity","intstr.IntOrString":"intstr","runtime.RawExtension":"raw","meta.FieldsV1":"raw","meta.Duration":"duration"};
+export const protobufSpecialMessages: Readonly<Record<string, string>> = {"meta.Time":"time","meta.MicroTime":"time","resource.Quantity":"quantity","intstr.IntOrString":"intstr","runtime.RawExtension":"raw","meta.FieldsV1":"raw","meta.Duration":"duration","authentication.ExtraValue":"strings","authorization.ExtraValue":"strings","certificates.ExtraValue":"strings"};
 
 /** The top-level message of each kind, by `apiVersion/kind`. */
 export const protobufKinds: Readonly<Record<string, string>> = {
@@ -43,6 +43,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "authentication.k8s.io/v1/TokenRequest": "authentication.TokenRequest",
   "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview",
   "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass",
+  "certificates.k8s.io/v1/CertificateSigningRequest": "certificates.CertificateSigningRequest",
   "events.k8s.io/v1/Event": "events.Event",
   "discovery.k8s.io/v1/EndpointSlice": "discovery.EndpointSlice",
   "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.HorizontalPodAutoscaler",
@@ -96,7 +97,6 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "apps.StatefulSetStatus": [[1,"observedGeneration","int64",0],[2,"replicas","int32",0],[3,"readyReplicas","int32",0],[4,"currentReplicas","int32",0],[5,"updatedReplicas","int32",0],[6,"currentRevision","string",0],[7,"updateRevision","string",0],[9,"collisionCount","int32",0],[10,"conditions","apps.StatefulSetCondition",1],[11,"availableReplicas","int32",0]],
   "apps.StatefulSetUpdateStrategy": [[1,"type","string",0],[2,"rollingUpdate","apps.RollingUpdateStatefulSetStrategy",0]],
   "authentication.BoundObjectReference": [[1,"kind","string",0],[2,"apiVersion","string",0],[3,"name","string",0],[4,"uID","string",0]],
-  "authentication.ExtraValue": [[1,"items","string",1]],
   "authentication.SelfSubjectReview": [[1,"metadata","meta.ObjectMeta",0],[2,"status","authentication.SelfSubjectReviewStatus",0]],
   "authentication.SelfSubjectReviewStatus": [[1,"userInfo","authentication.UserInfo",0]],
   "authentication.TokenRequest": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","authentication.TokenRequestSpec",0],[3,"status","authentication.TokenRequestStatus",0]],
@@ -106,7 +106,6 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "authentication.TokenReviewSpec": [[1,"token","string",0],[2,"audiences","string",1]],
   "authentication.TokenReviewStatus": [[1,"authenticated","bool",0],[2,"user","authentication.UserInfo",0],[4,"audiences","string",1],[3,"error","string",0]],
   "authentication.UserInfo": [[1,"username","string",0],[2,"uid","string",0],[3,"groups","string",1],[4,"extra","map:authentication.ExtraValue",0]],
-  "authorization.ExtraValue": [[1,"items","string",1]],
   "authorization.FieldSelectorAttributes": [[1,"rawSelector","string",0],[2,"requirements","meta.FieldSelectorRequirement",1]],
   "authorization.LabelSelectorAttributes": [[1,"rawSelector","string",0],[2,"requirements","meta.LabelSelectorRequirement",1]],
   "authorization.LocalSubjectAccessReview": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","authorization.SubjectAccessReviewSpec",0],[3,"status","authorization.SubjectAccessReviewStatus",0]],
@@ -164,6 +163,10 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "batch.SuccessPolicy": [[1,"rules","batch.SuccessPolicyRule",1]],
   "batch.SuccessPolicyRule": [[1,"succeededIndexes","string",0],[2,"succeededCount","int32",0]],
   "batch.UncountedTerminatedPods": [[1,"succeeded","string",1],[2,"failed","string",1]],
+  "certificates.CertificateSigningRequest": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","certificates.CertificateSigningRequestSpec",0],[3,"status","certificates.CertificateSigningRequestStatus",0]],
+  "certificates.CertificateSigningRequestCondition": [[1,"type","string",0],[6,"status","string",0],[2,"reason","string",0],[3,"message","string",0],[4,"lastUpdateTime","meta.Time",0],[5,"lastTransitionTime","meta.Time",0]],
+  "certificates.CertificateSigningRequestSpec": [[1,"request","bytes",0],[7,"signerName","string",0],[8,"expirationSeconds","int32",0],[5,"usages","string",1],[2,"username","string",0],[3,"uid","string",0],[4,"groups","string",1],[6,"extra","map:certificates.ExtraValue",0]],
+  "certificates.CertificateSigningRequestStatus": [[1,"conditions","certificates.CertificateSigningRequestCondition",1],[2,"certificate","bytes",0]],
   "core.AWSElasticBlockStoreVolumeSource": [[1,"volumeID","string",0],[2,"fsType","string",0],[3,"partition","int32",0],[4,"readOnly","bool",0]],
   "core.Affinity": [[1,"nodeAffinity","core.NodeAffinity",0],[2,"podAffinity","core.PodAffinity",0],[3,"podAntiAffinity","core.PodAntiAffinity",0]],
   "core.AppArmorProfile": [[1,"type","string",0],[2,"localhostProfile","string",0]],

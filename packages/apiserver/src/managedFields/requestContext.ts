@@ -76,6 +76,17 @@ function statusResetPaths(type: ResourceType): string[][] {
 function resetFields(type: ResourceType, subresource: string): FieldSet | undefined {
   if (!type.names.status) return undefined;
   const set = new FieldSet();
+  if (type.names.group === 'certificates.k8s.io' && type.names.resource === 'certificatesigningrequests') {
+    // csrStrategy, csrStatusStrategy and csrApprovalStrategy: a create records no field but metadata ones,
+    // so a request created without them is never tracked by updates after (`skipNonAppliedManager`).
+    const paths = subresource === '' ? [['spec'], ['status']] : subresource === 'status' ? [['spec'], ['status', 'conditions']] : [['spec'], ['status', 'certificate']];
+    for (const path of paths) {
+      let node = set;
+      for (const k of path) node = node.child(`f:${k}`);
+      node.member = true;
+    }
+    return set;
+  }
   // A namespace's finalize strategy resets the status too (namespaceFinalizeStrategy.GetResetFields).
   if (subresource === '' || (type.names.group === '' && type.names.resource === 'namespaces' && subresource === 'finalize')) {
     set.child('f:status').member = true;
