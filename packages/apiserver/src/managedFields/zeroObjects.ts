@@ -35,6 +35,7 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/IngressClass': () => ({ spec: {} }),
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
   'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
+  'node.k8s.io/v1/RuntimeClass': () => ({ handler: '' }),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': () => ({ spec: {}, status: {} }),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': () => ({ spec: {} }),
   'discovery.k8s.io/v1/EndpointSlice': () => ({ addressType: '', endpoints: null, ports: null }),
