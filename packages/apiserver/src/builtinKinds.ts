@@ -8,9 +8,10 @@
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
  * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, Events in eventKinds.ts,
  * Endpoints and EndpointSlices in endpointKinds.ts, ResourceQuotas in resourceQuotaKinds.ts, LimitRanges in
- * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), Services,
- * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
- * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
+ * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), RuntimeClasses in
+ * runtimeClassKinds.ts (their admission plugin in runtimeClassAdmission.ts; the pod plugins before it in
+ * podAdmission.ts), Services, ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in
+ * builtinServiceKinds.ts; each is a {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
