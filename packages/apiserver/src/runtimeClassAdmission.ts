@@ -18,7 +18,7 @@ import { bucketOf, storeKey, type ObjectStore } from './storage/objectStore.js';
 const runtimeClassesBucket = bucketOf({ group: 'node.k8s.io', resource: 'runtimeclasses' });
 
 /** A toleration as Go holds it: the five members of `core.Toleration` (absent ones zero). */
-interface Toleration {
+export interface Toleration {
   key: string;
   operator: string;
   value: string;
@@ -28,7 +28,8 @@ interface Toleration {
   json: unknown;
 }
 
-function toleration(t: unknown): Toleration {
+/** A toleration of a pod or class as Go decodes it. */
+export function toleration(t: unknown): Toleration {
   const o = isObject(t) ? t : {};
   return { key: str(o.key), operator: str(o.operator), value: str(o.value), effect: str(o.effect), seconds: typeof o.tolerationSeconds === 'number' ? o.tolerationSeconds : undefined, json: t };
 }
@@ -37,7 +38,7 @@ const sameToleration = (a: Toleration, b: Toleration): boolean =>
   a.key === b.key && a.operator === b.operator && a.value === b.value && a.effect === b.effect && a.seconds === b.seconds;
 
 /** `isSuperset`: whether `ss` tolerates everything `t` does. */
-function isSuperset(ss: Toleration, t: Toleration): boolean {
+export function isSuperset(ss: Toleration, t: Toleration): boolean {
   if (sameToleration(ss, t)) return true;
   // An empty key with Exists matches every key.
   if (t.key !== ss.key && (ss.key !== '' || ss.operator !== 'Exists')) return false;
@@ -50,7 +51,7 @@ function isSuperset(ss: Toleration, t: Toleration): boolean {
 }
 
 /** `MergeTolerations`: both lists in order, less each toleration another one (kept or later) tolerates a superset of. */
-function mergeTolerations(first: unknown[], second: unknown[]): unknown[] {
+export function mergeTolerations(first: unknown[], second: unknown[]): unknown[] {
   const all = [...first, ...second].map(toleration);
   const merged: Toleration[] = [];
   all.forEach((t, i) => {
