@@ -30,12 +30,13 @@ import { certificateResourceTypes } from '../src/certificateKinds.ts';
 import { eventResourceTypes } from '../src/eventKinds.ts';
 import { endpointResourceTypes } from '../src/endpointKinds.ts';
 import { schedulingResourceTypes } from '../src/schedulingKinds.ts';
+import { runtimeClassResourceTypes } from '../src/runtimeClassKinds.ts';
 import { resourceQuotaResourceTypes } from '../src/resourceQuotaKinds.ts';
 import { limitRangeResourceTypes } from '../src/limitRangeKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

@@ -24,6 +24,7 @@ const files = {
   authentication: join(apiDir, 'authentication/v1/generated.proto'),
   scheduling: join(apiDir, 'scheduling/v1/generated.proto'),
   certificates: join(apiDir, 'certificates/v1/generated.proto'),
+  node: join(apiDir, 'node/v1/generated.proto'),
   events: join(apiDir, 'events/v1/generated.proto'),
   discovery: join(apiDir, 'discovery/v1/generated.proto'),
   autoscaling: join(apiDir, 'autoscaling/v1/generated.proto'),
@@ -35,7 +36,7 @@ const files = {
   runtime: join(machineryDir, 'pkg/runtime/generated.proto'),
 };
 const packages = {
-  'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking', 'k8s.io.api.scheduling.v1': 'scheduling', 'k8s.io.api.certificates.v1': 'certificates', 'k8s.io.api.events.v1': 'events', 'k8s.io.api.discovery.v1': 'discovery',
+  'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking', 'k8s.io.api.scheduling.v1': 'scheduling', 'k8s.io.api.node.v1': 'node', 'k8s.io.api.certificates.v1': 'certificates', 'k8s.io.api.events.v1': 'events', 'k8s.io.api.discovery.v1': 'discovery',
   'k8s.io.api.autoscaling.v1': 'autoscaling', 'k8s.io.api.autoscaling.v2': 'autoscalingv2',
   'k8s.io.api.admissionregistration.v1': 'admissionregistration',
   'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
@@ -82,6 +83,7 @@ const kinds = {
   'authentication.k8s.io/v1/TokenReview': 'authentication.TokenReview', 'authentication.k8s.io/v1/TokenRequest': 'authentication.TokenRequest', 'authentication.k8s.io/v1/SelfSubjectReview': 'authentication.SelfSubjectReview',
   'scheduling.k8s.io/v1/PriorityClass': 'scheduling.PriorityClass',
   'certificates.k8s.io/v1/CertificateSigningRequest': 'certificates.CertificateSigningRequest',
+  'node.k8s.io/v1/RuntimeClass': 'node.RuntimeClass',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',
@@ -104,7 +106,7 @@ while (queue.length > 0) {
 // key selector's LocalObjectReference): the Go struct of the message has no JSON member of that name, its
 // members are the embedded message's. Their JSON name is written as '' (the decoder merges them).
 const goJSON = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-go-json.json'), 'utf8'));
-const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
+const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
 const out = {};
 for (const name of [...reachable].sort()) {
   const [pkg, short] = name.split('.');

@@ -8,9 +8,10 @@
  * apiserver's Go types drops them, and reported per `fieldValidation`; there is no controller behind
  * them (Pods are never scheduled or run). The workload kinds are in builtinWorkloads.ts, Nodes in nodeKinds.ts, CertificateSigningRequests in certificateKinds.ts, Events in eventKinds.ts,
  * Endpoints and EndpointSlices in endpointKinds.ts, ResourceQuotas in resourceQuotaKinds.ts, LimitRanges in
- * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), Services,
- * ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in builtinServiceKinds.ts; each is a
- * {@link BuiltinSpec} served by {@link BuiltinResourceType}.
+ * limitRangeKinds.ts (their admission plugins in quotaAdmission.ts and limitRanger.ts), RuntimeClasses in
+ * runtimeClassKinds.ts (their admission plugin in runtimeClassAdmission.ts; the pod plugins before it in
+ * podAdmission.ts), Services, ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in
+ * builtinServiceKinds.ts; each is a {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
@@ -21,8 +22,7 @@ import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
-import { admitPodPriority, admitPodPriorityOnUpdate, admitPodRuntimeClass, admitPodTolerations, defaultPod, initialPodStatus } from './podDefaults.js';
-import type { PriorityClassLister } from './internal/priorityClassLister.js';
+import { defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
@@ -602,11 +602,8 @@ function readinessGates(o: KubeObject): string {
   return `${ready}/${gates.length}`;
 }
 
-/**
- * The built-in kinds, each in its one served version (`classes`: the stored PriorityClasses, which the
- * `Priority` admission plugin gives pods from; none without).
- */
-export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinResourceType[] {
+/** The built-in kinds, each in its one served version. */
+export function builtinResourceTypes(): BuiltinResourceType[] {
   return [
     new BuiltinResourceType({
       names: { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameValidation: 'label' },
@@ -713,18 +710,10 @@ export function builtinResourceTypes(classes?: PriorityClassLister): BuiltinReso
       // Pods have a generation since 1.34 (PodObservedGenerationTracking): 1 on create, +1 per spec change.
       generation: true,
       defaults: defaultPod,
+      // The status a new pod gets (the admission plugins, podAdmission.ts and runtimeClassAdmission.ts, ran before).
       prepareForCreate: (o, warnings) => {
-        // The admission plugins every cluster runs on pods, then the status a new pod gets.
-        admitPodPriority(o, classes);
-        admitPodRuntimeClass(o);
-        admitPodTolerations(o);
         o.status = initialPodStatus(o);
         applyAppArmorVersionSkew(o, warnings);
-      },
-      // The same admission plugins on an update of the pod itself, before the strategy compares specs.
-      prepareForUpdate: (o, old) => {
-        admitPodPriorityOnUpdate(o, old);
-        admitPodTolerations(o);
       },
       // ValidatePodUpdate runs ValidateObjectMeta on the new pod as well.
       updateValidatesMeta: true,

@@ -242,19 +242,6 @@ export function admitPodPriority(pod: KubeObject, classes: PriorityClassLister |
 }
 
 /**
- * The `RuntimeClass` admission plugin on a pod being created: the class a pod names must exist, and the
- * embedded server serves none (node.k8s.io), so any name is refused as the plugin refuses a missing one.
- * An empty name fails the plugin's lookup itself: the apiserver's 500 without a reason.
- */
-export function admitPodRuntimeClass(pod: KubeObject): void {
-  const spec = childObject(pod as JSONObject, 'spec');
-  const name = spec.runtimeClassName;
-  if (name === undefined || name === null) return;
-  if (name === '') throw new KubeError('Unknown', 'resource name may not be empty');
-  throw new KubeError('Forbidden', `pods ${JSON.stringify(pod.metadata.name ?? '')} is forbidden: pod rejected: RuntimeClass ${JSON.stringify(String(name))} not found`, { details: { name: pod.metadata.name ?? '', kind: 'pods' } });
-}
-
-/**
  * The `Priority` admission plugin on a pod being updated: a pod that leaves out its priority or
  * preemption policy keeps the old one (other values are left to update validation, which refuses them).
  */

@@ -7,7 +7,7 @@
  *
  * Go walks the `limits` and `requests` maps in no fixed order; kubekit walks each in key order.
  */
-import { FieldPath, canonicalQuantity, decimalOfWritten, forbidden, invalid, quantityDecimal, required, type FieldError, type QuantityDecimal } from '@kubekit/core';
+import { FieldPath, canonicalQuantity, decimalOfWritten, forbidden, invalid, notSupported, quantityDecimal, required, type FieldError, type QuantityDecimal } from '@kubekit/core';
 import { isQualifiedName } from '@kubekit/selectors';
 import { isObject } from './internal/own.js';
 
@@ -33,8 +33,11 @@ export const isExtended = (name: string): boolean => !isNative(name) && !name.st
 /** `IsStandardResourceName`: a standard name, or hugepages (a container's `hugepages-…`, a quota's `requests.hugepages-…`). */
 const isStandard = (name: string): boolean => standardResources.has(name) || isHugePages(name) || name.startsWith(`requests.${hugePagesPrefix}`);
 
-/** `validateResourceRequirements` of one container. */
-export function validateResourceRequirements(resources: Record<string, unknown>, path: FieldPath): FieldError[] {
+/**
+ * `validateResourceRequirements` of one container (or, with `nameErrors` of {@link podResourceNameErrors},
+ * of a pod's pod-level resources: `validatePodResourceRequirements`).
+ */
+export function validateResourceRequirements(resources: Record<string, unknown>, path: FieldPath, nameErrors = containerResourceNameErrors): FieldError[] {
   const errs: FieldError[] = [];
   const limPath = path.child('limits');
   const reqPath = path.child('requests');
@@ -44,7 +47,7 @@ export function validateResourceRequirements(resources: Record<string, unknown>,
   let hugePages = false;
   for (const [name, q] of limits) {
     const p = limPath.key(name);
-    errs.push(...containerResourceNameErrors(name, p), ...validateValue(name, q, p));
+    errs.push(...nameErrors(name, p), ...validateValue(name, q, p));
     if (isHugePages(name)) {
       hugePages = true;
       const e = hugePagesError(name, q);
@@ -54,7 +57,7 @@ export function validateResourceRequirements(resources: Record<string, unknown>,
   }
   for (const [name, q] of requests) {
     const p = reqPath.key(name);
-    errs.push(...containerResourceNameErrors(name, p), ...validateValue(name, q, p));
+    errs.push(...nameErrors(name, p), ...validateValue(name, q, p));
     const limit = limits.get(name);
     if (limit !== undefined) {
       const order = compare(q.value, limit.value);
@@ -109,6 +112,16 @@ export function containerResourceNameErrors(name: string, path: FieldPath): Fiel
     errs.push(invalid(path, name, "doesn't follow extended resource name standard"));
   }
   return errs;
+}
+
+/** `resourcehelper.SupportedPodLevelResources`, as `NotSupported` lists them. */
+const podLevelResources = ['cpu', 'hugepages-', 'memory'];
+
+/** `validatePodResourceName`: a resource name, and one pod-level resources may have (CPU, memory, hugepages). */
+export function podResourceNameErrors(name: string, path: FieldPath): FieldError[] {
+  const errs = resourceNameErrors(name, path);
+  if (errs.length > 0) return errs;
+  return name === 'cpu' || name === 'memory' || isHugePages(name) ? [] : [notSupported(path, name, podLevelResources)];
 }
 
 /** `ValidateResourceQuantityValue`: not negative; a whole number for integer (extended) resources. */

@@ -1,15 +1,16 @@
 /**
  * `ValidatePodSpec` as kube-apiserver 1.34 runs it on a Pod's spec and on every workload's pod
  * template, in its order: the grace period, the volumes, the containers, init containers and
- * ephemeral containers (`podContainers.ts`), host network ports, the restart and DNS policies, the node
- * selector's labels, the security context (`podSecurityContext.ts`), affinity, DNS config, readiness
- * and scheduling gates, topology spread constraints (`podScheduling.ts`), the service account name,
+ * ephemeral containers (`podContainers.ts`), pod-level resources (`podLevelResources.ts`), host network
+ * ports, the restart and DNS policies, the node selector's labels, the security context
+ * (`podSecurityContext.ts`), affinity, DNS config, readiness and scheduling gates, topology spread
+ * constraints (`podScheduling.ts`), the service account name,
  * the node name, `activeDeadlineSeconds`, host name and subdomain, the tolerations, host aliases,
- * priority and runtime class names, and `os`.
+ * priority and runtime class names, the overhead, and `os`.
  *
- * Not checked (a cluster refuses what kubekit accepts there): resource claims, pod-level resources,
- * the parts of security contexts `podSecurityContext.ts` names, overhead, `matchLabelKeys`, the
- * Linux- and Windows-only fields `os` restricts, and the contents of an ephemeral volume's claim template.
+ * Not checked (a cluster refuses what kubekit accepts there): resource claims, the parts of security
+ * contexts `podSecurityContext.ts` names, `matchLabelKeys`, the Linux- and Windows-only fields `os`
+ * restricts, and the contents of an ephemeral volume's claim template.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/core/validation/validation.go (ValidatePodSpec)
  */
@@ -18,6 +19,8 @@ import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue,
 import { isObject, type JSONObject } from './internal/own.js';
 import { validateContainerOnlyForPod, validateContainers, validateEphemeralContainers, validateInitContainers } from './podContainers.js';
 import { validateVolumes } from './podVolumes.js';
+import { validateResourceRequirements } from './podResources.js';
+import { validatePodResources } from './podLevelResources.js';
 import { append, int, isSet, list, str } from './internal/podFields.js';
 import { validatePodSecurityContext } from './podSecurityContext.js';
 import { ipFamily } from './podStatus.js';
@@ -42,6 +45,7 @@ export function validatePodSpec(value: unknown, path: FieldPath, isPod: boolean)
   append(errs, validateContainers(containers, ctx, path.child('containers')));
   append(errs, validateInitContainers(init, containers, ctx, path.child('initContainers')));
   append(errs, validateEphemeralContainers(list(spec.ephemeralContainers), containers, init, ctx, path.child('ephemeralContainers')));
+  append(errs, validatePodResources(spec, path));
   append(errs, validateHostNetworkPorts(spec, path, isPod));
   append(errs, validateChoice(spec.restartPolicy, restartPolicies, path.child('restartPolicy')));
   append(errs, validateChoice(spec.dnsPolicy, dnsPolicies, path.child('dnsPolicy')));
@@ -79,6 +83,8 @@ export function validatePodSpec(value: unknown, path: FieldPath, isPod: boolean)
     const set = name === 'runtimeClassName' ? isSet(spec[name]) : str(spec[name]) !== '';
     if (set) for (const msg of isDNS1123Subdomain(str(spec[name]))) errs.push(invalid(path.child(name), str(spec[name]), msg));
   }
+  // validateOverhead: the overhead checked as a container's limits (preemptionPolicy's check is the pod's own).
+  if (isSet(spec.overhead)) append(errs, validateResourceRequirements({ limits: spec.overhead }, path.child('overhead')));
   if (isObject(spec.os)) {
     const os = str(spec.os.name);
     if (os === '') errs.push(required(path.child('os', 'name'), ''));

@@ -16,7 +16,8 @@ import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isValidLabelValue } from '@kubekit/selectors';
 import { isIPv4Sloppy } from './podStatus.js';
 
-const deprecatedNodeLabels: Readonly<Record<string, string>> = {
+/** `GetNodeLabelDeprecatedMessage`: the deprecated node labels and what to say of each. */
+export const deprecatedNodeLabels: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
   'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
   'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',

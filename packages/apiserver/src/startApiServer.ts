@@ -23,6 +23,9 @@ import { RbacAuthorizer } from './rbacAuthorizer.js';
 import { endpointResourceTypes } from './endpointKinds.js';
 import { limitRangeResourceTypes } from './limitRangeKinds.js';
 import { LimitRanger } from './limitRanger.js';
+import { DefaultTolerationSecondsAdmission, PodPriorityAdmission } from './podAdmission.js';
+import { RuntimeClassAdmission } from './runtimeClassAdmission.js';
+import { runtimeClassResourceTypes } from './runtimeClassKinds.js';
 import { QuotaAdmission } from './quotaAdmission.js';
 import { resourceQuotaResourceTypes } from './resourceQuotaKinds.js';
 import { eventResourceTypes } from './eventKinds.js';
@@ -229,13 +232,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
   const [quotaType] = resourceQuotaResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(classes), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({
     store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, policies, logger,
     // The in-tree plugins that read stored objects (the others are the kinds' own strategies).
-    plugins: [new LimitRanger(store)],
+    // In the apiserver's order of plugins: LimitRanger, Priority, DefaultTolerationSeconds, RuntimeClass.
+    plugins: [new LimitRanger(store), new PodPriorityAdmission(classes), new DefaultTolerationSecondsAdmission(), new RuntimeClassAdmission(store)],
     finalPlugins: [new QuotaAdmission({ store, quotaType, clock, managedFields: limits.managedFields })],
   });
 

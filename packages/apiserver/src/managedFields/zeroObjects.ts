@@ -36,6 +36,7 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
   'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
   'certificates.k8s.io/v1/CertificateSigningRequest': () => ({ spec: { request: null, signerName: '' }, status: {} }),
+  'node.k8s.io/v1/RuntimeClass': () => ({ handler: '' }),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': () => ({ spec: {}, status: {} }),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': () => ({ spec: {} }),
   'discovery.k8s.io/v1/EndpointSlice': () => ({ addressType: '', endpoints: null, ports: null }),
