@@ -18,20 +18,17 @@
  * The Binding's labels are not copied (the `PodTopologyLabelsAdmission` gate is off in 1.34).
  */
 import { FieldPath, KubeError, goQuote, notSupported, required, type FieldError, type KubeObject } from '@kubekit/core';
-import { builtinOpenAPISchemas } from './builtinSchemas.js';
-import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
+import { encodeAsGo } from './builtinGoJSON.js';
 import { withCondition } from './internal/conditions.js';
-import { reportFieldProblems } from './internal/fieldValidation.js';
 import { cloneJSON, isObject, objects, str, type JSONObject } from './internal/own.js';
-import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { timestamp } from './objectMeta.js';
-import type { ResourceType, WriteContext } from './resourceType.js';
+import type { ResourceType } from './resourceType.js';
 import type { RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
+import { decodeSubresourceBody } from './subresourceBody.js';
 import { handleSubresourceCreate, storagePreconditionFailed } from './writeHandler.js';
 
-const bindingGVK = { group: '', version: 'v1', kind: 'Binding' };
 const podGVK = { group: '', version: 'v1', kind: 'Pod' };
 const bindingResource = { group: '', resource: 'pods/binding' };
 /** How many times the write is tried again when another write got to the pod first (GuaranteedUpdate retries until it applies). */
@@ -43,8 +40,8 @@ const bound = { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {
  * the pod). `pods` is the Pod kind.
  */
 export async function bindPod(ctx: ServerContext, r: RestRequest, pods: ResourceType, namespace: string, podName: string | undefined): Promise<void> {
-  await handleSubresourceCreate(ctx, r, bindingGVK, async (body, options, wctx) => {
-    const binding = decodeBinding(body, wctx);
+  await handleSubresourceCreate(ctx, r, { group: '', version: 'v1', kind: 'Binding' }, async (body, options, wctx) => {
+    const binding = decodeSubresourceBody(body, wctx, { kind: 'Binding', apiVersions: ['v1'], internal: 'core.Binding', schema: 'io.k8s.api.core.v1.Binding' });
     const meta = isObject(binding.metadata) ? binding.metadata : {};
     if (str(meta.namespace) !== '' && meta.namespace !== namespace) throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     const name = podName ?? str(meta.name);
@@ -67,30 +64,6 @@ function validateBinding(target: JSONObject): FieldError[] {
   if (kind !== '' && kind !== 'Node') errs.push(notSupported(FieldPath.root('target', 'kind'), kind, ['Node', '<empty>']));
   if (str(target.name) === '') errs.push(required(FieldPath.root('target', 'name')));
   return errs;
-}
-
-/**
- * Decodes the body as a Binding: another kind is the scheme's 400, a wrong JSON type encoding/json's,
- * unknown and duplicate fields warned or refused as for any create.
- */
-function decodeBinding(body: unknown, wctx: WriteContext): JSONObject {
-  if (!isObject(body)) return {};
-  const apiVersion = str(body.apiVersion) !== '' ? str(body.apiVersion) : 'v1';
-  const kind = str(body.kind) !== '' ? str(body.kind) : 'Binding';
-  const slash = apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-  const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a Binding: `;
-  if (kind !== 'Binding' || apiVersion !== 'v1') {
-    const gvk = { group, version, kind };
-    if (hasGoType(gvk)) throw KubeError.badRequest(prefix + (decodeErrorAsGo(body, gvk, { bodyText: wctx.bodyText }) ?? `converting (${version}.${kind}) to (core.Binding): unknown conversion`));
-    throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
-  }
-  const goError = decodeErrorAsGo(body, bindingGVK, { bodyText: wctx.bodyText });
-  if (goError !== undefined) throw KubeError.badRequest(prefix + goError);
-  const schema = builtinOpenAPISchemas().get('io.k8s.api.core.v1.Binding');
-  const unknown = schema === undefined ? [] : pruneUnknownFields(cloneJSON(body), schema, { sorted: false });
-  reportFieldProblems({ ...wctx, strictError: undefined }, unknown, prefix);
-  return body;
 }
 
 /** `setPodNodeAndMetadata` in the storage's `GuaranteedUpdate`, its errors as `assignPod` answers them. */

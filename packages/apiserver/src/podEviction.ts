@@ -23,22 +23,20 @@
  */
 import { FieldPath, KubeError, goQuote, invalid, type KubeObject } from '@kubekit/core';
 import { labelSelectorFromObject, type LabelSelectorObject } from '@kubekit/selectors';
-import { builtinOpenAPISchemas } from './builtinSchemas.js';
-import { decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
+import { encodeAsGo } from './builtinGoJSON.js';
 import { deleteOne, deleteOptionsOf, preconditionConflict } from './deleteHandler.js';
 import { withCondition } from './internal/conditions.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { reportFieldProblems } from './internal/fieldValidation.js';
 import { cloneJSON, isObject, num, objects, str, type JSONObject } from './internal/own.js';
-import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { updateManagedFields } from './managedFields/fieldManager.js';
 import { writeFieldManagerContext } from './managedFields/requestContext.js';
 import { timestamp } from './objectMeta.js';
 import { policyResourceTypes } from './policyKinds.js';
-import type { ResourceType, WriteContext } from './resourceType.js';
+import type { ResourceType } from './resourceType.js';
 import type { RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
+import { decodeSubresourceBody } from './subresourceBody.js';
 import { handleSubresourceCreate } from './writeHandler.js';
 
 const evictionGVK = { group: 'policy', version: 'v1', kind: 'Eviction' };
@@ -59,7 +57,7 @@ function budgets(): ResourceType {
 /** POST pods/{name}/eviction. */
 export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   await handleSubresourceCreate(ctx, r, evictionGVK, async (body, options, wctx) => {
-    const eviction = decodeEviction(body, wctx);
+    const eviction = decodeSubresourceBody(body, wctx, { kind: 'Eviction', apiVersions: ['policy/v1', 'policy/v1beta1'], internal: 'policy.Eviction', schema: 'io.k8s.api.policy.v1.Eviction' });
     const meta = isObject(eviction.metadata) ? eviction.metadata : {};
     if (str(meta.namespace) !== '' && meta.namespace !== namespace) throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     const name = r.info.name;
@@ -82,31 +80,6 @@ const moreThanOneBudget = {
   code: 500,
   body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 },
 };
-
-/**
- * Decodes the body as an Eviction: another kind is the scheme's 400 (one it has does not convert), a
- * wrong JSON type encoding/json's, unknown and duplicate fields warned (`Warn`) or refused (`Strict`).
- */
-function decodeEviction(body: unknown, wctx: WriteContext): JSONObject {
-  if (!isObject(body)) return {};
-  const apiVersion = str(body.apiVersion) !== '' ? str(body.apiVersion) : 'policy/v1';
-  const kind = str(body.kind) !== '' ? str(body.kind) : 'Eviction';
-  const slash = apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-  const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a Eviction: `;
-  if (kind !== 'Eviction' || (apiVersion !== 'policy/v1' && apiVersion !== 'policy/v1beta1')) {
-    const gvk = { group, version, kind };
-    if (hasGoType(gvk)) throw KubeError.badRequest(prefix + (decodeErrorAsGo(body, gvk, { bodyText: wctx.bodyText }) ?? `converting (${version}.${kind}) to (policy.Eviction): unknown conversion`));
-    throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
-  }
-  // policy/v1beta1's Eviction has the same members as v1's.
-  const goError = decodeErrorAsGo(body, evictionGVK, { bodyText: wctx.bodyText });
-  if (goError !== undefined) throw KubeError.badRequest(prefix + goError);
-  const schema = builtinOpenAPISchemas().get('io.k8s.api.policy.v1.Eviction');
-  const unknown = schema === undefined ? [] : pruneUnknownFields(cloneJSON(body), schema, { sorted: false });
-  reportFieldProblems({ ...wctx, strictError: undefined }, unknown, prefix);
-  return body;
-}
 
 /**
  * `propagateDryRun`: the Eviction's `deleteOptions` with the request's dry run when they name none;

@@ -18,14 +18,14 @@
  */
 import { createHash, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 import { FieldError, KubeError, goQuote, type KubeObject } from '@kubekit/core';
-import { decodeErrorAsGo, hasGoType } from './builtinGoJSON.js';
 import { managerOf } from './managedFields/requestContext.js';
 import type { RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
+import { decodeSubresourceBody } from './subresourceBody.js';
 import { handleSubresourceCreate } from './writeHandler.js';
 import type { UserInfo } from './rbacAuthorizer.js';
 import { storeKey, type ObjectStore } from './storage/objectStore.js';
-import { isObject, str } from './internal/own.js';
+import { isObject } from './internal/own.js';
 
 const tokenRequestKind = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 /** The claims' key of the Kubernetes-specific part. */
@@ -249,28 +249,6 @@ export class ServiceAccountTokens {
 
 const tokenRequestGVK = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
 
-/**
- * Decodes the body as an authentication.k8s.io/v1 TokenRequest: another kind is the scheme's 400, a wrong
- * JSON type encoding/json's.
- */
-function decodeTokenRequest(body: unknown, bodyText: string | undefined): KubeObject {
-  if (!isObject(body)) return { metadata: {} } as KubeObject;
-  const apiVersion = str(body.apiVersion) !== '' ? str(body.apiVersion) : 'authentication.k8s.io/v1';
-  const kind = str(body.kind) !== '' ? str(body.kind) : 'TokenRequest';
-  const slash = apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-  const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a TokenRequest: `;
-  if (kind !== 'TokenRequest' || apiVersion !== 'authentication.k8s.io/v1') {
-    const gvk = { group, version, kind };
-    if (hasGoType(gvk)) throw KubeError.badRequest(prefix + (decodeErrorAsGo(body, gvk, { bodyText }) ?? `converting (${version}.${kind}) to (authentication.TokenRequest): unknown conversion`));
-    throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
-  }
-  const goError = decodeErrorAsGo(body, tokenRequestGVK, { bodyText });
-  if (goError !== undefined) throw KubeError.badRequest(prefix + goError);
-  const metadata = isObject(body.metadata) ? body.metadata : {};
-  return { ...body, metadata } as KubeObject;
-}
-
 /** The field set of a value with no schema: every member of an object, lists and scalars as leaves. */
 function fieldSet(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -285,7 +263,8 @@ function fieldSet(value: Record<string, unknown>): Record<string, unknown> {
 /** POST serviceaccounts/{name}/token (the service account's `token` subresource). */
 export async function requestToken(ctx: ServerContext, r: RestRequest, namespace: string, tokens: ServiceAccountTokens): Promise<void> {
   await handleSubresourceCreate(ctx, r, tokenRequestGVK, (body, options, wctx) => {
-    const request = decodeTokenRequest(body, wctx.bodyText);
+    const decoded = decodeSubresourceBody(body, wctx, { kind: 'TokenRequest', apiVersions: ['authentication.k8s.io/v1'], internal: 'authentication.TokenRequest' });
+    const request = { ...decoded, metadata: isObject(decoded.metadata) ? decoded.metadata : {} } as KubeObject;
     const answer = tokens.answer(request, namespace, r.info.name);
     // The field manager records what the request set, with the default expiration, as an Update of the
     // `token` subresource.
