@@ -1,0 +1,449 @@
+// The YAML kube-apiserver answers for `Accept: application/yaml`: the object's JSON converted by
+// sigs.k8s.io/yaml@v1.6.0's JSONToYAML, which reads the JSON with go-yaml v2 into interface{} and
+// marshals that with go-yaml v2 (go.yaml.in/yaml/v2@v2.4.2). This is a port of the part of go-yaml's
+// emitter (emitterc.go) such a value reaches: block mappings with sorted keys, block sequences, `{}`
+// and `[]` for empty ones, and scalars in the style encode.go's stringv asks for and
+// yaml_emitter_select_scalar_style settles on, folded at the best width of 80 columns.
+import { GoYAMLMap, GoYAMLPlain, parseGoYAMLJSON, type GoYAMLNode } from './goYAMLParse.js';
+import { goYAMLKeyLess, goYAMLPlainString } from './goYAMLResolve.js';
+
+export { GoYAMLError } from './goYAMLParse.js';
+
+/**
+ * Converts a JSON document to exactly the bytes sigs.k8s.io/yaml's JSONToYAML gives for it (ending in a
+ * newline). Where JSONToYAML fails (control characters, escapes or keys go-yaml refuses, nesting past
+ * 10,000 levels), throws a GoYAMLError whose message is JSONToYAML's error text.
+ *
+ * @example
+ * ```ts
+ * jsonToGoYAML('{"kind":"Pod","data":{"b":"1","a":true}}'); // 'data:\n  a: true\n  b: "1"\nkind: Pod\n'
+ * ```
+ */
+export function jsonToGoYAML(jsonText: string): string {
+  const emitter = new Emitter();
+  emitter.document(parseGoYAMLJSON(jsonText));
+  return emitter.out;
+}
+
+const bestIndent = 2;
+const bestWidth = 80;
+
+const enum Style { Plain, Single, Double, Literal }
+
+/** yaml_emitter_analyze_scalar's verdict on a value. */
+interface Analysis {
+  multiline: boolean;
+  blockPlainAllowed: boolean;
+  singleQuotedAllowed: boolean;
+  blockAllowed: boolean;
+}
+
+type Frame = { list: GoYAMLNode[]; i: number } | { keys: string[]; values: GoYAMLNode[]; i: number };
+
+/** The emitter's state as emitterc.go keeps it, for the events a JSON value produces. */
+class Emitter {
+  out = '';
+  private column = 0;
+  private indent = -1;
+  private readonly indents: number[] = [];
+  private whitespace = true;
+  private indention = true;
+
+  document(root: GoYAMLNode): void {
+    const frames: Frame[] = [];
+    this.node(root, false, frames);
+    while (frames.length > 0) {
+      const f = frames[frames.length - 1]!;
+      if ('list' in f) {
+        if (f.i === f.list.length) {
+          this.indent = this.indents.pop()!;
+          frames.pop();
+          continue;
+        }
+        this.writeIndent();
+        this.writeIndicator('-', true, false, true);
+        this.node(f.list[f.i++]!, false, frames);
+      } else {
+        if (f.i === f.keys.length) {
+          this.indent = this.indents.pop()!;
+          frames.pop();
+          continue;
+        }
+        const key = f.keys[f.i]!;
+        const value = f.values[f.i++]!;
+        this.writeIndent();
+        const style = stringStyle(key);
+        const a = analyze(key);
+        if (!a.multiline && utf8Length(key) <= 128) {
+          this.scalar(key, style, a, true);
+          this.writeIndicator(':', false, false, false);
+        } else {
+          this.writeIndicator('?', true, false, true);
+          this.scalar(key, style, a, false);
+          this.writeIndent();
+          this.writeIndicator(':', true, false, true);
+        }
+        this.node(value, true, frames);
+      }
+    }
+    // DOCUMENT-END, implicit: a line break, no "...".
+    this.writeIndent();
+  }
+
+  /** yaml_emitter_emit_node for a value; a non-empty collection becomes a frame for the caller's loop. */
+  private node(n: GoYAMLNode, mappingContext: boolean, frames: Frame[]): void {
+    if (typeof n === 'string') {
+      this.scalar(n, stringStyle(n), analyze(n), false);
+    } else if (n instanceof GoYAMLPlain) {
+      this.scalar(n.text, Style.Plain, analyze(n.text), false);
+    } else if (Array.isArray(n)) {
+      if (n.length === 0) {
+        this.emptyFlow('[', ']');
+        return;
+      }
+      this.increaseIndent(false, mappingContext && !this.indention);
+      frames.push({ list: n, i: 0 });
+    } else {
+      if (n.keys.length === 0) {
+        this.emptyFlow('{', '}');
+        return;
+      }
+      this.increaseIndent(false, false);
+      frames.push({ ...sortedEntries(n), i: 0 });
+    }
+  }
+
+  private emptyFlow(open: string, close: string): void {
+    this.writeIndicator(open, true, true, false);
+    this.writeIndicator(close, false, false, false);
+  }
+
+  private increaseIndent(flow: boolean, indentless: boolean): void {
+    this.indents.push(this.indent);
+    if (this.indent < 0) this.indent = flow ? bestIndent : 0;
+    else if (!indentless) this.indent += bestIndent;
+  }
+
+  /** yaml_emitter_emit_scalar: the style select_scalar_style settles on, written one indent deeper. */
+  private scalar(value: string, requested: Style, a: Analysis, simpleKey: boolean): void {
+    let style = requested;
+    if (simpleKey && a.multiline) style = Style.Double;
+    if (style === Style.Plain) {
+      if (!a.blockPlainAllowed || (value.length === 0 && simpleKey)) style = Style.Single;
+    }
+    if (style === Style.Single && !a.singleQuotedAllowed) style = Style.Double;
+    if (style === Style.Literal && (!a.blockAllowed || simpleKey)) style = Style.Double;
+    this.increaseIndent(true, false);
+    switch (style) {
+      case Style.Plain:
+        this.writePlain(value, !simpleKey);
+        break;
+      case Style.Single:
+        this.writeSingleQuoted(value, !simpleKey);
+        break;
+      case Style.Double:
+        this.writeDoubleQuoted(value, !simpleKey);
+        break;
+      case Style.Literal:
+        this.writeLiteral(value);
+        break;
+    }
+    this.indent = this.indents.pop()!;
+  }
+
+  private put(s: string): void {
+    this.out += s;
+    this.column += s.length;
+  }
+
+  private putBreak(): void {
+    this.out += '\n';
+    this.column = 0;
+  }
+
+  private writeIndent(): void {
+    const indent = this.indent < 0 ? 0 : this.indent;
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
+    if (this.column < indent) this.put(' '.repeat(indent - this.column));
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+    if (needWhitespace && !this.whitespace) this.put(' ');
+    this.put(indicator);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  private writePlain(value: string, allowBreaks: boolean): void {
+    if (!this.whitespace) this.put(' ');
+    // A plain scalar holds no breaks and no characters beyond the BMP (neither is allowed plain), so
+    // its length is its width; it can only fold at a space past column 80.
+    if (!allowBreaks || this.column + value.length <= bestWidth || value.indexOf(' ') < 0) {
+      this.put(value);
+    } else {
+      let spaces = false;
+      let from = 0;
+      for (let i = 0; i < value.length; i++) {
+        if (value.charCodeAt(i) !== 0x20) {
+          spaces = false;
+          continue;
+        }
+        if (!spaces && this.column + (i - from) > bestWidth && value.charCodeAt(i + 1) !== 0x20) {
+          this.put(value.slice(from, i));
+          this.indention = false;
+          this.writeIndent();
+          from = i + 1;
+        }
+        spaces = true;
+      }
+      this.put(value.slice(from));
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeSingleQuoted(value: string, allowBreaks: boolean): void {
+    this.writeIndicator("'", true, false, false);
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if (c === 0x20) {
+        if (allowBreaks && !spaces && this.column > bestWidth && i > 0 && i < value.length - 1 && value.charCodeAt(i + 1) !== 0x20) {
+          this.writeIndent();
+        } else {
+          this.put(' ');
+        }
+        spaces = true;
+      } else if (c === 0x2028 || c === 0x2029) {
+        // A single-quoted scalar's only breaks: LS and PS, written as they are.
+        this.out += value[i];
+        this.column = 0;
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        if (c === 0x27) this.put("'");
+        this.put(value[i]!);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeDoubleQuoted(value: string, allowBreaks: boolean): void {
+    this.writeIndicator('"', true, false, false);
+    // is_bom looks at the start of the value, so a leading BOM escapes every character.
+    const bom = value.charCodeAt(0) === 0xfeff;
+    let spaces = false;
+    for (let i = 0; i < value.length; i++) {
+      let c = value.charCodeAt(i);
+      let ch = value[i]!;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
+        c = value.codePointAt(i)!;
+        ch = value.slice(i, i + 2);
+        i++;
+      }
+      if (bom || !isPrintable(c) || isBreak(c) || c === 0x22 || c === 0x5c) {
+        this.put('\\' + escapeOf(c));
+        spaces = false;
+      } else if (c === 0x20) {
+        if (allowBreaks && !spaces && this.column > bestWidth && i > 0 && i < value.length - 1) {
+          this.writeIndent();
+          if (value.charCodeAt(i + 1) === 0x20) this.put('\\');
+        } else {
+          this.put(' ');
+        }
+        spaces = true;
+      } else {
+        this.out += ch;
+        this.column++;
+        spaces = false;
+      }
+    }
+    this.writeIndicator('"', false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeLiteral(value: string): void {
+    this.writeIndicator('|', true, false, false);
+    // yaml_emitter_write_block_scalar_hints: an indentation hint for a leading space or break, '-' to
+    // strip a missing final break, '+' to keep more than one.
+    const first = value.charCodeAt(0);
+    if (first === 0x20 || isBreak(first)) this.writeIndicator(String(bestIndent), false, false, false);
+    const last = value.codePointAt(value.length - 1 - (isLowSurrogate(value.charCodeAt(value.length - 1)) ? 1 : 0))!;
+    if (!isBreak(last)) {
+      this.writeIndicator('-', false, false, false);
+    } else if (value.length === 1 || isBreak(value.charCodeAt(value.length - 2))) {
+      this.writeIndicator('+', false, false, false);
+    }
+    this.putBreak();
+    this.indention = true;
+    this.whitespace = true;
+    let breaks = true;
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if (isBreak(c)) {
+        if (c === 0x0a) this.putBreak();
+        else {
+          this.out += value[i];
+          this.column = 0;
+        }
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        let end = i + 1;
+        while (end < value.length && !isBreak(value.charCodeAt(end))) end++;
+        // A literal line is written as it is; characters beyond the BMP count one column each.
+        const line = value.slice(i, end);
+        this.out += line;
+        this.column += line.length - countLowSurrogates(line);
+        i = end - 1;
+        this.indention = false;
+        breaks = false;
+      }
+    }
+  }
+}
+
+/** The style encode.go's stringv asks for: literal with a newline, plain if it reads back as a string, else double-quoted. */
+function stringStyle(s: string): Style {
+  if (s.indexOf('\n') >= 0) return Style.Literal;
+  return goYAMLPlainString(s) ? Style.Plain : Style.Double;
+}
+
+function sortedEntries(m: GoYAMLMap): { keys: string[]; values: GoYAMLNode[] } {
+  const order = m.keys.map((k, i) => ({ runes: Array.from(k, (ch) => ch.codePointAt(0)!), i }));
+  order.sort((a, b) => (goYAMLKeyLess(a.runes, b.runes) ? -1 : goYAMLKeyLess(b.runes, a.runes) ? 1 : 0));
+  return { keys: order.map((o) => m.keys[o.i]!), values: order.map((o) => m.values[o.i]!) };
+}
+
+const simpleText = /^[A-Za-z0-9/_.=+$()~-]*$/;
+
+/** yaml_emitter_analyze_scalar, over code points. */
+function analyze(value: string): Analysis {
+  if (value.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+  if (simpleText.test(value) && !(value.charCodeAt(0) === 0x2d && value.length === 1) && !value.startsWith('---') && !value.startsWith('...')) {
+    return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
+  }
+  let blockIndicators = false;
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let previousSpace = false;
+  let previousBreak = false;
+  if (value.startsWith('---') || value.startsWith('...')) blockIndicators = true;
+  let precededByWhitespace = true;
+  const n = value.length;
+  for (let i = 0; i < n; i++) {
+    let c = value.charCodeAt(i);
+    let w = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      c = value.codePointAt(i)!;
+      w = 2;
+    }
+    const next = value.charCodeAt(i + w);
+    const followedByWhitespace = i + w >= n || next === 0x20 || next === 0x09;
+    if (i === 0) {
+      switch (c) {
+        case 0x23: case 0x2c: case 0x5b: case 0x5d: case 0x7b: case 0x7d: case 0x26: case 0x2a:
+        case 0x21: case 0x7c: case 0x3e: case 0x27: case 0x22: case 0x25: case 0x40: case 0x60:
+          blockIndicators = true;
+          break;
+        case 0x3f: case 0x3a:
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+        case 0x2d:
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+      }
+    } else if ((c === 0x3a && followedByWhitespace) || (c === 0x23 && precededByWhitespace)) {
+      blockIndicators = true;
+    }
+    if (!isPrintable(c)) special = true;
+    if (c === 0x20) {
+      if (i === 0) leadingSpace = true;
+      if (i + w === n) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (i + w === n) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = c === 0x20 || c === 0x09 || c === 0 || isBreak(c);
+    i += w - 1;
+  }
+  const a: Analysis = { multiline: lineBreaks, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak || lineBreaks || blockIndicators) a.blockPlainAllowed = false;
+  if (trailingSpace) a.blockAllowed = false;
+  if (breakSpace) {
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+  }
+  if (spaceBreak || special) {
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+    a.blockAllowed = false;
+  }
+  return a;
+}
+
+/** is_printable: what go-yaml writes unescaped (no C0 or C1 controls but LF, no BOM, nothing beyond the BMP). */
+function isPrintable(c: number): boolean {
+  return c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
+}
+
+function isBreak(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function countLowSurrogates(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (isLowSurrogate(s.charCodeAt(i))) n++;
+  return n;
+}
+
+const namedEscapes = new Map<number, string>([
+  [0x00, '0'], [0x07, 'a'], [0x08, 'b'], [0x09, 't'], [0x0a, 'n'], [0x0b, 'v'], [0x0c, 'f'], [0x0d, 'r'],
+  [0x1b, 'e'], [0x22, '"'], [0x5c, '\\'], [0x85, 'N'], [0xa0, '_'], [0x2028, 'L'], [0x2029, 'P'],
+]);
+
+/** write_double_quoted's escape for a code point (after the backslash), hex in upper case. */
+function escapeOf(c: number): string {
+  const named = namedEscapes.get(c);
+  if (named !== undefined) return named;
+  const hex = c.toString(16).toUpperCase();
+  if (c <= 0xff) return 'x' + hex.padStart(2, '0');
+  if (c <= 0xffff) return 'u' + hex.padStart(4, '0');
+  return 'U' + hex.padStart(8, '0');
+}
+
+function utf8Length(s: string): number {
+  if (s.length * 3 <= 128) return s.length;
+  return Buffer.byteLength(s, 'utf8');
+}
