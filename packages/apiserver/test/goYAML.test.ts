@@ -43,7 +43,8 @@ function readBack(node: unknown): unknown {
   if (isSeq(node)) return node.items.map(readBack);
   if (isScalar(node)) {
     const v = node.value;
-    if (node.type === Scalar.PLAIN && typeof v !== 'string' && goYAMLPlainString(node.source)) return node.source;
+    const source = node.source;
+    if (node.type === Scalar.PLAIN && typeof v !== 'string' && typeof source === 'string' && goYAMLPlainString(source)) return source;
     return Object.is(v, -0) ? 0 : v;
   }
   throw new Error(`unexpected YAML node ${String(node)}`);

@@ -22,7 +22,7 @@ export { GoYAMLError } from './goYAMLParse.js';
 export function jsonToGoYAML(jsonText: string): string {
   const emitter = new Emitter();
   emitter.document(parseGoYAMLJSON(jsonText));
-  return emitter.out;
+  return emitter.text();
 }
 
 const bestIndent = 2;
@@ -42,12 +42,21 @@ type Frame = { list: GoYAMLNode[]; i: number } | { keys: string[]; values: GoYAM
 
 /** The emitter's state as emitterc.go keeps it, for the events a JSON value produces. */
 class Emitter {
-  out = '';
+  // Text goes to `pieces`, joined into flat `chunks` every few thousand pieces: a string grown by a
+  // million appends is a rope of a million nodes that the garbage collector walks again and again.
+  private readonly pieces: string[] = [];
+  private readonly chunks: string[] = [];
   private column = 0;
   private indent = -1;
   private readonly indents: number[] = [];
   private whitespace = true;
   private indention = true;
+
+  text(): string {
+    this.chunks.push(this.pieces.join(''));
+    this.pieces.length = 0;
+    return this.chunks.join('');
+  }
 
   document(root: GoYAMLNode): void {
     const frames: Frame[] = [];
@@ -152,16 +161,20 @@ class Emitter {
   }
 
   private put(s: string): void {
-    this.out += s;
+    this.pieces.push(s);
     this.column += s.length;
   }
 
   private putBreak(): void {
-    this.out += '\n';
+    this.pieces.push('\n');
     this.column = 0;
   }
 
   private writeIndent(): void {
+    if (this.pieces.length > 4096) {
+      this.chunks.push(this.pieces.join(''));
+      this.pieces.length = 0;
+    }
     const indent = this.indent < 0 ? 0 : this.indent;
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
     if (this.column < indent) this.put(' '.repeat(indent - this.column));
@@ -219,7 +232,7 @@ class Emitter {
         spaces = true;
       } else if (c === 0x2028 || c === 0x2029) {
         // A single-quoted scalar's only breaks: LS and PS, written as they are.
-        this.out += value[i];
+        this.pieces.push(value[i]);
         this.column = 0;
         this.indention = true;
         breaks = true;
@@ -262,7 +275,7 @@ class Emitter {
         }
         spaces = true;
       } else {
-        this.out += ch;
+        this.pieces.push(ch);
         this.column++;
         spaces = false;
       }
@@ -293,7 +306,7 @@ class Emitter {
       if (isBreak(c)) {
         if (c === 0x0a) this.putBreak();
         else {
-          this.out += value[i];
+          this.pieces.push(value[i]);
           this.column = 0;
         }
         this.indention = true;
@@ -304,7 +317,7 @@ class Emitter {
         while (end < value.length && !isBreak(value.charCodeAt(end))) end++;
         // A literal line is written as it is; characters beyond the BMP count one column each.
         const line = value.slice(i, end);
-        this.out += line;
+        this.pieces.push(line);
         this.column += line.length - countLowSurrogates(line);
         i = end - 1;
         this.indention = false;
@@ -321,7 +334,9 @@ function stringStyle(s: string): Style {
 }
 
 function sortedEntries(m: GoYAMLMap): { keys: string[]; values: GoYAMLNode[] } {
-  const order = m.keys.map((k, i) => ({ runes: Array.from(k, (ch) => ch.codePointAt(0)!), i }));
+  if (m.keys.length === 1) return m;
+  // keyList.Less compares runes: a key with characters beyond the BMP is compared as code points.
+  const order = m.keys.map((k, i) => ({ runes: /[\ud800-\udfff]/.test(k) ? Array.from(k, (ch) => ch.codePointAt(0)!) : k, i }));
   order.sort((a, b) => (goYAMLKeyLess(a.runes, b.runes) ? -1 : goYAMLKeyLess(b.runes, a.runes) ? 1 : 0));
   return { keys: order.map((o) => m.keys[o.i]!), values: order.map((o) => m.values[o.i]!) };
 }

@@ -12,12 +12,19 @@ import { goYAMLNumberText } from './goYAMLResolve.js';
 export class GoYAMLMap {
   readonly keys: string[] = [];
   readonly values: GoYAMLNode[] = [];
-  private readonly index = new Map<string, number>();
+  // Duplicate keys are rare and objects small: a linear search until there are many keys.
+  private index: Map<string, number> | undefined;
 
   set(key: string, value: GoYAMLNode): void {
-    const at = this.index.get(key);
-    if (at === undefined) {
-      this.index.set(key, this.keys.length);
+    let at: number;
+    if (this.index !== undefined) {
+      at = this.index.get(key) ?? -1;
+    } else {
+      at = this.keys.indexOf(key);
+      if (this.keys.length >= 16) this.index = new Map(this.keys.map((k, i) => [k, i]));
+    }
+    if (at < 0) {
+      this.index?.set(key, this.keys.length);
       this.keys.push(key);
       this.values.push(value);
     } else {

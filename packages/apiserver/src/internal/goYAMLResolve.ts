@@ -28,6 +28,8 @@ export function goYAMLPlainString(s: string): boolean {
   const signOrDigit = c === 0x2b || c === 0x2d || (c >= 0x30 && c <= 0x39);
   if (!signOrDigit && c !== 0x2e && 'yYnNtTfFoO~'.indexOf(s[0]!) < 0) return true;
   if (resolvedWords.has(s)) return false;
+  // Digits alone are an int, a uint, or (beyond both, or "08") a float: never a string.
+  if (s.length < 300 && /^[-+]?[0-9]+$/.test(s)) return false;
   if (c === 0x2e) return !goParseFloatOK(s);
   if (!signOrDigit) return true;
   if (s.indexOf(':') >= 0 && base60Float.test(s)) return false;
@@ -189,36 +191,55 @@ const digit = /\p{Nd}/u;
  * sorter.go's keyList.Less for two string keys: rune by rune, letters after other characters, and
  * runs of digits compared by value (with Go's int64 arithmetic, wrapping included).
  */
-export function goYAMLKeyLess(a: readonly number[], b: readonly number[]): boolean {
+export function goYAMLKeyLess(a: string | readonly number[], b: string | readonly number[]): boolean {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const ai0 = a[i]!;
-    const bi0 = b[i]!;
+    const ai0 = at(a, i);
+    const bi0 = at(b, i);
     if (ai0 === bi0) continue;
     const al = isLetter(ai0);
     const bl = isLetter(bi0);
     if (al && bl) return ai0 < bi0;
     if (al || bl) return bl;
-    let an = 0n;
-    let bn = 0n;
+    let start = 0;
     if (ai0 === 0x30 || bi0 === 0x30) {
-      for (let j = i - 1; j >= 0 && isDigit(a[j]!); j--) {
-        if (a[j] !== 0x30) {
-          an = 1n;
-          bn = 1n;
+      for (let j = i - 1; j >= 0 && isDigit(at(a, j)); j--) {
+        if (at(a, j) !== 0x30) {
+          start = 1;
           break;
         }
       }
     }
     let ai = i;
     let bi = i;
-    for (; ai < a.length && isDigit(a[ai]!); ai++) an = BigInt.asIntN(64, an * 10n + BigInt(a[ai]! - 0x30));
-    for (; bi < b.length && isDigit(b[bi]!); bi++) bn = BigInt.asIntN(64, bn * 10n + BigInt(b[bi]! - 0x30));
+    while (ai < a.length && isDigit(at(a, ai))) ai++;
+    while (bi < b.length && isDigit(at(b, bi))) bi++;
+    let an = digitRunValue(a, i, ai, start);
+    let bn = digitRunValue(b, i, bi, start);
+    if (typeof an !== typeof bn) [an, bn] = [BigInt(an), BigInt(bn)];
     if (an !== bn) return an < bn;
     if (ai !== bi) return ai < bi;
     return ai0 < bi0;
   }
   return a.length < b.length;
+}
+
+function at(x: string | readonly number[], i: number): number {
+  return typeof x === 'string' ? x.charCodeAt(i) : x[i]!;
+}
+
+/** Go's `n = n*10 + int64(r-'0')` over a run of digits, in int64 (wrapping); a number while that is exact. */
+function digitRunValue(x: string | readonly number[], from: number, to: number, start: number): number | bigint {
+  let ascii = to - from <= 15;
+  for (let i = from; ascii && i < to; i++) if (at(x, i) > 0x39) ascii = false;
+  if (ascii) {
+    let v = start;
+    for (let i = from; i < to; i++) v = v * 10 + (at(x, i) - 0x30);
+    return v;
+  }
+  let v = BigInt(start);
+  for (let i = from; i < to; i++) v = BigInt.asIntN(64, v * 10n + BigInt(at(x, i) - 0x30));
+  return v;
 }
 
 function isLetter(c: number): boolean {
