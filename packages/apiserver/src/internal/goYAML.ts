@@ -38,6 +38,12 @@ interface Analysis {
   blockAllowed: boolean;
 }
 
+interface KeyInfo {
+  style: Style;
+  analysis: Readonly<Analysis>;
+  simple: boolean;
+}
+
 type Frame = { list: GoYAMLNode[]; i: number } | { keys: string[]; values: GoYAMLNode[]; i: number };
 
 /** The emitter's state as emitterc.go keeps it, for the events a JSON value produces. */
@@ -46,6 +52,8 @@ class Emitter {
   // million appends is a rope of a million nodes that the garbage collector walks again and again.
   private readonly pieces: string[] = [];
   private readonly chunks: string[] = [];
+  // The objects of a list repeat their keys: each key's style and analysis, worked out once.
+  private readonly keys = new Map<string, KeyInfo>();
   private column = 0;
   private indent = -1;
   private readonly indents: number[] = [];
@@ -81,14 +89,13 @@ class Emitter {
         const key = f.keys[f.i]!;
         const value = f.values[f.i++]!;
         this.writeIndent();
-        const style = stringStyle(key);
-        const a = analyze(key);
-        if (!a.multiline && utf8Length(key) <= 128) {
-          this.scalar(key, style, a, true);
+        const k = this.keyInfo(key);
+        if (k.simple) {
+          this.scalar(key, k.style, k.analysis, true);
           this.writeIndicator(':', false, false, false);
         } else {
           this.writeIndicator('?', true, false, true);
-          this.scalar(key, style, a, false);
+          this.scalar(key, k.style, k.analysis, false);
           this.writeIndent();
           this.writeIndicator(':', true, false, true);
         }
@@ -118,8 +125,20 @@ class Emitter {
         return;
       }
       this.increaseIndent(false, false);
-      frames.push({ ...sortedEntries(n), i: 0 });
+      const sorted = sortedEntries(n);
+      frames.push({ keys: sorted.keys, values: sorted.values, i: 0 });
     }
+  }
+
+  private keyInfo(key: string): KeyInfo {
+    let k = this.keys.get(key);
+    if (k === undefined) {
+      const analysis = analyze(key);
+      // check_simple_key: one line, at most 128 bytes.
+      k = { style: stringStyle(key), analysis, simple: !analysis.multiline && utf8Length(key) <= 128 };
+      if (this.keys.size < 10000) this.keys.set(key, k);
+    }
+    return k;
   }
 
   private emptyFlow(open: string, close: string): void {
@@ -134,7 +153,7 @@ class Emitter {
   }
 
   /** yaml_emitter_emit_scalar: the style select_scalar_style settles on, written one indent deeper. */
-  private scalar(value: string, requested: Style, a: Analysis, simpleKey: boolean): void {
+  private scalar(value: string, requested: Style, a: Readonly<Analysis>, simpleKey: boolean): void {
     let style = requested;
     if (simpleKey && a.multiline) style = Style.Double;
     if (style === Style.Plain) {
@@ -177,7 +196,7 @@ class Emitter {
     }
     const indent = this.indent < 0 ? 0 : this.indent;
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
-    if (this.column < indent) this.put(' '.repeat(indent - this.column));
+    if (this.column < indent) this.put(spaces(indent - this.column));
     this.whitespace = true;
     this.indention = true;
   }
@@ -336,18 +355,27 @@ function stringStyle(s: string): Style {
 function sortedEntries(m: GoYAMLMap): { keys: string[]; values: GoYAMLNode[] } {
   if (m.keys.length === 1) return m;
   // keyList.Less compares runes: a key with characters beyond the BMP is compared as code points.
-  const order = m.keys.map((k, i) => ({ runes: /[\ud800-\udfff]/.test(k) ? Array.from(k, (ch) => ch.codePointAt(0)!) : k, i }));
-  order.sort((a, b) => (goYAMLKeyLess(a.runes, b.runes) ? -1 : goYAMLKeyLess(b.runes, a.runes) ? 1 : 0));
-  return { keys: order.map((o) => m.keys[o.i]!), values: order.map((o) => m.values[o.i]!) };
+  const runes = m.keys.map((k) => (/[\ud800-\udfff]/.test(k) ? Array.from(k, (ch) => ch.codePointAt(0)!) : k));
+  const order = m.keys.map((_, i) => i);
+  order.sort((x, y) => (goYAMLKeyLess(runes[x]!, runes[y]!) ? -1 : goYAMLKeyLess(runes[y]!, runes[x]!) ? 1 : 0));
+  return { keys: order.map((i) => m.keys[i]!), values: order.map((i) => m.values[i]!) };
 }
 
 const simpleText = /^[A-Za-z0-9/_.=+$()~-]*$/;
+const emptyAnalysis: Readonly<Analysis> = { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+const simpleAnalysis: Readonly<Analysis> = { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
+const indentation: string[] = [];
+
+/** n spaces, from a table. */
+function spaces(n: number): string {
+  return (indentation[n] ??= ' '.repeat(n));
+}
 
 /** yaml_emitter_analyze_scalar, over code points. */
-function analyze(value: string): Analysis {
-  if (value.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+function analyze(value: string): Readonly<Analysis> {
+  if (value.length === 0) return emptyAnalysis;
   if (simpleText.test(value) && !(value.charCodeAt(0) === 0x2d && value.length === 1) && !value.startsWith('---') && !value.startsWith('...')) {
-    return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true };
+    return simpleAnalysis;
   }
   let blockIndicators = false;
   let lineBreaks = false;
