@@ -7,6 +7,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -61,10 +63,25 @@ func main() {
 	for _, in := range realistic() {
 		add("realistic", in)
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", " ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	// One vector a line, for readable diffs.
+	w := bufio.NewWriter(os.Stdout)
+	w.WriteString("[\n")
+	for i, v := range out {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			panic(err)
+		}
+		line := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+		w.Write(line)
+		if i < len(out)-1 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("]\n")
+	if err := w.Flush(); err != nil {
 		panic(err)
 	}
 }
@@ -299,9 +316,9 @@ func realistic() []string {
 	podSpec := map[string]interface{}{
 		"containers": []interface{}{map[string]interface{}{
 			"name": "app", "image": "registry.example.com/team/app:1.2.3", "args": []interface{}{"--port=8080", "--verbose", "true", "--", "sh", "-c", "echo hello && sleep 3600"},
-			"ports": []interface{}{map[string]interface{}{"containerPort": 8080, "protocol": "TCP"}},
+			"ports":     []interface{}{map[string]interface{}{"containerPort": 8080, "protocol": "TCP"}},
 			"resources": map[string]interface{}{"limits": map[string]interface{}{"cpu": "500m", "memory": "128Mi"}, "requests": map[string]interface{}{"cpu": "0.1", "memory": "1e3"}},
-			"env": []interface{}{map[string]interface{}{"name": "ENABLED", "value": "yes"}, map[string]interface{}{"name": "COUNT", "value": "10"}, map[string]interface{}{"name": "EMPTY", "value": ""}},
+			"env":       []interface{}{map[string]interface{}{"name": "ENABLED", "value": "yes"}, map[string]interface{}{"name": "COUNT", "value": "10"}, map[string]interface{}{"name": "EMPTY", "value": ""}},
 		}},
 		"nodeSelector": map[string]interface{}{"kubernetes.io/os": "linux"},
 	}
@@ -328,12 +345,12 @@ func realistic() []string {
 				"schema": map[string]interface{}{"openAPIV3Schema": map[string]interface{}{"type": "object", "description": "Widget is the Schema for the widgets API. It has a fairly long description that goes well past the eighty column folding width of go-yaml's emitter, with 'quotes', \"double quotes\", colons: here, and # hashes.",
 					"properties": map[string]interface{}{"spec": map[string]interface{}{"type": "object", "x-kubernetes-preserve-unknown-fields": true,
 						"properties": map[string]interface{}{"replicas": map[string]interface{}{"type": "integer", "minimum": 0, "maximum": 1e3, "default": 1, "description": "Replicas is the number of desired replicas.\nDefaults to 1.\n  Indented line.\n"},
-							"pattern": map[string]interface{}{"type": "string", "pattern": `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`, "enum": []interface{}{"yes", "no", "~", "1.0", "0x10"}},
+							"pattern":      map[string]interface{}{"type": "string", "pattern": `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`, "enum": []interface{}{"yes", "no", "~", "1.0", "0x10"}},
 							"x-validation": map[string]interface{}{"type": "object", "x-kubernetes-validations": []interface{}{map[string]interface{}{"rule": "self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas || has(self.override) && self.override == true", "message": "replicas must be between minReplicas and maxReplicas unless override is set: see the documentation"}}}}}}}}}},
 		},
 	}
 	cm := map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]interface{}{"name": "scripts", "namespace": "default"},
-		"data": map[string]interface{}{"run.sh": "#!/bin/sh\nset -e\necho \"starting\"\n\n  exec /app --flag\n", "config.yaml": "key: value\nlist:\n- a\n- b", "trailing": "x \ny", "crlf": "a\r\nb\r\n", "tab": "a:\tb", "10": "ten", "9": "nine"},
+		"data":       map[string]interface{}{"run.sh": "#!/bin/sh\nset -e\necho \"starting\"\n\n  exec /app --flag\n", "config.yaml": "key: value\nlist:\n- a\n- b", "trailing": "x \ny", "crlf": "a\r\nb\r\n", "tab": "a:\tb", "10": "ten", "9": "nine"},
 		"binaryData": map[string]interface{}{"blob": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+P0BBQkNERUZHSElKS0xNTk8="}}
 	status := map[string]interface{}{"kind": "Status", "apiVersion": "v1", "metadata": map[string]interface{}{}, "status": "Failure",
 		"message": "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch", "reason": "NotAcceptable", "code": 406}
