@@ -146,3 +146,12 @@ describe('jsonToGoYAML', () => {
     expect((caught as KubeError).message).to.equal('yaml: control characters are not allowed');
   });
 });
+
+describe('jsonToGoYAML and encoding/json', () => {
+  it('folds a raw LS as go-yaml reads it, and keeps an escaped one (encoding/json escapes LS and PS)', () => {
+    // JSONToYAML's answers for these bytes: the spaces around the raw LS are dropped, and the LS is
+    // written raw in a single-quoted scalar, the next line indented.
+    expect(jsonToGoYAML('{"a":"x \u2028 y"}')).to.equal("a: 'x\u2028  y'\n");
+    expect(jsonToGoYAML('{"a":"x \\u2028 y"}')).to.equal('a: "x \\L y"\n');
+  });
+});

@@ -14,6 +14,12 @@ export { GoYAMLError } from './goYAMLParse.js';
  * newline). Where JSONToYAML fails (control characters, escapes or keys go-yaml refuses, nesting past
  * 10,000 levels), throws a GoYAMLError whose message is JSONToYAML's error text.
  *
+ * The bytes matter where JSON writers differ: go-yaml reads a raw LS, PS or NEL in a string as a line
+ * break and folds it (with the spaces around it). encoding/json escapes LS and PS (`\u2028`, `\u2029`)
+ * and JSON.stringify does not, so to answer as kube-apiserver does, pass JSON with those two escaped
+ * (inside JSON they occur only in strings: `text.replace(/\u2028/g, '\\u2028')`, and the same for
+ * `\u2029`). A raw NEL is folded by both.
+ *
  * @example
  * ```ts
  * jsonToGoYAML('{"kind":"Pod","data":{"b":"1","a":true}}'); // 'data:\n  a: true\n  b: "1"\nkind: Pod\n'
