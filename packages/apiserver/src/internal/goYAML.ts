@@ -48,6 +48,7 @@ interface KeyInfo {
   style: Style;
   analysis: Readonly<Analysis>;
   simple: boolean;
+  runes: string | number[];
 }
 
 type Frame = { list: GoYAMLNode[]; i: number } | { keys: string[]; values: GoYAMLNode[]; i: number };
@@ -131,9 +132,17 @@ class Emitter {
         return;
       }
       this.increaseIndent(false, false);
-      const sorted = sortedEntries(n);
+      const sorted = this.sortedEntries(n);
       frames.push({ keys: sorted.keys, values: sorted.values, i: 0 });
     }
+  }
+
+  private sortedEntries(m: GoYAMLMap): { keys: string[]; values: GoYAMLNode[] } {
+    if (m.keys.length === 1) return m;
+    const runes = m.keys.map((k) => this.keyInfo(k).runes);
+    const order = m.keys.map((_, i) => i);
+    order.sort((x, y) => (goYAMLKeyLess(runes[x]!, runes[y]!) ? -1 : goYAMLKeyLess(runes[y]!, runes[x]!) ? 1 : 0));
+    return { keys: order.map((i) => m.keys[i]!), values: order.map((i) => m.values[i]!) };
   }
 
   private keyInfo(key: string): KeyInfo {
@@ -141,7 +150,13 @@ class Emitter {
     if (k === undefined) {
       const analysis = analyze(key);
       // check_simple_key: one line, at most 128 bytes.
-      k = { style: stringStyle(key), analysis, simple: !analysis.multiline && utf8Length(key) <= 128 };
+      k = {
+        style: stringStyle(key),
+        analysis,
+        simple: !analysis.multiline && utf8Length(key) <= 128,
+        // keyList.Less compares runes: a key with characters beyond the BMP is compared as code points.
+        runes: /[\ud800-\udfff]/.test(key) ? Array.from(key, (ch) => ch.codePointAt(0)!) : key,
+      };
       if (this.keys.size < 10000) this.keys.set(key, k);
     }
     return k;
@@ -358,14 +373,6 @@ function stringStyle(s: string): Style {
   return goYAMLPlainString(s) ? Style.Plain : Style.Double;
 }
 
-function sortedEntries(m: GoYAMLMap): { keys: string[]; values: GoYAMLNode[] } {
-  if (m.keys.length === 1) return m;
-  // keyList.Less compares runes: a key with characters beyond the BMP is compared as code points.
-  const runes = m.keys.map((k) => (/[\ud800-\udfff]/.test(k) ? Array.from(k, (ch) => ch.codePointAt(0)!) : k));
-  const order = m.keys.map((_, i) => i);
-  order.sort((x, y) => (goYAMLKeyLess(runes[x]!, runes[y]!) ? -1 : goYAMLKeyLess(runes[y]!, runes[x]!) ? 1 : 0));
-  return { keys: order.map((i) => m.keys[i]!), values: order.map((i) => m.values[i]!) };
-}
 
 const simpleText = /^[A-Za-z0-9/_.=+$()~-]*$/;
 const emptyAnalysis: Readonly<Analysis> = { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
