@@ -9,8 +9,9 @@
 // ErrorNegotiated writes them: indented JSON (WriteRawJSON) when the header names nothing an error can be
 // written in; a response is indented for `?pretty=true` and for curl's user agent (isPrettyPrint).
 //
-// kubekit writes JSON only (the apiserver also writes YAML and protobuf), so the media types a 406 names
-// differ: the test expects each server's own list and otherwise the reference's answers.
+// YAML answers are sigs.k8s.io/yaml's JSONToYAML of the JSON, byte for byte. kubekit writes no protobuf (the
+// apiserver does), so the media types a 406 names differ: the test expects each server's own list and
+// otherwise the reference's answers.
 import { expect } from 'chai';
 import { answered, createWidgets, describeOnBothServers, type Answer, type Send } from './sender.js';
 
@@ -27,7 +28,7 @@ async function exists(s: Send, name: string): Promise<boolean> {
 }
 
 describeOnBothServers('content negotiation of responses', async (s, backend) => {
-  const offered = backend === 'reference' ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json'];
+  const offered = backend === 'reference' ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json', 'application/yaml'];
   const streams = backend === 'reference' ? ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'] : ['application/json;stream=watch'];
   const route = (types: string[]): string => `406: Not Acceptable\n\nAvailable representations: ${types.join(', ')}`;
   const handler = `only the following media types are accepted: ${offered.join(', ')}`;
@@ -120,6 +121,39 @@ describeOnBothServers('content negotiation of responses', async (s, backend) => 
   ]);
   const badWatch = await s('GET', `${C}?watch=1&timeoutSeconds=1`, undefined, undefined, 'application/json;as=Foo;v=v1;g=meta.k8s.io');
   expect([badWatch.status, body(badWatch).message]).to.deep.equal([406, handler]);
+
+  // YAML: every answer, errors included, as sigs.k8s.io/yaml writes the JSON (go-yaml's quoting, folding at 80
+  // columns, literal blocks, sorted keys).
+  const Y = 'application/yaml';
+  const notFound = await s('GET', `${C}/nope`, undefined, undefined, Y);
+  expect([notFound.status, notFound.text]).to.deep.equal([404, 'apiVersion: v1\ncode: 404\ndetails:\n  kind: configmaps\n  name: nope\nkind: Status\nmessage: configmaps "nope" not found\nmetadata: {}\nreason: NotFound\nstatus: Failure\n']);
+  const yamlCreated = await s('POST', C, JSON.stringify({ metadata: { name: 'y', annotations: { long: 'word '.repeat(30), x: '1', y: 'true' } }, data: { k: 'v\nw', n: '0x1f' } }), 'application/json', Y);
+  expect(yamlCreated.status).to.equal(201);
+  expect(yamlCreated.text.slice(0, yamlCreated.text.indexOf('  creationTimestamp'))).to.equal('apiVersion: v1\ndata:\n  k: |-\n    v\n    w\n  "n": "0x1f"\nkind: ConfigMap\nmetadata:\n  annotations:\n'
+    + "    long: 'word word word word word word word word word word word word word word word\n      word word word word word word word word word word word word word word word '\n    x: \"1\"\n    \"y\": \"true\"\n");
+  const invalid = await s('POST', C, JSON.stringify({ metadata: { name: 'Bad' } }), 'application/json', Y);
+  expect([invalid.status, invalid.text]).to.deep.equal([422, 'apiVersion: v1\ncode: 422\ndetails:\n  causes:\n  - field: metadata.name\n'
+    + "    message: 'Invalid value: \"Bad\": a lowercase RFC 1123 subdomain must consist of\n      lower case alphanumeric characters, ''-'' or ''.'', and must start and end with\n"
+    + "      an alphanumeric character (e.g. ''example.com'', regex used for validation is\n      ''[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'')'\n"
+    + '    reason: FieldValueInvalid\n  kind: ConfigMap\n  name: Bad\nkind: Status\n'
+    + "message: 'ConfigMap \"Bad\" is invalid: metadata.name: Invalid value: \"Bad\": a lowercase\n  RFC 1123 subdomain must consist of lower case alphanumeric characters, ''-'' or\n"
+    + "  ''.'', and must start and end with an alphanumeric character (e.g. ''example.com'',\n  regex used for validation is ''[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'')'\n"
+    + 'metadata: {}\nreason: Invalid\nstatus: Failure\n']);
+  const yamlTable = await s('GET', `${C}/y`, undefined, undefined, 'application/yaml;as=Table;v=v1;g=meta.k8s.io');
+  expect([yamlTable.status, yamlTable.text.split('\n')[0]]).to.deep.equal([200, 'apiVersion: meta.k8s.io/v1']);
+  // What go-yaml refuses (a DEL character) is the encoder's 500, in YAML; a POST has written its object by then.
+  const del = await s('POST', C, JSON.stringify({ metadata: { name: 'del' }, data: { k: 'a\u007fb' } }), 'application/json', Y);
+  const refusedYAML = "apiVersion: v1\ncode: 500\nkind: Status\nmessage: 'yaml: control characters are not allowed'\nmetadata: {}\nstatus: Failure\n";
+  expect([del.status, del.text]).to.deep.equal([500, refusedYAML]);
+  expect(await exists(s, 'del')).to.equal(true);
+  // An error's own Status that go-yaml refuses keeps the error's code.
+  const delName = await s('GET', `${C}/a%7Fb`, undefined, undefined, Y);
+  expect([delName.status, delName.text]).to.deep.equal([404, refusedYAML]);
+  // No YAML watch: the list handler takes it, the watch refuses it, in YAML.
+  const yamlWatch = await s('GET', `${C}?watch=1&timeoutSeconds=1`, undefined, undefined, Y);
+  expect([yamlWatch.status, yamlWatch.text]).to.deep.equal([406, backend === 'reference'
+    ? "apiVersion: v1\ncode: 406\nkind: Status\nmessage: 'only the following media types are accepted: application/json;stream=watch,\n  application/vnd.kubernetes.protobuf;stream=watch'\nmetadata: {}\nreason: NotAcceptable\nstatus: Failure\n"
+    : "apiVersion: v1\ncode: 406\nkind: Status\nmessage: 'only the following media types are accepted: application/json;stream=watch'\nmetadata: {}\nreason: NotAcceptable\nstatus: Failure\n"]);
 
   // A custom resource has no go-restful route: only the handler's negotiation, `application/*` included.
   const W = await createWidgets(s, 'negotiation.example.com', { type: 'object' });

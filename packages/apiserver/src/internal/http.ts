@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { KubeError, isStackOverflow, stringifyJSON } from '@kubekit/core';
 import { TooManyWaitingRequestsError } from '../storage/resourceVersionWaiter.js';
+import { jsonToGoYAML } from './goYAML.js';
 import { indentJSON, negotiateError, type OutputMediaType } from './negotiation.js';
 
 /** The media type of aggregated discovery (v2). */
@@ -102,7 +103,8 @@ export function sendJSON(res: ServerResponse, code: number, body: unknown, conte
 
 /**
  * Writes already serialised JSON text: as it is (with the newline of Go's `json.Encoder`), or, for a
- * resource response negotiated so, indented (`json.MarshalIndent`, no newline) or as YAML.
+ * resource response negotiated so, indented (`json.MarshalIndent`, no newline) or as YAML (sigs.k8s.io/yaml's
+ * `JSONToYAML` of it; a value go-yaml cannot write is its 500, as on the apiserver).
  */
 export function sendText(res: ServerResponse, code: number, text: string, contentTypeHeader = 'application/json'): void {
   writeEncoded(res, code, text, contentTypeHeader.startsWith('application/json') ? outputs.get(res) : undefined, contentTypeHeader);
@@ -114,15 +116,37 @@ function writeEncoded(res: ServerResponse, code: number, text: string, output: O
     return;
   }
   let body = text + '\n';
-  const type = contentTypeHeader;
+  let type = contentTypeHeader;
+  let status = code;
   if (output === 'raw') {
     body = indentJSON(text);
+  } else if (output?.serializer.subtype === 'yaml') {
+    type = 'application/yaml';
+    try {
+      body = toYAML(text);
+    } catch (err) {
+      // responsewriters.SerializeObject: what the encoder refuses is answered with the Status of its error,
+      // in the same encoding (its code in place of a success's), or its reason and message as text.
+      const failure = toKubeError(err).toStatus();
+      if (code < 400) status = failure.code ?? 500;
+      try {
+        body = toYAML(stringifyJSON(failure));
+      } catch {
+        body = `${failure.reason ?? ''}: ${failure.message ?? ''}`;
+        type = 'text/plain';
+      }
+    }
   } else if (output?.pretty === true) {
     body = indentJSON(text);
   }
   const buf = Buffer.from(body, 'utf8');
-  res.writeHead(code, { 'Content-Type': type, 'Content-Length': buf.length, 'Cache-Control': 'no-cache, private' });
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': buf.length, 'Cache-Control': 'no-cache, private' });
   res.end(buf);
+}
+
+/** sigs.k8s.io/yaml's `JSONToYAML` of JSON text as kubekit writes it (encoding/json escapes the line and paragraph separators, which go-yaml would fold when raw). */
+function toYAML(text: string): string {
+  return jsonToGoYAML(text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
 }
 
 /**

@@ -14,8 +14,9 @@
  * conversion allowed, and as indented JSON (`WriteRawJSON`) when nothing matches. A response is indented
  * when the request says `?pretty=true` or comes from curl, Wget or a browser (`isPrettyPrint`).
  *
- * kubekit writes JSON and YAML; the apiserver also writes protobuf, which kubekit does not offer (a client
- * that accepts only protobuf is told the media types kubekit has).
+ * kubekit writes JSON and YAML (converted from the JSON as sigs.k8s.io/yaml converts it: `goYAML.ts`); the
+ * apiserver also writes protobuf, which kubekit does not offer (a client that accepts only protobuf is told
+ * the media types kubekit has).
  */
 import type { IncomingMessage } from 'node:http';
 import { KubeError } from '@kubekit/core';
@@ -33,6 +34,7 @@ export interface Serializer {
 /** The encodings kubekit writes, in the apiserver's order of preference. */
 export const serializers: readonly Serializer[] = [
   { mediaType: 'application/json', type: 'application', subtype: 'json', stream: true },
+  { mediaType: 'application/yaml', type: 'application', subtype: 'yaml', stream: false },
 ];
 
 /** What the response is converted to (`as=`, `g=`, `v=` of the accepted clause). */
