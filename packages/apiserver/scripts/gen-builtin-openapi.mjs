@@ -25,6 +25,7 @@ import { legacyWorkloadResourceTypes } from '../src/legacyWorkloadKinds.ts';
 import { policyResourceTypes } from '../src/policyKinds.ts';
 import { autoscalingResourceTypes } from '../src/autoscalingKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
+import { serviceCIDRResourceTypes } from '../src/serviceCIDRKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
 import { eventResourceTypes } from '../src/eventKinds.ts';
 import { endpointResourceTypes } from '../src/endpointKinds.ts';
@@ -34,7 +35,7 @@ import { limitRangeResourceTypes } from '../src/limitRangeKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;
