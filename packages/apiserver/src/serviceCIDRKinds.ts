@@ -205,11 +205,20 @@ function heldBy(ip: KubeObject, namespace: string, name: string): boolean {
 export class ServiceIPAddresses {
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly store: ObjectStore, private readonly now: () => string) {
+  /** @param onError - told of a write that failed (the store's persistence refusing it); the others go on */
+  constructor(private readonly store: ObjectStore, private readonly now: () => string, private readonly onError: (err: unknown) => void) {
     this.unsubscribe = store.subscribe((e) => {
-      if (e.bucket === servicesBucket) queueMicrotask(() => this.observe(e));
+      if (e.bucket === servicesBucket) queueMicrotask(() => this.guarded(() => this.observe(e)));
     });
-    for (const [, svc] of store.values(servicesBucket)) this.hold(svc, []);
+    for (const [, svc] of store.values(servicesBucket)) this.guarded(() => this.hold(svc, []));
+  }
+
+  private guarded(work: () => void): void {
+    try {
+      work();
+    } catch (err) {
+      this.onError(err);
+    }
   }
 
   /** Stops following the store. */
@@ -238,7 +247,7 @@ export class ServiceIPAddresses {
         metadata: { name: ip, uid: randomUUID(), creationTimestamp: this.now(), labels: { [familyLabel]: ip.includes(':') ? 'IPv6' : 'IPv4', [managedByLabel]: allocatorName } },
         spec: { parentRef: { resource: 'services', namespace, name } },
       };
-      this.store.create(ipAddressGR, ip, ip, object);
+      this.store.create(ipAddressGR, ip, ip, object).durable.catch(this.onError);
     }
   }
 
@@ -247,7 +256,7 @@ export class ServiceIPAddresses {
     const name = svc.metadata.name ?? '';
     for (const ip of ips) {
       const held = this.store.get(ipAddressesBucket, ip);
-      if (held !== undefined && heldBy(held, namespace, name)) this.store.delete(ipAddressGR, ip, ip);
+      if (held !== undefined && heldBy(held, namespace, name)) this.store.delete(ipAddressGR, ip, ip).durable.catch(this.onError);
     }
   }
 }

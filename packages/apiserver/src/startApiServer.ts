@@ -260,7 +260,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     const cidr = defaultServiceCIDR(options.serviceClusterIPRange ?? defaultServiceRange, timestamp(clock.now()));
     await store.create(serviceCIDRType.groupResource, defaultServiceCIDRName, defaultServiceCIDRName, await serviceCIDRType.toStorage(cidr)).durable;
   }
-  const serviceIPs = new ServiceIPAddresses(store, () => timestamp(clock.now()));
+  const serviceIPs = new ServiceIPAddresses(store, () => timestamp(clock.now()), (err) => logger.warn('writing a Service\'s IPAddress failed', { error: errorMessage(err) }));
   const controllers = new Controllers(ctx, catalog);
   const collector = new GarbageCollector(ctx, catalog);
 
