@@ -17,7 +17,7 @@ import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings } from './podWarnings.js';
 import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimValidation.js';
-import { heldAddresses, storedServiceRanges } from './serviceCIDRKinds.js';
+import { heldAddresses, storedServiceRanges } from './internal/serviceAddresses.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {

@@ -28,10 +28,10 @@ import { isIPv4Sloppy } from './podStatus.js';
 import { isCIDRSloppy } from './serviceValidation.js';
 import { ageCell } from './table.js';
 import type { ObjectStore, StoreEvent } from './storage/objectStore.js';
+import { heldBy, ipAddressesBucket } from './internal/serviceAddresses.js';
 
-/** The store buckets of the two kinds. */
-export const serviceCIDRsBucket = 'networking.k8s.io/servicecidrs';
-export const ipAddressesBucket = 'networking.k8s.io/ipaddresses';
+export { ipAddressesBucket, serviceCIDRsBucket } from './internal/serviceAddresses.js';
+
 const servicesBucket = '/services';
 const ipAddressGR = { group: 'networking.k8s.io', resource: 'ipaddresses' };
 
@@ -188,12 +188,6 @@ function clusterIPsOf(svc: KubeObject | undefined): string[] {
   return (Array.isArray(ips) ? ips.map(str) : []).filter((ip) => ip !== '' && ip !== 'None');
 }
 
-/** Whether an IPAddress's parent is the Service `namespace/name`. */
-function heldBy(ip: KubeObject, namespace: string, name: string): boolean {
-  const ref = valueAt(ip, 'spec', 'parentRef');
-  return isObject(ref) && str(ref.group) === '' && ref.resource === 'services' && str(ref.namespace) === namespace && ref.name === name;
-}
-
 /**
  * The IPAddress objects of the Services' cluster IPs, kept as the Service REST's allocator keeps them: one
  * written for each cluster IP a Service comes to hold, deleted when it lets the address go or is deleted.
@@ -259,30 +253,4 @@ export class ServiceIPAddresses {
       if (held !== undefined && heldBy(held, namespace, name)) this.store.delete(ipAddressGR, ip, ip).durable.catch(this.onError);
     }
   }
-}
-
-/** The IPv4 ranges of the stored ServiceCIDRs not being deleted, as network address and size. */
-export function storedServiceRanges(store: ObjectStore): { base: number; size: number }[] {
-  const out: { base: number; size: number }[] = [];
-  for (const [, o] of store.values(serviceCIDRsBucket)) {
-    if (o.metadata.deletionTimestamp !== undefined) continue;
-    for (const cidr of cidrsOf(o)) {
-      const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
-      if (m === null) continue;
-      const bits = Number(m[5]);
-      if (bits > 32) continue;
-      out.push({ base: m.slice(1, 5).map(Number).reduce((n, x) => n * 256 + x, 0), size: 2 ** (32 - bits) });
-    }
-  }
-  return out;
-}
-
-/** The names the IPAddresses hold, but those of the Service `self` (`namespace/name`). */
-export function heldAddresses(store: ObjectStore, self: string | undefined): string[] {
-  const out: string[] = [];
-  for (const [name, ip] of store.values(ipAddressesBucket)) {
-    if (self !== undefined && heldBy(ip, self.slice(0, self.indexOf('/')), self.slice(self.indexOf('/') + 1))) continue;
-    out.push(name);
-  }
-  return out;
 }
