@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { startApiServer } from '@kubekit/apiserver';
+import { startApiServer, type ApiServerOptions } from '@kubekit/apiserver';
 import { startReferenceApiServer } from '@kubekit/envtest';
 
 /** A server's answer: the HTTP status, the body text, and the `message` of a `Status` body. */
@@ -75,15 +75,16 @@ export interface ServerAccess {
 
 /**
  * A suite that runs `run` against kubekit's embedded server, then against the real kube-apiserver (skipped
- * without Go), each started for it and closed after.
+ * without Go), each started for it and closed after. `kubekitOptions`: what kubekit's server is started
+ * with (the reference's service range, `10.0.0.0/24`, for a suite that compares cluster IPs).
  */
-export function describeOnBothServers(title: string, run: (send: Send, backend: 'kubekit' | 'reference', server: ServerAccess) => Promise<void>): void {
+export function describeOnBothServers(title: string, run: (send: Send, backend: 'kubekit' | 'reference', server: ServerAccess) => Promise<void>, kubekitOptions: ApiServerOptions = {}): void {
   const withGo = goAvailable();
   describe(title, function () {
     this.timeout(15 * 60_000);
 
     it('kubekit\'s embedded server', async () => {
-      const server = await startApiServer();
+      const server = await startApiServer(kubekitOptions);
       try {
         await run(sender(server.url, undefined, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined) });
       } finally {

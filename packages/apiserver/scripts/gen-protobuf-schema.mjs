@@ -77,7 +77,7 @@ const kinds = {
   'rbac.authorization.k8s.io/v1/Role': 'rbac.Role', 'rbac.authorization.k8s.io/v1/RoleBinding': 'rbac.RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
   'policy/v1/PodDisruptionBudget': 'policy.PodDisruptionBudget', 'policy/v1/Eviction': 'policy.Eviction',
-  'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass', 'networking.k8s.io/v1/NetworkPolicy': 'networking.NetworkPolicy',
+  'networking.k8s.io/v1/Ingress': 'networking.Ingress', 'networking.k8s.io/v1/IngressClass': 'networking.IngressClass', 'networking.k8s.io/v1/NetworkPolicy': 'networking.NetworkPolicy', 'networking.k8s.io/v1/ServiceCIDR': 'networking.ServiceCIDR', 'networking.k8s.io/v1/IPAddress': 'networking.IPAddress',
   'authorization.k8s.io/v1/SubjectAccessReview': 'authorization.SubjectAccessReview', 'authorization.k8s.io/v1/LocalSubjectAccessReview': 'authorization.LocalSubjectAccessReview',
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'authorization.SelfSubjectAccessReview', 'authorization.k8s.io/v1/SelfSubjectRulesReview': 'authorization.SelfSubjectRulesReview',
   'authentication.k8s.io/v1/TokenReview': 'authentication.TokenReview', 'authentication.k8s.io/v1/TokenRequest': 'authentication.TokenRequest', 'authentication.k8s.io/v1/SelfSubjectReview': 'authentication.SelfSubjectReview',

@@ -17,6 +17,7 @@ import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings } from './podWarnings.js';
 import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimValidation.js';
+import { heldAddresses, storedServiceRanges } from './internal/serviceAddresses.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 
 function list(v: unknown): unknown[] {
@@ -203,7 +204,8 @@ const rbac = (resource: string, kind: string, namespaced: boolean): BuiltinSpec[
  * from `serviceRange` (an IPv4 CIDR, `10.96.0.0/12` by default).
  */
 export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string): BuiltinResourceType[] {
-  const allocator = new ServiceAllocator(store, servicesBucket, serviceRange);
+  const addresses = store === undefined ? undefined : { ranges: () => storedServiceRanges(store), held: (self: string | undefined) => heldAddresses(store, self) };
+  const allocator = new ServiceAllocator(store, servicesBucket, serviceRange, addresses);
   const serviceType = new BuiltinResourceType(serviceSpec(allocator));
   const prepare = serviceType.prepareForUpdate.bind(serviceType);
   serviceType.prepareForUpdate = (o, old, ctx) => {

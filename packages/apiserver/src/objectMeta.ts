@@ -7,13 +7,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
+import { strictIPMessages } from './podWarnings.js';
 
 /**
  * How a kind's names are validated: DNS-1123 subdomains (most kinds), labels (namespaces), DNS-1035 labels
  * (Services), or only as path segments (core/v1 Events, whose strategy validates no metadata: rest.BeforeCreate's
  * `ValidatePathSegmentName`).
  */
-export type NameValidation = 'subdomain' | 'label' | 'dns1035' | 'pathSegment';
+export type NameValidation = 'subdomain' | 'label' | 'dns1035' | 'pathSegment' | 'ip';
 
 /** The largest total size of annotations (keys plus values), in bytes. */
 export const totalAnnotationSizeLimit = 256 * 1024;
@@ -198,8 +199,8 @@ export function wipeSystemFields(meta: ObjectMeta): void {
  * create handler does (rest.WipeObjectMetaSystemFields), and the store's create path only fills the uid and
  * time (rest.FillObjectMetaSystemFields).
  */
-export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string, putCreate = false): void {
-  if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
+export function fillSystemFieldsOnCreate(meta: ObjectMeta, now: string, putCreate = false, nameGenerator: (prefix: string) => string = generateName): void {
+  if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = nameGenerator(meta.generateName!);
   meta.uid = randomUUID();
   meta.creationTimestamp = now;
   delete meta.resourceVersion;
@@ -237,6 +238,8 @@ export function pathSegmentErrors(name: string, prefix: boolean): string[] {
 
 function nameErrors(name: string, how: NameValidation, prefix: boolean): string[] {
   if (how === 'pathSegment') return pathSegmentErrors(name, prefix);
+  // ValidateIPAddressName: a prefix is checked as a whole address (IPAddresses take generateName as it is).
+  if (how === 'ip') return strictIPMessages(name);
   // A generateName prefix may end in a dash: it is validated without it (`maskTrailingDash`).
   const value = prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -2) + 'a' : name;
   return how === 'label' ? isDNS1123Label(value) : how === 'dns1035' ? isDNS1035Label(value) : isDNS1123Subdomain(value);

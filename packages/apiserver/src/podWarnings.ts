@@ -264,6 +264,19 @@ export function parseIP(text: string): ParsedIP | undefined {
   return { bytes, v4: bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255 };
 }
 
+/** `validation.IsValidIP`'s messages: an address Go's strict parser takes, in canonical form. */
+export function strictIPMessages(value: string): string[] {
+  const ip = parseIP(value);
+  if (ip === undefined) return ['must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'];
+  const msgs: string[] = [];
+  const v4Part = value.slice(value.lastIndexOf(':') + 1);
+  if (v4Part.includes('.') && v4Part.split('.').some((p) => p.length > 1 && p.startsWith('0'))) msgs.push('must not have leading 0s');
+  if (ip.v4 && value.includes(':')) msgs.push('must not be an IPv4-mapped IPv6 address');
+  if (msgs.length > 0) return msgs;
+  const canonical = ip.v4 ? ip.bytes.slice(12).join('.') : ipv6Text(ip.bytes);
+  return canonical === value ? [] : [`must be in canonical form (${goQuote(canonical)})`];
+}
+
 /** An IPv6 address in RFC 5952's form (lowercase, no leading zeros, the longest run of two or more zero groups as `::`), as Go's `net.IP.String` prints one that is not IPv4-mapped. */
 export function ipv6Text(bytes: number[]): string {
   const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);

@@ -50,8 +50,12 @@ export interface ResourceNames {
   shortNames: readonly string[];
   categories: readonly string[];
   verbs: readonly string[];
-  /** How names are validated: DNS-1123 subdomains (most kinds), labels (namespaces), DNS-1035 labels (Services), path segments (core/v1 Events). */
-  nameValidation: 'subdomain' | 'label' | 'dns1035' | 'pathSegment';
+  /**
+   * How names are validated: DNS-1123 subdomains (most kinds), labels (namespaces), DNS-1035 labels
+   * (Services), path segments (core/v1 Events), IP addresses in canonical form (IPAddresses, whose
+   * `generateName` is taken as the name as it is).
+   */
+  nameValidation: 'subdomain' | 'label' | 'dns1035' | 'pathSegment' | 'ip';
   /** Whether `/status` is served. */
   status: boolean;
   /** The `/scale` subresource, when served. */

@@ -299,6 +299,14 @@ function ipText(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
+/** What the Service allocator reads of the ServiceCIDRs and IPAddresses. */
+export interface ServiceAddresses {
+  /** The IPv4 ranges of the ServiceCIDRs, as network address and number of addresses. */
+  ranges(): { base: number; size: number }[];
+  /** The addresses IPAddresses hold, but those of the Service `self` (`namespace/name`). */
+  held(self: string | undefined): string[];
+}
+
 /**
  * Allocates cluster IPs and node ports not used by another stored Service (bounded scans), and
  * checks the ones a request asks for, with the allocators' errors.
@@ -308,8 +316,11 @@ export class ServiceAllocator {
   private nextPort = 0;
   private readonly range: { base: number; size: number; first: number };
 
-  /** @param serviceRange - the IPv4 service range, as kube-apiserver's `--service-cluster-ip-range` */
-  constructor(private readonly store: ObjectStore | undefined, private readonly bucket: string, serviceRange = defaultServiceRange) {
+  /**
+   * @param serviceRange - the IPv4 service range, as kube-apiserver's `--service-cluster-ip-range`
+   * @param addresses - the ServiceCIDRs and IPAddresses (without: the service range, and the Services' IPs)
+   */
+  constructor(private readonly store: ObjectStore | undefined, private readonly bucket: string, serviceRange = defaultServiceRange, private readonly addresses?: ServiceAddresses) {
     this.range = parseServiceRange(serviceRange);
   }
 
@@ -325,6 +336,7 @@ export class ServiceAllocator {
       for (const p of objects(spec.ports)) if (int(p.nodePort) !== 0) ports.add(int(p.nodePort));
       if (int(spec.healthCheckNodePort) !== 0) ports.add(int(spec.healthCheckNodePort));
     }
+    for (const ip of this.addresses?.held(self) ?? []) ips.add(ip);
     return { ips, ports };
   }
 
@@ -355,8 +367,10 @@ export class ServiceAllocator {
     // The ServiceCIDR allocator's error for an address no range gives out (the network and broadcast
     // addresses of the range included); a dry run's allocator words it `the provided IP (…) is not in
     // the valid range. The range of valid IPs is 10.96.0.0/12`.
-    const { base, size } = this.range;
-    if (n === undefined || n <= base || n >= base + size - 1) return 'the provided network does not match the current range';
+    // Any ServiceCIDR's range gives addresses out (the configured one when none is stored).
+    const stored = this.addresses?.ranges() ?? [];
+    const ranges = stored.length > 0 ? stored : [this.range];
+    if (n === undefined || !ranges.some(({ base, size }) => n > base && n < base + size - 1)) return 'the provided network does not match the current range';
     return used.has(ipText(n)) || used.has(text) ? 'provided IP is already allocated' : undefined;
   }
 

@@ -13,7 +13,8 @@ import { validatingAdmissionPolicyTypes } from './validatingAdmissionPolicy.js';
 import { PolicyAdmission } from './policyAdmission.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { serviceResourceTypes } from './builtinServiceKinds.js';
-import { parseServiceRange } from './serviceValidation.js';
+import { defaultServiceRange, parseServiceRange } from './serviceValidation.js';
+import { defaultServiceCIDR, defaultServiceCIDRName, ServiceIPAddresses, serviceCIDRResourceTypes, serviceCIDRsBucket } from './serviceCIDRKinds.js';
 import { policyResourceTypes } from './policyKinds.js';
 import { autoscalingResourceTypes } from './autoscalingKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
@@ -232,7 +233,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const classes = priorityClassLister(store);
   const [priorityClassType] = schedulingResourceTypes(classes);
   const [quotaType] = resourceQuotaResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const [serviceCIDRType, ipAddressType] = serviceCIDRResourceTypes();
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({
@@ -260,6 +262,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     await store.create(priorityClassType.groupResource, name, name, await priorityClassType.toStorage(pc)).durable;
   }
   if (options.bootstrapPolicy !== false) await createBootstrapPolicy(store, clock.now());
+  // The default-servicecidr controller: the ServiceCIDR of the service range, when not stored.
+  if (store.get(serviceCIDRsBucket, defaultServiceCIDRName) === undefined) {
+    const cidr = defaultServiceCIDR(options.serviceClusterIPRange ?? defaultServiceRange, timestamp(clock.now()));
+    await store.create(serviceCIDRType.groupResource, defaultServiceCIDRName, defaultServiceCIDRName, await serviceCIDRType.toStorage(cidr)).durable;
+  }
+  const serviceIPs = new ServiceIPAddresses(store, () => timestamp(clock.now()), (err) => logger.warn('writing a Service\'s IPAddress failed', { error: errorMessage(err) }));
   const controllers = new Controllers(ctx, catalog);
   const collector = new GarbageCollector(ctx, catalog);
 
@@ -327,6 +335,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
+        serviceIPs.close();
         const stopped = Promise.all([controllers.close(), collector.close(), ctx.deepYAML.close()]);
         hub.close();
         resourceVersions.close();

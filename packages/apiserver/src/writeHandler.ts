@@ -821,7 +821,8 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   const requestedRV = obj.metadata.resourceVersion;
   // rest.BeforeCreate: a cluster-scoped object's namespace is cleared, not refused.
   if (!type.names.namespaced) delete obj.metadata.namespace;
-  fillSystemFieldsOnCreate(obj.metadata, wctx.now, put !== undefined);
+  // The IPAddress strategy's name generator gives the prefix back.
+  fillSystemFieldsOnCreate(obj.metadata, wctx.now, put !== undefined, type.names.nameValidation === 'ip' ? (prefix) => prefix : undefined);
   type.prepareForCreate(obj, wctx);
   const name = obj.metadata.name ?? '';
   const errs = type.validateCreate(obj, wctx);

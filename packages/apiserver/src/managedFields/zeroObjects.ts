@@ -34,6 +34,8 @@ const zero: Record<string, () => JSONObject> = {
   'networking.k8s.io/v1/Ingress': () => ({ spec: {}, status: { loadBalancer: {} } }),
   'networking.k8s.io/v1/IngressClass': () => ({ spec: {} }),
   'networking.k8s.io/v1/NetworkPolicy': () => ({ spec: { podSelector: {} } }),
+  'networking.k8s.io/v1/ServiceCIDR': () => ({ spec: {}, status: {} }),
+  'networking.k8s.io/v1/IPAddress': () => ({ spec: {} }),
   'scheduling.k8s.io/v1/PriorityClass': () => ({ value: 0 }),
   'certificates.k8s.io/v1/CertificateSigningRequest': () => ({ spec: { request: null, signerName: '' }, status: {} }),
   'node.k8s.io/v1/RuntimeClass': () => ({ handler: '' }),
