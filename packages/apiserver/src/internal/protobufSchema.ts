@@ -5,7 +5,7 @@
 export type ProtobufField = readonly [number, string, string, number];
 
 /** The messages with a JSON form of their own. */
-export const protobufSpecialMessages: Readonly<Record<string, string>> = {"meta.Time":"time","meta.MicroTime":"time","resource.Quantity":"quantity","intstr.IntOrString":"intstr","runtime.RawExtension":"raw","meta.FieldsV1":"raw","meta.Duration":"duration"};
+export const protobufSpecialMessages: Readonly<Record<string, string>> = {"meta.Time":"time","meta.MicroTime":"time","resource.Quantity":"quantity","intstr.IntOrString":"intstr","runtime.RawExtension":"raw","meta.FieldsV1":"raw","meta.Duration":"duration","authentication.ExtraValue":"strings","authorization.ExtraValue":"strings","certificates.ExtraValue":"strings"};
 
 /** The top-level message of each kind, by `apiVersion/kind`. */
 export const protobufKinds: Readonly<Record<string, string>> = {
@@ -25,6 +25,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "v1/LimitRange": "core.LimitRange",
   "v1/ReplicationController": "core.ReplicationController",
   "v1/PodTemplate": "core.PodTemplate",
+  "v1/Binding": "core.Binding",
   "rbac.authorization.k8s.io/v1/Role": "rbac.Role",
   "rbac.authorization.k8s.io/v1/RoleBinding": "rbac.RoleBinding",
   "rbac.authorization.k8s.io/v1/ClusterRole": "rbac.ClusterRole",
@@ -44,6 +45,8 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "authentication.k8s.io/v1/TokenRequest": "authentication.TokenRequest",
   "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview",
   "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass",
+  "certificates.k8s.io/v1/CertificateSigningRequest": "certificates.CertificateSigningRequest",
+  "node.k8s.io/v1/RuntimeClass": "node.RuntimeClass",
   "events.k8s.io/v1/Event": "events.Event",
   "discovery.k8s.io/v1/EndpointSlice": "discovery.EndpointSlice",
   "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.HorizontalPodAutoscaler",
@@ -97,7 +100,6 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "apps.StatefulSetStatus": [[1,"observedGeneration","int64",0],[2,"replicas","int32",0],[3,"readyReplicas","int32",0],[4,"currentReplicas","int32",0],[5,"updatedReplicas","int32",0],[6,"currentRevision","string",0],[7,"updateRevision","string",0],[9,"collisionCount","int32",0],[10,"conditions","apps.StatefulSetCondition",1],[11,"availableReplicas","int32",0]],
   "apps.StatefulSetUpdateStrategy": [[1,"type","string",0],[2,"rollingUpdate","apps.RollingUpdateStatefulSetStrategy",0]],
   "authentication.BoundObjectReference": [[1,"kind","string",0],[2,"apiVersion","string",0],[3,"name","string",0],[4,"uID","string",0]],
-  "authentication.ExtraValue": [[1,"items","string",1]],
   "authentication.SelfSubjectReview": [[1,"metadata","meta.ObjectMeta",0],[2,"status","authentication.SelfSubjectReviewStatus",0]],
   "authentication.SelfSubjectReviewStatus": [[1,"userInfo","authentication.UserInfo",0]],
   "authentication.TokenRequest": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","authentication.TokenRequestSpec",0],[3,"status","authentication.TokenRequestStatus",0]],
@@ -107,7 +109,6 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "authentication.TokenReviewSpec": [[1,"token","string",0],[2,"audiences","string",1]],
   "authentication.TokenReviewStatus": [[1,"authenticated","bool",0],[2,"user","authentication.UserInfo",0],[4,"audiences","string",1],[3,"error","string",0]],
   "authentication.UserInfo": [[1,"username","string",0],[2,"uid","string",0],[3,"groups","string",1],[4,"extra","map:authentication.ExtraValue",0]],
-  "authorization.ExtraValue": [[1,"items","string",1]],
   "authorization.FieldSelectorAttributes": [[1,"rawSelector","string",0],[2,"requirements","meta.FieldSelectorRequirement",1]],
   "authorization.LabelSelectorAttributes": [[1,"rawSelector","string",0],[2,"requirements","meta.LabelSelectorRequirement",1]],
   "authorization.LocalSubjectAccessReview": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","authorization.SubjectAccessReviewSpec",0],[3,"status","authorization.SubjectAccessReviewStatus",0]],
@@ -165,11 +166,16 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "batch.SuccessPolicy": [[1,"rules","batch.SuccessPolicyRule",1]],
   "batch.SuccessPolicyRule": [[1,"succeededIndexes","string",0],[2,"succeededCount","int32",0]],
   "batch.UncountedTerminatedPods": [[1,"succeeded","string",1],[2,"failed","string",1]],
+  "certificates.CertificateSigningRequest": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","certificates.CertificateSigningRequestSpec",0],[3,"status","certificates.CertificateSigningRequestStatus",0]],
+  "certificates.CertificateSigningRequestCondition": [[1,"type","string",0],[6,"status","string",0],[2,"reason","string",0],[3,"message","string",0],[4,"lastUpdateTime","meta.Time",0],[5,"lastTransitionTime","meta.Time",0]],
+  "certificates.CertificateSigningRequestSpec": [[1,"request","bytes",0],[7,"signerName","string",0],[8,"expirationSeconds","int32",0],[5,"usages","string",1],[2,"username","string",0],[3,"uid","string",0],[4,"groups","string",1],[6,"extra","map:certificates.ExtraValue",0]],
+  "certificates.CertificateSigningRequestStatus": [[1,"conditions","certificates.CertificateSigningRequestCondition",1],[2,"certificate","bytes",0]],
   "core.AWSElasticBlockStoreVolumeSource": [[1,"volumeID","string",0],[2,"fsType","string",0],[3,"partition","int32",0],[4,"readOnly","bool",0]],
   "core.Affinity": [[1,"nodeAffinity","core.NodeAffinity",0],[2,"podAffinity","core.PodAffinity",0],[3,"podAntiAffinity","core.PodAntiAffinity",0]],
   "core.AppArmorProfile": [[1,"type","string",0],[2,"localhostProfile","string",0]],
   "core.AzureDiskVolumeSource": [[1,"diskName","string",0],[2,"diskURI","string",0],[3,"cachingMode","string",0],[4,"fsType","string",0],[5,"readOnly","bool",0],[6,"kind","string",0]],
   "core.AzureFileVolumeSource": [[1,"secretName","string",0],[2,"shareName","string",0],[3,"readOnly","bool",0]],
+  "core.Binding": [[1,"metadata","meta.ObjectMeta",0],[2,"target","core.ObjectReference",0]],
   "core.CSIVolumeSource": [[1,"driver","string",0],[2,"readOnly","bool",0],[3,"fsType","string",0],[4,"volumeAttributes","map:string",0],[5,"nodePublishSecretRef","core.LocalObjectReference",0]],
   "core.Capabilities": [[1,"add","string",1],[2,"drop","string",1]],
   "core.CephFSVolumeSource": [[1,"monitors","string",1],[2,"path","string",0],[3,"user","string",0],[4,"secretFile","string",0],[5,"secretRef","core.LocalObjectReference",0],[6,"readOnly","bool",0]],
@@ -371,6 +377,9 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "networking.ServiceCIDR": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","networking.ServiceCIDRSpec",0],[3,"status","networking.ServiceCIDRStatus",0]],
   "networking.ServiceCIDRSpec": [[1,"cidrs","string",1]],
   "networking.ServiceCIDRStatus": [[1,"conditions","meta.Condition",1]],
+  "node.Overhead": [[1,"podFixed","map:resource.Quantity",0]],
+  "node.RuntimeClass": [[1,"metadata","meta.ObjectMeta",0],[2,"handler","string",0],[3,"overhead","node.Overhead",0],[4,"scheduling","node.Scheduling",0]],
+  "node.Scheduling": [[1,"nodeSelector","map:string",0],[2,"tolerations","core.Toleration",1]],
   "policy.Eviction": [[1,"metadata","meta.ObjectMeta",0],[2,"deleteOptions","meta.DeleteOptions",0]],
   "policy.PodDisruptionBudget": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","policy.PodDisruptionBudgetSpec",0],[3,"status","policy.PodDisruptionBudgetStatus",0]],
   "policy.PodDisruptionBudgetSpec": [[1,"minAvailable","intstr.IntOrString",0],[2,"selector","meta.LabelSelector",0],[3,"maxUnavailable","intstr.IntOrString",0],[4,"unhealthyPodEvictionPolicy","string",0]],
