@@ -93,8 +93,11 @@ export interface BuiltinSpec {
   generation?: boolean;
   /** The member whose changes bump the generation. @defaultValue `spec` */
   generationField?: string;
-  /** The strategy's `PrepareForCreate`; `warnings` takes what it warns about (the pod's AppArmor version skew). */
-  prepareForCreate?: (o: KubeObject, warnings: string[]) => void;
+  /**
+   * The strategy's `PrepareForCreate`; `warnings` takes what it warns about (the pod's AppArmor version skew),
+   * `now` is the request's time (RFC 3339) for what it stamps (a PersistentVolume's phase transition).
+   */
+  prepareForCreate?: (o: KubeObject, warnings: string[], now: string) => void;
   /** The kind's own rules for an update of the main resource (not `/status`), after the generic ones. */
   prepareForUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** Normalises a decoded body (Secret `stringData`). */
@@ -132,8 +135,11 @@ export interface BuiltinSpec {
   prepareForStatusUpdate?: (o: KubeObject, old: KubeObject) => void;
   /** A status write keeps the old labels, as the Deployment status strategy does (`newDeployment.Labels = oldDeployment.Labels`). */
   statusKeepsLabels?: boolean;
-  /** What the kind's status strategy drops of a status write (fields of features that are off: `dropDisabledStatusFields`). */
-  dropStatusFields?: (o: KubeObject, old: KubeObject) => void;
+  /**
+   * What the kind's status strategy changes of a status write once the spec is restored (fields of features
+   * that are off: `dropDisabledStatusFields`; a PersistentVolume's phase transition stamped at `now`).
+   */
+  dropStatusFields?: (o: KubeObject, old: KubeObject, now: string) => void;
   /**
    * Validation of a `/status` write, in place of `validate` and `validateUpdate`: the whole list, given the
    * errors of `ValidateObjectMetaUpdate` (`meta`) to place where the kind's function places them.
@@ -384,7 +390,7 @@ export class BuiltinResourceType implements ResourceType {
 
   prepareForCreate(object: KubeObject, ctx: WriteContext): void {
     if (this.spec.generation === true) object.metadata.generation = 1;
-    this.spec.prepareForCreate?.(object, ctx.warnings);
+    this.spec.prepareForCreate?.(object, ctx.warnings, ctx.now);
   }
 
   prepareForUpdate(object: KubeObject, old: KubeObject, ctx: WriteContext): void {
@@ -412,7 +418,7 @@ export class BuiltinResourceType implements ResourceType {
       }
       if (status === undefined) delete object.status;
       else object.status = status;
-      this.spec.dropStatusFields?.(object, old);
+      this.spec.dropStatusFields?.(object, old, ctx.now);
     } else if (old.status === undefined) {
       delete object.status;
     } else {

@@ -16,7 +16,7 @@ import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isValidLabelValue } from '@kubekit/selectors';
 import { isIPv4Sloppy } from './podStatus.js';
 
-const deprecatedNodeLabels: Readonly<Record<string, string>> = {
+export const deprecatedNodeLabels: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
   'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
   'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
@@ -371,7 +371,7 @@ function repeated(items: readonly JSONObject[], member: string, path: FieldPath)
 }
 
 /** `GetWarningsForNodeSelectorTerm`: deprecated keys, and (for preferred terms) values that are not label values. */
-function nodeSelectorTermWarnings(term: JSONObject, checkValues: boolean, path: FieldPath): string[] {
+export function nodeSelectorTermWarnings(term: JSONObject, checkValues: boolean, path: FieldPath): string[] {
   const warnings: string[] = [];
   objects(term.matchExpressions).forEach((e, i) => {
     const key = str(e.key);

@@ -21,6 +21,8 @@ const zero: Record<string, () => JSONObject> = {
   '/v1/ResourceQuota': () => ({ spec: {}, status: {} }),
   '/v1/LimitRange': () => ({ spec: {} }),
   '/v1/PersistentVolumeClaim': () => ({ spec: { resources: {} }, status: {} }),
+  '/v1/PersistentVolume': () => ({ spec: {}, status: {} }),
+  'storage.k8s.io/v1/StorageClass': () => ({ provisioner: '' }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
   'events.k8s.io/v1/Event': () => ({ eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null }),

@@ -1,0 +1,170 @@
+/**
+ * storage.k8s.io/v1 StorageClasses, as kube-apiserver 1.34.4 serves them: the strategy of
+ * pkg/registry/storage/storageclass (nothing prepared, no status), `SetDefaults_StorageClass` (reclaim policy
+ * `Delete`, binding mode `Immediate`), `ValidateStorageClass` and `ValidateStorageClassUpdate` (provisioner,
+ * parameters, reclaim policy and binding mode fixed once created), `GetWarningsForStorageClass` (deprecated
+ * node labels in `allowedTopologies`), the Table of printStorageClass (a default class named `x (default)`),
+ * and the `DefaultStorageClass` admission plugin's choice of the class a claim without one gets
+ * ({@link defaultStorageClass}).
+ *
+ * @see https://kubernetes.io/docs/concepts/storage/storage-classes/
+ */
+import { FieldPath, duplicate, forbidden, invalid, notSupported, required, stringifyJSON, tooLong, type FieldError, type KubeObject } from '@kubekit/core';
+import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { isObject, str, type JSONObject } from './internal/own.js';
+import { isQualifiedName } from './internal/semantics.js';
+import { list, obj } from './internal/podFields.js';
+import { deprecatedNodeLabels } from './podWarnings.js';
+import { ageCell } from './table.js';
+import { bucketOf, type ObjectStore } from './storage/objectStore.js';
+
+const reclaimPolicies = ['Delete', 'Retain'];
+const bindingModes = ['Immediate', 'WaitForFirstConsumer'];
+const maxParameters = 512;
+const maxParametersSize = 256 * 1024;
+const defaultAnnotation = 'storageclass.kubernetes.io/is-default-class';
+const betaDefaultAnnotation = 'storageclass.beta.kubernetes.io/is-default-class';
+
+/** The storage bucket of StorageClasses. */
+export const storageClassesBucket = bucketOf({ group: 'storage.k8s.io', resource: 'storageclasses' });
+
+/** `IsDefaultAnnotation`: either default-class annotation set to `true`. */
+function isDefaultClass(o: KubeObject): boolean {
+  const annotations = o.metadata.annotations ?? {};
+  return (Object.hasOwn(annotations, defaultAnnotation) && annotations[defaultAnnotation] === 'true')
+    || (Object.hasOwn(annotations, betaDefaultAnnotation) && annotations[betaDefaultAnnotation] === 'true');
+}
+
+/**
+ * `GetDefaultClass`: of the classes marked default, the newest (by creation time), the first by name among
+ * those created in the same second; undefined when none is.
+ */
+export function defaultStorageClass(store: ObjectStore): KubeObject | undefined {
+  const defaults = [...store.values(storageClassesBucket)].map(([, c]) => c).filter(isDefaultClass);
+  defaults.sort((a, b) => {
+    const ta = Date.parse(a.metadata.creationTimestamp ?? '');
+    const tb = Date.parse(b.metadata.creationTimestamp ?? '');
+    if (ta !== tb) return tb - ta;
+    const [na, nb] = [a.metadata.name ?? '', b.metadata.name ?? ''];
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+  return defaults[0];
+}
+
+/** `validateParameters` (empty allowed): at most 512, no empty key, at most 256 KiB of keys and values. */
+function parameterErrors(params: unknown): FieldError[] {
+  if (!isObject(params)) return [];
+  const keys = Object.keys(params);
+  if (keys.length > maxParameters) return [tooLong('parameters', '', maxParameters)];
+  const errs: FieldError[] = [];
+  let size = 0;
+  for (const k of keys) {
+    if (k === '') errs.push(invalid('parameters', k, 'field can not be empty.'));
+    size += Buffer.byteLength(k) + Buffer.byteLength(str(params[k]));
+  }
+  if (size > maxParametersSize) errs.push(tooLong('parameters', '', maxParametersSize));
+  return errs;
+}
+
+/** `validateAllowedTopologies`: each term's requirements (values given and unique, a label key), no term twice. */
+function allowedTopologyErrors(terms: unknown): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen: string[] = [];
+  list(terms).forEach((t, i) => {
+    const path = FieldPath.root('allowedTopologies').index(i);
+    const exprPath = path.child('matchLabelExpressions');
+    const exprMap = new Map<string, Set<string>>();
+    list(obj(t).matchLabelExpressions).forEach((e, j) => {
+      const rq = obj(e);
+      const p = exprPath.index(j);
+      const values = list(rq.values).map(str);
+      if (values.length === 0) errs.push(required(p.child('values'), ''));
+      const set = new Set<string>();
+      values.forEach((v, k) => {
+        if (set.has(v)) errs.push(duplicate(p.child('values').index(k), v));
+        set.add(v);
+      });
+      const key = str(rq.key);
+      errs.push(...isQualifiedName(key).map((msg) => invalid(p.child('key'), key, msg)));
+      if (exprMap.has(key)) errs.push(duplicate(p.child('key'), key));
+      exprMap.set(key, set);
+    });
+    // A term equal to an earlier one (as sets: the order of values and of keys does not count).
+    const text = stringifyJSON([...exprMap.keys()].sort().map((k) => [k, [...(exprMap.get(k) ?? [])].sort()]));
+    for (const earlier of seen) if (earlier === text) errs.push(duplicate(exprPath, ''));
+    seen.push(text);
+  });
+  return errs;
+}
+
+/** `ValidateStorageClass` past its metadata. */
+function validateStorageClass(o: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const provisioner = str(o.provisioner);
+  if (provisioner === '') errs.push(required('provisioner', ''));
+  else errs.push(...isQualifiedName(provisioner.toLowerCase()).map((msg) => invalid('provisioner', provisioner.toLowerCase(), msg)));
+  errs.push(...parameterErrors(o.parameters));
+  const policy = str(o.reclaimPolicy);
+  if (policy !== '' && !reclaimPolicies.includes(policy)) errs.push(notSupported('reclaimPolicy', policy, reclaimPolicies));
+  if (o.volumeBindingMode === undefined || o.volumeBindingMode === null) errs.push(required('volumeBindingMode', ''));
+  else if (!bindingModes.includes(str(o.volumeBindingMode))) errs.push(notSupported('volumeBindingMode', str(o.volumeBindingMode), bindingModes));
+  errs.push(...allowedTopologyErrors(o.allowedTopologies));
+  return errs;
+}
+
+/** `ValidateStorageClassUpdate` past its metadata: parameters, provisioner, reclaim policy and binding mode never change. */
+function validateStorageClassUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const params = (c: KubeObject): string => (isObject(c.parameters) && Object.keys(c.parameters).length > 0 ? stringifyJSON(Object.fromEntries(Object.entries(c.parameters).sort(([a], [b]) => (a < b ? -1 : 1)))) : '');
+  if (params(o) !== params(old)) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
+  if (str(o.provisioner) !== str(old.provisioner)) errs.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));
+  if (str(o.reclaimPolicy) !== str(old.reclaimPolicy)) errs.push(forbidden('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));
+  if (str(o.volumeBindingMode) !== str(old.volumeBindingMode)) errs.push(invalid('volumeBindingMode', o.volumeBindingMode ?? null, 'field is immutable'));
+  return errs;
+}
+
+/** `GetWarningsForStorageClass`: deprecated node labels as topology keys. */
+function storageClassWarnings(o: KubeObject): string[] {
+  const warnings: string[] = [];
+  list(o.allowedTopologies).forEach((t, i) => list(obj(t).matchLabelExpressions).forEach((e, j) => {
+    const key = str(obj(e).key);
+    if (Object.hasOwn(deprecatedNodeLabels, key)) warnings.push(`allowedTopologies[${i}].matchLabelExpressions[${j}].key: ${deprecatedNodeLabels[key]}`);
+  }));
+  return warnings;
+}
+
+const storageClass: BuiltinSpec = {
+  names: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', singular: 'storageclass', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], status: false, nameValidation: 'subdomain' },
+  printer: (o, now) => [
+    `${o.metadata.name ?? ''}${isDefaultClass(o) ? ' (default)' : ''}`,
+    str(o.provisioner),
+    typeof o.reclaimPolicy === 'string' ? o.reclaimPolicy : 'Delete',
+    typeof o.volumeBindingMode === 'string' ? o.volumeBindingMode : 'Immediate',
+    o.allowVolumeExpansion === true,
+    ageCell(o, now),
+  ],
+  // SetDefaults_StorageClass.
+  defaults: (o) => {
+    if (o.reclaimPolicy === undefined || o.reclaimPolicy === null) o.reclaimPolicy = 'Delete';
+    if (o.volumeBindingMode === undefined || o.volumeBindingMode === null) o.volumeBindingMode = 'Immediate';
+  },
+  updateValidatesMeta: true,
+  validate: validateStorageClass,
+  validateUpdate: validateStorageClassUpdate,
+  warningsOnCreate: storageClassWarnings,
+  warningsOnUpdate: (o) => storageClassWarnings(o),
+};
+
+/** The storage.k8s.io/v1 kinds the embedded server serves. */
+export function storageResourceTypes(): BuiltinResourceType[] {
+  return [new BuiltinResourceType(storageClass)];
+}
+
+/** The `DefaultStorageClass` plugin on a new claim with neither a class nor the beta annotation: the default class, if any. */
+export function admitClaimStorageClass(claim: KubeObject, store: ObjectStore): void {
+  if (Object.hasOwn(claim.metadata.annotations ?? {}, 'volume.beta.kubernetes.io/storage-class')) return;
+  const spec: JSONObject = isObject(claim.spec) ? claim.spec : (claim.spec = {});
+  if (spec.storageClassName !== undefined && spec.storageClassName !== null) return;
+  const chosen = defaultStorageClass(store);
+  if (chosen !== undefined) spec.storageClassName = chosen.metadata.name ?? '';
+}
