@@ -33,7 +33,7 @@ const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWrit
 const reclaimPolicies = ['Delete', 'Recycle', 'Retain'];
 const volumeModes = ['Block', 'Filesystem'];
 const hostPathTypes = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
-const pdPartitionError = 'must be in the range of 0 to 255';
+const pdPartitionError = 'must be between 1 and 255, inclusive';
 const mountOptionsAnnotation = 'volume.beta.kubernetes.io/mount-options';
 /** The sources whose plugins take mount options (`checkMountOption`). */
 const mountOptionSources = ['gcePersistentDisk', 'awsElasticBlockStore', 'glusterfs', 'nfs', 'rbd', 'quobyte', 'iscsi', 'cinder', 'cephfs', 'azureFile', 'vsphereVolume', 'azureDisk', 'photonPersistentDisk'];
