@@ -82,7 +82,8 @@ function groupedOpcodes(a: string[], b: string[], n: number): Opcode[][] {
   const groups: Opcode[][] = [];
   let group: Opcode[] = [];
   for (const code of codes) {
-    let [tag, i1, i2, j1, j2] = code;
+    const [tag, , i2, , j2] = code;
+    let [, i1, , j1] = code;
     if (tag === 'e' && i2 - i1 > 2 * n) {
       group.push([tag, i1, Math.min(i2, i1 + n), j1, Math.min(j2, j1 + n)]);
       groups.push(group);
