@@ -153,5 +153,26 @@ async function classes(s: Send): Promise<void> {
   expect(core.resources.filter((r) => r.name.startsWith('persistentvolumes')).map((r) => [r.name, r.shortNames])).to.deep.equal([['persistentvolumes', ['pv']], ['persistentvolumes/status', undefined]]);
 }
 
+const VAC = '/apis/storage.k8s.io/v1/volumeattributesclasses';
+const vac = (name: string, rest: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass', metadata: { name }, ...rest });
+
+async function attributeClasses(s: Send): Promise<void> {
+  const gold = answered<{ metadata: { resourceVersion: string } }>(await s('POST', VAC, vac('gold', { driverName: 'd.example.com', parameters: { iops: '100' } })), 201);
+  refused(await s('POST', VAC, vac('Bad_', { driverName: '' })), `VolumeAttributesClass.storage.k8s.io "Bad_" is invalid: [metadata.name: Invalid value: "Bad_": ${subdomain}, driverName: Required value, parameters: Required value: must contain at least one key/value pair]`);
+  const update = await s('PUT', `${VAC}/gold`, vac('gold', { driverName: 'e.example.com', parameters: {} }));
+  refused(update, 'VolumeAttributesClass.storage.k8s.io "gold" is invalid: [parameters: Required value: must contain at least one key/value pair, driverName: Forbidden: updates to driverName are forbidden., parameters: Forbidden: updates to parameters are forbidden.]');
+  expect((JSON.parse(update.text) as { details: { causes: unknown[] } }).details.causes).to.have.length(4);
+  const labelled = await s('PATCH', `${VAC}/gold`, JSON.stringify({ metadata: { labels: { tier: 'gold' }, resourceVersion: gold.metadata.resourceVersion } }), MERGE);
+  expect(labelled.status).to.equal(200);
+  const table = answered<Table>(await s('GET', VAC, undefined, undefined, TABLE));
+  expect([table.columnDefinitions.map((c) => c.name), table.rows.map((r) => r.cells.slice(0, 2))]).to.deep.equal([['Name', 'DriverName', 'Age'], [['gold', 'd.example.com']]]);
+  // A volume may name a class (CSI volumes only), and not drop it again.
+  answered(await s('POST', PV, pv('v', { ...base, csi: { driver: 'd.example.com', volumeHandle: 'h' }, volumeAttributesClassName: 'gold' })), 201);
+  refused(await s('PATCH', `${PV}/v`, JSON.stringify({ spec: { volumeAttributesClassName: null } }), MERGE), 'PersistentVolume "v" is invalid: spec.volumeAttributesClassName: Forbidden: update from non-nil value to nil is forbidden');
+  const row = answered<Table>(await s('GET', `${PV}/v`, undefined, undefined, TABLE)).rows[0].cells;
+  expect(row[7]).to.equal('gold');
+}
+
 describeOnBothServers('PersistentVolumes', async (s) => volumes(s));
+describeOnBothServers('VolumeAttributesClasses', async (s) => attributeClasses(s));
 describeOnBothServers('StorageClasses', async (s) => classes(s));

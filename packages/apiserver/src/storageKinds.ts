@@ -5,7 +5,8 @@
  * parameters, reclaim policy and binding mode fixed once created), `GetWarningsForStorageClass` (deprecated
  * node labels in `allowedTopologies`), the Table of printStorageClass (a default class named `x (default)`),
  * and the `DefaultStorageClass` admission plugin's choice of the class a claim without one gets
- * ({@link defaultStorageClass}).
+ * ({@link defaultStorageClass}); VolumeAttributesClasses (`ValidateVolumeAttributesClass`, driver and
+ * parameters fixed once created).
  *
  * @see https://kubernetes.io/docs/concepts/storage/storage-classes/
  */
@@ -51,9 +52,9 @@ export function defaultStorageClass(store: ObjectStore): KubeObject | undefined 
   return defaults[0];
 }
 
-/** `validateParameters` (empty allowed): at most 512, no empty key, at most 256 KiB of keys and values. */
-function parameterErrors(params: unknown): FieldError[] {
-  if (!isObject(params)) return [];
+/** `validateParameters`: at most 512, no empty key, at most 256 KiB of keys and values; some unless `allowEmpty`. */
+function parameterErrors(value: unknown, allowEmpty = true): FieldError[] {
+  const params = isObject(value) ? value : {};
   const keys = Object.keys(params);
   if (keys.length > maxParameters) return [tooLong('parameters', '', maxParameters)];
   const errs: FieldError[] = [];
@@ -63,6 +64,7 @@ function parameterErrors(params: unknown): FieldError[] {
     size += Buffer.byteLength(k) + Buffer.byteLength(str(params[k]));
   }
   if (size > maxParametersSize) errs.push(tooLong('parameters', '', maxParametersSize));
+  if (!allowEmpty && keys.length === 0) errs.push(required('parameters', 'must contain at least one key/value pair'));
   return errs;
 }
 
@@ -97,12 +99,17 @@ function allowedTopologyErrors(terms: unknown): FieldError[] {
   return errs;
 }
 
+/** `validateProvisioner`: required, a qualified name in lower case. */
+function provisionerErrors(value: unknown, path: string): FieldError[] {
+  const provisioner = str(value);
+  if (provisioner === '') return [required(path, '')];
+  return isQualifiedName(provisioner.toLowerCase()).map((msg) => invalid(path, provisioner.toLowerCase(), msg));
+}
+
 /** `ValidateStorageClass` past its metadata. */
 function validateStorageClass(o: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const provisioner = str(o.provisioner);
-  if (provisioner === '') errs.push(required('provisioner', ''));
-  else errs.push(...isQualifiedName(provisioner.toLowerCase()).map((msg) => invalid('provisioner', provisioner.toLowerCase(), msg)));
+  errs.push(...provisionerErrors(o.provisioner, 'provisioner'));
   errs.push(...parameterErrors(o.parameters));
   const policy = str(o.reclaimPolicy);
   if (policy !== '' && !reclaimPolicies.includes(policy)) errs.push(notSupported('reclaimPolicy', policy, reclaimPolicies));
@@ -155,9 +162,34 @@ const storageClass: BuiltinSpec = {
   warningsOnUpdate: (o) => storageClassWarnings(o),
 };
 
+/** `ValidateVolumeAttributesClass` past its metadata: a driver name as a provisioner's, some parameters. */
+function validateVolumeAttributesClass(o: KubeObject): FieldError[] {
+  return [...provisionerErrors(o.driverName, 'driverName'), ...parameterErrors(o.parameters, false)];
+}
+
+/**
+ * `ValidateVolumeAttributesClassUpdate` past its metadata: the driver and parameters never change; then
+ * `ValidateVolumeAttributesClass` again (its errors twice among the causes, once in the message).
+ */
+function validateVolumeAttributesClassUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if (str(o.driverName) !== str(old.driverName)) errs.push(forbidden('driverName', 'updates to driverName are forbidden.'));
+  const params = (c: KubeObject): string => (isObject(c.parameters) && Object.keys(c.parameters).length > 0 ? stringifyJSON(Object.fromEntries(Object.entries(c.parameters).sort(([a], [b]) => (a < b ? -1 : 1)))) : '');
+  if (params(o) !== params(old)) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
+  return [...errs, ...validateVolumeAttributesClass(o)];
+}
+
+const volumeAttributesClass: BuiltinSpec = {
+  names: { group: 'storage.k8s.io', version: 'v1', resource: 'volumeattributesclasses', singular: 'volumeattributesclass', kind: 'VolumeAttributesClass', namespaced: false, shortNames: ['vac'], status: false, nameValidation: 'subdomain' },
+  columns: [{ def: { name: 'DriverName', type: 'string', priority: 0 }, cell: (o) => str(o.driverName) }],
+  updateValidatesMeta: true,
+  validate: validateVolumeAttributesClass,
+  validateUpdate: validateVolumeAttributesClassUpdate,
+};
+
 /** The storage.k8s.io/v1 kinds the embedded server serves. */
 export function storageResourceTypes(): BuiltinResourceType[] {
-  return [new BuiltinResourceType(storageClass)];
+  return [new BuiltinResourceType(storageClass), new BuiltinResourceType(volumeAttributesClass)];
 }
 
 /** The `DefaultStorageClass` plugin on a new claim with neither a class nor the beta annotation: the default class, if any. */

@@ -44,6 +44,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "authentication.k8s.io/v1/SelfSubjectReview": "authentication.SelfSubjectReview",
   "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass",
   "storage.k8s.io/v1/StorageClass": "storage.StorageClass",
+  "storage.k8s.io/v1/VolumeAttributesClass": "storage.VolumeAttributesClass",
   "events.k8s.io/v1/Event": "events.Event",
   "discovery.k8s.io/v1/EndpointSlice": "discovery.EndpointSlice",
   "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.HorizontalPodAutoscaler",
@@ -398,4 +399,5 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "rbac.Subject": [[1,"kind","string",0],[2,"apiGroup","string",0],[3,"name","string",0],[4,"namespace","string",0]],
   "scheduling.PriorityClass": [[1,"metadata","meta.ObjectMeta",0],[2,"value","int32",0],[3,"globalDefault","bool",0],[4,"description","string",0],[5,"preemptionPolicy","string",0]],
   "storage.StorageClass": [[1,"metadata","meta.ObjectMeta",0],[2,"provisioner","string",0],[3,"parameters","map:string",0],[4,"reclaimPolicy","string",0],[5,"mountOptions","string",1],[6,"allowVolumeExpansion","bool",0],[7,"volumeBindingMode","string",0],[8,"allowedTopologies","core.TopologySelectorTerm",1]],
+  "storage.VolumeAttributesClass": [[1,"metadata","meta.ObjectMeta",0],[2,"driverName","string",0],[3,"parameters","map:string",0]],
 };
