@@ -173,6 +173,26 @@ async function attributeClasses(s: Send): Promise<void> {
   expect(row[7]).to.equal('gold');
 }
 
+const CSI = '/apis/storage.k8s.io/v1/csidrivers';
+const driver = (name: string, spec: Record<string, unknown>, meta: Record<string, unknown> = {}): string => JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name, ...meta }, spec });
+
+async function csiDrivers(s: Send): Promise<void> {
+  const created = answered<{ metadata: { generation?: number; resourceVersion: string }; spec: Record<string, unknown> }>(await s('POST', CSI, driver('d.example.com', { nodeAllocatableUpdatePeriodSeconds: 60 })), 201);
+  expect([created.metadata.generation, created.spec]).to.deep.equal([undefined, {
+    attachRequired: true, podInfoOnMount: false, volumeLifecycleModes: ['Persistent'], storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', requiresRepublish: false, seLinuxMount: false,
+  }]);
+  refused(await s('POST', CSI, driver('e.example.com', { fsGroupPolicy: 'Odd', volumeLifecycleModes: ['Persistent', 'Never'], tokenRequests: [{ audience: 'a', expirationSeconds: 60 }, { audience: 'a' }, { audience: 'b', expirationSeconds: 5000000000 }] })), 'CSIDriver.storage.k8s.io "e.example.com" is invalid: [spec.fsGroupPolicy: Unsupported value: "Odd": supported values: "File", "None", "ReadWriteOnceWithFSType", spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes, spec.tokenRequests[1].audience: Duplicate value: "a", spec.tokenRequests[2].expirationSeconds: Invalid value: 5000000000: may not specify a duration larger than 2^32 seconds, spec.volumeLifecycleModes: Unsupported value: "Never": supported values: "Persistent", "Ephemeral"]');
+  refused(await s('PATCH', `${CSI}/d.example.com`, JSON.stringify({ spec: { attachRequired: false, volumeLifecycleModes: ['Ephemeral'] } }), MERGE), 'CSIDriver.storage.k8s.io "d.example.com" is invalid: [spec.attachedRequired: Invalid value: false: field is immutable, spec.volumeLifecycleModes: Invalid value: ["Ephemeral"]: field is immutable]');
+  const changed = answered<{ metadata: { generation?: number } }>(await s('PATCH', `${CSI}/d.example.com`, JSON.stringify({ spec: { podInfoOnMount: true, tokenRequests: [{ audience: 'x' }] } }), MERGE));
+  expect(changed.metadata.generation).to.equal(1);
+  const table = answered<Table>(await s('GET', CSI, undefined, undefined, TABLE));
+  expect([table.columnDefinitions.map((c) => c.name), table.rows[0].cells.slice(0, 7)]).to.deep.equal([
+    ['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age'],
+    ['d.example.com', true, true, false, 'x', false, 'Persistent'],
+  ]);
+}
+
 describeOnBothServers('PersistentVolumes', async (s) => volumes(s));
+describeOnBothServers('CSIDrivers', async (s) => csiDrivers(s));
 describeOnBothServers('VolumeAttributesClasses', async (s) => attributeClasses(s));
 describeOnBothServers('StorageClasses', async (s) => classes(s));

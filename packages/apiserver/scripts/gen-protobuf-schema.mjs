@@ -81,7 +81,7 @@ const kinds = {
   'authorization.k8s.io/v1/SelfSubjectAccessReview': 'authorization.SelfSubjectAccessReview', 'authorization.k8s.io/v1/SelfSubjectRulesReview': 'authorization.SelfSubjectRulesReview',
   'authentication.k8s.io/v1/TokenReview': 'authentication.TokenReview', 'authentication.k8s.io/v1/TokenRequest': 'authentication.TokenRequest', 'authentication.k8s.io/v1/SelfSubjectReview': 'authentication.SelfSubjectReview',
   'scheduling.k8s.io/v1/PriorityClass': 'scheduling.PriorityClass',
-  'storage.k8s.io/v1/StorageClass': 'storage.StorageClass', 'storage.k8s.io/v1/VolumeAttributesClass': 'storage.VolumeAttributesClass',
+  'storage.k8s.io/v1/StorageClass': 'storage.StorageClass', 'storage.k8s.io/v1/VolumeAttributesClass': 'storage.VolumeAttributesClass', 'storage.k8s.io/v1/CSIDriver': 'storage.CSIDriver',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',

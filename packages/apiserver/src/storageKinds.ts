@@ -6,7 +6,8 @@
  * node labels in `allowedTopologies`), the Table of printStorageClass (a default class named `x (default)`),
  * and the `DefaultStorageClass` admission plugin's choice of the class a claim without one gets
  * ({@link defaultStorageClass}); VolumeAttributesClasses (`ValidateVolumeAttributesClass`, driver and
- * parameters fixed once created).
+ * parameters fixed once created); CSIDrivers (`SetDefaults_CSIDriver`, `ValidateCSIDriver(Update)`, a
+ * generation counted from the first change of the spec).
  *
  * @see https://kubernetes.io/docs/concepts/storage/storage-classes/
  */
@@ -187,9 +188,83 @@ const volumeAttributesClass: BuiltinSpec = {
   validateUpdate: validateVolumeAttributesClassUpdate,
 };
 
+const fsGroupPolicies = ['File', 'None', 'ReadWriteOnceWithFSType'];
+const lifecycleModes = ['Persistent', 'Ephemeral'];
+
+/** `SetDefaults_CSIDriver` (SELinuxMountReadWriteOncePod is on in 1.34). */
+function defaultCSIDriver(o: KubeObject): void {
+  const spec: JSONObject = isObject(o.spec) ? o.spec : (o.spec = {});
+  for (const [k, v] of [['attachRequired', true], ['podInfoOnMount', false], ['storageCapacity', false], ['fsGroupPolicy', 'ReadWriteOnceWithFSType']] as const) {
+    if (spec[k] === undefined || spec[k] === null) spec[k] = v;
+  }
+  if (list(spec.volumeLifecycleModes).length === 0) spec.volumeLifecycleModes = ['Persistent'];
+  for (const k of ['requiresRepublish', 'seLinuxMount']) if (spec[k] === undefined || spec[k] === null) spec[k] = false;
+}
+
+/** `validateCSIDriverSpec`: the booleans set (the defaults set them), known policies and modes, token audiences once each and their expirations. */
+function validateCSIDriver(o: KubeObject): FieldError[] {
+  const spec = obj(o.spec);
+  const path = FieldPath.root('spec');
+  const errs: FieldError[] = [];
+  // The apiserver's path for attachRequired is `attachedRequired`.
+  for (const [k, p] of [['attachRequired', 'attachedRequired'], ['podInfoOnMount', 'podInfoOnMount'], ['storageCapacity', 'storageCapacity']]) {
+    if (spec[k] === undefined || spec[k] === null) errs.push(required(path.child(p), ''));
+  }
+  if (spec.fsGroupPolicy !== undefined && spec.fsGroupPolicy !== null && !fsGroupPolicies.includes(str(spec.fsGroupPolicy))) errs.push(notSupported(path.child('fsGroupPolicy'), str(spec.fsGroupPolicy), fsGroupPolicies));
+  const audiences = new Set<string>();
+  list(spec.tokenRequests).forEach((t, i) => {
+    const p = path.child('tokenRequests').index(i);
+    const audience = str(obj(t).audience);
+    if (audiences.has(audience)) {
+      errs.push(duplicate(p.child('audience'), audience));
+      return;
+    }
+    audiences.add(audience);
+    const seconds = obj(t).expirationSeconds;
+    if (typeof seconds !== 'number' && typeof seconds !== 'bigint') return;
+    if (seconds < 600) errs.push(invalid(p.child('expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
+    if (seconds > 2 ** 32) errs.push(invalid(p.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
+  });
+  for (const mode of list(spec.volumeLifecycleModes).map(str)) if (!lifecycleModes.includes(mode)) errs.push(notSupported(path.child('volumeLifecycleModes'), mode, lifecycleModes));
+  if (spec.seLinuxMount === undefined || spec.seLinuxMount === null) errs.push(required(path.child('seLinuxMount'), ''));
+  return errs;
+}
+
+/** `ValidateCSIDriverUpdate` past its metadata and the spec checks: attachRequired and the lifecycle modes are fixed. */
+function validateCSIDriverUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+  const [spec, before] = [obj(o.spec), obj(old.spec)];
+  const errs: FieldError[] = [];
+  if (stringifyJSON(spec.attachRequired ?? null) !== stringifyJSON(before.attachRequired ?? null)) errs.push(invalid(FieldPath.root('spec', 'attachedRequired'), spec.attachRequired ?? null, 'field is immutable'));
+  if (stringifyJSON(spec.volumeLifecycleModes ?? null) !== stringifyJSON(before.volumeLifecycleModes ?? null)) errs.push(invalid(FieldPath.root('spec', 'volumeLifecycleModes'), spec.volumeLifecycleModes ?? null, 'field is immutable'));
+  return errs;
+}
+
+const csiDriver: BuiltinSpec = {
+  names: { group: 'storage.k8s.io', version: 'v1', resource: 'csidrivers', singular: 'csidriver', kind: 'CSIDriver', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
+  columns: [
+    { def: { name: 'AttachRequired', type: 'boolean', priority: 0 }, cell: (o) => obj(o.spec).attachRequired !== false },
+    { def: { name: 'PodInfoOnMount', type: 'boolean', priority: 0 }, cell: (o) => obj(o.spec).podInfoOnMount === true },
+    { def: { name: 'StorageCapacity', type: 'boolean', priority: 0 }, cell: (o) => obj(o.spec).storageCapacity === true },
+    { def: { name: 'TokenRequests', type: 'string', priority: 0 }, cell: (o) => (Array.isArray(obj(o.spec).tokenRequests) ? list(obj(o.spec).tokenRequests).map((t) => str(obj(t).audience)).join(',') : '<unset>') },
+    { def: { name: 'RequiresRepublish', type: 'boolean', priority: 0 }, cell: (o) => obj(o.spec).requiresRepublish === true },
+    { def: { name: 'Modes', type: 'string', priority: 0 }, cell: (o) => list(obj(o.spec).volumeLifecycleModes).map(str).join(',') || '<none>' },
+  ],
+  defaults: defaultCSIDriver,
+  // The strategy drops what MutableCSINodeAllocatableCount (off in 1.34) governs, unless the old object has it.
+  prepareForCreate: (o) => { if (isObject(o.spec)) delete o.spec.nodeAllocatableUpdatePeriodSeconds; },
+  prepareForUpdate: (o, old) => {
+    if (isObject(o.spec) && obj(old.spec).nodeAllocatableUpdatePeriodSeconds === undefined) delete o.spec.nodeAllocatableUpdatePeriodSeconds;
+    // No generation on create; each change of the spec adds one.
+    if (stringifyJSON(o.spec ?? null) !== stringifyJSON(old.spec ?? null)) o.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
+  },
+  updateValidatesMeta: true,
+  validate: validateCSIDriver,
+  validateUpdate: validateCSIDriverUpdate,
+};
+
 /** The storage.k8s.io/v1 kinds the embedded server serves. */
 export function storageResourceTypes(): BuiltinResourceType[] {
-  return [new BuiltinResourceType(storageClass), new BuiltinResourceType(volumeAttributesClass)];
+  return [new BuiltinResourceType(storageClass), new BuiltinResourceType(volumeAttributesClass), new BuiltinResourceType(csiDriver)];
 }
 
 /** The `DefaultStorageClass` plugin on a new claim with neither a class nor the beta annotation: the default class, if any. */

@@ -45,6 +45,7 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "scheduling.k8s.io/v1/PriorityClass": "scheduling.PriorityClass",
   "storage.k8s.io/v1/StorageClass": "storage.StorageClass",
   "storage.k8s.io/v1/VolumeAttributesClass": "storage.VolumeAttributesClass",
+  "storage.k8s.io/v1/CSIDriver": "storage.CSIDriver",
   "events.k8s.io/v1/Event": "events.Event",
   "discovery.k8s.io/v1/EndpointSlice": "discovery.EndpointSlice",
   "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.HorizontalPodAutoscaler",
@@ -398,6 +399,9 @@ export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>
   "rbac.RoleRef": [[1,"apiGroup","string",0],[2,"kind","string",0],[3,"name","string",0]],
   "rbac.Subject": [[1,"kind","string",0],[2,"apiGroup","string",0],[3,"name","string",0],[4,"namespace","string",0]],
   "scheduling.PriorityClass": [[1,"metadata","meta.ObjectMeta",0],[2,"value","int32",0],[3,"globalDefault","bool",0],[4,"description","string",0],[5,"preemptionPolicy","string",0]],
+  "storage.CSIDriver": [[1,"metadata","meta.ObjectMeta",0],[2,"spec","storage.CSIDriverSpec",0]],
+  "storage.CSIDriverSpec": [[1,"attachRequired","bool",0],[2,"podInfoOnMount","bool",0],[3,"volumeLifecycleModes","string",1],[4,"storageCapacity","bool",0],[5,"fsGroupPolicy","string",0],[6,"tokenRequests","storage.TokenRequest",1],[7,"requiresRepublish","bool",0],[8,"seLinuxMount","bool",0],[9,"nodeAllocatableUpdatePeriodSeconds","int64",0]],
   "storage.StorageClass": [[1,"metadata","meta.ObjectMeta",0],[2,"provisioner","string",0],[3,"parameters","map:string",0],[4,"reclaimPolicy","string",0],[5,"mountOptions","string",1],[6,"allowVolumeExpansion","bool",0],[7,"volumeBindingMode","string",0],[8,"allowedTopologies","core.TopologySelectorTerm",1]],
+  "storage.TokenRequest": [[1,"audience","string",0],[2,"expirationSeconds","int64",0]],
   "storage.VolumeAttributesClass": [[1,"metadata","meta.ObjectMeta",0],[2,"driverName","string",0],[3,"parameters","map:string",0]],
 };

@@ -24,6 +24,7 @@ const zero: Record<string, () => JSONObject> = {
   '/v1/PersistentVolume': () => ({ spec: {}, status: {} }),
   'storage.k8s.io/v1/StorageClass': () => ({ provisioner: '' }),
   'storage.k8s.io/v1/VolumeAttributesClass': () => ({ driverName: '' }),
+  'storage.k8s.io/v1/CSIDriver': () => ({ spec: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
   'events.k8s.io/v1/Event': () => ({ eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null }),
