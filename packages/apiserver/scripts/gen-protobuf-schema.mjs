@@ -30,6 +30,7 @@ const files = {
   autoscaling: join(apiDir, 'autoscaling/v1/generated.proto'),
   autoscalingv2: join(apiDir, 'autoscaling/v2/generated.proto'),
   admissionregistration: join(apiDir, 'admissionregistration/v1/generated.proto'),
+  storage: join(apiDir, 'storage/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
   resource: join(machineryDir, 'pkg/api/resource/generated.proto'),
   intstr: join(machineryDir, 'pkg/util/intstr/generated.proto'),
@@ -38,7 +39,7 @@ const files = {
 const packages = {
   'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking', 'k8s.io.api.scheduling.v1': 'scheduling', 'k8s.io.api.node.v1': 'node', 'k8s.io.api.certificates.v1': 'certificates', 'k8s.io.api.events.v1': 'events', 'k8s.io.api.discovery.v1': 'discovery',
   'k8s.io.api.autoscaling.v1': 'autoscaling', 'k8s.io.api.autoscaling.v2': 'autoscalingv2',
-  'k8s.io.api.admissionregistration.v1': 'admissionregistration',
+  'k8s.io.api.admissionregistration.v1': 'admissionregistration', 'k8s.io.api.storage.v1': 'storage',
   'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
   'k8s.io.apimachinery.pkg.util.intstr': 'intstr', 'k8s.io.apimachinery.pkg.runtime': 'runtime',
@@ -72,7 +73,7 @@ for (const [short, file] of Object.entries(files)) {
 const kinds = {
   'apps/v1/Deployment': 'apps.Deployment', 'apps/v1/StatefulSet': 'apps.StatefulSet', 'apps/v1/DaemonSet': 'apps.DaemonSet', 'apps/v1/ReplicaSet': 'apps.ReplicaSet', 'apps/v1/ControllerRevision': 'apps.ControllerRevision',
   'batch/v1/Job': 'batch.Job', 'batch/v1/CronJob': 'batch.CronJob',
-  'v1/Service': 'core.Service', 'v1/ServiceAccount': 'core.ServiceAccount', 'v1/PersistentVolumeClaim': 'core.PersistentVolumeClaim', 'v1/Pod': 'core.Pod', 'v1/Endpoints': 'core.Endpoints', 'v1/ResourceQuota': 'core.ResourceQuota', 'v1/LimitRange': 'core.LimitRange',
+  'v1/Service': 'core.Service', 'v1/ServiceAccount': 'core.ServiceAccount', 'v1/PersistentVolumeClaim': 'core.PersistentVolumeClaim', 'v1/Pod': 'core.Pod', 'v1/Endpoints': 'core.Endpoints', 'v1/ResourceQuota': 'core.ResourceQuota', 'v1/LimitRange': 'core.LimitRange', 'v1/PersistentVolume': 'core.PersistentVolume',
   'v1/ReplicationController': 'core.ReplicationController', 'v1/PodTemplate': 'core.PodTemplate', 'v1/Binding': 'core.Binding',
   'rbac.authorization.k8s.io/v1/Role': 'rbac.Role', 'rbac.authorization.k8s.io/v1/RoleBinding': 'rbac.RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'rbac.ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'rbac.ClusterRoleBinding',
@@ -84,6 +85,7 @@ const kinds = {
   'scheduling.k8s.io/v1/PriorityClass': 'scheduling.PriorityClass',
   'certificates.k8s.io/v1/CertificateSigningRequest': 'certificates.CertificateSigningRequest',
   'node.k8s.io/v1/RuntimeClass': 'node.RuntimeClass',
+  'storage.k8s.io/v1/StorageClass': 'storage.StorageClass', 'storage.k8s.io/v1/VolumeAttributesClass': 'storage.VolumeAttributesClass', 'storage.k8s.io/v1/CSIDriver': 'storage.CSIDriver',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',
@@ -106,7 +108,7 @@ while (queue.length > 0) {
 // key selector's LocalObjectReference): the Go struct of the message has no JSON member of that name, its
 // members are the embedded message's. Their JSON name is written as '' (the decoder merges them).
 const goJSON = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-go-json.json'), 'utf8'));
-const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
+const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
 const out = {};
 for (const name of [...reachable].sort()) {
   const [pkg, short] = name.split('.');

@@ -14,6 +14,7 @@ import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builti
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { roundUpListToMilli } from './internal/resourceList.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
+import { admitClaimStorageClass } from './storageKinds.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings } from './podWarnings.js';
 import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimValidation.js';
@@ -94,7 +95,7 @@ function storageClassOf(o: KubeObject): string {
   return typeof name === 'string' ? name : '';
 }
 
-const persistentVolumeClaim: BuiltinSpec = {
+const persistentVolumeClaim = (store: ObjectStore | undefined): BuiltinSpec => ({
   names: { group: '', version: 'v1', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true, nameValidation: 'subdomain' },
   columns: [
     { def: { name: 'Status', type: 'string', priority: 0, description: 'phase represents the current phase of PersistentVolumeClaim.' }, cell: (o) => String(valueAt(o, 'status', 'phase') ?? '') },
@@ -113,6 +114,8 @@ const persistentVolumeClaim: BuiltinSpec = {
     if (isObject(o.status)) for (const list of ['capacity', 'allocatedResources']) roundUpListToMilli(o.status[list]);
   },
   prepareForCreate: (o) => {
+    // The DefaultStorageClass admission plugin.
+    if (store !== undefined) admitClaimStorageClass(o, store);
     o.status = { phase: 'Pending' };
     if (isObject(o.spec)) prepareClaimSpec(o.spec, undefined);
     // The StorageObjectInUseProtection admission plugin; the claim controller in controllers.ts removes it.
@@ -126,7 +129,7 @@ const persistentVolumeClaim: BuiltinSpec = {
   validateUpdate: validateClaimUpdate,
   warningsOnCreate: claimWarnings,
   warningsOnUpdate: claimWarnings,
-};
+});
 
 /** `GetWarningsForPersistentVolumeClaim`: the beta storage class annotation, and storage that is not a whole number of bytes. */
 function claimWarnings(o: KubeObject): string[] {
@@ -218,7 +221,7 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
   return [
     serviceType,
     new BuiltinResourceType(serviceAccount),
-    new BuiltinResourceType(persistentVolumeClaim),
+    new BuiltinResourceType(persistentVolumeClaim(store)),
     new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true) }),
     new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
     new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, false) }),

@@ -62,11 +62,11 @@ export function validateAffinity(affinity: unknown, path: FieldPath): FieldError
 }
 
 /** `ValidateNodeSelector`: at least one term, each valid. */
-function validateNodeSelector(selector: JSONObject, path: FieldPath): FieldError[] {
+export function validateNodeSelector(selector: JSONObject, path: FieldPath, anyLabelValue = false): FieldError[] {
   const terms = list(selector.nodeSelectorTerms);
   const p = path.child('nodeSelectorTerms');
   if (terms.length === 0) return [required(p, 'must have at least one node selector term')];
-  return terms.flatMap((t, i) => validateNodeSelectorTerm(obj(t), p.index(i), false));
+  return terms.flatMap((t, i) => validateNodeSelectorTerm(obj(t), p.index(i), anyLabelValue));
 }
 
 /** `ValidateNodeSelectorTerm`: its label requirements and its field requirements. */

@@ -385,7 +385,7 @@ function repeated(items: readonly JSONObject[], member: string, path: FieldPath)
 }
 
 /** `GetWarningsForNodeSelectorTerm`: deprecated keys, and (for preferred terms) values that are not label values. */
-function nodeSelectorTermWarnings(term: JSONObject, checkValues: boolean, path: FieldPath): string[] {
+export function nodeSelectorTermWarnings(term: JSONObject, checkValues: boolean, path: FieldPath): string[] {
   const warnings: string[] = [];
   objects(term.matchExpressions).forEach((e, i) => {
     const key = str(e.key);
