@@ -253,7 +253,7 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
 }
 
 /** The API groups whose kinds may arrive as protobuf. */
-export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
+export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io'];
 
 /**
  * Pointer fields (`*int32`, `*bool`) whose zero value is meaningful: kept when the wire carries a zero (an
