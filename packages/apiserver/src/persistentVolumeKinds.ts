@@ -23,6 +23,7 @@ import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { isSet, list, obj, validatePathNoBacksteps } from './internal/podFields.js';
 import { nodeSelectorTermWarnings } from './podWarnings.js';
 import { validateNodeSelector } from './podScheduling.js';
+import { validateNFSVolumeSource } from './podVolumes.js';
 import { ageCell, builtinAgeColumn } from './table.js';
 import { persistentVolumeSourceDiff } from './internal/persistentVolumeSource.js';
 
@@ -123,13 +124,8 @@ function sourceErrors(key: string, source: JSONObject, path: FieldPath): FieldEr
       return [...(str(source.pdName) === '' ? [required(path.child('pdName'), '')] : []), ...partitionErrors(source, path)];
     case 'awsElasticBlockStore':
       return [...(str(source.volumeID) === '' ? [required(path.child('volumeID'), '')] : []), ...partitionErrors(source, path)];
-    case 'nfs': {
-      const errs: FieldError[] = [];
-      if (str(source.server) === '') errs.push(required(path.child('server'), ''));
-      if (str(source.path) === '') errs.push(required(path.child('path'), ''));
-      if (!str(source.path).startsWith('/')) errs.push(invalid(path.child('path'), str(source.path), 'must be an absolute path'));
-      return errs;
-    }
+    case 'nfs':
+      return validateNFSVolumeSource(source, path);
     case 'csi': {
       const errs: FieldError[] = [];
       const driver = str(source.driver);

@@ -106,13 +106,8 @@ function validateSource(key: string, source: JSONObject, path: FieldPath): Field
         ...validateMode(source.defaultMode, path.child('defaultMode')),
         ...list(source.items).flatMap((kp, i) => validateKeyToPath(obj(kp), path.child('items').index(i))),
       ];
-    case 'nfs': {
-      const errs: FieldError[] = [];
-      if (str(source.server) === '') errs.push(required(path.child('server'), ''));
-      if (str(source.path) === '') errs.push(required(path.child('path'), ''));
-      if (!str(source.path).startsWith('/')) errs.push(invalid(path.child('path'), str(source.path), 'must be an absolute path'));
-      return errs;
-    }
+    case 'nfs':
+      return validateNFSVolumeSource(source, path);
     case 'persistentVolumeClaim':
       return str(source.claimName) === '' ? [required(path.child('claimName'), '')] : [];
     case 'downwardAPI':
@@ -320,5 +315,14 @@ export function validateVolumeDevices(container: JSONObject, volumes: Map<string
     if (mountPaths.has(devicePath)) errs.push(invalid(p.child('devicePath'), devicePath, 'must not already exist as a path in volumeMounts'));
     if (name !== '') names.add(name);
   });
+  return errs;
+}
+
+/** `validateNFSVolumeSource` (a pod's volume and a PersistentVolume's source): a server, and an absolute path. */
+export function validateNFSVolumeSource(source: JSONObject, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (str(source.server) === '') errs.push(required(path.child('server'), ''));
+  if (str(source.path) === '') errs.push(required(path.child('path'), ''));
+  if (!str(source.path).startsWith('/')) errs.push(invalid(path.child('path'), str(source.path), 'must be an absolute path'));
   return errs;
 }
