@@ -106,6 +106,17 @@ describeOnBothServers('a namespace\'s /finalize', async (s, backend) => {
   const last = answered<Namespace>(await put(s, { ...fewer, spec: { finalizers: [] } }));
   expect([last.spec, last.metadata.resourceVersion]).to.deep.equal([{}, fewer.metadata.resourceVersion]);
   expect((await s('GET', `${N}/fin`)).status).to.equal(404);
+  // Only the core Namespaces have /status and /finalize under `namespaces/{name}`: a cluster-scoped custom
+  // resource also named `namespaces` is read as one under a namespace there, which it is not (404).
+  const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'namespaces.x.example.com' }, spec: { group: 'x.example.com', scope: 'Cluster',
+    names: { plural: 'namespaces', singular: 'namespace', kind: 'XNamespace' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {} } }] } };
+  answered(await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd)), 201);
+  for (let i = 0; i < 100 && (await s('GET', '/apis/x.example.com/v1/namespaces')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  const xns = JSON.stringify({ apiVersion: 'x.example.com/v1', kind: 'XNamespace', metadata: { name: 'n' } });
+  answered(await s('POST', '/apis/x.example.com/v1/namespaces', xns), 201);
+  for (const [method, sub] of [['GET', 'finalize'], ['PUT', 'finalize'], ['GET', 'status']] as const) {
+    expect([method, sub, (await s(method, `/apis/x.example.com/v1/namespaces/n/${sub}`, method === 'PUT' ? xns : undefined)).status]).to.deep.equal([method, sub, 404]);
+  }
   // A namespace being deleted with a metadata finalizer stays until that goes too.
   answered(await s('POST', N, JSON.stringify({ metadata: { name: 'fin3', finalizers: ['example.com/m'] } })), 201);
   const orphaning = answered<Namespace>(await s('DELETE', `${N}/fin3`, '{"propagationPolicy":"Orphan"}'));

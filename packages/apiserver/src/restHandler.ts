@@ -56,7 +56,10 @@ function namespacelessPath(type: ResourceType, verb: string, name: string): void
 export async function handleResourceRequest(ctx: ServerContext, r: RestRequest): Promise<void> {
   const { info, type } = r;
   if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
-  if (type.names.namespaced === false && info.namespace !== '' && info.resource !== 'namespaces') throw resourceNotFound();
+  // A cluster-scoped kind under a namespace is not served, but for the core Namespaces themselves (requestinfo.go
+  // reads `namespaces/{name}` as a namespace of that name, whatever the group).
+  const coreNamespaces = type.customResource !== true && type.names.group === '' && type.names.resource === 'namespaces';
+  if (type.names.namespaced === false && info.namespace !== '' && !coreNamespaces) throw resourceNotFound();
   if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
   // A review kind has one route: POST to its collection (in a namespace, for a namespaced one).
   if (isReviewType(type)) {
@@ -105,7 +108,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
     if (info.name !== '') throw methodNotAllowed();
   }
   if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined) && !(type.names.objectSubresources?.includes(sub) ?? false)
-    && !(type.names.resource === 'namespaces' && (sub === 'status' || sub === 'finalize'))) {
+    && !(coreNamespaces && (sub === 'status' || sub === 'finalize'))) {
     // The custom resource handler answers any other subresource of an object's URL as the object's
     // absence (crdHandler.serveResource's default case); built-in kinds have no route for it.
     // absence (crdHandler.serveResource's default case), an empty name (`widgets//x`) included; built-in
@@ -119,7 +122,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (type.customResource === true && sub !== '' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotSupported(type, info.verb);
   const namespace = type.names.namespaced ? info.namespace : '';
   // A namespace's finalize has only PUT (FinalizeREST has no getter) and no table convertor.
-  const finalize = type.names.resource === 'namespaces' && sub === 'finalize';
+  const finalize = coreNamespaces && sub === 'finalize';
   if (finalize && info.verb !== 'update') throw methodNotAllowed();
   switch (info.verb) {
     case 'get':
@@ -141,7 +144,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
     case 'create':
       // The custom resource handler creates on an object's URL too (handlers.CreateResource: the name
       // comes from the body, the URL's is not compared); built-in kinds have no POST route there.
-      if (info.name !== '' && !(type.names.resource === 'namespaces' && sub === '') && !(type.customResource === true && sub === '')) throw methodNotAllowed();
+      if (info.name !== '' && !(coreNamespaces && sub === '') && !(type.customResource === true && sub === '')) throw methodNotAllowed();
       negotiate(r, true);
       return handleWrite(ctx, r, namespace);
     case 'update':
