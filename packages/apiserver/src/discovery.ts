@@ -10,7 +10,8 @@ import type { ServerResponse } from 'node:http';
 import { stringifyJSON } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
-import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, parseAccept, sendJSON, sendText } from './internal/http.js';
+import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendJSON, sendText } from './internal/http.js';
+import { parseAcceptClauses } from './internal/negotiation.js';
 import type { ResourceType } from './resourceType.js';
 
 const subresourceVerbs = ['get', 'patch', 'update'];
@@ -108,12 +109,13 @@ function aggregatedList(groups: ServedGroup[], apiVersion: string): Record<strin
 
 /** Which aggregated discovery version the `Accept` header asks for, if any. */
 function aggregatedVersion(accept: string | undefined): string | undefined {
-  for (const m of parseAccept(accept)) {
-    if (m.type === 'application/json' && m.params.g === 'apidiscovery.k8s.io' && m.params.as === 'APIGroupDiscoveryList') {
-      if (m.params.v === 'v2') return 'v2';
-      if (m.params.v === 'v2beta1') return 'v2beta1';
+  for (const m of parseAcceptClauses(accept === undefined || accept === '' ? '*/*' : accept)) {
+    if (m.type !== 'application' || m.subtype !== 'json') continue;
+    if (m.params.get('g') === 'apidiscovery.k8s.io' && m.params.get('as') === 'APIGroupDiscoveryList') {
+      if (m.params.get('v') === 'v2') return 'v2';
+      if (m.params.get('v') === 'v2beta1') return 'v2beta1';
     }
-    if (m.type === 'application/json' && m.params.as === undefined) return undefined;
+    if (!m.params.has('as')) return undefined;
   }
   return undefined;
 }

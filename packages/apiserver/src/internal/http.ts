@@ -14,35 +14,6 @@ export const aggregatedDiscoveryV2 = 'application/json;g=apidiscovery.k8s.io;v=v
 /** The media type of aggregated discovery (v2beta1), which older clients ask for. */
 export const aggregatedDiscoveryV2Beta1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
 
-/** One entry of an `Accept` header: the media type and its parameters. */
-export interface MediaRange {
-  type: string;
-  params: Record<string, string>;
-  q: number;
-}
-
-/** Parses an `Accept` header into its media ranges, in the order given (ties on `q` keep that order). */
-export function parseAccept(header: string | undefined): MediaRange[] {
-  if (header === undefined || header.trim() === '') return [{ type: '*/*', params: {}, q: 1 }];
-  const out: MediaRange[] = [];
-  for (const part of header.split(',')) {
-    const [type, ...rest] = part.split(';').map((s) => s.trim());
-    if (type === '') continue;
-    const params: Record<string, string> = Object.create(null) as Record<string, string>;
-    let q = 1;
-    for (const p of rest) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      const k = p.slice(0, eq).trim().toLowerCase();
-      const v = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
-      if (k === 'q') q = Number(v);
-      else params[k] = v;
-    }
-    out.push({ type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0 });
-  }
-  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map((x) => x.m);
-}
-
 /** What a resource request asks to get back: plain objects, a `Table`, or their metadata. */
 export type ResponseFormat = 'object' | 'table' | 'partialObjectMetadata' | 'partialObjectMetadataList';
 
