@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { stringifyJSON } from '@kubekit/core';
-import { isReviewType } from './accessReviews.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendJSON, sendText } from './internal/http.js';
 import { parseAcceptClauses } from './internal/negotiation.js';
@@ -23,9 +22,9 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     const r: Record<string, unknown> = { name: n.resource, singularName: n.singular, namespaced: n.namespaced, kind: n.kind, verbs: [...n.verbs] };
     if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
     if (n.categories.length > 0) r.categories = [...n.categories];
-    // Only what is stored has a storage version: reviews and bindings (create only) are answered, not kept.
+    // Only what is stored has a storage version: what can only be created (reviews, bindings) is answered, not kept.
     const stored = t.storageKind ?? n;
-    if (!isReviewType(t) && n.verbs.some((v) => v !== 'create')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
+    if (n.verbs.some((v) => v !== 'create')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];
     for (const sub of n.objectSubresources ?? []) subs.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });

@@ -6,7 +6,7 @@
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
 import { addWarning, contentType, requestSignal, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
-import { checkRouteAccepts, negotiateOutput, negotiateStream, resourceRestrictions, routeProduces } from './internal/negotiation.js';
+import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces } from './internal/negotiation.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
 import { patchTypeOf } from './patch.js';
 import { evictPod } from './podEviction.js';
@@ -182,7 +182,8 @@ function negotiate(r: RestRequest, table: boolean, collection?: 'list' | 'watch'
   const restrictions = resourceRestrictions(table);
   // The list handler negotiates as for a list first, then a watch as a stream (a YAML watch passes the first).
   const output = negotiateOutput(r.req, restrictions);
-  setResponseOutput(r.res, collection === 'watch' ? negotiateStream(r.req, restrictions) : output);
+  if (collection === 'watch') checkStream(output);
+  setResponseOutput(r.res, output);
 }
 
 /** The custom resource handler's 405 for a verb it does not serve (apierrors.NewMethodNotSupported). */

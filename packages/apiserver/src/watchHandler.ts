@@ -70,7 +70,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     : (limits.minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
 
   const metadataOnly = format.metadataOnly;
-  const cache = hub.encodeCache(format.table ? tableOwner(type, format.includeObject) : metadataOnly !== undefined ? tableOwner(type, metadataOnly) : type);
+  const cache = hub.encodeCache(format.table ? encodingOwner(type, format.includeObject) : metadataOnly !== undefined ? encodingOwner(type, metadataOnly) : type);
   const encode = (o: KubeObject): string => {
     let text = cache.get(o);
     if (text === undefined) {
@@ -145,19 +145,19 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
   return watcher;
 }
 
-const tableOwners = new WeakMap<ResourceType, Map<string, object>>();
+const encodingOwners = new WeakMap<ResourceType, Map<string, object>>();
 
 /** The key of an encoding cache of a kind's objects in one representation (a Table with `include`, or metadata of an apiVersion). */
-function tableOwner(type: ResourceType, include: string): object {
-  let m = tableOwners.get(type);
+function encodingOwner(type: ResourceType, representation: string): object {
+  let m = encodingOwners.get(type);
   if (m === undefined) {
     m = new Map();
-    tableOwners.set(type, m);
+    encodingOwners.set(type, m);
   }
-  let o = m.get(include);
+  let o = m.get(representation);
   if (o === undefined) {
     o = {};
-    m.set(include, o);
+    m.set(representation, o);
   }
   return o;
 }

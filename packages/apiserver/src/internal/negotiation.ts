@@ -203,11 +203,12 @@ export function negotiateOutput(req: IncomingMessage, restrictions: EndpointRest
   return { ...out, pretty: out.pretty || isPrettyPrint(req) };
 }
 
-/** A watch's negotiation (`NegotiateOutputMediaTypeStream`): only serializers that stream. */
-export function negotiateStream(req: IncomingMessage, restrictions: EndpointRestrictions): OutputMediaType {
-  const out = negotiateMediaType(req.headers.accept, serializers, restrictions);
-  if (out === undefined || !out.serializer.stream) throw notAcceptable(serializers.filter((s) => s.stream).map((s) => `${s.mediaType};stream=watch`));
-  return out;
+/**
+ * A watch's negotiation (`NegotiateOutputMediaTypeStream`), given the list's: the same clause is taken (the
+ * same header, serializers and restrictions), which must be one that streams.
+ */
+export function checkStream(output: OutputMediaType): void {
+  if (!output.serializer.stream) throw notAcceptable(serializers.filter((s) => s.stream).map((s) => `${s.mediaType};stream=watch`));
 }
 
 /** How an error is written for this request: negotiated without conversions, or `undefined` for indented JSON. */
