@@ -13,6 +13,7 @@
  */
 import { FieldPath, duplicate, forbidden, invalid, notSupported, required, stringifyJSON, tooLong, type FieldError, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { deepEqual } from './internal/deepEqual.js';
 import { isObject, str, type JSONObject } from './internal/own.js';
 import { isQualifiedName } from './internal/semantics.js';
 import { list, obj } from './internal/podFields.js';
@@ -120,11 +121,15 @@ function validateStorageClass(o: KubeObject): FieldError[] {
   return errs;
 }
 
+/** `reflect.DeepEqual` of two classes' parameters: in any order, but a map given empty is not one left out (nor `null`). */
+function sameParameters(o: KubeObject, old: KubeObject): boolean {
+  return deepEqual(o.parameters ?? undefined, old.parameters ?? undefined);
+}
+
 /** `ValidateStorageClassUpdate` past its metadata: parameters, provisioner, reclaim policy and binding mode never change. */
 function validateStorageClassUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  const params = (c: KubeObject): string => (isObject(c.parameters) && Object.keys(c.parameters).length > 0 ? stringifyJSON(Object.fromEntries(Object.entries(c.parameters).sort(([a], [b]) => (a < b ? -1 : 1)))) : '');
-  if (params(o) !== params(old)) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
+  if (!sameParameters(o, old)) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
   if (str(o.provisioner) !== str(old.provisioner)) errs.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));
   if (str(o.reclaimPolicy) !== str(old.reclaimPolicy)) errs.push(forbidden('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));
   if (str(o.volumeBindingMode) !== str(old.volumeBindingMode)) errs.push(invalid('volumeBindingMode', o.volumeBindingMode ?? null, 'field is immutable'));
@@ -175,8 +180,7 @@ function validateVolumeAttributesClass(o: KubeObject): FieldError[] {
 function validateVolumeAttributesClassUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   if (str(o.driverName) !== str(old.driverName)) errs.push(forbidden('driverName', 'updates to driverName are forbidden.'));
-  const params = (c: KubeObject): string => (isObject(c.parameters) && Object.keys(c.parameters).length > 0 ? stringifyJSON(Object.fromEntries(Object.entries(c.parameters).sort(([a], [b]) => (a < b ? -1 : 1)))) : '');
-  if (params(o) !== params(old)) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
+  if (!sameParameters(o, old)) errs.push(forbidden('parameters', 'updates to parameters are forbidden.'));
   return [...errs, ...validateVolumeAttributesClass(o)];
 }
 
