@@ -24,6 +24,7 @@ import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } f
 import { portProtocols, validatePortNumOrName } from './podContainers.js';
 import { ipFamily, isIPv4Sloppy } from './podStatus.js';
 import { ipv6Bytes, parseIP } from './podWarnings.js';
+import { parseIPv4Range } from './internal/serviceAddresses.js';
 import type { ObjectStore } from './storage/objectStore.js';
 
 const serviceKind = { group: '', kind: 'Service' };
@@ -276,15 +277,11 @@ export const defaultServiceRange = '10.96.0.0/12';
  * @throws KubeError when `cidr` is not an IPv4 range of 4 to 2^24 addresses in canonical form.
  */
 export function parseServiceRange(cidr: string): { base: number; size: number; first: number } {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
-  const octets = m === null ? [] : m.slice(1, 5).map(Number);
-  const bits = m === null ? -1 : Number(m[5]);
-  const base = octets.reduce((n, o) => n * 256 + o, 0);
-  const size = 2 ** (32 - bits);
-  if (m === null || octets.some((o) => o > 255) || bits < 8 || bits > 30 || base % size !== 0) {
+  const range = parseIPv4Range(cidr);
+  if (range === undefined || range.size > 2 ** 24 || range.size < 4 || range.base % range.size !== 0) {
     throw KubeError.badRequest(`serviceClusterIPRange must be an IPv4 CIDR in canonical form with a prefix length of 8 to 30 (such as ${defaultServiceRange}), got ${JSON.stringify(cidr)}`);
   }
-  return { base, size, first: size > 32 ? 10 : 2 };
+  return { ...range, first: range.size > 32 ? 10 : 2 };
 }
 const nodePortBase = 30000;
 const nodePortCount = 2768;

@@ -21,17 +21,28 @@ export function heldBy(ip: KubeObject, namespace: string, name: string): boolean
   return isObject(ref) && str(ref.group) === '' && ref.resource === 'services' && str(ref.namespace) === namespace && ref.name === name;
 }
 
+/**
+ * An IPv4 CIDR written `a.b.c.d/n` as its address (a number) and the size of its range; undefined for
+ * anything else (IPv6, an octet past 255, a prefix past 32). Whether the address is the network's is the
+ * caller's to check.
+ */
+export function parseIPv4Range(cidr: string): { base: number; size: number } | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
+  if (m === null) return undefined;
+  const octets = m.slice(1, 5).map(Number);
+  const bits = Number(m[5]);
+  if (octets.some((x) => x > 255) || bits > 32) return undefined;
+  return { base: octets.reduce((n, x) => n * 256 + x, 0), size: 2 ** (32 - bits) };
+}
+
 /** The IPv4 ranges of the stored ServiceCIDRs not being deleted, as network address and size. */
 export function storedServiceRanges(store: ObjectStore): { base: number; size: number }[] {
   const out: { base: number; size: number }[] = [];
   for (const [, o] of store.values(serviceCIDRsBucket)) {
     if (o.metadata.deletionTimestamp !== undefined) continue;
     for (const cidr of cidrsOf(o)) {
-      const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
-      if (m === null) continue;
-      const bits = Number(m[5]);
-      if (bits > 32) continue;
-      out.push({ base: m.slice(1, 5).map(Number).reduce((n, x) => n * 256 + x, 0), size: 2 ** (32 - bits) });
+      const range = parseIPv4Range(cidr);
+      if (range !== undefined) out.push(range);
     }
   }
   return out;
