@@ -14,7 +14,7 @@
 // test). Go walks the maps of these kinds in no fixed order, so each request here has at most one map entry
 // that draws an error (the order of several varies from run to run on the reference).
 import { expect } from 'chai';
-import { answered, createWidgets, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+import { answered, createWidgets, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
 
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
@@ -57,14 +57,9 @@ async function namespace(s: Send, name: string): Promise<void> {
  * a moment later.
  */
 async function until(request: () => Promise<Answer>, expected: [number, string]): Promise<void> {
-  let got: [number, string] = [0, ''];
-  for (let i = 0; i < 100; i++) {
-    const a = await request();
-    got = [a.status, a.status < 300 ? '' : a.message];
-    if (got[0] === expected[0] && got[1] === expected[1]) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(got).to.deep.equal(expected);
+  const got = (a: Answer): [number, string] => [a.status, a.status < 300 ? '' : a.message];
+  const a = await eventually(request, (b) => got(b)[0] === expected[0] && got(b)[1] === expected[1]);
+  expect(got(a)).to.deep.equal(expected);
 }
 
 async function quotaStorage(s: Send): Promise<void> {

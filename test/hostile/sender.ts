@@ -126,6 +126,21 @@ export async function createWidgets(s: Send, group: string, specSchema: Record<s
   return path;
 }
 
+/**
+ * The answer to `send()` once `done` holds of it, asking again every 100 ms for at most `seconds` (10 s):
+ * the reference's authorizer and admission plugins read RBAC, policies, quotas and LimitRanges through
+ * informers, which see a write a moment after it is answered. The last answer is returned either way, so
+ * the caller's expectation names what came instead.
+ */
+export async function eventually(send: () => Promise<Answer>, done: (a: Answer) => boolean, seconds = 10): Promise<Answer> {
+  let a = await send();
+  for (let i = 0; i < seconds * 10 && !done(a); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    a = await send();
+  }
+  return a;
+}
+
 /** The object of an answer with the status expected (the answer's text names what came instead). */
 export function answered<T>(a: Answer, status = 200): T {
   expect(a.status, a.text).to.equal(status);

@@ -8,7 +8,7 @@
 // its https URL, kubekit's its http one).
 import { expect } from 'chai';
 import { createPublicKey, verify } from 'node:crypto';
-import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { answered, describeOnBothServers, eventually, refused, type Send } from './sender.js';
 
 const SA = '/api/v1/namespaces/default/serviceaccounts';
 const REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
@@ -41,16 +41,6 @@ async function refusedReview(s: Send, token: string): Promise<ReviewStatus> {
     status = await review(s, token);
   }
   return status;
-}
-
-/** Sends until the answer's status is `want` (RBAC changes reach the reference's authorizer through informers: at most 10 s). */
-async function eventually(send: () => Promise<{ status: number; text: string }>, want: number): Promise<{ status: number; text: string }> {
-  let a = await send();
-  for (let i = 0; i < 100 && a.status !== want; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    a = await send();
-  }
-  return a;
 }
 
 describeOnBothServers('ServiceAccount tokens (TokenRequest, TokenReview, requests with the token)', async (s, _backend, server) => {
@@ -106,7 +96,7 @@ describeOnBothServers('ServiceAccount tokens (TokenRequest, TokenReview, request
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'op-reads-pods' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'default' }],
   })), 201);
-  expect((await eventually(() => op('GET', '/api/v1/namespaces/default/pods'), 200)).status).to.equal(200);
+  expect((await eventually(() => op('GET', '/api/v1/namespaces/default/pods'), (a) => a.status === 200)).status).to.equal(200);
   // It may not impersonate anyone without the `impersonate` verb.
   const as = await op('GET', '/api/v1/namespaces/default/pods', undefined, undefined, undefined, { 'Impersonate-User': 'alice' });
   expect([as.status, as.message]).to.deep.equal([403, `users "alice" is forbidden: User "${user}" cannot impersonate resource "users" in API group "" at the cluster scope`]);
@@ -143,7 +133,7 @@ describeOnBothServers('ServiceAccount tokens (TokenRequest, TokenReview, request
   // A deleted service account's tokens are refused, and so are they once another of its name is made.
   answered(await s('DELETE', `${SA}/op`));
   expect(await refusedReview(s, token)).to.deep.equal({ user: {}, error: '[invalid bearer token, serviceaccounts "op" not found]' });
-  expect((await eventually(() => op('GET', '/api/v1/namespaces/default/pods'), 401)).status).to.equal(401);
+  expect((await eventually(() => op('GET', '/api/v1/namespaces/default/pods'), (a) => a.status === 401)).status).to.equal(401);
   const remade = answered<{ metadata: { uid: string } }>(await s('POST', SA, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'op' } })), 201);
   expect(await refusedReview(s, token)).to.deep.equal({ user: {}, error: `[invalid bearer token, service account UID (${remade.metadata.uid}) does not match claim (${account.metadata.uid})]` });
   const deleted = await s('POST', `${SA}/gone/token`, tokenRequest());

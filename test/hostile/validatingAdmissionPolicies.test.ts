@@ -9,7 +9,7 @@
 // informers have seen it, so every new binding is waited for (at most 10 s) with a dry-run request it
 // refuses. Every expected message is kube-apiserver 1.34.4's answer to the same request.
 import { expect } from 'chai';
-import { answered, createWidgets, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+import { answered, createWidgets, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
 
 const AR = '/apis/admissionregistration.k8s.io/v1';
 const VAP = `${AR}/validatingadmissionpolicies`;
@@ -29,16 +29,9 @@ const configMaps = (scenario: string, operations = ['CREATE', 'UPDATE', 'DELETE'
 const invalid = (kind: string, name: string, errors: string[]): string =>
   `${kind}.admissionregistration.k8s.io "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`;
 
-/**
- * The answer to `send()` once `done` holds of it (a policy the reference has not seen yet lets requests
- * through), at most `seconds` (10 s).
- */
+/** The answer to `send()` once `done` holds of it, at most `seconds` (a policy the reference has not seen yet lets requests through). */
 async function until(send: () => Promise<Answer>, done: (a: Answer) => boolean, seconds = 10): Promise<Answer> {
-  let a = await send();
-  for (let i = 0; i < seconds * 10 && !done(a); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    a = await send();
-  }
+  const a = await eventually(send, done, seconds);
   expect(done(a), `${a.status} ${a.text}`).to.equal(true);
   return a;
 }
