@@ -166,6 +166,10 @@ async function podsWithClasses(s: Send): Promise<void> {
   // An overhead without a class that has one: refused by Validate, after the pod's validation.
   forbidden(await s('POST', Pods, pod('p12', { overhead: { cpu: '1' } })), 'pods "p12" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
   forbidden(await s('POST', Pods, pod('p13', { runtimeClassName: 'plain', overhead: { memory: '1Mi' } })), 'pods "p13" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
+  // An empty overhead is a non-nil map to the plugin (omitempty drops it only when the pod is written); null is none.
+  forbidden(await s('POST', Pods, pod('p13', { overhead: {} })), 'pods "p13" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
+  forbidden(await s('POST', Pods, pod('p13', { runtimeClassName: 'plain', overhead: {} })), 'pods "p13" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
+  expect(answered<{ spec: Record<string, unknown> }>(await s('POST', `${Pods}?dryRun=All`, pod('p13', { overhead: null })), 201).spec).to.not.have.property('overhead');
   refused(await s('POST', Pods, pod('p14', { runtimeClassName: 'plain', overhead: { cpu: '-1' } })), 'Pod "p14" is invalid: spec.overhead.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0');
   refused(await s('POST', Pods, pod('p15', { overhead: { foo: '1' } })), 'Pod "p15" is invalid: [spec.overhead.limits[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, spec.overhead.limits[foo]: Invalid value: "foo": must be a standard resource for containers]');
 

@@ -11,6 +11,7 @@
  */
 import { KubeError, type KubeObject } from '@kubekit/core';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './admission.js';
+import { wasEmpty } from './builtinGoJSON.js';
 import { isObject, str, type JSONObject } from './internal/own.js';
 import { listsEqual, resourceList, roundUpListToMilli } from './internal/resourceList.js';
 import { bucketOf, storeKey, type ObjectStore } from './storage/objectStore.js';
@@ -63,7 +64,8 @@ export function mergeTolerations(first: unknown[], second: unknown[]): unknown[]
   return merged.map((t) => t.json);
 }
 
-const hasOverhead = (spec: JSONObject): boolean => spec.overhead !== undefined && spec.overhead !== null;
+/** Whether the pod's overhead is non-nil in Go: set, or sent as `{}` (which the decoding dropped as omitempty). */
+const hasOverhead = (spec: JSONObject): boolean => (spec.overhead !== undefined && spec.overhead !== null) || wasEmpty(spec, 'overhead');
 /** A pod's overhead and a class's `podFixed` compared as `Semantic.DeepEqual` does: by value, an empty list equal to none. */
 const sameOverhead = (a: unknown, b: unknown): boolean => listsEqual(resourceList(a), resourceList(b));
 
