@@ -1,6 +1,6 @@
 // A PUT of an object that does not exist, on both servers: the kinds whose strategy says AllowCreateOnUpdate
 // (core/v1 Services, Endpoints, Events and LimitRanges, events.k8s.io/v1 Events, coordination.k8s.io/v1 Leases and the four
-// RBAC kinds) create it, as registry/generic/registry/store.go's Update does when GuaranteedUpdate finds
+// RBAC kinds; a Service's /status too) create it, as registry/generic/registry/store.go's Update does when GuaranteedUpdate finds
 // nothing: 201, the system fields filled (rest.FillObjectMetaSystemFields) but not wiped (the update handler
 // never runs rest.WipeObjectMetaSystemFields, so a deletionTimestamp sent is kept), the create strategy, the
 // create validation, admission as a CREATE, the resourceVersion sent ignored, a uid sent a failed
@@ -104,6 +104,35 @@ async function run(s: Send): Promise<void> {
   expect(svc.spec.ports[0].nodePort).to.be.within(30000, 32767);
   expect(svc.status).to.deep.equal({ loadBalancer: {} });
   refused(await s('PUT', '/api/v1/namespaces/default/services/t', JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 't' }, spec: {} })), 'Service "t" is invalid: spec.ports: Required value');
+
+  // A Service's /status creates too (its status store shares the strategy, AllowCreateOnUpdate), but without
+  // the allocations of the resource store's hooks: no cluster IP, no node port, no IP families; the create
+  // strategy drops the status; the managed fields are the status subresource's (spec reset). An apply
+  // creates the same way; a merge patch is a 404; a pod's /status never creates. A later update of the
+  // resource allocates what its type needs (a node port), still no cluster IP.
+  type Svc = Obj & { spec: Record<string, unknown> & { ports: Record<string, unknown>[] }; status: unknown };
+  const viaStatus = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'st', labels: { a: 'b' } }, spec: { ports: [{ port: 80 }], type: 'NodePort' }, status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } });
+  const fromStatus = answered<Svc>(await s('PUT', '/api/v1/namespaces/default/services/st/status', viaStatus), 201);
+  expect([fromStatus.spec, fromStatus.status, fromStatus.metadata.managedFields?.map((e) => [e.manager, e.operation, e.subresource, e.fieldsV1])]).to.deep.equal([
+    { ports: [{ protocol: 'TCP', port: 80, targetPort: 80 }], type: 'NodePort', sessionAffinity: 'None', externalTrafficPolicy: 'Cluster', internalTrafficPolicy: 'Cluster' },
+    { loadBalancer: {} },
+    [['unknown', 'Update', 'status', { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:status': { 'f:loadBalancer': { 'f:ingress': {} } } }]],
+  ]);
+  expect(answered<Svc>(await s('GET', '/api/v1/namespaces/default/services/st')).metadata.uid).to.equal(fromStatus.metadata.uid);
+  expect(answered<Svc>(await s('PUT', '/api/v1/namespaces/default/services/dry/status?dryRun=All', viaStatus.replace('"st"', '"dry"')), 201).spec.ports[0]).to.not.have.property('nodePort');
+  expect((await s('GET', '/api/v1/namespaces/default/services/dry')).status).to.equal(404);
+  // The normalization of cluster IPs is the allocator's too: a clusterIP alone is missing its list.
+  refused(await s('PUT', '/api/v1/namespaces/default/services/ip/status', JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'ip' }, spec: { ports: [{ port: 80 }], clusterIP: 'bogus' } })), 'Service "ip" is invalid: spec.clusterIPs: Required value');
+  const applied = answered<Svc>(await s('PATCH', '/api/v1/namespaces/default/services/ap/status?fieldManager=m', viaStatus.replace('"st"', '"ap"'), 'application/apply-patch+yaml'), 201);
+  expect([applied.spec.clusterIP, applied.metadata.managedFields?.map((e) => [e.manager, e.operation, e.subresource])]).to.deep.equal([undefined, [['m', 'Apply', 'status']]]);
+  const merged = await s('PATCH', '/api/v1/namespaces/default/services/mp/status', viaStatus.replace('"st"', '"mp"'), 'application/merge-patch+json');
+  expect([merged.status, merged.message]).to.deep.equal([404, 'services "mp" not found']);
+  const podStatus = await s('PATCH', '/api/v1/namespaces/default/pods/ps/status?fieldManager=m', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ps' }, spec: { containers: [{ name: 'c', image: 'i' }] } }), 'application/apply-patch+yaml');
+  expect([podStatus.status, podStatus.message]).to.deep.equal([404, 'pods "ps" not found']);
+  const relabelled = answered<Svc>(await s('PATCH', '/api/v1/namespaces/default/services/st', JSON.stringify({ metadata: { labels: { x: 'y' } } }), 'application/merge-patch+json'));
+  expect([relabelled.spec.clusterIP, relabelled.spec.ipFamilies]).to.deep.equal([undefined, ['IPv4']]);
+  expect(relabelled.spec.ports[0].nodePort).to.be.within(30000, 32767);
+  expect((await s('DELETE', '/api/v1/namespaces/default/services/st')).status).to.equal(200);
 
   // The other kinds that allow it; their answers as the reference prints them.
   const created: [string, string, Record<string, unknown>][] = [

@@ -64,9 +64,11 @@ function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
     wide: [{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Route service traffic to pods with label keys and values matching this selector.' }, cell: (o) => formatLabels(valueAt(o, 'spec', 'selector')) }],
     defaults: defaultService,
     allowCreateOnUpdate: true,
-    prepareForCreate: (o) => {
+    prepareForCreate: (o, _warnings, ctx) => {
       o.status = { loadBalancer: {} };
-      allocator.allocateCreate(o);
+      // The allocator is the resource store's BeginCreate hook; the status store, copied from it before the
+      // hooks were set, creates a Service (a PUT or an apply of /status) with nothing allocated.
+      if (ctx.subresource !== 'status') allocator.allocateCreate(o);
     },
     validateCreate: validateServiceCreate,
     warningsOnCreate: serviceWarnings,

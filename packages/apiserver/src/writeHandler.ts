@@ -525,8 +525,9 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     const replace = replaceWith(ctx, r, namespace, body, wctx);
     const replaced = async (): Promise<void> => update(ctx, r, namespace, wctx, dryRun, tracked(ctx, r, wctx, manager, replace), bodyResourceVersion(body), bodyUID(body));
     // The store's Update creates what it does not find when the strategy allows it (AllowCreateOnUpdate); an
-    // object created meanwhile makes it an update, as GuaranteedUpdate's retry would.
-    if (r.info.subresource === '' && r.type.allowCreateOnUpdate === true && ctx.store.get(r.type.bucket, storeKey(namespace, r.info.name)) === undefined) {
+    // object created meanwhile makes it an update, as GuaranteedUpdate's retry would. A status store shares
+    // its resource's strategy, so a Service's /status creates too.
+    if (createsOnUpdate(r) && ctx.store.get(r.type.bucket, storeKey(namespace, r.info.name)) === undefined) {
       try {
         await create(ctx, r, namespace, body, wctx, dryRun, manager, { object: replace(), uid: bodyUID(body) });
       } catch (err) {
@@ -788,6 +789,16 @@ function checkName(r: RestRequest, obj: KubeObject): void {
   const name = obj.metadata.name ?? '';
   if (name === '') throw KubeError.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
   if (name !== r.info.name) throw KubeError.badRequest(`the name of the object (${name}) does not match the name on the URL (${r.info.name})`);
+}
+
+/**
+ * Whether an update of a missing object creates it without being forced to (the strategy's
+ * `AllowCreateOnUpdate`): on the resource, or on its /status, whose store is a copy of the resource's with
+ * the status strategy, which embeds the resource's (kube-apiserver 1.34.4 creates a Service on `PUT
+ * services/x/status`, without the allocations of the resource's store hooks).
+ */
+function createsOnUpdate(r: RestRequest): boolean {
+  return r.type.allowCreateOnUpdate === true && (r.info.subresource === '' || (r.info.subresource === 'status' && r.type.names.status === true));
 }
 
 /**
@@ -1117,8 +1128,9 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     return obj;
   };
   if (ctx.store.get(type.bucket, key) === undefined) {
-    // Subresources never create (StatusREST.Update passes forceAllowCreate=false to the store).
-    if (info.subresource !== '') throw KubeError.notFound(type.groupResource, info.name);
+    // An apply creates (forceAllowCreate); a subresource's creates only where its strategy allows it
+    // (StatusREST.Update passes forceAllowCreate=false to the store).
+    if (info.subresource !== '' && !createsOnUpdate(r)) throw KubeError.notFound(type.groupResource, info.name);
     await create(ctx, r, namespace, applyTo(undefined), wctx, dryRun, undefined);
     return;
   }
