@@ -42,13 +42,12 @@ function methodNotAllowed(): KubeError {
 }
 
 /**
- * A namespaced kind's URL without a namespace serves only lists and watches across namespaces: the
- * custom resource handler passes any other request on to the not-found handler (crdHandler.ServeHTTP: the request's scope must match the CRD's), and built-in kinds
- * have a GET route there and no route for an object.
+ * A namespaced built-in kind's URL without a namespace serves only lists and watches across namespaces:
+ * there is a GET route for the collection and no route for an object. (A custom resource's request out of
+ * its CRD's scope never gets here: the server answers the mux's plain 404.)
  */
-function namespacelessPath(type: ResourceType, verb: string, name: string): void {
+function namespacelessPath(verb: string, name: string): void {
   if (verb === 'list' || verb === 'watch') return;
-  if (type.customResource === true) throw resourceNotFound();
   throw name === '' ? methodNotAllowed() : resourceNotFound();
 }
 
@@ -77,7 +76,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
     if (pods === undefined) throw resourceNotFound();
     return bindPod(ctx, r, pods, info.namespace, undefined);
   }
-  if (type.names.namespaced && info.namespace === '') namespacelessPath(type, info.verb, info.name);
+  if (type.names.namespaced && info.namespace === '') namespacelessPath(info.verb, info.name);
   const sub = info.subresource;
   // A Pod's binding: created, as a core/v1 Binding (no other verb has a route).
   if (sub === 'binding' && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {

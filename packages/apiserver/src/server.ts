@@ -16,7 +16,8 @@ import { handleResourceRequest, resourceNotFound } from './restHandler.js';
 import { ImpersonationError, forbidden, requestUser } from './impersonation.js';
 import { serverUser, type UserInfo } from './rbacAuthorizer.js';
 import type { ServiceAccountTokens } from './serviceAccountTokens.js';
-import { parseRequestInfo } from './router.js';
+import { parseRequestInfo, type RequestInfo } from './router.js';
+import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 
 /** What the request handler needs besides the shared context. */
@@ -91,6 +92,17 @@ function notFound(catalog: ResourceCatalog, path: string, res: ServerResponse): 
   res.end('404 page not found\n');
 }
 
+/**
+ * Whether a custom resource request's scope differs from its CRD's: a namespace for a cluster-scoped one,
+ * none for a namespaced one but to list or watch across namespaces. The CRD handler passes those to the
+ * mux (crdHandler.ServeHTTP), whose 404 is Go's plain text.
+ */
+function customResourceOutOfScope(type: ResourceType, info: RequestInfo): boolean {
+  if (type.customResource !== true) return false;
+  if (!type.names.namespaced) return info.namespace !== '';
+  return info.namespace === '' && info.verb !== 'list' && info.verb !== 'watch';
+}
+
 /** Discovery and /version are indented when the client asks (`?pretty=true`) or is curl or a browser, as resources are. */
 function indentIfAsked(req: IncomingMessage, res: ServerResponse): void {
   setResponseOutput(res, { serializer: serializers[0], pretty: isPrettyPrint(req), stream: '' });
@@ -161,7 +173,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   const type = options.catalog.resolve(info.group, info.version, info.resource);
-  if (type === undefined) {
+  if (type === undefined || customResourceOutOfScope(type, info)) {
     req.resume();
     notFound(options.catalog, path, res);
     return;
