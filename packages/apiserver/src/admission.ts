@@ -362,6 +362,9 @@ export class Admission {
     } catch (err) {
       throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": ${err instanceof Error ? err.message : String(err)}`);
     }
+    // A subresource's own kind (a pod's Binding or Eviction) is read by the subresource's handler, which
+    // decodes what it is given; it is not the resource's kind to decode here.
+    if (requestKindOf(type, attrs.subresource).kind !== type.names.kind) return patched;
     // As the apiserver: the patched object is decoded (pruned) and defaulted again.
     const decoded = sendAs.decode(patched, { ...attrs.wctx, warnings: [], duplicateFields: [], fieldValidation: 'Ignore' });
     return this.convert(decoded, sendAs, type);

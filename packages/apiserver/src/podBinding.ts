@@ -7,7 +7,8 @@
  *   namespace the request's.
  * - `ValidatePodBinding` (target kind `Node` or empty, a target name): its errors are an aggregate, which
  *   the handler answers as a 500 without a reason.
- * - Validating admission sees the Binding (a CREATE of `pods/binding`).
+ * - Mutating admission (webhooks) sees the Binding first, a CREATE of `pods/binding`, and what it returns is
+ *   what is checked and bound; then validating admission sees it.
  * - The pod is written as the storage's `GuaranteedUpdate` writes it, with the Binding's uid and
  *   resourceVersion as preconditions: refused while it is being deleted, once it has a node, or while it
  *   has scheduling gates (a 409 of `pods/binding`); else its `spec.nodeName`, the Binding's annotations
@@ -41,16 +42,19 @@ const bound = { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {
  */
 export async function bindPod(ctx: ServerContext, r: RestRequest, pods: ResourceType, namespace: string, podName: string | undefined): Promise<void> {
   await handleSubresourceCreate(ctx, r, { group: '', version: 'v1', kind: 'Binding' }, async (body, options, wctx) => {
-    const binding = decodeSubresourceBody(body, wctx, { kind: 'Binding', apiVersions: ['v1'], internal: 'core.Binding', schema: 'io.k8s.api.core.v1.Binding' });
-    const meta = isObject(binding.metadata) ? binding.metadata : {};
-    if (str(meta.namespace) !== '' && meta.namespace !== namespace) throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    const decoded = decodeSubresourceBody(body, wctx, { kind: 'Binding', apiVersions: ['v1'], internal: 'core.Binding', schema: 'io.k8s.api.core.v1.Binding' });
+    const sent = isObject(decoded.metadata) ? decoded.metadata : {};
+    if (str(sent.namespace) !== '' && sent.namespace !== namespace) throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    // The create handler's mutating admission, before BindingREST.Create reads the Binding.
+    const given = { ...decoded, apiVersion: 'v1', kind: 'Binding', metadata: { ...sent, namespace } } as KubeObject;
+    const binding = (await ctx.admission?.mutate({ type: pods, operation: 'CREATE', namespace, name: podName ?? str(sent.name), subresource: 'binding', dryRun: options.dryRun, object: given, wctx, user: r.user })) ?? given;
+    const meta = binding.metadata;
     const name = podName ?? str(meta.name);
     if (str(meta.name) !== name || name === '') throw KubeError.badRequest('name in URL does not match name in Binding object');
     const target = isObject(binding.target) ? binding.target : {};
     const errs = validateBinding(target);
     if (errs.length > 0) throw new KubeError('Unknown', errs.length === 1 ? errs[0].toString() : `[${errs.map(String).join(', ')}]`, { code: 500 });
-    const admitted = { ...binding, apiVersion: 'v1', kind: 'Binding', metadata: { ...meta, namespace } } as KubeObject;
-    await ctx.admission?.validate({ type: pods, operation: 'CREATE', namespace, name, subresource: 'binding', dryRun: options.dryRun, object: admitted, wctx, user: r.user });
+    await ctx.admission?.validate({ type: pods, operation: 'CREATE', namespace, name, subresource: 'binding', dryRun: options.dryRun, object: binding, wctx, user: r.user });
     const annotations = isObject(meta.annotations) ? meta.annotations : {};
     await assign(ctx, pods, namespace, name, str(target.name), { uid: str(meta.uid), resourceVersion: str(meta.resourceVersion) }, annotations, options.dryRun);
     return bound;

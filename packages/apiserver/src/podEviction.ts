@@ -57,10 +57,14 @@ function budgets(): ResourceType {
 /** POST pods/{name}/eviction. */
 export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   await handleSubresourceCreate(ctx, r, evictionGVK, async (body, options, wctx) => {
-    const eviction = decodeSubresourceBody(body, wctx, { kind: 'Eviction', apiVersions: ['policy/v1', 'policy/v1beta1'], internal: 'policy.Eviction', schema: 'io.k8s.api.policy.v1.Eviction' });
-    const meta = isObject(eviction.metadata) ? eviction.metadata : {};
-    if (str(meta.namespace) !== '' && meta.namespace !== namespace) throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    const decoded = decodeSubresourceBody(body, wctx, { kind: 'Eviction', apiVersions: ['policy/v1', 'policy/v1beta1'], internal: 'policy.Eviction', schema: 'io.k8s.api.policy.v1.Eviction' });
+    const sentMeta = isObject(decoded.metadata) ? decoded.metadata : {};
+    if (str(sentMeta.namespace) !== '' && sentMeta.namespace !== namespace) throw KubeError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     const name = r.info.name;
+    // The create handler's mutating admission (webhooks), of the Eviction in policy/v1, before EvictionREST.Create reads it.
+    const given = { ...decoded, apiVersion: 'policy/v1', kind: 'Eviction', metadata: { ...sentMeta, namespace } } as KubeObject;
+    const eviction = (await ctx.admission?.mutate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: given, wctx, user: r.user })) ?? given;
+    const meta = eviction.metadata;
     if (str(meta.name) !== name) throw KubeError.badRequest('name in URL does not match name in Eviction object');
     const sent = isObject(eviction.deleteOptions) ? eviction.deleteOptions : undefined;
     if (sent?.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
@@ -68,8 +72,7 @@ export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: st
     }
     const deleteOptions = withDryRun(sent, options.dryRun ? ['All'] : []);
     // The create's validating admission, of the Eviction (in policy/v1, which v1beta1's converts to).
-    const admitted = { ...eviction, apiVersion: 'policy/v1', kind: 'Eviction', metadata: { ...meta, namespace } } as KubeObject;
-    await ctx.admission?.validate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: admitted, wctx, user: r.user });
+    await ctx.admission?.validate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: eviction, wctx, user: r.user });
     return evict(ctx, r.type, namespace, name, deleteOptions);
   });
 }

@@ -170,6 +170,31 @@ describe('admission webhooks in the embedded server', function () {
     expect(webhook.calls[1].review.request.object?.metadata).to.not.have.property('labels');
   });
 
+  it('calls mutating webhooks for a pod\'s binding and eviction, and checks and uses the Binding or Eviction they return (handlers/create.go admits before the subresource\'s Create)', async () => {
+    const pods = '/api/v1/namespaces/default/pods';
+    const pod = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const subresourceHook = (name: string, path: string, subresource: string): Record<string, unknown> =>
+      hook(name, path, { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: [`pods/${subresource}`] }] });
+    webhook.answers.set('/bind', () => patchOf([{ op: 'replace', path: '/target/name', value: 'node-b' }]));
+    webhook.answers.set('/evict', () => patchOf([{ op: 'replace', path: '/metadata/name', value: 'other' }]));
+    await configure('Mutating', 'subresources', [subresourceHook('bind.example.com', '/bind', 'binding'), subresourceHook('evict.example.com', '/evict', 'eviction')]);
+    try {
+      expect((await client.post(pods, pod('bound'))).status).to.equal(201);
+      const bound = await client.post(`${pods}/bound/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bound' }, target: { kind: 'Node', name: 'node-a' } });
+      expect(bound.status, bound.text).to.equal(201);
+      expect((await client.get(`${pods}/bound`)).body.spec.nodeName).to.equal('node-b');
+      const review = webhook.calls.find((c) => c.path === '/bind')?.review.request;
+      expect([review?.operation, review?.subResource, review?.kind, review?.object?.kind, review?.object?.metadata.namespace]).to.deep.equal(['CREATE', 'binding', { group: '', version: 'v1', kind: 'Binding' }, 'Binding', 'default']);
+      // The Eviction the webhook renamed is no longer the URL's pod's.
+      const evicted = await client.post(`${pods}/bound/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'bound' } });
+      expect([evicted.status, evicted.body.message]).to.deep.equal([400, 'name in URL does not match name in Eviction object']);
+      expect(webhook.calls.find((c) => c.path === '/evict')?.review.request.kind).to.deep.equal({ group: 'policy', version: 'v1', kind: 'Eviction' });
+      expect((await client.get(`${pods}/bound`)).status).to.equal(200);
+    } finally {
+      await client.delete(`${pods}/bound?gracePeriodSeconds=0`);
+    }
+  });
+
   it('runs LimitRanger before the mutating webhooks and ResourceQuota after the validating ones (AllOrderedPlugins of pkg/kubeapiserver/options)', async () => {
     const ns = '/api/v1/namespaces/ordered';
     expect((await client.post('/api/v1/namespaces', { metadata: { name: 'ordered' } })).status).to.equal(201);
