@@ -182,6 +182,24 @@ async function podsWithClasses(s: Send): Promise<void> {
 
 async function podLevelResources(s: Send): Promise<void> {
   const create = (name: string, spec: Json): Promise<Answer> => s('POST', `${Pods}?dryRun=All`, pod(name, spec));
+  // Defaults (defaultHugePagePodLimits, then defaultPodRequests): with pod-level limits, a CPU or memory request
+  // left out is the containers' requests together (init containers and sidecars counted), else the limit; a
+  // hugepages limit left out is the containers' together, unless the pod requests it.
+  const defaulted = async (name: string, spec: Json): Promise<unknown> => answered<Pod>(await create(name, spec), 201).spec.resources;
+  expect(await defaulted('d1', { resources: { limits: { cpu: '2', memory: '2Gi' } }, containers: [container('a', { requests: { cpu: '300m', memory: '100Mi' } }), container('b', { limits: { cpu: '500m' } })] }))
+    .to.deep.equal({ limits: { cpu: '2', memory: '2Gi' }, requests: { cpu: '800m', memory: '100Mi' } });
+  expect(await defaulted('d2', { resources: { limits: { cpu: '2' } }, initContainers: [container('i', { requests: { cpu: '1500m' } }), container('s', { requests: { cpu: '100m' } }, { restartPolicy: 'Always' })], containers: [container('a', { requests: { cpu: '300m' } })] }))
+    .to.deep.equal({ limits: { cpu: '2' }, requests: { cpu: '1500m' } });
+  expect(await defaulted('d3', { resources: { limits: { cpu: '1' }, requests: { memory: '10Mi' } }, containers: [container('a', { requests: { memory: '5Mi' } })] }))
+    .to.deep.equal({ limits: { cpu: '1' }, requests: { cpu: '1', memory: '10Mi' } });
+  expect(await defaulted('d4', { resources: { limits: { memory: '1Gi' } }, containers: [container('a', { limits: { 'hugepages-2Mi': '4Mi', memory: '100Mi' } }), container('b', { limits: { 'hugepages-2Mi': '2Mi', memory: '100Mi' } })] }))
+    .to.deep.equal({ limits: { 'hugepages-2Mi': '6Mi', memory: '1Gi' }, requests: { 'hugepages-2Mi': '6Mi', memory: '200Mi' } });
+  // A hugepages request the pod makes keeps its limit from being defaulted, and a request without a limit of
+  // a resource that cannot be overcommitted is refused.
+  refused(await create('d5', { resources: { requests: { memory: '1Gi', 'hugepages-2Mi': '2Mi' } }, containers: [container('a', { limits: { 'hugepages-2Mi': '2Mi', memory: '100Mi' } })] }),
+    'Pod "d5" is invalid: spec.resources.limits: Required value: Limit must be set for non overcommitable resources');
+  expect(await defaulted('d6', { resources: { requests: { memory: '1Gi' } }, containers: [container('a', { limits: { 'hugepages-1Gi': '1Gi', memory: '100Mi' } })] }))
+    .to.deep.equal({ limits: { 'hugepages-1Gi': '1Gi' }, requests: { 'hugepages-1Gi': '1Gi', memory: '1Gi' } });
   // The containers' requests together, the init containers' at least, the sidecars added to both.
   refused(await create('r1', { resources: { requests: { cpu: '100m' } }, containers: [container('a', { requests: { cpu: '100m' } }), container('b', { requests: { cpu: '50m' } })] }),
     'Pod "r1" is invalid: spec.resources.requests[cpu]: Invalid value: "100m": must be greater than or equal to aggregate container requests of 150m');

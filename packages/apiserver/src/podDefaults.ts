@@ -11,6 +11,7 @@
 import { Decimal, KubeError, quantityDecimal, type KubeObject } from '@kubekit/core';
 import { childObject, isObject, objects, setDefault, setOwn, valueAt, type JSONObject } from './internal/own.js';
 import { roundUpListToMilli } from './internal/resourceList.js';
+import { defaultPodLevelResources } from './podLevelResources.js';
 import { defaultPriorityClass, priorityValue, type PriorityClassLister } from './internal/priorityClassLister.js';
 
 // The image reference grammar of github.com/distribution/reference (regexp.go), anchored.
@@ -175,7 +176,8 @@ export function defaultPod(pod: KubeObject): void {
   for (const list of [spec.containers, spec.initContainers]) {
     if (Array.isArray(list)) for (const c of list) if (isObject(c) && isObject(c.resources)) requestLimits(c.resources);
   }
-  if (isObject(spec.resources)) requestLimits(spec.resources);
+  // Then the pod-level resources' defaults, from the containers' (after theirs).
+  defaultPodLevelResources(spec);
   // The container statuses' resources are rounded as the spec's are.
   const status = isObject(pod.status) ? pod.status : {};
   for (const list of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
