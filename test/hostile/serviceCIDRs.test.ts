@@ -144,9 +144,52 @@ async function discovery(s: Send): Promise<void> {
   ]);
 }
 
+/**
+ * A dry run's allocators (ipallocator `dryRunAllocator`, portallocator `PortAllocationOperation` with dryRun):
+ * an address asked for is checked against one ServiceCIDR's range only (an allocated one is taken), one not
+ * asked for is the range's network address; a node port asked for is refused only when allocated (its
+ * range is not checked), one not asked for is one above the highest the operation took, 32769 first.
+ */
+async function dryRunAllocation(s: Send): Promise<void> {
+  const NS = '/api/v1/namespaces/default/services';
+  const svc = (name: string, spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });
+  interface Svc { spec: { clusterIP?: string; clusterIPs?: string[]; ports: { nodePort?: number }[]; healthCheckNodePort?: number } }
+  const held = answered<Svc>(await s('POST', NS, svc('held', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] })), 201).spec.clusterIP ?? '';
+  const dry = async (name: string, spec: Record<string, unknown>): Promise<unknown> => {
+    const a = await s('POST', `${NS}?dryRun=All`, svc(name, spec));
+    if (a.status !== 201) return a.message;
+    const o = JSON.parse(a.text) as Svc;
+    return [o.spec.clusterIPs, o.spec.ports.map((p) => p.nodePort), o.spec.healthCheckNodePort];
+  };
+  expect(await dry('a', {})).to.deep.equal([['10.0.0.0'], [undefined], undefined]);
+  expect(await dry('b', { clusterIP: held })).to.deep.equal([[held], [undefined], undefined]);
+  expect(await dry('c', { type: 'LoadBalancer', externalTrafficPolicy: 'Local' })).to.deep.equal([['10.0.0.0'], [32769], 32770]);
+  expect(await dry('d', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] })).to.equal('Service "d" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+  expect(await dry('e', { type: 'NodePort', ports: [{ port: 80, nodePort: 29999 }] })).to.deep.equal([['10.0.0.0'], [29999], undefined]);
+  expect(await dry('f', { type: 'NodePort', ports: [{ port: 80, name: 'a' }, { port: 81, name: 'b', nodePort: 30500 }] })).to.deep.equal([['10.0.0.0'], [32769, 30500], undefined]);
+  expect(await dry('g', { type: 'NodePort', ports: [{ port: 53, name: 'a', protocol: 'TCP' }, { port: 53, name: 'b', protocol: 'UDP' }] })).to.deep.equal([['10.0.0.0'], [32769, 32769], undefined]);
+  expect(await dry('h', { type: 'NodePort', ports: [{ port: 80, name: 'a', nodePort: 31000 }, { port: 82, name: 'c', nodePort: 31000 }] })).to.equal('Service "h" is invalid: spec.ports[1].nodePort: Invalid value: 31000: provided port is already allocated');
+  for (const ip of ['10.0.0.0', '10.0.0.255', '10.1.0.5']) {
+    expect(await dry('i', { clusterIP: ip })).to.equal(`Service "i" is invalid: spec.clusterIPs: Invalid value: ["${ip}"]: failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.0.0.0/24`);
+  }
+  expect(await dry('j', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30080 })).to.equal('Internal error occurred: failed to allocate requested HealthCheck NodePort 30080: provided port is already allocated');
+  expect(await dry('k', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 20000 })).to.deep.equal([['10.0.0.0'], [32769], 20000]);
+  // An update that comes to need a node port, or a cluster IP.
+  answered(await s('POST', NS, svc('u', {})), 201);
+  const toNodePort = answered<Svc>(await s('PATCH', `${NS}/u?dryRun=All`, JSON.stringify({ spec: { type: 'NodePort' } }), MERGE));
+  expect(toNodePort.spec.ports[0].nodePort).to.equal(32769);
+  answered(await s('POST', NS, svc('en', { type: 'ExternalName', externalName: 'x.example.com' })), 201);
+  expect(answered<Svc>(await s('PATCH', `${NS}/en?dryRun=All`, JSON.stringify({ spec: { type: 'ClusterIP', externalName: null } }), MERGE)).spec.clusterIPs).to.deep.equal(['10.0.0.0']);
+  // Nothing was held: the same port and the network address stay free.
+  for (const name of ['held', 'u', 'en']) answered(await s('DELETE', `${NS}/${name}`));
+}
+
 describeOnBothServers('networking.k8s.io/v1 ServiceCIDRs and IPAddresses', async (s) => {
   await serviceCIDRs(s);
   await ipAddresses(s);
   await allocator(s);
   await discovery(s);
 }, { serviceClusterIPRange: '10.0.0.0/24' });
+
+// On a server of its own: with several ServiceCIDRs, a dry run takes any one's range.
+describeOnBothServers('dry-run Service allocation', async (s) => dryRunAllocation(s), { serviceClusterIPRange: '10.0.0.0/24' });

@@ -64,11 +64,13 @@ function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
     wide: [{ def: { name: 'Selector', type: 'string', priority: 1, description: 'Route service traffic to pods with label keys and values matching this selector.' }, cell: (o) => formatLabels(valueAt(o, 'spec', 'selector')) }],
     defaults: defaultService,
     allowCreateOnUpdate: true,
+    // The REST's ReturnDeletedObject.
+    deleteReturnsObject: true,
     prepareForCreate: (o, _warnings, ctx) => {
       o.status = { loadBalancer: {} };
       // The allocator is the resource store's BeginCreate hook; the status store, copied from it before the
       // hooks were set, creates a Service (a PUT or an apply of /status) with nothing allocated.
-      if (ctx.subresource !== 'status') allocator.allocateCreate(o);
+      if (ctx.subresource !== 'status') allocator.allocateCreate(o, ctx.dryRun === true);
     },
     validateCreate: validateServiceCreate,
     warningsOnCreate: serviceWarnings,
@@ -85,6 +87,7 @@ const serviceAccount: BuiltinSpec = {
     kindSubresources: [{ subresource: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }],
   },
   columns: [{ def: { name: 'Secrets', type: 'string', priority: 0, description: 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.' }, cell: (o) => list(o.secrets).length }],
+  deleteReturnsObject: true,
 };
 
 const accessModeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
@@ -99,6 +102,7 @@ function storageClassOf(o: KubeObject): string {
 
 const persistentVolumeClaim = (store: ObjectStore | undefined): BuiltinSpec => ({
   names: { group: '', version: 'v1', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true, nameValidation: 'subdomain' },
+  deleteReturnsObject: true,
   columns: [
     { def: { name: 'Status', type: 'string', priority: 0, description: 'phase represents the current phase of PersistentVolumeClaim.' }, cell: (o) => String(valueAt(o, 'status', 'phase') ?? '') },
     { def: { name: 'Volume', type: 'string', priority: 0, description: 'volumeName is the binding reference to the PersistentVolume backing this claim.' }, cell: (o) => String(valueAt(o, 'spec', 'volumeName') ?? '') },
@@ -215,7 +219,7 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
   const prepare = serviceType.prepareForUpdate.bind(serviceType);
   serviceType.prepareForUpdate = (o, old, ctx) => {
     // The Service REST's beginUpdate runs before the strategy: kept values, IP families, allocations.
-    if (ctx.subresource === '') allocator.allocateUpdate(o, old);
+    if (ctx.subresource === '') allocator.allocateUpdate(o, old, ctx.dryRun === true);
     prepare(o, old, ctx);
     // The strategy's dropTypeDependentFields, after the status came back from the old object.
     if (ctx.subresource === '' && valueAt(o, 'spec', 'type') !== 'LoadBalancer' && isObject(o.status)) o.status = { ...o.status, loadBalancer: {} };

@@ -320,6 +320,8 @@ function claimCell(o: KubeObject): string {
 
 const persistentVolume: BuiltinSpec = {
   names: { group: '', version: 'v1', resource: 'persistentvolumes', singular: 'persistentvolume', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true, nameValidation: 'subdomain' },
+  // The REST's ReturnDeletedObject.
+  deleteReturnsObject: true,
   age: false,
   columns: [
     { def: { name: 'Capacity', type: 'string', priority: 0 }, cell: capacityCell },

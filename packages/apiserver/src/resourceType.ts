@@ -119,6 +119,8 @@ export interface WriteContext {
   viaMap?: boolean;
   /** The subresource written (`''`, `status` or `scale`). */
   subresource: string;
+  /** Whether the write is a dry run (`dryRun=All`): allocators then hold nothing. */
+  dryRun?: boolean;
   /** The current time (RFC 3339), for timestamps. */
   now: string;
   /** Who the request acts as (a CertificateSigningRequest's requestor). @defaultValue unknown */

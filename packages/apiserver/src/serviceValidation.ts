@@ -296,6 +296,34 @@ function ipText(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
+/**
+ * The error of a dry run's IP allocator for an address asked for (`allocateService` with dryRun: only the
+ * range is checked, its network and broadcast addresses excluded).
+ */
+function dryRunIPProblem(text: string, range: { base: number; size: number }): string | undefined {
+  const ip = parseIP(text);
+  const n = ip?.v4 === true ? ((ip.bytes[12] << 24) | (ip.bytes[13] << 16) | (ip.bytes[14] << 8) | ip.bytes[15]) >>> 0 : undefined;
+  if (n !== undefined && n > range.base && n < range.base + range.size - 1) return undefined;
+  return `the provided IP (${text}) is not in the valid range. The range of valid IPs is ${ipText(range.base)}/${32 - Math.log2(range.size)}`;
+}
+
+/**
+ * The node ports one create or update allocates (portallocator's `PortAllocationOperation`): in a dry run
+ * nothing is allocated; a port asked for is refused only when a stored Service or this operation holds it
+ * (its range is not checked), and the next port is one above the highest this operation took, 32769 first.
+ */
+interface PortOperation {
+  dryRun: boolean;
+  allocated: number[];
+}
+
+/** The dry-run operation's next port (`AllocateNext` with dryRun). */
+function dryRunNextPort(op: PortOperation): number {
+  const port = (op.allocated.length === 0 ? 32768 : Math.max(...op.allocated)) + 1;
+  op.allocated.push(port);
+  return port;
+}
+
 /** What the Service allocator reads of the ServiceCIDRs and IPAddresses. */
 export interface ServiceAddresses {
   /** The IPv4 ranges of the ServiceCIDRs, as network address and number of addresses. */
@@ -337,19 +365,26 @@ export class ServiceAllocator {
     return { ips, ports };
   }
 
-  /** The cluster IPs of `spec` (its families are set): the ones asked for checked, the others allocated. */
-  private clusterIPs(o: KubeObject, spec: JSONObject, used: Set<string>): void {
+  /**
+   * The cluster IPs of `spec` (its families are set): the ones asked for checked, the others allocated. A dry
+   * run's allocator (one ServiceCIDR's, `MetaAllocator.DryRun`) checks only that an address asked for is in
+   * its range, and gives the range's network address for one not asked for.
+   */
+  private clusterIPs(o: KubeObject, spec: JSONObject, used: Set<string>, op: PortOperation): void {
     const ips = strings(spec.clusterIPs);
     strings(spec.ipFamilies).forEach((_, i) => {
       if (i > ips.length - 1) ips.push('');
     });
+    const dryRange = op.dryRun ? this.addresses?.ranges()[0] ?? this.range : undefined;
     for (let i = 0; i < ips.length; i++) {
-      if (ips[i] === '') {
+      if (dryRange !== undefined && ips[i] === '') {
+        ips[i] = ipText(dryRange.base);
+      } else if (ips[i] === '') {
         const ip = this.nextFreeIP(used);
         if (ip === undefined) throw internalError('failed to allocate a serviceIP: range is full');
         ips[i] = ip;
       } else {
-        const why = this.ipProblem(ips[i], used);
+        const why = dryRange !== undefined ? dryRunIPProblem(ips[i], dryRange) : this.ipProblem(ips[i], used);
         if (why !== undefined) throw KubeError.invalid(serviceKind, o.metadata.name ?? '', [invalid('spec.clusterIPs', strings(spec.clusterIPs), `failed to allocate IP ${ips[i]}: ${why}`)]);
       }
       used.add(ips[i]);
@@ -405,15 +440,16 @@ export class ServiceAllocator {
    * one) unless a load balancer asks for none; a requested one must be free and in range. `kept`: the
    * node ports the old object held (an update keeps them without asking again).
    */
-  private nodePorts(o: KubeObject, spec: JSONObject, used: Set<number>, kept: Set<number>): void {
+  private nodePorts(o: KubeObject, spec: JSONObject, used: Set<number>, kept: Set<number>, op: PortOperation): void {
     const allocate = spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
     const byServicePort = new Map<number, number>();
     const ports = objects(spec.ports);
     const take = (port: number, i: number): void => {
       if (kept.has(port)) return;
-      const why = this.portProblem(port, used);
+      const why = op.dryRun ? (used.has(port) || op.allocated.includes(port) ? 'provided port is already allocated' : undefined) : this.portProblem(port, used);
       if (why !== undefined) throw KubeError.invalid(serviceKind, o.metadata.name ?? '', [invalid(FieldPath.root('spec', 'ports').index(i).child('nodePort'), port, why)]);
-      used.add(port);
+      if (op.dryRun) op.allocated.push(port);
+      else used.add(port);
     };
     ports.forEach((p, i) => {
       const nodePort = int(p.nodePort);
@@ -424,6 +460,8 @@ export class ServiceAllocator {
         if (requested !== undefined) {
           take(int(requested.nodePort), i);
           p.nodePort = int(requested.nodePort);
+        } else if (op.dryRun) {
+          p.nodePort = dryRunNextPort(op);
         } else {
           const next = this.nextFreePort(used);
           if (next === undefined) throw internalError('failed to allocate a nodePort: range is full');
@@ -439,12 +477,17 @@ export class ServiceAllocator {
   }
 
   /** `allocHealthCheckNodePort`: a load balancer with the `Local` policy gets one; failing to is a 500. */
-  private healthCheckNodePort(spec: JSONObject, used: Set<number>): void {
+  private healthCheckNodePort(spec: JSONObject, used: Set<number>, op: PortOperation): void {
     const port = int(spec.healthCheckNodePort);
     if (port !== 0) {
-      const why = this.portProblem(port, used);
+      const why = op.dryRun ? (used.has(port) || op.allocated.includes(port) ? 'provided port is already allocated' : undefined) : this.portProblem(port, used);
       if (why !== undefined) throw internalError(`failed to allocate requested HealthCheck NodePort ${port}: ${why}`);
-      used.add(port);
+      if (op.dryRun) op.allocated.push(port);
+      else used.add(port);
+      return;
+    }
+    if (op.dryRun) {
+      spec.healthCheckNodePort = dryRunNextPort(op);
       return;
     }
     const next = this.nextFreePort(used);
@@ -453,16 +496,20 @@ export class ServiceAllocator {
     used.add(next);
   }
 
-  /** `allocateCreate`, after `normalizeClusterIPs`: the IP family fields, cluster IPs, node ports. */
-  allocateCreate(o: KubeObject): void {
+  /**
+   * `allocateCreate`, after `normalizeClusterIPs`: the IP family fields, cluster IPs, node ports (`dryRun`:
+   * the dry-run allocators', see {@link PortOperation}).
+   */
+  allocateCreate(o: KubeObject, dryRun = false): void {
     const spec = childObject(o, 'spec');
     normalizeClusterIPs(spec, undefined);
     const errs = initIPFamilyFields(spec, undefined);
     if (errs.length > 0) throw KubeError.invalid(serviceKind, o.metadata.name ?? '', errs);
     const used = this.used(undefined);
-    if (spec.type !== 'ExternalName' && strings(spec.clusterIPs)[0] !== 'None') this.clusterIPs(o, spec, used.ips);
-    if (needsNodePorts(spec)) this.nodePorts(o, spec, used.ports, new Set());
-    if (needsHealthCheck(spec)) this.healthCheckNodePort(spec, used.ports);
+    const op: PortOperation = { dryRun, allocated: [] };
+    if (spec.type !== 'ExternalName' && strings(spec.clusterIPs)[0] !== 'None') this.clusterIPs(o, spec, used.ips, op);
+    if (needsNodePorts(spec)) this.nodePorts(o, spec, used.ports, new Set(), op);
+    if (needsHealthCheck(spec)) this.healthCheckNodePort(spec, used.ports, op);
   }
 
   /**
@@ -470,7 +517,7 @@ export class ServiceAllocator {
    * fields, what a new type needs allocated, type-dependent fields dropped (the load balancer status is
    * the caller's, once the status is back from the old object).
    */
-  allocateUpdate(o: KubeObject, old: KubeObject): void {
+  allocateUpdate(o: KubeObject, old: KubeObject, dryRun = false): void {
     const spec = childObject(o, 'spec');
     const was = specOf(old);
     patchAllocatedValues(spec, was);
@@ -478,11 +525,12 @@ export class ServiceAllocator {
     const errs = initIPFamilyFields(spec, was);
     if (errs.length > 0) throw KubeError.invalid(serviceKind, o.metadata.name ?? '', errs);
     const used = this.used(`${old.metadata.namespace ?? ''}/${old.metadata.name ?? ''}`);
-    if (was.type === 'ExternalName' && spec.type !== 'ExternalName' && strings(spec.clusterIPs)[0] !== 'None') this.clusterIPs(o, spec, used.ips);
-    if (needsNodePorts(spec)) this.nodePorts(o, spec, used.ports, needsNodePorts(was) ? new Set(objects(was.ports).map((p) => int(p.nodePort)).filter((n) => n !== 0)) : new Set());
+    const op: PortOperation = { dryRun, allocated: [] };
+    if (was.type === 'ExternalName' && spec.type !== 'ExternalName' && strings(spec.clusterIPs)[0] !== 'None') this.clusterIPs(o, spec, used.ips, op);
+    if (needsNodePorts(spec)) this.nodePorts(o, spec, used.ports, needsNodePorts(was) ? new Set(objects(was.ports).map((p) => int(p.nodePort)).filter((n) => n !== 0)) : new Set(), op);
     // updateHealthCheckNodePort: allocated when the Service comes to need one; a change while it needs one
     // is validation's (`field is immutable`).
-    if (needsHealthCheck(spec) && !needsHealthCheck(was)) this.healthCheckNodePort(spec, used.ports);
+    if (needsHealthCheck(spec) && !needsHealthCheck(was)) this.healthCheckNodePort(spec, used.ports, op);
     dropTypeDependentFields(spec, was);
     // defaultOnReadInternalTrafficPolicy: an ExternalName Service is read without one (it was defaulted by mistake once).
     if (spec.type === 'ExternalName') delete spec.internalTrafficPolicy;

@@ -14,6 +14,7 @@ import { PolicyAdmission } from './policyAdmission.js';
 import { builtinResourceTypes } from './builtinKinds.js';
 import { serviceResourceTypes } from './builtinServiceKinds.js';
 import { defaultServiceRange, parseServiceRange } from './serviceValidation.js';
+import { KubernetesService } from './kubernetesService.js';
 import { defaultServiceCIDR, defaultServiceCIDRName, ServiceIPAddresses, serviceCIDRResourceTypes, serviceCIDRsBucket } from './serviceCIDRKinds.js';
 import { policyResourceTypes } from './policyKinds.js';
 import { autoscalingResourceTypes } from './autoscalingKinds.js';
@@ -309,6 +310,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     logger.warn(`serving on ${address}, which is not a loopback address, without a token: anyone who can reach it can read and change everything`, { address });
   }
   const certificateAuthority = serving === undefined ? undefined : serving.ca ?? serving.cert;
+  // The bootstrap controller's `kubernetes` Service, once the server's port is known.
+  const kubernetesService = new KubernetesService(store, catalog.resolve('', 'v1', 'services')!, options.serviceClusterIPRange ?? defaultServiceRange, addr.port,
+    () => timestamp(clock.now()), limits.managedFields, (err) => logger.warn('creating the kubernetes Service failed', { error: errorMessage(err) }));
+  await kubernetesService.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -338,6 +343,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
         serviceIPs.close();
+        await kubernetesService.close();
         const stopped = Promise.all([controllers.close(), collector.close(), ctx.deepYAML.close()]);
         hub.close();
         resourceVersions.close();

@@ -44,7 +44,7 @@ export const maxRetries = 16;
 function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions): WriteContext {
   const { kind, version } = r.type.names;
   return {
-    fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()), user: r.user ?? serverUser,
+    fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()), user: r.user ?? serverUser, dryRun: options.dryRun,
     // The codec's words for a body it cannot take (runtime.NewStrictDecodingError wrapped by the
     // serializer's "%s in version %q cannot be handled as a %s: %v").
     ...(r.info.verb === 'create' || r.info.verb === 'update' ? { strictError: (m: string) => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`) } : {}),
