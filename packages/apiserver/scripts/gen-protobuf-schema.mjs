@@ -134,19 +134,21 @@ const kinds = {
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'admissionregistration.ValidatingAdmissionPolicy',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'admissionregistration.ValidatingAdmissionPolicyBinding',
-  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'admissionregistration.MutatingWebhookConfiguration',
-  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'admissionregistration.ValidatingWebhookConfiguration',
+};
+// The other messages an answer is written in: the served kinds requests do not send as protobuf (ConfigMap,
+// Secret and Namespace have decoders of their own), each kind's list, a scale subresource's Scale, and
+// meta.k8s.io's.
+const answers = {
   'v1/ConfigMap': 'core.ConfigMap', 'v1/Secret': 'core.Secret', 'v1/Namespace': 'core.Namespace', 'v1/Node': 'core.Node', 'v1/Event': 'core.Event',
   'coordination.k8s.io/v1/Lease': 'coordination.Lease',
-};
-// The other messages an answer is written in: each kind's list, a scale subresource's Scale, and meta.k8s.io's.
-const answers = {
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'admissionregistration.MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'admissionregistration.ValidatingWebhookConfiguration',
   'v1/Status': 'meta.Status', 'meta.k8s.io/v1/WatchEvent': 'meta.WatchEvent',
   'meta.k8s.io/v1/PartialObjectMetadata': 'meta.PartialObjectMetadata', 'meta.k8s.io/v1/PartialObjectMetadataList': 'meta.PartialObjectMetadataList',
   'meta.k8s.io/v1beta1/PartialObjectMetadata': 'meta.PartialObjectMetadata', 'meta.k8s.io/v1beta1/PartialObjectMetadataList': 'meta.PartialObjectMetadataList',
   'autoscaling/v1/Scale': 'autoscaling.Scale',
 };
-for (const [kind, message] of Object.entries(kinds)) {
+for (const [kind, message] of [...Object.entries(kinds), ...Object.entries(answers)]) {
   if (messages[`${message}List`] !== undefined) answers[`${kind}List`] = `${message}List`;
 }
 const reachable = new Set();
@@ -190,7 +192,7 @@ const lines = [
   '/** The top-level message of each kind, by `apiVersion/kind`. */',
   `export const protobufKinds: Readonly<Record<string, string>> = ${JSON.stringify(kinds, null, 2)};`,
   '',
-  '/** The message of each other kind an answer is written in (lists, Scale, meta.k8s.io\'s), by `apiVersion/kind`. */',
+  '/** The message of each other kind an answer is written in (the other served kinds, lists, Scale, meta.k8s.io\'s), by `apiVersion/kind`. */',
   `export const protobufAnswerKinds: Readonly<Record<string, string>> = ${JSON.stringify(answers, null, 2)};`,
   '',
   '/** The messages, by package-qualified name. */',

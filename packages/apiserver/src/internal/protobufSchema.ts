@@ -60,19 +60,19 @@ export const protobufKinds: Readonly<Record<string, string>> = {
   "autoscaling/v1/HorizontalPodAutoscaler": "autoscaling.HorizontalPodAutoscaler",
   "autoscaling/v2/HorizontalPodAutoscaler": "autoscalingv2.HorizontalPodAutoscaler",
   "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": "admissionregistration.ValidatingAdmissionPolicy",
-  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": "admissionregistration.ValidatingAdmissionPolicyBinding",
-  "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": "admissionregistration.MutatingWebhookConfiguration",
-  "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": "admissionregistration.ValidatingWebhookConfiguration",
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": "admissionregistration.ValidatingAdmissionPolicyBinding"
+};
+
+/** The message of each other kind an answer is written in (the other served kinds, lists, Scale, meta.k8s.io's), by `apiVersion/kind`. */
+export const protobufAnswerKinds: Readonly<Record<string, string>> = {
   "v1/ConfigMap": "core.ConfigMap",
   "v1/Secret": "core.Secret",
   "v1/Namespace": "core.Namespace",
   "v1/Node": "core.Node",
   "v1/Event": "core.Event",
-  "coordination.k8s.io/v1/Lease": "coordination.Lease"
-};
-
-/** The message of each other kind an answer is written in (lists, Scale, meta.k8s.io's), by `apiVersion/kind`. */
-export const protobufAnswerKinds: Readonly<Record<string, string>> = {
+  "coordination.k8s.io/v1/Lease": "coordination.Lease",
+  "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": "admissionregistration.MutatingWebhookConfiguration",
+  "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": "admissionregistration.ValidatingWebhookConfiguration",
   "v1/Status": "meta.Status",
   "meta.k8s.io/v1/WatchEvent": "meta.WatchEvent",
   "meta.k8s.io/v1/PartialObjectMetadata": "meta.PartialObjectMetadata",
@@ -119,14 +119,14 @@ export const protobufAnswerKinds: Readonly<Record<string, string>> = {
   "autoscaling/v2/HorizontalPodAutoscalerList": "autoscalingv2.HorizontalPodAutoscalerList",
   "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyList": "admissionregistration.ValidatingAdmissionPolicyList",
   "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBindingList": "admissionregistration.ValidatingAdmissionPolicyBindingList",
-  "admissionregistration.k8s.io/v1/MutatingWebhookConfigurationList": "admissionregistration.MutatingWebhookConfigurationList",
-  "admissionregistration.k8s.io/v1/ValidatingWebhookConfigurationList": "admissionregistration.ValidatingWebhookConfigurationList",
   "v1/ConfigMapList": "core.ConfigMapList",
   "v1/SecretList": "core.SecretList",
   "v1/NamespaceList": "core.NamespaceList",
   "v1/NodeList": "core.NodeList",
   "v1/EventList": "core.EventList",
-  "coordination.k8s.io/v1/LeaseList": "coordination.LeaseList"
+  "coordination.k8s.io/v1/LeaseList": "coordination.LeaseList",
+  "admissionregistration.k8s.io/v1/MutatingWebhookConfigurationList": "admissionregistration.MutatingWebhookConfigurationList",
+  "admissionregistration.k8s.io/v1/ValidatingWebhookConfigurationList": "admissionregistration.ValidatingWebhookConfigurationList"
 };
 
 /** The messages, by package-qualified name. */
