@@ -12,7 +12,7 @@ const all = {
   cel: ['bench/cel/cel.ts'],
   crd: ['bench/crd/crdValidation.ts', 'bench/crd/valueValidation.ts'],
   'attrs-defaulter': ['bench/attrs-defaulter/fieldSelection.ts', 'bench/attrs-defaulter/defaulting.ts'],
-  apiserver: ['bench/apiserver/apiserver.ts', 'bench/apiserver/builtinSchemas.ts', 'bench/apiserver/managedFields.ts', 'bench/apiserver/nesting.ts', 'bench/apiserver/goYAML.ts'],
+  apiserver: ['bench/apiserver/apiserver.ts', 'bench/apiserver/builtinSchemas.ts', 'bench/apiserver/managedFields.ts', 'bench/apiserver/nesting.ts', 'bench/apiserver/goYAML.ts', 'bench/apiserver/protobuf.ts'],
   informer: ['bench/informer/run.ts'],
   'informer-node24': ['bench/informer/clientNode2.mjs'],
   controller: ['bench/controller/workQueue.ts'],

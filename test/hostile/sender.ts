@@ -27,6 +27,16 @@ function warningTexts(rawHeaders: string[]): string[] {
   return out;
 }
 
+/** The bytes and Content-Type of each answer (for the protobuf suites, whose bodies are not text). */
+const raw = new WeakMap<Answer, { bytes: Buffer; contentType: string }>();
+
+/** An answer's body as bytes and its Content-Type header. */
+export function answerBytes(a: Answer): { bytes: Buffer; contentType: string } {
+  const r = raw.get(a);
+  if (r === undefined) throw new Error('not an answer of sender()');
+  return r;
+}
+
 /** Sends one request; `contentType` defaults to JSON, `accept` to none; `headers` are sent as well (impersonation). */
 export type Send = (method: string, path: string, body?: string, contentType?: string, accept?: string, headers?: Readonly<Record<string, string>>) => Promise<Answer>;
 
@@ -45,14 +55,17 @@ export function sender(base: string, token: string | undefined, ca: string | und
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let message = '';
         try {
           message = String((JSON.parse(text) as { message?: unknown }).message ?? '');
         } catch {
           // a watch stream or an empty body
         }
-        resolve({ status: res.statusCode ?? 0, text, message, warnings: warningTexts(res.rawHeaders) });
+        const answer: Answer = { status: res.statusCode ?? 0, text, message, warnings: warningTexts(res.rawHeaders) };
+        raw.set(answer, { bytes, contentType: res.headers['content-type'] ?? '' });
+        resolve(answer);
       });
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs / 1000} s`)));

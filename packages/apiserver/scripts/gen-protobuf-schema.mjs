@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Generates src/internal/protobufSchema.ts: the field numbers, names and types of the protobuf messages
-// reachable from the built-in kinds kubectl's generators send as protobuf, read from the
-// `generated.proto` files of a k8s.io/api and a k8s.io/apimachinery checkout (facts of the wire format).
+// reachable from the built-in kinds, their lists and the meta.k8s.io messages an answer is written in
+// (Status, WatchEvent, PartialObjectMetadata), read from the `generated.proto` files of a k8s.io/api and
+// a k8s.io/apimachinery checkout (facts of the wire format); and, from the `generated.pb.go` files next to
+// them, which fields the generated `Marshal` writes only when set (`if m.Field != nil`: pointers and
+// byte slices), every other one being written even when empty.
 //
 // Usage: node packages/apiserver/scripts/gen-protobuf-schema.mjs <k8s.io/api dir> <k8s.io/apimachinery dir>
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +34,7 @@ const files = {
   autoscalingv2: join(apiDir, 'autoscaling/v2/generated.proto'),
   admissionregistration: join(apiDir, 'admissionregistration/v1/generated.proto'),
   storage: join(apiDir, 'storage/v1/generated.proto'),
+  coordination: join(apiDir, 'coordination/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
   resource: join(machineryDir, 'pkg/api/resource/generated.proto'),
   intstr: join(machineryDir, 'pkg/util/intstr/generated.proto'),
@@ -39,7 +43,7 @@ const files = {
 const packages = {
   'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking', 'k8s.io.api.scheduling.v1': 'scheduling', 'k8s.io.api.node.v1': 'node', 'k8s.io.api.certificates.v1': 'certificates', 'k8s.io.api.events.v1': 'events', 'k8s.io.api.discovery.v1': 'discovery',
   'k8s.io.api.autoscaling.v1': 'autoscaling', 'k8s.io.api.autoscaling.v2': 'autoscalingv2',
-  'k8s.io.api.admissionregistration.v1': 'admissionregistration', 'k8s.io.api.storage.v1': 'storage',
+  'k8s.io.api.admissionregistration.v1': 'admissionregistration', 'k8s.io.api.storage.v1': 'storage', 'k8s.io.api.coordination.v1': 'coordination',
   'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
   'k8s.io.apimachinery.pkg.util.intstr': 'intstr', 'k8s.io.apimachinery.pkg.runtime': 'runtime',
@@ -70,6 +74,45 @@ for (const [short, file] of Object.entries(files)) {
     messages[current].push([Number(f[6]), f[5], type, f[1] === 'repeated' ? 1 : 0]);
   }
 }
+
+/**
+ * The field numbers the generated code writes only when set, by message: a Go struct's fields read from
+ * the package's sources (`Name Type \`... protobuf:"bytes,3,..."\``), and the `if m.Name != nil {` of its
+ * `MarshalToSizedBuffer` in generated.pb.go.
+ */
+function optionalFields(short, protoFile) {
+  const dir = dirname(protoFile);
+  const numbers = new Map();
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.go') || file.endsWith('_test.go')) continue;
+    let struct;
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      const t = /^type (\w+) struct \{/.exec(line);
+      if (t) { struct = t[1]; continue; }
+      if (line.startsWith('}')) { struct = undefined; continue; }
+      if (struct === undefined) continue;
+      const f = /^\s+(?:(\w+)\s+[^`]*|\*?(?:\w+\.)?(\w+)\s*)`[^`]*protobuf:"\w+,(\d+),/.exec(line);
+      if (f) numbers.set(`${struct}.${f[1] ?? f[2]}`, Number(f[3]));
+    }
+  }
+  const optional = {};
+  const pb = readFileSync(join(dir, 'generated.pb.go'), 'utf8');
+  for (const m of pb.matchAll(/^func \(m \*(\w+)\) MarshalToSizedBuffer\(dAtA \[\]byte\) \(int, error\) \{\n([\s\S]*?)\n\}/gm)) {
+    const set = new Set();
+    for (const c of m[2].matchAll(/^\tif m\.(\w+) != nil \{/gm)) {
+      const n = numbers.get(`${m[1]}.${c[1]}`);
+      if (n === undefined) throw new Error(`no field number of ${m[1]}.${c[1]} in ${dir}`);
+      set.add(n);
+    }
+    optional[`${short}.${m[1]}`] = set;
+  }
+  return optional;
+}
+const optional = {};
+for (const [short, file] of Object.entries(files)) {
+  if (short === 'resource' || short === 'intstr') continue;
+  Object.assign(optional, optionalFields(short, file));
+}
 const kinds = {
   'apps/v1/Deployment': 'apps.Deployment', 'apps/v1/StatefulSet': 'apps.StatefulSet', 'apps/v1/DaemonSet': 'apps.DaemonSet', 'apps/v1/ReplicaSet': 'apps.ReplicaSet', 'apps/v1/ControllerRevision': 'apps.ControllerRevision',
   'batch/v1/Job': 'batch.Job', 'batch/v1/CronJob': 'batch.CronJob',
@@ -92,8 +135,24 @@ const kinds = {
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'admissionregistration.ValidatingAdmissionPolicy',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'admissionregistration.ValidatingAdmissionPolicyBinding',
 };
+// The other messages an answer is written in: the served kinds requests do not send as protobuf (ConfigMap,
+// Secret and Namespace have decoders of their own), each kind's list, a scale subresource's Scale, and
+// meta.k8s.io's.
+const answers = {
+  'v1/ConfigMap': 'core.ConfigMap', 'v1/Secret': 'core.Secret', 'v1/Namespace': 'core.Namespace', 'v1/Node': 'core.Node', 'v1/Event': 'core.Event',
+  'coordination.k8s.io/v1/Lease': 'coordination.Lease',
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'admissionregistration.MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'admissionregistration.ValidatingWebhookConfiguration',
+  'v1/Status': 'meta.Status', 'meta.k8s.io/v1/WatchEvent': 'meta.WatchEvent',
+  'meta.k8s.io/v1/PartialObjectMetadata': 'meta.PartialObjectMetadata', 'meta.k8s.io/v1/PartialObjectMetadataList': 'meta.PartialObjectMetadataList',
+  'meta.k8s.io/v1beta1/PartialObjectMetadata': 'meta.PartialObjectMetadata', 'meta.k8s.io/v1beta1/PartialObjectMetadataList': 'meta.PartialObjectMetadataList',
+  'autoscaling/v1/Scale': 'autoscaling.Scale',
+};
+for (const [kind, message] of [...Object.entries(kinds), ...Object.entries(answers)]) {
+  if (messages[`${message}List`] !== undefined) answers[`${kind}List`] = `${message}List`;
+}
 const reachable = new Set();
-const queue = Object.values(kinds);
+const queue = [...Object.values(kinds), ...Object.values(answers)];
 while (queue.length > 0) {
   const name = queue.pop();
   if (reachable.has(name) || special[name] !== undefined) continue;
@@ -108,25 +167,33 @@ while (queue.length > 0) {
 // key selector's LocalObjectReference): the Go struct of the message has no JSON member of that name, its
 // members are the embedded message's. Their JSON name is written as '' (the decoder merges them).
 const goJSON = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-go-json.json'), 'utf8'));
-const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
+const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', coordination: 'io.k8s.api.coordination.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
 const out = {};
 for (const name of [...reachable].sort()) {
   const [pkg, short] = name.split('.');
   const struct = goPackages[pkg] === undefined ? undefined : goJSON.structs[goPackages[pkg] + short];
-  out[name] = messages[name].map(([n, json, type, repeated]) => [n, struct !== undefined && !Object.hasOwn(struct, json) && messages[type] !== undefined && repeated === 0 ? '' : json, type, repeated]);
+  if (optional[name] === undefined) throw new Error(`no MarshalToSizedBuffer of ${name}`);
+  out[name] = messages[name].map(([n, json, type, repeated]) => [n, struct !== undefined && !Object.hasOwn(struct, json) && messages[type] !== undefined && repeated === 0 ? '' : json, type, repeated, optional[name].has(n) ? 1 : 0]);
 }
 const lines = [
   '// Generated by packages/apiserver/scripts/gen-protobuf-schema.mjs from the generated.proto files of',
   '// k8s.io/api and k8s.io/apimachinery: field number, JSON name, type, repeated. Do not edit.',
   '',
-  '/** A field: number, JSON name (\'\' for a member Go embeds inline), type (a scalar, `map:<value type>`, or a message name), repeated (1). */',
-  'export type ProtobufField = readonly [number, string, string, number];',
+  '/**',
+  ' * A field: number, JSON name (\'\' for a member Go embeds inline), type (a scalar, `map:<value type>`, or a',
+  ' * message name), repeated (1), and whether the generated code writes it only when set (1: a pointer or a',
+  ' * byte slice, `if m.Field != nil`; 0: written even when empty).',
+  ' */',
+  'export type ProtobufField = readonly [number, string, string, number, number];',
   '',
   '/** The messages with a JSON form of their own. */',
   `export const protobufSpecialMessages: Readonly<Record<string, string>> = ${JSON.stringify(special)};`,
   '',
   '/** The top-level message of each kind, by `apiVersion/kind`. */',
   `export const protobufKinds: Readonly<Record<string, string>> = ${JSON.stringify(kinds, null, 2)};`,
+  '',
+  '/** The message of each other kind an answer is written in (the other served kinds, lists, Scale, meta.k8s.io\'s), by `apiVersion/kind`. */',
+  `export const protobufAnswerKinds: Readonly<Record<string, string>> = ${JSON.stringify(answers, null, 2)};`,
   '',
   '/** The messages, by package-qualified name. */',
   'export const protobufMessages: Readonly<Record<string, readonly ProtobufField[]>> = {',

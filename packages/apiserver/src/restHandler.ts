@@ -5,7 +5,8 @@
  */
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
-import { addWarning, contentType, requestSignal, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
+import { addWarning, contentType, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
+import { protobufMessageOf } from './internal/protobufEncode.js';
 import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces } from './internal/negotiation.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
 import { patchTypeOf } from './patch.js';
@@ -178,7 +179,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
  */
 function negotiate(r: RestRequest, table: boolean, collection?: 'list' | 'watch'): void {
   if (r.type.customResource !== true) checkRouteAccepts(r.req.headers.accept, routeProduces(collection !== undefined));
-  const restrictions = resourceRestrictions(table);
+  const restrictions = resourceRestrictions(table, r.type.customResource !== true && protobufMessageOf(r.type.names.group === '' ? r.type.names.version : `${r.type.names.group}/${r.type.names.version}`, r.type.names.kind) !== undefined);
   // The list handler negotiates as for a list first, then a watch as a stream (a YAML watch passes the first).
   const output = negotiateOutput(r.req, restrictions);
   if (collection === 'watch') checkStream(output);
@@ -259,6 +260,10 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
     sendText(r.res, 200, `{"apiVersion":${stringifyJSON(apiVersion)},"items":[${items}],"kind":${stringifyJSON(names.listKind)},"metadata":${stringifyJSON(Object.fromEntries(goMapKeys(metadata).map((k) => [k, metadata[k]])))}}`);
     return;
   }
+  if (responseIsProtobuf(r.res)) {
+    sendJSON(r.res, 200, { kind: names.listKind, apiVersion, metadata, items: result.items });
+    return;
+  }
   const head = stringifyJSON({ kind: names.listKind, apiVersion, metadata });
   sendText(r.res, 200, `${head.slice(0, -1)},"items":[${result.items.map(listItemJSON).join(',')}]}`);
 }
@@ -288,5 +293,6 @@ async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Pro
   await serveWatch(ctx, r.res, type, selection, opts, {
     table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')),
     metadataOnly: format === 'partialObjectMetadata' ? `meta.k8s.io/${responseMetaVersion(r.res)}` : undefined,
+    protobuf: responseIsProtobuf(r.res),
   });
 }

@@ -9,7 +9,7 @@ import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { serveDiscovery } from './discovery.js';
 import { sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
-import { isPrettyPrint, serializers } from './internal/negotiation.js';
+import { checkRouteAccepts, isPrettyPrint, serializers } from './internal/negotiation.js';
 import { serveOpenAPI } from './openapi.js';
 import { serveOpenAPIV2 } from './openapiV2.js';
 import { handleResourceRequest, resourceNotFound } from './restHandler.js';
@@ -112,6 +112,13 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   const path = url.pathname;
   if (publicPaths.has(path)) {
     if (path.startsWith('/version')) {
+      // go-restful's route produces JSON only: a client that accepts neither it nor */* gets its 406.
+      try {
+        checkRouteAccepts(req.headers.accept, ['application/json']);
+      } catch (err) {
+        sendError(res, err);
+        return;
+      }
       indentIfAsked(req, res);
       sendJSON(res, 200, {
         ...options.version, gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',

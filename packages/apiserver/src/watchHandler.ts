@@ -34,6 +34,8 @@ export interface WatchFormat {
   includeObject: IncludeObject;
   /** The apiVersion of the PartialObjectMetadata sent in place of each object (`meta.k8s.io/v1`), when asked for. */
   metadataOnly?: string;
+  /** Whether the stream is protobuf (`application/vnd.kubernetes.protobuf;stream=watch`). */
+  protobuf?: boolean;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     matches: selection.matches,
     encode,
     bookmarkAs: metadataOnly === undefined ? undefined : { kind: 'PartialObjectMetadata', apiVersion: metadataOnly },
+    protobuf: format.protobuf === true,
     bookmarks: opts.allowWatchBookmarks,
     bookmarkIntervalMs: limits.bookmarkIntervalMs,
     timeoutMs,

@@ -14,10 +14,11 @@
  * - The stream ends after `timeoutMs`, or when the client goes away.
  */
 import type { ServerResponse } from 'node:http';
-import { stringifyJSON, type Clock, type KubeObject, type Status, type TimerHandle } from '@kubekit/core';
+import { parseJSON, stringifyJSON, type Clock, type KubeObject, type Status, type TimerHandle } from '@kubekit/core';
 import type { ResourceType } from './resourceType.js';
 import type { StoreEvent } from './storage/objectStore.js';
 import { onClientGone } from './internal/http.js';
+import { encodeProtobufWatchEvent, protobufWatchMediaType } from './internal/protobufEncode.js';
 
 /** Options of a {@link Watcher}. */
 export interface WatcherOptions {
@@ -30,6 +31,8 @@ export interface WatcherOptions {
   encode: (object: KubeObject) => string;
   /** The kind and apiVersion of bookmark objects when not the watched kind's (PartialObjectMetadata, which has no creationTimestamp then). */
   bookmarkAs?: { kind: string; apiVersion: string };
+  /** Whether events are written as protobuf frames (each encoded from the event's JSON) rather than JSON lines. @defaultValue false */
+  protobuf?: boolean;
   /** Whether to send periodic bookmarks. */
   bookmarks: boolean;
   /** The interval of bookmarks. @defaultValue 60000 */
@@ -84,7 +87,7 @@ export class Watcher {
 
   /** Sends the response headers at once (kubectl waits for them) and starts the timers. */
   begin(): void {
-    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    this.res.writeHead(200, { 'Content-Type': this.options.protobuf === true ? protobufWatchMediaType : 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     this.res.flushHeaders();
     const { clock } = this.options;
     this.timers.push(clock.setTimeout(() => this.stop('timeout'), this.options.timeoutMs));
@@ -198,7 +201,9 @@ export class Watcher {
 
   private write(type: string, objectJSON: string): void {
     if (this.stopped) return;
-    this.res.write(`{"type":"${type}","object":${objectJSON}}\n`);
+    const frame = this.options.protobuf === true ? encodeProtobufWatchEvent(type, parseJSON(objectJSON) as Record<string, unknown>) : undefined;
+    if (frame !== undefined) this.res.write(frame);
+    else this.res.write(`{"type":"${type}","object":${objectJSON}}\n`);
     if (this.res.writableLength > this.options.maxBufferedBytes) this.stop('slow');
   }
 

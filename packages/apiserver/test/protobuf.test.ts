@@ -79,13 +79,13 @@ describe('decodeProtobuf', () => {
     });
   });
 
-  it('keeps the false conditions and zero port an EndpointSlice sends (pointers Go writes when set)', () => {
+  it('keeps the false conditions, zero port and empty port name an EndpointSlice sends (pointers Go writes when set)', () => {
     const endpoint = [...field(1, '10.0.0.1'), ...field(2, [...vfield(1, 0), ...vfield(2, 1), ...vfield(3, 0)])];
     const port = [...field(1, ''), ...field(2, 'TCP'), ...vfield(3, 0)];
     const slice = decodeProtobuf(envelope('discovery.k8s.io/v1', 'EndpointSlice', [...field(1, field(1, 's')), ...field(2, endpoint), ...field(3, port), ...field(4, 'IPv4')]));
     expect(slice).to.deep.equal({
       apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's' }, addressType: 'IPv4',
-      endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false, serving: true, terminating: false } }], ports: [{ protocol: 'TCP', port: 0 }],
+      endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false, serving: true, terminating: false } }], ports: [{ name: '', protocol: 'TCP', port: 0 }],
     });
   });
 

@@ -4,10 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { KubeError, isStackOverflow, stringifyJSON } from '@kubekit/core';
+import { KubeError, isStackOverflow, parseJSON, stringifyJSON } from '@kubekit/core';
 import { TooManyWaitingRequestsError } from '../storage/resourceVersionWaiter.js';
 import { jsonToGoYAML } from './goYAML.js';
-import { indentJSON, negotiateError, type OutputMediaType } from './negotiation.js';
+import { indentJSON, isProtobuf, negotiateError, type OutputMediaType } from './negotiation.js';
+import { encodeProtobuf } from './protobufEncode.js';
+import { protobufMediaType } from './protobuf.js';
 
 /** The media type of aggregated discovery (v2). */
 export const aggregatedDiscoveryV2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -31,6 +33,11 @@ export function responseFormat(res: ServerResponse): ResponseFormat {
   if (c === undefined) return 'object';
   if (c.kind === 'Table') return 'table';
   return c.kind === 'PartialObjectMetadata' ? 'partialObjectMetadata' : 'partialObjectMetadataList';
+}
+
+/** Whether a resource response was negotiated to be protobuf. */
+export function responseIsProtobuf(res: ServerResponse): boolean {
+  return isProtobuf(outputs.get(res));
 }
 
 /** The meta.k8s.io version a Table or metadata response was asked in (`v1` or `v1beta1`). */
@@ -69,7 +76,25 @@ export function contentType(req: IncomingMessage): string {
 
 /** Writes a JSON body (big integers kept exact), in the encoding negotiated for the response. */
 export function sendJSON(res: ServerResponse, code: number, body: unknown, contentTypeHeader = 'application/json'): void {
+  if (contentTypeHeader === 'application/json' && isProtobuf(outputs.get(res)) && sendProtobuf(res, code, body)) return;
   sendText(res, code, stringifyJSON(body), contentTypeHeader);
+}
+
+/**
+ * Writes `body` in protobuf when kubekit has its kind's message; false (nothing written) when not, the
+ * answer then going out as JSON (the endpoints that negotiate protobuf answer kinds that have one).
+ */
+function sendProtobuf(res: ServerResponse, code: number, body: unknown): boolean {
+  if (res.headersSent) {
+    res.end();
+    return true;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const buf = encodeProtobuf(body as Record<string, unknown>);
+  if (buf === undefined) return false;
+  res.writeHead(code, { 'Content-Type': protobufMediaType, 'Content-Length': buf.length, 'Cache-Control': 'no-cache, private' });
+  res.end(buf);
+  return true;
 }
 
 /**
@@ -86,6 +111,7 @@ function writeEncoded(res: ServerResponse, code: number, text: string, output: O
     res.end();
     return;
   }
+  if (output !== 'raw' && isProtobuf(output) && sendProtobuf(res, code, parseJSON(text))) return;
   let body = text + '\n';
   let type = contentTypeHeader;
   let status = code;

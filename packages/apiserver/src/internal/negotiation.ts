@@ -14,9 +14,10 @@
  * conversion allowed, and as indented JSON (`WriteRawJSON`) when nothing matches. A response is indented
  * when the request says `?pretty=true` or comes from curl, Wget or a browser (`isPrettyPrint`).
  *
- * kubekit writes JSON and YAML (converted from the JSON as sigs.k8s.io/yaml converts it: `goYAML.ts`); the
- * apiserver also writes protobuf, which kubekit does not offer (a client that accepts only protobuf is told
- * the media types kubekit has).
+ * kubekit writes JSON, YAML (converted from the JSON as sigs.k8s.io/yaml converts it: `goYAML.ts`) and
+ * protobuf (encoded from the JSON by the message schema: `protobufEncode.ts`). A custom resource has no
+ * protobuf form: its endpoint offers protobuf only for PartialObjectMetadata (`AllowsMediaTypeTransform` with
+ * the CRD handler's StandardSerializers), so that a protobuf-only client is refused before anything is done.
  */
 import type { IncomingMessage } from 'node:http';
 import { KubeError } from '@kubekit/core';
@@ -35,7 +36,13 @@ export interface Serializer {
 export const serializers: readonly Serializer[] = [
   { mediaType: 'application/json', type: 'application', subtype: 'json', stream: true },
   { mediaType: 'application/yaml', type: 'application', subtype: 'yaml', stream: false },
+  { mediaType: 'application/vnd.kubernetes.protobuf', type: 'application', subtype: 'vnd.kubernetes.protobuf', stream: true },
 ];
+
+/** Whether a negotiated output is protobuf. */
+export function isProtobuf(output: OutputMediaType | undefined): boolean {
+  return output?.serializer.subtype === 'vnd.kubernetes.protobuf';
+}
 
 /** What the response is converted to (`as=`, `g=`, `v=` of the accepted clause). */
 export interface Conversion {
@@ -66,12 +73,13 @@ export const defaultRestrictions: EndpointRestrictions = {
 
 /**
  * The restrictions of a resource endpoint (`RequestScope`): a Table (meta.k8s.io v1 or v1beta1) in JSON or
- * YAML when the endpoint has a table convertor, PartialObjectMetadata(List) in any, nothing else.
+ * YAML when the endpoint has a table convertor, PartialObjectMetadata(List) in any, nothing else; the
+ * objects themselves in protobuf only when the kind has a protobuf message (`protobuf`: not a custom resource).
  */
-export function resourceRestrictions(hasTable: boolean): EndpointRestrictions {
+export function resourceRestrictions(hasTable: boolean, protobuf = true): EndpointRestrictions {
   return {
     allowsConversion: (serializer, c) => {
-      if (c === undefined) return true;
+      if (c === undefined) return protobuf || serializer.subtype !== 'vnd.kubernetes.protobuf';
       if (c.group !== 'meta.k8s.io' || (c.version !== 'v1' && c.version !== 'v1beta1')) return false;
       if (c.kind === 'Table') return hasTable && serializer.type === 'application' && (serializer.subtype === 'json' || serializer.subtype === 'yaml');
       return c.kind === 'PartialObjectMetadata' || c.kind === 'PartialObjectMetadataList';

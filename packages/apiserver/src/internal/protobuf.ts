@@ -252,14 +252,13 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
   return obj;
 }
 
+/** Decodes the bytes of one message of the schema (by its name, `core.Pod`) into its JSON form. */
+export function decodeProtobufMessage(bytes: Uint8Array, message: string): Record<string, unknown> {
+  return decodeMessage(bytes, message, 0);
+}
+
 /** The API groups whose kinds may arrive as protobuf. */
 export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io'];
-
-/**
- * Pointer fields (`*int32`, `*bool`) whose zero value is meaningful: kept when the wire carries a zero (an
- * EndpointSlice's port and endpoint conditions among them).
- */
-const keepZero = new Set(['replicas', 'parallelism', 'completions', 'backoffLimit', 'partition', 'terminationGracePeriodSeconds', 'port', 'ready', 'serving', 'terminating']);
 
 const maxMessageDepth = 64;
 
@@ -335,7 +334,7 @@ function isZero(v: unknown): boolean {
   return v === '' || v === 0 || v === false;
 }
 
-/** Decodes one message of the schema into its JSON form (Go's omitempty: zero scalars dropped). */
+/** Decodes one message of the schema into its JSON form (Go's omitempty: zero scalars dropped, unless pointers). */
 function decodeMessage(bytes: Uint8Array, name: string, depth: number): Record<string, unknown> {
   if (depth > maxMessageDepth) throw malformed();
   const fields = protobufMessages[name];
@@ -345,7 +344,7 @@ function decodeMessage(bytes: Uint8Array, name: string, depth: number): Record<s
   r.each((num, wireType) => {
     const field = byNumber.get(num);
     if (field === undefined) return false;
-    const [, json, type, repeated] = field;
+    const [, json, type, repeated, optional] = field;
     if (type.startsWith('map:')) {
       if (wireType !== 2) return false;
       const entry = sub(r.bytes());
@@ -378,7 +377,8 @@ function decodeMessage(bytes: Uint8Array, name: string, depth: number): Record<s
     if (repeated === 1) {
       const list = (Object.hasOwn(out, json) ? out[json] : (out[json] = [])) as unknown[];
       list.push(value ?? null);
-    } else if (value !== undefined && !(isZero(value) && !keepZero.has(json))) {
+    } else if (value !== undefined && !(isZero(value) && optional === 0)) {
+      // A zero is kept where Go has a pointer (`*int32`, `*bool`: set, so JSON writes it), dropped elsewhere (omitempty).
       out[json] = value;
     }
     return true;
