@@ -19,7 +19,8 @@ interface Service {
 
 async function run(s: Send, server: ServerAccess): Promise<void> {
   const port = Number(new URL(server.url).port);
-  const svc = answered<Service>(await s('GET', SVC));
+  // The reference's controller creates it once the server is ready, a moment after it answers.
+  const svc = answered<Service>(await eventually(() => s('GET', SVC), (a) => a.status === 200));
   expect([svc.metadata.labels, svc.spec, svc.status]).to.deep.equal([
     { component: 'apiserver', provider: 'kubernetes' },
     {
@@ -48,10 +49,10 @@ async function run(s: Send, server: ServerAccess): Promise<void> {
   const taken = await s('POST', '/api/v1/namespaces/default/services', JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' }, spec: { clusterIP: '10.0.0.1', ports: [{ port: 80 }] } }));
   expect([taken.status, taken.message]).to.deep.equal([422, 'Service "x" is invalid: spec.clusterIPs: Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: provided IP is already allocated']);
 
-  // Deleted, it is back within the controller's interval (10 s; waited for up to 25 s), a new object.
+  // Deleted, it is back within the controller's interval (10 s; waited for up to 30 s), a new object.
   const deleted = answered<Service>(await s('DELETE', SVC));
   expect(deleted.metadata.uid).to.equal(svc.metadata.uid);
-  const back = await eventually(() => s('GET', SVC), (a) => a.status === 200, 25);
+  const back = await eventually(() => s('GET', SVC), (a) => a.status === 200, 30);
   const again = answered<Service>(back);
   expect(again.metadata.uid).to.not.equal(svc.metadata.uid);
   expect([again.spec.clusterIP, again.spec.ports]).to.deep.equal(['10.0.0.1', svc.spec.ports]);
