@@ -4,21 +4,10 @@ import { readFileSync } from 'node:fs';
 import { decodeProtobuf, decodeProtobufMessage } from '../src/internal/protobuf.js';
 import { encodeProtobuf, encodeProtobufWatchEvent } from '../src/internal/protobufEncode.js';
 import { protobufAnswerKinds, protobufKinds, protobufMessages, protobufSpecialMessages } from '../src/internal/protobufSchema.js';
+import { seededRandom } from '../../../test/support/seededRandom.js';
 
 /** Answers recorded from kube-apiserver 1.34.4: an object's JSON and its protobuf bytes. */
 const recorded = JSON.parse(readFileSync(new URL('./fixtures/protobuf-answers.json', import.meta.url), 'utf8')) as { answers: { json: Record<string, unknown>; protobuf: string }[] };
-
-/** A small seeded random source (mulberry32), so that a fast-check seed makes one object. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A JSON value of a message of the schema, every scalar non-zero (Go's JSON drops zeros, which the
@@ -121,7 +110,7 @@ describe('encodeProtobuf', () => {
   it('encodes then decodes every kind of the schema back to its JSON (property)', () => {
     const kinds = { ...protobufKinds, ...protobufAnswerKinds };
     fc.assert(fc.property(fc.integer(), (seed) => {
-      const rnd = random(seed);
+      const rnd = seededRandom(seed);
       for (const [key, message] of Object.entries(kinds)) {
         const slash = key.lastIndexOf('/');
         const obj = { apiVersion: key.slice(0, slash), kind: key.slice(slash + 1), ...sample(message, rnd, 4) };
