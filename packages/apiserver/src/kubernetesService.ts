@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@kubekit/core';
 import { parseIPv4Range } from './internal/serviceAddresses.js';
 import { storedResourceOf, type ResourceType } from './resourceType.js';
+import { ipText } from './serviceValidation.js';
 import { storeKey, type ObjectStore } from './storage/objectStore.js';
 
 /** The namespace and name of the Service. */
@@ -36,8 +37,7 @@ const ownedFields = {
 export function firstServiceIP(range: string): string | undefined {
   const parsed = parseIPv4Range(range);
   if (parsed === undefined || parsed.size < 4) return undefined;
-  const n = parsed.base + 1;
-  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+  return ipText(parsed.base + 1);
 }
 
 /** Keeps the `kubernetes` Service (see the file comment) until {@link close}. */

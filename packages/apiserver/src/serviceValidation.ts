@@ -292,8 +292,15 @@ function internalError(message: string): KubeError {
   return new KubeError('InternalError', `Internal error occurred: ${message}`, { details: { causes: [{ message }] } });
 }
 
-function ipText(n: number): string {
+/** An IPv4 address as a number, its dotted text. */
+export function ipText(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+}
+
+/** An IPv4 address's text as a number (undefined for anything else). */
+function ipv4Number(text: string): number | undefined {
+  const ip = parseIP(text);
+  return ip?.v4 === true ? ((ip.bytes[12] << 24) | (ip.bytes[13] << 16) | (ip.bytes[14] << 8) | ip.bytes[15]) >>> 0 : undefined;
 }
 
 /**
@@ -301,8 +308,7 @@ function ipText(n: number): string {
  * range is checked, its network and broadcast addresses excluded).
  */
 function dryRunIPProblem(text: string, range: { base: number; size: number }): string | undefined {
-  const ip = parseIP(text);
-  const n = ip?.v4 === true ? ((ip.bytes[12] << 24) | (ip.bytes[13] << 16) | (ip.bytes[14] << 8) | ip.bytes[15]) >>> 0 : undefined;
+  const n = ipv4Number(text);
   if (n !== undefined && n > range.base && n < range.base + range.size - 1) return undefined;
   return `the provided IP (${text}) is not in the valid range. The range of valid IPs is ${ipText(range.base)}/${32 - Math.log2(range.size)}`;
 }
@@ -394,8 +400,7 @@ export class ServiceAllocator {
   }
 
   private ipProblem(text: string, used: Set<string>): string | undefined {
-    const ip = parseIP(text);
-    const n = ip?.v4 === true ? ((ip.bytes[12] << 24) | (ip.bytes[13] << 16) | (ip.bytes[14] << 8) | ip.bytes[15]) >>> 0 : undefined;
+    const n = ipv4Number(text);
     // The ServiceCIDR allocator's error for an address no range gives out (the network and broadcast
     // addresses of the range included); a dry run's allocator words it `the provided IP (…) is not in
     // the valid range. The range of valid IPs is 10.96.0.0/12`.
