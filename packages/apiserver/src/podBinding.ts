@@ -48,7 +48,8 @@ export async function bindPod(ctx: ServerContext, r: RestRequest, pods: Resource
     // The create handler's mutating admission, before BindingREST.Create reads the Binding.
     const given = { ...decoded, apiVersion: 'v1', kind: 'Binding', metadata: { ...sent, namespace } } as KubeObject;
     const binding = (await ctx.admission?.mutate({ type: pods, operation: 'CREATE', namespace, name: podName ?? str(sent.name), subresource: 'binding', dryRun: options.dryRun, object: given, wctx, user: r.user })) ?? given;
-    const meta = binding.metadata;
+    // A webhook may have patched the metadata away, or into another type.
+    const meta: JSONObject = isObject(binding.metadata) ? binding.metadata : {};
     const name = podName ?? str(meta.name);
     if (str(meta.name) !== name || name === '') throw KubeError.badRequest('name in URL does not match name in Binding object');
     const target = isObject(binding.target) ? binding.target : {};

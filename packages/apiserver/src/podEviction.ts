@@ -64,7 +64,8 @@ export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: st
     // The create handler's mutating admission (webhooks), of the Eviction in policy/v1, before EvictionREST.Create reads it.
     const given = { ...decoded, apiVersion: 'policy/v1', kind: 'Eviction', metadata: { ...sentMeta, namespace } } as KubeObject;
     const eviction = (await ctx.admission?.mutate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: given, wctx, user: r.user })) ?? given;
-    const meta = eviction.metadata;
+    // A webhook may have patched the metadata away, or into another type.
+    const meta: JSONObject = isObject(eviction.metadata) ? eviction.metadata : {};
     if (str(meta.name) !== name) throw KubeError.badRequest('name in URL does not match name in Eviction object');
     const sent = isObject(eviction.deleteOptions) ? eviction.deleteOptions : undefined;
     if (sent?.ignoreStoreReadErrorWithClusterBreakingPotential === true) {

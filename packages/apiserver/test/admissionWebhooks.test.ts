@@ -190,6 +190,12 @@ describe('admission webhooks in the embedded server', function () {
       expect([evicted.status, evicted.body.message]).to.deep.equal([400, 'name in URL does not match name in Eviction object']);
       expect(webhook.calls.find((c) => c.path === '/evict')?.review.request.kind).to.deep.equal({ group: 'policy', version: 'v1', kind: 'Eviction' });
       expect((await client.get(`${pods}/bound`)).status).to.equal(200);
+      // A webhook that patches the metadata away leaves a Binding with no name (Go decodes it so), not a crash.
+      webhook.answers.set('/bind', () => patchOf([{ op: 'remove', path: '/metadata' }]));
+      expect((await client.post(pods, pod('unbound'))).status).to.equal(201);
+      const nameless = await client.post(`${pods}/unbound/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'unbound' }, target: { kind: 'Node', name: 'node-a' } });
+      expect([nameless.status, nameless.body.message]).to.deep.equal([400, 'name in URL does not match name in Binding object']);
+      await client.delete(`${pods}/unbound?gracePeriodSeconds=0`);
     } finally {
       await client.delete(`${pods}/bound?gracePeriodSeconds=0`);
     }
