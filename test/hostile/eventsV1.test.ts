@@ -8,13 +8,16 @@
 import { expect } from 'chai';
 import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
-const E = '/apis/events.k8s.io/v1/namespaces/default/events';
-const C = '/api/v1/namespaces/default/events';
+// A namespace of the test's own: the reference's controllers may record events in `default` (CI once saw
+// one about the Service `kubernetes` there mid-test), and the lists below expect only this test's events.
+const NS = 'events-v1';
+const E = `/apis/events.k8s.io/v1/namespaces/${NS}/events`;
+const C = `/api/v1/namespaces/${NS}/events`;
 type Json = Record<string, unknown>;
 
 interface Event { metadata: { name: string; resourceVersion?: string; labels?: Json; managedFields?: { manager: string; apiVersion: string; fieldsV1: Json }[] }; [k: string]: unknown }
 
-const fresh = { eventTime: '2024-01-02T03:04:05.123456Z', reportingController: 'example.com/ctl', reportingInstance: 'inst-1', action: 'Create', reason: 'Made', type: 'Normal', note: 'hello', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } };
+const fresh = { eventTime: '2024-01-02T03:04:05.123456Z', reportingController: 'example.com/ctl', reportingInstance: 'inst-1', action: 'Create', reason: 'Made', type: 'Normal', note: 'hello', regarding: { kind: 'Pod', name: 'p', namespace: NS } };
 const mk = (name: string, fields: Json = {}): string => JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name }, ...fresh, ...fields });
 
 /** What an event is past its server-set metadata: its fields, and its managers as (manager, apiVersion). */
@@ -27,28 +30,29 @@ const badRequest = (a: Answer, message: string): void => {
 };
 
 async function run(s: Send): Promise<void> {
+  answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })), 201);
   // Created through events.k8s.io/v1; the same event through core/v1.
-  const created = answered<Event>(await s('POST', E, mk('e1', { related: { kind: 'Node', name: 'n1' }, regarding: { kind: 'Pod', name: 'p', namespace: 'default', uid: 'u1', apiVersion: 'v1' } })), 201);
+  const created = answered<Event>(await s('POST', E, mk('e1', { related: { kind: 'Node', name: 'n1' }, regarding: { kind: 'Pod', name: 'p', namespace: NS, uid: 'u1', apiVersion: 'v1' } })), 201);
   const asV1 = {
     name: 'e1', labels: undefined, managers: [['unknown', 'events.k8s.io/v1']], kind: 'Event', apiVersion: 'events.k8s.io/v1',
     eventTime: '2024-01-02T03:04:05.123456Z', reportingController: 'example.com/ctl', reportingInstance: 'inst-1', action: 'Create', reason: 'Made',
-    regarding: { kind: 'Pod', namespace: 'default', name: 'p', uid: 'u1', apiVersion: 'v1' }, related: { kind: 'Node', name: 'n1' }, note: 'hello', type: 'Normal',
+    regarding: { kind: 'Pod', namespace: NS, name: 'p', uid: 'u1', apiVersion: 'v1' }, related: { kind: 'Node', name: 'n1' }, note: 'hello', type: 'Normal',
     deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null,
   };
   expect(shape(created)).to.deep.equal(asV1);
   expect(shape(answered(await s('GET', `${E}/e1`)))).to.deep.equal(asV1);
   expect(shape(answered(await s('GET', `${C}/e1`)))).to.deep.equal({
     name: 'e1', labels: undefined, managers: [['unknown', 'events.k8s.io/v1']], kind: 'Event', apiVersion: 'v1',
-    involvedObject: { kind: 'Pod', namespace: 'default', name: 'p', uid: 'u1', apiVersion: 'v1' }, reason: 'Made', message: 'hello', source: {}, firstTimestamp: null, lastTimestamp: null,
+    involvedObject: { kind: 'Pod', namespace: NS, name: 'p', uid: 'u1', apiVersion: 'v1' }, reason: 'Made', message: 'hello', source: {}, firstTimestamp: null, lastTimestamp: null,
     type: 'Normal', eventTime: '2024-01-02T03:04:05.123456Z', action: 'Create', related: { kind: 'Node', name: 'n1' }, reportingComponent: 'example.com/ctl', reportingInstance: 'inst-1',
   });
 
   // A legacy event created through core/v1, read through events.k8s.io/v1: the deprecated fields.
-  const legacy = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c1' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm', source: { component: 'kubelet', host: 'h' }, firstTimestamp: '2024-01-01T00:00:00Z', lastTimestamp: '2024-01-01T00:00:01Z', count: 3, type: 'Warning' };
+  const legacy = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c1' }, involvedObject: { kind: 'Pod', name: 'p', namespace: NS }, reason: 'R', message: 'm', source: { component: 'kubelet', host: 'h' }, firstTimestamp: '2024-01-01T00:00:00Z', lastTimestamp: '2024-01-01T00:00:01Z', count: 3, type: 'Warning' };
   expect((await s('POST', C, JSON.stringify(legacy))).status).to.equal(201);
   const legacyAsV1 = {
     name: 'c1', labels: undefined, managers: [['unknown', 'v1']], kind: 'Event', apiVersion: 'events.k8s.io/v1', eventTime: null, reason: 'R',
-    regarding: { kind: 'Pod', namespace: 'default', name: 'p' }, note: 'm', type: 'Warning', deprecatedSource: { component: 'kubelet', host: 'h' },
+    regarding: { kind: 'Pod', namespace: NS, name: 'p' }, note: 'm', type: 'Warning', deprecatedSource: { component: 'kubelet', host: 'h' },
     deprecatedFirstTimestamp: '2024-01-01T00:00:00Z', deprecatedLastTimestamp: '2024-01-01T00:00:01Z', deprecatedCount: 3,
   };
   expect(shape(answered(await s('GET', `${E}/c1`)))).to.deep.equal(legacyAsV1);
@@ -57,8 +61,11 @@ async function run(s: Send): Promise<void> {
   expect(shape({ ...list.items[0], kind: 'Event', apiVersion: 'events.k8s.io/v1' })).to.deep.equal(legacyAsV1);
 
   // ValidateEventCreate: the legacy rules named as events.k8s.io names the controller, then the strict ones.
-  refused(await s('POST', E, JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'Bad_Name' } })),
+  // With no object named, the legacy rule allows no namespace only for an event in `default`.
+  refused(await s('POST', E.replace(NS, 'default'), JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'Bad_Name' } })),
     "Event \"Bad_Name\" is invalid: [metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), eventTime: Required value, type: Invalid value: \"\": has invalid value: ]");
+  refused(await s('POST', E, JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'Bad_Name' } })),
+    "Event \"Bad_Name\" is invalid: [involvedObject.namespace: Invalid value: \"\": does not match event.namespace, metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), eventTime: Required value, type: Invalid value: \"\": has invalid value: ]");
   refused(await s('POST', E, mk('missing', { reportingController: '', reportingInstance: '', action: '', reason: '' })),
     "Event \"missing\" is invalid: [reportingController: Required value, reportingController: Invalid value: \"\": name part must be non-empty, reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), reportingInstance: Required value, action: Required value, reason: Required value]");
   refused(await s('POST', E, mk('long', { note: 'x'.repeat(1025), reason: 'r'.repeat(129), action: 'a'.repeat(129), reportingInstance: 'i'.repeat(129), reportingController: 'Bad Ctl!' })),
