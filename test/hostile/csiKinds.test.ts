@@ -7,6 +7,7 @@
 // pkg/apis/storage/validation). Every expected answer is kube-apiserver 1.34.4's to the same request (the
 // reference server runs the same test).
 import { expect } from 'chai';
+import { envelopeBytes, field, vfield } from '../../packages/apiserver/test/internal/protobufWriter.js';
 import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
 const G = '/apis/storage.k8s.io/v1';
@@ -18,6 +19,9 @@ const STRATEGIC = 'application/strategic-merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
 const APPLY = 'application/apply-patch+yaml';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+/** A protobuf body of a storage.k8s.io/v1 kind named `name` with the given fields after its metadata. */
+const protobuf = (kind: string, name: string, rest: number[]): string => Buffer.from(envelopeBytes('storage.k8s.io/v1', kind, [...field(1, field(1, name)), ...rest])).toString('latin1');
 const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const qualified = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const labelValue = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
@@ -102,6 +106,10 @@ async function csiNodes(s: Send): Promise<void> {
   const [columns, rows] = await table(s, CN);
   expect([columns, rows.map((r) => r.slice(0, 2))]).to.deep.equal([['Name:string:name', 'Drivers:integer:', 'Age:string:'], [['ap1', 2], ['h3', 1], ['n1', 1], ['n2', 0], ['n3', 0]]]);
   expect(watchEvents(await watched)).to.deep.equal(['ADDED n2']);
+
+  // A protobuf body: absent lists are null as in JSON.
+  const pb = protobuf('CSINode', 'pb', field(2, field(1, [...field(1, 'a.b'), ...field(2, 'n'), ...field(4, vfield(1, 2))])));
+  expect(answered<Stored>(await s('POST', CN, pb, PROTOBUF), 201).spec).to.deep.equal({ drivers: [{ name: 'a.b', nodeID: 'n', topologyKeys: null, allocatable: { count: 2 } }] });
 }
 
 async function storageCapacities(s: Send): Promise<void> {
@@ -142,6 +150,10 @@ async function storageCapacities(s: Send): Promise<void> {
   expect(await names(s, `${G}/csistoragecapacities?fieldSelector=metadata.namespace%3Ddefault`)).to.deep.equal(['ap', 'c1', 'h5', 'h6']);
   const [columns, rows] = await table(s, CS);
   expect([columns, rows.map((r) => r[0])]).to.deep.equal([['Name:string:name', 'Created At:date:'], ['ap', 'c1', 'h5', 'h6']]);
+
+  const pb = protobuf('CSIStorageCapacity', 'pb', [...field(3, 'g'), ...field(4, field(1, '1.5Gi')), ...field(5, field(1, '-2'))]);
+  const fromProtobuf = answered<Stored>(await s('POST', CS, pb, PROTOBUF), 201);
+  expect([fromProtobuf.storageClassName, fromProtobuf.capacity, fromProtobuf.maximumVolumeSize]).to.deep.equal(['g', '1536Mi', '-2']);
 }
 
 async function volumeAttachments(s: Send): Promise<void> {
@@ -217,6 +229,14 @@ async function volumeAttachments(s: Send): Promise<void> {
   ]);
   // The label, then four status writes (two patches, the PUT, the apply); refused writes are no events.
   expect(watchEvents(await watched)).to.deep.equal(['MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1']);
+
+  // Protobuf bodies: a false `attached` is not on the wire, yet written; a status write through one.
+  const pb = protobuf('VolumeAttachment', 'pb', field(2, [...field(1, 'd.example.com'), ...field(2, field(1, 'pv2')), ...field(3, 'n')]));
+  const fromProtobuf = answered<Stored>(await s('POST', VA, pb, PROTOBUF), 201);
+  expect([fromProtobuf.spec, fromProtobuf.status]).to.deep.equal([{ attacher: 'd.example.com', source: { persistentVolumeName: 'pv2' }, nodeName: 'n' }, { attached: false }]);
+  const rv = fromProtobuf.metadata.resourceVersion;
+  const statusBody = Buffer.from(envelopeBytes('storage.k8s.io/v1', 'VolumeAttachment', [...field(1, [...field(1, 'pb'), ...field(6, rv)]), ...field(3, field(2, [...field(1, 'k'), ...field(2, 'v')]))])).toString('latin1');
+  expect(answered<Stored>(await s('PUT', `${VA}/pb/status`, statusBody, PROTOBUF)).status).to.deep.equal({ attached: false, attachmentMetadata: { k: 'v' } });
 }
 
 describeOnBothServers('CSINodes', async (s) => csiNodes(s));

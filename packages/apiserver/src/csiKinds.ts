@@ -248,7 +248,11 @@ const volumeAttachment: BuiltinSpec = {
     { def: { name: 'Node', type: 'string', priority: 0 }, cell: (o) => str(obj(o.spec).nodeName) },
     { def: { name: 'Attached', type: 'boolean', priority: 0 }, cell: (o) => obj(o.status).attached === true },
   ],
-  // A new attachment has no status: the `attached` member is written false.
+  // The status is a struct and `attached` has no omitempty: written false when absent (a protobuf body omits it).
+  defaults: (o) => {
+    const status: JSONObject = isObject(o.status) ? o.status : (o.status = {});
+    if (status.attached === undefined || status.attached === null) status.attached = false;
+  },
   prepareForCreate: (o) => { o.status = { attached: false }; },
   validate: (o) => [...validateAttachment(o), ...validateAttachmentV1(o)],
   validateWholeUpdate: validateAttachmentUpdate,
