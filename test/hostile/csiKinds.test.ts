@@ -88,6 +88,7 @@ async function csiNodes(s: Send): Promise<void> {
   refused(await s('PATCH', `${CN}/n1`, JSON.stringify([{ op: 'replace', path: '/spec/drivers/0/topologyKeys', value: ['q'] }]), JSON_PATCH),
     'CSINode.storage.k8s.io "n1" is invalid: spec.drivers: Invalid value: {"Name":"e.example.com","NodeID":"z","TopologyKeys":["q"],"Allocatable":null}: field is immutable');
   refused(await s('PUT', `${CN}/n2`, node('n2', { drivers: [] })), 'csinodes.storage.k8s.io "n2" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
+  refused(await s('PATCH', `${CN}/n3`, '{"spec":{"drivers":[{"name":"__proto__","nodeID":"n"}]}}', STRATEGIC), `CSINode.storage.k8s.io "n3" is invalid: spec.drivers[0].name: Invalid value: "__proto__": ${subdomain}`);
   const removed = answered<Stored>(await s('PATCH', `${CN}/n1`, JSON.stringify([{ op: 'remove', path: '/spec/drivers/0' }]), JSON_PATCH));
   expect((removed.spec?.drivers as unknown[]).length).to.equal(1);
 
@@ -211,6 +212,10 @@ async function volumeAttachments(s: Send): Promise<void> {
   expect(put.status).to.deep.equal({ attached: false, detachError: { time: null, message: 'd' } });
   const applied = answered<Stored>(await s('PATCH', `${VA}/va1/status?fieldManager=ctl&force=true`, JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va1' }, status: { attached: true } }), APPLY));
   expect(applied.status).to.deep.equal({ attached: true, detachError: { time: null, message: 'd' } });
+
+  // Keys that would reach a prototype are plain keys.
+  const proto = answered<Stored>(await s('PATCH', `${VA}/va7/status`, '{"status":{"attachmentMetadata":{"__proto__":"x","constructor":"y"}}}', MERGE));
+  expect(JSON.stringify(proto.status)).to.equal('{"attached":false,"attachmentMetadata":{"__proto__":"x","constructor":"y"}}');
 
   // Reads: metadata.name and metadata.namespace only; the Table; discovery.
   expect((await s('GET', `${VA}?fieldSelector=spec.nodeName%3Dnode-1`)).message).to.equal('"spec.nodeName" is not a known field selector: only "metadata.name", "metadata.namespace"');
