@@ -26,6 +26,7 @@ import { policyResourceTypes } from '../src/policyKinds.ts';
 import { autoscalingResourceTypes } from '../src/autoscalingKinds.ts';
 import { persistentVolumeResourceTypes } from '../src/persistentVolumeKinds.ts';
 import { storageResourceTypes } from '../src/storageKinds.ts';
+import { csiResourceTypes } from '../src/csiKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
 import { serviceCIDRResourceTypes } from '../src/serviceCIDRKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
@@ -39,7 +40,7 @@ import { limitRangeResourceTypes } from '../src/limitRangeKinds.ts';
 
 const keepDescriptions = process.argv.includes('--keep-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

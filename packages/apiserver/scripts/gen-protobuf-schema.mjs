@@ -129,6 +129,7 @@ const kinds = {
   'certificates.k8s.io/v1/CertificateSigningRequest': 'certificates.CertificateSigningRequest',
   'node.k8s.io/v1/RuntimeClass': 'node.RuntimeClass',
   'storage.k8s.io/v1/StorageClass': 'storage.StorageClass', 'storage.k8s.io/v1/VolumeAttributesClass': 'storage.VolumeAttributesClass', 'storage.k8s.io/v1/CSIDriver': 'storage.CSIDriver',
+  'storage.k8s.io/v1/CSINode': 'storage.CSINode', 'storage.k8s.io/v1/CSIStorageCapacity': 'storage.CSIStorageCapacity', 'storage.k8s.io/v1/VolumeAttachment': 'storage.VolumeAttachment',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',

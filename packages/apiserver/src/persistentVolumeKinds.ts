@@ -160,11 +160,19 @@ function capacityErrors(capacity: unknown, path: FieldPath): FieldError[] {
   return errs;
 }
 
-/** `ValidatePersistentVolumeSpec` (not inline) and pkg/volume/validation's `checkMountOption`. */
-function validatePersistentVolume(o: KubeObject): FieldError[] {
-  const spec = specOf(o);
-  const path = FieldPath.root('spec');
+/**
+ * `ValidatePersistentVolumeSpec` of the spec at `path`; `inline` for a VolumeAttachment's inline spec (a CSI
+ * source only, no capacity, claim, node affinity or class, `Retain` and `Filesystem` if any, no
+ * volumeAttributesClassName check: its options leave that feature out).
+ */
+export function validatePersistentVolumeSpec(value: unknown, path: FieldPath, inline = false): FieldError[] {
+  const spec = obj(value);
   const errs: FieldError[] = [];
+  if (inline) {
+    if (isSet(spec.claimRef)) errs.push(forbidden(path.child('claimRef'), 'may not be specified in the context of inline volumes'));
+    if (isObject(spec.capacity) && Object.keys(spec.capacity).length > 0) errs.push(forbidden(path.child('capacity'), 'may not be specified in the context of inline volumes'));
+    if (!isSet(spec.csi)) errs.push(required(path.child('csi'), 'has to be specified in the context of inline volumes'));
+  }
   const modes = list(spec.accessModes).map(str);
   if (modes.length === 0) errs.push(required(path.child('accessModes'), ''));
   let rwop = false;
@@ -175,10 +183,12 @@ function validatePersistentVolume(o: KubeObject): FieldError[] {
     else if (accessModes.includes(mode)) other = true;
   }
   if (rwop && other) errs.push(forbidden(path.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
-  errs.push(...capacityErrors(spec.capacity, path.child('capacity')));
+  if (!inline) errs.push(...capacityErrors(spec.capacity, path.child('capacity')));
   const policy = str(spec.persistentVolumeReclaimPolicy);
-  if (policy !== '' && !reclaimPolicies.includes(policy)) errs.push(notSupported(path.child('persistentVolumeReclaimPolicy'), policy, reclaimPolicies));
-  const affinity = isSet(spec.nodeAffinity);
+  if (policy !== '' && inline && policy !== 'Retain') errs.push(forbidden(path.child('persistentVolumeReclaimPolicy'), 'may only be Retain in the context of inline volumes'));
+  else if (policy !== '' && !inline && !reclaimPolicies.includes(policy)) errs.push(notSupported(path.child('persistentVolumeReclaimPolicy'), policy, reclaimPolicies));
+  const affinity = isSet(spec.nodeAffinity) && !inline;
+  if (isSet(spec.nodeAffinity) && inline) errs.push(forbidden(path.child('nodeAffinity'), 'may not be specified in the context of inline volumes'));
   if (affinity) {
     const required_ = obj(spec.nodeAffinity).required;
     if (isSet(required_)) errs.push(...validateNodeSelector(obj(required_), path.child('nodeAffinity', 'required')));
@@ -200,14 +210,23 @@ function validatePersistentVolume(o: KubeObject): FieldError[] {
     errs.push(forbidden(path.child('persistentVolumeReclaimPolicy'), "may not be 'recycle' for a hostPath mount of '/'"));
   }
   const className = str(spec.storageClassName);
-  if (className !== '') for (const msg of isDNS1123Subdomain(className)) errs.push(invalid(path.child('storageClassName'), className, msg));
-  if (isSet(spec.volumeMode) && !volumeModes.includes(str(spec.volumeMode))) errs.push(notSupported(path.child('volumeMode'), str(spec.volumeMode), volumeModes));
-  if (isSet(spec.volumeAttributesClassName)) {
+  if (className !== '' && inline) errs.push(forbidden(path.child('storageClassName'), 'may not be specified in the context of inline volumes'));
+  else if (className !== '') for (const msg of isDNS1123Subdomain(className)) errs.push(invalid(path.child('storageClassName'), className, msg));
+  if (isSet(spec.volumeMode) && inline && str(spec.volumeMode) !== 'Filesystem') errs.push(forbidden(path.child('volumeMode'), 'may not specify volumeMode other than Filesystem in the context of inline volumes'));
+  else if (isSet(spec.volumeMode) && !inline && !volumeModes.includes(str(spec.volumeMode))) errs.push(notSupported(path.child('volumeMode'), str(spec.volumeMode), volumeModes));
+  if (isSet(spec.volumeAttributesClassName) && !inline) {
     const vac = str(spec.volumeAttributesClassName);
     if (vac === '') errs.push(required(path.child('volumeAttributesClassName'), 'an empty string is disallowed'));
     else for (const msg of isDNS1123Subdomain(vac)) errs.push(invalid(path.child('volumeAttributesClassName'), vac, msg));
     if (!isSet(spec.csi)) errs.push(required(path.child('csi'), 'has to be specified when using volumeAttributesClassName'));
   }
+  return errs;
+}
+
+/** `ValidatePersistentVolume` past its metadata: the spec, and pkg/volume/validation's `checkMountOption`. */
+function validatePersistentVolume(o: KubeObject): FieldError[] {
+  const errs = validatePersistentVolumeSpec(o.spec, FieldPath.root('spec'));
+  const spec = specOf(o);
   const annotations = o.metadata.annotations ?? {};
   if (Object.hasOwn(annotations, mountOptionsAnnotation) && !mountOptionSources.some((s) => isSet(spec[s]))) {
     errs.push(forbidden(FieldPath.root('metadata', 'annotations', mountOptionsAnnotation), 'may not specify mount options for this volume type'));
@@ -242,7 +261,7 @@ function maskBetaToGA(affinity: unknown, old: unknown): string {
 }
 
 /** The internal `VolumeNodeAffinity` as a field error prints it (no JSON tags: the Go field names). */
-function nodeAffinityText(affinity: unknown): string {
+export function nodeAffinityText(affinity: unknown): string {
   if (!isObject(affinity)) return 'null';
   const req = affinity.required;
   if (!isObject(req)) return '{"Required":null}';

@@ -145,7 +145,7 @@ export function validatePullPolicy(policy: unknown, path: FieldPath): FieldError
 }
 
 /** `ValidateCSIDriverName`: required, at most 63 characters, a DNS subdomain in lower case. */
-function validateCSIDriverName(driver: string, path: FieldPath): FieldError[] {
+export function validateCSIDriverName(driver: string, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (driver === '') errs.push(required(path, ''));
   if (driver.length > 63) errs.push(tooLong(path, '', 63));

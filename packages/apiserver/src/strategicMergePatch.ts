@@ -51,6 +51,8 @@ export function listStrategy(path: readonly string[]): ListStrategy {
     // Validating/MutatingWebhookConfiguration.webhooks.
     case 'webhooks': return path.length === 1 ? { key: 'name' } : undefined;
     case 'topologySpreadConstraints': return { key: 'topologyKey' };
+    // CSINodeSpec.drivers.
+    case 'drivers': return path.length === 2 && path[0] === 'spec' ? { key: 'name' } : undefined;
     case 'conditions': return parent === 'status' ? { key: 'type' } : undefined;
     // ServiceSpec.ports (the container ports are handled above).
     case 'ports': return path.length === 2 && path[0] === 'spec' ? { key: 'port' } : undefined;
