@@ -1,7 +1,8 @@
 // What a DELETE answers, on both servers: the deleted object for the kinds whose storage sets
 // ReturnDeletedObject (pkg/registry/*/storage/storage.go of kube-apiserver 1.34.4: Pods, PodTemplates,
 // Services, ServiceAccounts, PersistentVolumeClaims, PersistentVolumes, ResourceQuotas, Namespaces and the
-// storage.k8s.io classes and drivers), a Status of success with the name, kind and uid for the others; an
+// storage.k8s.io StorageClasses, CSIDrivers, VolumeAttributesClasses, CSINodes and VolumeAttachments, not
+// CSIStorageCapacities), a Status of success with the name, kind and uid for the others; an
 // object that finalizers keep is answered as it is, its deletionTimestamp set, whatever the kind. Every
 // expected answer is the reference's.
 import { expect } from 'chai';
@@ -10,6 +11,7 @@ import { answered, describeOnBothServers, type Send } from './sender.js';
 interface Answered { kind: string; metadata?: { name?: string; deletionTimestamp?: string }; details?: { name: string; kind: string; group?: string } }
 
 const NS = '/api/v1/namespaces/default';
+const SK = '/apis/storage.k8s.io/v1';
 
 async function run(s: Send): Promise<void> {
   const created: [string, string, Record<string, unknown>][] = [
@@ -25,8 +27,14 @@ async function run(s: Send): Promise<void> {
     [`${NS}/limitranges`, 'limitranges', { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'd' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' } }] } }],
     ['/apis/apps/v1/namespaces/default/controllerrevisions', 'controllerrevisions', { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'd' }, data: {}, revision: 1 }],
     ['/apis/rbac.authorization.k8s.io/v1/clusterroles', 'clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'd' } }],
+    [`${SK}/storageclasses`, 'storageclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'd' }, provisioner: 'example.com/p' }],
+    [`${SK}/csidrivers`, 'csidrivers', { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'd' }, spec: {} }],
+    [`${SK}/volumeattributesclasses`, 'volumeattributesclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass', metadata: { name: 'd' }, driverName: 'example.com', parameters: { a: 'b' } }],
+    [`${SK}/csinodes`, 'csinodes', { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: 'd' }, spec: { drivers: [] } }],
+    [`${SK}/volumeattachments`, 'volumeattachments', { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'd' }, spec: { attacher: 'example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } } }],
+    [`${SK}/namespaces/default/csistoragecapacities`, 'csistoragecapacities', { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', metadata: { name: 'd' }, storageClassName: 'sc' }],
   ];
-  const returned = new Set(['services', 'serviceaccounts', 'persistentvolumeclaims', 'persistentvolumes', 'podtemplates', 'resourcequotas']);
+  const returned = new Set(['services', 'serviceaccounts', 'persistentvolumeclaims', 'persistentvolumes', 'podtemplates', 'resourcequotas', 'storageclasses', 'csidrivers', 'volumeattributesclasses', 'csinodes', 'volumeattachments']);
   for (const [collection, resource, body] of created) {
     answered(await s('POST', collection, JSON.stringify(body)), 201);
     // A dry run answers as the delete would.

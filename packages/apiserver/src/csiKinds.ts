@@ -99,6 +99,8 @@ function csiNodeDriverChanges(o: KubeObject, old: KubeObject): FieldError[] {
 
 const csiNode: BuiltinSpec = {
   names: { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', singular: 'csinode', kind: 'CSINode', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
+  // pkg/registry/storage/csinode/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   columns: [{ def: { name: 'Drivers', type: 'integer', priority: 0 }, cell: (o) => list(obj(o.spec).drivers).length }],
   // Lists without omitempty: written null when absent (the spec, a struct, is always there).
   defaults: (o) => {
@@ -242,6 +244,8 @@ function validateAttachmentUpdate(o: KubeObject, old: KubeObject, generic: Field
 
 const volumeAttachment: BuiltinSpec = {
   names: { group: 'storage.k8s.io', version: 'v1', resource: 'volumeattachments', singular: 'volumeattachment', kind: 'VolumeAttachment', namespaced: false, shortNames: [], status: true, nameValidation: 'subdomain' },
+  // pkg/registry/storage/volumeattachment/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   columns: [
     { def: { name: 'Attacher', type: 'string', format: 'name', priority: 0 }, cell: (o) => str(obj(o.spec).attacher) },
     { def: { name: 'PV', type: 'string', priority: 0 }, cell: (o) => str(obj(obj(o.spec).source).persistentVolumeName) },

@@ -148,6 +148,8 @@ function storageClassWarnings(o: KubeObject): string[] {
 
 const storageClass: BuiltinSpec = {
   names: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', singular: 'storageclass', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], status: false, nameValidation: 'subdomain' },
+  // pkg/registry/storage/storageclass/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   printer: (o, now) => [
     `${o.metadata.name ?? ''}${isDefaultClass(o) ? ' (default)' : ''}`,
     str(o.provisioner),
@@ -186,6 +188,8 @@ function validateVolumeAttributesClassUpdate(o: KubeObject, old: KubeObject): Fi
 
 const volumeAttributesClass: BuiltinSpec = {
   names: { group: 'storage.k8s.io', version: 'v1', resource: 'volumeattributesclasses', singular: 'volumeattributesclass', kind: 'VolumeAttributesClass', namespaced: false, shortNames: ['vac'], status: false, nameValidation: 'subdomain' },
+  // pkg/registry/storage/volumeattributesclass/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   columns: [{ def: { name: 'DriverName', type: 'string', priority: 0 }, cell: (o) => str(o.driverName) }],
   updateValidatesMeta: true,
   validate: validateVolumeAttributesClass,
@@ -245,6 +249,8 @@ function validateCSIDriverUpdate(o: KubeObject, old: KubeObject): FieldError[] {
 
 const csiDriver: BuiltinSpec = {
   names: { group: 'storage.k8s.io', version: 'v1', resource: 'csidrivers', singular: 'csidriver', kind: 'CSIDriver', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
+  // pkg/registry/storage/csidriver/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   columns: [
     { def: { name: 'AttachRequired', type: 'boolean', priority: 0 }, cell: (o) => obj(o.spec).attachRequired !== false },
     { def: { name: 'PodInfoOnMount', type: 'boolean', priority: 0 }, cell: (o) => obj(o.spec).podInfoOnMount === true },
