@@ -677,7 +677,9 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         { def: { name: 'Type', type: 'string', priority: 0 }, cell: (o) => (typeof o.type === 'string' ? o.type : 'Opaque') },
         { def: { name: 'Data', type: 'string', priority: 0 }, cell: (o) => countData(o) },
       ],
-      prepareForCreate: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
+      // SetDefaults_Secret: a decoded Secret of no type is Opaque, on create and update alike (before the
+      // managed fields are computed, so the writer owns `type`).
+      defaults: (o) => { if (o.type === undefined || o.type === '') o.type = 'Opaque'; },
       updateValidatesMeta: true,
       normalize: mergeStringData,
       validateCreate: validateSecret,
