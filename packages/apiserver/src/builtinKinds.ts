@@ -17,11 +17,12 @@ import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { internalPackage } from './internal/goTypeNames.js';
+import { otherKindReason, versionOf } from './internal/schemeKinds.js';
 import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
 import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, hasGoType } from './builtinGoJSON.js';
+import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
 import { defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
@@ -340,16 +341,22 @@ export class BuiltinResourceType implements ResourceType {
       if (ctx.patched !== true && this.spec.otherVersions.unserved?.includes(given) === true) throw mismatch();
     }
     if (given !== '' && given !== this.apiVersion) {
-      // The scheme has no such kind in that version (a core kind under apps/v1, a custom kind): the codec's
-      // error, before any field is looked at (kube-apiserver 1.34.4, test/differential/hostile.test.ts).
+      // Another version: the codec decodes the body as the scheme's kind of that version (a core kind under
+      // apps/v1 or a custom kind is not registered; a Pod sent to the ConfigMaps does not convert), before
+      // any field is looked at. One that converts (the kind in a version not served, apps/v1beta1) is then
+      // the handler's API version check (kube-apiserver 1.34.4, test/hostile/schemeKinds.test.ts).
       const kind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' ? body.kind : this.names.kind;
-      throw KubeError.badRequest(`${kind} in version ${goQuote(this.names.version)} cannot be handled as a ${this.names.kind}: no kind ${goQuote(kind)} is registered for version ${goQuote(given)} in scheme "pkg/runtime/scheme.go:110"`);
+      this.refuseOtherKind(body as Record<string, unknown>, given, kind, ctx);
+      throw KubeError.badRequest(`the API version in the data (${given}) does not match the expected API version (${this.apiVersion})`);
     }
     // A metadata timestamp metav1.Time cannot decode ends the decode, before any recorded type error (the
     // converter of a strategic merge patch's result meets it in its turn).
     if (isObject(body) && isObject(body.metadata) && ctx.converted !== true) checkMetadataTimestamps(body.metadata);
     const otherKind = isObject(body) && typeof body.kind === 'string' && body.kind !== '' && body.kind !== this.names.kind ? body.kind : undefined;
-    if (otherKind !== undefined) this.refuseOtherKind(body as Record<string, unknown>, otherKind, ctx);
+    if (otherKind !== undefined) {
+      this.refuseOtherKind(body as Record<string, unknown>, this.apiVersion, otherKind, ctx);
+      // A kind the scheme converts into this one (none of the served kinds has such a pair): decoded as this kind.
+    }
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
     // A strategic merge patch's result is converted, not decoded, with the converter's words.
@@ -381,17 +388,19 @@ export class BuiltinResourceType implements ResourceType {
   }
 
   /**
-   * A body of another kind: one the scheme knows in this version (a Secret sent to the ConfigMaps) is
-   * decoded as that kind, then cannot be converted to this one; another is not registered. The codec's
-   * 400 names both kinds; a patch's result gets the 422 on `patch`.
+   * A body of another kind or version than this one: the scheme's codec decodes it as the kind it names
+   * (schemeKinds.ts): one the scheme does not register, or whose Go type does not convert to this kind's
+   * internal type (a Secret sent to the ConfigMaps), is the codec's 400, naming both kinds; a patch's
+   * result gets the 422 on `patch`. Returns when the body converts.
    */
-  private refuseOtherKind(body: Record<string, unknown>, kind: string, ctx: WriteContext): never {
-    const { group, version } = this.names;
-    const why = !hasGoType({ group, version, kind })
-      ? `no kind ${goQuote(kind)} is registered for version ${goQuote(this.apiVersion)} in scheme "pkg/runtime/scheme.go:110"`
-      : decodeErrorAsGo(body, { group, version, kind }, { sorted: ctx.patched, bodyText: ctx.bodyText }) ?? `converting (${version}.${kind}) to (${internalPackage(group)}.${this.names.kind}): unknown conversion`;
+  private refuseOtherKind(body: Record<string, unknown>, apiVersion: string, kind: string, ctx: WriteContext): void {
+    const version = versionOf(apiVersion);
+    const gvk = { group: apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '', version, kind };
+    const internal = `${internalPackage(this.internalGroup ?? this.names.group)}.${this.names.kind}`;
+    const why = otherKindReason(apiVersion, kind, internal, () => decodeErrorAsGo(body, gvk, { sorted: ctx.patched, bodyText: ctx.bodyText }));
+    if (why === undefined) return;
     if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
-    throw KubeError.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.names.kind}: ${why}`);
+    throw KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${this.names.kind}: ${why}`);
   }
 
   prepareForCreate(object: KubeObject, ctx: WriteContext): void {

@@ -16,6 +16,7 @@ import { FieldError, KubeError, goJSON, goJSONString, goQuote, goSprint, type Ku
 import { builtinOpenAPISchemas } from './builtinSchemas.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo } from './builtinGoJSON.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
+import { otherKindReason } from './internal/schemeKinds.js';
 import { getPath, setPath } from './internal/jsonPath.js';
 import { cloneJSON, isObject } from './internal/own.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
@@ -192,10 +193,8 @@ export function decodeCustomResourceScale(body: unknown, wctx: WriteContext): vo
  * Scale, so another type is the 400 of the scheme (a kind it has that does not convert to a Scale, or one
  * it does not have), a wrong JSON type or an int32 out of range is encoding/json's error, and unknown
  * fields are warned (`Warn`) or that 400 (`Strict`), each after `<kind> in version "<v>" cannot be handled as a Scale: `.
- *
- * @param registered - whether the scheme has the body's group, version and kind (a built-in kind)
  */
-export function decodeBuiltinScale(body: unknown, wctx: WriteContext, registered: (gvk: { group: string; version: string; kind: string }) => boolean): void {
+export function decodeBuiltinScale(body: unknown, wctx: WriteContext): void {
   if (!isObject(body)) return;
   const apiVersion = typeof body.apiVersion === 'string' && body.apiVersion !== '' ? body.apiVersion : 'autoscaling/v1';
   const kind = typeof body.kind === 'string' && body.kind !== '' ? body.kind : 'Scale';
@@ -203,9 +202,11 @@ export function decodeBuiltinScale(body: unknown, wctx: WriteContext, registered
   const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
   const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a Scale: `;
   if (apiVersion !== 'autoscaling/v1' || kind !== 'Scale') {
-    // A kind the scheme has is decoded into its own Go type first (its type errors are reported), then fails to convert.
-    if (registered({ group, version, kind })) throw KubeError.badRequest(prefix + (decodeErrorAsGo(body, { group, version, kind }, { bodyText: wctx.bodyText }) ?? `converting (${version}.${kind}) to (autoscaling.Scale): unknown conversion`));
-    throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
+    // A kind the scheme has is decoded into its own Go type first (its type errors are reported), then
+    // fails to convert; a Scale of another version (apps/v1beta1) converts, and is then the handler's
+    // check of the API version.
+    const why = otherKindReason(apiVersion, kind, 'autoscaling.Scale', () => decodeErrorAsGo(body, { group, version, kind }, { bodyText: wctx.bodyText }));
+    throw KubeError.badRequest(why === undefined ? `the API version in the data (${apiVersion}) does not match the expected API version (autoscaling/v1)` : prefix + why);
   }
   const goError = decodeErrorAsGo(body, scaleGVK, { bodyText: wctx.bodyText }) ?? integralFloatError(wctx);
   if (goError !== undefined) throw KubeError.badRequest(prefix + goError);

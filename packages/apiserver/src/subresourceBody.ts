@@ -4,7 +4,8 @@
  */
 import { KubeError, goQuote } from '@kubekit/core';
 import { builtinOpenAPISchemas } from './builtinSchemas.js';
-import { decodeErrorAsGo, hasGoType } from './builtinGoJSON.js';
+import { decodeErrorAsGo } from './builtinGoJSON.js';
+import { otherKindReason } from './internal/schemeKinds.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { cloneJSON, isObject, str, type JSONObject } from './internal/own.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
@@ -37,8 +38,8 @@ export function decodeSubresourceBody(body: unknown, wctx: WriteContext, want: S
   const prefix = `${kind} in version ${goQuote(version)} cannot be handled as a ${want.kind}: `;
   const gvk = { group, version, kind };
   if (kind !== want.kind || !want.apiVersions.includes(apiVersion)) {
-    if (hasGoType(gvk)) throw KubeError.badRequest(prefix + (decodeErrorAsGo(body, gvk, { bodyText: wctx.bodyText }) ?? `converting (${version}.${kind}) to (${want.internal}): unknown conversion`));
-    throw KubeError.badRequest(`${prefix}no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`);
+    const why = otherKindReason(apiVersion, kind, want.internal, () => decodeErrorAsGo(body, gvk, { bodyText: wctx.bodyText }));
+    if (why !== undefined) throw KubeError.badRequest(prefix + why);
   }
   // The versions a kind is read in have the same members: the first one's Go type decodes them all.
   const [g0, v0] = want.apiVersions[0].includes('/') ? want.apiVersions[0].split('/') : ['', want.apiVersions[0]];

@@ -28,7 +28,7 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
-import { encodeAsGo, hasGoType, mergePatchedTextAsGo } from './builtinGoJSON.js';
+import { encodeAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
@@ -512,7 +512,7 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     nameBodyKind(r, wctx, body);
     if (r.info.subresource === 'scale') {
       if (r.type.customResource === true) decodeCustomResourceScale(body, wctx);
-      else decodeBuiltinScale(body, wctx, hasGoType);
+      else decodeBuiltinScale(body, wctx);
       // The handler checks the Scale's name and namespace against the URL's before the store reads anything.
       const meta = isObject(body) && isObject(body.metadata) ? body.metadata : {};
       checkName(r, { metadata: { name: typeof meta.name === 'string' ? meta.name : '' } } as KubeObject);
