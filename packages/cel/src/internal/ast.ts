@@ -5,12 +5,16 @@
  * (`a.?b`, `a[?b]`), the two-variable comprehension macros (`all(k, v, p)`, `transformList`,
  * `transformMap`), the optional macros (`optMap`, `optFlatMap`), the macro argument errors (`invalid
  * argument to has() macro`, `argument must be a simple name`), and cel-go's source positions (calls
- * are located at their `(`, conditionals at their `?`), which the error messages print.
+ * are located at their `(`, conditionals at their `?`), which the error messages print. Whether a source
+ * is CEL at all, and the words of its syntax errors, are decided by kubekit's ANTLR grammar of CEL
+ * (syntaxErrors.ts): a source reaches `@bufbuild/cel` only once that grammar has accepted it, comments
+ * blanked out.
  */
 import { parse } from '@bufbuild/cel';
 import type { CelIssues } from './issues.js';
 import { BoundedCache } from './boundedCache.js';
 import { UintVal } from './values.js';
+import { celSyntaxErrors } from './syntaxErrors.js';
 
 /** A literal value. */
 export type Literal = null | boolean | bigint | number | string | Uint8Array | UintVal;
@@ -56,17 +60,31 @@ interface PbExpr {
   exprKind: { case: string | undefined; value: unknown };
 }
 
-/** Parser limits that cel-go's Kubernetes environments enforce. */
-const maxRecursionDepth = 250;
+/**
+ * How deep the conversion of @bufbuild/cel's tree may nest: a guard of the stack only, as cel-go's
+ * own limits (250 nested rules of one kind, 250 nested operations) are enforced by {@link celSyntaxErrors}
+ * before, and a tree within them nests less deep than this.
+ */
+const maxRecursionDepth = 2000;
 
 /**
- * Replaces the `?` of `.?` and `[?` with a space (the parser accepts whitespace there) and returns the
- * offsets of the `.` and `[` so the resulting nodes can be marked optional. String literals are
- * skipped.
+ * Rewrites a source cel-go accepts into one of the same length @bufbuild/cel accepts, and returns what
+ * the converter needs to undo the rewriting: the `?` of `.?` and `[?` become spaces (the offsets of the
+ * `.` and `[` mark the resulting nodes optional), comments become spaces, runs of unary operators are
+ * written as cel-go reads them (see unaryRun), and names that begin with `true` or `false` get a capital.
+ * String literals are skipped.
  */
-function stripOptionalSyntax(src: string): { text: string; selects: Set<number>; indexes: Set<number>; entries: Map<number, Set<number>> } {
+function stripOptionalSyntax(src: string): {
+  text: string; selects: Set<number>; indexes: Set<number>; entries: Map<number, Set<number>>; negations: Set<number>; renames: Map<string, string>;
+} {
   const out = src.split('');
   const selects = new Set<number>();
+  // Negations written as `!` (see unaryRun), by offset, which the converter names `-_`.
+  const negations = new Set<number>();
+  // Identifiers that begin with `true` or `false` (`trueCount`), which @bufbuild/cel lexes as the literal
+  // followed by the rest: written with a capital (`TrueCount`) when that name is not in the source, and
+  // named back by the converter (placeholder → name).
+  const renames = new Map<string, string>();
   const indexes = new Set<number>();
   // Optional elements of list literals and entries of map literals: literal offset → element indexes.
   const entries = new Map<number, Set<number>>();
@@ -86,6 +104,24 @@ function stripOptionalSyntax(src: string): { text: string; selects: Set<number>;
       }
       i += quote.length;
       prev = 'x';
+      continue;
+    }
+    if ((c === 't' || c === 'f') && !isIdentChar(src[i - 1]) && prev !== '.') {
+      const word = /^(?:true|false)[A-Za-z0-9_]+/.exec(src.slice(i))?.[0];
+      const placeholder = word === undefined ? '' : c.toUpperCase() + word.slice(1);
+      if (word !== undefined && !new RegExp(`\\b${placeholder}\\b`).test(src)) {
+        out[i] = c.toUpperCase();
+        renames.set(placeholder, word);
+      }
+    }
+    if (c === '/' && src[i + 1] === '/') {
+      // A comment, which @bufbuild/cel does not accept: blanked, as cel-go's lexer hides it.
+      while (i < src.length && src[i] !== '\n') out[i++] = ' ';
+      continue;
+    }
+    if ((c === '-' || c === '!') && isUnaryPosition(src, i, prev)) {
+      i = unaryRun(src, out, i, negations);
+      prev = c;
       continue;
     }
     let j = i + 1;
@@ -120,7 +156,48 @@ function stripOptionalSyntax(src: string): { text: string; selects: Set<number>;
     if (!/\s/.test(c)) prev = c;
     i++;
   }
-  return { text: out.join(''), selects, indexes, entries };
+  return { text: out.join(''), selects, indexes, entries, negations, renames };
+}
+
+/** Whether the operator at `i` is unary: nothing that ends an operand (nor the operator `in`) comes before it. */
+function isUnaryPosition(src: string, i: number, prev: string): boolean {
+  if (!/[A-Za-z0-9_)\]}'"]/.test(prev)) return true;
+  return /(?:^|[^A-Za-z0-9_])in\s*$/.test(src.slice(Math.max(0, i - 40), i));
+}
+
+/**
+ * Writes a run of one unary operator (`- -a`, `! !a`, `-1u`) as cel-go reads it and as @bufbuild/cel
+ * accepts it: an even number of them as spaces (cel-go drops them), an odd number as one operator where
+ * the first stands, the others as spaces. @bufbuild/cel refuses whitespace inside such a run, and lexes a
+ * minus right before a uint literal as a negative int followed by `u`; that minus is written `!` and its
+ * offset kept in `negations`. Comments inside the run are blanked. A run without whitespace, comment or
+ * uint literal is left as it is. Returns the offset after the run.
+ */
+function unaryRun(src: string, out: string[], i: number, negations: Set<number>): number {
+  const op = src[i];
+  let j = i;
+  let n = 0;
+  while (j < src.length && (src[j] === op || /\s/.test(src[j]) || src.startsWith('//', j))) {
+    if (src[j] === op) n++;
+    if (src.startsWith('//', j)) while (j < src.length && src[j] !== '\n') j++;
+    else j++;
+  }
+  while (j > i && /\s/.test(src[j - 1])) j--;
+  const spaced = src.slice(i, j).length !== n;
+  const uint = op === '-' && /^(?:0x[0-9a-fA-F]+|[0-9]+)[uU]/.test(src.slice(j, j + 40));
+  if (!spaced && !uint) return j;
+  for (let k = i; k < j; k++) if (!/\s/.test(src[k])) out[k] = ' ';
+  if (n % 2 === 1) {
+    out[i] = uint ? '!' : op;
+    if (uint) negations.add(i);
+  }
+  return j;
+}
+
+/** The first offset from `i` that is not whitespace (the parser may place a node at the whitespace before it). */
+function skipSpace(src: string, i: number): number {
+  while (i < src.length && /\s/.test(src[i])) i++;
+  return i;
 }
 
 function isIdentChar(c: string | undefined): boolean {
@@ -164,15 +241,20 @@ function questionMark(src: string, start: number): number {
 
 class Converter {
   private nextId = 0;
+  private byId: Map<bigint, PbExpr> | undefined;
   readonly offsets = new Map<number, number>();
   private depth = 0;
 
   constructor(
     private readonly src: string,
     private readonly pbOffsets: Record<string, number>,
+    private readonly root: PbExpr,
+    private readonly macroCalls: Record<string, PbExpr>,
     private readonly optionalSelects: Set<number>,
     private readonly optionalIndexes: Set<number>,
     private readonly optionalEntries: Map<number, Set<number>>,
+    private readonly negations: Set<number>,
+    private readonly renames: Map<string, string>,
     private readonly issues: CelIssues,
   ) {}
 
@@ -213,7 +295,7 @@ class Converter {
         return { kind: 'literal', id: this.newId(offset), value };
       }
       case 'identExpr':
-        return { kind: 'ident', id: this.newId(offset), name: (k.value as { name: string }).name };
+        return { kind: 'ident', id: this.newId(offset), name: this.name((k.value as { name: string }).name) };
       case 'selectExpr': {
         const s = k.value as { operand: PbExpr; field: string; testOnly: boolean };
         const operand = this.convert(s.operand);
@@ -239,6 +321,13 @@ class Converter {
         return { kind: 'map', id: this.newId(offset), entries };
       }
       case 'comprehensionExpr': {
+        // @bufbuild/cel expands `existsOne(x, p)`, which is not among cel-go's standard macros (only the
+        // two-variable form of ext.TwoVarComprehensions is): the apiserver checks it as a plain call.
+        const macro = this.macroCalls[String(e.id)]?.exprKind;
+        if (macro?.case === 'callExpr') {
+          const call = macro.value as { function: string; target?: PbExpr; args: PbExpr[] };
+          if (call.function === 'existsOne' && call.target !== undefined && call.args.length === 2) return this.convertCall(call, offset);
+        }
         const c = k.value as {
           iterVar: string; iterVar2: string; iterRange: PbExpr; accuVar: string; accuInit: PbExpr;
           loopCondition: PbExpr; loopStep: PbExpr; result: PbExpr;
@@ -249,18 +338,43 @@ class Converter {
         const loopStep = this.convert(c.loopStep);
         const result = this.convert(c.result);
         return {
-          kind: 'comprehension', id: this.newId(openParen(this.src, offset)), iterVar: c.iterVar, iterVar2: c.iterVar2,
+          kind: 'comprehension', id: this.newId(openParen(this.src, offset)), iterVar: this.name(c.iterVar), iterVar2: this.name(c.iterVar2),
           iterRange, accuVar: c.accuVar, accuInit, loopCondition, loopStep, result,
         };
       }
-      default:
+      default: {
+        // A macro call's argument that is itself an expanded macro is recorded by id only.
+        const expanded = k.case === undefined ? this.expansion(e.id) : undefined;
+        if (expanded !== undefined) return this.convert(expanded);
         this.issues.report(offset, 'unsupported expression');
         return { kind: 'literal', id: this.newId(offset), value: null };
+      }
     }
   }
 
+  /** The expression of id `id` in the tree being converted (built once, on the first lookup). */
+  private expansion(id: bigint): PbExpr | undefined {
+    if (this.byId === undefined) {
+      this.byId = new Map();
+      const stack: unknown[] = [this.root];
+      while (stack.length > 0) {
+        const node = stack.pop();
+        if (node === null || typeof node !== 'object') continue;
+        const x = node as Partial<PbExpr>;
+        if (typeof x.id === 'bigint' && x.exprKind?.case !== undefined) this.byId.set(x.id, x as PbExpr);
+        for (const v of Object.values(node)) if (v !== null && typeof v === 'object') stack.push(v);
+      }
+    }
+    return this.byId.get(id);
+  }
+
+  /** A name as the source spells it (see `renames` of stripOptionalSyntax). */
+  private name(n: string): string {
+    return this.renames.size === 0 ? n : this.renames.get(n) ?? n;
+  }
+
   private convertCall(c: { function: string; target?: PbExpr; args: PbExpr[] }, offset: number): Expr {
-    const fn = c.function;
+    const fn = this.name(c.function);
     if (fn === '_[_]') {
       const args = c.args.map((a) => this.convert(a));
       const name = this.optionalIndexes.has(offset) ? '_[?_]' : '_[_]';
@@ -269,6 +383,9 @@ class Converter {
     if (fn === '_?_:_') {
       const args = c.args.map((a) => this.convert(a));
       return { kind: 'call', id: this.newId(questionMark(this.src, offset)), fn, args };
+    }
+    if (fn === '!_' && this.negations.size > 0 && this.negations.has(skipSpace(this.src, offset))) {
+      return { kind: 'call', id: this.newId(skipSpace(this.src, offset)), fn: '-_', args: c.args.map((a) => this.convert(a)) };
     }
     if (fn.startsWith('_') || fn.startsWith('@') || fn === '!_' || fn === '-_') {
       const args = c.args.map((a) => this.convert(a));
@@ -312,7 +429,8 @@ class Converter {
   /** cel-go macros that `@bufbuild/cel` leaves as calls. */
   private expandMacro(fn: string, target: Expr, args: Expr[], at: number): Expr | undefined {
     const quantifiers = ['all', 'exists', 'exists_one', 'existsOne'];
-    const oneVar = [...quantifiers, 'map', 'filter'];
+    // existsOne is a macro of two variables only (ext.TwoVarComprehensions); with one it is a plain call.
+    const oneVar = ['all', 'exists', 'exists_one', 'map', 'filter'];
     if (oneVar.includes(fn) && (args.length === 2 || (fn === 'map' && args.length === 3))) {
       // The parser expands these when the first argument is an identifier.
       this.issues.report(this.offsets.get(args[0].id) ?? at, 'argument must be a simple name');
@@ -430,7 +548,13 @@ class CelRecursionError extends Error {}
 
 /** Parses `source`; syntax and macro errors are reported to `issues` (the tree is then unusable). */
 export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undefined {
-  const { text, selects, indexes, entries } = stripOptionalSyntax(source);
+  // cel-go's parser decides what is syntactically CEL and words the errors; @bufbuild/cel builds the tree.
+  const syntaxErrors = celSyntaxErrors(source);
+  if (syntaxErrors.length > 0) {
+    for (const issue of syntaxErrors) issues.report(issue.offset, issue.message);
+    return undefined;
+  }
+  const { text, selects, indexes, entries, negations, renames } = stripOptionalSyntax(source);
   let pb: ReturnType<typeof parse>;
   try {
     pb = parse(text);
@@ -440,9 +564,10 @@ export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undef
     issues.report(loc?.start?.offset ?? 0, `Syntax error: ${raw}`);
     return undefined;
   }
-  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, selects, indexes, entries, issues);
+  const root = pb.expr as unknown as PbExpr;
+  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, root, (pb.sourceInfo?.macroCalls ?? {}) as unknown as Record<string, PbExpr>, selects, indexes, entries, negations, renames, issues);
   try {
-    const expr = conv.convert(pb.expr as unknown as PbExpr);
+    const expr = conv.convert(root);
     return { expr, source, offsets: conv.offsets };
   } catch (err) {
     if (err instanceof CelRecursionError) {

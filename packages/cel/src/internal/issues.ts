@@ -8,12 +8,16 @@ const maxErrorsToReport = 100;
 const maxSnippetLength = 16384;
 
 interface Issue {
-  offset: number;
+  /** A UTF-16 offset into the source, or `'none'` for cel-go's `NoLocation` (printed `-1:0`, no snippet). */
+  offset: number | 'none';
   message: string;
 }
 
 /** The line (1-based) and column (0-based, in code points) of a UTF-16 offset. */
-function location(source: string, offset: number): { line: number; column: number } {
+function location(source: string, offset: number | 'none'): { line: number; column: number } {
+  if (offset === 'none') return { line: -1, column: -1 };
+  // cel-go places an error in an empty source at column -1 of line 1, which has no snippet.
+  if (source.length === 0) return { line: 1, column: -1 };
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < source.length; i++) {
@@ -38,8 +42,8 @@ export class CelIssues {
 
   constructor(private readonly source: string) {}
 
-  /** Records an error at a source offset. */
-  report(offset: number, message: string): void {
+  /** Records an error at a source offset (`'none'`: at no place in the source). */
+  report(offset: number | 'none', message: string): void {
     this.count++;
     if (this.count <= maxErrorsToReport) this.issues.push({ offset, message });
   }
@@ -64,7 +68,7 @@ export class CelIssues {
     const out = sorted.map(({ line, column, message }) => {
       let s = `ERROR: <input>:${line}:${column + 1}: ${message}`;
       const snippet = lines[line - 1];
-      if (snippet !== undefined && snippet.length <= maxSnippetLength) {
+      if (snippet !== undefined && this.source.length > 0 && snippet.length <= maxSnippetLength) {
         const text = snippet.replace(/\t/g, ' ');
         let ind = '';
         const cps = [...text];
