@@ -73,6 +73,11 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
   const kindMissing = /^ "" is invalid: patch: Invalid value: "\{.*\}": Object 'Kind' is missing in '\{.*\}'$/s;
   await check('JSON patch: kind removed', jsonPatch([{ op: 'remove', path: '/kind' }]), { status: 422, message: kindMissing });
   await check('merge patch: kind null', mergePatch({ kind: null }), { status: 422, message: kindMissing });
+  // The missing kind's message prints the patched bytes the 422 quotes: a `-0` written by the patch stays
+  // `-0` in both (hostile seed 20261128, case 171).
+  const minusZero = await s('PATCH', `${W}/w?dryRun=All`, '[{"op":"remove","path":"/kind"},{"op":"add","path":"/metadata/labels","value":-0}]', 'application/json-patch+json');
+  const [, quoted, missing] = /^ "" is invalid: patch: Invalid value: "(\{.*\})": Object 'Kind' is missing in '(\{.*\})'$/s.exec(minusZero.message) ?? [];
+  expect([minusZero.status, (JSON.parse(`"${quoted}"`) as string).includes('"labels":-0'), missing?.includes('"labels":-0')], minusZero.text).to.deep.equal([422, true, true]);
   await check('JSON patch: apiVersion and kind removed', jsonPatch([{ op: 'remove', path: '/apiVersion' }, { op: 'remove', path: '/kind' }]), { status: 422, message: kindMissing });
   await check('merge patch: apiVersion null', mergePatch({ apiVersion: null }), backend === 'reference'
     ? { status: 500, message: 'Internal error occurred: Object \'apiVersion\' is missing in \'object has no apiVersion field\'' }

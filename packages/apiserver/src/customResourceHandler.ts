@@ -221,7 +221,7 @@ export class CustomResourceType implements ResourceType {
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
     if (!isObject(body)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
-    if (ctx.patched === true && ctx.strictError !== undefined) this.checkPatchedEnvelope(body, ctx.strictError);
+    if (ctx.patched === true && ctx.strictError !== undefined) this.checkPatchedEnvelope(body, ctx.strictError, ctx.patchedText);
     if (typeof body.kind !== 'string' || body.kind === '') throw KubeError.badRequest(`Object 'Kind' is missing in '${stringifyJSON(body)}'`);
     if (typeof body.apiVersion !== 'string' || body.apiVersion === '') throw KubeError.badRequest(`Object 'apiVersion' is missing in '${stringifyJSON(body)}'`);
     // A patch's result of another apiVersion is refused by the validation (validateUpdate), after the
@@ -270,9 +270,10 @@ export class CustomResourceType implements ResourceType {
    * another group or version is the validation's 422; a missing one the 400 below, where kube-apiserver
    * answers a 500 "Internal error occurred" with the same words).
    */
-  private checkPatchedEnvelope(body: Record<string, unknown>, strictError: (message: string) => KubeError): void {
+  private checkPatchedEnvelope(body: Record<string, unknown>, strictError: (message: string) => KubeError, patchedText?: () => string): void {
     if (body.apiVersion === null) throw strictError('.apiVersion accessor error: <nil> is of the type <nil>, expected string');
-    if (body.kind === undefined || body.kind === null || body.kind === '') throw strictError(`Object 'Kind' is missing in '${goJSON(body)}'`);
+    // The missing kind's message prints the patched bytes, as the 422 quotes them (a `-0` stays `-0`).
+    if (body.kind === undefined || body.kind === null || body.kind === '') throw strictError(`Object 'Kind' is missing in '${patchedText?.() ?? goJSON(body)}'`);
   }
 
   /**

@@ -106,6 +106,8 @@ export interface WriteContext {
   strictError?: (message: string) => KubeError;
   /** Whether the object decoded is a patch's result (its decoding errors are {@link WriteContext.strictError}'s 422 on `patch`). */
   patched?: boolean;
+  /** A patch's result as the patcher holds its bytes (the text its 422 quotes), where messages print them. */
+  patchedText?: () => string;
   /**
    * Whether that result is a strategic merge patch's, which the patcher converts into the Go type with
    * `runtime.DefaultUnstructuredConverter` rather than decoding it: its type errors are the converter's.

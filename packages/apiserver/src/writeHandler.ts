@@ -690,7 +690,7 @@ function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown,
     }
   };
   const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : pt === 'merge' ? merged() : goJSON(patched));
-  return { ...wctx, patched: true, converted: pt === 'strategic', viaMap: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
+  return { ...wctx, patched: true, patchedText: quoted, converted: pt === 'strategic', viaMap: pt === 'strategic', strictError: (message) => KubeError.invalid({ group: '', kind: '' }, '', [new FieldError('FieldValueInvalid', 'patch', quoted(), message)]) };
 }
 
 /**
