@@ -8,18 +8,12 @@
 // reference server runs the same test).
 import { expect } from 'chai';
 import { envelopeBytes, field, vfield } from '../../packages/apiserver/test/internal/protobufWriter.js';
-import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+import { APPLY, JSON_PATCH, MERGE, PROTOBUF, STRATEGIC, TABLE, answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
 const G = '/apis/storage.k8s.io/v1';
 const CN = `${G}/csinodes`;
 const CS = `${G}/namespaces/default/csistoragecapacities`;
 const VA = `${G}/volumeattachments`;
-const MERGE = 'application/merge-patch+json';
-const STRATEGIC = 'application/strategic-merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** A protobuf body of a storage.k8s.io/v1 kind named `name` with the given fields after its metadata. */
 const protobuf = (kind: string, name: string, rest: number[]): string => Buffer.from(envelopeBytes('storage.k8s.io/v1', kind, [...field(1, field(1, name)), ...rest])).toString('latin1');
 const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

@@ -9,17 +9,12 @@
 // pkg/apis/core/validation, pkg/apis/discovery/validation, pkg/printers/internalversion). Every expected
 // message is kube-apiserver 1.34.4's answer to the same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { APPLY, JSON_PATCH, MERGE, STRATEGIC, TABLE, answered, describeOnBothServers, refused, type Send } from './sender.js';
 
 const E = '/api/v1/namespaces/default/endpoints';
 const S = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
 const ep = (name: string, rest: Record<string, unknown> = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, ...rest });
 const es = (name: string, rest: Record<string, unknown> = {}): string => JSON.stringify({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name }, ...rest });
-const MERGE = 'application/merge-patch+json';
-const STRATEGIC = 'application/strategic-merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const deprecated = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
 const labelRule = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const subdomainRule = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

@@ -12,17 +12,11 @@
 // is kube-apiserver 1.34.4's answer to the same request (the reference server runs the same test).
 import { expect } from 'chai';
 import { envelopeBytes, field, vfield } from '../../packages/apiserver/test/internal/protobufWriter.js';
-import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { APPLY, JSON_PATCH, MERGE, PROTOBUF, STRATEGIC, TABLE, answered, describeOnBothServers, refused, type Send } from './sender.js';
 
 const RC = '/api/v1/namespaces/default/replicationcontrollers';
 const PT = '/api/v1/namespaces/default/podtemplates';
 const CR = '/apis/apps/v1/namespaces/default/controllerrevisions';
-const MERGE = 'application/merge-patch+json';
-const STRATEGIC = 'application/strategic-merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const subdomainRule = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const nameRule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const containers = [{ name: 'c', image: 'nginx' }];

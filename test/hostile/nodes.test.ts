@@ -6,17 +6,12 @@
 // pkg/apis/core/validation, plugin/pkg/admission/nodetaint). Every expected message is kube-apiserver 1.34.4's
 // answer to the same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { APPLY, JSON_PATCH, MERGE, STRATEGIC, TABLE, answered, describeOnBothServers, refused, type Send } from './sender.js';
 
 const N = '/api/v1/nodes';
 const mk = (name: string, rest: Record<string, unknown> = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name }, ...rest });
 const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
 const emptyNodeInfo = { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: '', architecture: '' };
-const MERGE = 'application/merge-patch+json';
-const STRATEGIC = 'application/strategic-merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const nameRule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 interface Node {

@@ -7,15 +7,10 @@
 // pkg/registry/storage/storageclass, pkg/apis/core/validation, pkg/apis/storage/validation). Every expected
 // answer is kube-apiserver 1.34.4's to the same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { APPLY, JSON_PATCH, MERGE, STRATEGIC, TABLE, answered, describeOnBothServers, refused, type Send } from './sender.js';
 
 const PV = '/api/v1/persistentvolumes';
 const SC = '/apis/storage.k8s.io/v1/storageclasses';
-const MERGE = 'application/merge-patch+json';
-const STRATEGIC = 'application/strategic-merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const qualified = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 

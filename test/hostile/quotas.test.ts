@@ -14,13 +14,8 @@
 // test). Go walks the maps of these kinds in no fixed order, so each request here has at most one map entry
 // that draws an error (the order of several varies from run to run on the reference).
 import { expect } from 'chai';
-import { answered, createWidgets, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
+import { APPLY, JSON_PATCH, MERGE, STRATEGIC, TABLE, answered, createWidgets, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
 
-const MERGE = 'application/merge-patch+json';
-const STRATEGIC = 'application/strategic-merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const subdomainRule = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const nameRule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const existsOnly = "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity";

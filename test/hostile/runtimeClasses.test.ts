@@ -9,12 +9,10 @@
 // here has at most one error, and one warning, per such map.
 import { expect } from 'chai';
 import { envelopeBytes, field } from '../../packages/apiserver/test/internal/protobufWriter.js';
-import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+import { MERGE, PROTOBUF, answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
 
 const R = '/apis/node.k8s.io/v1/runtimeclasses';
 const Pods = '/api/v1/namespaces/default/pods';
-const MERGE = 'application/merge-patch+json';
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 type Json = Record<string, unknown>;
 const mk = (name: string, fields: Json = {}): string => JSON.stringify({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name }, ...fields });
 const pod = (name: string, spec: Json = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } });

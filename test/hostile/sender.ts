@@ -7,6 +7,14 @@ import { request as httpsRequest } from 'node:https';
 import { startApiServer, type ApiServerOptions } from '@kubekit/apiserver';
 import { startReferenceApiServer } from '@kubekit/envtest';
 
+
+/** The content types of patches, and the Accept of a Table and of protobuf, as the tests send them. */
+export const MERGE = 'application/merge-patch+json';
+export const STRATEGIC = 'application/strategic-merge-patch+json';
+export const JSON_PATCH = 'application/json-patch+json';
+export const APPLY = 'application/apply-patch+yaml';
+export const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** A server's answer: the HTTP status, the body text, and the `message` of a `Status` body. */
 export interface Answer {
   status: number;

@@ -8,14 +8,12 @@
 // pkg/registry/core/service/ipallocator). kubekit runs with the reference's service range (10.0.0.0/24, set by
 // packages/envtest). Every expected answer is kube-apiserver 1.34.4's to the same request.
 import { expect } from 'chai';
-import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { MERGE, TABLE, answered, describeOnBothServers, refused, type Send } from './sender.js';
 
 const G = '/apis/networking.k8s.io/v1';
 const CIDRS = `${G}/servicecidrs`;
 const IPS = `${G}/ipaddresses`;
 const SVC = '/api/v1/namespaces/default/services';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
-const MERGE = 'application/merge-patch+json';
 const subdomainRule = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const managedBy = { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' };
 

@@ -9,14 +9,12 @@
 // informers have seen it, so every new binding is waited for (at most 10 s) with a dry-run request it
 // refuses. Every expected message is kube-apiserver 1.34.4's answer to the same request.
 import { expect } from 'chai';
-import { answered, createWidgets, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
+import { MERGE, TABLE, answered, createWidgets, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
 
 const AR = '/apis/admissionregistration.k8s.io/v1';
 const VAP = `${AR}/validatingadmissionpolicies`;
 const VAPB = `${AR}/validatingadmissionpolicybindings`;
 const CM = '/api/v1/namespaces/default/configmaps';
-const MERGE = 'application/merge-patch+json';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 type Json = Record<string, unknown>;
 
 const policy = (name: string, spec: Json): string => JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec });
