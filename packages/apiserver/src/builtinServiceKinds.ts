@@ -93,7 +93,7 @@ const serviceAccount: BuiltinSpec = {
 const accessModeShort: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
 
 /** `GetPersistentVolumeClaimClass`: the beta annotation, else `spec.storageClassName`, else `''`. */
-function storageClassOf(o: KubeObject): string {
+export function storageClassOf(o: KubeObject): string {
   const annotated = o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];
   if (typeof annotated === 'string') return annotated;
   const name = valueAt(o, 'spec', 'storageClassName');

@@ -153,7 +153,7 @@ export function validateClaim(o: KubeObject): FieldError[] {
 }
 
 /** A quantity's value (zero when absent or unreadable), for comparisons. */
-function quantityAt(o: unknown, ...path: string[]): QuantityDecimal {
+export function quantityAt(o: unknown, ...path: string[]): QuantityDecimal {
   return quantityDecimal(valueAt(o, ...path)) ?? { negative: false, digits: '', exponent: 0 };
 }
 

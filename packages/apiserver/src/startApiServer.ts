@@ -30,6 +30,7 @@ import { limitRangeResourceTypes } from './limitRangeKinds.js';
 import { LimitRanger } from './limitRanger.js';
 import { DefaultTolerationSecondsAdmission, PodPriorityAdmission } from './podAdmission.js';
 import { RuntimeClassAdmission } from './runtimeClassAdmission.js';
+import { ClaimResizeAdmission } from './claimResizeAdmission.js';
 import { runtimeClassResourceTypes } from './runtimeClassKinds.js';
 import { QuotaAdmission } from './quotaAdmission.js';
 import { resourceQuotaResourceTypes } from './resourceQuotaKinds.js';
@@ -244,8 +245,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   ctx.admission = new Admission({
     store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, policies, logger,
     // The in-tree plugins that read stored objects (the others are the kinds' own strategies).
-    // In the apiserver's order of plugins: LimitRanger, Priority, DefaultTolerationSeconds, RuntimeClass.
-    plugins: [new LimitRanger(store), new PodPriorityAdmission(classes), new DefaultTolerationSecondsAdmission(), new RuntimeClassAdmission(store)],
+    // In the apiserver's order of plugins: LimitRanger, Priority, DefaultTolerationSeconds,
+    // PersistentVolumeClaimResize, RuntimeClass.
+    plugins: [new LimitRanger(store), new PodPriorityAdmission(classes), new DefaultTolerationSecondsAdmission(), new ClaimResizeAdmission(store), new RuntimeClassAdmission(store)],
     finalPlugins: [new QuotaAdmission({ store, quotaType, clock, managedFields: limits.managedFields })],
   });
 
