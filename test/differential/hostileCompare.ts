@@ -27,9 +27,20 @@ export async function hostileTranscript(backend: Backend, c: HostileCase): Promi
   } catch (err) {
     s.steps.push({ label: 'case failed', error: String((err as Error).message).replace(/^(kubekit|reference): /, '') });
   } finally {
+    await releaseServices(s, c.ns).catch(() => undefined);
     s.close();
   }
   return normalizeSteps(s.steps);
+}
+
+/**
+ * Deletes the Services of a played case, unrecorded: its namespace is never removed on the reference (which
+ * runs no namespace controller), and each Service holds one of the reference's 254 cluster IPs, so a
+ * campaign found the range full after about 250 cases (seed 20261129) and every later setup failed.
+ */
+async function releaseServices(s: Session, ns: string): Promise<void> {
+  const list = (await s.raw('GET', `/api/v1/namespaces/${ns}/services`)).body as { items?: { metadata: { name: string } }[] } | undefined;
+  for (const item of list?.items ?? []) await s.raw('DELETE', `/api/v1/namespaces/${ns}/services/${encodeURIComponent(item.metadata.name)}`);
 }
 
 /** The class of a step label: the request's kind, or `state`/`canary`. */
