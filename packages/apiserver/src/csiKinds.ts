@@ -28,7 +28,7 @@ import { isSet, list, obj } from './internal/podFields.js';
 import { amountSign, amountText, parseAmount } from './internal/resourceList.js';
 import { isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
 import { nonnegative } from './jobValidation.js';
-import { validateObjectMeta, validateObjectMetaUpdate, validateStrategyObjectMetaUpdate } from './objectMeta.js';
+import { resetObjectMetaForStatus, validateObjectMeta, validateObjectMetaUpdate, validateStrategyObjectMetaUpdate } from './objectMeta.js';
 import { validatePersistentVolumeSpec } from './persistentVolumeKinds.js';
 import { validateCSIDriverName } from './podVolumes.js';
 import { deprecatedNodeLabels } from './podWarnings.js';
@@ -263,10 +263,7 @@ const volumeAttachment: BuiltinSpec = {
   // ResetObjectMetaForStatus, the old spec; an error code only where the old status had one (never, with the gate off).
   prepareForStatusUpdate: (o, old) => {
     o.spec = old.spec;
-    for (const k of ['deletionTimestamp', 'generation', 'labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
-      if (old.metadata[k] === undefined) delete o.metadata[k];
-      else (o.metadata as Record<string, unknown>)[k] = old.metadata[k];
-    }
+    resetObjectMetaForStatus(o.metadata, old.metadata);
     const [status, before] = [obj(o.status), obj(old.status)];
     for (const k of ['attachError', 'detachError']) {
       if (isObject(status[k]) && !(isObject(before[k]) && isSet(before[k].errorCode))) delete status[k].errorCode;

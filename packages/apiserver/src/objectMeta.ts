@@ -229,6 +229,17 @@ export function keepSystemFieldsOnUpdate(meta: ObjectMeta, old: ObjectMeta): voi
   delete meta.selfLink;
 }
 
+/**
+ * `ResetObjectMetaForStatus`: a `/status` write keeps the old object's deletionTimestamp, generation,
+ * labels, annotations, finalizers and ownerReferences (for the status strategies that call it).
+ */
+export function resetObjectMetaForStatus(meta: ObjectMeta, old: ObjectMeta): void {
+  for (const k of ['deletionTimestamp', 'generation', 'labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
+    if (old[k] === undefined) delete meta[k];
+    else (meta as Record<string, unknown>)[k] = old[k];
+  }
+}
+
 /** `IsValidPathSegmentName` (or, for a prefix, `IsValidPathSegmentPrefix`). */
 export function pathSegmentErrors(name: string, prefix: boolean): string[] {
   const errs = !prefix && (name === '.' || name === '..') ? [`may not be '${name}'`] : [];

@@ -20,7 +20,7 @@ import {
 } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { validateMetaConditions } from './policyKinds.js';
-import { pathSegmentErrors } from './objectMeta.js';
+import { pathSegmentErrors, resetObjectMetaForStatus } from './objectMeta.js';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
@@ -382,11 +382,7 @@ function validateStatusUpdate(o: KubeObject, _old: KubeObject, meta: FieldError[
 /** `ResetObjectMetaForStatus` and the status strategy: a `/status` write changes the status only. */
 function prepareForStatusUpdate(o: KubeObject, old: KubeObject): void {
   o.spec = old.spec;
-  const meta = o.metadata;
-  for (const k of ['deletionTimestamp', 'generation', 'labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
-    if (old.metadata[k] === undefined) delete meta[k];
-    else (meta as Record<string, unknown>)[k] = old.metadata[k];
-  }
+  resetObjectMetaForStatus(o.metadata, old.metadata);
 }
 
 /** `LabelSelector.String()` of the generated protobuf code (the Table's `ParamRef` of a selector). */
