@@ -34,11 +34,6 @@ export function schemeKind(apiVersion: string, kind: string): SchemeKind | undef
   return undefined;
 }
 
-/** Whether the scheme knows the group version at all. */
-export function schemeHasGroupVersion(apiVersion: string): boolean {
-  return Object.hasOwn(fixture().groupVersions, apiVersion);
-}
-
 /**
  * Why the codec cannot decode a body of `apiVersion` and `kind` into the internal type `internal`
  * (`core.ConfigMap`): the kind is not registered (`no kind "X" is registered for version "v"`), or no
