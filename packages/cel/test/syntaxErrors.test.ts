@@ -24,7 +24,16 @@ const vectors = JSON.parse(readFileSync(new URL('./fixtures/syntax-errors.json',
  * Vectors kubekit does not answer as the apiserver, and why. Each still differs (the table checks),
  * so an entry goes when its cause is fixed.
  */
-const knownDifferences = new Map<string, string>();
+const knownDifferences = new Map<string, string>([
+  [
+    'has((',
+    // kubekit's grammar (written from the CEL definition, not cel-go's) recovers from the missing operand
+    // of `(` with a tree whose rule contexts differ from cel-go's, so the argument of has() is made at no
+    // location (reported at 1:0) where cel-go places it at the end of input (1:6). The syntax error itself
+    // is the same; only where the macro's second error points differs.
+    'the has() error after an unclosed nested parenthesis is placed at 1:0, cel-go places it at the end of input',
+  ],
+]);
 
 /** What kubekit reports when it parses `expression`: the issues' text, '' when it parses. */
 function parseErrors(expression: string): string {
@@ -126,5 +135,21 @@ describe('syntax errors', () => {
     expect(compile('! !true && !\n!true').evaluate(null).value).to.equal(true);
     expect(compile('[1, 2].all(trueValue, trueValue > 0)').evaluate(null).value).to.equal(true);
     expect(compile('1 + 2 // three').evaluate(null).value).to.equal(3n);
+    // An empty argument list with whitespace or a comment inside (helper 62's random inputs found it).
+    expect(compile("'abc'.size( ) == 3").evaluate(null).value).to.equal(true);
+    expect(compile('[1].size(\t// none\n) + size( [2] )').evaluate(null).value).to.equal(2n);
+    expect(() => compile('[1].sizes( )')).to.throw(CelError, "ERROR: <input>:1:10: undeclared reference to 'sizes' (in container '')");
+    expect(() => compile('now( )')).to.throw(CelError, "ERROR: <input>:1:4: undeclared reference to 'now' (in container '')");
+  });
+
+  it('places a macro\'s error about an argument made at no location at 1:0, with a caret at the start of the first line, as cel-go does', () => {
+    expect(parseErrors('has(.')).to.equal([
+      'ERROR: <input>:1:0: invalid argument to has() macro',
+      ' | has(.',
+      ' | ^',
+      "ERROR: <input>:1:6: Syntax error: no viable alternative at input '.'",
+      ' | has(.',
+      ' | .....^',
+    ].join('\n'));
   });
 });

@@ -18,8 +18,8 @@
 //
 // The corpus is corpus.json in this directory (a list of {"source", "expression"}) followed by
 // expressions this command makes from the realistic rules in rules.json (every prefix at each token
-// boundary, each punctuation character left out, a stray character put in) and a few generated
-// extremes (deep nesting, long inputs, many errors).
+// boundary, each punctuation character left out, a stray character put in), a few generated
+// extremes (deep nesting, long inputs, many errors) and 2,500 random strings of tokens.
 //
 // Usage (from this directory): go run . > ../../test/fixtures/syntax-errors.json
 package main
@@ -58,6 +58,7 @@ func main() {
 	cases = append(cases, prefixes(rules)...)
 	cases = append(cases, edits(rules)...)
 	cases = append(cases, extremes()...)
+	cases = append(cases, randomTokens(2500)...)
 
 	seen := map[string]bool{}
 	answers := []Answer{}
@@ -161,6 +162,50 @@ func extremes() []Case {
 	out = append(out, Case{Source: "100,000 code points", Expression: strings.Repeat("1", 100_000)})
 	out = append(out, Case{Source: "100,001 code points", Expression: strings.Repeat("1", 100_001)})
 	out = append(out, Case{Source: "long list of errors", Expression: strings.Repeat("a b ", 60)})
+	return out
+}
+
+// tokens are the pieces randomTokens strings together: names, reserved words, literals of every kind
+// (out of range, escaped, raw, triple-quoted, unterminated), operators, optional syntax, comments,
+// stray characters, and the openings of calls and macros.
+var tokens = []string{
+	"a", "b", "x", "f", "m", "x.y", "a.b", "Msg", "pkg.Msg", "has", "in", "if", "let", "true", "false", "null",
+	"0", "1", "-1", "1u", "1.5", ".5", "1e999", "0x1F", "-0x1", "9223372036854775808", "18446744073709551616u",
+	`"s"`, `"\u00e9"`, `b"b"`, `B"\xff"`, `r"\"`, "r'x", `'''x'''`, `"""t`, "`a-b`", "`q`",
+	".", ".?", "?", ":", ",", "(", ")", "[", "[?", "]", "{", "{?", "}",
+	"+", "-", "- -", "*", "/", "%", "!", "!!", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "=",
+	"//c\n", "\n", "\t", "#", "$", "é",
+	"Msg{", "a.b{", ".a", "f(", "f( )", "a.m(", "a[", "has(", "a.all(", ".exists(", ".map(", "x,",
+	".optMap(", ".sortBy(", "existsOne(", ".transformList(",
+}
+
+// randomTokens makes n distinct strings of 1 to 12 tokens, joined with spaces or with nothing, from a
+// fixed seed (the same corpus on every run): combinations no one would write, where a parser's error
+// recovery shows.
+func randomTokens(n int) []Case {
+	state := uint32(20261128)
+	next := func(k int) int {
+		state = state*1664525 + 1013904223
+		return int((state >> 8) % uint32(k))
+	}
+	seen := map[string]bool{}
+	var out []Case
+	for len(out) < n {
+		parts := make([]string, 1+next(12))
+		for i := range parts {
+			parts[i] = tokens[next(len(tokens))]
+		}
+		sep := " "
+		if next(2) == 0 {
+			sep = ""
+		}
+		e := strings.Join(parts, sep)
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		out = append(out, Case{Source: "random tokens", Expression: e})
+	}
 	return out
 }
 

@@ -71,7 +71,8 @@ const maxRecursionDepth = 2000;
  * Rewrites a source cel-go accepts into one of the same length @bufbuild/cel accepts, and returns what
  * the converter needs to undo the rewriting: the `?` of `.?` and `[?` become spaces (the offsets of the
  * `.` and `[` mark the resulting nodes optional), comments become spaces, runs of unary operators are
- * written as cel-go reads them (see unaryRun), and names that begin with `true` or `false` get a capital.
+ * written as cel-go reads them (see unaryRun), names that begin with `true` or `false` get a capital, and
+ * an empty argument list with whitespace inside (`f( )`) is written `f()` followed by that many spaces.
  * String literals are skipped.
  */
 function stripOptionalSyntax(src: string): {
@@ -140,6 +141,16 @@ function stripOptionalSyntax(src: string): {
         else indexes.add(i);
       }
     } else if (c === '(') {
+      const close = emptyParensEnd(src, i);
+      if (close > i + 1) {
+        // `f( )`: an empty argument list with whitespace or a comment inside, which @bufbuild/cel
+        // refuses; written `f()` followed by spaces (the `(`, where the call's node is, stays).
+        out[i + 1] = ')';
+        for (let k = i + 2; k <= close; k++) out[k] = ' ';
+        i = close + 1;
+        prev = ')';
+        continue;
+      }
       stack.push({ open: i, literal: false, index: 0 });
     } else if (c === ']' || c === '}' || c === ')') {
       stack.pop();
@@ -192,6 +203,20 @@ function unaryRun(src: string, out: string[], i: number, negations: Set<number>)
     if (uint) negations.add(i);
   }
   return j;
+}
+
+/**
+ * The offset of the `)` that closes the `(` at `open` when only whitespace and comments stand between
+ * them, -1 otherwise.
+ */
+function emptyParensEnd(src: string, open: number): number {
+  let k = open + 1;
+  while (k < src.length) {
+    if (/\s/.test(src[k])) k++;
+    else if (src.startsWith('//', k)) while (k < src.length && src[k] !== '\n') k++;
+    else return src[k] === ')' ? k : -1;
+  }
+  return -1;
 }
 
 /** The first offset from `i` that is not whitespace (the parser may place a node at the whitespace before it). */

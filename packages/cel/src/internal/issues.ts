@@ -8,7 +8,10 @@ const maxErrorsToReport = 100;
 const maxSnippetLength = 16384;
 
 interface Issue {
-  /** A UTF-16 offset into the source, or `'none'` for cel-go's `NoLocation` (printed `-1:0`, no snippet). */
+  /**
+   * A UTF-16 offset into the source (-1: column -1 of line 1, printed `1:0`), or `'none'` for cel-go's
+   * `NoLocation` (printed `-1:0`, no snippet).
+   */
   offset: number | 'none';
   message: string;
 }
@@ -16,6 +19,8 @@ interface Issue {
 /** The line (1-based) and column (0-based, in code points) of a UTF-16 offset. */
 function location(source: string, offset: number | 'none'): { line: number; column: number } {
   if (offset === 'none') return { line: -1, column: -1 };
+  // Offset -1 (an expression cel-go made at no location) is column -1 of line 1.
+  if (offset < 0) return { line: 1, column: -1 };
   // cel-go places an error in an empty source at column -1 of line 1, which has no snippet.
   if (source.length === 0) return { line: 1, column: -1 };
   let line = 1;

@@ -22,7 +22,7 @@ import { CelLexer } from './gen/celLexer.js';
 import { CelParser } from './gen/celParser.js';
 import { visitErrors } from './syntaxVisitor.js';
 
-/** Where an error is: a UTF-16 offset into the source, or nowhere (cel-go's `NoLocation`, printed `-1:0`). */
+/** Where an error is: a UTF-16 offset into the source (-1: column -1 of line 1, see VisitLocation), or nowhere (cel-go's `NoLocation`, printed `-1:0`). */
 export type IssueOffset = number | 'none';
 
 /** One error as cel-go reports it, before its display (`ERROR: <input>:L:C: message` and a snippet). */
@@ -222,7 +222,7 @@ export function celSyntaxErrors(source: string): SyntaxIssue[] {
     const issues = listener.issues;
     // cel-go visits the tree, recovered errors and all, and reports what its visitor finds after them.
     visitErrors(tree, issues.length, (at, message) => {
-      issues.push({ offset: at === 'none' ? 'none' : listener.offset(at.line, at.column), message });
+      issues.push({ offset: at === 'none' ? 'none' : at === 'offset -1' ? -1 : listener.offset(at.line, at.column), message });
     });
     return issues;
   } catch (err) {

@@ -38,8 +38,13 @@ import {
 import type { ExprListContext, FieldInitsContext, FieldNameContext, ListItemsContext, MapEntriesContext } from './gen/celParser.js';
 import { parsesWithin, unescapeError } from './literalChecks.js';
 
-/** Where an error is: a place in the source (ANTLR's line, and column in code points), or none. */
-export type VisitLocation = { line: number; column: number } | 'none';
+/**
+ * Where an error is: a place in the source (ANTLR's line, and column in code points), none (cel-go's
+ * `NoLocation`, printed `-1:0`), or `'offset -1'`: the place of an expression cel-go made at no location,
+ * whose offset is -1, which cel-go's `GetLocationByOffset` turns into column -1 of line 1 (printed `1:0`,
+ * with a caret at the start of the first line).
+ */
+export type VisitLocation = { line: number; column: number } | 'none' | 'offset -1';
 
 /** What a macro needs of an expression: its kind, an identifier's name, and where it is. */
 interface Shape {
@@ -299,7 +304,8 @@ export function visitErrors(tree: CelSourceContext, reported: number, report: (a
     const macro = macroOf(fn, target, args);
     if (macro === undefined) return { kind: 'call', at };
     const err = macro.check();
-    if (err !== undefined) return error(err.at, err.message);
+    // The expander places its error at the argument's offset; an argument made at no location has -1.
+    if (err !== undefined) return error(err.at === 'none' ? 'offset -1' : err.at, err.message);
     return { kind: macro.expandsTo, at };
   };
 
