@@ -294,5 +294,6 @@ async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Pro
     table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')),
     metadataOnly: format === 'partialObjectMetadata' ? `meta.k8s.io/${responseMetaVersion(r.res)}` : undefined,
     protobuf: responseIsProtobuf(r.res),
+    listsOnly: format === 'partialObjectMetadataList',
   });
 }

@@ -36,6 +36,8 @@ export interface WatchFormat {
   metadataOnly?: string;
   /** Whether the stream is protobuf (`application/vnd.kubernetes.protobuf;stream=watch`). */
   protobuf?: boolean;
+  /** Whether each object was asked for as a PartialObjectMetadataList (see the Watcher's `listsOnly`). */
+  listsOnly?: boolean;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     encode,
     bookmarkAs: metadataOnly === undefined ? undefined : { kind: 'PartialObjectMetadata', apiVersion: metadataOnly },
     protobuf: format.protobuf === true,
+    listsOnly: format.listsOnly === true,
     bookmarks: opts.allowWatchBookmarks,
     bookmarkIntervalMs: limits.bookmarkIntervalMs,
     timeoutMs,

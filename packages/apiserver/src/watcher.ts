@@ -31,6 +31,12 @@ export interface WatcherOptions {
   encode: (object: KubeObject) => string;
   /** The kind and apiVersion of bookmark objects when not the watched kind's (PartialObjectMetadata, which has no creationTimestamp then). */
   bookmarkAs?: { kind: string; apiVersion: string };
+  /**
+   * Whether the client asked for each object as a list (PartialObjectMetadataList), which no event's
+   * object is: the apiserver's watch encoder fails to convert the first object or bookmark, and the
+   * stream ends without a byte of it (an ERROR event's Status still passes). @defaultValue false
+   */
+  listsOnly?: boolean;
   /** Whether events are written as protobuf frames (each encoded from the event's JSON) rather than JSON lines. @defaultValue false */
   protobuf?: boolean;
   /** Whether to send periodic bookmarks. */
@@ -201,6 +207,10 @@ export class Watcher {
 
   private write(type: string, objectJSON: string): void {
     if (this.stopped) return;
+    if (this.options.listsOnly === true && type !== 'ERROR') {
+      this.stop('server');
+      return;
+    }
     const frame = this.options.protobuf === true ? encodeProtobufWatchEvent(type, parseJSON(objectJSON) as Record<string, unknown>) : undefined;
     if (frame !== undefined) this.res.write(frame);
     else this.res.write(`{"type":"${type}","object":${objectJSON}}\n`);
