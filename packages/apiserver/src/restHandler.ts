@@ -23,7 +23,7 @@ import { serveWatch } from './watchHandler.js';
 import { currentObject, respondObject, type RestRequest } from './restRequest.js';
 import { deleteCollection, deleteObject } from './deleteHandler.js';
 import { handleWrite } from './writeHandler.js';
-import { readScale } from './scaleSubresource.js';
+import { readScale, scaleAnswerShape } from './scaleSubresource.js';
 
 const notFoundMessage = 'the server could not find the requested resource';
 
@@ -214,7 +214,7 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
   }
   const view = await currentObject(ctx, r.type, namespace, r.info.name);
   if (r.info.subresource === 'scale') {
-    sendJSON(r.res, 200, readScale(r.type, view));
+    respondObject(ctx, r, 200, readScale(r.type, view), scaleAnswerShape(r.type));
     return;
   }
   respondObject(ctx, r, 200, view);

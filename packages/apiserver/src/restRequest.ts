@@ -10,7 +10,7 @@ import type { RequestInfo } from './router.js';
 import type { ServerContext } from './serverContext.js';
 import type { UserInfo } from './rbacAuthorizer.js';
 import { storeKey } from './storage/objectStore.js';
-import { buildTable, parseIncludeObject } from './table.js';
+import { buildTable, parseIncludeObject, type IncludeObject, type Table } from './table.js';
 
 /** One resource request. */
 export interface RestRequest {
@@ -31,19 +31,32 @@ export async function currentObject(ctx: ServerContext, type: ResourceType, name
 }
 
 /**
+ * How an answer that is not one of the kind's objects (a subresource's: the Scale) is shown: its Table and
+ * the Go type `transformResponseObject` names in its 406.
+ */
+export interface AnswerShape {
+  table(object: KubeObject, include: IncludeObject, now: number): Table;
+  goType: string;
+}
+
+/**
  * Writes one object in the negotiated format (the object, a one-row Table, or its metadata). Asking an
  * object for a PartialObjectMetadataList is the apiserver's 406 (`transformResponseObject`), after the
- * request has done its work, as there.
+ * request has done its work, as there. `shape`: how an object of another kind than the resource's (a
+ * Scale) is shown.
  */
-export function respondObject(ctx: ServerContext, r: RestRequest, code: number, view: KubeObject): void {
+export function respondObject(ctx: ServerContext, r: RestRequest, code: number, view: KubeObject, shape?: AnswerShape): void {
   const f = responseFormat(r.res);
   const metaVersion = `meta.k8s.io/${responseMetaVersion(r.res)}`;
   if (f === 'table') {
-    const table = buildTable(r.type, [view], { resourceVersion: view.metadata.resourceVersion, includeObject: parseIncludeObject(r.query.get('includeObject')), now: ctx.clock.now() });
+    const include = parseIncludeObject(r.query.get('includeObject'));
+    const now = ctx.clock.now();
+    const table = shape !== undefined ? shape.table(view, include, now) : buildTable(r.type, [view], { resourceVersion: view.metadata.resourceVersion, includeObject: include, now });
     sendJSON(r.res, code, { ...table, apiVersion: metaVersion });
   } else if (f === 'partialObjectMetadata') {
     sendJSON(r.res, code, { kind: 'PartialObjectMetadata', apiVersion: metaVersion, metadata: view.metadata });
   } else if (f === 'partialObjectMetadataList') {
+    if (shape !== undefined) throw new KubeError('NotAcceptable', `you requested PartialObjectMetadataList, but the requested object is not a list (${shape.goType})`);
     throw notAcceptableConversion(r.type, 'PartialObjectMetadataList', false);
   } else {
     sendJSON(r.res, code, view);

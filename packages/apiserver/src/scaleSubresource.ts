@@ -23,7 +23,9 @@ import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { AppliedConfiguration, applyManagedFields, updateManagedFields, type FieldManagerContext } from './managedFields/fieldManager.js';
 import { parentEntriesOf, scaleEntriesOf, type ReplicasPathMappings } from './managedFields/scaleHandler.js';
 import { typeFromStructuralSchema, type TypeNode } from './managedFields/schema.js';
-import type { ResourceType, WriteContext } from './resourceType.js';
+import type { ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
+import type { AnswerShape } from './restRequest.js';
+import { ageCell, ageColumn, builtinAgeColumn, nameColumn, rowObject } from './table.js';
 
 const scaleGVK = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 
@@ -43,6 +45,43 @@ export function scaleOf(type: ResourceType, obj: KubeObject): KubeObject {
     // ScaleSpec.Replicas is `omitempty`: a Scale of 0 replicas is written without them.
     spec: typeof spec === 'number' && spec !== 0 ? { replicas: spec } : {},
     status: { replicas: typeof status === 'number' ? status : 0, ...(typeof selector === 'string' ? { selector } : {}) },
+  };
+}
+
+/** The Desired and Available columns of a built-in kind's Scale (the printers' `scaleColumnDefinitions`, autoscaling/v1's field docs). */
+const builtinScaleColumns: TableColumnDefinition[] = [
+  { ...nameColumn, format: '' },
+  { name: 'Desired', type: 'integer', format: '', description: 'replicas is the desired number of instances for the scaled object.', priority: 0 },
+  { name: 'Available', type: 'integer', format: '', description: 'replicas is the actual number of observed instances of the scaled object.', priority: 0 },
+  builtinAgeColumn,
+];
+
+/** A custom resource's Scale columns (apiextensions' scale table convertor). */
+const customResourceScaleColumns: TableColumnDefinition[] = [
+  nameColumn,
+  { name: 'Desired', type: 'integer', format: '', description: 'Number of desired replicas', priority: 0 },
+  { name: 'Available', type: 'integer', format: '', description: 'Number of actual replicas', priority: 0 },
+  ageColumn,
+];
+
+/**
+ * How a Scale is answered as a Table (`kubectl get --subresource=scale`): Name, Desired, Available, Age,
+ * one row; and the Go type a 406 names (`*autoscaling.Scale`, a custom resource's `*v1.Scale`).
+ */
+export function scaleAnswerShape(type: ResourceType): AnswerShape {
+  const custom = type.customResource === true;
+  return {
+    goType: custom ? '*v1.Scale' : '*autoscaling.Scale',
+    table: (scale, include, now) => {
+      const spec = (scale as { spec?: { replicas?: number } }).spec?.replicas ?? 0;
+      const status = (scale as { status?: { replicas?: number } }).status?.replicas ?? 0;
+      return {
+        kind: 'Table', apiVersion: 'meta.k8s.io/v1',
+        metadata: scale.metadata.resourceVersion === undefined ? {} : { resourceVersion: scale.metadata.resourceVersion },
+        columnDefinitions: custom ? customResourceScaleColumns : builtinScaleColumns,
+        rows: [{ cells: [scale.metadata.name, spec, status, ageCell(scale, now)], object: rowObject(scale, include) }],
+      };
+    },
   };
 }
 

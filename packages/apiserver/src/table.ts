@@ -43,12 +43,12 @@ export function parseIncludeObject(value: string | null): IncludeObject {
   throw KubeError.badRequest(`unable to parse the query parameter "includeObject": unsupported value "${value}"`);
 }
 
-/** The row object of one object, per `includeObject`. */
-function rowObject(type: ResourceType, obj: KubeObject, include: IncludeObject): unknown {
+/** The row object of one object, per `includeObject`; `metadata`: what its PartialObjectMetadata holds. */
+export function rowObject(obj: KubeObject, include: IncludeObject, metadata: KubeObject['metadata'] = obj.metadata): unknown {
   // The apiserver sends `object: null` (an empty RawExtension) for None.
   if (include === 'None') return null;
   if (include === 'Object') return obj;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: type.tableRowMetadata?.(obj) ?? obj.metadata };
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata };
 }
 
 /** Builds the Table of objects of one resource type. */
@@ -71,7 +71,7 @@ export function buildTable(type: ResourceType, objects: readonly KubeObject[], o
     columnDefinitions: type.tableColumns(),
     rows: objects.map((o) => {
       const row: { cells: unknown[]; object?: unknown } = { cells: type.tableCells(o, options.now) };
-      row.object = rowObject(type, o, include);
+      row.object = rowObject(o, include, type.tableRowMetadata?.(o) ?? o.metadata);
       return row;
     }),
   };

@@ -30,7 +30,7 @@ import { fieldManagerContext, managerOf } from './managedFields/requestContext.j
 import { respondObject, type RestRequest } from './restRequest.js';
 import { encodeAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
-import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
+import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleAnswerShape, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
 import { storedResourceOf, type ResourceType, type WriteContext } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
@@ -997,7 +997,7 @@ function checkResourceVersion(type: ResourceType, name: string, rv: unknown): vo
 }
 
 function respond(ctx: ServerContext, r: RestRequest, view: KubeObject): void {
-  if (r.info.subresource === 'scale') sendJSON(r.res, 200, scaleOf(r.type, view));
+  if (r.info.subresource === 'scale') respondObject(ctx, r, 200, scaleOf(r.type, view), scaleAnswerShape(r.type));
   else respondObject(ctx, r, 200, view);
 }
 
