@@ -159,6 +159,13 @@ export const allowedHostileDifferences: AllowedHostileDifference[] = [
       && sortedWarnings(d.kubekit) === sortedWarnings(d.reference),
   },
   {
+    name: 'list at a resourceVersion older than the reference\'s compaction',
+    reason: 'the hostile continue token and `resourceVersion=1&resourceVersionMatch=Exact` name resourceVersion 1, older than the custom resource\'s watch cache, so the reference reads that list from etcd, which its apiserver compacts every 5 minutes to the revision of the tick before (storage/etcd3/compact.go): past 10 minutes of a campaign both are the 410 Expired; kubekit keeps its history by count (10,000 changes, not time) and still serves them. Within the first 10 minutes both servers answer alike.',
+    matches: (d) => d.reference?.status === 410 && d.kubekit?.status === 200 && (
+      (/^query: (?:.*&)?continue=eyJ/.test(d.label) && (bodyOf(d.reference)?.message ?? '').startsWith('The provided continue parameter is too old to display a consistent list result.'))
+      || (/^query: (?:.*&)?resourceVersion=1&resourceVersionMatch=Exact/.test(d.label) && bodyOf(d.reference)?.message === 'The resourceVersion for the provided list is too old.')),
+  },
+  {
     name: 'reference handler panics',
     reason: 'kube-apiserver 1.34.4\'s handler panics and the connection is dropped (net/http recovers it) on a POST of a custom resource with Content-Type application/vnd.kubernetes.protobuf, which custom resources do not support, and on a JSON patch whose `test` operation has no `value` for a missing member, or whose `replace` of the whole document ("") has none (evanphx/json-patch v4 dereferences the absent value), or whose operation reaches under a member an earlier operation set to null (it dereferences the null container); kubekit answers 415 listing the media types, tests the missing member against null, leaves the document as it is (as for a replace of "" with null), and answers a path under null as any other missing path (the apiserver\'s generic 422 for a failed JSON patch).',
     // kubekit's answer: a 4xx, or (a `test` of a missing member against null, which passes) a 2xx; never a 5xx.

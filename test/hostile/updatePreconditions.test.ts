@@ -3,7 +3,8 @@
 // before the update itself (kube-apiserver 1.34.4, hostile differential seeds 20270404 to 20270413). This is
 // what keeps a controller from overwriting an object that was deleted and re-created under its name with
 // the old one's data. A dry run's storage checks it itself, with the key before etcd's prefix. Also here:
-// a custom resource's strict decoding error names the kind the body says it is (seed 20270406), and the
+// a custom resource's strict decoding error names the kind the body says it is (seed 20270406; through
+// /status too, seed 20261202), and the
 // Scale of a dry run and of 0 replicas (seeds 20270402 to 20270405).
 import { expect } from 'chai';
 import { createWidgets, describeOnBothServers, type Answer, type Send } from './sender.js';
@@ -55,6 +56,9 @@ async function run(s: Send): Promise<void> {
   // A custom resource body of another kind with a strict decoding error: the error names the body's kind.
   const strict = await s('PUT', `${W}/u1?fieldValidation=Strict`, `{"apiVersion":"${G}/v1","kind":"Gadget","metadata":{"name":"u1","name":"u2"},"spec":{"a":"x"}}`);
   expect([strict.status, strict.message]).to.deep.equal([400, 'Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: duplicate field "metadata.name"']);
+  // Through /status too (seed 20261202, case 986).
+  const strictStatus = await s('PUT', `${W}/u1/status?fieldValidation=Strict`, `{"apiVersion":"${G}/v1","kind":"Gadget","metadata":{"name":"u1","name":"u2"},"status":{"replicas":1}}`);
+  expect([strictStatus.status, strictStatus.message]).to.deep.equal([400, 'Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: duplicate field "metadata.name"']);
 
   // Scale: another namespace in the body is the handler's 400 before validation; a dry run answers the
   // Scale; a Scale of 0 replicas is written without them (omitempty).

@@ -54,10 +54,11 @@ function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions)
 /**
  * A custom resource's strict decoding errors name the kind and version the body says it is, twice: the
  * decoder filled the unstructured object before it reported them, and the typer reads its kind from there
- * (handlers/rest.go transformDecodeError; kube-apiserver 1.34.4, hostile seed 20270406).
+ * (handlers/rest.go transformDecodeError; kube-apiserver 1.34.4, hostile seed 20270406), through /status too
+ * (the Scale of /scale is decoded otherwise).
  */
 function nameBodyKind(r: RestRequest, wctx: WriteContext, body: unknown): void {
-  if (r.type.customResource !== true || r.info.subresource !== '' || wctx.strictError === undefined || !isObject(body)) return;
+  if (r.type.customResource !== true || (r.info.subresource !== '' && r.info.subresource !== 'status') || wctx.strictError === undefined || !isObject(body)) return;
   const kind = typeof body.kind === 'string' && body.kind !== '' ? body.kind : r.type.names.kind;
   const apiVersion = typeof body.apiVersion === 'string' ? body.apiVersion : '';
   const version = apiVersion === '' ? r.type.names.version : apiVersion.slice(apiVersion.indexOf('/') + 1);
