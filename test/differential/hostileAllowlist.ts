@@ -69,7 +69,9 @@ function samePatchQuote(d: HostileDifference): boolean {
       // Bytes that are not UTF-8: Go keeps them, and %q prints each as \xNN; kubekit read the body as UTF-8,
       // each such byte a U+FFFD, which it prints as it is.
       const quoted = x[1].replace(/\\x[0-9a-f]{2}/g, '\\ufffd');
-      const obj = JSON.parse(JSON.parse(`"${quoted}"`) as string) as { metadata?: Record<string, unknown> };
+      // A node port in the quoted text is masked as a bare `<node port>` (maskAllocations), which is no JSON value.
+      const text = (JSON.parse(`"${quoted}"`) as string).replace(/<node port>/g, '"<node port>"');
+      const obj = JSON.parse(text) as { metadata?: Record<string, unknown> };
       if (obj.metadata !== undefined) delete obj.metadata.managedFields;
       return [obj, x[2]];
     } catch {
