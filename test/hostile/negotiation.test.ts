@@ -71,8 +71,16 @@ describeOnBothServers('content negotiation of responses', async (s) => {
   expect(bySpecific.kind).to.equal('Table');
 
   // The meta.k8s.io version asked for is the one answered.
-  const beta = answered<{ kind: string; apiVersion: string }>(await s('GET', C, undefined, undefined, 'application/json;as=Table;v=v1beta1;g=meta.k8s.io'));
-  expect([beta.kind, beta.apiVersion]).to.deep.equal(['Table', 'meta.k8s.io/v1beta1']);
+  // A v1beta1 Table's rows carry v1beta1 PartialObjectMetadata: a list's, one object's, a write's, a watch's.
+  type BetaTable = { kind: string; apiVersion: string; rows: { object: { kind: string; apiVersion: string } }[] };
+  const betaTable = 'application/json;as=Table;v=v1beta1;g=meta.k8s.io';
+  const shape = (t: BetaTable): unknown => [t.kind, t.apiVersion, t.rows.map((row) => [row.object.kind, row.object.apiVersion])[0]];
+  const betaShape = ['Table', 'meta.k8s.io/v1beta1', ['PartialObjectMetadata', 'meta.k8s.io/v1beta1']];
+  expect(shape(answered<BetaTable>(await s('GET', C, undefined, undefined, betaTable)))).to.deep.equal(betaShape);
+  expect(shape(answered<BetaTable>(await s('GET', `${C}/kept`, undefined, undefined, betaTable)))).to.deep.equal(betaShape);
+  expect(shape(answered<BetaTable>(await s('PATCH', `${C}/kept`, '{}', 'application/merge-patch+json', betaTable)))).to.deep.equal(betaShape);
+  const betaWatch = await s('GET', `${C}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dkept`, undefined, undefined, betaTable);
+  expect(shape((JSON.parse(betaWatch.text.split('\n')[0]) as { object: BetaTable }).object)).to.deep.equal(betaShape);
   const meta = answered<{ kind: string; apiVersion: string; metadata: { name: string } }>(await s('GET', `${C}/kept`, undefined, undefined, 'application/json;as=PartialObjectMetadata;v=v1beta1;g=meta.k8s.io'));
   expect([meta.kind, meta.apiVersion, meta.metadata.name]).to.deep.equal(['PartialObjectMetadata', 'meta.k8s.io/v1beta1', 'kept']);
   // Metadata of one object is not a list's, nor the other way round (transformResponseObject).

@@ -56,6 +56,7 @@ async function run(s: Send): Promise<void> {
     const whole = answered<Table>(await s('GET', `${path}?includeObject=Object`, undefined, undefined, table('v1beta1')));
     expect([whole.apiVersion, whole.rows[0].object]).to.deep.equal(['meta.k8s.io/v1beta1', scale]);
     expect(answered<Table>(await s('GET', `${path}?includeObject=None`, undefined, undefined, table())).rows[0].object).to.equal(null);
+    expect(answered<Table>(await s('GET', path, undefined, undefined, table('v1beta1'))).rows[0].object).to.deep.equal({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: scale.metadata });
     // The Scale's metadata alone.
     expect(answered(await s('GET', path, undefined, undefined, metadataOnly('PartialObjectMetadata', 'v1beta1')))).to.deep.equal({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: scale.metadata });
     // Not a list.

@@ -232,9 +232,9 @@ async function list(ctx: ServerContext, r: RestRequest, namespace: string): Prom
   if (format === 'table') {
     const table = buildTable(type, result.items, {
       resourceVersion: rv, continueToken: result.continueToken, remainingItemCount: result.remainingItemCount,
-      includeObject: parseIncludeObject(query.get('includeObject')), now: ctx.clock.now(),
+      includeObject: parseIncludeObject(query.get('includeObject')), apiVersion: `meta.k8s.io/${responseMetaVersion(r.res)}`, now: ctx.clock.now(),
     });
-    sendJSON(r.res, 200, { ...table, apiVersion: `meta.k8s.io/${responseMetaVersion(r.res)}` });
+    sendJSON(r.res, 200, table);
     return;
   }
   // transformResponseObject: the metadata of one object is not what a list is.
@@ -291,7 +291,7 @@ async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Pro
   const opts = parseListOptions(query, type, true);
   const selection = selectionOf(type, namespace, opts, r.info.name);
   await serveWatch(ctx, r.res, type, selection, opts, {
-    table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')),
+    table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')), tableVersion: `meta.k8s.io/${responseMetaVersion(r.res)}`,
     metadataOnly: format === 'partialObjectMetadata' ? `meta.k8s.io/${responseMetaVersion(r.res)}` : undefined,
     protobuf: responseIsProtobuf(r.res),
     listsOnly: format === 'partialObjectMetadataList',

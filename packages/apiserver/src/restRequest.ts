@@ -35,7 +35,7 @@ export async function currentObject(ctx: ServerContext, type: ResourceType, name
  * the Go type `transformResponseObject` names in its 406.
  */
 export interface AnswerShape {
-  table(object: KubeObject, include: IncludeObject, now: number): Table;
+  table(object: KubeObject, include: IncludeObject, apiVersion: string, now: number): Table;
   goType: string;
 }
 
@@ -51,8 +51,8 @@ export function respondObject(ctx: ServerContext, r: RestRequest, code: number, 
   if (f === 'table') {
     const include = parseIncludeObject(r.query.get('includeObject'));
     const now = ctx.clock.now();
-    const table = shape !== undefined ? shape.table(view, include, now) : buildTable(r.type, [view], { resourceVersion: view.metadata.resourceVersion, includeObject: include, now });
-    sendJSON(r.res, code, { ...table, apiVersion: metaVersion });
+    const table = shape !== undefined ? shape.table(view, include, metaVersion, now) : buildTable(r.type, [view], { resourceVersion: view.metadata.resourceVersion, includeObject: include, apiVersion: metaVersion, now });
+    sendJSON(r.res, code, table);
   } else if (f === 'partialObjectMetadata') {
     sendJSON(r.res, code, { kind: 'PartialObjectMetadata', apiVersion: metaVersion, metadata: view.metadata });
   } else if (f === 'partialObjectMetadataList') {

@@ -72,14 +72,14 @@ export function scaleAnswerShape(type: ResourceType): AnswerShape {
   const custom = type.customResource === true;
   return {
     goType: custom ? '*v1.Scale' : '*autoscaling.Scale',
-    table: (scale, include, now) => {
+    table: (scale, include, apiVersion, now) => {
       const spec = (scale as { spec?: { replicas?: number } }).spec?.replicas ?? 0;
       const status = (scale as { status?: { replicas?: number } }).status?.replicas ?? 0;
       return {
-        kind: 'Table', apiVersion: 'meta.k8s.io/v1',
+        kind: 'Table', apiVersion,
         metadata: scale.metadata.resourceVersion === undefined ? {} : { resourceVersion: scale.metadata.resourceVersion },
         columnDefinitions: custom ? customResourceScaleColumns : builtinScaleColumns,
-        rows: [{ cells: [scale.metadata.name, spec, status, ageCell(scale, now)], object: rowObject(scale, include) }],
+        rows: [{ cells: [scale.metadata.name, spec, status, ageCell(scale, now)], object: rowObject(scale, include, apiVersion) }],
       };
     },
   };

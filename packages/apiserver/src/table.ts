@@ -12,10 +12,10 @@ import type { ResourceType, TableColumnDefinition } from './resourceType.js';
 /** What each row carries. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-/** A `meta.k8s.io/v1` Table. */
+/** A Table (`meta.k8s.io/v1`, or `v1beta1` when asked for). */
 export interface Table {
   kind: 'Table';
-  apiVersion: 'meta.k8s.io/v1';
+  apiVersion: string;
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   columnDefinitions: TableColumnDefinition[];
   rows: { cells: unknown[]; object?: unknown }[];
@@ -43,12 +43,15 @@ export function parseIncludeObject(value: string | null): IncludeObject {
   throw KubeError.badRequest(`unable to parse the query parameter "includeObject": unsupported value "${value}"`);
 }
 
-/** The row object of one object, per `includeObject`; `metadata`: what its PartialObjectMetadata holds. */
-export function rowObject(obj: KubeObject, include: IncludeObject, metadata: KubeObject['metadata'] = obj.metadata): unknown {
+/**
+ * The row object of one object, per `includeObject`; `metadata`: what its PartialObjectMetadata holds, in
+ * the Table's own meta.k8s.io version (`apiVersion`).
+ */
+export function rowObject(obj: KubeObject, include: IncludeObject, apiVersion: string, metadata: KubeObject['metadata'] = obj.metadata): unknown {
   // The apiserver sends `object: null` (an empty RawExtension) for None.
   if (include === 'None') return null;
   if (include === 'Object') return obj;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata };
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata };
 }
 
 /** Builds the Table of objects of one resource type. */
@@ -57,21 +60,24 @@ export function buildTable(type: ResourceType, objects: readonly KubeObject[], o
   continueToken?: string;
   remainingItemCount?: number;
   includeObject?: IncludeObject;
+  /** The Table's apiVersion, which its rows' PartialObjectMetadata share. @defaultValue 'meta.k8s.io/v1' */
+  apiVersion?: string;
   now: number;
 }): Table {
   const include = options.includeObject ?? 'Metadata';
+  const apiVersion = options.apiVersion ?? 'meta.k8s.io/v1';
   const metadata: Table['metadata'] = {};
   if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
   if (options.continueToken !== undefined && options.continueToken !== '') metadata.continue = options.continueToken;
   if (options.remainingItemCount !== undefined) metadata.remainingItemCount = options.remainingItemCount;
   return {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion,
     metadata,
     columnDefinitions: type.tableColumns(),
     rows: objects.map((o) => {
       const row: { cells: unknown[]; object?: unknown } = { cells: type.tableCells(o, options.now) };
-      row.object = rowObject(o, include, type.tableRowMetadata?.(o) ?? o.metadata);
+      row.object = rowObject(o, include, apiVersion, type.tableRowMetadata?.(o) ?? o.metadata);
       return row;
     }),
   };

@@ -32,6 +32,8 @@ import { Watcher } from './watcher.js';
 export interface WatchFormat {
   table: boolean;
   includeObject: IncludeObject;
+  /** The Tables' apiVersion (`meta.k8s.io/v1` or `meta.k8s.io/v1beta1`). @defaultValue 'meta.k8s.io/v1' */
+  tableVersion?: string;
   /** The apiVersion of the PartialObjectMetadata sent in place of each object (`meta.k8s.io/v1`), when asked for. */
   metadataOnly?: string;
   /** Whether the stream is protobuf (`application/vnd.kubernetes.protobuf;stream=watch`). */
@@ -74,12 +76,12 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     : (limits.minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
 
   const metadataOnly = format.metadataOnly;
-  const cache = hub.encodeCache(format.table ? encodingOwner(type, format.includeObject) : metadataOnly !== undefined ? encodingOwner(type, metadataOnly) : type);
+  const cache = hub.encodeCache(format.table ? encodingOwner(type, `${format.includeObject} ${format.tableVersion ?? ''}`) : metadataOnly !== undefined ? encodingOwner(type, metadataOnly) : type);
   const encode = (o: KubeObject): string => {
     let text = cache.get(o);
     if (text === undefined) {
       text = format.table
-        ? stringifyJSON(buildTable(type, [o], { resourceVersion: o.metadata.resourceVersion, includeObject: format.includeObject, now: clock.now() }))
+        ? stringifyJSON(buildTable(type, [o], { resourceVersion: o.metadata.resourceVersion, includeObject: format.includeObject, apiVersion: format.tableVersion, now: clock.now() }))
         : metadataOnly !== undefined
           ? stringifyJSON({ kind: 'PartialObjectMetadata', apiVersion: metadataOnly, metadata: o.metadata })
           : stringifyJSON(o);
