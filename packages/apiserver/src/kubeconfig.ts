@@ -25,11 +25,21 @@ export function kubeconfigYAML(options: KubeconfigOptions): string {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster: clusterOf(options) }],
-    users: [{ name, user: options.token === undefined ? {} : { token: options.token } }],
+    users: [{ name, user: userOf(options, name) }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } }],
     'current-context': name,
     preferences: {},
   }, { version: '1.1' });
+}
+
+/**
+ * The user: the server's token; for an `https` server without one, a username alone, which the server
+ * ignores (it takes every request without a token as its own), because kubectl asks for a username on the
+ * terminal (waiting on stdin) when a TLS kubeconfig's user has no credential at all.
+ */
+function userOf(options: KubeconfigOptions, name: string): Record<string, string> {
+  if (options.token !== undefined) return { token: options.token };
+  return options.server.startsWith('https:') ? { username: name } : {};
 }
 
 function clusterOf(options: KubeconfigOptions): Record<string, unknown> {

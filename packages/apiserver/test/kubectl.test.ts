@@ -310,6 +310,21 @@ describe('startApiServer with a real kubectl', function () {
     expect(forbidden.stderr).to.equal('Error from server (Forbidden): secrets is forbidden: User "system:serviceaccount:default:op" cannot list resource "secrets" in API group "" in the namespace "default"\n');
   });
 
+  it('serves HTTPS without a token to a kubectl that does not ask for a username', async () => {
+    // kubectl asks for a username (and waits on stdin) when a TLS kubeconfig's user has no credential at all.
+    const open = await startApiServer({ tls: true });
+    try {
+      const config = join(dir, 'tls-open-kubeconfig');
+      writeFileSync(config, open.kubeconfig);
+      const got = await kubectl(`--kubeconfig=${config}`, 'get', 'namespace', 'default', '-o', 'name');
+      expect([got.code, got.stdout, got.stderr]).to.deep.equal([0, 'namespace/default\n', '']);
+      const who = await kubectl(`--kubeconfig=${config}`, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}');
+      expect([who.code, who.stdout]).to.deep.equal([0, 'system:admin']);
+    } finally {
+      await open.close();
+    }
+  });
+
   it('acts as a service account with the token kubectl create token asks for (a TokenRequest sent as protobuf, over TLS)', async () => {
     // client-go sends a bearer token only over TLS: this server serves HTTPS (and wants a token of its own).
     const secure = await startApiServer({ tls: true, token: 'kubectl-test-admin' });
