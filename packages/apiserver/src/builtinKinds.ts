@@ -36,6 +36,7 @@ import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings, podStatusWarnings } from './podWarnings.js';
+import { podConnectSubresources } from './podConnect.js';
 
 /** One Table column of a built-in kind and how its cell is computed. */
 export interface BuiltinColumn {
@@ -704,6 +705,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
         kindSubresources: [
           { subresource: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
           { subresource: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+          ...podConnectSubresources,
         ] },
       columns: [
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },

@@ -23,6 +23,7 @@ import { serveWatch } from './watchHandler.js';
 import { currentObject, respondObject, type RestRequest } from './restRequest.js';
 import { deleteCollection, deleteObject } from './deleteHandler.js';
 import { handleWrite } from './writeHandler.js';
+import { isPodConnectSubresource, servePodConnect } from './podConnect.js';
 import { readScale, scaleAnswerShape } from './scaleSubresource.js';
 
 const notFoundMessage = 'the server could not find the requested resource';
@@ -97,6 +98,13 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       return evictPod(ctx, r, info.namespace);
     }
     if (info.name !== '') throw methodNotAllowed();
+  }
+  // A Pod's log (GET), exec, attach and port forwarding (GET or POST): what the apiserver answers before it
+  // dials the node's kubelet (podConnect.ts).
+  if (isPodConnectSubresource(sub) && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
+    if (info.name === '') throw resourceNotFound();
+    if (info.verb !== 'get' && (sub === 'log' || info.verb !== 'create')) throw methodNotAllowed();
+    return servePodConnect(ctx, r, info.namespace, info.name, sub);
   }
   // A ServiceAccount's token: created, as an authentication.k8s.io/v1 TokenRequest.
   if (sub === 'token' && ctx.serviceAccountTokens !== undefined && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
