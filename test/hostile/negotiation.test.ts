@@ -134,6 +134,9 @@ describeOnBothServers('content negotiation of responses', async (s) => {
     const listsWatched = await s('GET', `${C}?watch=1&timeoutSeconds=20&allowWatchBookmarks=true`, undefined, undefined, accept);
     expect([listsWatched.status, listsWatched.text, Date.now() - started < 10_000]).to.deep.equal([200, '', true]);
   }
+  // An ERROR event's Status is not converted: it still goes out (here the 3 s wait for a resourceVersion not reached).
+  const errorWatched = await s('GET', `${C}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=99999999&timeoutSeconds=10`, undefined, undefined, 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io');
+  expect([errorWatched.status, (JSON.parse(errorWatched.text) as { type: string; object: { reason: string } }).type, (JSON.parse(errorWatched.text) as { object: { reason: string } }).object.reason]).to.deep.equal([200, 'ERROR', 'Timeout']);
   const nothingWatched = await s('GET', `${C}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dnone`, undefined, undefined, 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io');
   expect([nothingWatched.status, nothingWatched.text]).to.deep.equal([200, '']);
   const badWatch = await s('GET', `${C}?watch=1&timeoutSeconds=1`, undefined, undefined, 'application/json;as=Foo;v=v1;g=meta.k8s.io');
