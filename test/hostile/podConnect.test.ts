@@ -39,6 +39,11 @@ async function run(s: Send): Promise<void> {
     ['GET', 'nope/log?tailLines=-1', 422, invalid('nope', 'tailLines: Invalid value: -1: must be greater than or equal to 0')],
     ['GET', 'one/log?sinceSeconds=0', 422, invalid('one', 'sinceSeconds: Invalid value: 0: must be greater than 0')],
     ['GET', 'one/log?sinceSeconds=1&sinceTime=2020-01-01T00:00:00Z', 422, invalid('one', '[]: Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified')],
+    // A sinceTime present at all is set: empty and `null` are the zero time, which still excludes sinceSeconds.
+    ['GET', 'one/log?sinceSeconds=5&sinceTime=', 422, invalid('one', '[]: Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified')],
+    ['GET', 'one/log?sinceSeconds=5&sinceTime=null', 422, invalid('one', '[]: Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified')],
+    ['GET', 'one/log?sinceTime=null', 204, ''],
+    ['POST', 'one/portforward?ports=%01', 400, 'cannot convert to []int32: strconv.ParseUint: parsing "\\x01": invalid syntax'],
     ['GET', 'one/log?sinceTime=2020-01-01T00:00:00Z&tailLines=-1&limitBytes=0&stream=All', 422,
       invalid('one', '[tailLines: Invalid value: -1: must be greater than or equal to 0, limitBytes: Invalid value: 0: must be greater than 0, stream: Forbidden: may not be specified]')],
     ['POST', 'one/log', 405, 'the server does not allow this method on the requested resource'],

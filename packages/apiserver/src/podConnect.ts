@@ -6,7 +6,8 @@
  *
  * - the options are decoded from the query first (an integer that does not parse is the 400 of
  *   `strconv.ParseInt`, a `sinceTime` that is not RFC 3339 the 400 of `time.Parse`, a port that is not a
- *   uint16 `cannot convert to []int32: …`; booleans take any text, `false` and `0` being false), then a
+ *   uint16 `cannot convert to []int32: …`; booleans take any text, `false` and `0` being false; a `sinceTime`
+ *   present at all is set, `''` and `null` as the zero time), then a
  *   log's options are validated (`ValidatePodLogOptions`: the 422 of PodLogOptions);
  * - the pod is read (its 404), then the container is chosen (`validateContainer`: the pod's only container,
  *   else a 400 listing them all, init and ephemeral ones included; a named one must be one of them);
@@ -19,7 +20,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/registry/core/pod/strategy.go (LogLocation, streamLocation)
  */
-import { FieldError, KubeError, parseRFC3339, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, goQuote, parseRFC3339, type KubeObject } from '@kubekit/core';
 import { isObject } from './internal/own.js';
 import { parseInt64 } from './listing.js';
 import type { ResourceType } from './resourceType.js';
@@ -55,8 +56,9 @@ function int64Option(query: URLSearchParams, key: string): number | undefined {
 function validateLogOptions(query: URLSearchParams, name: string): void {
   // Decoded in PodLogOptions' field order: the first that fails is the 400.
   const sinceSeconds = int64Option(query, 'sinceSeconds');
+  // `*metav1.Time`: present at all, it is set (`''` and `null` are the zero time, anything else RFC 3339).
   const sinceTimeText = first(query, 'sinceTime');
-  if (sinceTimeText !== undefined && sinceTimeText !== '') {
+  if (sinceTimeText !== undefined && sinceTimeText !== '' && sinceTimeText !== 'null') {
     const t = parseRFC3339(sinceTimeText);
     if (!t.ok) throw KubeError.badRequest(t.error);
   }
@@ -65,7 +67,7 @@ function validateLogOptions(query: URLSearchParams, name: string): void {
   const errs: FieldError[] = [];
   if (tailLines !== undefined && tailLines < 0) errs.push(new FieldError('FieldValueInvalid', 'tailLines', tailLines, 'must be greater than or equal to 0'));
   if (limitBytes !== undefined && limitBytes < 1) errs.push(new FieldError('FieldValueInvalid', 'limitBytes', limitBytes, 'must be greater than 0'));
-  if (sinceSeconds !== undefined && sinceTimeText !== undefined && sinceTimeText !== '') {
+  if (sinceSeconds !== undefined && sinceTimeText !== undefined) {
     errs.push(new FieldError('FieldValueForbidden', '[]', undefined, 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
   } else if (sinceSeconds !== undefined && sinceSeconds < 1) {
     errs.push(new FieldError('FieldValueInvalid', 'sinceSeconds', sinceSeconds, 'must be greater than 0'));
@@ -81,7 +83,7 @@ function checkPorts(query: URLSearchParams): void {
       let problem: string | undefined;
       if (!/^[0-9]+$/.test(part)) problem = 'invalid syntax';
       else if (BigInt(part) > 65535n) problem = 'value out of range';
-      if (problem !== undefined) throw KubeError.badRequest(`cannot convert to []int32: strconv.ParseUint: parsing ${JSON.stringify(part)}: ${problem}`);
+      if (problem !== undefined) throw KubeError.badRequest(`cannot convert to []int32: strconv.ParseUint: parsing ${goQuote(part)}: ${problem}`);
     }
   }
 }
