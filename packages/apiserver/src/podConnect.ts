@@ -115,10 +115,10 @@ function chooseContainer(pod: KubeObject, asked: string): string {
 }
 
 /**
- * The node a pod runs on, as the kubelet connection getter reads it: the node's 404 is worded with the
+ * Checks the node a pod runs on as the kubelet connection getter reads it: the node's 404 is worded with the
  * pods resource, a node without addresses the getter's 500.
  */
-function nodeOf(ctx: ServerContext, pods: ResourceType, nodeName: string): KubeObject {
+function checkNode(ctx: ServerContext, pods: ResourceType, nodeName: string): void {
   const nodes = ctx.resolveType?.('', 'v1', 'nodes');
   const node = nodes === undefined ? undefined : ctx.store.get(nodes.bucket, storeKey('', nodeName));
   if (node === undefined) throw KubeError.notFound(pods.groupResource, nodeName);
@@ -129,7 +129,6 @@ function nodeOf(ctx: ServerContext, pods: ResourceType, nodeName: string): KubeO
     const known = addresses.map((a) => `{${String(a.type ?? '')} ${String(a.address ?? '')}}`).join(' ');
     throw new KubeError('Unknown', `no preferred addresses found; known addresses: [${known}]`, { code: 500 });
   }
-  return node;
 }
 
 /** Serves a pod's `log`, `exec`, `attach` or `portforward` (see the file comment). */
@@ -149,7 +148,7 @@ export async function servePodConnect(ctx: ServerContext, r: RestRequest, namesp
     }
     throw KubeError.badRequest(`pod ${name} does not have a host assigned`);
   }
-  nodeOf(ctx, r.type, nodeName);
+  checkNode(ctx, r.type, nodeName);
   const upgrade = typeof r.req.headers.upgrade === 'string' && r.req.headers.upgrade !== '';
   if (sub !== 'log' && !upgrade) throw KubeError.badRequest('Upgrade request required');
   // Here the apiserver dials the node's kubelet; the embedded server has none to dial.

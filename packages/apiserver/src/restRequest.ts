@@ -56,8 +56,7 @@ export function respondObject(ctx: ServerContext, r: RestRequest, code: number, 
   } else if (f === 'partialObjectMetadata') {
     sendJSON(r.res, code, { kind: 'PartialObjectMetadata', apiVersion: metaVersion, metadata: view.metadata });
   } else if (f === 'partialObjectMetadataList') {
-    if (shape !== undefined) throw new KubeError('NotAcceptable', `you requested PartialObjectMetadataList, but the requested object is not a list (${shape.goType})`);
-    throw notAcceptableConversion(r.type, 'PartialObjectMetadataList', false);
+    throw notAcceptableConversion(r.type, 'PartialObjectMetadataList', false, shape?.goType);
   } else {
     sendJSON(r.res, code, view);
   }

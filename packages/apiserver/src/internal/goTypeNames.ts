@@ -19,7 +19,10 @@ export function goTypeName(type: ResourceType, list: boolean): string {
   return `*${internalPackage(group)}.${type.names.kind}${list ? 'List' : ''}`;
 }
 
-/** `transformResponseObject`'s 406 for PartialObjectMetadata asked of a list, or PartialObjectMetadataList of an object. */
-export function notAcceptableConversion(type: ResourceType, asked: string, list: boolean): KubeError {
-  return new KubeError('NotAcceptable', `you requested ${asked}, but the requested object is ${list ? 'a list' : 'not a list'} (${goTypeName(type, list)})`);
+/**
+ * `transformResponseObject`'s 406 for PartialObjectMetadata asked of a list, or PartialObjectMetadataList of an
+ * object: of the kind's objects, or of `goType` (a subresource's, the Scale's `*autoscaling.Scale`).
+ */
+export function notAcceptableConversion(type: ResourceType, asked: string, list: boolean, goType = goTypeName(type, list)): KubeError {
+  return new KubeError('NotAcceptable', `you requested ${asked}, but the requested object is ${list ? 'a list' : 'not a list'} (${goType})`);
 }
