@@ -504,4 +504,86 @@ export const builtinScenarios: Scenario[] = [
       await s.req('unknown pod', 'GET', `${pods}/nope/ephemeralcontainers`, { keep: statusOnly });
     },
   },
+  {
+    // The pods/resize subresource (in-place vertical scaling, on by default in 1.34): podResizeStrategy in
+    // pkg/registry/core/pod and ValidatePodResize (pkg/apis/core/validation); the cases follow
+    // TestValidatePodResize, with the LimitRanger and ResourceQuota plugins on a resize.
+    name: 'builtin/pod-resize',
+    async run(s) {
+      const ns = 'diff-resize';
+      await namespace(s, ns);
+      const pods = `/api/v1/namespaces/${ns}/pods`;
+      const strategic = 'application/strategic-merge-patch+json';
+      const json = 'application/json-patch+json';
+      const merge = 'application/merge-patch+json';
+      const resources = { requests: { cpu: '100m', memory: '100Mi', 'ephemeral-storage': '1Gi' }, limits: { cpu: '200m', memory: '200Mi' } };
+      const pod = (name: string, spec: Json = {}, metadata: Json = {}): Json => ({
+        apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'r' }, ...metadata }, spec: { containers: [{ name: 'c', image: 'nginx', resources }], ...spec },
+      });
+      const cpu = (name: string, value: string, where = 'containers', i = 0): [string, { body: unknown; contentType: string; keep: (b: unknown) => unknown }] => [
+        `${pods}/${name}/resize`, { body: [{ op: 'replace', path: `/spec/${where}/${i}/resources/requests/cpu`, value }], contentType: json, keep: podRefusal },
+      ];
+      await s.req('create', 'POST', pods, { body: pod('p') });
+      const r = `${pods}/p/resize`;
+      await s.req('get', 'GET', r);
+      await s.req('cpu up; image, labels and other spec fields dropped', 'PATCH', r, { body: { metadata: { labels: { x: 'y' } }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '150m' } } }], activeDeadlineSeconds: 5 } }, contentType: strategic });
+      await s.req('a request removed comes back from the limit', 'PATCH', r, { body: [{ op: 'remove', path: '/spec/containers/0/resources/requests/memory' }], contentType: json });
+      await s.req('ephemeral storage in another form', 'PATCH', r, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/ephemeral-storage', value: '1024Mi' }], contentType: json });
+      await s.req('refused: limits removed', 'PATCH', r, { body: [{ op: 'remove', path: '/spec/containers/0/resources/limits' }], contentType: json, keep: podRefusal });
+      await s.req('refused: QoS class changes', 'PATCH', r, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests', value: { cpu: '200m', memory: '200Mi' } }], contentType: json, keep: podRefusal });
+      await s.req('refused: ephemeral storage changes', 'PATCH', r, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/ephemeral-storage', value: '2Gi' }], contentType: json, keep: podRefusal });
+      await s.req('refused: resize policy changes', 'PATCH', r, { body: [{ op: 'add', path: '/spec/containers/0/resizePolicy', value: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] }], contentType: json, keep: podRefusal });
+      await s.req('refused: invalid resize policy', 'PATCH', r, { body: [{ op: 'add', path: '/spec/containers/0/resizePolicy', value: [{ resourceName: 'gpu', restartPolicy: 'Maybe' }] }], contentType: json, keep: podRefusal });
+      await s.req('refused: container renamed', 'PATCH', r, { body: [{ op: 'replace', path: '/spec/containers/0/name', value: 'd' }], contentType: json, keep: podRefusal });
+      await s.req('refused: container added', 'PATCH', r, { body: [{ op: 'add', path: '/spec/containers/-', value: { name: 'e', image: 'x' } }], contentType: json, keep: podRefusal });
+      await s.req('refused: over the limit', 'PATCH', ...cpu('p', '300m'));
+      await s.req('refused: negative', 'PATCH', ...cpu('p', '-1'));
+      await s.req('update without a resourceVersion', 'PUT', r, { body: pod('p') });
+      await s.req('refused: update with a stale resourceVersion', 'PUT', r, { body: pod('p', {}, { resourceVersion: '1' }), keep: statusOnly });
+      await s.req('refused: another name', 'PUT', r, { body: pod('q'), keep: statusOnly });
+      await s.req('dry run', 'PATCH', `${r}?dryRun=All`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '130m' }], contentType: json });
+      await s.req('apply conflicts with the creator', 'PATCH', `${r}?fieldManager=m1`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'other', resources: { requests: { cpu: '120m' } } }] } }, contentType: 'application/apply-patch+yaml', keep: statusOnly });
+      await s.req('apply forced', 'PATCH', `${r}?fieldManager=m1&force=true`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'other', resources: { requests: { cpu: '120m' } } }] } }, contentType: 'application/apply-patch+yaml' });
+      await s.req('refused: DELETE on the subresource', 'DELETE', r, { keep: statusOnly });
+      await s.req('refused: POST on the subresource', 'POST', r, { body: {}, keep: statusOnly });
+      await s.req('unknown pod', 'PATCH', `${pods}/nope/resize`, { body: {}, contentType: merge, keep: statusOnly });
+
+      // What a resize may never do, whatever it asks.
+      await s.req('create with pod-level resources', 'POST', pods, { body: pod('plr', { resources: { requests: { cpu: '1' } } }) });
+      await s.req('refused: pod-level resources', 'PATCH', ...cpu('plr', '150m'));
+      await s.req('create windows', 'POST', pods, { body: pod('win', { os: { name: 'windows' } }) });
+      await s.req('refused: windows', 'PATCH', ...cpu('win', '150m'));
+      await s.req('create static', 'POST', pods, { body: pod('mirror', { nodeName: 'n1' }, { annotations: { 'kubernetes.io/config.mirror': 'x' } }) });
+      await s.req('refused: static', 'PATCH', ...cpu('mirror', '150m'));
+      await s.req('refused: ephemeral containers of a static pod', 'PATCH', `${pods}/mirror/ephemeralcontainers`, { body: { spec: { ephemeralContainers: [{ name: 'd', image: 'x' }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('create running', 'POST', pods, { body: pod('run') });
+      await s.req('running without resources in its status', 'PATCH', `${pods}/run/status`, { body: { status: { containerStatuses: [{ name: 'c', image: 'nginx', imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }] } }, contentType: merge });
+      await s.req('refused: node without support', 'PATCH', ...cpu('run', '150m'));
+      const init = [{ name: 'side', image: 'x', restartPolicy: 'Always', resources: { requests: { cpu: '10m' } } }, { name: 'once', image: 'x', resources: { requests: { cpu: '10m' } } }];
+      await s.req('create with init containers', 'POST', pods, { body: pod('side', { initContainers: init }) });
+      await s.req('sidecar resized', 'PATCH', ...cpu('side', '20m', 'initContainers', 0));
+      await s.req('refused: init container resized', 'PATCH', ...cpu('side', '20m', 'initContainers', 1));
+      await s.req('refused: ephemeral storage of both', 'PATCH', `${pods}/side/resize`, { body: [{ op: 'add', path: '/spec/initContainers/0/resources/requests/ephemeral-storage', value: '1Gi' }, { op: 'add', path: '/spec/containers/0/resources/requests/ephemeral-storage', value: '5Gi' }], contentType: json, keep: podRefusal });
+      await s.req('refused: sidecar requests removed', 'PATCH', `${pods}/side/resize`, { body: [{ op: 'remove', path: '/spec/initContainers/0/resources/requests' }], contentType: json, keep: podRefusal });
+      await s.req('refused: renamed both', 'PATCH', `${pods}/side/resize`, { body: [{ op: 'replace', path: '/spec/initContainers/1/name', value: 'z' }, { op: 'replace', path: '/spec/containers/0/name', value: 'z' }], contentType: json, keep: podRefusal });
+      await s.req('refused: init container removed', 'PATCH', `${pods}/side/resize`, { body: [{ op: 'remove', path: '/spec/initContainers/1' }], contentType: json, keep: podRefusal });
+      await s.req('create best effort', 'POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'be' }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+      await s.req('refused: best effort gets requests', 'PATCH', `${pods}/be/resize`, { body: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] } }, contentType: strategic, keep: podRefusal });
+      await s.req('refused at create: resize policies', 'POST', pods, { body: pod('rp', { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }, { resourceName: 'cpu' }, { restartPolicy: 'NotRequired' }] }] }), keep: podRefusal });
+
+      // The LimitRanger (its defaults and its maximum) and the ResourceQuota (charged the increase).
+      const lrNs = 'diff-resize-limits';
+      await namespace(s, lrNs);
+      const lrPods = `/api/v1/namespaces/${lrNs}/pods`;
+      await s.req('create before the limits', 'POST', lrPods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nd' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }] } } });
+      await s.req('limit range', 'POST', `/api/v1/namespaces/${lrNs}/limitranges`, { body: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', max: { cpu: '300m' }, default: { memory: '300Mi' }, defaultRequest: { memory: '100Mi' } }] } }, keep: 'status' });
+      await s.req('resize gets the defaults', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '150m' }], contentType: json });
+      await s.req('refused: over the maximum', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '400m' }], contentType: json, keep: statusOnly });
+      await s.req('quota', 'POST', `/api/v1/namespaces/${lrNs}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'requests.cpu': '250m', 'limits.cpu': '1' } } }, keep: 'status' });
+      await s.req('quota usage', 'PATCH', `/api/v1/namespaces/${lrNs}/resourcequotas/q/status`, { body: { status: { hard: { 'requests.cpu': '250m', 'limits.cpu': '1' }, used: { 'requests.cpu': '150m', 'limits.cpu': '200m' } } }, contentType: merge, keep: 'status' });
+      await s.req('within the quota', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '200m' }], contentType: json });
+      await s.req('refused: over the quota', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '260m' }, { op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '260m' }], contentType: json, keep: statusOnly });
+      await s.req('down, free', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '50m' }], contentType: json });
+    },
+  },
 ];

@@ -2,8 +2,10 @@
  * Hostile requests around a running Pod and the PodDisruptionBudget that selects it (hostileCase.ts plays
  * them): the pod's eviction (Evictions of every shape, their deleteOptions, dry runs), its graceful deletion
  * (grace periods, preconditions), its status (phases, readiness, addresses in non-standard forms) and
- * finalizers, and the budget's status and spec, which decide whether an eviction may go. Each case starts
- * from the same pod (`p`, on a node, Running and Ready) and budget (`b`, one disruption allowed).
+ * finalizers, its in-place resizes (`pods/resize`: every kind of patch, changes it must refuse, hostile
+ * quantities and keys), and the budget's status and spec, which decide whether an eviction may go. Each
+ * case starts from the same pod (`p`, on a node, Burstable, Running and Ready) and budget (`b`, one
+ * disruption allowed).
  *
  * Grace periods are drawn so that the answers do not depend on how long a case takes (a later, shorter
  * period is brought forward to no earlier than now: only 0 and 1 give the same answer whenever they come),
@@ -18,7 +20,8 @@ const B = '{pdb}/b';
 
 /** The pod every case starts from: on a node, so that its deletion is graceful. */
 export function pod(ns: string): Record<string, unknown> {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: ns, labels: { app: 'h' } }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx:1.27' }] } };
+  const resources = { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m' } };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: ns, labels: { app: 'h' } }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx:1.27', resources }] } };
 }
 
 /** What a kubelet would report of it: running and ready. */
@@ -95,9 +98,48 @@ function budgetPatch(r: Rng): HostileRequest {
   return { kind: 'pdb', label: `merge patch: ${label}`, method: 'PATCH', path: B, contentType: 'application/merge-patch+json', body };
 }
 
+/** A resize of the pod's container (`pods/resize`): what it may change, what it must refuse, and worse. */
+function resize(r: Rng): HostileRequest {
+  const c = (resources: string, extra = ''): string => `{"spec":{"containers":[{"name":"c"${extra},"resources":${resources}}]}}`;
+  const [label, contentType, body] = r.pick<[string, string, string]>([
+    ['cpu up', 'application/strategic-merge-patch+json', c('{"requests":{"cpu":"150m"}}')],
+    ['cpu as a number', 'application/strategic-merge-patch+json', c('{"requests":{"cpu":0.15}}')],
+    ['cpu over the limit', 'application/strategic-merge-patch+json', c('{"requests":{"cpu":"300m"}}')],
+    ['memory in another form', 'application/strategic-merge-patch+json', c('{"requests":{"memory":"65536Ki"}}')],
+    ['memory limit added', 'application/strategic-merge-patch+json', c('{"limits":{"memory":"128Mi"}}')],
+    ['Guaranteed', 'application/merge-patch+json', c('{"requests":{"cpu":"200m","memory":"64Mi"},"limits":{"cpu":"200m","memory":"64Mi"}}')],
+    ['requests removed', 'application/json-patch+json', '[{"op":"remove","path":"/spec/containers/0/resources/requests"}]'],
+    ['limits removed', 'application/json-patch+json', '[{"op":"remove","path":"/spec/containers/0/resources/limits"}]'],
+    ['ephemeral storage', 'application/json-patch+json', '[{"op":"add","path":"/spec/containers/0/resources/requests/ephemeral-storage","value":"1Gi"}]'],
+    ['a bad quantity', 'application/strategic-merge-patch+json', c('{"requests":{"cpu":"1.5.5"}}')],
+    ['a negative quantity', 'application/strategic-merge-patch+json', c('{"requests":{"cpu":"-1"}}')],
+    ['__proto__ as a resource', 'application/merge-patch+json', c('{"requests":{"__proto__":"1","cpu":"120m"}}')],
+    ['resize policy', 'application/strategic-merge-patch+json', c('{"requests":{"cpu":"120m"}}', ',"resizePolicy":[{"resourceName":"cpu","restartPolicy":"RestartContainer"}]')],
+    ['a bad resize policy', 'application/strategic-merge-patch+json', c('{}', ',"resizePolicy":[{"resourceName":"gpu","restartPolicy":"Sometimes"},{"resourceName":"gpu"}]')],
+    ['image and labels (dropped)', 'application/strategic-merge-patch+json', '{"metadata":{"labels":{"x":"y"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}'],
+    ['container renamed', 'application/json-patch+json', '[{"op":"replace","path":"/spec/containers/0/name","value":"d"}]'],
+    ['container added', 'application/json-patch+json', '[{"op":"add","path":"/spec/containers/-","value":{"name":"e","image":"x"}}]'],
+    ['containers gone', 'application/merge-patch+json', '{"spec":{"containers":null}}'],
+    ['init container added', 'application/json-patch+json', '[{"op":"add","path":"/spec/initContainers","value":[{"name":"i","image":"x","restartPolicy":"Always"}]}]'],
+    ['pod-level resources', 'application/merge-patch+json', '{"spec":{"resources":{"requests":{"cpu":"1"}}}}'],
+    ['windows', 'application/merge-patch+json', '{"spec":{"os":{"name":"windows"}}}'],
+    ['status with resources', 'application/merge-patch+json', '{"status":{"containerStatuses":[{"name":"c","image":"x","imageID":"","ready":true,"restartCount":0,"state":{"running":{}}}]}}'],
+    ['apply', 'application/apply-patch+yaml', '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"110m"}}}]}}'],
+    ['apply with another image', 'application/apply-patch+yaml', '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"other","resources":{"requests":{"cpu":"110m"}}}]}}'],
+  ]);
+  const q = r.pick(['', '', '', '?dryRun=All', '?fieldValidation=Strict', '?fieldManager=resizer', '?force=true&fieldManager=resizer']);
+  if (r.chance(0.1)) {
+    const bodyOf = '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":"node-1","containers":[{"name":"c","image":"nginx:1.27","resources":{"requests":{"cpu":"150m","memory":"64Mi"},"limits":{"cpu":"200m"}}}]}}';
+    return { kind: 'pod', label: 'resize: update', method: 'PUT', path: `${P}/resize`, contentType: 'application/json', body: bodyOf };
+  }
+  if (r.chance(0.05)) return { kind: 'pod', label: 'resize: get', method: 'GET', path: `${P}/resize` };
+  return { kind: 'pod', label: `resize: ${label}${q}`, method: 'PATCH', path: `${P}/resize${q}`, contentType, body };
+}
+
 /** One hostile request around the case's pod and its budget. */
 export function podRequest(r: Rng): HostileRequest {
-  const g = r.int(0, 9);
+  const g = r.int(0, 11);
+  if (g >= 10) return resize(r);
   if (g <= 3) return eviction(r);
   if (g <= 5) return deletion(r);
   if (g === 6) return podStatusPatch(r);

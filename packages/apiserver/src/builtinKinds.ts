@@ -37,6 +37,7 @@ import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings, podStatusWarnings } from './podWarnings.js';
 import { podConnectSubresources } from './podConnect.js';
+import { prepareResizeUpdate, validateResizeUpdate } from './podResize.js';
 
 /** One Table column of a built-in kind and how its cell is computed. */
 export interface BuiltinColumn {
@@ -56,8 +57,12 @@ export interface SubresourceStrategy {
    * `approval`, its conditions). @defaultValue false: the old status is put back afterwards
    */
   writesStatus?: boolean;
-  /** The errors after `ValidateObjectMetaUpdate`, in place of `validate` and `validateUpdate`. */
-  validateUpdate(o: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * The validation, in place of `validate` and `validateUpdate`: the whole list, given the errors of
+   * `ValidateObjectMetaUpdate` (`meta`) to place where the subresource's function places them (or drop,
+   * where it answers with one error alone).
+   */
+  validateUpdate(o: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[];
 }
 
 /**
@@ -468,7 +473,7 @@ export class BuiltinResourceType implements ResourceType {
       return errs;
     }
     const strategy = this.subresourceStrategy(ctx);
-    if (strategy !== undefined) return [...meta, ...strategy.validateUpdate(object, old)];
+    if (strategy !== undefined) return strategy.validateUpdate(object, old, meta);
     const whole = this.spec.validateWholeUpdate;
     const errs = whole !== undefined && !status
       ? whole(object, old, validateObjectMetaUpdate(object.metadata, old.metadata, false, false))
@@ -663,9 +668,9 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
           prepareForUpdate: (o) => {
             o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
           },
-          validateUpdate: (o) => {
+          validateUpdate: (o, _old, meta) => {
             const finalizers = isObject(o.spec) && Array.isArray(o.spec.finalizers) ? o.spec.finalizers : [];
-            return finalizers.flatMap((f, i) => finalizerNameErrors(typeof f === 'string' ? f : '', `spec.finalizers[${i}]`));
+            return [...meta, ...finalizers.flatMap((f, i) => finalizerNameErrors(typeof f === 'string' ? f : '', `spec.finalizers[${i}]`))];
           },
         },
       },
@@ -701,7 +706,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       verbs: ['create'],
     }),
     new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers'],
+      names: { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, nameValidation: 'subdomain', objectSubresources: ['ephemeralcontainers', 'resize'],
         kindSubresources: [
           { subresource: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
           { subresource: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
@@ -737,7 +742,10 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
       validateStatusUpdate: (o, old, meta) => [...meta, ...validatePodStatusUpdate(o, old)],
       warningsOnStatusUpdate: podStatusWarnings,
       gracefulDeletePeriod: podGracePeriod,
-      subresourceStrategies: { ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate } },
+      subresourceStrategies: {
+        ephemeralcontainers: { prepareForUpdate: prepareEphemeralContainersUpdate, validateUpdate: validateEphemeralContainersUpdate },
+        resize: { prepareForUpdate: prepareResizeUpdate, validateUpdate: validateResizeUpdate },
+      },
     }),
     new BuiltinResourceType({
       names: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', singular: 'lease', kind: 'Lease', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },

@@ -318,7 +318,7 @@ function certificateSigningRequest(authorize: Authorize | undefined): BuiltinSpe
           o.status = status;
         },
         writesStatus: true,
-        validateUpdate: (o, old) => updateErrors(o, old, { ...optionsFor(o, old), approvalConditions: true }),
+        validateUpdate: (o, old, meta) => [...meta, ...updateErrors(o, old, { ...optionsFor(o, old), approvalConditions: true })],
       },
     },
     admitAll: (o, old, ctx) => admit(authorize, o, old, ctx),

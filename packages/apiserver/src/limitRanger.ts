@@ -31,6 +31,11 @@ function isCore(attrs: AdmissionAttributes, resource: string): boolean {
   return attrs.type.names.group === '' && attrs.type.names.resource === resource && attrs.subresource === '';
 }
 
+/** Whether a request writes a pod's `resize` subresource. */
+function isPodResize(attrs: AdmissionAttributes): boolean {
+  return attrs.type.names.group === '' && attrs.type.names.resource === 'pods' && attrs.subresource === 'resize';
+}
+
 /** The containers of a pod spec and its init containers. */
 function containersOf(pod: KubeObject): { containers: JSONObject[]; init: JSONObject[] } {
   const spec = isObject(pod.spec) ? pod.spec : {};
@@ -233,6 +238,8 @@ export class LimitRanger implements AdmissionPlugin {
     if (attrs.operation === 'DELETE' || attrs.object === undefined) return false;
     if (attrs.oldObject?.metadata.deletionTimestamp !== undefined) return false;
     if (isCore(attrs, 'pods')) return attrs.operation === 'CREATE';
+    // In-place resizes are checked as new pods are (`SupportsAttributes`).
+    if (isPodResize(attrs)) return attrs.operation === 'UPDATE';
     return pvcUpdates && isCore(attrs, 'persistentvolumeclaims');
   }
 

@@ -2,8 +2,8 @@
  * A pod spec's containers, init containers and ephemeral containers, checked as kube-apiserver 1.34
  * checks them (`validateContainers`, `validateInitContainers`, `validateEphemeralContainers` and
  * `validateContainerCommon` in pkg/apis/core/validation), in its order: per container its name (a DNS
- * label), image, termination message policy, ports, env, envFrom, volume mounts and devices, pull policy
- * and resources; then names unique across the lists, lifecycle handlers and probes, and host ports
+ * label), image, termination message policy, ports, env, envFrom, volume mounts and devices, pull policy,
+ * resources and resize policy; then names unique across the lists, lifecycle handlers and probes, and host ports
  * that collide. The options are those a 1.34 cluster runs with: relaxed environment variable names
  * (`RelaxedEnvironmentVariableValidation` is GA), a zero-second sleep allowed; `fileKeyRef`, container
  * restart rules and stop signals are dropped before validation (their features are off).
@@ -25,6 +25,9 @@ export const portProtocols = ['SCTP', 'TCP', 'UDP'];
 const httpSchemes = ['HTTP', 'HTTPS'];
 /** `validEnvDownwardAPIFieldPathExpressions`, sorted as `sets.List` prints them. */
 const envFieldPaths = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+/** `supportedResizeResources` and `supportedResizePolicies`, sorted as `sets.List` prints them. */
+const resizeResources = ['cpu', 'memory'];
+const resizeRestartPolicies = ['NotRequired', 'RestartContainer'];
 const notForInit = 'may not be set for init containers without restartPolicy=Always';
 /** The `EphemeralContainerCommon` fields an ephemeral container may not set, in the struct's order. */
 const notForEphemeral = ['ports', 'resources', 'resizePolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
@@ -35,6 +38,8 @@ export interface ContainerContext {
   volumes: Map<string, JSONObject>;
   /** `terminationGracePeriodSeconds`, for sleep handlers. */
   gracePeriod: number | undefined;
+  /** The pod's `restartPolicy`, which a container's resize policy must fit. */
+  restartPolicy: string;
 }
 
 /** `validateContainers`: at least one, each checked, names unique, handlers and probes, host ports. */
@@ -138,7 +143,30 @@ function validateContainerCommon(ctr: JSONObject, ctx: ContainerContext, path: F
   append(errs, validateVolumeDevices(ctr, ctx.volumes, path.child('volumeDevices')));
   append(errs, validatePullPolicy(ctr.imagePullPolicy, path.child('imagePullPolicy')));
   if (isObject(ctr.resources)) append(errs, validateResourceRequirements(ctr.resources, path.child('resources')));
+  append(errs, validateResizePolicy(list(ctr.resizePolicy), ctx.restartPolicy, path.child('resizePolicy')));
   append(errs, validateContainerSecurityContext(ctr.securityContext, path.child('securityContext')));
+  return errs;
+}
+
+/**
+ * `validateResizePolicy`: each resource (cpu or memory) once, a known restart policy, and `NotRequired`
+ * only in a pod that never restarts.
+ */
+function validateResizePolicy(policies: unknown[], podRestartPolicy: string, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  policies.forEach((p, i) => {
+    const policy = obj(p);
+    const resource = str(policy.resourceName);
+    if (seen.has(resource)) errs.push(duplicate(path.index(i), resource));
+    seen.add(resource);
+    if (resource === '') errs.push(required(path, ''));
+    else if (!resizeResources.includes(resource)) errs.push(notSupported(path, resource, resizeResources));
+    const restart = str(policy.restartPolicy);
+    if (restart === '') errs.push(required(path, ''));
+    else if (!resizeRestartPolicies.includes(restart)) errs.push(notSupported(path, restart, resizeRestartPolicies));
+    if (podRestartPolicy === 'Never' && restart !== 'NotRequired') errs.push(invalid(path, restart, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
+  });
   return errs;
 }
 

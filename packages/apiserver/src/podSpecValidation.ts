@@ -39,7 +39,7 @@ export function validatePodSpec(value: unknown, path: FieldPath, isPod: boolean)
   if (!isSet(spec.terminationGracePeriodSeconds)) errs.push(required(path.child('terminationGracePeriodSeconds'), ''));
   const volumes = validateVolumes(list(spec.volumes), path.child('volumes'));
   append(errs, volumes.errors);
-  const ctx = { volumes: volumes.volumes, gracePeriod: int(spec.terminationGracePeriodSeconds) };
+  const ctx = { volumes: volumes.volumes, gracePeriod: int(spec.terminationGracePeriodSeconds), restartPolicy: str(spec.restartPolicy) };
   const containers = list(spec.containers);
   const init = list(spec.initContainers);
   append(errs, validateContainers(containers, ctx, path.child('containers')));

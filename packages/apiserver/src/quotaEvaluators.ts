@@ -136,6 +136,8 @@ const podConstrained = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memor
 function podEvaluator(clock: Clock): Evaluator {
   return {
     handles: (attrs) => {
+      // An in-place resize is charged its increase.
+      if (attrs.subresource === 'resize') return attrs.operation === 'UPDATE';
       if (attrs.subresource !== '') return false;
       if (attrs.operation === 'UPDATE' && attrs.object !== undefined && attrs.oldObject !== undefined && isTerminating(attrs.oldObject) !== isTerminating(attrs.object)) return true;
       return attrs.operation === 'CREATE';
