@@ -526,6 +526,12 @@ export const builtinScenarios: Scenario[] = [
       await s.req('create', 'POST', pods, { body: pod('p') });
       const r = `${pods}/p/resize`;
       await s.req('get', 'GET', r);
+      // No Table through resize or ephemeralcontainers (their REST types convert none): the Pod when JSON is
+      // acceptable too (kubectl then prints NAME and AGE itself), else the 406.
+      await s.req('get as kubectl get --subresource resize asks', 'GET', r, { accept: kubectlTable });
+      await s.req('get ephemeral containers as a Table or JSON', 'GET', `${pods}/p/ephemeralcontainers`, { accept: kubectlTable });
+      await s.req('refused: a Table only', 'GET', r, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', keep: statusOnly });
+      await s.req('get the status as a Table', 'GET', `${pods}/p/status`, { accept: kubectlTable, keep: table });
       await s.req('cpu up; image, labels and other spec fields dropped', 'PATCH', r, { body: { metadata: { labels: { x: 'y' } }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '150m' } } }], activeDeadlineSeconds: 5 } }, contentType: strategic });
       await s.req('a request removed comes back from the limit', 'PATCH', r, { body: [{ op: 'remove', path: '/spec/containers/0/resources/requests/memory' }], contentType: json });
       await s.req('ephemeral storage in another form', 'PATCH', r, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/ephemeral-storage', value: '1024Mi' }], contentType: json });

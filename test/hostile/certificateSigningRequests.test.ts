@@ -180,6 +180,13 @@ async function run(send: Send): Promise<void> {
     ['mine', 'example.com/signer', 'alice', '10m', 'Approved,Failed,Issued'],
     ['other', 'other.io/signer', 'root', '120m', 'Pending'],
   ]);
+  // The status subresource converts a Table; the approval one does not (ApprovalREST has no ConvertToTable):
+  // the request itself when JSON is acceptable too, else the 406 of the media types it serves.
+  const tableOrJSON = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+  expect(answered<{ kind: string }>(await s('GET', `${C}/mine/status`, undefined, undefined, { ...admin, Accept: tableOrJSON })).kind).to.equal('Table');
+  expect(answered<{ kind: string }>(await s('GET', `${C}/mine/approval`, undefined, undefined, { ...admin, Accept: tableOrJSON })).kind).to.equal('CertificateSigningRequest');
+  const tableOnly = await s('GET', `${C}/mine/approval`, undefined, undefined, { ...admin, Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+  expect([tableOnly.status, tableOnly.message]).to.deep.equal([406, 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf']);
 
   // Watch: the events of one request.
   const list = answered<{ metadata: { resourceVersion: string } }>(await s('GET', C));

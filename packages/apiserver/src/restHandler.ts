@@ -118,7 +118,6 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (sub !== '' && !(sub === 'status' && type.names.status) && !(sub === 'scale' && type.names.scale !== undefined) && !(type.names.objectSubresources?.includes(sub) ?? false)
     && !(coreNamespaces && (sub === 'status' || sub === 'finalize'))) {
     // The custom resource handler answers any other subresource of an object's URL as the object's
-    // absence (crdHandler.serveResource's default case); built-in kinds have no route for it.
     // absence (crdHandler.serveResource's default case), an empty name (`widgets//x`) included; built-in
     // kinds have no route for it.
     if (type.customResource === true) throw KubeError.notFound(type.groupResource, info.name);
@@ -132,9 +131,12 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   // A namespace's finalize has only PUT (FinalizeREST has no getter) and no table convertor.
   const finalize = coreNamespaces && sub === 'finalize';
   if (finalize && info.verb !== 'update') throw methodNotAllowed();
+  // Neither have a pod's ephemeralcontainers and resize nor a CertificateSigningRequest's approval (their
+  // REST types convert no Table, unlike the status ones): a Table is not acceptable there.
+  const tables = !finalize && !(type.names.objectSubresources?.includes(sub) ?? false);
   switch (info.verb) {
     case 'get':
-      negotiate(r, true);
+      negotiate(r, tables);
       return get(ctx, r, namespace);
     case 'list':
       negotiate(r, true, 'list');
@@ -168,7 +170,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
         // Content-Type is its 415 (RouterJSR311.detectRoute), before any handler runs.
         throw new KubeError('UnsupportedMediaType', '415: Unsupported Media Type', { details: {} });
       }
-      negotiate(r, !finalize);
+      negotiate(r, tables);
       return handleWrite(ctx, r, namespace);
     default:
       // The custom resource handler's MethodNotSupported names the verb, which requestinfo.go leaves
