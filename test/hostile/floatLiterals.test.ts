@@ -90,6 +90,18 @@ async function beyondFloat64(s: Send): Promise<void> {
     if (typeof message === 'string') expect(a.message, label).to.equal(message);
     else expect(a.message, label).to.match(message);
   }
+  // The patched object a merge patch's 422 quotes has the patch's numbers as it wrote them (json-patch keeps
+  // its values as text): `1e400`, not a null (hostile differential seed 20261206, case 216), and `1.0`.
+  const quoted = async (path: string, body: string): Promise<string> => {
+    const a = await s('PATCH', path, body, 'application/merge-patch+json');
+    expect(a.status, a.text).to.equal(422);
+    return a.message ?? '';
+  };
+  // A JSON snippet as %q quotes it inside the message.
+  const q = (json: string): string => json.replace(/"/g, '\\"');
+  expect(await quoted(`${W}/w?fieldValidation=Ignore&dryRun=All`, '{"spec":{"m":{"q":1e400},"b":{"c":2.50,"d":[1.0,1E+400]}}}'))
+    .to.include(q('"spec":{"a":"x","b":{"c":2.50,"d":[1.0,1E+400]},"m":{"k":"v","q":1e400}}'));
+  expect(await quoted(`${D}/d?fieldValidation=Ignore&dryRun=All`, '{"spec":{"replicas":-1e400,"minReadySeconds":5.0}}')).to.include(q('"minReadySeconds":5.0'));
 }
 
 describeOnBothServers('hostile input: integers written as floats in type errors, kubekit and the real kube-apiserver', run);

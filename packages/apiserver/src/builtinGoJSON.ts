@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { canonicalQuantity, goJSON, goJSONString, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
-import { RawText, floatOverflowIn, numberLiteralIn } from './internal/rawJSON.js';
+import { RawText, floatOverflowIn, numberLiteralIn, type WrittenTexts } from './internal/rawJSON.js';
 import { goFoldASCIIName, goJSONSyntaxError } from './internal/goJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
 import { goMapKeys } from './internal/goMapKeys.js';
@@ -126,9 +126,9 @@ export function goMemberStruct(struct: string, field: string): { known: boolean;
  * every other value kept as the text the apiserver encoded from the Go type (a struct's members in
  * declaration order, a map's sorted).
  */
-export function mergePatchedTextAsGo(patched: unknown, patch: unknown, gvk: GroupVersionKind): string | undefined {
+export function mergePatchedTextAsGo(patched: unknown, patch: unknown, gvk: GroupVersionKind, texts?: WrittenTexts): string | undefined {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
-  return name === undefined ? undefined : patchedText(patched, patch, { k: 'struct', n: name, g: '' });
+  return name === undefined ? undefined : patchedText(patched, patch, { k: 'struct', n: name, g: '' }, texts);
 }
 
 function derefShape(shape: Shape | undefined): Shape | undefined {
@@ -143,17 +143,17 @@ function memberShape(shape: Shape | undefined, key: string): Shape | undefined {
   return s?.k === 'map' ? s.e : undefined;
 }
 
-function patchedText(value: unknown, patch: unknown, shape: Shape | undefined): string {
+function patchedText(value: unknown, patch: unknown, shape: Shape | undefined, texts: WrittenTexts | undefined): string {
   if (isObject(value) && isObject(patch)) {
     const keys = goMapKeys(value).filter((k) => value[k] !== undefined);
-    return `{${keys.map((k) => `${goJSONString(k)}:${patchedText(value[k], Object.hasOwn(patch, k) ? patch[k] : undefined, memberShape(shape, k))}`).join(',')}}`;
+    return `{${keys.map((k) => `${goJSONString(k)}:${texts?.compactedAt(value, k) ?? patchedText(value[k], Object.hasOwn(patch, k) ? patch[k] : undefined, memberShape(shape, k), texts)}`).join(',')}}`;
   }
-  return keptText(value, shape);
+  return keptText(value, shape, texts);
 }
 
-function keptText(value: unknown, shape: Shape | undefined): string {
+function keptText(value: unknown, shape: Shape | undefined, texts?: WrittenTexts): string {
   const s = derefShape(shape);
-  if (Array.isArray(value)) return `[${value.map((v) => keptText(v, s?.k === 'slice' ? s.e : undefined)).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map((v, i) => texts?.compactedAt(value, i) ?? keptText(v, s?.k === 'slice' ? s.e : undefined, texts)).join(',')}]`;
   if (!isObject(value)) return goJSON(value);
   let keys = Object.keys(value).filter((k) => value[k] !== undefined);
   if (s?.k === 'struct' && s.n !== undefined) {
@@ -163,7 +163,7 @@ function keptText(value: unknown, shape: Shape | undefined): string {
   } else {
     keys = goMapKeys(Object.fromEntries(keys.map((k) => [k, true])));
   }
-  return `{${keys.map((k) => `${goJSONString(k)}:${keptText(value[k], memberShape(s, k))}`).join(',')}}`;
+  return `{${keys.map((k) => `${goJSONString(k)}:${texts?.compactedAt(value, k) ?? keptText(value[k], memberShape(s, k), texts)}`).join(',')}}`;
 }
 
 /** A Go struct of the fixture by its component name (`io.k8s.api.autoscaling.v1.MetricSpec`), or a slice of it. */

@@ -24,7 +24,7 @@ import {
   TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
-import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, placedFloatOverflow, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
+import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, mergePatchTexts, placedFloatOverflow, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
@@ -681,13 +681,15 @@ const typeMetaProbe = 'struct { APIVersion string "json:\\"apiVersion,omitempty\
  * the patch as `%+v` prints it (strategic merge patches), as handlers/patch.go answers them.
  */
 function patchDecodeContext(wctx: WriteContext, pt: PatchType, patched: unknown, patch: unknown, quoteJSONPatch: (() => string) | undefined, builtin: GroupVersionKind | undefined): WriteContext {
-  // A built-in object's merge patch result keeps the Go encoding where the patch did not reach.
+  // A built-in object's merge patch result keeps the Go encoding where the patch did not reach; the
+  // scalars the patch placed keep the patch's text (`1e400`, `1.0`), as json-patch's lazy nodes do.
   const merged = (): string => {
+    const texts = wctx.bodyText === undefined ? new WrittenTexts() : mergePatchTexts(patched, wctx.bodyText);
     try {
-      return (builtin === undefined ? undefined : mergePatchedTextAsGo(patched, patch, builtin)) ?? goJSON(patched);
+      return (builtin === undefined ? undefined : mergePatchedTextAsGo(patched, patch, builtin, texts)) ?? goJSONWithTexts(patched, texts);
     } catch (err) {
       if (!isStackOverflow(err)) throw err;
-      return goJSON(patched);
+      return goJSONWithTexts(patched, texts);
     }
   };
   const quoted = (): string => (pt === 'strategic' ? goSprint(patch) : quoteJSONPatch !== undefined ? quoteJSONPatch() : pt === 'merge' ? merged() : goJSON(patched));

@@ -221,6 +221,12 @@ export class WrittenTexts {
     return this.objects.get(container)?.get(key as string);
   };
 
+  /** The text placed at `container[key]` as Go's json.Marshal copies it (compacted), if any. */
+  compactedAt(container: object, key: string | number): string | undefined {
+    const text = this.get(container, key);
+    return text === undefined ? undefined : compacted(text);
+  }
+
   /** An object member or array element set (replaced) to a value written as `text` (or to one that is not). */
   set(container: object, key: string | number, text: RawValue | undefined): void {
     if (Array.isArray(container)) {
@@ -344,6 +350,46 @@ export function placedFloatOverflow(doc: unknown, texts: WrittenTexts): string |
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return undefined;
+}
+
+/**
+ * The scalars a JSON merge patch placed in its result, as the patch wrote them: evanphx/json-patch v4's
+ * MergePatch keeps each of the patch's values as its text (a `lazyNode`), parsing only the objects and
+ * arrays it walks into, so the merged document it marshals writes `1e400`, `1.0` or `"\u0061"` as the
+ * patch did. Objects are matched member by member (the last of a duplicate key, as Go's map keeps it),
+ * arrays element by element; a scalar whose value is not the one in `patched` gets no text. Iterative.
+ */
+export function mergePatchTexts(patched: unknown, patchText: string): WrittenTexts {
+  const texts = new WrittenTexts();
+  const raw = new RawText(patchText);
+  const stack: [unknown, number][] = [[patched, raw.skipSpace(0)]];
+  const place = (container: object, key: string | number, value: unknown, start: number, end: number): void => {
+    const c = patchText.charCodeAt(start);
+    if (c === 0x7b || c === 0x5b) stack.push([value, start]);
+    else if (sameScalar(value, patchText.slice(start, end))) texts.set(container, key, { raw, start, end });
+  };
+  while (stack.length > 0) {
+    const [node, start] = stack.pop()!;
+    const c = patchText.charCodeAt(start);
+    if (c === 0x7b && isObject(node)) {
+      for (const [key, [s, e]] of raw.members(start)) if (Object.hasOwn(node, key)) place(node, key, node[key], s, e);
+    } else if (c === 0x5b && Array.isArray(node)) {
+      const elements = raw.elements(start);
+      if (elements.length === node.length) elements.forEach(([s, e], i) => place(node, i, node[i], s, e));
+    }
+  }
+  return texts;
+}
+
+/** Whether a scalar's JSON text (a number, string or boolean; not null) has the value `value`. */
+function sameScalar(value: unknown, text: string): boolean {
+  switch (typeof value) {
+    case 'number': return text !== 'null' && !text.startsWith('"') && Number(text) === value;
+    case 'bigint': return /^-?\d+$/.test(text) && BigInt(text) === value;
+    case 'string': return text.startsWith('"') && JSON.parse(text) === value;
+    case 'boolean': return text === String(value);
+    default: return false;
+  }
 }
 
 /** The whole of a JSON text as a {@link RawValue}. */
