@@ -413,4 +413,19 @@ spec:
     const got = await kubectl('get', 'deploy', 'merged', '-o', 'jsonpath={range .spec.template.spec.containers[*]}{.name}={.image}{.args} {end}');
     expect(got.stdout).to.equal('app=app:2 sidecar=envoy:1.30["--v=2"] ');
   });
+
+  it('resizes a pod in place with kubectl patch --subresource resize, and refuses what a resize may not change', async () => {
+    const file = join(dir, 'resized.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: resized\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 100Mi}\n      limits: {cpu: 200m, memory: 200Mi}\n');
+    expect((await kubectl('apply', '-f', file)).stdout).to.equal('pod/resized created\n');
+    const patched = await kubectl('patch', 'pod', 'resized', '--subresource', 'resize', '--patch', '{"spec":{"containers":[{"name":"c","image":"busybox","resources":{"requests":{"cpu":"150m"}}}]}}');
+    expect([patched.stdout, patched.stderr]).to.deep.equal(['pod/resized patched\n', '']);
+    const got = await kubectl('get', 'pod', 'resized', '-o', 'jsonpath={.spec.containers[0].resources.requests.cpu} {.spec.containers[0].image} {.metadata.generation}');
+    expect(got.stdout).to.equal('150m nginx 2');
+    // No Table through resize: kubectl prints the name and age itself, as against a cluster.
+    expect((await kubectl('get', 'pod', 'resized', '--subresource', 'resize')).stdout).to.match(/^NAME\s+AGE\nresized\s+\d+s\n$/);
+    const refused = await kubectl('patch', 'pod', 'resized', '--subresource', 'resize', '--type', 'json', '-p', '[{"op":"remove","path":"/spec/containers/0/resources/limits"}]');
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.equal('The Pod "resized" is invalid: spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed\n');
+  });
 });
