@@ -505,6 +505,47 @@ export const builtinScenarios: Scenario[] = [
     },
   },
   {
+    // The proxy subresources of pods, services and nodes (ResourceLocation in pkg/registry/core/pod,
+    // service/storage and node): everything decided before a dial (no case here reaches one: the reference
+    // would dial it, the embedded server answers the proxy's 503 instead).
+    name: 'builtin/proxy',
+    async run(s) {
+      const ns = 'diff-proxy';
+      await namespace(s, ns);
+      const base = `/api/v1/namespaces/${ns}`;
+      const merge = 'application/merge-patch+json';
+      await s.req('pod with a port', 'POST', `${base}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x', ports: [{ name: 'http', containerPort: 8080 }] }] } }, keep: 'status' });
+      for (const [name, ip] of [['lo', '127.0.0.1'], ['ll', '169.254.1.1'], ['v6', '::1'], ['mc', '224.0.0.1'], ['llmc', 'ff02::1'], ['zero', '0.0.0.0'], ['bcast', '255.255.255.255'], ['v6ll', 'fe80::1'], ['mapped', '::ffff:127.0.0.1']]) {
+        await s.req(`pod ${name}`, 'POST', `${base}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'x' }] } }, keep: 'status' });
+        await s.req(`pod ${name} at ${ip}`, 'PATCH', `${base}/pods/${name}/status`, { body: { status: { podIP: ip, podIPs: [{ ip }] } }, contentType: merge, keep: 'status' });
+        await s.req(`refused: pod ${name} at ${ip}`, 'GET', `${base}/pods/${name}/proxy/`, { keep: statusOnly });
+      }
+      for (const id of ['p', 'p:8080', 'p:http', 'https:p:443', 'http:p', ':p:', 'p:', ':p', 'a:b:c:d', 'ftp:p:1', 'nope', 'nope:80']) {
+        await s.req(`pod ${id}`, 'GET', `${base}/pods/${id}/proxy/a/b?c=d`, { keep: statusOnly });
+      }
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND']) {
+        await s.req(`pod by ${method}`, method, `${base}/pods/p/proxy/x`, { body: method === 'OPTIONS' || method === 'DELETE' ? undefined : {}, keep: statusOnly });
+      }
+      await s.req('refused: a pod without a name', 'GET', `${base}/pods//proxy/`, { keep: statusOnly });
+      await s.req('refused: a pod out of a namespace', 'GET', '/api/v1/pods/p/proxy/', { keep: statusOnly });
+      await s.req('service', 'POST', `${base}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ port: 80, name: 'web' }] } }, keep: 'status' });
+      for (const id of ['svc', 'svc:81', 'svc:80', 'svc:+80', 'svc:web', 'zz', 'zz:80', 'a:b:c:d', ':svc']) {
+        await s.req(`service ${id} without endpoints`, 'GET', `${base}/services/${id}/proxy/`, { keep: statusOnly });
+      }
+      await s.req('endpoints without subsets', 'POST', `${base}/endpoints`, { body: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'svc' } }, keep: 'status' });
+      await s.req('service without subsets', 'GET', `${base}/services/svc/proxy/`, { keep: statusOnly });
+      await s.req('endpoints not of a pod', 'PUT', `${base}/endpoints/svc`, { body: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'svc' }, subsets: [{ addresses: [{ ip: '10.1.1.1' }], ports: [{ name: 'web', port: 8080 }] }] }, keep: 'status' });
+      for (const id of ['svc', 'svc:web', 'svc:80', 'https:svc:web']) await s.req(`service ${id}: no address of a pod`, 'GET', `${base}/services/${id}/proxy/`, { keep: statusOnly });
+      await s.req('endpoints of a pod elsewhere', 'PUT', `${base}/endpoints/svc`, { body: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'svc' }, subsets: [{ addresses: [{ ip: '10.1.1.1', targetRef: { kind: 'Pod', namespace: 'default', name: 'p' } }, { ip: '10.1.1.2', targetRef: { kind: 'Pod', namespace: ns, name: 'p' } }], ports: [{ name: 'web', port: 8080 }] }] }, keep: 'status' });
+      await s.req('service: the pod has another IP', 'GET', `${base}/services/svc:web/proxy/`, { keep: statusOnly });
+      await s.req('node', 'POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'diff-proxy-n1' } }, keep: 'status' });
+      for (const id of ['diff-proxy-n1', 'diff-proxy-n1:10250', 'https:diff-proxy-n1:9', 'nope', 'a:b:c:d']) await s.req(`node ${id}`, 'GET', `/api/v1/nodes/${id}/proxy/metrics`, { keep: statusOnly });
+      await s.req('node at a loopback address', 'PATCH', '/api/v1/nodes/diff-proxy-n1/status', { body: { status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }] } }, contentType: merge, keep: 'status' });
+      await s.req('refused: node at a loopback address', 'GET', '/api/v1/nodes/diff-proxy-n1/proxy/metrics', { keep: statusOnly });
+      await s.req('node deleted', 'DELETE', '/api/v1/nodes/diff-proxy-n1', { keep: 'status' });
+    },
+  },
+  {
     // The pods/resize subresource (in-place vertical scaling, on by default in 1.34): podResizeStrategy in
     // pkg/registry/core/pod and ValidatePodResize (pkg/apis/core/validation); the cases follow
     // TestValidatePodResize, with the LimitRanger and ResourceQuota plugins on a resize.

@@ -13,6 +13,7 @@
  * podAdmission.ts), Services, ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in
  * builtinServiceKinds.ts; each is a {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
+import { proxySubresource } from './proxySubresources.js';
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
@@ -711,6 +712,7 @@ export function builtinResourceTypes(): BuiltinResourceType[] {
           { subresource: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
           { subresource: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
           ...podConnectSubresources,
+          proxySubresource('PodProxyOptions'),
         ] },
       columns: [
         { def: { name: 'Ready', type: 'string', priority: 0 }, cell: (o) => `${containerStatuses(o).filter((c) => c.ready === true).length}/${containers(o).length}` },

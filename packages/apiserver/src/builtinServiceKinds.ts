@@ -9,6 +9,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
+import { proxySubresource } from './proxySubresources.js';
 import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
@@ -54,7 +55,7 @@ function externalIP(o: KubeObject): string {
 
 function serviceSpec(allocator: ServiceAllocator): BuiltinSpec {
   return {
-    names: { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true, nameValidation: 'dns1035' },
+    names: { group: '', version: 'v1', resource: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true, nameValidation: 'dns1035', kindSubresources: [proxySubresource('ServiceProxyOptions')] },
     columns: [
       { def: { name: 'Type', type: 'string', priority: 0, description: 'type determines how the Service is exposed.' }, cell: (o) => String(valueAt(o, 'spec', 'type') ?? 'ClusterIP') },
       { def: { name: 'Cluster-IP', type: 'string', priority: 0, description: 'clusterIP is the IP address of the service.' }, cell: (o) => String(valueAt(o, 'spec', 'clusterIP') ?? '<none>') },

@@ -11,6 +11,7 @@
  * Go walks `status.capacity` and `status.allocatable` in no fixed order; kubekit walks each in key order.
  * Taint errors are reported under `metadata.taints` as upstream reports them.
  */
+import { proxySubresource } from './proxySubresources.js';
 import { FieldError, FieldPath, forbidden, goJSON, internalError, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
@@ -236,7 +237,7 @@ function nodeInfoCell(member: string): (o: KubeObject) => string {
 }
 
 const node: BuiltinSpec = {
-  names: { group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, nameValidation: 'subdomain' },
+  names: { group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, nameValidation: 'subdomain', kindSubresources: [proxySubresource('NodeProxyOptions')] },
   // printNode puts Age between Roles and Version.
   age: false,
   columns: [

@@ -115,20 +115,25 @@ function chooseContainer(pod: KubeObject, asked: string): string {
 }
 
 /**
- * Checks the node a pod runs on as the kubelet connection getter reads it: the node's 404 is worded with the
- * pods resource, a node without addresses the getter's 500.
+ * The address and kubelet port of a node as the kubelet connection getter reads them (`GetConnectionInfo`):
+ * the node's 404 worded with the request's resource `gr`, a node without a preferred address the getter's 500;
+ * the kubelet's port is the one its status reports, else 10250.
  */
-function checkNode(ctx: ServerContext, pods: ResourceType, nodeName: string): void {
+export function preferredNodeAddress(ctx: ServerContext, gr: ResourceType['groupResource'], nodeName: string): { address: string; port: string } {
   const nodes = ctx.resolveType?.('', 'v1', 'nodes');
   const node = nodes === undefined ? undefined : ctx.store.get(nodes.bucket, storeKey('', nodeName));
-  if (node === undefined) throw KubeError.notFound(pods.groupResource, nodeName);
+  if (node === undefined) throw KubeError.notFound(gr, nodeName);
   const status = isObject(node.status) ? node.status : {};
   const addresses = Array.isArray(status.addresses) ? status.addresses.filter(isObject) : [];
-  const preferred = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
-  if (!addresses.some((a) => typeof a.type === 'string' && preferred.includes(a.type))) {
-    const known = addresses.map((a) => `{${String(a.type ?? '')} ${String(a.address ?? '')}}`).join(' ');
-    throw new KubeError('Unknown', `no preferred addresses found; known addresses: [${known}]`, { code: 500 });
+  for (const type of ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP']) {
+    const found = addresses.find((a) => a.type === type);
+    if (found === undefined) continue;
+    const endpoints = isObject(status.daemonEndpoints) && isObject(status.daemonEndpoints.kubeletEndpoint) ? status.daemonEndpoints.kubeletEndpoint : {};
+    const port = typeof endpoints.Port === 'number' && endpoints.Port > 0 ? endpoints.Port : 10250;
+    return { address: typeof found.address === 'string' ? found.address : '', port: String(port) };
   }
+  const known = addresses.map((a) => `{${String(a.type ?? '')} ${String(a.address ?? '')}}`).join(' ');
+  throw new KubeError('Unknown', `no preferred addresses found; known addresses: [${known}]`, { code: 500 });
 }
 
 /** Serves a pod's `log`, `exec`, `attach` or `portforward` (see the file comment). */
@@ -148,7 +153,7 @@ export async function servePodConnect(ctx: ServerContext, r: RestRequest, namesp
     }
     throw KubeError.badRequest(`pod ${name} does not have a host assigned`);
   }
-  checkNode(ctx, r.type, nodeName);
+  preferredNodeAddress(ctx, r.type.groupResource, nodeName);
   const upgrade = typeof r.req.headers.upgrade === 'string' && r.req.headers.upgrade !== '';
   if (sub !== 'log' && !upgrade) throw KubeError.badRequest('Upgrade request required');
   // Here the apiserver dials the node's kubelet; the embedded server has none to dial.

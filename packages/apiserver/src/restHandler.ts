@@ -24,6 +24,7 @@ import { currentObject, respondObject, type RestRequest } from './restRequest.js
 import { deleteCollection, deleteObject } from './deleteHandler.js';
 import { handleWrite } from './writeHandler.js';
 import { isPodConnectSubresource, servePodConnect } from './podConnect.js';
+import { isProxyRequest, proxyMethods, serveProxy } from './proxySubresources.js';
 import { readScale, scaleAnswerShape } from './scaleSubresource.js';
 
 const notFoundMessage = 'the server could not find the requested resource';
@@ -61,7 +62,8 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   // reads `namespaces/{name}` as a namespace of that name, whatever the group).
   const coreNamespaces = type.customResource !== true && type.names.group === '' && type.names.resource === 'namespaces';
   if (type.names.namespaced === false && info.namespace !== '' && !coreNamespaces) throw resourceNotFound();
-  if (info.extraSegments === true && type.customResource !== true) throw resourceNotFound();
+  // A proxy's path goes on after its subresource (`pods/p/proxy/healthz`).
+  if (info.extraSegments === true && type.customResource !== true && !isProxyRequest(type, info.subresource)) throw resourceNotFound();
   // A review kind has one route: POST to its collection (in a namespace, for a namespaced one).
   if (isReviewType(type)) {
     if (info.name !== '' || info.subresource !== '' || (type.names.namespaced && info.namespace === '')) throw resourceNotFound();
@@ -98,6 +100,11 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       return evictPod(ctx, r, info.namespace);
     }
     if (info.name !== '') throw methodNotAllowed();
+  }
+  // The proxy of a pod, a service or a node: what the apiserver answers before it dials (proxySubresources.ts).
+  if (isProxyRequest(type, sub)) {
+    if (!proxyMethods.includes(r.req.method ?? '')) throw methodNotAllowed();
+    return serveProxy(ctx, r, info.namespace, info.name);
   }
   // A Pod's log (GET), exec, attach and port forwarding (GET or POST): what the apiserver answers before it
   // dials the node's kubelet (podConnect.ts).
