@@ -583,6 +583,9 @@ export const builtinScenarios: Scenario[] = [
       await s.req('refused: invalid resize policy', 'PATCH', r, { body: [{ op: 'add', path: '/spec/containers/0/resizePolicy', value: [{ resourceName: 'gpu', restartPolicy: 'Maybe' }] }], contentType: json, keep: podRefusal });
       await s.req('refused: container renamed', 'PATCH', r, { body: [{ op: 'replace', path: '/spec/containers/0/name', value: 'd' }], contentType: json, keep: podRefusal });
       await s.req('refused: container added', 'PATCH', r, { body: [{ op: 'add', path: '/spec/containers/-', value: { name: 'e', image: 'x' } }], contentType: json, keep: podRefusal });
+      await s.req('refused: a resource named __proto__', 'PATCH', r, { raw: '{"spec":{"containers":[{"name":"c","resources":{"requests":{"__proto__":"1","cpu":"120m"}}}]}}', contentType: merge, keep: podRefusal });
+      await s.req('create with CPU only', 'POST', pods, { body: pod('proto', { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }] }) });
+      await s.req('refused: a resource named __proto__ added', 'PATCH', `${pods}/proto/resize`, { raw: '{"spec":{"containers":[{"name":"c","resources":{"requests":{"__proto__":"1"}}}]}}', contentType: strategic, keep: podRefusal });
       await s.req('refused: over the limit', 'PATCH', ...cpu('p', '300m'));
       await s.req('refused: negative', 'PATCH', ...cpu('p', '-1'));
       await s.req('update without a resourceVersion', 'PUT', r, { body: pod('p') });

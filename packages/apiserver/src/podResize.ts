@@ -17,7 +17,7 @@
  * @see https://kubernetes.io/docs/tasks/configure-pod-container/resize-container-resources/
  */
 import { FieldPath, forbidden, invalid, type FieldError, type KubeObject } from '@kubekit/core';
-import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
+import { cloneJSON, isObject, setOwn, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { list, str, wholePodPath } from './internal/podFields.js';
 import { resetObjectMetaForStatus } from './objectMeta.js';
@@ -148,7 +148,8 @@ function withoutEmpty(v: unknown): unknown {
   const out: JSONObject = {};
   for (const [k, x] of Object.entries(v)) {
     const y = withoutEmpty(x);
-    if (y !== undefined) out[k] = y;
+    // Keys come from the request (a resource named `__proto__`): set as own members.
+    if (y !== undefined) setOwn(out, k, y);
   }
   return Object.keys(out).length === 0 ? undefined : out;
 }

@@ -67,6 +67,12 @@ describe('pods/resize', function () {
     expect(await message(resize('p', [{ op: 'replace', path: '/spec/containers/0/name', value: 'd' }]))).to.equal('Pod "p" is invalid: spec.containers[0].name: Forbidden: containers may not be renamed or reordered on resize');
     expect(await message(resize('p', [{ op: 'add', path: '/spec/containers/-', value: { name: 'e', image: 'x' } }]))).to.equal('Pod "p" is invalid: spec.containers: Forbidden: containers may not be added or removed on resize');
     expect(await message(cpu('p', '300m'))).to.equal('Pod "p" is invalid: spec.containers[0].resources.requests: Invalid value: "300m": must be less than or equal to cpu limit of 200m');
+    // A resource named `__proto__` is a resource like any other (hostile differential seed 20261207, case 663):
+    // it is no CPU or memory, so the container changed beyond them.
+    expect((await client.post(pods, pod('proto', { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }] }))).status).to.equal(201);
+    expect(await message(resize('proto', '{"spec":{"containers":[{"name":"c","resources":{"requests":{"__proto__":"1"}}}]}}', strategic))).to.equal('Pod "proto" is invalid: ['
+      + 'spec.containers[0].resources.requests[__proto__]: Invalid value: "__proto__": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'), '
+      + 'spec.containers[0].resources.requests[__proto__]: Invalid value: "__proto__": must be a standard resource for containers, spec: Forbidden: only cpu and memory resources are mutable]');
     expect(await message(resize('be', { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] } }, strategic))).to.equal('Pod "be" is invalid: spec: Invalid value: "BestEffort": Pod QOS Class may not change as a result of resizing');
   });
 
