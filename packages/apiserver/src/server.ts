@@ -119,9 +119,15 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
         sendError(res, err);
         return;
       }
-      indentIfAsked(req, res);
+      // The version handler always indents (WriteRawJSON). Since 1.33 it also names the emulated version and
+      // the oldest one it stays compatible with (one minor before).
+      setResponseOutput(res, { serializer: serializers[0], pretty: true, stream: '' });
+      const { major, minor, gitVersion } = options.version;
+      const emulation = major === '1' && Number(minor) >= 33
+        ? { emulationMajor: major, emulationMinor: minor, minCompatibilityMajor: major, minCompatibilityMinor: String(Number(minor) - 1) }
+        : {};
       sendJSON(res, 200, {
-        ...options.version, gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
+        major, minor, ...emulation, gitVersion, gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z',
         goVersion: `node${process.versions.node}`, compiler: 'kubekit', platform: `${process.platform}/${process.arch}`,
       });
     } else {

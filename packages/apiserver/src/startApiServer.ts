@@ -94,7 +94,11 @@ export interface ApiServerOptions {
    * A Service that asks for an address outside it is refused, as a cluster refuses it. @defaultValue `10.96.0.0/12`
    */
   serviceClusterIPRange?: string;
-  /** The Kubernetes version `/version` reports. @defaultValue `1.33`, or `1.30` with the gate off */
+  /**
+   * The Kubernetes version `/version` reports (`1.34` or `1.34.4`), as `gitVersion` `v1.34.4+kubekit` (build
+   * metadata, so that semver ranges such as `>=1.30.0` take it). @defaultValue `1.34.4`, the version whose
+   * behaviour the server follows; `1.30` with the gate off
+   */
   kubernetesVersion?: string;
   /** Receives one `info` line per request, and warnings. @defaultValue no logging */
   logger?: Logger;
@@ -277,8 +281,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const controllers = new Controllers(ctx, catalog);
   const collector = new GarbageCollector(ctx, catalog);
 
-  const version = options.kubernetesVersion ?? (gate ? '1.33' : '1.30');
-  const [major, minor] = version.split('.');
+  const [major, minor, patch = '0'] = (options.kubernetesVersion ?? (gate ? '1.34.4' : '1.30')).split('.');
   let address = '';
   const bindHost = options.host ?? '127.0.0.1';
   const serving = options.tls === true ? generatedServingCertificate(bindHost) : options.tls === false ? undefined : options.tls;
@@ -286,7 +289,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   ctx.serviceAccountTokens = new ServiceAccountTokens(store, () => `${serving === undefined ? 'http' : 'https'}://${address}`, () => clock.now());
   const handler = createRequestHandler(ctx, {
     catalog, token: options.token, logger, customResourceFieldSelectors: gate,
-    version: { major, minor, gitVersion: `v${version}.0-kubekit` },
+    version: { major, minor, gitVersion: `v${major}.${minor}.${patch}+kubekit` },
     serverAddress: () => address,
   });
   const server: Server = serving === undefined

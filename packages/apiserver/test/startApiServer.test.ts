@@ -55,7 +55,9 @@ describe('startApiServer', () => {
   it('answers /version and the health checks', async () => {
     const v = await client.get('/version');
     expect(v.status).to.equal(200);
-    expect(v.body).to.include({ major: '1', minor: '33' });
+    // The version whose behaviour it follows, as build metadata (semver ranges take it), indented as the apiserver writes it.
+    expect(v.body).to.include({ major: '1', minor: '34', emulationMajor: '1', emulationMinor: '34', minCompatibilityMajor: '1', minCompatibilityMinor: '33', gitVersion: 'v1.34.4+kubekit' });
+    expect(v.text.startsWith('{\n  "major": "1",\n  "minor": "34",\n  "emulationMajor"')).to.equal(true);
     for (const p of ['/healthz', '/livez', '/readyz']) {
       const r = await client.get(p);
       expect(r.status).to.equal(200);
