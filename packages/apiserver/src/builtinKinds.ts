@@ -13,7 +13,6 @@
  * podAdmission.ts), Services, ServiceAccounts, PersistentVolumeClaims and the RBAC kinds in
  * builtinServiceKinds.ts; each is a {@link BuiltinSpec} served by {@link BuiltinResourceType}.
  */
-import { proxySubresource } from './proxySubresources.js';
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
 import { reportFieldProblems } from './internal/fieldValidation.js';
@@ -39,6 +38,7 @@ import { deepEqual } from './internal/deepEqual.js';
 import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings, podStatusWarnings } from './podWarnings.js';
 import { podConnectSubresources } from './podConnect.js';
 import { prepareResizeUpdate, validateResizeUpdate } from './podResize.js';
+import { proxySubresource } from './proxySubresources.js';
 
 /** One Table column of a built-in kind and how its cell is computed. */
 export interface BuiltinColumn {

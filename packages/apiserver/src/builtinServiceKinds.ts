@@ -9,7 +9,6 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
-import { proxySubresource } from './proxySubresources.js';
 import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
@@ -21,6 +20,7 @@ import { cidrWarnings, claimSpecWarnings, ipWarnings, loadBalancerStatusWarnings
 import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimValidation.js';
 import { heldAddresses, storedServiceRanges } from './internal/serviceAddresses.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
+import { proxySubresource } from './proxySubresources.js';
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];

@@ -11,7 +11,6 @@
  * Go walks `status.capacity` and `status.allocatable` in no fixed order; kubekit walks each in key order.
  * Taint errors are reported under `metadata.taints` as upstream reports them.
  */
-import { proxySubresource } from './proxySubresources.js';
 import { FieldError, FieldPath, forbidden, goJSON, internalError, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
@@ -22,6 +21,7 @@ import { resourceQuantityErrors } from './podResources.js';
 import { cidrWarnings, parseIP } from './podWarnings.js';
 import { isCIDRSloppy } from './serviceValidation.js';
 import { ageCell, builtinAgeColumn } from './table.js';
+import { proxySubresource } from './proxySubresources.js';
 
 const taintsAnnotation = 'scheduler.alpha.kubernetes.io/taints';
 const avoidPodsAnnotation = 'scheduler.alpha.kubernetes.io/preferAvoidPods';

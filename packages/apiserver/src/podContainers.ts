@@ -149,8 +149,8 @@ function validateContainerCommon(ctr: JSONObject, ctx: ContainerContext, path: F
 }
 
 /**
- * `validateResizePolicy`: each resource (cpu or memory) once, a known restart policy, and `NotRequired`
- * only in a pod that never restarts.
+ * `validateResizePolicy`: each resource (cpu or memory) once, a known restart policy, and in a pod that never
+ * restarts (`restartPolicy: Never`) only `NotRequired`.
  */
 function validateResizePolicy(policies: unknown[], podRestartPolicy: string, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
