@@ -5,7 +5,7 @@
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FieldError, FieldPath, KubeError, forbidden, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, compareGoStrings, forbidden, goQuote, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 import { strictIPMessages } from './podWarnings.js';
 
@@ -307,6 +307,15 @@ export function validateStrategyObjectMetaUpdate(meta: ObjectMeta, old: ObjectMe
 /** ValidateObjectMetaAccessorUpdate (apimachinery), and with `core` the core kinds' finalizer name rule. */
 function metaUpdate(meta: ObjectMeta, old: ObjectMeta, p: FieldPath, core: boolean): FieldError[] {
   const errs: FieldError[] = [];
+  // ValidateNoNewFinalizers: an object being deleted takes no new finalizer (they are named sorted, as
+  // `%#v` prints a sets.String's List()).
+  if (old.deletionTimestamp !== undefined) {
+    const before = new Set(Array.isArray(old.finalizers) ? old.finalizers : []);
+    const extra = [...new Set((Array.isArray(meta.finalizers) ? meta.finalizers : []).filter((f) => !before.has(f)))].sort(compareGoStrings);
+    if (extra.length > 0) {
+      errs.push(forbidden(p.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${extra.map((f) => goQuote(String(f))).join(', ')}}`));
+    }
+  }
   const immutable = (field: 'name' | 'namespace' | 'uid' | 'creationTimestamp'): void => {
     if ((meta[field] ?? '') !== (old[field] ?? '')) errs.push(invalid(p.child(field), meta[field] ?? '', 'field is immutable'));
   };
