@@ -524,7 +524,7 @@ function dataBytes(data: unknown, base64: boolean): number {
 function validateConfigMap(o: KubeObject): FieldError[] {
   const errs = validateConfigKeys(o, ['data', 'binaryData']);
   // field.NewPath(""): Path.String writes an element without a name as its index in brackets, `[]`.
-  if (dataBytes(o.data, false) + dataBytes(o.binaryData, true) > maxDataBytes) errs.push(tooLong('[]', '', maxDataBytes));
+  if (dataBytes(o.data, false) + dataBytes(o.binaryData, true) > maxDataBytes) errs.push(tooLong(FieldPath.empty(), '', maxDataBytes));
   return errs;
 }
 

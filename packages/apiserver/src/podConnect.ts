@@ -20,7 +20,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/registry/core/pod/strategy.go (LogLocation, streamLocation)
  */
-import { FieldError, KubeError, goQuote, parseRFC3339, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, goQuote, parseRFC3339, type KubeObject } from '@kubekit/core';
 import { isObject } from './internal/own.js';
 import { parseInt64 } from './listing.js';
 import type { ResourceType } from './resourceType.js';
@@ -68,7 +68,7 @@ function validateLogOptions(query: URLSearchParams, name: string): void {
   if (tailLines !== undefined && tailLines < 0) errs.push(new FieldError('FieldValueInvalid', 'tailLines', tailLines, 'must be greater than or equal to 0'));
   if (limitBytes !== undefined && limitBytes < 1) errs.push(new FieldError('FieldValueInvalid', 'limitBytes', limitBytes, 'must be greater than 0'));
   if (sinceSeconds !== undefined && sinceTimeText !== undefined) {
-    errs.push(new FieldError('FieldValueForbidden', '[]', undefined, 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
+    errs.push(new FieldError('FieldValueForbidden', FieldPath.empty(), undefined, 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
   } else if (sinceSeconds !== undefined && sinceSeconds < 1) {
     errs.push(new FieldError('FieldValueInvalid', 'sinceSeconds', sinceSeconds, 'must be greater than 0'));
   }

@@ -14,7 +14,7 @@
 import { FieldPath, forbidden, goQuote, type FieldError, type KubeObject } from '@kubekit/core';
 import { assignOwn, childObject, cloneJSON, getOwn, isObject, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { list, str, wholePodPath } from './internal/podFields.js';
+import { list, str } from './internal/podFields.js';
 import { validatePod, validatePodAnnotationUpdates } from './podValidation.js';
 
 const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
@@ -35,7 +35,7 @@ export function prepareEphemeralContainersUpdate(pod: KubeObject, old: KubeObjec
 export function validateEphemeralContainersUpdate(pod: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[] {
   const errs = [...meta, ...validatePod(pod), ...validatePodAnnotationUpdates(pod, old)];
   const annotations = isObject(old.metadata.annotations) ? old.metadata.annotations : {};
-  if (Object.hasOwn(annotations, mirrorPodAnnotation)) return [forbidden(wholePodPath, 'static pods do not support ephemeral containers')];
+  if (Object.hasOwn(annotations, mirrorPodAnnotation)) return [forbidden(FieldPath.empty(), 'static pods do not support ephemeral containers')];
   const now = new Map<string, JSONObject>();
   for (const c of list(isObject(pod.spec) ? pod.spec.ephemeralContainers : undefined)) if (isObject(c)) now.set(str(c.name), c);
   const path = FieldPath.root('spec', 'ephemeralContainers');

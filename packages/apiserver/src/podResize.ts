@@ -19,7 +19,7 @@
 import { FieldPath, forbidden, invalid, type FieldError, type KubeObject } from '@kubekit/core';
 import { cloneJSON, isObject, setOwn, type JSONObject } from './internal/own.js';
 import { deepEqual } from './internal/deepEqual.js';
-import { list, str, wholePodPath } from './internal/podFields.js';
+import { list, str } from './internal/podFields.js';
 import { resetObjectMetaForStatus } from './objectMeta.js';
 import { podQOSClass } from './podDefaults.js';
 import { validatePod } from './podValidation.js';
@@ -180,11 +180,11 @@ function validateOrdering(pod: KubeObject, old: KubeObject, path: FieldPath): Fi
 /** `ValidatePodResize`, given the errors of `ValidateObjectMetaUpdate`. */
 export function validateResizeUpdate(pod: KubeObject, old: KubeObject, meta: FieldError[]): FieldError[] {
   const errs = [...meta, ...validatePod(pod)];
-  if (podLevelResources(old) || podLevelResources(pod)) return [forbidden(wholePodPath, 'pods with pod-level resources cannot be resized')];
+  if (podLevelResources(old) || podLevelResources(pod)) return [forbidden(FieldPath.empty(), 'pods with pod-level resources cannot be resized')];
   const annotations = isObject(old.metadata.annotations) ? old.metadata.annotations : {};
-  if (Object.hasOwn(annotations, mirrorPodAnnotation)) return [forbidden(wholePodPath, 'static pods cannot be resized')];
+  if (Object.hasOwn(annotations, mirrorPodAnnotation)) return [forbidden(FieldPath.empty(), 'static pods cannot be resized')];
   const os = specOf(old).os;
-  if (isObject(os) && os.name === 'windows') return [forbidden(wholePodPath, 'windows pods cannot be resized')];
+  if (isObject(os) && os.name === 'windows') return [forbidden(FieldPath.empty(), 'windows pods cannot be resized')];
 
   const spec = FieldPath.root('spec');
   const oldStatus = isObject(old.status) ? old.status : {};

@@ -59,6 +59,14 @@ export class FieldPath {
     return p;
   }
 
+  /**
+   * The path Go's `field.NewPath("")` makes: neither name nor index, printed `[]`. The apiserver reports errors
+   * about a whole object there (`[]: Forbidden: static pods cannot be resized`).
+   */
+  static empty(): FieldPath {
+    return new FieldPath(undefined, '', 'index');
+  }
+
   /** The path of a named field below this one. */
   child(...names: string[]): FieldPath {
     let p: FieldPath = this;

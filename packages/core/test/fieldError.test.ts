@@ -59,6 +59,12 @@ describe('FieldPath', () => {
       .to.equal('spec.versions[2].schema.openAPIV3Schema[foo]');
     expect(FieldPath.root('openAPIV3Schema').child('properties').key('spec').toString()).to.equal('openAPIV3Schema.properties[spec]');
   });
+
+  it('prints the empty path as Go prints field.NewPath(""): [], and its children after it', () => {
+    expect(FieldPath.empty().toString()).to.equal('[]');
+    expect(FieldPath.empty().child('x').index(1).toString()).to.equal('[].x[1]');
+    expect(String(forbidden(FieldPath.empty(), 'no'))).to.equal('[]: Forbidden: no');
+  });
 });
 
 describe('aggregateMessage', () => {

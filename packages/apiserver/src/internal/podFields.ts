@@ -66,6 +66,3 @@ export function validateLocalNonReservedPath(target: string, path: FieldPath): F
 export function append<T>(to: T[], items: readonly T[]): void {
   for (const x of items) to.push(x);
 }
-
-/** The field of an error about the whole pod: Go's `field.NewPath("")`, which prints as `[]`. */
-export const wholePodPath = '[]';
