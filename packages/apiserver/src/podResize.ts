@@ -161,16 +161,16 @@ function isSidecar(c: unknown): boolean {
 /** `validatePodResizeContainerOrdering`. */
 function validateOrdering(pod: KubeObject, old: KubeObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [key, what] of [['containers', 'containers'], ['initContainers', 'initContainers']] as const) {
+  for (const key of ['containers', 'initContainers'] as const) {
     const now = list(specOf(pod)[key]);
     const before = list(specOf(old)[key]);
     if (now.length !== before.length) {
-      errs.push(forbidden(path.child(key), `${what} may not be added or removed on resize`));
+      errs.push(forbidden(path.child(key), `${key} may not be added or removed on resize`));
       continue;
     }
     before.forEach((c, i) => {
       if (str(isObject(now[i]) ? now[i].name : undefined) !== str(isObject(c) ? c.name : undefined)) {
-        errs.push(forbidden(path.child(key).index(i).child('name'), `${what} may not be renamed or reordered on resize`));
+        errs.push(forbidden(path.child(key).index(i).child('name'), `${key} may not be renamed or reordered on resize`));
       }
     });
   }

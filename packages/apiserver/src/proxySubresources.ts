@@ -21,7 +21,7 @@
  * @see https://kubernetes.io/docs/tasks/access-application-cluster/access-cluster-services/#manually-constructing-apiserver-proxy-urls
  */
 import { KubeError, goQuote, type KubeObject } from '@kubekit/core';
-import { isObject } from './internal/own.js';
+import { isObject, objects, str } from './internal/own.js';
 import { parseIP } from './podWarnings.js';
 import { preferredNodeAddress } from './podConnect.js';
 import type { ResourceType } from './resourceType.js';
@@ -80,14 +80,6 @@ function serviceUnavailable(message: string): KubeError {
   return new KubeError('ServiceUnavailable', message);
 }
 
-function list(v: unknown): Record<string, unknown>[] {
-  return Array.isArray(v) ? v.filter(isObject) : [];
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
 async function podLocation(ctx: ServerContext, r: RestRequest, namespace: string, id: string): Promise<never> {
   const parsed = splitSchemeNamePort(id);
   if (parsed === undefined) throw KubeError.badRequest(`invalid pod request ${goQuote(id)}`);
@@ -95,11 +87,11 @@ async function podLocation(ctx: ServerContext, r: RestRequest, namespace: string
   let { port } = parsed;
   if (port === '') {
     const spec = isObject(pod.spec) ? pod.spec : {};
-    const withPorts = list(spec.containers).find((c) => list(c.ports).length > 0);
-    if (withPorts !== undefined) port = String(list(withPorts.ports)[0].containerPort ?? 0);
+    const withPorts = objects(spec.containers).find((c) => objects(c.ports).length > 0);
+    if (withPorts !== undefined) port = String(objects(withPorts.ports)[0].containerPort ?? 0);
   }
   const status = isObject(pod.status) ? pod.status : {};
-  const ip = str(list(status.podIPs)[0]?.ip);
+  const ip = str(objects(status.podIPs)[0]?.ip);
   if (!globalUnicast(ip)) throw KubeError.badRequest('address not allowed');
   throw unreachable(dialAddress(ip, port, parsed.scheme), `the embedded API server runs no pods: pod ${namespace}/${parsed.name} cannot be reached`);
 }
@@ -118,7 +110,7 @@ async function serviceLocation(ctx: ServerContext, r: RestRequest, namespace: st
   if (number !== undefined && number >= -(2n ** 63n) && number < 2n ** 63n) {
     const service = await currentObject(ctx, r.type, namespace, name);
     const spec = isObject(service.spec) ? service.spec : {};
-    const found = list(spec.ports).find((p) => typeof p.port === 'number' && BigInt(p.port) === number);
+    const found = objects(spec.ports).find((p) => typeof p.port === 'number' && BigInt(p.port) === number);
     if (found === undefined) throw serviceUnavailable(`no service port ${number} found for service ${goQuote(name)}`);
     portName = str(found.name);
   }
@@ -126,13 +118,13 @@ async function serviceLocation(ctx: ServerContext, r: RestRequest, namespace: st
   const endpoints = endpointsType === undefined ? undefined : ctx.store.get(endpointsType.bucket, storeKey(namespace, name));
   // The Endpoints getter's 404 reaches the client worded with the request's resource.
   if (endpoints === undefined) throw KubeError.notFound(r.type.groupResource, name);
-  const subsets = list((endpoints as KubeObject).subsets);
+  const subsets = objects((endpoints as KubeObject).subsets);
   if (subsets.length === 0) throw serviceUnavailable(`no endpoints available for service ${goQuote(name)}`);
   const pods = typeOf(ctx, 'pods');
   for (const subset of subsets) {
-    const addresses = list(subset.addresses);
+    const addresses = objects(subset.addresses);
     if (addresses.length === 0) continue;
-    for (const port of list(subset.ports)) {
+    for (const port of objects(subset.ports)) {
       if (str(port.name) !== portName) continue;
       // Only addresses of pods of the namespace that have that IP are proxied to (isValidAddress).
       const address = addresses.find((a) => {
@@ -140,7 +132,7 @@ async function serviceLocation(ctx: ServerContext, r: RestRequest, namespace: st
         if (ref === undefined || str(ref.namespace) !== namespace || pods === undefined) return false;
         const pod = ctx.store.get(pods.bucket, storeKey(namespace, str(ref.name)));
         const status = pod !== undefined && isObject(pod.status) ? pod.status : {};
-        return list(status.podIPs).some((p) => p.ip === a.ip);
+        return objects(status.podIPs).some((p) => p.ip === a.ip);
       });
       if (address !== undefined) {
         throw unreachable(dialAddress(str(address.ip), String(port.port ?? 0), parsed.scheme), `the embedded API server runs no pods: service ${namespace}/${name} cannot be reached`);
@@ -157,8 +149,9 @@ function nodeLocation(ctx: ServerContext, r: RestRequest, id: string): never {
   // A host name would be resolved; the embedded server resolves none (but localhost's).
   const loopbackName = address === 'localhost' || address.endsWith('.localhost');
   if (loopbackName || (parseIP(address) !== undefined && !globalUnicast(address))) throw KubeError.badRequest('address not allowed');
-  const target = parsed.port === '' || parsed.port === port ? port : parsed.port;
-  throw unreachable(dialAddress(address, target, parsed.scheme === '' ? 'https' : parsed.scheme), `the embedded API server runs no kubelet: node ${parsed.name} cannot be reached`);
+  // The kubelet's port unless another is asked for: there is always one.
+  const target = parsed.port === '' ? port : parsed.port;
+  throw unreachable(dialAddress(address, target, parsed.scheme), `the embedded API server runs no kubelet: node ${parsed.name} cannot be reached`);
 }
 
 /** Whether the request is for the proxy subresource of a kind that has one. */

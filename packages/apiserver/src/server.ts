@@ -119,8 +119,9 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
         sendError(res, err);
         return;
       }
-      // The version handler always indents (WriteRawJSON). Since 1.33 it also names the emulated version and
-      // the oldest one it stays compatible with (one minor before).
+      // The version handler always indents (WriteRawJSON). Since 1.33 (k8s.io/apimachinery v0.33's version.Info;
+      // v0.32's has none) it also names the emulated version and the oldest one it stays compatible with (one
+      // minor before, as 1.34.4 answers).
       setResponseOutput(res, { serializer: serializers[0], pretty: true, stream: '' });
       const { major, minor, gitVersion } = options.version;
       const emulation = major === '1' && Number(minor) >= 33
