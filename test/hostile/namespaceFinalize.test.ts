@@ -26,6 +26,17 @@ const reason = (a: Answer): unknown => (JSON.parse(a.text) as { reason?: string 
 const put = (s: Send, o: Namespace, query = ''): ReturnType<Send> => s('PUT', `${N}/${o.metadata.name}/finalize${query}`, JSON.stringify(o));
 
 describeOnBothServers('a namespace\'s /finalize', async (s, backend) => {
+  // In discovery, legacy and aggregated (kubekit served it without listing it).
+  const resources = (answered<{ resources: { name: string; verbs: string[]; kind: string }[] }>(await s('GET', '/api/v1'))).resources;
+  expect(resources.filter((r) => r.name.startsWith('namespaces/'))).to.deep.equal([
+    { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] },
+    { name: 'namespaces/status', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
+  ]);
+  const aggregated = answered<{ items: { versions: { resources: { resource: string; subresources: unknown[] }[] }[] }[] }>(await s('GET', '/api', undefined, undefined, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'));
+  expect(aggregated.items[0].versions[0].resources.find((r) => r.resource === 'namespaces')?.subresources).to.deep.equal([
+    { subresource: 'finalize', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['update'] },
+    { subresource: 'status', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['get', 'patch', 'update'] },
+  ]);
   answered(await s('POST', N, JSON.stringify({ metadata: { name: 'fin' }, spec: { finalizers: ['example.com/x'] } })), 201);
 
   // PUT only: FinalizeREST has no getter, and the subresource takes no POST or DELETE.

@@ -326,6 +326,86 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
   }
 }
 
+/**
+ * Rewrites `obj`, a built-in kind's object as {@link encodeAsGo} left it, in place as the apiserver reads it
+ * back from storage: it stores built-in objects in protobuf, where an empty list, map or byte string is
+ * the same as none, and decodes them as Go's nil. So a member of a field without `omitempty` that is
+ * absent, empty or nil is then written `null` (a Role's `rules: []` or none at all, a LimitRange's
+ * `limits`, a projected volume's `sources`, a data source's `apiGroup`), on the create's answer too (a dry
+ * run goes through the storage codec as well). Before storage, validation and admission see the request's
+ * `[]`; only what is stored changes.
+ *
+ * @example
+ * ```ts
+ * const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r' }, rules: [] };
+ * storedAsProtobuf(role, { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' });
+ * // role.rules is null
+ * ```
+ */
+export function storedAsProtobuf(obj: Record<string, unknown>, gvk: GroupVersionKind): void {
+  const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+  if (name !== undefined && nilAfterStorage(name)) storeStruct(obj, name);
+}
+
+/** Per struct: whether it, or a struct it holds, has a field protobuf storage can turn into `null`. */
+let reachesNil: Map<string, boolean> | undefined;
+
+/** Whether a field's value is decoded from protobuf as Go's nil when it was absent or empty: a list, map, byte string or pointer without `omitempty`. */
+function nilWhenEmpty(field: Field): boolean {
+  const k = field.type.k;
+  return field.omitempty !== true && field.omitzero !== true && (k === 'slice' || k === 'map' || k === 'bytes' || k === 'ptr');
+}
+
+/** The struct a value of `shape` holds, through pointers, lists and maps (not through types with a JSON form of their own). */
+function heldStruct(shape: Shape): string | undefined {
+  let s: Shape | undefined = shape;
+  while (s !== undefined && (s.k === 'ptr' || s.k === 'slice' || s.k === 'map')) s = s.e;
+  return s?.k === 'struct' ? s.n : undefined;
+}
+
+function nilAfterStorage(name: string): boolean {
+  reachesNil ??= new Map();
+  const known = reachesNil.get(name);
+  if (known !== undefined) return known;
+  // A struct that holds itself (none in k8s.io/api does directly) is not looked at twice.
+  reachesNil.set(name, false);
+  let found = false;
+  for (const field of fixture().structs.get(name)?.values() ?? []) {
+    const held = heldStruct(field.type);
+    if (nilWhenEmpty(field) || (held !== undefined && nilAfterStorage(held))) found = true;
+  }
+  reachesNil.set(name, found);
+  return found;
+}
+
+function storeStruct(obj: Record<string, unknown>, name: string): void {
+  for (const [key, field] of fixture().structs.get(name) ?? []) {
+    const value = Object.hasOwn(obj, key) ? obj[key] : undefined;
+    if (nilWhenEmpty(field) && (value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && field.type.k === 'map' && Object.keys(value).length === 0))) {
+      // A pointer to an empty string is not nil: only an absent pointer is.
+      if (field.type.k !== 'ptr' || value === undefined) {
+        Object.defineProperty(obj, key, { value: null, enumerable: true, writable: true, configurable: true });
+        continue;
+      }
+    }
+    const held = heldStruct(field.type);
+    if (held !== undefined && value !== undefined && value !== null && nilAfterStorage(held)) storeValue(value, field.type, held);
+  }
+}
+
+/** Each struct a value holds (the value of a pointer, the elements of a list or map), stored. */
+function storeValue(value: unknown, shape: Shape, struct: string): void {
+  if (shape.k === 'struct') {
+    if (isObject(value)) storeStruct(value, struct);
+  } else if (shape.k === 'ptr') {
+    storeValue(value, shape.e!, struct);
+  } else if (shape.k === 'slice' && Array.isArray(value)) {
+    for (const item of value) if (item !== null) storeValue(item, shape.e!, struct);
+  } else if (shape.k === 'map' && isObject(value)) {
+    for (const k of Object.keys(value)) if (value[k] !== null) storeValue(value[k], shape.e!, struct);
+  }
+}
+
 /** The members each object had as empty maps or lists before {@link encodeAsGo} dropped them (read by {@link wasEmpty}). */
 const emptied = new WeakMap<object, Set<string>>();
 

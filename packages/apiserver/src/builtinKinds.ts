@@ -22,7 +22,7 @@ import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
 import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import { builtinKindSchema } from './builtinSchemas.js';
-import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
+import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, storedAsProtobuf } from './builtinGoJSON.js';
 import { defaultPod, initialPodStatus } from './podDefaults.js';
 import { validatePod, validatePodCreate, validatePodUpdate } from './podValidation.js';
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
@@ -273,7 +273,10 @@ export class BuiltinResourceType implements ResourceType {
     // What the apiserver stores is what encoding/json writes from the Go object (strategies and
     // defaults may have set empty values since the decode).
     encodeAsGo(object, this.names);
-    return this.spec.storage === undefined ? object : this.spec.storage.toStorage(object);
+    const stored = this.spec.storage === undefined ? object : this.spec.storage.toStorage(object);
+    // What it reads back from its protobuf storage (the answer to a create or update is that too).
+    storedAsProtobuf(stored, this.storageKind ?? this.names);
+    return stored;
   }
 
   fieldSet(object: KubeObject): FieldSet {
@@ -622,7 +625,7 @@ function readinessGates(o: KubeObject): string {
 export function builtinResourceTypes(): BuiltinResourceType[] {
   return [
     new BuiltinResourceType({
-      names: { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameValidation: 'label' },
+      names: { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameValidation: 'label', kindSubresources: [{ subresource: 'finalize', group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] }] },
       columns: [{ def: { name: 'Status', type: 'string', priority: 0, description: 'The status of the namespace' }, cell: (o) => (isObject(o.status) ? o.status.phase : undefined) ?? '' }],
       // The namespace registry has no deletecollection (kube-apiserver 1.34 discovery).
       verbs: allVerbs.filter((v) => v !== 'deletecollection'),

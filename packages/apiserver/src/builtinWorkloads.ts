@@ -742,6 +742,8 @@ function defaultJobSpec(spec: JSONObject): void {
   setDefault(spec, 'suspend', false);
   if (spec.podFailurePolicy === undefined || spec.podFailurePolicy === null) setDefault(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
   else setDefault(spec, 'podReplacementPolicy', 'Failed');
+  // A default (not the strategy's): the field manager sees it, so a new Job's managed fields own it.
+  setDefault(spec, 'manualSelector', false);
 }
 
 /** `SetDefaults_PodFailurePolicyOnPodConditionsPattern` (wherever the type is: Jobs and CronJobs' templates): a pattern's status is True unless given. */

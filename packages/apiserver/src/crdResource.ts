@@ -6,7 +6,7 @@
  *
  * @see https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/registry/customresourcedefinition/strategy.go
  */
-import { FieldError, KubeError, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, goQuote, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
 import { withCondition } from './internal/conditions.js';
@@ -15,15 +15,17 @@ import { reportFieldProblems } from './internal/fieldValidation.js';
 import { unrecognizedFormats, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
+import { apiextensionsSchemeKind, otherKindReason, versionOf } from './internal/schemeKinds.js';
 import { nameColumn } from './table.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON } from './internal/own.js';
-import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo } from './builtinGoJSON.js';
+import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, storedAsProtobuf } from './builtinGoJSON.js';
 
 /** The finalizer the apiserver puts on a CRD being deleted, removed once its objects are gone. */
 export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
 const apiVersion = 'apiextensions.k8s.io/v1';
+const crdGVK = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' };
 const fields = builtinResourceFields(apiVersion, 'CustomResourceDefinition');
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -54,6 +56,25 @@ function selectableFieldsInUse(crd: CustomResourceDefinition | undefined): boole
   return (crd?.spec?.versions ?? []).some((v) => (v.selectableFields ?? []).length > 0);
 }
 
+/**
+ * The codec's refusal of a body of another kind or version than a v1 CustomResourceDefinition (its version and
+ * kind defaulted from the URL's when absent), in apiextensions-apiserver's scheme: a kind it does not register
+ * (`no kind "Pod" is registered for version "apps/v1"`), one that does not convert (`converting
+ * (v1.CustomResourceDefinitionList) to (apiextensions.CustomResourceDefinition): unknown conversion`), or, for
+ * the v1beta1 kind, which converts, the handler's API version check.
+ */
+function refuseOtherKind(body: Record<string, unknown>, ctx: WriteContext): void {
+  const given = typeof body.apiVersion === 'string' ? body.apiVersion : '';
+  const kind = typeof body.kind === 'string' && body.kind !== '' ? body.kind : 'CustomResourceDefinition';
+  const version = given === '' ? apiVersion : given;
+  if (version === apiVersion && kind === 'CustomResourceDefinition') return;
+  const gvk = { group: version.includes('/') ? version.slice(0, version.indexOf('/')) : '', version: versionOf(version), kind };
+  const why = otherKindReason(version, kind, 'apiextensions.CustomResourceDefinition', () => decodeErrorAsGo(body, gvk, { sorted: ctx.patched, bodyText: ctx.bodyText }), apiextensionsSchemeKind);
+  if (why === undefined) throw KubeError.badRequest(`the API version in the data (${given}) does not match the expected API version (${apiVersion})`);
+  if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
+  throw KubeError.badRequest(`${kind} in version ${goQuote(gvk.version)} cannot be handled as a CustomResourceDefinition: ${why}`);
+}
+
 /** The CustomResourceDefinition resource. */
 export class CustomResourceDefinitionType implements ResourceType {
   readonly names: ResourceNames = {
@@ -76,6 +97,8 @@ export class CustomResourceDefinitionType implements ResourceType {
   }
 
   toStorage(object: KubeObject): KubeObject {
+    // Stored in protobuf as the built-in kinds are (a new CRD's conditions read back as null).
+    storedAsProtobuf(object, crdGVK);
     return object;
   }
 
@@ -97,19 +120,17 @@ export class CustomResourceDefinitionType implements ResourceType {
 
   decode(body: unknown, ctx: WriteContext): KubeObject {
     reportFieldProblems(ctx, []);
+    if (isObject(body)) refuseOtherKind(body, ctx);
     // Decoding into the Go type first: a field of the wrong JSON type is the codec's 400 (a patch's 422).
-    const gvk = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' };
+    const gvk = crdGVK;
     const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, gvk) : decodeErrorAsGo(body, gvk, { sorted: ctx.patched, bodyText: ctx.bodyText });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     // As the Go object holds it: empty omitempty members dropped, a null version a zero one.
-    encodeAsGo(obj, { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' });
-    if (obj.apiVersion !== apiVersion) {
-      throw KubeError.badRequest(`the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${apiVersion})`);
-    }
-    if (obj.kind !== 'CustomResourceDefinition') {
-      throw KubeError.badRequest(`the kind in the data (${String(obj.kind ?? '')}) does not match the expected kind (CustomResourceDefinition)`);
-    }
+    encodeAsGo(obj, crdGVK);
+    // The typed decoder takes the URL's version and kind for those the body leaves out.
+    obj.apiVersion = apiVersion;
+    obj.kind = 'CustomResourceDefinition';
     setDefaults(obj as unknown as CustomResourceDefinition);
     return obj;
   }

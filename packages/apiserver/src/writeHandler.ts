@@ -154,6 +154,12 @@ async function readObject(ctx: ServerContext, r: RestRequest, wctx: WriteContext
   }
   const shape = goShapeError(use, parsed, wctx);
   if (shape !== undefined) throw notDecodable(r, use, wctx, body, shape);
+  // The typed codec parses the apiVersion before it looks for a kind (schema.ParseGroupVersion): more than
+  // one slash is no group version at all.
+  if (use === 'object' && (r.type.customResource !== true || r.info.subresource === 'scale') && isObject(parsed) && typeof parsed.apiVersion === 'string' && parsed.apiVersion.split('/').length > 2) {
+    const kind = r.info.subresource === 'scale' ? 'Scale' : r.type.names.kind;
+    throw KubeError.badRequest(`the object provided is unrecognized (must be of type ${kind}): unexpected GroupVersion string: ${parsed.apiVersion} (${summarizeData(body)})`);
+  }
   if (use === 'object' && r.type.customResource === true && r.info.subresource !== 'scale' && isObject(parsed)) checkCustomResourceEnvelope(r, parsed, text, body);
   // An apply configuration is YAML to the apply patcher even when it is written as JSON: go-yaml names its
   // duplicate keys by line (`line 1: key "a" already set in map`). The YAML parser is not given a deeply

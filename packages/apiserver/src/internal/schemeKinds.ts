@@ -34,6 +34,24 @@ export function schemeKind(apiVersion: string, kind: string): SchemeKind | undef
   return undefined;
 }
 
+/** The kinds of apiextensions-apiserver's own scheme in each of its group versions (its install package). */
+const apiextensionsKinds = ['CustomResourceDefinition', 'CustomResourceDefinitionList', 'ConversionReview'];
+const apiextensionsVersions = ['apiextensions.k8s.io/v1', 'apiextensions.k8s.io/v1beta1'];
+
+/**
+ * The kind `kind` of `apiVersion` as the scheme of the CustomResourceDefinition handler registers it (the
+ * apiextensions-apiserver's, not kube-apiserver's): its group's kinds in v1 and v1beta1, the kinds every
+ * version registers there and in `v1` (`metav1.AddToGroupVersion`), and the unversioned kinds.
+ */
+export function apiextensionsSchemeKind(apiVersion: string, kind: string): SchemeKind | undefined {
+  const { unversioned, everyVersion } = fixture();
+  const group = apiextensionsVersions.includes(apiVersion);
+  if (group && apiextensionsKinds.includes(kind)) return { type: `${versionOf(apiVersion)}.${kind}`, internal: kind === 'CustomResourceDefinition' ? ['apiextensions.CustomResourceDefinition'] : [] };
+  if ((group || apiVersion === 'v1') && Object.hasOwn(everyVersion, kind)) return everyVersion[kind];
+  if (Object.hasOwn(unversioned, kind)) return { type: unversioned[kind] };
+  return undefined;
+}
+
 /**
  * Why the codec cannot decode a body of `apiVersion` and `kind` into the internal type `internal`
  * (`core.ConfigMap`): the kind is not registered (`no kind "X" is registered for version "v"`), or no
@@ -42,8 +60,8 @@ export function schemeKind(apiVersion: string, kind: string): SchemeKind | undef
  * leaves the handler's own checks (the API version in the data) to answer. `typeError`, given the Go type
  * of a registered kind, is the decode's own error, which comes first.
  */
-export function otherKindReason(apiVersion: string, kind: string, internal: string, typeError?: () => string | undefined): string | undefined {
-  const registered = schemeKind(apiVersion, kind);
+export function otherKindReason(apiVersion: string, kind: string, internal: string, typeError?: () => string | undefined, lookup: typeof schemeKind = schemeKind): string | undefined {
+  const registered = lookup(apiVersion, kind);
   if (registered === undefined) return `no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`;
   const decodeError = typeError?.();
   if (decodeError !== undefined) return decodeError;
