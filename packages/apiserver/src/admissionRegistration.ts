@@ -106,7 +106,7 @@ function validateConfiguration(mutating: boolean): (o: KubeObject) => FieldError
       errs.push(...validateRules(w.rules, p.child('rules')));
       if (w.failurePolicy !== 'Fail' && w.failurePolicy !== 'Ignore') errs.push(notSupported(p.child('failurePolicy'), w.failurePolicy, ['Fail', 'Ignore']));
       if (w.matchPolicy !== 'Exact' && w.matchPolicy !== 'Equivalent') errs.push(notSupported(p.child('matchPolicy'), w.matchPolicy, ['Equivalent', 'Exact']));
-      if (w.sideEffects === undefined) errs.push(required(p.child('sideEffects'), 'must specify one of None, NoneOnDryRun'));
+      if (w.sideEffects === undefined || w.sideEffects === null) errs.push(required(p.child('sideEffects'), 'must specify one of None, NoneOnDryRun'));
       else if (w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') errs.push(notSupported(p.child('sideEffects'), w.sideEffects, ['None', 'NoneOnDryRun']));
       const t = w.timeoutSeconds;
       if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 30) errs.push(invalid(p.child('timeoutSeconds'), t, 'the timeout value must be between 1 and 30 seconds'));

@@ -34,7 +34,7 @@ import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { publishedTableColumns } from './builtinTableColumns.js';
 import { decodeObjectShape } from './writeHandler.js';
 import { assignOwn, cloneJSON, isObject, setOwn } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { applyAppArmorVersionSkew, podNameWarning, podSpecWarnings, podStatusWarnings } from './podWarnings.js';
 import { podConnectSubresources } from './podConnect.js';
 import { prepareResizeUpdate, validateResizeUpdate } from './podResize.js';
@@ -423,7 +423,7 @@ export class BuiltinResourceType implements ResourceType {
     if (ctx.subresource === '') this.spec.prepareForUpdate?.(object, old);
     else this.subresourceStrategy(ctx)?.prepareForUpdate(object, old, ctx);
     const field = this.spec.generationField ?? 'spec';
-    if (this.spec.generation === true && ctx.subresource !== 'status' && !deepEqual(object[field], old[field])) {
+    if (this.spec.generation === true && ctx.subresource !== 'status' && !semanticEqual(object[field], old[field])) {
       object.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
     if (!this.names.status) return;
@@ -585,7 +585,7 @@ function immutableData(o: KubeObject, old: KubeObject, fields: readonly string[]
   if (old.immutable !== true) return [];
   const errs: FieldError[] = [];
   if (o.immutable !== true) errs.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
-  for (const f of fields) if (!deepEqual(o[f] ?? null, old[f] ?? null)) errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
+  for (const f of fields) if (!semanticEqual(o[f] ?? null, old[f] ?? null)) errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
   return errs;
 }
 

@@ -17,7 +17,7 @@ import { isDNS1123Label, labelSelectorFromObject, validateLabelSelector, validat
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, cloneJSON, isObject, objectAt, setDefault, valueAt, type JSONObject } from './internal/own.js';
 import { roundUpListToMilli } from './internal/resourceList.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { defaultPodTemplate } from './podDefaults.js';
 import { validatePodSpec } from './podSpecValidation.js';
 import { validatePodSpecificAnnotations } from './podValidation.js';
@@ -360,7 +360,7 @@ function validateJobRestartPolicy(template: unknown, path: FieldPath, podFailure
 /** A field that may not change after creation: `field is immutable`. */
 function immutable(o: KubeObject, old: KubeObject, ...path: string[]): FieldError[] {
   const now = valueAt(o, ...path);
-  if (deepEqual(now, valueAt(old, ...path))) return [];
+  if (semanticEqual(now, valueAt(old, ...path))) return [];
   // A selector is printed as Go marshals its LabelSelector (members in declaration order).
   const text = path.join('.') === 'spec.selector' ? selectorJSON(now) : undefined;
   return [new FieldError('FieldValueInvalid', FieldPath.root(path[0], ...path.slice(1)), now ?? null, 'field is immutable', text)];
@@ -620,7 +620,7 @@ function statefulSetImmutable(o: KubeObject, old: KubeObject): FieldError[] {
     if (Object.hasOwn(was, key)) spec[key] = was[key];
     else delete spec[key];
   }
-  if (deepEqual(spec, was)) return [];
+  if (semanticEqual(spec, was)) return [];
   return [forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")];
 }
 
@@ -686,7 +686,7 @@ const daemonSet: BuiltinSpec = {
   versionedAnnotations: [templateGenerationAnnotation],
   prepareForUpdate: (o, old) => {
     const previous = Number.parseInt(old.metadata.annotations?.[templateGenerationAnnotation] ?? '0', 10) || 0;
-    setTemplateGeneration(o, deepEqual(valueAt(o, 'spec', 'template'), valueAt(old, 'spec', 'template')) ? previous : previous + 1);
+    setTemplateGeneration(o, semanticEqual(valueAt(o, 'spec', 'template'), valueAt(old, 'spec', 'template')) ? previous : previous + 1);
   },
   validate: (o) => [
     ...validateSelector(o, 'daemonset').errs,

@@ -20,7 +20,7 @@ import { FieldPath, KubeError, duplicate, forbidden, goQuote, humanDuration, inv
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { certificateError, parseCertificateRequest } from './internal/certificateRequest.js';
 import { cloneJSON, isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
 import { validateStrategyObjectMetaUpdate } from './objectMeta.js';
 import type { AuthorizationRequest, UserInfo } from './rbacAuthorizer.js';
@@ -181,7 +181,7 @@ function updateErrors(o: KubeObject, old: KubeObject, opts: Options): FieldError
       const after = count(o, type);
       if (after.length > before.length) errs.push(forbidden(conditions, `updates may not add a condition of type ${goQuote(type)}`));
       // A change of one (same count) cannot reach here: the strategies keep the old conditions of these types.
-      else if (after.length === before.length && !deepEqual(before, after)) errs.push(forbidden(conditions, `updates may not modify a condition of type ${goQuote(type)}`));
+      else if (after.length === before.length && !semanticEqual(before, after)) errs.push(forbidden(conditions, `updates may not modify a condition of type ${goQuote(type)}`));
     }
   }
   const certificate = bytesOf(statusOf(o).certificate);
@@ -267,7 +267,7 @@ function admit(authorize: Authorize | undefined, o: KubeObject, old: KubeObject 
     throw refusal(old, `user not permitted to approve requests with signerName ${goQuote(signerName)}`);
   }
   if (ctx.subresource === 'status') {
-    const unchanged = bytesOf(statusOf(o).certificate).equals(bytesOf(statusOf(old).certificate)) && deepEqual(statusOf(o).conditions ?? [], statusOf(old).conditions ?? []);
+    const unchanged = bytesOf(statusOf(o).certificate).equals(bytesOf(statusOf(old).certificate)) && semanticEqual(statusOf(o).conditions ?? [], statusOf(old).conditions ?? []);
     if (!unchanged && !authorizedForSigner(authorize, ctx.user, 'sign', signerName)) throw refusal(old, `user not permitted to sign requests with signerName ${goQuote(signerName)}`);
   }
 }

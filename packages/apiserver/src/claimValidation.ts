@@ -12,7 +12,7 @@
  */
 import { FieldError, FieldPath, canonicalQuantity, forbidden, invalid, notSupported, quantityDecimal, required, type KubeObject, type QuantityDecimal } from '@kubekit/core';
 import { cloneJSON, isObject, str, valueAt, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { validateAnnotations } from './objectMeta.js';
 import { isDNS1123Label, isDNS1123Subdomain, validateLabelSelector, validateLabels, type LabelSelectorObject } from './internal/semantics.js';
 
@@ -91,7 +91,7 @@ export function validateClaimSpec(specValue: unknown, path: FieldPath, opts: Cla
   } else if (isObject(spec.dataSource) && isObject(spec.dataSourceRef)) {
     const a = spec.dataSource;
     const b = spec.dataSourceRef;
-    if (a.apiGroup !== b.apiGroup || str(a.kind) !== str(b.kind) || str(a.name) !== str(b.name)) errs.push(new FieldError('FieldValueInvalid', path, {}, 'must match dataSourceRef'));
+    if ((a.apiGroup ?? null) !== (b.apiGroup ?? null) || str(a.kind) !== str(b.kind) || str(a.name) !== str(b.name)) errs.push(new FieldError('FieldValueInvalid', path, {}, 'must match dataSourceRef'));
   }
   const vac = str(spec.volumeAttributesClassName);
   if (vac !== '') for (const msg of isDNS1123Subdomain(vac)) errs.push(invalid(path.child('volumeAttributesClassName'), vac, msg));
@@ -223,16 +223,16 @@ export function validateClaimUpdate(o: KubeObject, old: KubeObject): FieldError[
     if (oldSpec.volumeAttributesClassName === undefined) delete spec.volumeAttributesClassName;
     else spec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
   }
-  if (!deepEqual(spec, was)) {
-    const changed = [...new Set([...Object.keys(spec), ...Object.keys(was)])].filter((k) => !deepEqual(spec[k], was[k])).sort();
+  if (!semanticEqual(spec, was)) {
+    const changed = [...new Set([...Object.keys(spec), ...Object.keys(was)])].filter((k) => !semanticEqual(spec[k], was[k])).sort();
     errs.push(forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n(changed: ${changed.join(', ')})`));
   }
   const newSize = quantityAt(newSpec, 'resources', 'requests', 'storage');
   if (compareQuantity(newSize, quantityAt(oldSpec, 'resources', 'requests', 'storage')) < 0 && compareQuantity(newSize, quantityAt(old, 'status', 'capacity', 'storage')) <= 0) {
     errs.push(forbidden(FieldPath.root('spec', 'resources', 'requests', 'storage'), 'field can not be less than status.capacity'));
   }
-  if (!deepEqual(newSpec.volumeMode, oldSpec.volumeMode)) errs.push(invalid('volumeMode', newSpec.volumeMode ?? null, 'field is immutable'));
-  if (!deepEqual(oldSpec.volumeAttributesClassName, newSpec.volumeAttributesClassName) && isSet(valueAt(old, 'status', 'currentVolumeAttributesClassName'))) {
+  if (!semanticEqual(newSpec.volumeMode, oldSpec.volumeMode)) errs.push(invalid('volumeMode', newSpec.volumeMode ?? null, 'field is immutable'));
+  if (!semanticEqual(oldSpec.volumeAttributesClassName, newSpec.volumeAttributesClassName) && isSet(valueAt(old, 'status', 'currentVolumeAttributesClassName'))) {
     if (!isSet(newSpec.volumeAttributesClassName)) errs.push(forbidden('spec.volumeAttributesClassName', 'update to nil is forbidden when status.currentVolumeAttributesClassName is not nil'));
     else if (newSpec.volumeAttributesClassName === '') errs.push(forbidden('spec.volumeAttributesClassName', 'update to empty string is forbidden when status.currentVolumeAttributesClassName is not nil'));
   }

@@ -10,7 +10,7 @@ import { FieldError, KubeError, goQuote, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel } from '@kubekit/attrs';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '@kubekit/crd';
 import { withCondition } from './internal/conditions.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { reportFieldProblems } from './internal/fieldValidation.js';
 import { unrecognizedFormats, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './internal/semantics.js';
 import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, WriteContext } from './resourceType.js';
@@ -164,7 +164,7 @@ export class CustomResourceDefinitionType implements ResourceType {
       return;
     }
     crd.status = cloneJSON(oldCRD.status);
-    if (!deepEqual(crd.spec, oldCRD.spec)) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    if (!semanticEqual(crd.spec, oldCRD.spec)) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const storage = (crd.spec?.versions ?? []).find((v) => v.storage)?.name;
     if (storage !== undefined) {
       crd.status ??= {};

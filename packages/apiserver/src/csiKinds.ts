@@ -22,7 +22,7 @@ import { FieldError, FieldPath, duplicate, goJSON, invalid, required, tooLong, t
 import { validateLabelSelector, type LabelSelectorObject } from '@kubekit/selectors';
 import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { selectorJSON } from './builtinWorkloads.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, str, type JSONObject } from './internal/own.js';
 import { isSet, list, obj } from './internal/podFields.js';
 import { amountSign, amountText, parseAmount } from './internal/resourceList.js';
@@ -81,7 +81,7 @@ function csiNodeDriverJSON(d: JSONObject): string {
 /** Two drivers' entries as `ValidateImmutableField` compares them (an empty list is a missing one). */
 function sameDriver(a: JSONObject, b: JSONObject): boolean {
   const norm = (d: JSONObject): unknown => [str(d.name), str(d.nodeID), list(d.topologyKeys).map(str), isObject(d.allocatable) ? [obj(d.allocatable).count ?? null] : null];
-  return deepEqual(norm(a), norm(b));
+  return semanticEqual(norm(a), norm(b));
 }
 
 /** `ValidateCSINodeUpdate`'s own rule: every driver listed before keeps its entry (each pair compared). */
@@ -153,7 +153,7 @@ function topologyKey(t: unknown): unknown {
 function validateCapacityUpdate(o: KubeObject, old: KubeObject, generic: FieldError[]): FieldError[] {
   const oldInvalid = isSet(old.nodeTopology) && validateLabelSelector(old.nodeTopology as LabelSelectorObject, 'nodeTopology').length > 0;
   const errs = [...generic, ...validateObjectMeta(o.metadata, true, 'subdomain'), ...validateCapacity(o, oldInvalid), ...validateStrategyObjectMetaUpdate(o.metadata, old.metadata)];
-  if (!deepEqual(topologyKey(o.nodeTopology), topologyKey(old.nodeTopology))) {
+  if (!semanticEqual(topologyKey(o.nodeTopology), topologyKey(old.nodeTopology))) {
     errs.push(new FieldError('FieldValueInvalid', 'nodeTopology', o.nodeTopology ?? null, 'field is immutable', selectorJSON(o.nodeTopology)));
   }
   if (str(o.storageClassName) !== str(old.storageClassName)) errs.push(invalid('storageClassName', str(o.storageClassName), 'field is immutable'));
@@ -228,7 +228,7 @@ function attachmentSpecJSON(spec: JSONObject): string {
 /** A spec as `equality.Semantic.DeepEqual` compares it (an unset member is its zero value). */
 function sameSpec(a: unknown, b: unknown): boolean {
   const norm = (s: JSONObject): unknown => [str(s.attacher), str(s.nodeName), obj(s.source).persistentVolumeName ?? null, obj(s.source).inlineVolumeSpec ?? null];
-  return deepEqual(norm(obj(a)), norm(obj(b)));
+  return semanticEqual(norm(obj(a)), norm(obj(b)));
 }
 
 /**

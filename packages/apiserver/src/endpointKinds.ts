@@ -20,7 +20,7 @@
  */
 import { FieldError, FieldPath, duplicate, goQuote, invalid, notSupported, required, tooMany, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, objects, setDefault, str, type JSONObject } from './internal/own.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { portProtocols } from './podContainers.js';
@@ -144,7 +144,7 @@ const endpoints: BuiltinSpec = {
   updateValidatesMeta: true,
   validateCreate: subsetErrors,
   // Subsets an update leaves as they were are not held to today's rules (older releases took them).
-  validateUpdate: (o, old) => (deepEqual(o.subsets ?? null, old.subsets ?? null) ? [] : subsetErrors(o)),
+  validateUpdate: (o, old) => (semanticEqual(o.subsets ?? null, old.subsets ?? null) ? [] : subsetErrors(o)),
   warningsOnCreate: endpointsWarnings,
   warningsOnUpdate: (o) => endpointsWarnings(o),
 };
@@ -282,7 +282,7 @@ function validateEndpointSlice(o: KubeObject, old: KubeObject | undefined): Fiel
   else if (!addressTypes.includes(type)) errs.push(notSupported('addressType', type, addressTypes));
   errs.push(...slicePortErrors(o));
   const endpointErrs = sliceEndpointErrors(o);
-  if (endpointErrs.length > 0 && old !== undefined && deepEqual(o.endpoints ?? null, old.endpoints ?? null)) return errs;
+  if (endpointErrs.length > 0 && old !== undefined && semanticEqual(o.endpoints ?? null, old.endpoints ?? null)) return errs;
   return [...errs, ...endpointErrs];
 }
 
@@ -321,10 +321,10 @@ const endpointSlice: BuiltinSpec = {
   },
   prepareForUpdate: (o, old) => {
     // Any change but the metadata's bumps the generation, and so does one of the labels.
-    if (!deepEqual(sliceContent(o), sliceContent(old)) || !deepEqual(o.metadata.labels ?? {}, old.metadata.labels ?? {})) {
+    if (!semanticEqual(sliceContent(o), sliceContent(old)) || !semanticEqual(o.metadata.labels ?? {}, old.metadata.labels ?? {})) {
       o.metadata.generation = (typeof old.metadata.generation === 'number' ? old.metadata.generation : 0) + 1;
     }
-    if (!deepEqual(o.endpoints ?? null, old.endpoints ?? null)) dropTopology(o);
+    if (!semanticEqual(o.endpoints ?? null, old.endpoints ?? null)) dropTopology(o);
   },
   updateValidatesMeta: true,
   validateCreate: (o) => validateEndpointSlice(o, undefined),

@@ -8,7 +8,7 @@
 import { FieldError, invalid, required, type KubeObject } from '@kubekit/core';
 import { isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
 import { isObject, str } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
 
 /** The API an Event is written through: the rules and one field name depend on it. */
@@ -89,12 +89,12 @@ function internalReference(ref: unknown): string {
  */
 export function validateEventUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const errs = [...validateLegacyEvent(o, 'events.k8s.io/v1'), ...validateStrategyObjectMetaUpdate(o.metadata, old.metadata)];
-  if (!deepEqual(o.series ?? null, old.series ?? null)) errs.push(...validateSeries(o));
+  if (!semanticEqual(o.series ?? null, old.series ?? null)) errs.push(...validateSeries(o));
   // ValidateImmutableField prints the new value as Go does: structs of the internal types through
   // json.Marshal (their field names), pointers to none as null, a zero time as null.
   const immutable = (field: string, shown?: (v: unknown) => string): void => {
     const now = o[field] ?? null;
-    if (deepEqual(now, old[field] ?? null)) return;
+    if (semanticEqual(now, old[field] ?? null)) return;
     errs.push(new FieldError('FieldValueInvalid', field, now, 'field is immutable', shown?.(now)));
   };
   const source = (v: unknown): string => {
@@ -104,7 +104,7 @@ export function validateEventUpdate(o: KubeObject, old: KubeObject): FieldError[
   const sameText = (field: string, shownAs = field): void => {
     if (str(o[field]) !== str(old[field])) errs.push(invalid(shownAs, str(o[field]), 'field is immutable'));
   };
-  if (!deepEqual(isObject(o.involvedObject) ? o.involvedObject : {}, isObject(old.involvedObject) ? old.involvedObject : {})) {
+  if (!semanticEqual(isObject(o.involvedObject) ? o.involvedObject : {}, isObject(old.involvedObject) ? old.involvedObject : {})) {
     errs.push(new FieldError('FieldValueInvalid', 'involvedObject', o.involvedObject, 'field is immutable', internalReference(o.involvedObject)));
   }
   sameText('reason');

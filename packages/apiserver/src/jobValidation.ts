@@ -8,7 +8,7 @@
  */
 import { FieldError, FieldPath, duplicate, goQuote, invalid, notSupported, omitValue, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
 import { isObject, num, objects, valueAt, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
 
 const maxParallelismForIndexedJob = 100_000;
@@ -260,7 +260,7 @@ export function jobImmutableFields(o: KubeObject, old: KubeObject): FieldError[]
   const errs: FieldError[] = [];
   for (const key of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy']) {
     const now = valueAt(o, 'spec', key);
-    if (deepEqual(now, valueAt(old, 'spec', key))) continue;
+    if (semanticEqual(now, valueAt(old, 'spec', key))) continue;
     const text = key === 'podFailurePolicy' ? podFailurePolicyGo(now) : key === 'successPolicy' && isObject(now) ? successPolicyGo(now) : undefined;
     errs.push(new FieldError('FieldValueInvalid', FieldPath.root('spec', key), now ?? null, 'field is immutable', text));
   }

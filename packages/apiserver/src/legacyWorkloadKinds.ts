@@ -35,7 +35,7 @@ import { FieldError, FieldPath, invalid, required, type KubeObject } from '@kube
 import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './builtinKinds.js';
 import { nonnegativeAt, templateColumns, validateAlwaysRunning, validatePodTemplate } from './builtinWorkloads.js';
 import { wasEmpty } from './builtinGoJSON.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { childObject, isObject, objectAt, setDefault, setOwn, str, valueAt, type JSONObject } from './internal/own.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 import { goJSONInOrder } from './internal/rawJSON.js';
@@ -132,7 +132,7 @@ function nonConvertibleErrors(o: KubeObject, old: KubeObject): FieldError[] {
     const field = parts[1];
     if (field.includes('selector')) {
       const selector = valueAt(o, 'spec', 'selector');
-      if (!deepEqual(selector ?? null, valueAt(old, 'spec', 'selector') ?? null)) errs.push(invalid('spec.selector', selector ?? null, 'cannot update non-convertible selector'));
+      if (!semanticEqual(selector ?? null, valueAt(old, 'spec', 'selector') ?? null)) errs.push(invalid('spec.selector', selector ?? null, 'cannot update non-convertible selector'));
     } else {
       errs.push(new FieldError('FieldValueNotFound', field, annotations[key], 'unknown non-convertible field'));
     }

@@ -13,7 +13,7 @@
  */
 import { FieldPath, forbidden, goQuote, type FieldError, type KubeObject } from '@kubekit/core';
 import { assignOwn, childObject, cloneJSON, getOwn, isObject, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { list, str } from './internal/podFields.js';
 import { validatePod, validatePodAnnotationUpdates } from './podValidation.js';
 
@@ -44,12 +44,12 @@ export function validateEphemeralContainersUpdate(pod: KubeObject, old: KubeObje
     const name = str(c.name);
     const current = now.get(name);
     if (current === undefined) errs.push(forbidden(path, `existing ephemeral containers ${goQuote(name)} may not be removed\n`));
-    else if (!deepEqual(current, c)) errs.push(forbidden(path, `existing ephemeral containers ${goQuote(name)} may not be changed\n(changed: ${changedMembers(c, current).join(', ')})`));
+    else if (!semanticEqual(current, c)) errs.push(forbidden(path, `existing ephemeral containers ${goQuote(name)} may not be changed\n(changed: ${changedMembers(c, current).join(', ')})`));
   }
   return errs;
 }
 
 /** The members of a container that differ, in key order. */
 function changedMembers(a: JSONObject, b: JSONObject): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((k) => !deepEqual(getOwn(a, k), getOwn(b, k)));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((k) => !semanticEqual(getOwn(a, k), getOwn(b, k)));
 }

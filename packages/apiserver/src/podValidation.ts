@@ -15,7 +15,7 @@
  */
 import { FieldError, FieldPath, forbidden, invalid, required, trimSpace, type KubeObject } from '@kubekit/core';
 import { cloneJSON, isObject, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { validatePodOnly, validatePodSpec, validateTolerations } from './podSpecValidation.js';
 import { append, int64, list } from './internal/podFields.js';
 
@@ -117,9 +117,9 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
 
   const before = comparable(oldSpec);
   const after = comparable(spec);
-  if (deepEqual(after, before)) return errs;
+  if (semanticEqual(after, before)) return errs;
   append(errs, mungeMutableFields(after, before));
-  if (!deepEqual(after, before)) {
+  if (!semanticEqual(after, before)) {
     const changed = changedFields(before, after);
     const named = changed.length > maxNamedChanges ? [...changed.slice(0, maxNamedChanges), `and ${changed.length - maxNamedChanges} more`] : changed;
     errs.push(forbidden('spec', `pod updates may not change fields other than ${updatableFields.join(',')}\n(changed: ${named.join(', ')})`));
@@ -175,7 +175,7 @@ function validateOnlyAddedTolerations(tolerations: unknown[], old: unknown[]): F
   const now = tolerations.map(withoutSeconds);
   for (const t of old) {
     const kept = withoutSeconds(t);
-    if (!now.some((n) => deepEqual(n, kept))) return [forbidden('spec.tolerations', 'existing toleration can not be modified except its tolerationSeconds')];
+    if (!now.some((n) => semanticEqual(n, kept))) return [forbidden('spec.tolerations', 'existing toleration can not be modified except its tolerationSeconds')];
   }
   return [];
 }
@@ -228,7 +228,7 @@ function mungeMutableFields(spec: JSONObject, old: JSONObject): FieldError[] {
 /** A gated pod may add node selectors and node affinity requirements (validateNodeSelectorMutation, validateNodeAffinityMutation). */
 function mungeGatedNodeSelection(spec: JSONObject, old: JSONObject): FieldError[] {
   const errs: FieldError[] = [];
-  if (!deepEqual(spec.nodeSelector, old.nodeSelector)) {
+  if (!semanticEqual(spec.nodeSelector, old.nodeSelector)) {
     const now = isObject(spec.nodeSelector) ? spec.nodeSelector : {};
     const before = isObject(old.nodeSelector) ? old.nodeSelector : {};
     if (Object.keys(before).some((k) => !Object.hasOwn(now, k) || now[k] !== before[k])) {
@@ -240,7 +240,7 @@ function mungeGatedNodeSelection(spec: JSONObject, old: JSONObject): FieldError[
   const oldNodeAffinity = oldAffinity?.nodeAffinity;
   const affinity = isObject(spec.affinity) ? spec.affinity : undefined;
   const nodeAffinity = affinity?.nodeAffinity;
-  if (!deepEqual(oldNodeAffinity, nodeAffinity)) {
+  if (!semanticEqual(oldNodeAffinity, nodeAffinity)) {
     append(errs, validateNodeAffinityMutation(nodeAffinity, oldNodeAffinity));
     if (affinity === undefined) {
       if (oldNodeAffinity !== undefined) spec.affinity = { nodeAffinity: cloneJSON(oldNodeAffinity) };
@@ -296,7 +296,7 @@ function termHasOnlyAdditions(term: unknown, old: unknown): boolean {
   if (oldExpressions.length === 0 && oldFields.length === 0 && (expressions.length > 0 || fields.length > 0)) return false;
   for (const [now, before] of [[expressions, oldExpressions], [fields, oldFields]]) {
     if (before.length === 0) continue;
-    if (now.length < before.length || !deepEqual(now.slice(0, before.length), before)) return false;
+    if (now.length < before.length || !semanticEqual(now.slice(0, before.length), before)) return false;
   }
   return true;
 }
@@ -308,7 +308,7 @@ const mapFields = new Set(['nodeSelector', 'overhead', 'limits', 'requests', 'vo
 function changedFields(a: unknown, b: unknown): string[] {
   const out: string[] = [];
   const walk = (x: unknown, y: unknown, path: FieldPath, depth: number, map = false): void => {
-    if (deepEqual(x, y)) return;
+    if (semanticEqual(x, y)) return;
     if (depth < maxChangeDepth && isObject(x) && isObject(y)) {
       const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
       for (const k of keys) walk(Object.hasOwn(x, k) ? x[k] : undefined, Object.hasOwn(y, k) ? y[k] : undefined, map ? path.key(k) : path.child(k), depth + 1, !map && mapFields.has(k));

@@ -13,7 +13,7 @@
  */
 import { FieldPath, duplicate, forbidden, invalid, notSupported, required, stringifyJSON, tooLong, type FieldError, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, str, type JSONObject } from './internal/own.js';
 import { isQualifiedName } from './internal/semantics.js';
 import { list, obj } from './internal/podFields.js';
@@ -123,7 +123,7 @@ function validateStorageClass(o: KubeObject): FieldError[] {
 
 /** `reflect.DeepEqual` of two classes' parameters: in any order, but a map given empty is not one left out (nor `null`). */
 function sameParameters(o: KubeObject, old: KubeObject): boolean {
-  return deepEqual(o.parameters ?? undefined, old.parameters ?? undefined);
+  return semanticEqual(o.parameters ?? undefined, old.parameters ?? undefined);
 }
 
 /** `ValidateStorageClassUpdate` past its metadata: parameters, provisioner, reclaim policy and binding mode never change. */

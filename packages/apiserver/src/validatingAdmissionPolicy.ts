@@ -22,7 +22,7 @@ import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { validateMetaConditions } from './policyKinds.js';
 import { pathSegmentErrors, resetObjectMetaForStatus } from './objectMeta.js';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
 
 const group = 'admissionregistration.k8s.io';
@@ -219,7 +219,7 @@ export function validatePolicySpec(o: KubeObject, old?: KubeObject): FieldError[
   const errs: FieldError[] = [];
   const pre = preexistingOf(old);
   const oldSpec: JSONObject = isObject(old?.spec) ? old.spec : {};
-  const ignoreMatchConditions = old !== undefined && deepEqual(spec.paramKind, oldSpec.paramKind) && deepEqual(spec.matchConditions, oldSpec.matchConditions);
+  const ignoreMatchConditions = old !== undefined && semanticEqual(spec.paramKind, oldSpec.paramKind) && semanticEqual(spec.matchConditions, oldSpec.matchConditions);
   const variables = objects(spec.variables);
   // The compiler of the variables, validations, messages and audit annotations (with `variables` when
   // the policy has some); match conditions have a stateless one.
