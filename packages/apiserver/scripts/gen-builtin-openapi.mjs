@@ -2,12 +2,13 @@
 // Regenerates fixtures/builtin-openapi.json: the OpenAPI v3 component schemas of the built-in kinds the
 // embedded server serves, as a reference kube-apiserver publishes them in /openapi/v3/<group-version>
 // (facts of the API, not code). Kept: every schema reachable from the paths of the served resources
-// (the kind, its list, Scale, the meta/v1 types they use); dropped: `description` texts (size).
+// (the kind, its list, Scale, the meta/v1 types they use), descriptions included (`kubectl explain` prints
+// them; about 150 KB gzipped); `--strip-descriptions` drops them.
 // And fixtures/builtin-table-columns.json: the Table column definitions of each served resource (what
 // `kubectl get` prints as headers), as the reference answers a list with `Accept: ...;as=Table`.
 //
 // Usage (from the repository root):
-//   node --import tsx --conditions=kubekit-source packages/apiserver/scripts/gen-builtin-openapi.mjs [--keep-descriptions]
+//   node --import tsx --conditions=kubekit-source packages/apiserver/scripts/gen-builtin-openapi.mjs [--strip-descriptions]
 // starts a reference server (packages/envtest; KUBEKIT_ENVTEST_DIR reuses a built binary), or reads a
 // running one when KUBEKIT_REFERENCE_URL, KUBEKIT_REFERENCE_TOKEN and KUBEKIT_REFERENCE_CA (a PEM file) are set.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ import { runtimeClassResourceTypes } from '../src/runtimeClassKinds.ts';
 import { resourceQuotaResourceTypes } from '../src/resourceQuotaKinds.ts';
 import { limitRangeResourceTypes } from '../src/limitRangeKinds.ts';
 
-const keepDescriptions = process.argv.includes('--keep-descriptions');
+const keepDescriptions = !process.argv.includes('--strip-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
 const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
 

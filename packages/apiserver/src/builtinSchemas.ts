@@ -1,6 +1,6 @@
 /**
  * The OpenAPI v3 component schemas of the built-in kinds, as kube-apiserver v1.34.4 publishes them in
- * `/openapi/v3/<group-version>` (descriptions removed), read from `fixtures/builtin-openapi.json`, and a
+ * `/openapi/v3/<group-version>` (descriptions included, as `kubectl explain` prints them), read from `fixtures/builtin-openapi.json`, and a
  * lookup over them: a kind's schema, a field's schema, and how a list or map merges
  * (`x-kubernetes-list-type`, `x-kubernetes-list-map-keys`, `x-kubernetes-patch-strategy`,
  * `x-kubernetes-patch-merge-key`, `x-kubernetes-map-type`), as server-side apply and strategic merge

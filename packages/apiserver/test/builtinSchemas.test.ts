@@ -104,10 +104,14 @@ describe('GET /openapi/v3 and /openapi/v2 for built-in kinds', function () {
   it('carries the merge extensions kubectl apply reads into /openapi/v2', async () => {
     const doc = (await client.get('/openapi/v2')).body as { definitions: Record<string, { properties: Record<string, Record<string, unknown>> }> };
     expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties.containers).to.include({ 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'map' });
-    // v2 as the apiserver writes it: plain references, no zero-value defaults, Quantity a string.
-    expect(doc.definitions['io.k8s.api.apps.v1.DeploymentSpec'].properties.template).to.deep.equal({ $ref: '#/definitions/io.k8s.api.core.v1.PodTemplateSpec' });
-    expect(doc.definitions['io.k8s.api.core.v1.Container'].properties.args).to.deep.equal({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic' });
-    expect(doc.definitions['io.k8s.apimachinery.pkg.api.resource.Quantity']).to.deep.equal({ type: 'string' });
-    expect(doc.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.creationTimestamp).to.deep.equal({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time' });
+    // v2 as the apiserver writes it: plain references (beside the field's description), no zero-value defaults, Quantity a string.
+    expect(doc.definitions['io.k8s.api.apps.v1.DeploymentSpec'].properties.template).to.deep.equal({
+      description: 'Template describes the pods that will be created. The only allowed template.spec.restartPolicy value is "Always".',
+      $ref: '#/definitions/io.k8s.api.core.v1.PodTemplateSpec',
+    });
+    const bare = (schema: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'description'));
+    expect(bare(doc.definitions['io.k8s.api.core.v1.Container'].properties.args)).to.deep.equal({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic' });
+    expect(bare(doc.definitions['io.k8s.apimachinery.pkg.api.resource.Quantity'] as Record<string, unknown>)).to.deep.equal({ type: 'string' });
+    expect(bare(doc.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.creationTimestamp)).to.deep.equal({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time' });
   });
 });

@@ -379,6 +379,9 @@ describe('startApiServer with a real kubectl', function () {
     expect(r.stderr).to.equal('');
     expect(r.stdout).to.match(/^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: ports <\[\]ContainerPort>\n/);
     expect(r.stdout).to.match(/\n {2}containerPort\t<integer> -required-\n/);
+    // With the descriptions kube-apiserver publishes (kubekit's schemas once had none: `<no description>`).
+    expect(r.stdout).to.contain('\n    Number of port to expose on the pod\'s IP address. This must be a valid port\n');
+    expect(r.stdout).not.to.contain('<no description>');
     const recursive = await kubectl('explain', 'cronjob.spec', '--recursive');
     expect(recursive.stdout).to.contain('jobTemplate\t<JobTemplateSpec> -required-');
   });
