@@ -376,7 +376,12 @@ export class BuiltinResourceType implements ResourceType {
     const schema = builtinKindSchema(this.names);
     // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
     // A patch's result is read in Go's map order (sorted), so are its unknown fields reported.
-    const unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema, { sorted: ctx.patched });
+    let unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema, { sorted: ctx.patched });
+    // In a JSON patch's result, the members of a value the patch placed keep the patch's order.
+    if (unknown.length > 1 && schema !== undefined && ctx.jsonPatchedTexts !== undefined) {
+      const { doc, texts } = ctx.jsonPatchedTexts();
+      unknown = pruneUnknownFields(doc, schema, { sorted: true, placed: texts.get });
+    }
     const { kind, version } = this.names;
     reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
     // Decoded into the Go type: empty omitempty members are as good as absent from here on (the field

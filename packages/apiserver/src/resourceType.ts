@@ -10,6 +10,7 @@ import type { FieldError, GroupResource, KubeError, KubeObject } from '@kubekit/
 import type { TypeNode } from './managedFields/schema.js';
 import type { StoredResource } from './storage/objectStore.js';
 import type { UserInfo } from './rbacAuthorizer.js';
+import type { WrittenTexts } from './internal/rawJSON.js';
 
 /** A field set: field label → value, or a getter computing one field on demand. */
 export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
@@ -108,6 +109,11 @@ export interface WriteContext {
   patched?: boolean;
   /** A patch's result as the patcher holds its bytes (the text its 422 quotes), where messages print them. */
   patchedText?: () => string;
+  /**
+   * A JSON patch's result again, with the members whose values the patch placed as text (json-patch keeps
+   * them as written, so their keys are in the patch's order, not sorted): for the order of its unknown fields.
+   */
+  jsonPatchedTexts?: () => { doc: unknown; texts: WrittenTexts };
   /**
    * Whether that result is a strategic merge patch's, which the patcher converts into the Go type with
    * `runtime.DefaultUnstructuredConverter` rather than decoding it: its type errors are the converter's.

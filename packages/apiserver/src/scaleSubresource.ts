@@ -193,6 +193,12 @@ export function applyToScale(type: ResourceType, old: KubeObject, config: KubeOb
     throw KubeError.badRequest(`invalid object type: ${slash < 0 ? `/${apiVersion}` : apiVersion}, Kind=${kind}`);
   }
   const live = liveScaleOf(type, old, parentGroupVersion);
+  // A Scale without managed fields (nobody owns the replicas) is first credited to before-first-apply:
+  // the skipNonApplied manager updates an empty Scale into the live one, and a custom resource's scope
+  // cannot convert that empty Scale either (hostile seed 20261213, case 324).
+  if (type.customResource === true && (live.metadata.managedFields ?? []).length === 0) {
+    throw new KubeError('Unknown', 'failed to create manager for existing fields: failed to convert live object (/; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1');
+  }
   const result = applyManagedFields(live, new AppliedConfiguration(config), manager, { force }, scaleContext(now));
   if (!result.noop && type.customResource === true) {
     const m = isObject(config.metadata) ? config.metadata : {};

@@ -590,13 +590,17 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
     // patch is applied again, keeping them, only when a quote is needed.
     const text = pt === 'json' ? wctx.bodyText : undefined;
-    const quoteJSONPatch = pt === 'json' && text !== undefined ? (): string => {
+    const withTexts = pt === 'json' && text !== undefined ? (): { doc: unknown; texts: WrittenTexts } => {
       const texts = new WrittenTexts();
-      return goJSONWithTexts(applyJSONPatch(old, body, { text, texts }), texts);
+      return { doc: applyJSONPatch(old, body, { text, texts }), texts };
     } : undefined;
+    const quoteJSONPatch = withTexts === undefined ? undefined : (): string => {
+      const { doc, texts } = withTexts();
+      return goJSONWithTexts(doc, texts);
+    };
     // A JSON patch can nest deeper than its body (a deep path, copy and move).
     if (pt !== 'strategic') checkPatchedDepth(patched);
-    const pctx = patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch, r.type.customResource === true ? undefined : r.type.names);
+    const pctx = { ...patchDecodeContext(wctx, pt, patched, body, quoteJSONPatch, r.type.customResource === true ? undefined : r.type.names), jsonPatchedTexts: withTexts };
     // A patched document that is a list (a merge patch `[]` under Ignore, a JSON patch replacing the root):
     // the codec reads its version and kind into a struct of two strings first, and fails there.
     if (Array.isArray(patched)) throw pctx.strictError!(`couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${typeMetaProbe}`);
