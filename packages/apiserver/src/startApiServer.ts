@@ -9,6 +9,7 @@ import { Admission } from './admission.js';
 import { accessReviewTypes } from './accessReviews.js';
 import { createBootstrapPolicy } from './rbacBootstrap.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
+import { apiServiceResourceTypes } from './apiServiceKinds.js';
 import { validatingAdmissionPolicyTypes } from './validatingAdmissionPolicy.js';
 import { PolicyAdmission } from './policyAdmission.js';
 import { builtinResourceTypes } from './builtinKinds.js';
@@ -243,7 +244,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [priorityClassType] = schedulingResourceTypes(classes);
   const [quotaType] = resourceQuotaResourceTypes();
   const [serviceCIDRType, ipAddressType] = serviceCIDRResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, ...apiServiceResourceTypes(), ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({
