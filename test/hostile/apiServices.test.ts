@@ -5,7 +5,7 @@
 // pkg/registry/apiservice), field selectors, the Table and discovery. Every expected message is
 // kube-apiserver 1.34.4's answer to the same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { MERGE, TABLE, answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { MERGE, TABLE, answered, describeOnBothServers, eventually, refused, type Send } from './sender.js';
 
 const A = '/apis/apiregistration.k8s.io/v1/apiservices';
 const mk = (name: string, spec: Record<string, unknown>, more: Record<string, unknown> = {}): string =>
@@ -99,3 +99,88 @@ async function run(s: Send): Promise<void> {
 }
 
 describeOnBothServers('apiregistration.k8s.io/v1 APIServices', run);
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const local = (spec: Record<string, unknown>): Record<string, unknown> => ({
+  labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' }, spec,
+  status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }] },
+});
+/** An APIService's labels, spec and status, the condition's transition time left out. */
+function shape(a: { status: number; text: string }): unknown {
+  if (a.status !== 200) return a.status;
+  const o = JSON.parse(a.text) as APIService;
+  const conditions = o.status.conditions?.map(({ lastTransitionTime: _, ...c }) => c);
+  return { labels: o.metadata.labels, spec: o.spec, status: conditions === undefined ? o.status : { conditions } };
+}
+const available = (a: { status: number; text: string }): unknown => (a.status === 200 ? (JSON.parse(a.text) as APIService).status.conditions?.find((c) => c.type === 'Available') : undefined);
+const reasonOf = (a: { status: number; text: string }): string | undefined => (available(a) as { reason?: string } | undefined)?.reason;
+
+async function controllers(s: Send): Promise<void> {
+  // The local APIServices of the built-in group-versions (kube-apiserver's table of priorities).
+  expect(shape(await s('GET', `${A}/v1.`))).to.deep.equal(local({ version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 }));
+  expect(shape(await s('GET', `${A}/v1.apps`))).to.deep.equal(local({ group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 }));
+  expect(shape(await s('GET', `${A}/v2.autoscaling`))).to.deep.equal(local({ group: 'autoscaling', version: 'v2', groupPriorityMinimum: 17500, versionPriority: 30 }));
+  expect(shape(await s('GET', `${A}/v1.apiextensions.k8s.io`))).to.deep.equal(local({ group: 'apiextensions.k8s.io', version: 'v1', groupPriorityMinimum: 16700, versionPriority: 15 }));
+  expect(shape(await s('GET', `${A}/v1.events.k8s.io`))).to.deep.equal(local({ group: 'events.k8s.io', version: 'v1', groupPriorityMinimum: 17750, versionPriority: 15 }));
+  // None for the aggregator's own group.
+  expect((await s('GET', `${A}/v1.apiregistration.k8s.io`)).status).to.equal(404);
+  const names = answered<{ items: APIService[] }>(await s('GET', `${A}?labelSelector=kube-aggregator.kubernetes.io%2Fautomanaged%3Donstart`)).items.map((i) => i.metadata.name);
+  expect(names).to.include.members(['v1.', 'v1.admissionregistration.k8s.io', 'v1.apps', 'v1.authentication.k8s.io', 'v1.authorization.k8s.io', 'v1.autoscaling', 'v1.batch', 'v1.certificates.k8s.io', 'v1.coordination.k8s.io', 'v1.discovery.k8s.io', 'v1.networking.k8s.io', 'v1.node.k8s.io', 'v1.policy', 'v1.rbac.authorization.k8s.io', 'v1.scheduling.k8s.io', 'v1.storage.k8s.io']);
+
+  // A status write on a local APIService is undone by the availability controller (the transition time is new).
+  const apps = answered<APIService>(await s('GET', `${A}/v1.apps`));
+  answered(await s('PUT', `${A}/v1.apps/status`, JSON.stringify({ ...apps, status: { conditions: [{ type: 'Available', status: 'False', reason: 'X' }] } })));
+  const undone = await eventually(() => s('GET', `${A}/v1.apps`), (a) => reasonOf(a) === 'Local');
+  expect(shape(undone)).to.deep.equal(local({ group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 }));
+
+  // A CRD's served versions get an APIService (automanaged: true, priorities 1000 and 100), gone with the CRD.
+  const version = (name: string, served: boolean): Record<string, unknown> => ({ name, served, storage: name === 'v1', schema: { openAPIV3Schema: { type: 'object' } } });
+  answered(await s('POST', CRDS, JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.w.example.com' },
+    spec: { group: 'w.example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, versions: [version('v1', true), version('v2', false)] },
+  })), 201);
+  const registered = await eventually(() => s('GET', `${A}/v1.w.example.com`), (a) => a.status === 200);
+  expect(shape(registered)).to.deep.equal({
+    ...local({ group: 'w.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 }), labels: { 'kube-aggregator.kubernetes.io/automanaged': 'true' },
+  });
+  expect((await s('GET', `${A}/v2.w.example.com`)).status).to.equal(404);
+  answered(await s('DELETE', `${CRDS}/widgets.w.example.com`));
+  expect((await eventually(() => s('GET', `${A}/v1.w.example.com`), (a) => a.status === 404)).status).to.equal(404);
+
+  // A service-backed APIService: its Service, the port, the EndpointSlices (core/v1 Endpoints are not read).
+  const name = 'v1.m.example.com';
+  answered(await s('POST', A, mk(name, { group: 'm.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'default', name: 'msvc', port: 8443 }, insecureSkipTLSVerify: true })), 201);
+  const condition = async (reason: string): Promise<unknown> => available(await eventually(() => s('GET', `${A}/${name}`), (a) => reasonOf(a) === reason));
+  const unavailable = (reason: string, message: string): Record<string, unknown> => ({ type: 'Available', status: 'False', reason, message });
+  const withoutTime = (c: unknown): unknown => { const { lastTransitionTime: _, ...rest } = c as Record<string, unknown>; return rest; };
+  const notFound = await condition('ServiceNotFound');
+  expect(withoutTime(notFound)).to.deep.equal(unavailable('ServiceNotFound', 'service/msvc in "default" is not present'));
+  const table = answered<{ rows: { cells: unknown[] }[] }>(await s('GET', `${A}/${name}`, undefined, undefined, TABLE));
+  expect(table.rows[0].cells.slice(0, 3)).to.deep.equal([name, 'default/msvc', 'False (ServiceNotFound)']);
+  answered(await s('POST', '/api/v1/namespaces/default/services', JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'msvc' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } })), 201);
+  expect(withoutTime(await condition('ServicePortError'))).to.deep.equal(unavailable('ServicePortError', 'service/msvc in "default" is not listening on port 8443'));
+  const current = answered<APIService>(await s('GET', `${A}/${name}`));
+  answered(await s('PUT', `${A}/${name}`, JSON.stringify({ ...current, spec: { ...current.spec, service: { namespace: 'default', name: 'msvc', port: 443 } } })));
+  const noSlices = await condition('EndpointsNotFound');
+  expect(withoutTime(noSlices)).to.deep.equal(unavailable('EndpointsNotFound', 'cannot find endpointslices for service/msvc in "default"'));
+  // The status stayed False: the transition time is the first one's.
+  expect((noSlices as { lastTransitionTime: string }).lastTransitionTime).to.equal((notFound as { lastTransitionTime: string }).lastTransitionTime);
+  answered(await s('POST', '/api/v1/namespaces/default/endpoints', JSON.stringify({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'msvc' }, subsets: [{ addresses: [{ ip: '10.0.0.9' }], ports: [{ name: 'https', port: 8443 }] }] })), 201);
+  answered(await s('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', JSON.stringify({
+    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'msvc-1', labels: { 'kubernetes.io/service-name': 'msvc' } },
+    addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.9'], conditions: { ready: false } }], ports: [{ name: 'https', port: 8443 }],
+  })), 201);
+  expect(withoutTime(await condition('MissingEndpoints'))).to.deep.equal(unavailable('MissingEndpoints', 'endpointslices for service/msvc in "default" have no addresses with port name "https"'));
+  // A ready endpoint: the discovery check at the cluster IP fails (on kubekit, nothing answers there; the
+  // reference's own answer depends on its host), reported as FailedDiscoveryCheck.
+  const slice = answered<Record<string, unknown>>(await s('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/msvc-1'));
+  answered(await s('PUT', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/msvc-1', JSON.stringify({ ...slice, endpoints: [{ addresses: ['10.0.0.9'] }] })));
+  const service = answered<{ spec: { clusterIP: string } }>(await s('GET', '/api/v1/namespaces/default/services/msvc'));
+  const failed = await condition('FailedDiscoveryCheck') as { status: string; message: string };
+  expect(failed.status).to.equal('False');
+  expect(failed.message.startsWith(`failing or missing response from https://${service.spec.clusterIP}:443/apis/m.example.com/v1: `), failed.message).to.equal(true);
+  answered(await s('DELETE', '/api/v1/namespaces/default/services/msvc'));
+  expect(withoutTime(await condition('ServiceNotFound'))).to.deep.equal(unavailable('ServiceNotFound', 'service/msvc in "default" is not present'));
+}
+
+describeOnBothServers('apiregistration.k8s.io/v1 APIServices: the local ones, the CRDs\' and availability', controllers);
