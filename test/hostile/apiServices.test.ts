@@ -181,6 +181,15 @@ async function controllers(s: Send): Promise<void> {
   expect(failed.message.startsWith(`failing or missing response from https://${service.spec.clusterIP}:443/apis/m.example.com/v1: `), failed.message).to.equal(true);
   answered(await s('DELETE', '/api/v1/namespaces/default/services/msvc'));
   expect(withoutTime(await condition('ServiceNotFound'))).to.deep.equal(unavailable('ServiceNotFound', 'service/msvc in "default" is not present'));
+
+  // The group-version's paths go to the aggregator's proxy, which reaches no service: its 503, whatever the
+  // verb; a version no APIService claims is the mux's 404.
+  for (const [method, path] of [['GET', '/apis/m.example.com/v1'], ['GET', '/apis/m.example.com/v1/foos'], ['POST', '/apis/m.example.com/v1/namespaces/x/foos'], ['DELETE', '/apis/m.example.com/v1/foos/a']]) {
+    const r = await s(method, path, method === 'POST' ? '{}' : undefined);
+    expect([r.status, r.text], `${method} ${path}`).to.deep.equal([503, 'service unavailable\n']);
+  }
+  const other = await s('GET', '/apis/m.example.com/v2');
+  expect([other.status, other.text]).to.deep.equal([404, '404 page not found\n']);
 }
 
 describeOnBothServers('apiregistration.k8s.io/v1 APIServices: the local ones, the CRDs\' and availability', controllers);
