@@ -18,6 +18,7 @@ import { startReferenceApiServer } from '@kubekit/envtest';
 import { referenceGetter } from './reference-get.mjs';
 import { accessReviewTypes } from '../src/accessReviews.ts';
 import { admissionRegistrationTypes } from '../src/admissionRegistration.ts';
+import { apiServiceResourceTypes } from '../src/apiServiceKinds.ts';
 import { validatingAdmissionPolicyTypes } from '../src/validatingAdmissionPolicy.ts';
 import { builtinResourceTypes } from '../src/builtinKinds.ts';
 import { serviceResourceTypes } from '../src/builtinServiceKinds.ts';
@@ -41,7 +42,7 @@ import { limitRangeResourceTypes } from '../src/limitRangeKinds.ts';
 
 const keepDescriptions = !process.argv.includes('--strip-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...accessReviewTypes()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...apiServiceResourceTypes(), ...accessReviewTypes()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

@@ -2,18 +2,18 @@
 // Generates src/internal/protobufSchema.ts: the field numbers, names and types of the protobuf messages
 // reachable from the built-in kinds, their lists and the meta.k8s.io messages an answer is written in
 // (Status, WatchEvent, PartialObjectMetadata), read from the `generated.proto` files of a k8s.io/api and
-// a k8s.io/apimachinery checkout (facts of the wire format); and, from the `generated.pb.go` files next to
+// a k8s.io/apimachinery checkout, and a k8s.io/kube-aggregator one for apiregistration.k8s.io (facts of the wire format); and, from the `generated.pb.go` files next to
 // them, which fields the generated `Marshal` writes only when set (`if m.Field != nil`: pointers and
 // byte slices), every other one being written even when empty.
 //
-// Usage: node packages/apiserver/scripts/gen-protobuf-schema.mjs <k8s.io/api dir> <k8s.io/apimachinery dir>
+// Usage: node packages/apiserver/scripts/gen-protobuf-schema.mjs <k8s.io/api dir> <k8s.io/apimachinery dir> <k8s.io/kube-aggregator dir>
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [apiDir, machineryDir] = process.argv.slice(2);
-if (apiDir === undefined || machineryDir === undefined) {
-  console.error('usage: gen-protobuf-schema.mjs <k8s.io/api dir> <k8s.io/apimachinery dir>');
+const [apiDir, machineryDir, aggregatorDir] = process.argv.slice(2);
+if (apiDir === undefined || machineryDir === undefined || aggregatorDir === undefined) {
+  console.error('usage: gen-protobuf-schema.mjs <k8s.io/api dir> <k8s.io/apimachinery dir> <k8s.io/kube-aggregator dir>');
   process.exit(1);
 }
 const files = {
@@ -35,6 +35,7 @@ const files = {
   admissionregistration: join(apiDir, 'admissionregistration/v1/generated.proto'),
   storage: join(apiDir, 'storage/v1/generated.proto'),
   coordination: join(apiDir, 'coordination/v1/generated.proto'),
+  apiregistration: join(aggregatorDir, 'pkg/apis/apiregistration/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
   resource: join(machineryDir, 'pkg/api/resource/generated.proto'),
   intstr: join(machineryDir, 'pkg/util/intstr/generated.proto'),
@@ -45,6 +46,7 @@ const packages = {
   'k8s.io.api.autoscaling.v1': 'autoscaling', 'k8s.io.api.autoscaling.v2': 'autoscalingv2',
   'k8s.io.api.admissionregistration.v1': 'admissionregistration', 'k8s.io.api.storage.v1': 'storage', 'k8s.io.api.coordination.v1': 'coordination',
   'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
+  'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1': 'apiregistration',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
   'k8s.io.apimachinery.pkg.util.intstr': 'intstr', 'k8s.io.apimachinery.pkg.runtime': 'runtime',
 };
@@ -135,6 +137,7 @@ const kinds = {
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'admissionregistration.ValidatingAdmissionPolicy',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'admissionregistration.ValidatingAdmissionPolicyBinding',
+  'apiregistration.k8s.io/v1/APIService': 'apiregistration.APIService',
 };
 // The other messages an answer is written in: the served kinds requests do not send as protobuf (ConfigMap,
 // Secret and Namespace have decoders of their own), each kind's list, a scale subresource's Scale, and
@@ -168,7 +171,7 @@ while (queue.length > 0) {
 // key selector's LocalObjectReference): the Go struct of the message has no JSON member of that name, its
 // members are the embedded message's. Their JSON name is written as '' (the decoder merges them).
 const goJSON = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-go-json.json'), 'utf8'));
-const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', coordination: 'io.k8s.api.coordination.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
+const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', coordination: 'io.k8s.api.coordination.v1.', apiregistration: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
 const out = {};
 for (const name of [...reachable].sort()) {
   const [pkg, short] = name.split('.');
@@ -178,7 +181,7 @@ for (const name of [...reachable].sort()) {
 }
 const lines = [
   '// Generated by packages/apiserver/scripts/gen-protobuf-schema.mjs from the generated.proto files of',
-  '// k8s.io/api and k8s.io/apimachinery: field number, JSON name, type, repeated. Do not edit.',
+  '// k8s.io/api, k8s.io/apimachinery and k8s.io/kube-aggregator: field number, JSON name, type, repeated. Do not edit.',
   '',
   '/**',
   ' * A field: number, JSON name (\'\' for a member Go embeds inline), type (a scalar, `map:<value type>`, or a',

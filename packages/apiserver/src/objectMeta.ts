@@ -247,7 +247,14 @@ export function pathSegmentErrors(name: string, prefix: boolean): string[] {
   return errs;
 }
 
-function nameErrors(name: string, how: NameValidation, prefix: boolean): string[] {
+/**
+ * A kind's own `ValidateNameFunc`, in place of a {@link NameValidation} (an APIService's name must be
+ * `<version>.<group>`): the messages for a name, or a generateName prefix (`prefix` true).
+ */
+export type NameValidator = (name: string, prefix: boolean) => string[];
+
+function nameErrors(name: string, how: NameValidation | NameValidator, prefix: boolean): string[] {
+  if (typeof how === 'function') return how(name, prefix);
   if (how === 'pathSegment') return pathSegmentErrors(name, prefix);
   // ValidateIPAddressName: a prefix is checked as a whole address (IPAddresses take generateName as it is).
   if (how === 'ip') return strictIPMessages(name);
@@ -260,7 +267,7 @@ function nameErrors(name: string, how: NameValidation, prefix: boolean): string[
  * `ValidateObjectMeta` for a new object (with `core` false, apimachinery's `ValidateObjectMetaAccessor`,
  * without the core kinds' finalizer name rule).
  */
-export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: NameValidation, core = true): FieldError[] {
+export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, how: NameValidation | NameValidator, core = true): FieldError[] {
   const p = FieldPath.root('metadata');
   const errs: FieldError[] = [];
   if ((meta.generateName ?? '') !== '') {
@@ -294,6 +301,14 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, also
     ...(strategyMeta ? metaUpdate(meta, old, p, true) : []),
     ...(alsoMeta ? validateCommon(meta, p, 'meta', true) : []),
   ];
+}
+
+/**
+ * apimachinery's `ValidateObjectMetaUpdate` (without the core kinds' finalizer name rule), which a kind
+ * outside pkg/apis runs in its own update validation (an APIService's).
+ */
+export function validateGenericObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+  return metaUpdate(meta, old, FieldPath.root('metadata'), false);
 }
 
 /**

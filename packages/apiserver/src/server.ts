@@ -19,6 +19,10 @@ import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 import { parseRequestInfo, type RequestInfo } from './router.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
+import { bucketOf } from './storage/objectStore.js';
+import { isObject } from './internal/own.js';
+
+const apiServicesBucket = bucketOf({ group: 'apiregistration.k8s.io', resource: 'apiservices' });
 
 /** What the request handler needs besides the shared context. */
 export interface RequestHandlerOptions {
@@ -90,6 +94,18 @@ function notFound(catalog: ResourceCatalog, path: string, res: ServerResponse): 
   if (restful) throw resourceNotFound();
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
   res.end('404 page not found\n');
+}
+
+/**
+ * Whether a path is under a group-version an APIService with `spec.service` claims (`/apis/<group>/<version>`
+ * and below): kube-aggregator's proxy handler takes it, and kubekit, which proxies to nothing, answers as that
+ * handler does when it cannot reach the service.
+ */
+function proxiedToService(ctx: ServerContext, path: string): boolean {
+  const m = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/.exec(path);
+  if (m === null) return false;
+  const apiService = ctx.store.get(apiServicesBucket, `${m[2]}.${m[1]}`);
+  return apiService !== undefined && isObject(apiService.spec) && isObject(apiService.spec.service);
 }
 
 /**
@@ -177,6 +193,12 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
       res.writeHead(404, { 'Content-Length': '0' });
       res.end();
     }
+    return;
+  }
+  if (proxiedToService(ctx, path)) {
+    req.resume();
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end('service unavailable\n');
     return;
   }
   if (!info.isResourceRequest) {

@@ -9,6 +9,8 @@ import { Admission } from './admission.js';
 import { accessReviewTypes } from './accessReviews.js';
 import { createBootstrapPolicy } from './rbacBootstrap.js';
 import { admissionRegistrationTypes } from './admissionRegistration.js';
+import { apiServiceResourceTypes } from './apiServiceKinds.js';
+import { APIServiceControllers } from './apiServiceControllers.js';
 import { validatingAdmissionPolicyTypes } from './validatingAdmissionPolicy.js';
 import { PolicyAdmission } from './policyAdmission.js';
 import { builtinResourceTypes } from './builtinKinds.js';
@@ -243,7 +245,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [priorityClassType] = schedulingResourceTypes(classes);
   const [quotaType] = resourceQuotaResourceTypes();
   const [serviceCIDRType, ipAddressType] = serviceCIDRResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
+  const [apiServiceType] = apiServiceResourceTypes();
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, apiServiceType, ...accessReviewTypes(options.token)], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({
@@ -279,6 +282,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
   const serviceIPs = new ServiceIPAddresses(store, () => timestamp(clock.now()), (err) => logger.warn('writing a Service\'s IPAddress failed', { error: errorMessage(err) }));
   const controllers = new Controllers(ctx, catalog);
+  // The local APIServices (kube-apiserver's autoregistration at start), then the APIService controllers.
+  const apiServices = new APIServiceControllers(ctx, catalog, apiServiceType, logger);
+  await apiServices.start();
   const collector = new GarbageCollector(ctx, catalog);
 
   const [major, minor, patch = '0'] = (options.kubernetesVersion ?? (gate ? '1.34.4' : '1.30')).split('.');
@@ -341,7 +347,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       for (let i = 0; i < 100; i++) {
         await controllers.idle();
         await collector.idle();
-        if (controllers.isIdle() && collector.isIdle()) return;
+        await apiServices.idle();
+        if (controllers.isIdle() && collector.isIdle() && apiServices.isIdle()) return;
       }
     },
     close() {
@@ -350,7 +357,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
         serviceIPs.close();
         await kubernetesService.close();
-        const stopped = Promise.all([controllers.close(), collector.close(), ctx.deepYAML.close()]);
+        const stopped = Promise.all([controllers.close(), collector.close(), apiServices.close(), ctx.deepYAML.close()]);
         hub.close();
         resourceVersions.close();
         server.closeAllConnections();

@@ -6,6 +6,7 @@ require (
 	k8s.io/api v0.34.4
 	k8s.io/apiextensions-apiserver v0.34.4
 	k8s.io/apimachinery v0.34.4
+	k8s.io/kube-aggregator v0.34.4
 )
 
 require (

@@ -48,6 +48,7 @@ const zero: Record<string, () => JSONObject> = {
   'node.k8s.io/v1/RuntimeClass': () => ({ handler: '' }),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': () => ({ spec: {}, status: {} }),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': () => ({ spec: {} }),
+  'apiregistration.k8s.io/v1/APIService': () => ({ spec: { groupPriorityMinimum: 0, versionPriority: 0 }, status: {} }),
   'discovery.k8s.io/v1/EndpointSlice': () => ({ addressType: '', endpoints: null, ports: null }),
   'autoscaling/v2/HorizontalPodAutoscaler': () => ({ spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { desiredReplicas: 0, currentMetrics: null } }),
   'autoscaling/v1/HorizontalPodAutoscaler': () => ({ spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { currentReplicas: 0, desiredReplicas: 0 } }),
