@@ -9,7 +9,8 @@
  * - the availability controllers: a local APIService is `Available` with reason `Local`; a service-backed
  *   one is checked against its Service and that Service's EndpointSlices (`ServiceNotFound`,
  *   `ServicePortError`, `EndpointsNotFound`, `MissingEndpoints`). Where the reference would then call the
- *   service's discovery endpoint, kubekit, which proxies to nothing, writes no condition.
+ *   service's discovery endpoint, kubekit, which proxies to nothing, reports `FailedDiscoveryCheck` as the
+ *   reference does when the cluster IP does not answer (its Go client's timeout words).
  *
  * Work is queued by APIService name and done one at a time, off the write path; every write checks the
  * resourceVersion it read and is dropped on a conflict (the store's event of the other write queues the
