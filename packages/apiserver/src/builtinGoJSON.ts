@@ -344,11 +344,22 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
  */
 export function storedAsProtobuf(obj: Record<string, unknown>, gvk: GroupVersionKind): void {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
-  if (name !== undefined && nilAfterStorage(name)) storeStruct(obj, name);
+  if (name !== undefined) storeStruct(obj, nilPlan(name));
 }
 
-/** Per struct: whether it, or a struct it holds, has a field protobuf storage can turn into `null`. */
-let reachesNil: Map<string, boolean> | undefined;
+/**
+ * A field of a struct that storage can write `null` in: one that becomes nil itself (`nil`), or one holding
+ * a struct (`held`, through pointers, lists and maps) that has such fields.
+ */
+interface NilMember {
+  readonly key: string;
+  readonly type: Shape;
+  readonly nil: boolean;
+  readonly held?: readonly NilMember[];
+}
+
+/** Per struct, its {@link NilMember}s (empty for the many structs that have none), made once. */
+const nilPlans = new Map<string, readonly NilMember[]>();
 
 /** Whether a field's value is decoded from protobuf as Go's nil when it was absent or empty: a list, map, byte string or pointer without `omitempty`. */
 function nilWhenEmpty(field: Field): boolean {
@@ -363,46 +374,42 @@ function heldStruct(shape: Shape): string | undefined {
   return s?.k === 'struct' ? s.n : undefined;
 }
 
-function nilAfterStorage(name: string): boolean {
-  reachesNil ??= new Map();
-  const known = reachesNil.get(name);
+function nilPlan(name: string): readonly NilMember[] {
+  const known = nilPlans.get(name);
   if (known !== undefined) return known;
   // A struct that holds itself (none in k8s.io/api does directly) is not looked at twice.
-  reachesNil.set(name, false);
-  let found = false;
-  for (const field of fixture().structs.get(name)?.values() ?? []) {
-    const held = heldStruct(field.type);
-    if (nilWhenEmpty(field) || (held !== undefined && nilAfterStorage(held))) found = true;
+  nilPlans.set(name, []);
+  const plan: NilMember[] = [];
+  for (const [key, field] of fixture().structs.get(name) ?? []) {
+    const heldName = heldStruct(field.type);
+    const held = heldName === undefined ? undefined : nilPlan(heldName);
+    const nil = nilWhenEmpty(field);
+    if (nil || (held !== undefined && held.length > 0)) plan.push({ key, type: field.type, nil, held: held !== undefined && held.length > 0 ? held : undefined });
   }
-  reachesNil.set(name, found);
-  return found;
+  nilPlans.set(name, plan);
+  return plan;
 }
 
-function storeStruct(obj: Record<string, unknown>, name: string): void {
-  for (const [key, field] of fixture().structs.get(name) ?? []) {
-    const value = Object.hasOwn(obj, key) ? obj[key] : undefined;
-    if (nilWhenEmpty(field) && (value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && field.type.k === 'map' && Object.keys(value).length === 0))) {
-      // A pointer to an empty string is not nil: only an absent pointer is.
-      if (field.type.k !== 'ptr' || value === undefined) {
-        Object.defineProperty(obj, key, { value: null, enumerable: true, writable: true, configurable: true });
-        continue;
-      }
-    }
-    const held = heldStruct(field.type);
-    if (held !== undefined && value !== undefined && value !== null && nilAfterStorage(held)) storeValue(value, field.type, held);
+function storeStruct(obj: Record<string, unknown>, plan: readonly NilMember[]): void {
+  for (const member of plan) {
+    const value = Object.hasOwn(obj, member.key) ? obj[member.key] : undefined;
+    // A pointer to an empty string is not nil: only an absent pointer is.
+    const empty = value === undefined || (member.type.k !== 'ptr' && (value === '' || (Array.isArray(value) && value.length === 0) || (member.type.k === 'map' && isObject(value) && Object.keys(value).length === 0)));
+    if (member.nil && empty) Object.defineProperty(obj, member.key, { value: null, enumerable: true, writable: true, configurable: true });
+    else if (member.held !== undefined && value !== undefined && value !== null) storeValue(value, member.type, member.held);
   }
 }
 
 /** Each struct a value holds (the value of a pointer, the elements of a list or map), stored. */
-function storeValue(value: unknown, shape: Shape, struct: string): void {
+function storeValue(value: unknown, shape: Shape, plan: readonly NilMember[]): void {
   if (shape.k === 'struct') {
-    if (isObject(value)) storeStruct(value, struct);
+    if (isObject(value)) storeStruct(value, plan);
   } else if (shape.k === 'ptr') {
-    storeValue(value, shape.e!, struct);
+    storeValue(value, shape.e!, plan);
   } else if (shape.k === 'slice' && Array.isArray(value)) {
-    for (const item of value) if (item !== null) storeValue(item, shape.e!, struct);
+    for (const item of value) if (item !== null) storeValue(item, shape.e!, plan);
   } else if (shape.k === 'map' && isObject(value)) {
-    for (const k of Object.keys(value)) if (value[k] !== null) storeValue(value[k], shape.e!, struct);
+    for (const k of Object.keys(value)) if (value[k] !== null) storeValue(value[k], shape.e!, plan);
   }
 }
 
