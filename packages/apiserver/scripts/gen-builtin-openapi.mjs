@@ -3,7 +3,7 @@
 // embedded server serves, as a reference kube-apiserver publishes them in /openapi/v3/<group-version>
 // (facts of the API, not code). Kept: every schema reachable from the paths of the served resources
 // (the kind, its list, Scale, the meta/v1 types they use), descriptions included (`kubectl explain` prints
-// them; about 150 KB gzipped); `--strip-descriptions` drops them.
+// them; 152 kB gzipped in 1.34.4); `--strip-descriptions` drops them.
 // And fixtures/builtin-table-columns.json: the Table column definitions of each served resource (what
 // `kubectl get` prints as headers), as the reference answers a list with `Accept: ...;as=Table`.
 //

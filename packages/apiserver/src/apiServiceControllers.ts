@@ -17,12 +17,12 @@
  * name again).
  */
 import { randomUUID } from 'node:crypto';
-import { errorMessage, goQuote, type KubeObject, type Logger } from '@kubekit/core';
+import { KubeError, errorMessage, goQuote, type KubeObject, type Logger } from '@kubekit/core';
 import { localAvailableCondition } from './apiServiceKinds.js';
 import type { ResourceCatalog } from './catalog.js';
 import { crdBucket } from './crdRegistry.js';
 import { cloneJSON, isObject, objects, str, type JSONObject } from './internal/own.js';
-import { deepEqual } from './internal/deepEqual.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { WorkLoop } from './internal/workLoop.js';
 import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
@@ -102,7 +102,7 @@ export class APIServiceControllers {
     for (const [name, desired] of this.local) {
       const current = this.ctx.store.get(apiServicesBucket, name);
       if (current === undefined) await this.create(name, desired, now);
-      else if (current.metadata.labels?.[automanagedLabel] === 'onstart' && !deepEqual(current.spec, desired.spec)) await this.write(current, { ...cloneJSON(current), spec: cloneJSON(desired.spec) });
+      else if (current.metadata.labels?.[automanagedLabel] === 'onstart' && !semanticEqual(current.spec, desired.spec)) await this.write(current, { ...cloneJSON(current), spec: cloneJSON(desired.spec) });
     }
     this.unsubscribe = this.ctx.store.subscribe((e) => this.observe(e));
     for (const crd of this.catalog.crds.definitions()) for (const v of crd.spec.versions) this.loop.enqueue(`${v.name}.${crd.spec.group}`);
@@ -166,10 +166,10 @@ export class APIServiceControllers {
     if (current.metadata.labels?.[automanagedLabel] === 'true' && !this.local.has(name)) {
       if (desired === undefined) {
         const uid = current.metadata.uid;
-        await this.tolerant(() => this.ctx.store.delete(this.type.groupResource, name, name, { uid }).durable);
+        await this.tolerant(() => this.ctx.store.delete(this.type.groupResource, name, name, { uid }).durable, name);
         return;
       }
-      if (!deepEqual(current.spec, desired.spec)) {
+      if (!semanticEqual(current.spec, desired.spec)) {
         current = await this.write(current, { ...cloneJSON(current), spec: cloneJSON(desired.spec) });
         if (current === undefined) return;
       }
@@ -197,7 +197,7 @@ export class APIServiceControllers {
       existing.message = condition.message;
       status.conditions = conditions;
     }
-    if (deepEqual(next.status, apiService.status)) return;
+    if (semanticEqual(next.status, apiService.status)) return;
     await this.write(apiService, next);
   }
 
@@ -244,7 +244,7 @@ export class APIServiceControllers {
       status: { conditions: [localAvailableCondition(now)] },
     };
     const stored = await this.type.toStorage(o);
-    await this.tolerant(() => this.ctx.store.create(this.type.groupResource, name, name, stored).durable);
+    await this.tolerant(() => this.ctx.store.create(this.type.groupResource, name, name, stored).durable, name);
   }
 
   /** Writes `next` over `current` if it is still the stored one; the object written, or undefined. */
@@ -255,18 +255,27 @@ export class APIServiceControllers {
       await w.durable;
       return w.event.object;
     } catch (err) {
-      // A conflict: the other write's event queues the name again.
-      this.logger.debug('an APIService write lost a race; it is retried', { name, error: errorMessage(err) });
+      this.lostWrite(err, name);
       return undefined;
     }
   }
 
   /** Runs a write that may lose a race (AlreadyExists, NotFound, Conflict): the store's events queue the name again. */
-  private async tolerant(write: () => Promise<void>): Promise<void> {
+  private async tolerant(write: () => Promise<void>, name: string): Promise<void> {
     try {
       await write();
     } catch (err) {
-      this.logger.debug('an APIService write lost a race; it is retried', { error: errorMessage(err) });
+      this.lostWrite(err, name);
     }
+  }
+
+  /**
+   * A write that failed: one that lost a race is retried when the other write's store event queues the name
+   * again; anything else is logged as a warning, not hidden among the races.
+   */
+  private lostWrite(err: unknown, name: string): void {
+    const race = err instanceof KubeError && (err.reason === 'Conflict' || err.reason === 'AlreadyExists' || err.reason === 'NotFound');
+    if (race) this.logger.debug('an APIService write lost a race; it is retried', { name, error: errorMessage(err) });
+    else this.logger.warn('writing an APIService failed', { name, error: errorMessage(err) });
   }
 }
