@@ -6,7 +6,7 @@
 // pkg/printers/internalversion printIngress). Every expected message is kube-apiserver 1.34.4's answer to the
 // same request (the reference server runs the same test).
 import { expect } from 'chai';
-import { answered, describeOnBothServers, refused, type Answer, type Send } from './sender.js';
+import { answered, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
 
 const P = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
 type Json = Record<string, unknown>;
@@ -85,6 +85,8 @@ async function runClasses(s: Send): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1100));
   expect((await s('POST', C, mkClass('def2', { controller: 'a.com/two' }, isDefault))).status).to.equal(201);
   const backend = { defaultBackend: svc('w', { number: 80 }) };
+  // The reference's plugin lists classes through an informer, which sees def2 a moment after its create.
+  await eventually(() => s('POST', `${P}?dryRun=All`, mk('defaulted', backend)), (a) => a.status === 201 && (JSON.parse(a.text) as Ingress).spec.ingressClassName === 'def2');
   expect(ok(await s('POST', P, mk('defaulted', backend)), 201).spec).to.deep.equal({"ingressClassName": "def2", "defaultBackend": {"service": {"name": "w", "port": {"number": 80}}}});
   // The class annotation counts as a class: none is given.
   expect(ok(await s('POST', P, mk('annotated', backend, { annotations: { 'kubernetes.io/ingress.class': 'x' } })), 201).spec).to.deep.equal({"defaultBackend": {"service": {"name": "w", "port": {"number": 80}}}});
