@@ -68,6 +68,14 @@ const priorities: Readonly<Record<string, readonly [number, number]>> = {
   'v1alpha1.storagemigration.k8s.io': [15800, 9],
 };
 
+/**
+ * The group and version priorities kube-apiserver registers a built-in group-version's local APIService
+ * with (`<version>.<group>`; the core group's is `v1.`), or undefined for one it registers none for.
+ */
+export function localAPIServicePriorities(name: string): readonly [number, number] | undefined {
+  return Object.hasOwn(priorities, name) ? priorities[name] : undefined;
+}
+
 /** What an APIService managed here should be: its spec and how it is managed. */
 interface Desired {
   spec: JSONObject;
@@ -88,7 +96,7 @@ export class APIServiceControllers {
     for (const t of [...catalog.builtins, catalog.crdType]) {
       const { group, version } = t.names;
       const name = `${version}.${group}`;
-      const p = priorities[name];
+      const p = localAPIServicePriorities(name);
       if (p !== undefined) this.local.set(name, { spec: apiServiceSpec(group, version, p[0], p[1]), label: 'onstart' });
     }
   }

@@ -45,8 +45,9 @@ export class ResourceCatalog {
   }
 
   /**
-   * The groups of `/apis` (or the core group for `/api` with `legacy`), in the apiserver's order:
-   * built-in groups first, then custom resource groups by name.
+   * The served groups of `/apis` (or the core group for `/api` with `legacy`): built-in groups first, then
+   * custom resource groups, by name; versions in kube-aware order. Discovery lists them in kube-aggregator's
+   * order, from the APIServices (discovery.ts).
    */
   groups(legacy: boolean): ServedGroup[] {
     const byGroup = new Map<string, Map<string, ResourceType[]>>();

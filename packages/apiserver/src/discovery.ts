@@ -8,10 +8,14 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { stringifyJSON } from '@kubekit/core';
+import { localAPIServicePriorities } from './apiServiceControllers.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
+import { compareKubeVersions } from './crdRegistry.js';
 import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendJSON, sendText } from './internal/http.js';
 import { parseAcceptClauses } from './internal/negotiation.js';
+import { isObject } from './internal/own.js';
 import type { ResourceType } from './resourceType.js';
+import type { KubeObject } from '@kubekit/core';
 
 const subresourceVerbs = ['get', 'patch', 'update'];
 
@@ -62,9 +66,139 @@ function groupVersionText(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
 
-function legacyGroup(g: ServedGroup): Record<string, unknown> {
-  const versions = g.versions.map((v) => ({ groupVersion: groupVersionText(g.name, v.version), version: v.version }));
+/** A group and its versions, most preferred first, as legacy discovery lists them. */
+interface ListedGroup {
+  name: string;
+  versions: readonly string[];
+}
+
+function legacyGroup(g: ListedGroup): Record<string, unknown> {
+  const versions = g.versions.map((version) => ({ groupVersion: groupVersionText(g.name, version), version }));
   return { name: g.name, versions, preferredVersion: versions[0] };
+}
+
+/** An APIService as discovery reads it (kube-aggregator lists the groups of `/apis` from them). */
+export interface DiscoveryAPIService {
+  /** `<version>.<group>`. */
+  name: string;
+  group: string;
+  version: string;
+  groupPriorityMinimum: number;
+  versionPriority: number;
+  /** Whether `spec.service` is set: the group-version is proxied, not served here. */
+  serviceBacked: boolean;
+}
+
+/** The stored APIServices as discovery reads them (a malformed one, which validation keeps out, is skipped). */
+export function discoveryAPIServices(stored: Iterable<[string, KubeObject]>): DiscoveryAPIService[] {
+  const out: DiscoveryAPIService[] = [];
+  for (const [name, o] of stored) {
+    const spec = o.spec;
+    if (!isObject(spec)) continue;
+    const { group = '', version, groupPriorityMinimum, versionPriority } = spec;
+    if (typeof group !== 'string' || typeof version !== 'string' || typeof groupPriorityMinimum !== 'number' || typeof versionPriority !== 'number') continue;
+    out.push({ name, group, version, groupPriorityMinimum, versionPriority, serviceBacked: isObject(spec.service) });
+  }
+  return out;
+}
+
+/**
+ * The aggregator's own group: listed first in legacy `/apis` ("it's good to be king") and with priority
+ * 20001 in aggregated discovery; no APIService names it.
+ */
+const aggregatorGroup = 'apiregistration.k8s.io';
+
+/** kube-aggregator's `ByVersionPriority`: the higher version priority first, then the kube-aware newer version. */
+function byVersionPriority(a: DiscoveryAPIService, b: DiscoveryAPIService): number {
+  return b.versionPriority - a.versionPriority || compareKubeVersions(a.version, b.version);
+}
+
+/**
+ * The group-versions a served group-version would be registered as when no APIService is stored for it: a
+ * custom resource's (crdregistration writes its APIService a moment after the CRD is served; 1000 and 100)
+ * and a built-in one kube-apiserver registers none for. A built-in one whose local APIService was deleted
+ * gets none: legacy discovery stops listing it, as kube-aggregator's does (it stays served).
+ */
+function unregistered(served: readonly ServedGroup[], stored: ReadonlySet<string>): DiscoveryAPIService[] {
+  const out: DiscoveryAPIService[] = [];
+  for (const g of served) {
+    if (g.name === aggregatorGroup) continue;
+    for (const v of g.versions) {
+      const name = `${v.version}.${g.name}`;
+      if (stored.has(name) || localAPIServicePriorities(name) !== undefined) continue;
+      out.push({ name, group: g.name, version: v.version, groupPriorityMinimum: 1000, versionPriority: 100, serviceBacked: false });
+    }
+  }
+  return out;
+}
+
+/**
+ * The groups of legacy `/apis`, as kube-aggregator's `apisHandler` lists them from the APIServices: sorted by
+ * group priority (highest first) and then APIService name, each group where its first APIService falls,
+ * its versions by version priority, then kube-aware version. A local APIService lists its group-version
+ * whether or not it is served here; a service-backed one whether or not its service answers.
+ */
+function legacyGroups(served: readonly ServedGroup[], apiServices: readonly DiscoveryAPIService[]): ListedGroup[] {
+  const registered = apiServices.filter((a) => a.group !== '' && a.group !== aggregatorGroup);
+  const all = [...registered, ...unregistered(served, new Set(registered.map((a) => a.name)))];
+  all.sort((a, b) => b.groupPriorityMinimum - a.groupPriorityMinimum || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byGroup = new Map<string, DiscoveryAPIService[]>();
+  for (const a of all) {
+    const list = byGroup.get(a.group);
+    if (list === undefined) byGroup.set(a.group, [a]);
+    else list.push(a);
+  }
+  const own = served.find((g) => g.name === aggregatorGroup);
+  const first = own === undefined ? [] : [{ name: own.name, versions: own.versions.map((v) => v.version) }];
+  return [...first, ...[...byGroup].map(([name, list]) => ({ name, versions: list.sort(byVersionPriority).map((a) => a.version) }))];
+}
+
+/** A version of aggregated discovery: served here, or proxied to a service kubekit cannot reach (stale, without resources). */
+interface AggregatedVersion {
+  version: string;
+  types: ResourceType[] | undefined;
+  versionPriority: number;
+}
+
+interface AggregatedGroup {
+  name: string;
+  priority: number;
+  versions: AggregatedVersion[];
+}
+
+/**
+ * The groups of aggregated `/apis`, as the aggregator's merged discovery orders them: by the highest group
+ * priority among a group's APIServices (a served group-version without one keeps what kube-apiserver
+ * registers it with, a custom resource's 1000), then by name; versions by version priority, then kube-aware
+ * version. A service-backed group-version is listed stale and without resources (kubekit proxies to nothing).
+ */
+function aggregatedGroups(served: readonly ServedGroup[], apiServices: readonly DiscoveryAPIService[]): AggregatedGroup[] {
+  const stored = new Map(apiServices.filter((a) => a.group !== '').map((a) => [a.name, a]));
+  const groups = new Map<string, AggregatedGroup>();
+  const add = (group: string, version: string, types: ResourceType[] | undefined, fallback: readonly [number, number]): void => {
+    const a = stored.get(`${version}.${group}`);
+    const [groupPriority, versionPriority] = a === undefined ? fallback : [a.groupPriorityMinimum, a.versionPriority];
+    let g = groups.get(group);
+    if (g === undefined) {
+      g = { name: group, priority: groupPriority, versions: [] };
+      groups.set(group, g);
+    }
+    g.priority = Math.max(g.priority, groupPriority);
+    const existing = g.versions.find((v) => v.version === version);
+    if (existing === undefined) g.versions.push({ version, types, versionPriority });
+    else existing.types = types;
+  };
+  for (const g of served) {
+    for (const v of g.versions) {
+      const proxied = stored.get(`${v.version}.${g.name}`)?.serviceBacked === true;
+      const fallback = g.name === aggregatorGroup ? [20001, 0] as const : localAPIServicePriorities(`${v.version}.${g.name}`) ?? [1000, 100] as const;
+      add(g.name, v.version, proxied ? undefined : v.types, fallback);
+    }
+  }
+  for (const a of stored.values()) if (a.serviceBacked) add(a.group, a.version, undefined, [a.groupPriorityMinimum, a.versionPriority]);
+  const out = [...groups.values()];
+  for (const g of out) g.versions.sort((a, b) => b.versionPriority - a.versionPriority || compareKubeVersions(a.version, b.version));
+  return out.sort((a, b) => b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function aggregatedResource(t: ResourceType): Record<string, unknown> {
@@ -93,7 +227,7 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
   return r;
 }
 
-function aggregatedList(groups: ServedGroup[], apiVersion: string): Record<string, unknown> {
+function aggregatedList(groups: readonly { name: string; versions: readonly { version: string; types: readonly ResourceType[] | undefined }[] }[], apiVersion: string): Record<string, unknown> {
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion,
@@ -101,7 +235,7 @@ function aggregatedList(groups: ServedGroup[], apiVersion: string): Record<strin
     items: groups.map((g) => ({
       // 1.34 leaves the zero creationTimestamp out (the differential suite's oracle).
       metadata: g.name === '' ? {} : { name: g.name },
-      versions: g.versions.map((v) => ({ version: v.version, resources: v.types.map(aggregatedResource), freshness: 'Current' })),
+      versions: g.versions.map((v) => (v.types === undefined ? { version: v.version, freshness: 'Stale' } : { version: v.version, resources: v.types.map(aggregatedResource), freshness: 'Current' })),
     })),
   };
 }
@@ -123,7 +257,7 @@ function aggregatedVersion(accept: string | undefined): string | undefined {
  * Serves a discovery path, or returns false when the path is not one. `serverAddress` is the
  * `host:port` clients reach the server at.
  */
-export function serveDiscovery(catalog: ResourceCatalog, path: string, accept: string | undefined, res: ServerResponse, serverAddress: string): boolean {
+export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => DiscoveryAPIService[], path: string, accept: string | undefined, res: ServerResponse, serverAddress: string): boolean {
   const parts = path.split('/').filter((p) => p !== '');
   if (parts[0] === 'api' && parts.length <= 2) {
     const groups = catalog.groups(true);
@@ -146,18 +280,23 @@ export function serveDiscovery(catalog: ResourceCatalog, path: string, accept: s
     if (parts.length === 1) {
       const agg = aggregatedVersion(accept);
       if (agg !== undefined) {
-        sendAggregated(res, aggregatedList(groups, `apidiscovery.k8s.io/${agg}`), agg);
+        sendAggregated(res, aggregatedList(aggregatedGroups(groups, apiServices()), `apidiscovery.k8s.io/${agg}`), agg);
         return true;
       }
-      sendJSON(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(legacyGroup) });
+      sendJSON(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: legacyGroups(groups, apiServices()).map(legacyGroup) });
       return true;
     }
     const group = groups.find((g) => g.name === parts[1]);
-    if (group === undefined) return false;
     if (parts.length === 2) {
-      sendJSON(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...legacyGroup(group) });
+      // The aggregator answers a group one of its APIServices names; any other served group is answered
+      // by the server that serves it (a built-in group whose APIService was deleted, too).
+      const listed = legacyGroups(groups, apiServices()).find((g) => g.name === parts[1])
+        ?? (group === undefined ? undefined : { name: group.name, versions: group.versions.map((v) => v.version) });
+      if (listed === undefined) return false;
+      sendJSON(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...legacyGroup(listed) });
       return true;
     }
+    if (group === undefined) return false;
     const version = group.versions.find((v) => v.version === parts[2]);
     if (version === undefined) return false;
     sendJSON(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group.name}/${version.version}`, resources: apiResources(version.types) });

@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
-import { serveDiscovery } from './discovery.js';
+import { discoveryAPIServices, serveDiscovery } from './discovery.js';
 import { sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
 import { checkRouteAccepts, isPrettyPrint, serializers } from './internal/negotiation.js';
 import { serveOpenAPI } from './openapi.js';
@@ -203,7 +203,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   }
   if (!info.isResourceRequest) {
     indentIfAsked(req, res);
-    if (method === 'GET' && serveDiscovery(options.catalog, path, req.headers.accept, res, options.serverAddress())) return;
+    if (method === 'GET' && serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress())) return;
     req.resume();
     notFound(options.catalog, path, res);
     return;

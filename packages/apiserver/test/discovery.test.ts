@@ -35,14 +35,14 @@ describe('serveDiscovery', () => {
     expect(byName.get('limitranges')).to.deep.equal({ name: 'limitranges', singularName: 'limitrange', namespaced: true, kind: 'LimitRange', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['limits'], storageVersionHash: 'EBKMFVe6cwo=' });
   });
 
-  it('lists groups with preferred versions, custom resource groups after the built-in ones', async () => {
+  it('lists groups with preferred versions in kube-aggregator\'s order: apiregistration first, then by APIService priority (custom resources 1000)', async () => {
     const r = await client.get('/apis');
     expect(r.body.kind).to.equal('APIGroupList');
     const groups = (r.body.groups as { name: string; preferredVersion: { groupVersion: string } }[]);
-    expect(groups.map((g) => g.name)).to.deep.equal(['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io', 'stable.example.com']);
+    expect(groups.map((g) => g.name)).to.deep.equal(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'stable.example.com']);
     expect(groups.find((g) => g.name === 'stable.example.com')?.preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
     // kube-apiserver 1.34.4 serves autoscaling in two versions and prefers v2, its storage version.
-    expect(groups[6]).to.deep.equal({ name: 'autoscaling', versions: [{ groupVersion: 'autoscaling/v2', version: 'v2' }, { groupVersion: 'autoscaling/v1', version: 'v1' }], preferredVersion: { groupVersion: 'autoscaling/v2', version: 'v2' } });
+    expect(groups[5]).to.deep.equal({ name: 'autoscaling', versions: [{ groupVersion: 'autoscaling/v2', version: 'v2' }, { groupVersion: 'autoscaling/v1', version: 'v1' }], preferredVersion: { groupVersion: 'autoscaling/v2', version: 'v2' } });
     const group = await client.get('/apis/stable.example.com');
     expect(group.body).to.deep.include({ kind: 'APIGroup', name: 'stable.example.com' });
     expect(group.body.versions.map((v: { version: string }) => v.version)).to.deep.equal(['v1', 'v1beta1']);

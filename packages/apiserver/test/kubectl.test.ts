@@ -431,4 +431,20 @@ spec:
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr).to.equal('The Pod "resized" is invalid: spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed\n');
   });
+
+  it('serves a metrics-server APIService kubekit cannot reach as kube-apiserver does: a stale group kubectl leaves out, kubectl top says the Metrics API is not available, other commands work', async () => {
+    const file = join(dir, 'metrics.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: metrics-server\n  namespace: default\nspec:\n  ports:\n  - port: 443\n---\napiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: v1beta1.metrics.k8s.io\nspec:\n  group: metrics.k8s.io\n  version: v1beta1\n  groupPriorityMinimum: 100\n  versionPriority: 100\n  insecureSkipTLSVerify: true\n  service:\n    name: metrics-server\n    namespace: default\n');
+    expect((await kubectl('apply', '-f', file)).stdout).to.equal('service/metrics-server created\napiservice.apiregistration.k8s.io/v1beta1.metrics.k8s.io created\n');
+    // A fresh cache: discovery is asked again; the group is listed stale, which kubectl leaves out without an
+    // error (kube-apiserver 1.34.4 answers the same; the group is in legacy /apis, see apiServiceDiscovery.test.ts).
+    rmSync(join(dir, 'cache'), { recursive: true, force: true });
+    const versions = await kubectl('api-versions');
+    expect([versions.code, versions.stderr, versions.stdout.split('\n').includes('metrics.k8s.io/v1beta1'), versions.stdout.split('\n').includes('apps/v1')]).to.deep.equal([0, '', false, true]);
+    const top = await kubectl('top', 'pods');
+    expect([top.code, top.stderr]).to.deep.equal([1, 'error: Metrics API not available\n']);
+    const got = await kubectl('get', 'namespace', 'default', '-o', 'name');
+    expect([got.code, got.stdout, got.stderr]).to.deep.equal([0, 'namespace/default\n', '']);
+    expect((await kubectl('delete', '-f', file)).code).to.equal(0);
+  });
 });
