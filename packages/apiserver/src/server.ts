@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { discoveryAPIServices, serveDiscovery } from './discovery.js';
+import { healthPath, isHealthCheck, serveHealth } from './healthChecks.js';
 import { sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
 import { checkRouteAccepts, isPrettyPrint, serializers } from './internal/negotiation.js';
 import { serveOpenAPI } from './openapi.js';
@@ -127,6 +128,12 @@ function indentIfAsked(req: IncomingMessage, res: ServerResponse): void {
 async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
   const path = url.pathname;
   if (publicPaths.has(path)) {
+    // Public to anyone, but a bearer token that is sent must authenticate (the filters' order).
+    if (/^Bearer\s/i.test(req.headers.authorization ?? '') && authenticate(req, options.token, ctx.serviceAccountTokens) === undefined) {
+      req.resume();
+      sendError(res, new KubeError('Unauthorized', 'Unauthorized'));
+      return;
+    }
     if (path.startsWith('/version')) {
       // go-restful's route produces JSON only: a client that accepts neither it nor */* gets its 406.
       try {
@@ -148,8 +155,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
         goVersion: `node${process.versions.node}`, compiler: 'kubekit', platform: `${process.platform}/${process.arch}`,
       });
     } else {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('ok');
+      req.resume();
+      serveHealth(healthPath(path)!.endpoint, url.searchParams, res);
     }
     return;
   }
@@ -181,6 +188,14 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   if (tokens !== undefined && method === 'GET' && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
     req.resume();
     sendJSON(res, 200, path === '/openid/v1/jwks' ? tokens.jwks() : tokens.openidConfiguration());
+    return;
+  }
+  // One health check on its own path: not public (authorized as a non-resource path above).
+  const health = healthPath(path);
+  if (health?.check !== undefined && isHealthCheck(health.endpoint, health.check)) {
+    req.resume();
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('ok');
     return;
   }
   if (path === '/openapi/v2' && method === 'GET') {

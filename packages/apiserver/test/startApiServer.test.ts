@@ -102,7 +102,7 @@ describe('startApiServer', () => {
     }
   });
 
-  it('requires the bearer token when one is set, except for /version', async () => {
+  it('requires the bearer token when one is set, except for /version and the health endpoints (where a wrong one is still a 401)', async () => {
     const secured = await startApiServer({ token: 's3cret' });
     try {
       const anonymous = new Client(secured.url);
@@ -112,6 +112,13 @@ describe('startApiServer', () => {
       expect((await new Client(secured.url, 'wrong').get('/api')).status).to.equal(401);
       expect((await anonymous.get('/version')).status).to.equal(200);
       expect((await new Client(secured.url, 's3cret').get('/api/v1/namespaces')).status).to.equal(200);
+      // The health endpoints are public, but a token that is sent must authenticate (as on kube-apiserver,
+      // test/hostile/healthChecks.test.ts); a single check's path is not public.
+      expect((await anonymous.get('/livez')).status).to.equal(200);
+      expect((await new Client(secured.url, 'wrong').get('/readyz')).status).to.equal(401);
+      expect((await new Client(secured.url, 'wrong').get('/version')).status).to.equal(401);
+      expect((await anonymous.get('/livez/ping')).status).to.equal(401);
+      expect((await new Client(secured.url, 's3cret').get('/livez/ping')).status).to.equal(200);
       expect(parse(secured.kubeconfig).users[0].user).to.deep.equal({ token: 's3cret' });
     } finally {
       await secured.close();
