@@ -131,6 +131,16 @@ export function mergePatchedTextAsGo(patched: unknown, patch: unknown, gvk: Grou
   return name === undefined ? undefined : patchedText(patched, patch, { k: 'struct', n: name, g: '' }, texts);
 }
 
+/**
+ * A built-in object as the apiserver encodes it (struct members in declaration order, maps sorted), or
+ * `undefined` for a kind without a Go type here. `obj` holds what the Go type holds (it was decoded and
+ * encoded as Go): only the order is the encoder's.
+ */
+export function encodedTextAsGo(obj: unknown, gvk: GroupVersionKind): string | undefined {
+  const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+  return name === undefined ? undefined : keptText(obj, { k: 'struct', n: name, g: '' });
+}
+
 function derefShape(shape: Shape | undefined): Shape | undefined {
   let s = shape;
   for (let i = 0; i < 4 && s?.k === 'ptr'; i++) s = s.e;

@@ -5,7 +5,7 @@
 import { KubeError, goJSON } from '@kubekit/core';
 import { deepEqual } from './internal/deepEqual.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
-import { WrittenTexts, equalsRaw, equalsRawJSON, jsonPatchValueTexts, type RawValue } from './internal/rawJSON.js';
+import { WrittenTexts, equalsRaw, equalsRawJSON, jsonPatchValueTexts, rawValueOf, type RawValue } from './internal/rawJSON.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
 /** The patch media types the apiserver accepts. */
@@ -283,6 +283,14 @@ export interface JSONPatchOptions {
    * @defaultValue undefined
    */
   texts?: WrittenTexts;
+  /**
+   * With `texts`: the text `target` was encoded as (the apiserver's encoding of the current object).
+   * json-patch v4 parses the document's root into a map and keeps each member as that text until an
+   * operation goes through it, so a value nothing went through is copied, moved and written in the
+   * encoder's order. Without it, every object is written sorted.
+   * @defaultValue undefined
+   */
+  documentText?: string;
 }
 
 /** RFC 6902: applies a JSON patch to (a copy of) `target`. */
@@ -298,6 +306,12 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
   const tracked = options.text !== undefined && (options.texts !== undefined || (patch as unknown[]).some((op) => isObject(op) && op.op === 'test'));
   const written = tracked ? jsonPatchValueTexts(options.text!) : undefined;
   const texts = tracked ? options.texts ?? new WrittenTexts() : undefined;
+  if (texts !== undefined && options.documentText !== undefined && isObject(doc)) {
+    const root = rawValueOf(options.documentText);
+    if (root.raw.text.charCodeAt(root.start) === 0x7b) {
+      for (const [key, [start, end]] of root.raw.members(root.start)) if (Object.hasOwn(doc, key)) texts.set(doc, key, { raw: root.raw, start, end });
+    }
+  }
   for (const [index, raw] of (patch as Operation[]).entries()) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
     const text = written?.[index];

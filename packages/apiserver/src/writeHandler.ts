@@ -28,7 +28,7 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
-import { encodeAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
+import { encodeAsGo, encodedTextAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleAnswerShape, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
@@ -590,9 +590,12 @@ async function write(ctx: ServerContext, r: RestRequest, namespace: string, opti
     // A JSON patch's placed values keep their texts in the object a 422 quotes (json-patch's output): the
     // patch is applied again, keeping them, only when a quote is needed.
     const text = pt === 'json' ? wctx.bodyText : undefined;
+    // A built-in object is patched as the apiserver encoded it (struct order; see JSONPatchOptions.documentText);
+    // a custom resource's encoding is sorted, as goJSON writes what nothing placed.
     const withTexts = pt === 'json' && text !== undefined ? (): { doc: unknown; texts: WrittenTexts } => {
       const texts = new WrittenTexts();
-      return { doc: applyJSONPatch(old, body, { text, texts }), texts };
+      const documentText = r.type.customResource === true ? undefined : encodedTextAsGo(old, r.type.names);
+      return { doc: applyJSONPatch(old, body, { text, texts, documentText }), texts };
     } : undefined;
     const quoteJSONPatch = withTexts === undefined ? undefined : (): string => {
       const { doc, texts } = withTexts();
