@@ -1,13 +1,15 @@
 /**
  * Discovery: `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`, in the legacy
  * form and in the aggregated form (`apidiscovery.k8s.io/v2` and `v2beta1`) that current clients ask
- * for with `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`.
+ * for with `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`. The groups of
+ * `/apis` are listed from the APIServices as kube-aggregator lists them (its order; service-backed groups
+ * too, stale in the aggregated form).
  *
  * @see https://kubernetes.io/docs/concepts/overview/kubernetes-api/#aggregated-discovery
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { stringifyJSON } from '@kubekit/core';
+import { stringifyJSON, type KubeObject } from '@kubekit/core';
 import { localAPIServicePriorities } from './apiServiceControllers.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { compareKubeVersions } from './crdRegistry.js';
@@ -15,7 +17,6 @@ import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendJSON, sendText }
 import { parseAcceptClauses } from './internal/negotiation.js';
 import { isObject } from './internal/own.js';
 import type { ResourceType } from './resourceType.js';
-import type { KubeObject } from '@kubekit/core';
 
 const subresourceVerbs = ['get', 'patch', 'update'];
 
