@@ -24,6 +24,13 @@ async function run(s: Send): Promise<void> {
   const entry = `{"manager":"${e.manager}","operation":"Update","apiVersion":"v1","time":"${e.time}","fieldsType":"FieldsV1","fieldsV1":${JSON.stringify(e.fieldsV1)}}`;
   const quoted = `{"apiVersion":"v1","data":{"a":"2","b":"1"},"kind":"ConfigMap","metadata":{"creationTimestamp":"${m.creationTimestamp}","labels":{"a":"2","z":"1"},"managedFields":[${entry}],"name":"q1","namespace":"default","resourceVersion":"${m.resourceVersion}","uid":"${m.uid}","x":"y"}}`;
   expect(answer.message).to.equal(` "" is invalid: patch: Invalid value: ${JSON.stringify(quoted)}: strict decoding error: unknown field "metadata.x"`);
+  // A list the patch places: json-patch's MergePatch parses every object in it (pruneNulls) and writes it
+  // sorted, at any depth, keeping the scalars' texts (hostile seed 20261218, cases 104, 232, 332).
+  const placed = await s('PATCH', `${CM}/q1?fieldValidation=Strict`, '{"metadata":{"finalizers":null,"ownerReferences":[{"uid":"u","name":"n","kind":"K","apiVersion":"v1","blockOwnerDeletion":true,"x":{"b":1.50,"a":[{"z":1,"y":2}]}}]}}', 'application/merge-patch+json');
+  expect(placed.status, placed.text).to.equal(422);
+  const refs = '[{"apiVersion":"v1","blockOwnerDeletion":true,"kind":"K","name":"n","uid":"u","x":{"a":[{"y":2,"z":1}],"b":1.50}}]';
+  expect(placed.message.includes(`"name":"q1","namespace":"default","ownerReferences":${refs},"resourceVersion":`) || placed.message.includes(JSON.stringify(`"ownerReferences":${refs}`).slice(1, -1)), placed.message).to.equal(true);
+  expect(placed.message.endsWith(': strict decoding error: unknown field "metadata.ownerReferences[0].x"'), placed.message).to.equal(true);
   // A kind the scheme does not know, named with Go's %q (a NUL as \x00; hostile seed 20270436).
   const nul = await s('PATCH', `${CM}/q1`, '[{"op":"add","path":"/kind","value":"\\u0000"}]', 'application/json-patch+json');
   expect(nul.status, nul.text).to.equal(422);
