@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { canonicalQuantity, goJSON, goJSONString, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
 import { isObject } from './internal/own.js';
-import { RawText, floatOverflowIn, numberLiteralIn, type WrittenTexts } from './internal/rawJSON.js';
+import { RawText, floatOverflowIn, goJSONWithTexts, numberLiteralIn, type WrittenTexts } from './internal/rawJSON.js';
 import { goFoldASCIIName, goJSONSyntaxError } from './internal/goJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
 import { goMapKeys } from './internal/goMapKeys.js';
@@ -158,17 +158,10 @@ function patchedText(value: unknown, patch: unknown, shape: Shape | undefined, t
     const keys = goMapKeys(value).filter((k) => value[k] !== undefined);
     return `{${keys.map((k) => `${goJSONString(k)}:${texts?.compactedAt(value, k) ?? patchedText(value[k], Object.hasOwn(patch, k) ? patch[k] : undefined, memberShape(shape, k), texts)}`).join(',')}}`;
   }
-  // A list the patch placed: MergePatch parsed every object in it (pruneNulls), so all are written sorted.
-  if (Array.isArray(patch)) return placedText(value, texts);
+  // A list the patch placed: MergePatch parsed every object in it (pruneNulls), so all are written sorted at
+  // any depth, the scalars as the patch wrote them.
+  if (Array.isArray(patch)) return texts === undefined ? goJSON(value) : goJSONWithTexts(value, texts);
   return keptText(value, shape, texts);
-}
-
-/** A value a merge patch placed, as MergePatch writes it once parsed: objects sorted at any depth, scalars as written. */
-function placedText(value: unknown, texts: WrittenTexts | undefined): string {
-  if (Array.isArray(value)) return `[${value.map((v, i) => texts?.compactedAt(value, i) ?? placedText(v, texts)).join(',')}]`;
-  if (!isObject(value)) return goJSON(value);
-  const keys = goMapKeys(value).filter((k) => value[k] !== undefined);
-  return `{${keys.map((k) => `${goJSONString(k)}:${texts?.compactedAt(value, k) ?? placedText(value[k], texts)}`).join(',')}}`;
 }
 
 function keptText(value: unknown, shape: Shape | undefined, texts?: WrittenTexts): string {

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { stringifyJSON, type KubeObject } from '@kubekit/core';
+import { compareGoStrings, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { localAPIServicePriorities } from './apiServiceControllers.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { compareKubeVersions } from './crdRegistry.js';
@@ -142,7 +142,7 @@ function unregistered(served: readonly ServedGroup[], stored: ReadonlySet<string
 function legacyGroups(served: readonly ServedGroup[], apiServices: readonly DiscoveryAPIService[]): ListedGroup[] {
   const registered = apiServices.filter((a) => a.group !== '' && a.group !== aggregatorGroup);
   const all = [...registered, ...unregistered(served, new Set(registered.map((a) => a.name)))];
-  all.sort((a, b) => b.groupPriorityMinimum - a.groupPriorityMinimum || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  all.sort((a, b) => b.groupPriorityMinimum - a.groupPriorityMinimum || compareGoStrings(a.name, b.name));
   const byGroup = new Map<string, DiscoveryAPIService[]>();
   for (const a of all) {
     const list = byGroup.get(a.group);
@@ -199,7 +199,7 @@ function aggregatedGroups(served: readonly ServedGroup[], apiServices: readonly 
   for (const a of stored.values()) if (a.serviceBacked) add(a.group, a.version, undefined, [a.groupPriorityMinimum, a.versionPriority]);
   const out = [...groups.values()];
   for (const g of out) g.versions.sort((a, b) => b.versionPriority - a.versionPriority || compareKubeVersions(a.version, b.version));
-  return out.sort((a, b) => b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort((a, b) => b.priority - a.priority || compareGoStrings(a.name, b.name));
 }
 
 function aggregatedResource(t: ResourceType): Record<string, unknown> {

@@ -29,9 +29,10 @@ const postStartHooks = [
 const lastHooks = ['poststarthook/apiservice-openapi-controller', 'poststarthook/apiservice-openapiv3-controller'];
 
 /** Each endpoint's checks, in the order kube-apiserver 1.34.4 lists them. */
+const livenessChecks = ['ping', 'log', 'etcd', ...postStartHooks, 'autoregister-completion', ...lastHooks];
 const checks: Readonly<Record<HealthEndpoint, readonly string[]>> = {
-  livez: ['ping', 'log', 'etcd', ...postStartHooks, 'autoregister-completion', ...lastHooks],
-  healthz: ['ping', 'log', 'etcd', ...postStartHooks, 'autoregister-completion', ...lastHooks],
+  livez: livenessChecks,
+  healthz: livenessChecks,
   readyz: ['ping', 'log', 'etcd', 'etcd-readiness', 'informer-sync', ...postStartHooks, 'autoregister-completion', ...lastHooks, 'shutdown'],
 };
 const checkSets = new Map(Object.entries(checks).map(([k, v]) => [k, new Set(v)]));

@@ -41,14 +41,18 @@ export interface RequestHandlerOptions {
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
+/** The bearer token a request sends, if any. */
+function bearerToken(req: IncomingMessage): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1].trim();
+}
+
 /**
  * Who sends the request, or undefined for a 401: the service account of a token this server issued (one
  * that fails its checks is a 401), else the server's own identity when the request has the server's token
  * (any request, when the server has none).
  */
 function authenticate(req: IncomingMessage, token: string | undefined, tokens: ServiceAccountTokens | undefined): UserInfo | undefined {
-  const header = req.headers.authorization ?? '';
-  const given = /^Bearer\s+(.+)$/i.exec(header)?.[1].trim();
+  const given = bearerToken(req);
   if (given !== undefined && tokens !== undefined) {
     const account = tokens.authenticate(given);
     if (account !== undefined) return 'error' in account ? undefined : account.user;
@@ -129,7 +133,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   const path = url.pathname;
   if (publicPaths.has(path)) {
     // Public to anyone, but a bearer token that is sent must authenticate (the filters' order).
-    if (/^Bearer\s/i.test(req.headers.authorization ?? '') && authenticate(req, options.token, ctx.serviceAccountTokens) === undefined) {
+    if (bearerToken(req) !== undefined && authenticate(req, options.token, ctx.serviceAccountTokens) === undefined) {
       req.resume();
       sendError(res, new KubeError('Unauthorized', 'Unauthorized'));
       return;
