@@ -144,6 +144,7 @@ const kinds = {
 // meta.k8s.io's.
 const answers = {
   'v1/ConfigMap': 'core.ConfigMap', 'v1/Secret': 'core.Secret', 'v1/Namespace': 'core.Namespace', 'v1/Node': 'core.Node', 'v1/Event': 'core.Event',
+  'v1/ComponentStatus': 'core.ComponentStatus',
   'coordination.k8s.io/v1/Lease': 'coordination.Lease',
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'admissionregistration.MutatingWebhookConfiguration',
   'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'admissionregistration.ValidatingWebhookConfiguration',

@@ -27,9 +27,10 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     const r: Record<string, unknown> = { name: n.resource, singularName: n.singular, namespaced: n.namespaced, kind: n.kind, verbs: [...n.verbs] };
     if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
     if (n.categories.length > 0) r.categories = [...n.categories];
-    // Only what is stored has a storage version: what can only be created (reviews, bindings) is answered, not kept.
+    // Only what is stored has a storage version: what can only be created (reviews, bindings) is answered, not
+    // kept, and what can only be read (componentstatuses) is computed.
     const stored = t.storageKind ?? n;
-    if (n.verbs.some((v) => v !== 'create')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
+    if (n.verbs.some((v) => v !== 'create' && v !== 'get' && v !== 'list')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];
     for (const sub of n.objectSubresources ?? []) subs.push({ name: `${n.resource}/${sub}`, singularName: '', namespaced: n.namespaced, kind: n.kind, verbs: subresourceVerbs });

@@ -121,6 +121,13 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
       parameters: [nameParam, ...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
     },
   };
+  // Only the routes of the kind's verbs (a Namespace has no deletecollection, a ComponentStatus only get and list).
+  const collectionVerbs: Record<string, string> = { get: 'list', post: 'create', delete: 'deletecollection' };
+  const objectVerbs: Record<string, string> = { get: 'get', put: 'update', patch: 'patch', delete: 'delete' };
+  for (const [path, verbs] of [[`${prefix}${ns}/${n.resource}`, collectionVerbs], [`${prefix}${ns}/${n.resource}/{name}`, objectVerbs]] as const) {
+    const item = paths[path] as Record<string, unknown>;
+    for (const [method, verb] of Object.entries(verbs)) if (!n.verbs.includes(verb)) delete item[method];
+  }
   if (n.namespaced) {
     // The list across namespaces (`kubectl get deployments -A`).
     const allBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.kind}`;

@@ -5,6 +5,7 @@
  */
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
+import { componentStatusDeprecation, isComponentStatusType, type ComponentStatusType } from './componentStatuses.js';
 import { addWarning, contentType, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
 import { protobufMessageOf } from './internal/protobufEncode.js';
 import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces } from './internal/negotiation.js';
@@ -57,6 +58,7 @@ function namespacelessPath(verb: string, name: string): void {
 /** Handles a resource request; errors are thrown as `KubeError`s for the caller to answer. */
 export async function handleResourceRequest(ctx: ServerContext, r: RestRequest): Promise<void> {
   const { info, type } = r;
+  if (isComponentStatusType(type)) return serveComponentStatuses(ctx, r, type);
   if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
   // A cluster-scoped kind under a namespace is not served, but for the core Namespaces themselves (requestinfo.go
   // reads `namespaces/{name}` as a namespace of that name, whatever the group).
@@ -184,6 +186,44 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       // empty for other methods; go-restful has no route for them.
       if (type.customResource === true) throw methodNotSupported(type, info.verb);
       throw methodNotAllowed();
+  }
+}
+
+/**
+ * The computed ComponentStatuses (componentStatuses.ts): a get and a list route, with the watch the list
+ * route refuses (`NewMethodNotSupported`) and the kind's deprecation warning on each of the three; any other
+ * method or path has no route (no warning).
+ */
+async function serveComponentStatuses(ctx: ServerContext, r: RestRequest, type: ComponentStatusType): Promise<void> {
+  const { info } = r;
+  if (info.namespace !== '' || info.subresource !== '' || info.extraSegments === true) throw resourceNotFound();
+  if (info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') throw methodNotAllowed();
+  if (r.req.method === 'HEAD') throw methodNotAllowed();
+  // go-restful's 406 comes before the handler, which warns.
+  checkRouteAccepts(r.req.headers.accept, routeProduces(info.verb !== 'get'));
+  addWarning(r.res, componentStatusDeprecation);
+  if (info.verb === 'get') {
+    negotiate(r, true);
+    respondObject(ctx, r, 200, await type.status(info.name));
+    return;
+  }
+  negotiate(r, true, info.verb);
+  const opts = parseListOptions(r.query, type, info.verb === 'watch');
+  if (info.verb === 'watch') {
+    throw new KubeError('MethodNotAllowed', `watch is not supported on resources of kind ${goQuote(type.names.resource)}`, { details: { kind: type.names.resource } });
+  }
+  const selection = selectionOf(type, '', opts);
+  const items = (await type.statuses()).filter((o) => selection.matches(o));
+  const format = responseFormat(r.res);
+  const apiVersion = `meta.k8s.io/${responseMetaVersion(r.res)}`;
+  if (format === 'table') {
+    sendJSON(r.res, 200, buildTable(type, items, { includeObject: parseIncludeObject(r.query.get('includeObject')), apiVersion, now: ctx.clock.now() }));
+  } else if (format === 'partialObjectMetadataList') {
+    sendJSON(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion, metadata: {}, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata })) });
+  } else if (format === 'partialObjectMetadata') {
+    throw notAcceptableConversion(type, 'PartialObjectMetadata', true);
+  } else {
+    sendJSON(r.res, 200, { kind: type.names.listKind, apiVersion: type.names.version, metadata: {}, items: items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) });
   }
 }
 

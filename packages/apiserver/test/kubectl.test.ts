@@ -447,4 +447,15 @@ spec:
     expect([got.code, got.stdout, got.stderr]).to.deep.equal([0, 'namespace/default\n', '']);
     expect((await kubectl('delete', '-f', file)).code).to.equal(0);
   });
+
+  it('prints kubectl get componentstatuses (kubectl get cs) with the deprecation warning, as kube-apiserver does with no scheduler or controller-manager running', async () => {
+    const cs = await kubectl('get', 'cs');
+    const refused = (port: number): string => `Get "https://127.0.0.1:${port}/healthz": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+    expect([cs.code, cs.stderr, cs.stdout.split('\n').map((l) => l.split(/ {2,}/).join('|'))]).to.deep.equal([0, 'Warning: v1 ComponentStatus is deprecated in v1.19+\n', [
+      'NAME|STATUS|MESSAGE|ERROR', `controller-manager|Unhealthy|${refused(10257)}|`, `scheduler|Unhealthy|${refused(10259)}|`, 'etcd-0|Healthy|ok|', '',
+    ]]);
+    const watch = await kubectl('get', 'componentstatuses', '--watch', '--request-timeout=5s');
+    // kubectl lists first, then its watch is refused.
+    expect([watch.code, watch.stdout.split('\n').length, watch.stderr]).to.deep.equal([1, 5, 'Warning: v1 ComponentStatus is deprecated in v1.19+\nError from server (MethodNotAllowed): watch is not supported on resources of kind "componentstatuses"\n']);
+  });
 });
