@@ -92,6 +92,8 @@ export function goAvailable(): boolean {
 export interface ServerAccess {
   url: string;
   as(token: string): Send;
+  /** A {@link Send} without a bearer token (the anonymous user, where the server has a token). */
+  anonymous: Send;
 }
 
 /**
@@ -107,7 +109,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
     it('kubekit\'s embedded server', async () => {
       const server = await startApiServer(kubekitOptions);
       try {
-        await run(sender(server.url, undefined, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined) });
+        await run(sender(server.url, kubekitOptions.token, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined), anonymous: sender(server.url, undefined, undefined) });
       } finally {
         await server.close();
       }
@@ -117,7 +119,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
       if (!withGo) this.skip();
       const server = await startReferenceApiServer();
       try {
-        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca) });
+        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca), anonymous: sender(server.url, undefined, server.ca) });
       } finally {
         await server.close();
       }

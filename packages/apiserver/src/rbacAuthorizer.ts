@@ -59,6 +59,9 @@ export const privilegedGroup = 'system:masters';
 /** The identity of every request the embedded server takes (its admission requests and reviews say so). */
 export const serverUser: UserInfo = { username: 'system:admin', groups: [privilegedGroup, 'system:authenticated'] };
 
+/** `user.Anonymous`: who a request without credentials is, on a server with a token (`--anonymous-auth`, on by default). */
+export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
 const rbacGroup = 'rbac.authorization.k8s.io';
 const buckets = {
   roles: bucketOf({ group: rbacGroup, resource: 'roles' }),

@@ -15,7 +15,7 @@ import { serveOpenAPI } from './openapi.js';
 import { serveOpenAPIV2 } from './openapiV2.js';
 import { handleResourceRequest, resourceNotFound } from './restHandler.js';
 import { ImpersonationError, forbidden, requestUser } from './impersonation.js';
-import { serverUser, type UserInfo } from './rbacAuthorizer.js';
+import { anonymousUser, serverUser, type UserInfo } from './rbacAuthorizer.js';
 import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 import { parseRequestInfo, type RequestInfo } from './router.js';
 import type { ResourceType } from './resourceType.js';
@@ -49,7 +49,9 @@ function bearerToken(req: IncomingMessage): string | undefined {
 /**
  * Who sends the request, or undefined for a 401: the service account of a token this server issued (one
  * that fails its checks is a 401), else the server's own identity when the request has the server's token
- * (any request, when the server has none).
+ * (any request, when the server has none); a request without a bearer token is the anonymous user, whom
+ * RBAC then allows what the bootstrap roles bind to `system:unauthenticated` (as kube-apiserver's default
+ * `--anonymous-auth`); a token that does not authenticate is a 401.
  */
 function authenticate(req: IncomingMessage, token: string | undefined, tokens: ServiceAccountTokens | undefined): UserInfo | undefined {
   const given = bearerToken(req);
@@ -58,7 +60,7 @@ function authenticate(req: IncomingMessage, token: string | undefined, tokens: S
     if (account !== undefined) return 'error' in account ? undefined : account.user;
   }
   if (token === undefined) return serverUser;
-  if (given === undefined) return undefined;
+  if (given === undefined) return anonymousUser;
   const sent = Buffer.from(given);
   const wanted = Buffer.from(token);
   return sent.length === wanted.length && timingSafeEqual(sent, wanted) ? serverUser : undefined;

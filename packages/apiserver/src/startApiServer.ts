@@ -71,7 +71,12 @@ export interface ApiServerOptions {
    * acknowledged). @defaultValue none: memory only
    */
   dataDir?: string;
-  /** A bearer token required on every request but `/version` and the health checks. @defaultValue none */
+  /**
+   * A bearer token: a request with it is the server's own (all allowed), one with another token a 401, and one
+   * without a token the anonymous user's (`system:anonymous`, group `system:unauthenticated`), allowed by RBAC
+   * only `/version` and the health checks unless a binding grants more, as kube-apiserver's `--anonymous-auth`.
+   * @defaultValue none: every request is the server's own
+   */
   token?: string;
   /**
    * Whether the RBAC objects a kube-apiserver creates when it starts (the default policy's 68 ClusterRoles

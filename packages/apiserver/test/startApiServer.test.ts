@@ -102,14 +102,17 @@ describe('startApiServer', () => {
     }
   });
 
-  it('requires the bearer token when one is set, except for /version and the health endpoints (where a wrong one is still a 401)', async () => {
+  it('requires the bearer token when one is set, except for /version and the health endpoints (where a wrong one is still a 401); without one, a request is the anonymous user\'s', async () => {
     const secured = await startApiServer({ token: 's3cret' });
     try {
       const anonymous = new Client(secured.url);
+      // RBAC allows the anonymous user what the bootstrap roles bind to system:unauthenticated (test/hostile/anonymous.test.ts).
       const denied = await anonymous.get('/api/v1/namespaces');
-      expect(denied.status).to.equal(401);
-      expect(denied.body).to.include({ kind: 'Status', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
-      expect((await new Client(secured.url, 'wrong').get('/api')).status).to.equal(401);
+      expect(denied.status).to.equal(403);
+      expect(denied.body).to.include({ kind: 'Status', reason: 'Forbidden', message: 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope', code: 403 });
+      const wrong = await new Client(secured.url, 'wrong').get('/api');
+      expect(wrong.status).to.equal(401);
+      expect(wrong.body).to.include({ kind: 'Status', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
       expect((await anonymous.get('/version')).status).to.equal(200);
       expect((await new Client(secured.url, 's3cret').get('/api/v1/namespaces')).status).to.equal(200);
       // The health endpoints are public, but a token that is sent must authenticate (as on kube-apiserver,
@@ -117,7 +120,7 @@ describe('startApiServer', () => {
       expect((await anonymous.get('/livez')).status).to.equal(200);
       expect((await new Client(secured.url, 'wrong').get('/readyz')).status).to.equal(401);
       expect((await new Client(secured.url, 'wrong').get('/version')).status).to.equal(401);
-      expect((await anonymous.get('/livez/ping')).status).to.equal(401);
+      expect((await anonymous.get('/livez/ping')).status).to.equal(403);
       expect((await new Client(secured.url, 's3cret').get('/livez/ping')).status).to.equal(200);
       expect(parse(secured.kubeconfig).users[0].user).to.deep.equal({ token: 's3cret' });
     } finally {

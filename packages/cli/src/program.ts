@@ -127,7 +127,7 @@ export function createProgram(ctx: CliContext, result: { exitCode: number }): Co
     .option('--data-dir <dir>', 'keep data in this directory (default: memory only)')
     .option('--kubeconfig-out <file>', 'write a kubeconfig for the server to this file')
     .option('--crd <file>', 'apply the CRDs of this file at start (repeatable)', collect)
-    .option('--token <token>', 'require this bearer token on every request (visible to other users in the process list: prefer --token-file)')
+    .option('--token <token>', 'require this bearer token (a request without one is the anonymous user, whom RBAC allows only /version and the health checks; visible to other users in the process list: prefer --token-file)')
     .option('--token-file <file>', 'require the bearer token on the first line of this file')
     .option('--tls', 'serve https with a certificate and self-signed CA generated at start (the kubeconfig carries the CA)')
     .option('-v, --verbose', 'log every request to stderr')

@@ -61,14 +61,14 @@ describe('serve under hostile conditions', function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('requires --token on every request, and writes it into a kubeconfig that only its owner can read, even over an existing file', async () => {
+  it('requires --token on every request (without one a request is the anonymous user\'s, forbidden), and writes it into a kubeconfig that only its owner can read, even over an existing file', async () => {
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, 'old\n');
     chmodSync(kubeconfig, 0o644);
     const served = await serve(['--token', 's3cret-token', '--kubeconfig-out', kubeconfig]);
     try {
       expect(served.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect((await fetch(`${served.url}/api/v1/namespaces`)).status).to.equal(401);
+      expect((await fetch(`${served.url}/api/v1/namespaces`)).status).to.equal(403); // the anonymous user
       expect((await fetch(`${served.url}/api/v1/namespaces`, { headers: { authorization: 'Bearer wrong' } })).status).to.equal(401);
       expect((await fetch(`${served.url}/api/v1/namespaces`, { headers: { authorization: 'Bearer s3cret-token' } })).status).to.equal(200);
       expect(statSync(kubeconfig).mode & 0o777).to.equal(0o600);
@@ -97,7 +97,7 @@ describe('serve under hostile conditions', function () {
     writeFileSync(tokenFile, 'from-a-file\n', { mode: 0o600 });
     const served = await serve(['--token-file', tokenFile]);
     try {
-      expect((await fetch(`${served.url}/api/v1/namespaces`)).status).to.equal(401);
+      expect((await fetch(`${served.url}/api/v1/namespaces`)).status).to.equal(403); // the anonymous user
       expect((await fetch(`${served.url}/api/v1/namespaces`, { headers: { authorization: 'Bearer from-a-file' } })).status).to.equal(200);
     } finally {
       await served.stop();
@@ -122,7 +122,7 @@ describe('serve under hostile conditions', function () {
       expect(ca).to.match(/^-----BEGIN CERTIFICATE-----/);
       expect(kc.users[0].user.token).to.equal('tls-token');
       expect(await httpsGet(`${served.url}/api/v1/namespaces`, ca, 'tls-token')).to.equal(200);
-      expect(await httpsGet(`${served.url}/api/v1/namespaces`, ca)).to.equal(401);
+      expect(await httpsGet(`${served.url}/api/v1/namespaces`, ca)).to.equal(403); // the anonymous user
       // Without the CA the certificate is not trusted.
       const untrusted = await httpsGet(`${served.url}/version`, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n').then(() => 'trusted', (e: Error) => e.message);
       expect(untrusted).to.not.equal('trusted');
