@@ -78,6 +78,11 @@ function samePatchQuote(d: HostileDifference): boolean {
       return undefined;
     }
   };
+  // Built-in objects' merge and JSON patch quotes replay identical (seeds 20261216 and 20261218): only a custom
+  // resource's quote, or one of a body that is not UTF-8, may differ in order.
+  const customResource = d.case.requests.some((q) => q.path.startsWith('{cr}'));
+  const notUTF8 = /\\x[0-9a-f]{2}/.test(b.causes[0].message);
+  if (!customResource && !notUTF8) return false;
   const x = split(a.causes[0].message);
   const y = split(b.causes[0].message);
   return x !== undefined && y !== undefined && x[1] === y[1] && sameJSON(x[0], y[0]);
@@ -145,7 +150,7 @@ export const allowedHostileDifferences: AllowedHostileDifference[] = [
   },
   {
     name: 'patched object quoted with another member order',
-    reason: 'a patch\'s 422 on `patch` quotes the patched object as evanphx/json-patch left it: members the patch touched re-marshalled in sorted order, the others in the stored object\'s order, with the field manager\'s managedFields; kubekit quotes a custom resource with sorted members (a built-in object\'s merge and JSON patches as json-patch writes them), and a body that is not UTF-8 with U+FFFD where Go prints the bytes (\\xff). Same object, same error.',
+    reason: 'a patch\'s 422 on `patch` quotes the patched object as evanphx/json-patch left it: members the patch touched re-marshalled in sorted order, the others in the stored object\'s order, with the field manager\'s managedFields; kubekit quotes a custom resource with sorted members, and a body that is not UTF-8 with U+FFFD where Go prints the bytes (\\xff); only those two match (a built-in object\'s merge and JSON patch quotes are json-patch\'s since seeds 20261216 and 20261218). Same object, same error.',
     matches: samePatchQuote,
   },
   {
