@@ -85,6 +85,8 @@ export interface BuiltinSpec {
   names: Omit<ResourceNames, 'verbs' | 'categories' | 'listKind'> & { categories?: string[] };
   /** Stored in another resource's bucket, converted. @defaultValue its own bucket, as it is */
   storage?: BuiltinStorage;
+  /** {@link ResourceType.storageVersion} */
+  storageVersion?: string;
   /**
    * The group of the internal kind that validation errors name, when not the served one
    * (`Event "x" is invalid` for events.k8s.io: its internal type is the core Event). @defaultValue the group
@@ -225,6 +227,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly watchCache: boolean;
   readonly internalGroup?: string;
   readonly storageKind?: { group: string; version: string; kind: string };
+  readonly storageVersion?: string;
   readonly deprecationWarning?: string;
   readonly versionConversion?: VersionConversion;
   /** `group/version` of the served version. */
@@ -238,6 +241,7 @@ export class BuiltinResourceType implements ResourceType {
     this.bucket = bucketOf(spec.storage?.groupResource ?? this.groupResource);
     if (spec.internalGroup !== undefined) this.internalGroup = spec.internalGroup;
     if (spec.storage !== undefined) this.storageKind = spec.storage.kind;
+    if (spec.storageVersion !== undefined) this.storageVersion = spec.storageVersion;
     this.allowUnconditionalUpdate = spec.allowUnconditionalUpdate ?? true;
     this.allowCreateOnUpdate = spec.allowCreateOnUpdate ?? false;
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;

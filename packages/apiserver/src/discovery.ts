@@ -28,7 +28,7 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     if (n.shortNames.length > 0) r.shortNames = [...n.shortNames];
     if (n.categories.length > 0) r.categories = [...n.categories];
     // Only what is stored has a storage version: what can only be created (reviews, bindings) is answered, not kept.
-    const stored = t.storageKind ?? n;
+    const stored = t.storageKind ?? (t.storageVersion === undefined ? n : { ...n, version: t.storageVersion });
     if (n.verbs.some((v) => v !== 'create')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];
