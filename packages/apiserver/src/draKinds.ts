@@ -51,7 +51,6 @@ function defaultClaimSpec(spec: unknown): void {
   }
 }
 
-const requestsOf = (o: KubeObject): JSONObject[] => list(obj(obj(o.spec).devices).requests).filter(isObject);
 
 /** `dropDisabledDRAConsumableCapacityFields` of a claim's spec: constraints' distinct attribute, requests' capacity. */
 function dropClaimSpecCapacity(spec: JSONObject, status?: JSONObject): void {
@@ -132,7 +131,7 @@ const deviceClass: BuiltinSpec = {
   prepareForCreate: (o) => { if (isObject(o.spec)) delete o.spec.extendedResourceName; },
   prepareForUpdate: (o, old) => { if (isObject(o.spec) && obj(old.spec).extendedResourceName === undefined) delete o.spec.extendedResourceName; },
   validate: validateDeviceClass,
-  validateUpdate: validateDeviceClassUpdate,
+  validateWholeUpdate: validateDeviceClassUpdate,
 };
 
 const resourceClaim: BuiltinSpec = {
@@ -152,7 +151,7 @@ const resourceClaim: BuiltinSpec = {
     if (!claimUsesCapacity(old.spec, old.status) && isObject(o.spec)) dropClaimSpecCapacity(o.spec);
   },
   validate: validateResourceClaim,
-  validateUpdate: validateResourceClaimUpdate,
+  validateWholeUpdate: validateResourceClaimUpdate,
   prepareForStatusUpdate: (o, old) => {
     o.spec = old.spec;
     resetObjectMetaForStatus(o.metadata, old.metadata);
@@ -171,7 +170,7 @@ const resourceClaimTemplate: BuiltinSpec = {
     if (isObject(o.spec) && isObject(o.spec.spec) && !claimUsesCapacity(obj(old.spec).spec)) dropClaimSpecCapacity(o.spec.spec);
   },
   validate: validateResourceClaimTemplate,
-  validateUpdate: validateResourceClaimTemplateUpdate,
+  validateWholeUpdate: validateResourceClaimTemplateUpdate,
 };
 
 /** Which disabled features of a slice's spec are in use (the strategy's `...FeatureInUse`). */
