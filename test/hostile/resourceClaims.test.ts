@@ -189,6 +189,25 @@ async function resourceClaims(s: Send): Promise<void> {
   expect(deallocated.status).to.deep.equal({});
 }
 
+async function adminAccess(s: Send): Promise<void> {
+  // Admin access needs the namespace's label (AuthorizedForAdmin), checked before anything else, on create only.
+  const admin = 'admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the containing namespace';
+  const requests = [{ name: 'plain', exactly: { deviceClassName: 'gpu' } }, { name: 'admin', exactly: { deviceClassName: 'gpu', adminAccess: true } }];
+  expect(causes(await s('POST', RC, object('ResourceClaim', 'Admin', { devices: { requests: [...requests, { name: 'Bad' }] } })))).to.deep.equal([
+    `spec.devices.requests[1].adminAccess: Forbidden: ${admin}`, `metadata.name: Invalid value: "Admin": ${subdomain}`,
+    `spec.devices.requests[2].name: Invalid value: "Bad": ${labelMsg}`, 'spec.devices.requests[2]: Required value: exactly one of `exactly` or `firstAvailable` is required',
+  ]);
+  refused(await s('POST', RT, object('ResourceClaimTemplate', 'admin', { spec: { devices: { requests } } })), `ResourceClaimTemplate.resource.k8s.io "admin" is invalid: spec.devices.requests[1].adminAccess: Forbidden: ${admin}`);
+  answered(await s('POST', RC, object('ResourceClaim', 'plain', { devices: { requests: [requests[0]] } })), 201);
+  const result = { request: 'plain', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0', adminAccess: true };
+  refused(await s('PATCH', `${RC}/plain/status`, JSON.stringify({ status: { allocation: { devices: { results: [result] } } } }), MERGE), `ResourceClaim.resource.k8s.io "plain" is invalid: status.allocation.devices.results[0].adminAccess: Forbidden: ${admin}`);
+  answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'admins', labels: { 'resource.kubernetes.io/admin-access': 'true' } } })), 201);
+  const granted = answered<Stored>(await s('POST', `${G}/namespaces/admins/resourceclaims`, object('ResourceClaim', 'admin', { devices: { requests } })), 201);
+  expect((granted.spec?.devices as { requests: unknown[] }).requests[1]).to.deep.equal({ name: 'admin', exactly: { deviceClassName: 'gpu', allocationMode: 'ExactCount', count: 1, adminAccess: true } });
+  const allocated = answered<Stored>(await s('PATCH', `${G}/namespaces/admins/resourceclaims/admin/status`, JSON.stringify({ status: { allocation: { devices: { results: [{ ...result, request: 'admin' }] } } } }), MERGE));
+  expect(allocated.status).to.deep.equal({ allocation: { devices: { results: [{ ...result, request: 'admin' }] } } });
+}
+
 async function resourceClaimTemplates(s: Send): Promise<void> {
   const created = answered<Stored>(await s('POST', RT, object('ResourceClaimTemplate', 'tpl', { metadata: { labels: { a: 'b' } }, spec: { devices: { requests: [{ name: 'r', firstAvailable: [{ name: 's', deviceClassName: 'gpu', tolerations: [{ key: 'k' }] }] }] } } })), 201);
   expect(created.spec).to.deep.equal({ metadata: { labels: { a: 'b' } }, spec: { devices: { requests: [{ name: 'r', firstAvailable: [{ name: 's', deviceClassName: 'gpu', allocationMode: 'ExactCount', count: 1, tolerations: [{ key: 'k', operator: 'Equal' }] }] }] } } });
@@ -274,6 +293,7 @@ describeOnBothServers('resource.k8s.io/v1 (Dynamic Resource Allocation)', async 
   await discovery(s);
   await deviceClasses(s);
   await resourceClaims(s);
+  await adminAccess(s);
   await resourceClaimTemplates(s);
   await resourceSlices(s);
 });

@@ -118,6 +118,11 @@ export interface BuiltinSpec {
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
+  /**
+   * Errors a create's strategy lists before its validation function's, metadata included (resource.k8s.io's
+   * `AuthorizedForAdmin`, which reads the namespace).
+   */
+  validateCreateFirst?: (o: KubeObject) => FieldError[];
   /** Validation of a create only, after `validate` (a Pod's `ValidatePodCreate`). */
   validateCreate?: (o: KubeObject) => FieldError[];
   /** Whether the kind's update validation runs ValidateObjectMeta on the new object too (ConfigMaps, Secrets, Namespaces). */
@@ -471,7 +476,7 @@ export class BuiltinResourceType implements ResourceType {
     const kind = [...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
     const errs = this.spec.strategyValidatesMeta === false
       ? (kind.length > 0 ? kind : validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation, false))
-      : [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...kind];
+      : [...(this.spec.validateCreateFirst?.(object) ?? []), ...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...kind];
     if (errs.length === 0) addWarnings(ctx, this.spec.warningsOnCreate?.(object));
     return errs;
   }

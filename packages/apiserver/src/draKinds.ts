@@ -12,16 +12,18 @@
  *   Table's `State`.
  * - ResourceClaimTemplates: the spec fixed once created.
  *
- * The validation is in draValidation.ts. The namespace check of `adminAccess` (`AuthorizedForAdmin`) is
- * not done: kubekit's embedded server takes such requests in any namespace.
+ * The validation is in draValidation.ts; `AuthorizedForAdmin` (here) lets a claim or template of a namespace
+ * without the `resource.kubernetes.io/admin-access: "true"` label ask for no admin access, nor a claim's
+ * status grant it.
  *
  * @see https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/
  */
-import type { KubeObject } from '@kubekit/core';
+import { FieldPath, forbidden, type FieldError, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { list, obj, str } from './internal/podFields.js';
 import { resetObjectMetaForStatus } from './objectMeta.js';
+import type { ObjectStore } from './storage/objectStore.js';
 import {
   validateDeviceClass, validateDeviceClassUpdate, validateResourceClaim, validateResourceClaimStatusUpdate, validateResourceClaimTemplate,
   validateResourceClaimTemplateUpdate, validateResourceClaimUpdate, validateResourceSlice, validateResourceSliceUpdate,
@@ -123,6 +125,28 @@ function claimState(o: KubeObject): string {
   return states.join(',');
 }
 
+const adminLabel = 'resource.kubernetes.io/admin-access';
+
+/** `AuthorizedForAdmin`'s answer once admin access is asked for at `path` in `namespace`. */
+function adminAccessErrors(path: FieldPath | undefined, namespace: string | undefined, store: ObjectStore | undefined): FieldError[] {
+  if (path === undefined || store === undefined) return [];
+  const ns = store.get('/namespaces', namespace ?? '');
+  if (ns?.metadata.labels?.[adminLabel] === 'true') return [];
+  return [forbidden(path, `admin access to devices requires the \`${adminLabel}: true\` label on the containing namespace`)];
+}
+
+/** The first request asking for admin access (always reported at a claim's path, a template's too). */
+function adminRequestPath(spec: unknown): FieldPath | undefined {
+  const i = list(obj(obj(spec).devices).requests).findIndex((r) => obj(obj(r).exactly).adminAccess === true);
+  return i < 0 ? undefined : FieldPath.root('spec', 'devices', 'requests').index(i).child('adminAccess');
+}
+
+/** The first allocation result granting admin access. */
+function adminResultPath(status: unknown): FieldPath | undefined {
+  const i = list(obj(obj(obj(status).allocation).devices).results).findIndex((r) => obj(r).adminAccess === true);
+  return i < 0 ? undefined : FieldPath.root('status', 'allocation', 'devices', 'results').index(i).child('adminAccess');
+}
+
 const deviceClass: BuiltinSpec = {
   names: { group, version: 'v1', resource: 'deviceclasses', singular: 'deviceclass', kind: 'DeviceClass', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
   storageVersion,
@@ -134,7 +158,7 @@ const deviceClass: BuiltinSpec = {
   validateWholeUpdate: validateDeviceClassUpdate,
 };
 
-const resourceClaim: BuiltinSpec = {
+const resourceClaim = (store: ObjectStore | undefined): BuiltinSpec => ({
   names: { group, version: 'v1', resource: 'resourceclaims', singular: 'resourceclaim', kind: 'ResourceClaim', namespaced: true, shortNames: [], status: true, nameValidation: 'subdomain' },
   storageVersion,
   columns: [{ def: { name: 'State', type: 'string', priority: 0 }, cell: claimState }],
@@ -150,6 +174,7 @@ const resourceClaim: BuiltinSpec = {
   prepareForUpdate: (o, old) => {
     if (!claimUsesCapacity(old.spec, old.status) && isObject(o.spec)) dropClaimSpecCapacity(o.spec);
   },
+  validateCreateFirst: (o) => adminAccessErrors(adminRequestPath(o.spec), o.metadata.namespace, store),
   validate: validateResourceClaim,
   validateWholeUpdate: validateResourceClaimUpdate,
   prepareForStatusUpdate: (o, old) => {
@@ -158,10 +183,14 @@ const resourceClaim: BuiltinSpec = {
     dropDeallocatedStatusDevices(o, old);
     dropDisabledClaimFields(o, old);
   },
-  validateStatusUpdate: (o, old, meta) => [...meta, ...validateResourceClaimStatusUpdate(o, old)],
-};
+  // AuthorizedForAdminStatus (unless the old allocation granted it already), then the status validation.
+  validateStatusUpdate: (o, old, meta) => [
+    ...(adminResultPath(old.status) === undefined ? adminAccessErrors(adminResultPath(o.status), o.metadata.namespace, store) : []),
+    ...meta, ...validateResourceClaimStatusUpdate(o, old),
+  ],
+});
 
-const resourceClaimTemplate: BuiltinSpec = {
+const resourceClaimTemplate = (store: ObjectStore | undefined): BuiltinSpec => ({
   names: { group, version: 'v1', resource: 'resourceclaimtemplates', singular: 'resourceclaimtemplate', kind: 'ResourceClaimTemplate', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
   storageVersion,
   defaults: (o) => defaultClaimSpec(obj(o.spec).spec),
@@ -169,9 +198,10 @@ const resourceClaimTemplate: BuiltinSpec = {
   prepareForUpdate: (o, old) => {
     if (isObject(o.spec) && isObject(o.spec.spec) && !claimUsesCapacity(obj(old.spec).spec)) dropClaimSpecCapacity(o.spec.spec);
   },
+  validateCreateFirst: (o) => adminAccessErrors(adminRequestPath(obj(o.spec).spec), o.metadata.namespace, store),
   validate: validateResourceClaimTemplate,
   validateWholeUpdate: validateResourceClaimTemplateUpdate,
-};
+});
 
 /** Which disabled features of a slice's spec are in use (the strategy's `...FeatureInUse`). */
 function sliceFeatures(spec: unknown): { taints: boolean; partitionable: boolean; binding: boolean; capacity: boolean } {
@@ -225,8 +255,11 @@ const resourceSlice: BuiltinSpec = {
   validateWholeUpdate: (o, old, generic) => [...generic, ...validateResourceSliceUpdate(o, old)],
 };
 
-/** The resource.k8s.io/v1 DeviceClass, ResourceClaim, ResourceClaimTemplate and ResourceSlice kinds. */
-export function draResourceTypes(): BuiltinResourceType[] {
-  return [new BuiltinResourceType(deviceClass), new BuiltinResourceType(resourceClaim), new BuiltinResourceType(resourceClaimTemplate), new BuiltinResourceType(resourceSlice)];
+/**
+ * The resource.k8s.io/v1 DeviceClass, ResourceClaim, ResourceClaimTemplate and ResourceSlice kinds (`store`:
+ * where a namespace's admin-access label is read; without it, admin access is not checked).
+ */
+export function draResourceTypes(store?: ObjectStore): BuiltinResourceType[] {
+  return [new BuiltinResourceType(deviceClass), new BuiltinResourceType(resourceClaim(store)), new BuiltinResourceType(resourceClaimTemplate(store)), new BuiltinResourceType(resourceSlice)];
 }
 
