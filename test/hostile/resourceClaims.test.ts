@@ -176,6 +176,20 @@ async function resourceClaims(s: Send): Promise<void> {
     `status.allocation.devices.results[0].device: Invalid value: "D": ${labelMsg}`,
     'status.allocation.devices.config[0].source: Unsupported value: "X": supported values: "FromClaim", "FromClass"',
   ]);
+  // A device's status: conditions as metav1's, opaque data an object, network data's lengths and canonical CIDRs.
+  const badStatus = { ...device, conditions: [{ type: 'A', status: 'Bad', reason: 'r' }, { type: 'A', status: 'True', reason: 'r', lastTransitionTime: '2020-01-01T00:00:00Z' }], data: [1], networkData: { interfaceName: 'x'.repeat(300), ips: ['10.0.0.1', '10.0.0.1/24', '10.00.0.1/24', '::ffff:10.0.0.1/120', '2001:DB8::1/64', '10.0.0.1/24'] } };
+  expect(causes(await s('PATCH', `${RC}/claim/status`, JSON.stringify({ status: { allocation, devices: [badStatus] } }), MERGE))).to.deep.equal([
+    'status.devices[0].conditions[0].status: Unsupported value: "Bad": supported values: "False", "True", "Unknown"',
+    'status.devices[0].conditions[0].lastTransitionTime: Required value',
+    'status.devices[0].conditions[1].type: Duplicate value: "A"',
+    'status.devices[0].data: Invalid value: "<value omitted>": must be a valid JSON object',
+    'status.devices[0].networkData.interfaceName: Too long: may not be more than 256 bytes',
+    'status.devices[0].networkData.ips[0]: Invalid value: "10.0.0.1": must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)',
+    'status.devices[0].networkData.ips[2]: Invalid value: "10.00.0.1/24": must be in canonical form ("10.0.0.1/24")',
+    'status.devices[0].networkData.ips[3]: Invalid value: "::ffff:10.0.0.1/120": must be in canonical form ("10.0.0.1/24")',
+    'status.devices[0].networkData.ips[4]: Invalid value: "2001:DB8::1/64": must be in canonical form ("2001:db8::1/64")',
+    'status.devices[0].networkData.ips[5]: Duplicate value: "10.0.0.1/24"',
+  ]);
   const allocated = answered<Stored>(await s('PATCH', `${RC}/claim/status`, JSON.stringify({ metadata: { labels: { a: 'c' } }, spec: null, status: { allocation, reservedFor: [{ resource: 'pods', name: 'p', uid: 'u' }], devices: [{ ...device, conditions: [] }] } }), MERGE));
   expect([allocated.metadata.labels, allocated.spec, allocated.status]).to.deep.equal([{ a: 'b' }, created.spec, { allocation, reservedFor: [{ resource: 'pods', name: 'p', uid: 'u' }], devices: [{ ...device, conditions: null }] }]);
   // A device's status has no omitempty on its conditions: null when absent (sent empty, dropped by the merge).

@@ -15,7 +15,10 @@ import { isObject, type JSONObject } from './internal/own.js';
 import { list, obj, str } from './internal/podFields.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { validateAnnotations, validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
+import { validateMetaConditions } from './policyKinds.js';
 import { validateNodeSelector } from './podScheduling.js';
+import { ipv6Text, parseIP } from './podWarnings.js';
+import { isCIDRSloppy } from './serviceValidation.js';
 import { validateCSIDriverName } from './podVolumes.js';
 
 const deviceRequestsMaxSize = 32;
@@ -27,6 +30,11 @@ const celExpressionMaxLength = 10 * 1024;
 const opaqueParametersMaxLength = 10 * 1024;
 const reservedForMaxSize = 256;
 const allocationResultsMaxSize = 32;
+const deviceStatusMaxConditions = 8;
+const deviceStatusDataMaxLength = 10 * 1024;
+const networkDataMaxIPs = 16;
+const interfaceNameMaxLength = 256;
+const hardwareAddressMaxLength = 128;
 const sliceMaxDevices = 128;
 const maxAttributesAndCapacities = 32;
 const deviceMaxDomainLength = 63;
@@ -510,6 +518,33 @@ function validateAllocation(allocation: JSONObject, path: Path, names: RequestNa
   return errs;
 }
 
+/** `validation.IsValidInterfaceAddress`: a CIDR `ParseCIDRSloppy` takes, written as the address and its prefix length are. */
+function interfaceAddressErrors(value: string, path: Path): FieldError[] {
+  const ip = isCIDRSloppy(value) ? parseIP(value.slice(0, value.indexOf('/'))) : undefined;
+  if (ip === undefined) return [invalid(path, value, 'must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)')];
+  let bits = Number(value.slice(value.indexOf('/') + 1));
+  if (ip.v4 && bits > 32) bits -= 96;
+  const canonical = `${ip.v4 ? ip.bytes.slice(12).join('.') : ipv6Text(ip.bytes)}/${bits}`;
+  return canonical === value ? [] : [invalid(path, value, `must be in canonical form (${JSON.stringify(canonical)})`)];
+}
+
+/** `validateDeviceStatus` past the device's identity: conditions, data, network data. */
+function deviceStatusDetailErrors(dev: JSONObject, p: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const conditions = list(dev.conditions);
+  if (conditions.length > deviceStatusMaxConditions) errs.push(tooMany(p.child('conditions'), conditions.length, deviceStatusMaxConditions));
+  errs.push(...validateMetaConditions(dev.conditions, p.child('conditions')));
+  if (isSet(dev.data)) errs.push(...validateRawExtension(dev.data, p.child('data'), false, deviceStatusDataMaxLength));
+  if (isObject(dev.networkData)) {
+    const net = dev.networkData;
+    const q = p.child('networkData');
+    if (str(net.interfaceName).length > interfaceNameMaxLength) errs.push(tooLong(q.child('interfaceName'), '', interfaceNameMaxLength));
+    if (str(net.hardwareAddress).length > hardwareAddressMaxLength) errs.push(tooLong(q.child('hardwareAddress'), '', hardwareAddressMaxLength));
+    errs.push(...validateSet(net.ips, networkDataMaxIPs, (a, r) => interfaceAddressErrors(str(a), r), str, q.child('ips')));
+  }
+  return errs;
+}
+
 /** `validateResourceClaimStatusUpdate` (after the metadata update the caller placed). */
 export function validateResourceClaimStatusUpdate(o: KubeObject, old: KubeObject): FieldError[] {
   const status = obj(o.status);
@@ -529,7 +564,7 @@ export function validateResourceClaimStatusUpdate(o: KubeObject, old: KubeObject
     const dev = obj(d);
     const e = [...validateCSIDriverName(str(dev.driver), p.child('driver')), ...validatePoolName(str(dev.pool), p.child('pool')), ...label(str(dev.device), p.child('device'))];
     if (!allocated.has(sharedDeviceKey(dev))) e.push(new FieldError('FieldValueInvalid', p, sharedDeviceText(dev), 'must be an allocated device in the claim', sharedDeviceIDText));
-    return e;
+    return [...e, ...deviceStatusDetailErrors(dev, p)];
   }, (d) => sharedDeviceText(obj(d)), path.child('devices'), 'deviceID', sharedDeviceIDText));
   if (list(status.reservedFor).length > 0) {
     if (!isObject(status.allocation)) errs.push(forbidden(path.child('reservedFor'), 'may not be specified when `allocated` is not set'));
