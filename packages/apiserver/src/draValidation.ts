@@ -12,6 +12,7 @@ import { FieldError, FieldPath, duplicate, forbidden, goJSON, invalid, notSuppor
 import { validateLabels } from '@kubekit/selectors';
 import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, type JSONObject } from './internal/own.js';
+import { goJSONInOrder } from './internal/rawJSON.js';
 import { list, obj, str } from './internal/podFields.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { validateAnnotations, validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
@@ -278,7 +279,7 @@ const goStructs: Record<string, readonly GoMember[]> = {
   DeviceToleration: [['Key', 'key', 'string'], ['Operator', 'operator', 'string'], ['Value', 'value', 'string'], ['Effect', 'effect', 'string'], ['TolerationSeconds', 'tolerationSeconds', 'value']],
   DeviceConstraint: [['Requests', 'requests', 'value'], ['MatchAttribute', 'matchAttribute', 'value'], ['DistinctAttribute', 'distinctAttribute', 'value']],
   DeviceClaimConfiguration: [['Requests', 'requests', 'value'], ['Opaque', 'opaque', 'ptr:OpaqueDeviceConfiguration']],
-  OpaqueDeviceConfiguration: [['Driver', 'driver', 'string'], ['Parameters', 'parameters', 'value']],
+  OpaqueDeviceConfiguration: [['Driver', 'driver', 'string'], ['Parameters', 'parameters', 'raw']],
   CapacityRequirements: [['Requests', 'requests', 'value']],
   AllocationResult: [['Devices', 'devices', 'struct:DeviceAllocationResult'], ['NodeSelector', 'nodeSelector', 'ptr:NodeSelector'], ['AllocationTimestamp', 'allocationTimestamp', 'value']],
   DeviceAllocationResult: [['Results', 'results', 'list:DeviceRequestAllocationResult'], ['Config', 'config', 'list:DeviceAllocationConfiguration']],
@@ -306,6 +307,8 @@ function goMemberText(v: unknown, kind: string): string {
     case 'struct': return goStructText(v, type);
     case 'ptr': return isObject(v) ? goStructText(v, type) : 'null';
     case 'list': return Array.isArray(v) ? `[${v.map((x) => goStructText(x, type)).join(',')}]` : 'null';
+    // A RawExtension is written as the text it holds, its members in the order written.
+    case 'raw': return v === undefined ? 'null' : goJSONInOrder(v);
     default: return v === undefined ? 'null' : goJSON(v);
   }
 }
