@@ -154,6 +154,11 @@ async function resourceClaims(s: Send): Promise<void> {
   const fixed = causes(await s('PATCH', `${RC}/capacity`, '{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"","tolerations":[{"key":"k","tolerationSeconds":5}]}}]}}}', MERGE));
   const text = '{"Devices":{"Requests":[{"Name":"r","Exactly":{"DeviceClassName":"","Selectors":null,"AllocationMode":"ExactCount","Count":1,"AdminAccess":null,"Tolerations":[{"Key":"k","Operator":"Equal","Value":"","Effect":"","TolerationSeconds":5}],"Capacity":null},"FirstAvailable":null}],"Constraints":null,"Config":null}}';
   expect(fixed).to.deep.equal(['spec.devices.requests[0].exactly.deviceClassName: Required value', `spec: Invalid value: ${text}: field is immutable`, 'spec.devices.requests[0].exactly.deviceClassName: Required value']);
+  // Opaque parameters are quoted as the RawExtension's text: in the order written.
+  answered(await s('POST', RC, object('ResourceClaim', 'raw', { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'gpu' } }], config: [{ opaque: { driver: 'd.example.com', parameters: { b: 1, a: [true], c: { z: 1, y: '<' } } } }] } })), 201);
+  expect(causes(await s('PATCH', `${RC}/raw`, '{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"other"}}]}}}', MERGE))).to.deep.equal([
+    'spec: Invalid value: {"Devices":{"Requests":[{"Name":"r","Exactly":{"DeviceClassName":"other","Selectors":null,"AllocationMode":"ExactCount","Count":1,"AdminAccess":null,"Tolerations":null,"Capacity":null},"FirstAvailable":null}],"Constraints":null,"Config":[{"Requests":null,"Opaque":{"Driver":"d.example.com","Parameters":{"b":1,"a":[true],"c":{"z":1,"y":"\\u003c"}}}}]}}: field is immutable',
+  ]);
   // An update of the claim keeps its status; its labels may change.
   const relabelled = answered<Stored>(await s('PATCH', `${RC}/claim`, '{"metadata":{"labels":{"a":"b"}},"status":{"reservedFor":[{"resource":"pods","name":"p","uid":"u"}]}}', MERGE));
   expect([relabelled.metadata.labels, relabelled.status]).to.deep.equal([{ a: 'b' }, {}]);
@@ -197,7 +202,7 @@ async function resourceClaims(s: Send): Promise<void> {
   refused(await s('PATCH', `${RC}/claim/status`, JSON.stringify({ status: { allocation: { devices: { results: [{ request: 'gpu', ...other }] } } } }), MERGE),
     'ResourceClaim.resource.k8s.io "claim" is invalid: status.allocation: Invalid value: {"Devices":{"Results":[{"Request":"gpu","Driver":"gpu.example.com","Pool":"node-1","Device":"gpu-1","AdminAccess":null,"Tolerations":null,"BindingConditions":null,"BindingFailureConditions":null,"ShareID":null,"ConsumedCapacity":null}],"Config":[{"Source":"FromClaim","Requests":["any/small"],"Opaque":{"Driver":"gpu.example.com","Parameters":{"mode":"fast"}}}]},"NodeSelector":{"NodeSelectorTerms":[{"MatchExpressions":null,"MatchFields":[{"Key":"metadata.name","Operator":"In","Values":["node-1"]}]}]},"AllocationTimestamp":null}: field is immutable');
   const [columns, rows] = await table(s, RC);
-  expect([columns, rows]).to.deep.equal([['Name:string:name', 'State:string:', 'Age:string:'], [['capacity', 'pending'], ['claim', 'allocated,reserved']]]);
+  expect([columns, rows]).to.deep.equal([['Name:string:name', 'State:string:', 'Age:string:'], [['capacity', 'pending'], ['claim', 'allocated,reserved'], ['raw', 'pending']]]);
   // Deallocated: the devices' status goes with the allocation.
   const deallocated = answered<Stored>(await s('PATCH', `${RC}/claim/status`, '{"status":{"allocation":null,"reservedFor":null}}', MERGE));
   expect(deallocated.status).to.deep.equal({});
