@@ -79,6 +79,8 @@ async function deviceClasses(s: Send): Promise<void> {
   expect([(patched.spec?.selectors as unknown[]).length, patched.metadata.generation]).to.deep.equal([2, 2]);
   const [columns, rows] = await table(s, DC);
   expect([columns, rows]).to.deep.equal([['Name:string:name', 'Age:string:'], [['applied'], ['gpu']]]);
+  // Every resource.k8s.io kind answers a delete with the deleted object.
+  expect(answered<Stored>(await s('DELETE', `${DC}/applied`)).metadata.name).to.equal('applied');
 }
 
 async function resourceClaims(s: Send): Promise<void> {
@@ -241,6 +243,7 @@ async function resourceClaimTemplates(s: Send): Promise<void> {
     'ResourceClaimTemplate.resource.k8s.io "tpl" is invalid: spec: Invalid value: {"labels":{"a":"c"},"Spec":{"Devices":{"Requests":[{"Name":"r","Exactly":null,"FirstAvailable":[{"Name":"s","DeviceClassName":"gpu","Selectors":null,"AllocationMode":"ExactCount","Count":1,"Tolerations":[{"Key":"k","Operator":"Equal","Value":"","Effect":"","TolerationSeconds":null}],"Capacity":null}]}],"Constraints":null,"Config":null}}}: field is immutable');
   const [columns, rows] = await table(s, RT);
   expect([columns, rows]).to.deep.equal([['Name:string:name', 'Age:string:'], [['empty'], ['tpl']]]);
+  expect(answered<Stored>(await s('DELETE', `${RT}/empty`)).spec).to.deep.equal({ metadata: {}, spec: { devices: { requests: null } } });
 }
 
 async function resourceSlices(s: Send): Promise<void> {
@@ -306,6 +309,8 @@ async function resourceSlices(s: Send): Promise<void> {
   const json = answered<Record<string, unknown>>(await s('GET', `${RS}/s1`));
   const { bytes, contentType } = answerBytes(await s('GET', `${RS}/s1`, undefined, undefined, PROTOBUF));
   expect([contentType, encodeProtobuf(json)?.toString('hex')]).to.deep.equal([PROTOBUF, bytes.toString('hex')]);
+  expect(answered<Stored>(await s('DELETE', `${RS}/pb`)).metadata.name).to.equal('pb');
+  expect(answered<Stored>(await s('DELETE', `${RC}/raw`)).metadata.name).to.equal('raw');
 }
 
 describeOnBothServers('resource.k8s.io/v1 (Dynamic Resource Allocation)', async (s) => {

@@ -150,6 +150,8 @@ function adminResultPath(status: unknown): FieldPath | undefined {
 const deviceClass: BuiltinSpec = {
   names: { group, version: 'v1', resource: 'deviceclasses', singular: 'deviceclass', kind: 'DeviceClass', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
   storageVersion,
+  // pkg/registry/resource/*/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   generation: true,
   // DRAExtendedResource is off: the extended resource name is dropped unless the old class had one.
   prepareForCreate: (o) => { if (isObject(o.spec)) delete o.spec.extendedResourceName; },
@@ -161,6 +163,8 @@ const deviceClass: BuiltinSpec = {
 const resourceClaim = (store: ObjectStore | undefined): BuiltinSpec => ({
   names: { group, version: 'v1', resource: 'resourceclaims', singular: 'resourceclaim', kind: 'ResourceClaim', namespaced: true, shortNames: [], status: true, nameValidation: 'subdomain' },
   storageVersion,
+  // pkg/registry/resource/*/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   columns: [{ def: { name: 'State', type: 'string', priority: 0 }, cell: claimState }],
   defaults: (o) => {
     defaultClaimSpec(o.spec);
@@ -193,6 +197,8 @@ const resourceClaim = (store: ObjectStore | undefined): BuiltinSpec => ({
 const resourceClaimTemplate = (store: ObjectStore | undefined): BuiltinSpec => ({
   names: { group, version: 'v1', resource: 'resourceclaimtemplates', singular: 'resourceclaimtemplate', kind: 'ResourceClaimTemplate', namespaced: true, shortNames: [], status: false, nameValidation: 'subdomain' },
   storageVersion,
+  // pkg/registry/resource/*/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   defaults: (o) => defaultClaimSpec(obj(o.spec).spec),
   prepareForCreate: (o) => { if (isObject(o.spec) && isObject(o.spec.spec)) dropClaimSpecCapacity(o.spec.spec); },
   prepareForUpdate: (o, old) => {
@@ -242,6 +248,8 @@ function dropDisabledSliceFields(o: KubeObject, old: KubeObject | undefined): vo
 const resourceSlice: BuiltinSpec = {
   names: { group, version: 'v1', resource: 'resourceslices', singular: 'resourceslice', kind: 'ResourceSlice', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
   storageVersion,
+  // pkg/registry/resource/*/storage: ReturnDeletedObject.
+  deleteReturnsObject: true,
   generation: true,
   columns: [
     { def: { name: 'Node', type: 'string', priority: 0 }, cell: (o) => str(obj(o.spec).nodeName) },
