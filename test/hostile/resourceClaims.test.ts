@@ -70,6 +70,12 @@ async function deviceClasses(s: Send): Promise<void> {
 
   refused(await s('POST', DC, object('DeviceClass', 'Bad_Class', { selectors: [{}], config: [{}, { opaque: { driver: '', parameters: null } }] })),
     `DeviceClass.resource.k8s.io "Bad_Class" is invalid: [metadata.name: Invalid value: "Bad_Class": ${subdomain}, spec.selectors[0].cel: Required value, spec.config[0].opaque: Required value, spec.config[1].opaque.driver: Required value, spec.config[1].opaque.driver: Invalid value: "": ${subdomain}, spec.config[1].opaque.parameters: Required value]`);
+  // CEL selectors compile in the DRA environment (`device`), to a bool or the unknown type; cel.bind is there.
+  expect(causes(await s('POST', DC, object('DeviceClass', 'cel', { selectors: ['device.driver ==', 'device.foo', '1', 'cel.bind(d, device.attributes["gpu.example.com"], d.model == "a")', 'device.capacity["gpu.example.com"].memory.compareTo(quantity("1Gi")) >= 0'].map((expression) => ({ cel: { expression } })) })))).to.deep.equal([
+    "spec.selectors[0].cel.expression: Invalid value: \"device.driver ==\": compilation failed: ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | device.driver ==\n | ................^",
+    "spec.selectors[1].cel.expression: Invalid value: \"device.foo\": compilation failed: ERROR: <input>:1:7: undefined field 'foo'\n | device.foo\n | ......^",
+    'spec.selectors[2].cel.expression: Invalid value: "1": must evaluate to bool or the unknown type, not int',
+  ]);
   // An update validates the spec twice (ValidateDeviceClass, then ValidateDeviceClassUpdate).
   expect(causes(await s('PATCH', `${DC}/gpu`, '{"spec":{"selectors":[{}]}}', MERGE))).to.deep.equal(['spec.selectors[0].cel: Required value', 'spec.selectors[0].cel: Required value']);
   // Server-side apply and a JSON patch.

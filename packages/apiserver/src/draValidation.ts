@@ -5,9 +5,10 @@
  * pool, node selection and devices (attributes, capacities), a claim's status (reservations, allocation,
  * devices' status), and the fields fixed once created.
  *
- * CEL selectors are checked for their length only: they are not compiled in the DRA environment, so an
- * expression that does not compile, or costs too much, is taken.
+ * CEL selectors are compiled in the DRA environment (`deviceSelectorError` of `@kubekit/cel`), without the
+ * cost estimate: an expression that costs too much is taken, and so is one using `cel.bind`.
  */
+import { deviceSelectorError } from '@kubekit/cel';
 import { FieldError, FieldPath, duplicate, forbidden, goJSON, invalid, notSupported, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
 import { validateLabels } from '@kubekit/selectors';
 import { semanticEqual } from './internal/deepEqual.js';
@@ -152,13 +153,16 @@ function validateRequestNameRef(name: string, path: Path, names: RequestNames): 
   return errs;
 }
 
-function validateCELSelector(cel: JSONObject, path: Path): FieldError[] {
-  if (str(cel.expression).length > celExpressionMaxLength) return [tooLong(path.child('expression'), '', celExpressionMaxLength)];
-  return [];
+/** `validateCELSelector`: the length, then the compilation (in the environment of stored expressions when `stored`). */
+function validateCELSelector(cel: JSONObject, path: Path, stored: boolean): FieldError[] {
+  const expression = str(cel.expression);
+  if (expression.length > celExpressionMaxLength) return [tooLong(path.child('expression'), '', celExpressionMaxLength)];
+  const detail = deviceSelectorError(expression, stored ? 'stored' : 'new');
+  return detail === undefined ? [] : [invalid(path.child('expression'), expression, detail)];
 }
 
-function validateSelectors(selectors: unknown, path: Path): FieldError[] {
-  return validateSlice(selectors, deviceSelectorsMaxSize, (s, p) => (isObject(obj(s).cel) ? validateCELSelector(obj(obj(s).cel), p.child('cel')) : [required(p.child('cel'), '')]), path);
+function validateSelectors(selectors: unknown, path: Path, stored: boolean): FieldError[] {
+  return validateSlice(selectors, deviceSelectorsMaxSize, (s, p) => (isObject(obj(s).cel) ? validateCELSelector(obj(obj(s).cel), p.child('cel'), stored) : [required(p.child('cel'), '')]), path);
 }
 
 function validateAllocationMode(r: JSONObject, path: Path): FieldError[] {
@@ -201,26 +205,26 @@ function validateToleration(t: JSONObject, path: Path): FieldError[] {
 }
 
 /** What an exact request and a sub-request share: class, selectors, allocation mode, tolerations. */
-function validateRequestBody(r: JSONObject, path: Path): FieldError[] {
+function validateRequestBody(r: JSONObject, path: Path, stored: boolean): FieldError[] {
   return [
     ...validateDeviceClassName(str(r.deviceClassName), path.child('deviceClassName')),
-    ...validateSelectors(r.selectors, path.child('selectors')),
+    ...validateSelectors(r.selectors, path.child('selectors'), stored),
     ...validateAllocationMode(r, path),
     ...list(r.tolerations).flatMap((t, i) => validateToleration(obj(t), path.child('tolerations').index(i))),
   ];
 }
 
-function validateDeviceRequest(request: unknown, path: Path): FieldError[] {
+function validateDeviceRequest(request: unknown, path: Path, stored: boolean): FieldError[] {
   const r = obj(request);
   const errs = label(str(r.name), path.child('name'));
   let kinds = 0;
   if (list(r.firstAvailable).length > 0) {
     kinds++;
-    errs.push(...validateSet(r.firstAvailable, firstAvailableMaxSize, (s, p) => [...label(str(obj(s).name), p.child('name')), ...validateRequestBody(obj(s), p)], (s) => str(obj(s).name), path.child('firstAvailable'), 'name'));
+    errs.push(...validateSet(r.firstAvailable, firstAvailableMaxSize, (s, p) => [...label(str(obj(s).name), p.child('name')), ...validateRequestBody(obj(s), p, stored)], (s) => str(obj(s).name), path.child('firstAvailable'), 'name'));
   }
   if (isObject(r.exactly)) {
     kinds++;
-    errs.push(...validateRequestBody(r.exactly, path.child('exactly')));
+    errs.push(...validateRequestBody(r.exactly, path.child('exactly'), stored));
   }
   if (kinds === 0) errs.push(required(path, 'exactly one of `exactly` or `firstAvailable` is required'));
   if (kinds > 1) errs.push(invalid(path, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'));
@@ -260,7 +264,7 @@ function validateClaimSpec(spec: unknown, path: Path, stored: boolean): FieldErr
   const p = path.child('devices');
   const names = gatherRequestNames(devices);
   return [
-    ...validateSet(devices.requests, deviceRequestsMaxSize, validateDeviceRequest, (r) => str(obj(r).name), p.child('requests'), 'name'),
+    ...validateSet(devices.requests, deviceRequestsMaxSize, (r, q) => validateDeviceRequest(r, q, stored), (r) => str(obj(r).name), p.child('requests'), 'name'),
     ...validateSlice(devices.constraints, deviceConstraintsMaxSize, (c, q) => validateConstraint(obj(c), q, names), p.child('constraints')),
     ...validateSlice(devices.config, deviceConfigMaxSize, (c, q) => [...validateRequestRefs(obj(c).requests, q.child('requests'), names), ...validateDeviceConfiguration(obj(c), q, stored)], p.child('config')),
   ];
@@ -377,9 +381,10 @@ function isExtendedResourceName(name: string): boolean {
 function validateDeviceClassSpec(spec: unknown, old: unknown): FieldError[] {
   const s = obj(spec);
   const path = FieldPath.root('spec');
+  const storedSelectors = old !== undefined && semanticEqual(s.selectors ?? null, obj(old).selectors ?? null);
   const storedConfig = old !== undefined && semanticEqual(s.config ?? null, obj(old).config ?? null);
   const errs = [
-    ...validateSelectors(s.selectors, path.child('selectors')),
+    ...validateSelectors(s.selectors, path.child('selectors'), storedSelectors),
     ...validateSlice(s.config, deviceConfigMaxSize, (c, p) => validateDeviceConfiguration(obj(c), p, storedConfig), path.child('config')),
   ];
   if (isSet(s.extendedResourceName) && !isExtendedResourceName(str(s.extendedResourceName))) errs.push(invalid(path.child('extendedResourceName'), str(s.extendedResourceName), 'must be a valid extended resource name'));
