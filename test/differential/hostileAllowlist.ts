@@ -81,7 +81,7 @@ function samePatchQuote(d: HostileDifference): boolean {
   // Built-in objects' merge and JSON patch quotes replay identical (seeds 20261216 and 20261218): only a custom
   // resource's quote, or one of a body that is not UTF-8, may differ in order.
   const customResource = d.case.requests.some((q) => q.path.startsWith('{cr}'));
-  const notUTF8 = /\\x[0-9a-f]{2}/.test(b.causes[0].message);
+  const notUTF8 = /\\x[0-9a-f]{2}/.test(b.causes[0].message ?? '');
   if (!customResource && !notUTF8) return false;
   const x = split(a.causes[0].message);
   const y = split(b.causes[0].message);

@@ -6,14 +6,14 @@
 // APIGroup for each of them (apiGroupHandler); aggregated discovery (the merged discovery handler) lists a
 // service-backed group-version `Stale` without resources, orders groups by their highest priority and then
 // name, and keeps a built-in group whose APIService was deleted. Every expectation is kube-apiserver
-// 1.34.4's answer to the same requests; groups kubekit does not serve (resource.k8s.io,
-// flowcontrol.apiserver.k8s.io) are left out of the reference's lists.
+// 1.34.4's answer to the same requests; the group kubekit does not serve (flowcontrol.apiserver.k8s.io) is
+// left out of the reference's lists.
 import { expect } from 'chai';
 import { answered, describeOnBothServers, eventually, type Answer, type Send } from './sender.js';
 
 const A = '/apis/apiregistration.k8s.io/v1/apiservices';
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
-const unserved = new Set(['resource.k8s.io', 'flowcontrol.apiserver.k8s.io']);
+const unserved = new Set(['flowcontrol.apiserver.k8s.io']);
 
 interface GroupList { groups: { name: string; versions: { groupVersion: string; version: string }[]; preferredVersion: { version: string } }[] }
 interface AggregatedList { items: { metadata: { name: string }; versions: { version: string; freshness: string; resources?: unknown[] }[] }[] }
@@ -36,7 +36,7 @@ const aggregated = (a: Answer): string[] => (JSON.parse(a.text) as AggregatedLis
 
 const builtinLegacy = ['apiregistration.k8s.io[v1]', 'apps[v1]', 'events.k8s.io[v1]', 'authentication.k8s.io[v1]', 'authorization.k8s.io[v1]', 'autoscaling[v2,v1]', 'batch[v1]', 'certificates.k8s.io[v1]',
   'networking.k8s.io[v1]', 'policy[v1]', 'rbac.authorization.k8s.io[v1]', 'storage.k8s.io[v1]', 'admissionregistration.k8s.io[v1]', 'apiextensions.k8s.io[v1]', 'scheduling.k8s.io[v1]',
-  'coordination.k8s.io[v1]', 'node.k8s.io[v1]', 'discovery.k8s.io[v1]'];
+  'coordination.k8s.io[v1]', 'node.k8s.io[v1]', 'discovery.k8s.io[v1]', 'resource.k8s.io[v1]'];
 
 async function run(s: Send): Promise<void> {
   // At start: kube-apiserver's priorities (apiregistration first, then apps 17800, events 17750, …).
@@ -64,7 +64,7 @@ async function run(s: Send): Promise<void> {
   const expectedAggregated = ['apiregistration.k8s.io[v1:Current:1]', 'apps[v1:Current:5]', 'events.k8s.io[v1:Current:1]', 'authentication.k8s.io[v1:Current:2]', 'authorization.k8s.io[v1:Current:4]',
     'autoscaling[v2:Current:1,v1:Current:1]', 'batch[v1:Current:2]', 'certificates.k8s.io[v1:Current:1]', 'networking.k8s.io[v1:Current:5]', 'policy[v1:Current:1]', 'rbac.authorization.k8s.io[v1:Current:4]',
     'storage.k8s.io[v1:Current:6]', 'admissionregistration.k8s.io[v1:Current:4]', 'apiextensions.k8s.io[v1:Current:1]', 'scheduling.k8s.io[v1:Current:1]', 'coordination.k8s.io[v1:Current:1]',
-    'node.k8s.io[v1:Current:1]', 'discovery.k8s.io[v1:Current:1]', 'other.example.com[v1:Stale:-]', 'a.example.org[v2:Current:1]', 'b.example.org[v1:Current:1,v1beta1:Current:1,v3alpha1:Current:1]',
+    'node.k8s.io[v1:Current:1]', 'discovery.k8s.io[v1:Current:1]', 'resource.k8s.io[v1:Current:4]', 'other.example.com[v1:Stale:-]', 'a.example.org[v2:Current:1]', 'b.example.org[v1:Current:1,v1beta1:Current:1,v3alpha1:Current:1]',
     'metrics.example.com[v2:Stale:-,v1:Stale:-,v1beta1:Stale:-]'];
   const agg = await eventually(() => s('GET', '/apis', undefined, undefined, AGGREGATED), (a) => JSON.stringify(aggregated(a)) === JSON.stringify(expectedAggregated));
   expect(aggregated(agg)).to.deep.equal(expectedAggregated);

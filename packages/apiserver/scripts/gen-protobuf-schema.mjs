@@ -34,6 +34,7 @@ const files = {
   autoscalingv2: join(apiDir, 'autoscaling/v2/generated.proto'),
   admissionregistration: join(apiDir, 'admissionregistration/v1/generated.proto'),
   storage: join(apiDir, 'storage/v1/generated.proto'),
+  resourcev1: join(apiDir, 'resource/v1/generated.proto'),
   coordination: join(apiDir, 'coordination/v1/generated.proto'),
   apiregistration: join(aggregatorDir, 'pkg/apis/apiregistration/v1/generated.proto'),
   meta: join(machineryDir, 'pkg/apis/meta/v1/generated.proto'),
@@ -44,7 +45,7 @@ const files = {
 const packages = {
   'k8s.io.api.core.v1': 'core', 'k8s.io.api.apps.v1': 'apps', 'k8s.io.api.batch.v1': 'batch', 'k8s.io.api.rbac.v1': 'rbac', 'k8s.io.api.policy.v1': 'policy', 'k8s.io.api.networking.v1': 'networking', 'k8s.io.api.scheduling.v1': 'scheduling', 'k8s.io.api.node.v1': 'node', 'k8s.io.api.certificates.v1': 'certificates', 'k8s.io.api.events.v1': 'events', 'k8s.io.api.discovery.v1': 'discovery',
   'k8s.io.api.autoscaling.v1': 'autoscaling', 'k8s.io.api.autoscaling.v2': 'autoscalingv2',
-  'k8s.io.api.admissionregistration.v1': 'admissionregistration', 'k8s.io.api.storage.v1': 'storage', 'k8s.io.api.coordination.v1': 'coordination',
+  'k8s.io.api.admissionregistration.v1': 'admissionregistration', 'k8s.io.api.storage.v1': 'storage', 'k8s.io.api.resource.v1': 'resourcev1', 'k8s.io.api.coordination.v1': 'coordination',
   'k8s.io.api.authorization.v1': 'authorization', 'k8s.io.api.authentication.v1': 'authentication',
   'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1': 'apiregistration',
   'k8s.io.apimachinery.pkg.apis.meta.v1': 'meta', 'k8s.io.apimachinery.pkg.api.resource': 'resource',
@@ -132,6 +133,8 @@ const kinds = {
   'node.k8s.io/v1/RuntimeClass': 'node.RuntimeClass',
   'storage.k8s.io/v1/StorageClass': 'storage.StorageClass', 'storage.k8s.io/v1/VolumeAttributesClass': 'storage.VolumeAttributesClass', 'storage.k8s.io/v1/CSIDriver': 'storage.CSIDriver',
   'storage.k8s.io/v1/CSINode': 'storage.CSINode', 'storage.k8s.io/v1/CSIStorageCapacity': 'storage.CSIStorageCapacity', 'storage.k8s.io/v1/VolumeAttachment': 'storage.VolumeAttachment',
+  'resource.k8s.io/v1/DeviceClass': 'resourcev1.DeviceClass', 'resource.k8s.io/v1/ResourceClaim': 'resourcev1.ResourceClaim',
+  'resource.k8s.io/v1/ResourceClaimTemplate': 'resourcev1.ResourceClaimTemplate', 'resource.k8s.io/v1/ResourceSlice': 'resourcev1.ResourceSlice',
   'events.k8s.io/v1/Event': 'events.Event',
   'discovery.k8s.io/v1/EndpointSlice': 'discovery.EndpointSlice',
   'autoscaling/v1/HorizontalPodAutoscaler': 'autoscaling.HorizontalPodAutoscaler', 'autoscaling/v2/HorizontalPodAutoscaler': 'autoscalingv2.HorizontalPodAutoscaler',
@@ -172,7 +175,7 @@ while (queue.length > 0) {
 // key selector's LocalObjectReference): the Go struct of the message has no JSON member of that name, its
 // members are the embedded message's. Their JSON name is written as '' (the decoder merges them).
 const goJSON = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-go-json.json'), 'utf8'));
-const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', coordination: 'io.k8s.api.coordination.v1.', apiregistration: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
+const goPackages = { core: 'io.k8s.api.core.v1.', apps: 'io.k8s.api.apps.v1.', batch: 'io.k8s.api.batch.v1.', rbac: 'io.k8s.api.rbac.v1.', policy: 'io.k8s.api.policy.v1.', networking: 'io.k8s.api.networking.v1.', scheduling: 'io.k8s.api.scheduling.v1.', node: 'io.k8s.api.node.v1.', certificates: 'io.k8s.api.certificates.v1.', events: 'io.k8s.api.events.v1.', discovery: 'io.k8s.api.discovery.v1.', admissionregistration: 'io.k8s.api.admissionregistration.v1.', autoscaling: 'io.k8s.api.autoscaling.v1.', autoscalingv2: 'io.k8s.api.autoscaling.v2.', storage: 'io.k8s.api.storage.v1.', resourcev1: 'io.k8s.api.resource.v1.', coordination: 'io.k8s.api.coordination.v1.', apiregistration: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.', meta: 'io.k8s.apimachinery.pkg.apis.meta.v1.' };
 const out = {};
 for (const name of [...reachable].sort()) {
   const [pkg, short] = name.split('.');

@@ -85,6 +85,8 @@ export interface BuiltinSpec {
   names: Omit<ResourceNames, 'verbs' | 'categories' | 'listKind'> & { categories?: string[] };
   /** Stored in another resource's bucket, converted. @defaultValue its own bucket, as it is */
   storage?: BuiltinStorage;
+  /** {@link ResourceType.storageVersion} */
+  storageVersion?: string;
   /**
    * The group of the internal kind that validation errors name, when not the served one
    * (`Event "x" is invalid` for events.k8s.io: its internal type is the core Event). @defaultValue the group
@@ -116,6 +118,11 @@ export interface BuiltinSpec {
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
   validate?: (o: KubeObject) => FieldError[];
+  /**
+   * Errors a create's strategy lists before its validation function's, metadata included (resource.k8s.io's
+   * `AuthorizedForAdmin`, which reads the namespace).
+   */
+  validateCreateFirst?: (o: KubeObject) => FieldError[];
   /** Validation of a create only, after `validate` (a Pod's `ValidatePodCreate`). */
   validateCreate?: (o: KubeObject) => FieldError[];
   /** Whether the kind's update validation runs ValidateObjectMeta on the new object too (ConfigMaps, Secrets, Namespaces). */
@@ -225,6 +232,7 @@ export class BuiltinResourceType implements ResourceType {
   readonly watchCache: boolean;
   readonly internalGroup?: string;
   readonly storageKind?: { group: string; version: string; kind: string };
+  readonly storageVersion?: string;
   readonly deprecationWarning?: string;
   readonly versionConversion?: VersionConversion;
   /** `group/version` of the served version. */
@@ -238,6 +246,7 @@ export class BuiltinResourceType implements ResourceType {
     this.bucket = bucketOf(spec.storage?.groupResource ?? this.groupResource);
     if (spec.internalGroup !== undefined) this.internalGroup = spec.internalGroup;
     if (spec.storage !== undefined) this.storageKind = spec.storage.kind;
+    if (spec.storageVersion !== undefined) this.storageVersion = spec.storageVersion;
     this.allowUnconditionalUpdate = spec.allowUnconditionalUpdate ?? true;
     this.allowCreateOnUpdate = spec.allowCreateOnUpdate ?? false;
     this.apiVersion = spec.names.group === '' ? spec.names.version : `${spec.names.group}/${spec.names.version}`;
@@ -467,7 +476,7 @@ export class BuiltinResourceType implements ResourceType {
     const kind = [...(this.spec.validate?.(object) ?? []), ...(this.spec.validateCreate?.(object) ?? [])];
     const errs = this.spec.strategyValidatesMeta === false
       ? (kind.length > 0 ? kind : validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation, false))
-      : [...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...kind];
+      : [...(this.spec.validateCreateFirst?.(object) ?? []), ...validateObjectMeta(object.metadata, this.names.namespaced, this.names.nameValidation), ...kind];
     if (errs.length === 0) addWarnings(ctx, this.spec.warningsOnCreate?.(object));
     return errs;
   }

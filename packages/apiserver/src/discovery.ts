@@ -29,7 +29,7 @@ function apiResources(types: readonly ResourceType[]): Record<string, unknown>[]
     if (n.categories.length > 0) r.categories = [...n.categories];
     // Only what is stored has a storage version: what can only be created (reviews, bindings) is answered, not
     // kept, and what can only be read (componentstatuses) is computed.
-    const stored = t.storageKind ?? n;
+    const stored = t.storageKind ?? (t.storageVersion === undefined ? n : { ...n, version: t.storageVersion });
     if (n.verbs.some((v) => v !== 'create' && v !== 'get' && v !== 'list')) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
     out.push(r);
     const subs: Record<string, unknown>[] = [];

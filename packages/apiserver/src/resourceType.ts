@@ -155,6 +155,12 @@ export interface ResourceType {
    * `storageVersionHash` is of the storage version). @defaultValue the served ones
    */
   readonly storageKind?: { group: string; version: string; kind: string };
+  /**
+   * The version objects of the kind are stored in when the apiserver stores them in another version of the
+   * same kind than it serves (resource.k8s.io's v1beta2 in 1.34): discovery's `storageVersionHash` is of it.
+   * @defaultValue the served version
+   */
+  readonly storageVersion?: string;
   /** Whether `PUT` without `metadata.resourceVersion` is allowed (unconditional update). */
   readonly allowUnconditionalUpdate: boolean;
   /**

@@ -24,6 +24,7 @@ import { autoscalingResourceTypes } from './autoscalingKinds.js';
 import { persistentVolumeResourceTypes } from './persistentVolumeKinds.js';
 import { storageResourceTypes } from './storageKinds.js';
 import { csiResourceTypes } from './csiKinds.js';
+import { draResourceTypes } from './draKinds.js';
 import { networkingResourceTypes } from './networkingKinds.js';
 import { nodeResourceTypes } from './nodeKinds.js';
 import { certificateResourceTypes } from './certificateKinds.js';
@@ -252,7 +253,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [quotaType] = resourceQuotaResourceTypes();
   const [serviceCIDRType, ipAddressType] = serviceCIDRResourceTypes();
   const [apiServiceType] = apiServiceResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, apiServiceType, ...accessReviewTypes(options.token), new ComponentStatusType()], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...draResourceTypes(store), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, apiServiceType, ...accessReviewTypes(options.token), new ComponentStatusType()], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({

@@ -14,6 +14,10 @@ const recorded = JSON.parse(readFileSync(new URL('./fixtures/protobuf-answers.js
  * decoder drops too) and every member present or absent at random, nested at most `depth` messages deep.
  */
 function sample(name: string, rnd: () => number, depth: number): Record<string, unknown> {
+  // A Quantity member the generated code always writes (a DRA Counter's value) reads back as "0" when absent,
+  // as Go's zero Quantity does: it is always present, "0" in a message past the depth.
+  const alwaysWritten = ([, json, type, repeated, optional]: readonly [number, string, string, number, number]): boolean => json !== '' && repeated === 0 && optional === 0 && protobufSpecialMessages[type] === 'quantity';
+  const bare = (type: string): Record<string, unknown> => Object.fromEntries(protobufMessages[type].filter(alwaysWritten).map(([, json]) => [json, '0']));
   const out: Record<string, unknown> = {};
   const pick = (n: number): number => Math.floor(rnd() * n);
   const value = (type: string, d: number): unknown => {
@@ -33,11 +37,12 @@ function sample(name: string, rnd: () => number, depth: number): Record<string, 
       case 'bool': return true;
       case 'double': return 0.5 + pick(100);
       case 'int32': case 'int64': return (1 + pick(1 << 30)) * (rnd() < 0.2 ? -1 : 1);
-      default: return d > 0 ? sample(type, rnd, d - 1) : {};
+      default: return d > 0 ? sample(type, rnd, d - 1) : bare(type);
     }
   };
-  for (const [, json, type, repeated] of protobufMessages[name]) {
-    if (rnd() < 0.4) continue;
+  for (const f of protobufMessages[name]) {
+    const [, json, type, repeated] = f;
+    if (rnd() < 0.4 && !alwaysWritten(f)) continue;
     if (json === '') {
       if (depth > 0) Object.assign(out, sample(type, rnd, depth - 1));
     } else if (type.startsWith('map:')) {
