@@ -29,6 +29,7 @@ import { autoscalingResourceTypes } from '../src/autoscalingKinds.ts';
 import { persistentVolumeResourceTypes } from '../src/persistentVolumeKinds.ts';
 import { storageResourceTypes } from '../src/storageKinds.ts';
 import { csiResourceTypes } from '../src/csiKinds.ts';
+import { flowControlResourceTypes } from '../src/flowControlKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
 import { serviceCIDRResourceTypes } from '../src/serviceCIDRKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
@@ -43,7 +44,7 @@ import { ComponentStatusType } from '../src/componentStatuses.ts';
 
 const keepDescriptions = !process.argv.includes('--strip-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...apiServiceResourceTypes(), ...accessReviewTypes(), new ComponentStatusType()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...flowControlResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...apiServiceResourceTypes(), ...accessReviewTypes(), new ComponentStatusType()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

@@ -28,6 +28,8 @@ const zero: Record<string, () => JSONObject> = {
   'storage.k8s.io/v1/CSINode': () => ({ spec: { drivers: null } }),
   'storage.k8s.io/v1/CSIStorageCapacity': () => ({ storageClassName: '' }),
   'storage.k8s.io/v1/VolumeAttachment': () => ({ spec: { attacher: '', source: {}, nodeName: '' }, status: { attached: false } }),
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': () => ({ spec: { priorityLevelConfiguration: { name: '' }, matchingPrecedence: 0 }, status: {} }),
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': () => ({ spec: { type: '' }, status: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
   'events.k8s.io/v1/Event': () => ({ eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null }),
