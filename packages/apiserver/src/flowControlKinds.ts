@@ -256,7 +256,7 @@ function prepareStatusUpdate(o: KubeObject, old: KubeObject): void {
 const dangling = (o: KubeObject): string => str(obj(list(obj(o.status).conditions).find((c) => obj(c).type === 'Dangling')).status) || '?';
 
 /** `FlowSchemaSequence`: by matching precedence, then name. */
-export function compareFlowSchemas(a: KubeObject, b: KubeObject): number {
+function compareFlowSchemas(a: KubeObject, b: KubeObject): number {
   const d = int(obj(a.spec).matchingPrecedence) - int(obj(b.spec).matchingPrecedence);
   if (d !== 0) return d;
   const [x, y] = [a.metadata.name ?? '', b.metadata.name ?? ''];
@@ -272,6 +272,7 @@ const flowSchema: BuiltinSpec = {
   ],
   // After Age, though of priority 0.
   wide: [{ def: { name: 'MissingPL', type: 'string', priority: 0 }, cell: dangling }],
+  compareTableRows: compareFlowSchemas,
   generation: true,
   // SetDefaults_FlowSchemaSpec.
   defaults: (o) => {
