@@ -198,6 +198,15 @@ async function validation(s: Send): Promise<void> {
     'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "i" is invalid: spec.type: Unsupported value: "Other": supported values: "Exempt", "Limited"');
   refused(await s('POST', PL, priorityLevel('exempt2', {})),
     'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "exempt2" is invalid: spec.type: Unsupported value: "": supported values: "Exempt", "Limited"');
+  // The mandatory objects' specs are fixed (the exempt level's `exempt` member aside), printed as the internal types.
+  refused(await s('PATCH', `${FS}/catch-all`, JSON.stringify({ spec: { matchingPrecedence: 9999 } }), MERGE),
+    'FlowSchema.flowcontrol.apiserver.k8s.io "catch-all" is invalid: spec: Invalid value: {"PriorityLevelConfiguration":{"Name":"catch-all"},"MatchingPrecedence":9999,"DistinguisherMethod":{"Type":"ByUser"},"Rules":[{"Subjects":[{"Kind":"Group","User":null,"Group":{"Name":"system:unauthenticated"},"ServiceAccount":null},{"Kind":"Group","User":null,"Group":{"Name":"system:authenticated"},"ServiceAccount":null}],"ResourceRules":[{"Verbs":["*"],"APIGroups":["*"],"Resources":["*"],"ClusterScope":true,"Namespaces":["*"]}],"NonResourceRules":[{"Verbs":["*"],"NonResourceURLs":["*"]}]}]}: spec of \'catch-all\' must equal the fixed value');
+  refused(await s('PATCH', `${PL}/catch-all`, JSON.stringify({ spec: { limited: { nominalConcurrencyShares: 6, borrowingLimitPercent: 3 } } }), MERGE),
+    'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "catch-all" is invalid: spec: Invalid value: {"Type":"Limited","Limited":{"NominalConcurrencyShares":6,"LimitResponse":{"Type":"Reject","Queuing":null},"LendablePercent":0,"BorrowingLimitPercent":3},"Exempt":null}: spec of \'catch-all\' must equal the fixed value');
+  refused(await s('PATCH', `${PL}/exempt`, JSON.stringify({ spec: { exempt: { lendablePercent: 10 }, limited: { limitResponse: { type: 'Reject' } } } }), MERGE),
+    'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "exempt" is invalid: [spec.limited: Forbidden: must be nil if the type is not Limited, spec: Invalid value: {"Type":"Exempt","Limited":{"NominalConcurrencyShares":30,"LimitResponse":{"Type":"Reject","Queuing":null},"LendablePercent":0,"BorrowingLimitPercent":null},"Exempt":{"NominalConcurrencyShares":0,"LendablePercent":10}}: spec of \'exempt\' except the \'spec.exempt\' field must equal the fixed value]');
+  const exempt = answered<{ metadata: { generation: number }; spec: unknown }>(await s('PATCH', `${PL}/exempt`, JSON.stringify({ spec: { exempt: { nominalConcurrencyShares: 3 } } }), MERGE));
+  expect([exempt.metadata.generation, exempt.spec]).to.deep.equal([2, { type: 'Exempt', exempt: { nominalConcurrencyShares: 3, lendablePercent: 0 } }]);
   // An update validates as a create does (metadata included).
   refused(await s('PATCH', `${PL}/global-default`, JSON.stringify({ spec: { limited: { lendablePercent: 200 } } }), MERGE),
     'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "global-default" is invalid: spec.limited.lendablePercent: Invalid value: 200: must be between 0 and 100, inclusive');

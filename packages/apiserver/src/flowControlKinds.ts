@@ -17,6 +17,8 @@
  *
  * @see https://kubernetes.io/docs/concepts/cluster-administration/flow-control/
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { FieldError, FieldPath, forbidden, goJSON, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { cloneJSON, isObject, str, type JSONObject } from './internal/own.js';
@@ -155,6 +157,72 @@ function conditionErrors(o: KubeObject): FieldError[] {
   return errs;
 }
 
+/** The shape of an internal type's field, for printing it as encoding/json does (Go field names, no tags). */
+type GoShape = 'string' | 'int' | 'bool' | 'strings' | { fields: readonly (readonly [string, string, GoShape])[]; pointer?: boolean } | { items: GoShape };
+
+const named: GoShape = { fields: [['name', 'Name', 'string']], pointer: true };
+const flowSchemaSpecShape: GoShape = { fields: [
+  ['priorityLevelConfiguration', 'PriorityLevelConfiguration', { fields: [['name', 'Name', 'string']] }],
+  ['matchingPrecedence', 'MatchingPrecedence', 'int'],
+  ['distinguisherMethod', 'DistinguisherMethod', { fields: [['type', 'Type', 'string']], pointer: true }],
+  ['rules', 'Rules', { items: { fields: [
+    ['subjects', 'Subjects', { items: { fields: [['kind', 'Kind', 'string'], ['user', 'User', named], ['group', 'Group', named], ['serviceAccount', 'ServiceAccount', { fields: [['namespace', 'Namespace', 'string'], ['name', 'Name', 'string']], pointer: true }]] } }],
+    ['resourceRules', 'ResourceRules', { items: { fields: [['verbs', 'Verbs', 'strings'], ['apiGroups', 'APIGroups', 'strings'], ['resources', 'Resources', 'strings'], ['clusterScope', 'ClusterScope', 'bool'], ['namespaces', 'Namespaces', 'strings']] } }],
+    ['nonResourceRules', 'NonResourceRules', { items: { fields: [['verbs', 'Verbs', 'strings'], ['nonResourceURLs', 'NonResourceURLs', 'strings']] } }],
+  ] } }],
+] };
+const optionalInt: GoShape = { fields: [], pointer: true };
+const priorityLevelSpecShape: GoShape = { fields: [
+  ['type', 'Type', 'string'],
+  ['limited', 'Limited', { pointer: true, fields: [
+    ['nominalConcurrencyShares', 'NominalConcurrencyShares', 'int'],
+    ['limitResponse', 'LimitResponse', { fields: [['type', 'Type', 'string'], ['queuing', 'Queuing', { pointer: true, fields: [['queues', 'Queues', 'int'], ['handSize', 'HandSize', 'int'], ['queueLengthLimit', 'QueueLengthLimit', 'int']] }]] }],
+    ['lendablePercent', 'LendablePercent', optionalInt],
+    ['borrowingLimitPercent', 'BorrowingLimitPercent', optionalInt],
+  ] }],
+  ['exempt', 'Exempt', { pointer: true, fields: [['nominalConcurrencyShares', 'NominalConcurrencyShares', optionalInt], ['lendablePercent', 'LendablePercent', optionalInt]] }],
+] };
+
+/**
+ * A value of the internal type as encoding/json writes it (`semantic`: as `equality.Semantic.DeepEqual`
+ * compares it, an empty list as none). A pointer to an int32 is a shape without fields.
+ */
+function goValue(v: unknown, shape: GoShape, semantic: boolean): unknown {
+  if (shape === 'string') return str(v);
+  if (shape === 'int') return int(v);
+  if (shape === 'bool') return v === true;
+  if (shape === 'strings') return Array.isArray(v) && (!semantic || v.length > 0) ? v.map(str) : null;
+  if ('items' in shape) return Array.isArray(v) && (!semantic || v.length > 0) ? v.map((x) => goValue(x, shape.items, semantic)) : null;
+  if (shape.pointer === true && (v === undefined || v === null)) return null;
+  if (shape.fields.length === 0) return int(v);
+  const m = obj(v);
+  return Object.fromEntries(shape.fields.map(([json, go, s]) => [go, goValue(m[json], s, semantic)]));
+}
+
+let mandatory: ReadonlyMap<string, JSONObject> | undefined;
+
+/** The spec of a mandatory object (`exempt` and `catch-all` of both kinds), from the bootstrap fixture. */
+export function mandatorySpec(kind: string, name: string): JSONObject | undefined {
+  if (mandatory === undefined) {
+    const { objects } = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/bootstrap-flowcontrol.json', import.meta.url)), 'utf8')) as { objects: KubeObject[] };
+    mandatory = new Map(objects.filter((o) => o.metadata.name === 'exempt' || o.metadata.name === 'catch-all').map((o) => [`${o.kind ?? ''}/${o.metadata.name ?? ''}`, obj(o.spec)]));
+  }
+  return mandatory.get(`${kind}/${name}`);
+}
+
+/** The mandatory objects' fixed specs (`ValidateIfMandatoryPriorityLevelConfigurationObject` and its FlowSchema twin). */
+function mandatoryErrors(o: KubeObject, shape: GoShape): FieldError[] {
+  const name = o.metadata.name ?? '';
+  const fixed = mandatorySpec(o.kind ?? '', name);
+  if (fixed === undefined) return [];
+  const spec = obj(o.spec);
+  // The exempt priority level's `exempt` member may differ.
+  const have = o.kind === 'PriorityLevelConfiguration' && name === 'exempt' ? { ...spec, exempt: fixed.exempt } : spec;
+  if (JSON.stringify(goValue(have, shape, true)) === JSON.stringify(goValue(fixed, shape, true))) return [];
+  const detail = o.kind === 'PriorityLevelConfiguration' && name === 'exempt' ? `spec of '${name}' except the 'spec.exempt' field must equal the fixed value` : `spec of '${name}' must equal the fixed value`;
+  return [new FieldError('FieldValueInvalid', 'spec', o.spec ?? null, detail, JSON.stringify(goValue(spec, shape, false)))];
+}
+
 /** `ValidateFlowSchemaSpec` and the status (the metadata is validated before). */
 function validateFlowSchema(o: KubeObject): FieldError[] {
   const spec = obj(o.spec);
@@ -176,6 +244,7 @@ function validateFlowSchema(o: KubeObject): FieldError[] {
   if (plName !== '') errs.push(...isDNS1123Subdomain(plName).map((msg) => invalid(plPath, plName, msg)));
   else errs.push(required(plPath, 'must reference a priority level'));
   list(spec.rules).forEach((r, i) => errs.push(...ruleErrors(obj(r), path.child('rules').index(i))));
+  errs.push(...mandatoryErrors(o, flowSchemaSpecShape));
   errs.push(...conditionErrors(o));
   return errs;
 }
@@ -237,6 +306,7 @@ function validatePriorityLevel(o: KubeObject): FieldError[] {
   } else {
     errs.push(notSupported(path.child('type'), type, ['Exempt', 'Limited']));
   }
+  errs.push(...mandatoryErrors(o, priorityLevelSpecShape));
   errs.push(...conditionErrors(o));
   return errs;
 }
