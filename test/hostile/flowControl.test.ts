@@ -9,8 +9,9 @@
 // 1.34.4's to the same request (the reference server runs the same test).
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { FakeClock } from '@kubekit/core';
 import { envelopeBytes, field, vfield } from '../../packages/apiserver/test/internal/protobufWriter.js';
-import { APPLY, MERGE, PROTOBUF, STRATEGIC, TABLE, answerBytes, answered, describeOnBothServers, eventually, refused, type Send } from './sender.js';
+import { APPLY, MERGE, PROTOBUF, STRATEGIC, TABLE, answerBytes, answered, describeOnBothServers, eventually, refused, type Answer, type Send } from './sender.js';
 
 const G = '/apis/flowcontrol.apiserver.k8s.io/v1';
 const FS = `${G}/flowschemas`;
@@ -212,6 +213,37 @@ async function validation(s: Send): Promise<void> {
     'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "global-default" is invalid: spec.limited.lendablePercent: Invalid value: 200: must be between 0 and 100, inclusive');
 }
 
+/**
+ * The producer's poll, once a minute after start (the reference's `PollImmediateUntil(time.Minute)`): a
+ * deleted bootstrap object is created again, a changed spec the annotation keeps up to date is put back,
+ * one marked `false` is left alone, and an object marked `true` that is no bootstrap object is deleted.
+ * kubekit's server runs on a fake clock moved a minute on; the reference is waited for.
+ */
+async function producerPoll(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
+  answered(await s('DELETE', `${FS}/catch-all`));
+  answered(await s('DELETE', `${PL}/workload-low`));
+  const changed = answered<Stored>(await s('PATCH', `${PL}/global-default`, JSON.stringify({ spec: { limited: { nominalConcurrencyShares: 21 } } }), MERGE));
+  expect(changed.metadata.generation).to.equal(2);
+  answered(await s('PATCH', `${PL}/node-high`, JSON.stringify({ metadata: { annotations: { 'apf.kubernetes.io/autoupdate-spec': 'false' } }, spec: { limited: { nominalConcurrencyShares: 41 } } }), MERGE));
+  answered(await s('POST', PL, JSON.stringify({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'unwanted', annotations: { 'apf.kubernetes.io/autoupdate-spec': 'true' } }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } })), 201);
+  answered(await s('POST', PL, JSON.stringify({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'kept' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } })), 201);
+  if (backend === 'kubekit') await pollClock.advance(60_000);
+  const done = (a: Answer): boolean => a.status === 200 && (JSON.parse(a.text) as { items: Stored[] }).items.some((o) => o.metadata.name === 'workload-low') && !(JSON.parse(a.text) as { items: Stored[] }).items.some((o) => o.metadata.name === 'unwanted');
+  await eventually(() => s('GET', PL), done, 90);
+  const levels = await items(s, PL);
+  expect(levels.map((o) => o.metadata.name)).to.deep.equal(['catch-all', 'exempt', 'global-default', 'kept', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
+  const level = (name: string): Stored => levels.find((o) => o.metadata.name === name)!;
+  const fixed = fixture.objects.find((o) => o.metadata.name === 'global-default' && o.kind === 'PriorityLevelConfiguration')!;
+  expect([level('global-default').metadata.generation, level('global-default').spec]).to.deep.equal([3, fixed.spec]);
+  expect(managers(level('global-default')).map((e) => e.manager)).to.include(producer);
+  expect([level('node-high').metadata.generation, (level('node-high').spec?.limited as { nominalConcurrencyShares: number }).nominalConcurrencyShares]).to.deep.equal([2, 41]);
+  expect([level('workload-low').metadata.generation, managers(level('workload-low')).map((e) => e.manager)]).to.deep.equal([1, [producer]]);
+  const catchAll = await danglingIs(s, 'catch-all', found('catch-all'));
+  expect(catchAll.metadata.generation).to.equal(1);
+}
+
 describeOnBothServers('flow control: the bootstrap objects', async (s) => bootstrapObjects(s));
 describeOnBothServers('flow control: writes, strategies and the Dangling condition', async (s) => writes(s));
 describeOnBothServers('flow control: validation', async (s) => validation(s));
+const pollClock = new FakeClock(Date.now());
+describeOnBothServers('flow control: the producer\'s poll', async (s, backend) => producerPoll(s, backend), { clock: pollClock });

@@ -2,12 +2,13 @@
  * What kube-apiserver 1.34.4 itself writes of API Priority and Fairness (flowControlKinds.ts serves the kinds):
  *
  * - the config-producer (`priority-and-fairness-config-producer` post-start hook, manager
- *   `api-priority-and-fairness-config-producer-v1`): at start, each bootstrap PriorityLevelConfiguration,
- *   then FlowSchema, that is not stored, created with the `apf.kubernetes.io/autoupdate-spec: "true"`
- *   annotation, read from `fixtures/bootstrap-flowcontrol.json` (`scripts/gen-bootstrap-flowcontrol.mjs`);
- *   then once a minute, as the reference's hook polls, a mandatory one (`exempt`, `catch-all`) deleted is
- *   created again. The producer's revision of a changed spec (autoupdate) and its removal of unwanted
- *   bootstrap objects are not done.
+ *   `api-priority-and-fairness-config-producer-v1`): the bootstrap PriorityLevelConfigurations and
+ *   FlowSchemas, read from `fixtures/bootstrap-flowcontrol.json` (`scripts/gen-bootstrap-flowcontrol.mjs`),
+ *   ensured at start and then once a minute, as the reference's hook polls: one not stored is created with
+ *   the `apf.kubernetes.io/autoupdate-spec: "true"` annotation; one whose spec is kept up to date (a
+ *   mandatory one, `exempt` and `catch-all`, always; a suggested one when its annotation is true, or at
+ *   generation 1 without one) gets the bootstrap spec back; an object annotated `true` that is no
+ *   bootstrap object is deleted.
  * - the config-consumer (manager `api-priority-and-fairness-config-consumer-v1`): each FlowSchema's
  *   `Dangling` condition, written by a forced server-side apply of `/status` when its status, reason or
  *   message is not what the named PriorityLevelConfiguration's presence says.
@@ -23,7 +24,8 @@ import type { ResourceCatalog } from './catalog.js';
 import { cloneJSON, isObject, str } from './internal/own.js';
 import { list, obj } from './internal/podFields.js';
 import { WorkLoop } from './internal/workLoop.js';
-import { AppliedConfiguration, applyManagedFields } from './managedFields/fieldManager.js';
+import { AppliedConfiguration, applyManagedFields, updateManagedFields } from './managedFields/fieldManager.js';
+import { semanticEqual } from './internal/deepEqual.js';
 import { writeFieldManagerContext } from './managedFields/requestContext.js';
 import { timestamp } from './objectMeta.js';
 import type { ResourceType } from './resourceType.js';
@@ -37,6 +39,7 @@ const consumer = 'api-priority-and-fairness-config-consumer-v1';
 const flowSchemasBucket = bucketOf({ group, resource: 'flowschemas' });
 const priorityLevelsBucket = bucketOf({ group, resource: 'prioritylevelconfigurations' });
 const mandatory = new Set(['exempt', 'catch-all']);
+const autoUpdateAnnotation = 'apf.kubernetes.io/autoupdate-spec';
 /** The producer's poll once the configuration is in place. */
 const ensurePeriod = 60_000;
 
@@ -50,6 +53,14 @@ let bootstrap: readonly BootstrapObject[] | undefined;
 function bootstrapObjects(): readonly BootstrapObject[] {
   bootstrap ??= (JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/bootstrap-flowcontrol.json', import.meta.url)), 'utf8')) as { objects: BootstrapObject[] }).objects;
   return bootstrap;
+}
+
+/** `strconv.ParseBool`: the value of a text Go reads as a bool, or undefined. */
+function parseGoBool(text: string | undefined): boolean | undefined {
+  if (text === undefined) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
 }
 
 /** The `Dangling` condition the consumer wants on a FlowSchema, given whether its priority level is stored. */
@@ -75,7 +86,7 @@ export class FlowControlControllers {
 
   /** Creates the bootstrap objects not stored, then starts the consumer on every FlowSchema and the producer's poll. */
   async start(): Promise<void> {
-    await this.ensure(() => true);
+    await this.ensure();
     this.unsubscribe = this.ctx.store.subscribe((e) => this.observe(e));
     for (const [name] of this.ctx.store.values(flowSchemasBucket)) this.loop.enqueue(name);
     this.schedule();
@@ -102,26 +113,83 @@ export class FlowControlControllers {
   private schedule(): void {
     if (this.closed) return;
     this.timer = this.ctx.clock.setTimeout(() => {
-      this.ensure((o) => mandatory.has(o.metadata.name ?? '')).catch((err: unknown) => this.logger.warn('ensuring the mandatory flow control objects failed', { error: errorMessage(err) })).finally(() => this.schedule());
+      this.ensure().catch((err: unknown) => this.logger.warn('ensuring the mandatory flow control objects failed', { error: errorMessage(err) })).finally(() => this.schedule());
     }, ensurePeriod);
   }
 
-  /** Creates each of the bootstrap objects `which` picks that is not stored. */
-  private async ensure(which: (o: KubeObject) => boolean): Promise<void> {
+  /**
+   * The producer's `ensure`: each bootstrap object not stored is created; a stored one whose spec is to be
+   * kept up to date (a mandatory one always, a suggested one when its annotation says so, or without one at
+   * generation 1) gets the bootstrap spec back and the annotation set; then the objects with the annotation
+   * `true` that are no bootstrap object are deleted.
+   */
+  private async ensure(): Promise<void> {
+    const wanted = new Set<string>();
     for (const template of bootstrapObjects()) {
-      if (this.closed || !which(template)) continue;
+      if (this.closed) return;
       const type = template.kind === 'FlowSchema' ? this.flowSchemas : this.priorityLevels;
       const name = template.metadata.name ?? '';
-      if (this.ctx.store.get(bucketOf(type.groupResource), name) !== undefined) continue;
-      const now = timestamp(this.ctx.clock.now());
-      const { fieldsV1, ...body } = cloneJSON(template);
-      const o: KubeObject = { ...body, metadata: { ...body.metadata, uid: randomUUID(), generation: 1, creationTimestamp: now }, status: {} };
-      if (this.ctx.limits.managedFields) o.metadata.managedFields = [{ manager: producer, operation: 'Update', apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1 }];
-      try {
-        await this.ctx.store.create(type.groupResource, name, name, await type.toStorage(o)).durable;
-      } catch (err) {
-        if (!(err instanceof KubeError && err.reason === 'AlreadyExists')) throw err;
+      wanted.add(`${type.names.resource}/${name}`);
+      const current = this.ctx.store.get(bucketOf(type.groupResource), name);
+      await (current === undefined ? this.create(type, template) : this.revise(type, template, current));
+    }
+    for (const type of [this.flowSchemas, this.priorityLevels]) {
+      for (const [name, o] of this.ctx.store.values(bucketOf(type.groupResource))) {
+        if (this.closed || wanted.has(`${type.names.resource}/${name}`) || parseGoBool(o.metadata.annotations?.[autoUpdateAnnotation]) !== true) continue;
+        await this.tolerant(() => this.ctx.store.delete(type.groupResource, name, name, {}).durable, name);
       }
+    }
+  }
+
+  private async create(type: ResourceType, template: BootstrapObject): Promise<void> {
+    const name = template.metadata.name ?? '';
+    const now = timestamp(this.ctx.clock.now());
+    const { fieldsV1, ...body } = cloneJSON(template);
+    const o: KubeObject = { ...body, metadata: { ...body.metadata, uid: randomUUID(), generation: 1, creationTimestamp: now }, status: {} };
+    if (this.ctx.limits.managedFields) o.metadata.managedFields = [{ manager: producer, operation: 'Update', apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1 }];
+    const stored = await type.toStorage(o);
+    await this.tolerant(() => this.ctx.store.create(type.groupResource, name, name, stored).durable, name);
+  }
+
+  /** The ensure strategies' `ReviseIfNeeded`, and the update it asks for. */
+  private async revise(type: ResourceType, template: BootstrapObject, current: KubeObject): Promise<void> {
+    const name = current.metadata.name ?? '';
+    const annotation = parseGoBool(current.metadata.annotations?.[autoUpdateAnnotation]);
+    const autoUpdate = mandatory.has(name) || (annotation ?? current.metadata.generation === 1);
+    const updateAnnotation = annotation !== autoUpdate;
+    let expected = template.spec;
+    // The exempt level's `exempt` member is the cluster's to set.
+    if (type === this.priorityLevels && name === 'exempt') {
+      const have = obj(current.spec).exempt;
+      if (!isObject(have)) expected = undefined;
+      else expected = { ...obj(template.spec), exempt: { ...obj(obj(template.spec).exempt), nominalConcurrencyShares: have.nominalConcurrencyShares, lendablePercent: have.lendablePercent } };
+    }
+    const specChanged = autoUpdate && (expected === undefined || !semanticEqual(expected, current.spec));
+    if (!updateAnnotation && !specChanged) return;
+    const next = cloneJSON(current);
+    if (specChanged) {
+      next.spec = cloneJSON(template.spec);
+      next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    }
+    if (updateAnnotation) next.metadata.annotations = { ...next.metadata.annotations, [autoUpdateAnnotation]: String(autoUpdate) };
+    const now = timestamp(this.ctx.clock.now());
+    const stored = await type.toStorage(next);
+    if (this.ctx.limits.managedFields) {
+      const entries = updateManagedFields(current, stored, producer, writeFieldManagerContext(type, '', now));
+      if (entries === undefined) delete stored.metadata.managedFields;
+      else stored.metadata.managedFields = entries;
+    }
+    await this.tolerant(() => this.ctx.store.update(type.groupResource, name, name, stored, current.metadata.resourceVersion).durable, name);
+  }
+
+  /** Runs a write that may lose a race (AlreadyExists, NotFound, Conflict): the next poll looks again. */
+  private async tolerant(write: () => Promise<unknown>, name: string): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      const race = err instanceof KubeError && (err.reason === 'Conflict' || err.reason === 'AlreadyExists' || err.reason === 'NotFound');
+      if (race) this.logger.debug('a flow control write lost a race', { name, error: errorMessage(err) });
+      else this.logger.warn('a flow control write failed', { name, error: errorMessage(err) });
     }
   }
 
