@@ -108,6 +108,18 @@ async function bootstrapObjects(s: Send): Promise<void> {
   const apiService = answered<{ spec: unknown }>(await s('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.flowcontrol.apiserver.k8s.io'));
   expect(apiService.spec).to.deep.equal({ group: 'flowcontrol.apiserver.k8s.io', version: 'v1', groupPriorityMinimum: 16100, versionPriority: 21 });
 
+  // The group serves v1 alone; the OpenAPI v3 document of the version; field selectors on the name only.
+  const groupVersions = answered<{ versions: { groupVersion: string }[]; preferredVersion: { groupVersion: string } }>(await s('GET', '/apis/flowcontrol.apiserver.k8s.io'));
+  expect([groupVersions.versions.map((v) => v.groupVersion), groupVersions.preferredVersion.groupVersion]).to.deep.equal([['flowcontrol.apiserver.k8s.io/v1'], 'flowcontrol.apiserver.k8s.io/v1']);
+  const openapi = answered<{ components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown }> } }>(await s('GET', '/openapi/v3/apis/flowcontrol.apiserver.k8s.io/v1'));
+  expect([openapi.components.schemas['io.k8s.api.flowcontrol.v1.FlowSchema']?.['x-kubernetes-group-version-kind'], Object.keys(openapi.components.schemas).filter((k) => k.startsWith('io.k8s.api.flowcontrol.v1.')).length])
+    .to.deep.equal([[{ group: 'flowcontrol.apiserver.k8s.io', kind: 'FlowSchema', version: 'v1' }], 23]);
+  expect((await items(s, `${FS}?fieldSelector=metadata.name%3Dprobes`)).map((o) => o.metadata.name)).to.deep.equal(['probes']);
+  const selector = await s('GET', `${PL}?fieldSelector=spec.type%3DExempt`);
+  expect([selector.status, selector.message]).to.deep.equal([400, '"spec.type" is not a known field selector: only "metadata.name", "metadata.namespace"']);
+  // A body of a version the scheme knows but does not serve.
+  const older = await s('POST', PL, JSON.stringify({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', kind: 'PriorityLevelConfiguration', metadata: { name: 'old' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } }));
+  expect([older.status, older.message]).to.deep.equal([400, 'the API version in the data (flowcontrol.apiserver.k8s.io/v1beta3) does not match the expected API version (flowcontrol.apiserver.k8s.io/v1)']);
   // Protobuf: a bootstrap object read as protobuf.
   const pb = await s('GET', `${PL}/exempt`, undefined, undefined, PROTOBUF);
   expect([pb.status, answerBytes(pb).contentType, answerBytes(pb).bytes.includes('flowcontrol.apiserver.k8s.io/v1')]).to.deep.equal([200, PROTOBUF, true]);

@@ -84,11 +84,13 @@ export class FlowControlControllers {
     this.priorityLevels = catalog.resolve(group, 'v1', 'prioritylevelconfigurations')!;
   }
 
-  /** Creates the bootstrap objects not stored, then starts the consumer on every FlowSchema and the producer's poll. */
+  /** Ensures the bootstrap objects, writes every FlowSchema's condition, then starts the consumer and the producer's poll. */
   async start(): Promise<void> {
     await this.ensure();
+    // The first conditions are written before the server answers (the reference's consumer writes them a
+    // moment after start): the store's resourceVersion is settled once the server is up.
+    for (const [name] of [...this.ctx.store.values(flowSchemasBucket)]) await this.reconcile(name);
     this.unsubscribe = this.ctx.store.subscribe((e) => this.observe(e));
-    for (const [name] of this.ctx.store.values(flowSchemasBucket)) this.loop.enqueue(name);
     this.schedule();
   }
 
