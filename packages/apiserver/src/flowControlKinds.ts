@@ -323,7 +323,11 @@ function prepareStatusUpdate(o: KubeObject, old: KubeObject): void {
   }
 }
 
-const dangling = (o: KubeObject): string => str(obj(list(obj(o.status).conditions).find((c) => obj(c).type === 'Dangling')).status) || '?';
+/** The `MissingPL` cell: the `Dangling` condition's status, `?` without one. */
+function dangling(o: KubeObject): string {
+  const c = list(obj(o.status).conditions).find((x) => obj(x).type === 'Dangling');
+  return c === undefined ? '?' : str(obj(c).status);
+}
 
 /** `FlowSchemaSequence`: by matching precedence, then name. */
 function compareFlowSchemas(a: KubeObject, b: KubeObject): number {
