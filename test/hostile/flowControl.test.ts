@@ -161,6 +161,12 @@ async function writes(s: Send): Promise<void> {
   expect(managers(orphan).map((e) => `${e.operation}:${e.subresource ?? ''}`)).to.deep.equal(['Apply:status', 'Update:']);
   expect(managers(orphan)[0].manager).to.equal(consumer);
 
+  // A create by server-side apply: the fields it manages (lists of rules and subjects are atomic).
+  const appliedFS = answered<Stored>(await s('PATCH', `${FS}/applied?fieldManager=ctl`, JSON.stringify({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name: 'applied' }, spec: { priorityLevelConfiguration: { name: 'mine' }, distinguisherMethod: { type: 'ByUser' }, rules: [{ subjects: [{ kind: 'Group', group: { name: 'g' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], clusterScope: true }] }] } }), APPLY), 201);
+  expect([appliedFS.spec, managers(appliedFS)]).to.deep.equal([
+    { priorityLevelConfiguration: { name: 'mine' }, matchingPrecedence: 1000, distinguisherMethod: { type: 'ByUser' }, rules: [{ subjects: [{ kind: 'Group', group: { name: 'g' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], clusterScope: true, namespaces: null }] }] },
+    [{ manager: 'ctl', operation: 'Apply', apiVersion: 'flowcontrol.apiserver.k8s.io/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:distinguisherMethod': { 'f:type': {} }, 'f:priorityLevelConfiguration': { 'f:name': {} }, 'f:rules': {} } } }],
+  ]);
   // Protobuf bodies.
   const body = Buffer.from(envelopeBytes('flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', [...field(1, field(1, 'pb')), ...field(2, [...field(1, field(1, 'exempt')), ...vfield(2, 5)])])).toString('latin1');
   const fromProtobuf = answered<Stored>(await s('POST', FS, body, PROTOBUF), 201);
