@@ -217,6 +217,14 @@ async function validation(s: Send): Promise<void> {
     'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "i" is invalid: spec.type: Unsupported value: "Other": supported values: "Exempt", "Limited"');
   refused(await s('POST', PL, priorityLevel('exempt2', {})),
     'PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "exempt2" is invalid: spec.type: Unsupported value: "": supported values: "Exempt", "Limited"');
+  // Decoding into the Go types.
+  const decoded = async (path: string, body: string): Promise<[number, string]> => {
+    const a = await s('POST', path, body);
+    return [a.status, a.message];
+  };
+  expect(await decoded(FS, flowSchema('t1', { matchingPrecedence: 'x', priorityLevelConfiguration: { name: 'p' } }))).to.deep.equal([400, 'FlowSchema in version "v1" cannot be handled as a FlowSchema: json: cannot unmarshal string into Go struct field FlowSchemaSpec.spec.matchingPrecedence of type int32']);
+  expect(await decoded(PL, priorityLevel('t2', { type: 'Limited', limited: { nominalConcurrencyShares: 3000000000, limitResponse: { type: 'Reject' } } }))).to.deep.equal([400, 'PriorityLevelConfiguration in version "v1" cannot be handled as a PriorityLevelConfiguration: json: cannot unmarshal number 3000000000 into Go struct field LimitedPriorityLevelConfiguration.spec.limited.nominalConcurrencyShares of type int32']);
+  expect(await decoded(FS, flowSchema('t3', { priorityLevelConfiguration: { name: 'p' }, rules: [{ subjects: [{ kind: 'User', user: 'alice' }] }] }))).to.deep.equal([400, 'FlowSchema in version "v1" cannot be handled as a FlowSchema: json: cannot unmarshal string into Go struct field Subject.spec.rules.subjects.user of type v1.UserSubject']);
   // The mandatory objects' specs are fixed (the exempt level's `exempt` member aside), printed as the internal types.
   refused(await s('PATCH', `${FS}/catch-all`, JSON.stringify({ spec: { matchingPrecedence: 9999 } }), MERGE),
     'FlowSchema.flowcontrol.apiserver.k8s.io "catch-all" is invalid: spec: Invalid value: {"PriorityLevelConfiguration":{"Name":"catch-all"},"MatchingPrecedence":9999,"DistinguisherMethod":{"Type":"ByUser"},"Rules":[{"Subjects":[{"Kind":"Group","User":null,"Group":{"Name":"system:unauthenticated"},"ServiceAccount":null},{"Kind":"Group","User":null,"Group":{"Name":"system:authenticated"},"ServiceAccount":null}],"ResourceRules":[{"Verbs":["*"],"APIGroups":["*"],"Resources":["*"],"ClusterScope":true,"Namespaces":["*"]}],"NonResourceRules":[{"Verbs":["*"],"NonResourceURLs":["*"]}]}]}: spec of \'catch-all\' must equal the fixed value');
