@@ -78,6 +78,8 @@ export class FlowControlControllers {
   private unsubscribe: (() => void) | undefined;
   private timer: TimerHandle | undefined;
   private closed = false;
+  /** The producer's poll in flight, awaited by close(). */
+  private ensuring: Promise<void> | undefined;
 
   constructor(private readonly ctx: ServerContext, catalog: ResourceCatalog, private readonly logger: Logger) {
     this.flowSchemas = catalog.resolve(group, 'v1', 'flowschemas')!;
@@ -95,11 +97,11 @@ export class FlowControlControllers {
   }
 
   /** Stops the controllers; resolves once the item in flight, if any, is done. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closed = true;
     this.timer?.cancel();
     this.unsubscribe?.();
-    return this.loop.close();
+    await Promise.all([this.loop.close(), this.ensuring]);
   }
 
   /** Whether no work is queued or running. */
@@ -115,7 +117,7 @@ export class FlowControlControllers {
   private schedule(): void {
     if (this.closed) return;
     this.timer = this.ctx.clock.setTimeout(() => {
-      this.ensure().catch((err: unknown) => this.logger.warn('ensuring the mandatory flow control objects failed', { error: errorMessage(err) })).finally(() => this.schedule());
+      this.ensuring = this.ensure().catch((err: unknown) => this.logger.warn('ensuring the flow control bootstrap objects failed', { error: errorMessage(err) })).finally(() => this.schedule());
     }, ensurePeriod);
   }
 
