@@ -115,7 +115,7 @@ function subjectErrors(subject: JSONObject, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const member = subject[own];
   const memberPath = path.child(own);
-  if (!isObject(member)) errs.push(required(memberPath, `${own === 'serviceAccount' ? 'serviceAccount' : own} is required when subject kind is '${kind}'`));
+  if (!isObject(member)) errs.push(required(memberPath, `${own} is required when subject kind is '${kind}'`));
   else if (own === 'serviceAccount') {
     const name = str(member.name);
     if (name === '') errs.push(required(memberPath.child('name'), ''));
@@ -379,8 +379,6 @@ function defaultPriorityLevel(o: KubeObject): void {
   }
 }
 
-const noneOr = (v: unknown): unknown => (v === undefined || v === null ? '<none>' : v);
-
 const priorityLevel: BuiltinSpec = {
   names: { group, version: 'v1', resource: 'prioritylevelconfigurations', singular: 'prioritylevelconfiguration', kind: 'PriorityLevelConfiguration', namespaced: false, shortNames: [], status: true, nameValidation: 'subdomain' },
   columns: [
@@ -390,7 +388,7 @@ const priorityLevel: BuiltinSpec = {
       def: { name: k === 'queues' ? 'Queues' : k === 'handSize' ? 'HandSize' : 'QueueLengthLimit', type: 'string', priority: 0 },
       cell: (o: KubeObject): unknown => {
         const queuing = obj(obj(obj(o.spec).limited).limitResponse).queuing;
-        return isObject(queuing) ? int(queuing[k]) : noneOr(undefined);
+        return isObject(queuing) ? int(queuing[k]) : '<none>';
       },
     })),
   ],
