@@ -30,6 +30,7 @@ import { persistentVolumeResourceTypes } from '../src/persistentVolumeKinds.ts';
 import { storageResourceTypes } from '../src/storageKinds.ts';
 import { csiResourceTypes } from '../src/csiKinds.ts';
 import { draResourceTypes } from '../src/draKinds.ts';
+import { flowControlResourceTypes } from '../src/flowControlKinds.ts';
 import { networkingResourceTypes } from '../src/networkingKinds.ts';
 import { serviceCIDRResourceTypes } from '../src/serviceCIDRKinds.ts';
 import { nodeResourceTypes } from '../src/nodeKinds.ts';
@@ -44,7 +45,7 @@ import { ComponentStatusType } from '../src/componentStatuses.ts';
 
 const keepDescriptions = !process.argv.includes('--strip-descriptions');
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'builtin-openapi.json');
-const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...draResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...apiServiceResourceTypes(), ...accessReviewTypes(), new ComponentStatusType()].map((t) => t.names);
+const served = [...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes(), ...endpointResourceTypes(), ...resourceQuotaResourceTypes(), ...limitRangeResourceTypes(), ...serviceResourceTypes(), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...draResourceTypes(), ...flowControlResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(), ...serviceCIDRResourceTypes(), ...schedulingResourceTypes(), ...runtimeClassResourceTypes(), ...admissionRegistrationTypes(), ...validatingAdmissionPolicyTypes(), ...apiServiceResourceTypes(), ...accessReviewTypes(), new ComponentStatusType()].map((t) => t.names);
 
 let server;
 let base = process.env.KUBEKIT_REFERENCE_URL;

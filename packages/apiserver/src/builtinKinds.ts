@@ -101,6 +101,8 @@ export interface BuiltinSpec {
   columns?: BuiltinColumn[];
   /** The columns after `Age` (kubectl's `-o wide` ones, priority 1). */
   wide?: BuiltinColumn[];
+  /** {@link ResourceType.compareTableRows}: the printer's order of a list's rows. */
+  compareTableRows?: (a: KubeObject, b: KubeObject) => number;
   /** The annotations only the versioned form carries: left out of Table rows' metadata. */
   versionedAnnotations?: readonly string[];
   /** Whether the Table has an `Age` column. @defaultValue true */
@@ -260,6 +262,7 @@ export class BuiltinResourceType implements ResourceType {
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
     if (spec.refuseDeletion !== undefined) this.refuseDeletion = spec.refuseDeletion;
+    if (spec.compareTableRows !== undefined) this.compareTableRows = spec.compareTableRows;
     if (spec.versionConversion !== undefined) this.versionConversion = spec.versionConversion;
   }
 
@@ -267,6 +270,7 @@ export class BuiltinResourceType implements ResourceType {
   deferDeletion?: (o: KubeObject) => boolean;
   gracefulDeletePeriod?: (o: KubeObject, requested: number | undefined) => number;
   refuseDeletion?: (name: string) => void;
+  compareTableRows?: (a: KubeObject, b: KubeObject) => number;
 
   admit(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void {
     // The in-tree plugins leave subresources alone.

@@ -219,6 +219,11 @@ export interface ResourceType {
   /** The cells of one object's row (`Name` first). */
   tableCells(object: KubeObject, now: number): unknown[];
   /**
+   * The order of a list's rows where the printer sorts them (FlowSchemas by matching precedence, then
+   * name). @defaultValue the list's order
+   */
+  compareTableRows?(a: KubeObject, b: KubeObject): number;
+  /**
    * The metadata a row carries (`includeObject=Metadata`) where it differs from the object's: the
    * apiserver prints rows from its internal objects, which lack annotations that only the versioned
    * form carries (a DaemonSet's template generation). @defaultValue the object's metadata

@@ -25,6 +25,8 @@ import { persistentVolumeResourceTypes } from './persistentVolumeKinds.js';
 import { storageResourceTypes } from './storageKinds.js';
 import { csiResourceTypes } from './csiKinds.js';
 import { draResourceTypes } from './draKinds.js';
+import { flowControlResourceTypes } from './flowControlKinds.js';
+import { FlowControlControllers } from './flowControlBootstrap.js';
 import { networkingResourceTypes } from './networkingKinds.js';
 import { nodeResourceTypes } from './nodeKinds.js';
 import { certificateResourceTypes } from './certificateKinds.js';
@@ -253,7 +255,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const [quotaType] = resourceQuotaResourceTypes();
   const [serviceCIDRType, ipAddressType] = serviceCIDRResourceTypes();
   const [apiServiceType] = apiServiceResourceTypes();
-  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...draResourceTypes(store), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, apiServiceType, ...accessReviewTypes(options.token), new ComponentStatusType()], new CustomResourceDefinitionType(gate), crds);
+  const catalog = new ResourceCatalog([...builtinResourceTypes(), ...eventResourceTypes(), ...nodeResourceTypes(), ...certificateResourceTypes((user, request) => new RbacAuthorizer(store).authorize(user, request).allowed), ...endpointResourceTypes(), quotaType, ...limitRangeResourceTypes(), ...serviceResourceTypes(store, options.serviceClusterIPRange), ...persistentVolumeResourceTypes(), ...storageResourceTypes(), ...csiResourceTypes(), ...draResourceTypes(store), ...flowControlResourceTypes(), ...workloadResourceTypes(), ...legacyWorkloadResourceTypes(), ...autoscalingResourceTypes(), ...policyResourceTypes(), ...networkingResourceTypes(store), serviceCIDRType, ipAddressType, priorityClassType, ...runtimeClassResourceTypes(), mutatingType, validatingType, policyType, bindingType, apiServiceType, ...accessReviewTypes(options.token), new ComponentStatusType()], new CustomResourceDefinitionType(gate), crds);
   ctx.resolveType = (group, version, resource) => catalog.resolve(group, version, resource);
   const policies = new PolicyAdmission({ store, policyType, bindingType, types: () => catalog.all() });
   ctx.admission = new Admission({
@@ -289,6 +291,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
   const serviceIPs = new ServiceIPAddresses(store, () => timestamp(clock.now()), (err) => logger.warn('writing a Service\'s IPAddress failed', { error: errorMessage(err) }));
   const controllers = new Controllers(ctx, catalog);
+  // The API Priority and Fairness config-producer's objects, then its config-consumer.
+  const flowControl = new FlowControlControllers(ctx, catalog, logger);
+  await flowControl.start();
   // The local APIServices (kube-apiserver's autoregistration at start), then the APIService controllers.
   const apiServices = new APIServiceControllers(ctx, catalog, apiServiceType, logger);
   await apiServices.start();
@@ -355,7 +360,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         await controllers.idle();
         await collector.idle();
         await apiServices.idle();
-        if (controllers.isIdle() && collector.isIdle() && apiServices.isIdle()) return;
+        await flowControl.idle();
+        if (controllers.isIdle() && collector.isIdle() && apiServices.isIdle() && flowControl.isIdle()) return;
       }
     },
     close() {
@@ -364,7 +370,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
         serviceIPs.close();
         await kubernetesService.close();
-        const stopped = Promise.all([controllers.close(), collector.close(), apiServices.close(), ctx.deepYAML.close()]);
+        const stopped = Promise.all([controllers.close(), collector.close(), apiServices.close(), flowControl.close(), ctx.deepYAML.close()]);
         hub.close();
         resourceVersions.close();
         server.closeAllConnections();

@@ -70,12 +70,13 @@ export function buildTable(type: ResourceType, objects: readonly KubeObject[], o
   if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
   if (options.continueToken !== undefined && options.continueToken !== '') metadata.continue = options.continueToken;
   if (options.remainingItemCount !== undefined) metadata.remainingItemCount = options.remainingItemCount;
+  const compare = type.compareTableRows?.bind(type);
   return {
     kind: 'Table',
     apiVersion,
     metadata,
     columnDefinitions: type.tableColumns(),
-    rows: objects.map((o) => {
+    rows: (compare === undefined ? objects : [...objects].sort(compare)).map((o) => {
       const row: { cells: unknown[]; object?: unknown } = { cells: type.tableCells(o, options.now) };
       row.object = rowObject(o, include, apiVersion, type.tableRowMetadata?.(o) ?? o.metadata);
       return row;

@@ -39,7 +39,7 @@ describe('serveDiscovery', () => {
     const r = await client.get('/apis');
     expect(r.body.kind).to.equal('APIGroupList');
     const groups = (r.body.groups as { name: string; preferredVersion: { groupVersion: string } }[]);
-    expect(groups.map((g) => g.name)).to.deep.equal(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'resource.k8s.io', 'stable.example.com']);
+    expect(groups.map((g) => g.name)).to.deep.equal(['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'resource.k8s.io', 'flowcontrol.apiserver.k8s.io', 'stable.example.com']);
     expect(groups.find((g) => g.name === 'stable.example.com')?.preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
     // kube-apiserver 1.34.4 serves autoscaling in two versions and prefers v2, its storage version.
     expect(groups[5]).to.deep.equal({ name: 'autoscaling', versions: [{ groupVersion: 'autoscaling/v2', version: 'v2' }, { groupVersion: 'autoscaling/v1', version: 'v1' }], preferredVersion: { groupVersion: 'autoscaling/v2', version: 'v2' } });

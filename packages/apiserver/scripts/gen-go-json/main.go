@@ -41,6 +41,7 @@ import (
 	certificatesv1 "k8s.io/api/certificates/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -257,7 +258,7 @@ func main() {
 		panic(err)
 	}
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, authenticationv1.AddToScheme, authorizationv1.AddToScheme, autoscalingv1.AddToScheme, autoscalingv2.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, discoveryv1.AddToScheme, eventsv1.AddToScheme, policyv1.AddToScheme, networkingv1.AddToScheme, schedulingv1.AddToScheme, nodev1.AddToScheme, certificatesv1.AddToScheme, storagev1.AddToScheme, resourcev1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme, apiextensionsv1.AddToScheme, apiregistrationv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, authenticationv1.AddToScheme, authorizationv1.AddToScheme, autoscalingv1.AddToScheme, autoscalingv2.AddToScheme, batchv1.AddToScheme, coordinationv1.AddToScheme, discoveryv1.AddToScheme, eventsv1.AddToScheme, policyv1.AddToScheme, networkingv1.AddToScheme, schedulingv1.AddToScheme, nodev1.AddToScheme, certificatesv1.AddToScheme, storagev1.AddToScheme, resourcev1.AddToScheme, flowcontrolv1.AddToScheme, rbacv1.AddToScheme, admissionregistrationv1.AddToScheme, apiextensionsv1.AddToScheme, apiregistrationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}

@@ -258,7 +258,7 @@ export function decodeProtobufMessage(bytes: Uint8Array, message: string): Recor
 }
 
 /** The API groups whose kinds may arrive as protobuf. */
-export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'resource.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io'];
+export const protobufGroups: readonly string[] = ['', 'admissionregistration.k8s.io', 'apps', 'autoscaling', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'certificates.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'flowcontrol.apiserver.k8s.io', 'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'resource.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io'];
 
 const maxMessageDepth = 64;
 

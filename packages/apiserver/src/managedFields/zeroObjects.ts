@@ -32,6 +32,8 @@ const zero: Record<string, () => JSONObject> = {
   'resource.k8s.io/v1/ResourceClaim': () => ({ spec: { devices: { requests: null } }, status: {} }),
   'resource.k8s.io/v1/ResourceClaimTemplate': () => ({ spec: { metadata: meta(), spec: { devices: { requests: null } } } }),
   'resource.k8s.io/v1/ResourceSlice': () => ({ spec: { driver: '', pool: { name: '', generation: 0, resourceSliceCount: 0 }, devices: null } }),
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': () => ({ spec: { priorityLevelConfiguration: { name: '' }, matchingPrecedence: 0 }, status: {} }),
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': () => ({ spec: { type: '' }, status: {} }),
   '/v1/Namespace': () => ({ spec: {}, status: {} }),
   '/v1/Event': () => ({ involvedObject: {}, reason: '', message: '', source: {}, firstTimestamp: null, lastTimestamp: null, type: '', eventTime: null, reportingComponent: '', reportingInstance: '' }),
   'events.k8s.io/v1/Event': () => ({ eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null }),
