@@ -17,7 +17,7 @@ import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, Writ
 import { bucketOf } from './storage/objectStore.js';
 import { apiextensionsSchemeKind, otherKindReason, versionOf } from './internal/schemeKinds.js';
 import { nameColumn } from './table.js';
-import { decodeObjectShape } from './writeHandler.js';
+import { decodeObjectShape } from './objectMeta.js';
 import { assignOwn, cloneJSON } from './internal/own.js';
 import { convertErrorFromUnstructured, decodeErrorAsGo, encodeAsGo, storedAsProtobuf } from './builtinGoJSON.js';
 

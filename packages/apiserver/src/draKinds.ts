@@ -21,7 +21,7 @@
 import { FieldPath, forbidden, type FieldError, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, type JSONObject } from './internal/own.js';
-import { list, obj, str } from './internal/podFields.js';
+import { isSet, list, obj, str } from './internal/podFields.js';
 import { resetObjectMetaForStatus } from './objectMeta.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import {
@@ -222,7 +222,6 @@ function sliceFeatures(spec: unknown): { taints: boolean; partitionable: boolean
   };
 }
 
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
 /** The slice strategy's `dropDisabledFields`: the fields of the four gates off in 1.34, unless the old slice used them. */
 function dropDisabledSliceFields(o: KubeObject, old: KubeObject | undefined): void {

@@ -14,7 +14,7 @@ import { validateLabels } from '@kubekit/selectors';
 import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { goJSONInOrder } from './internal/rawJSON.js';
-import { list, obj, str } from './internal/podFields.js';
+import { isSet, list, obj, str } from './internal/podFields.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './internal/semantics.js';
 import { validateAnnotations, validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
 import { validateMetaConditions } from './policyKinds.js';
@@ -47,7 +47,6 @@ const requestNameRefDetail = "must be the name of a request in the claim or the 
 const cIdentifierMessage = "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')";
 
 type Path = FieldPath;
-const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 const int = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0);
 const label = (value: string, path: Path): FieldError[] => isDNS1123Label(value).map((m) => invalid(path, value, m));
 const subdomain = (value: string, path: Path): FieldError[] => isDNS1123Subdomain(value).map((m) => invalid(path, value, m));

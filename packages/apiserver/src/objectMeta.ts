@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { FieldError, FieldPath, KubeError, compareGoStrings, forbidden, goQuote, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
+import { isObject } from './internal/own.js';
 import { strictIPMessages } from './podWarnings.js';
 
 /**
@@ -63,6 +64,14 @@ export function checkMetadataShape(obj: KubeObject): void {
     if (map !== null && typeof map === 'object') for (const k of Object.keys(map)) if ((map as Record<string, unknown>)[k] === null) (map as Record<string, unknown>)[k] = '';
   }
   if (Array.isArray(m.finalizers)) m.finalizers = m.finalizers.map((x: unknown) => x ?? '');
+}
+
+/** Checks and normalises the decoded body of a write: an object with metadata of the right shape. */
+export function decodeObjectShape(body: unknown): KubeObject {
+  if (!isObject(body)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
+  const obj = body as KubeObject;
+  checkMetadataShape(obj);
+  return obj;
 }
 
 /**

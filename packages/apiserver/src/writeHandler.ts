@@ -21,7 +21,7 @@ import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
 import {
-  TimestampDecodeError, applyConversionError, checkMetadataShape, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
+  TimestampDecodeError, applyConversionError, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
 import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, mergePatchTexts, placedFloatOverflow, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
@@ -1151,12 +1151,4 @@ async function apply(ctx: ServerContext, r: RestRequest, namespace: string, body
     return;
   }
   await update(ctx, r, namespace, wctx, dryRun, applyTo, bodyResourceVersion(body));
-}
-
-/** Checks and normalises the decoded body of a write: an object with metadata of the right shape. */
-export function decodeObjectShape(body: unknown): KubeObject {
-  if (!isObject(body)) throw KubeError.badRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type map[string]interface {}`);
-  const obj = body as KubeObject;
-  checkMetadataShape(obj);
-  return obj;
 }
