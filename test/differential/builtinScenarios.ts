@@ -627,6 +627,14 @@ export const builtinScenarios: Scenario[] = [
       const lrPods = `/api/v1/namespaces/${lrNs}/pods`;
       await s.req('create before the limits', 'POST', lrPods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nd' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }] } } });
       await s.req('limit range', 'POST', `/api/v1/namespaces/${lrNs}/limitranges`, { body: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', max: { cpu: '300m' }, default: { memory: '300Mi' }, defaultRequest: { memory: '100Mi' } }] } }, keep: 'status' });
+      // The reference's LimitRanger reads LimitRanges through an informer (and caches an empty live lookup of the
+      // namespace for 30 s, made by the create above): wait until a dry-run create gets the new defaults (CI on
+      // 0c85004, Node 22: the resize below got none).
+      await s.until(async () => {
+        const probe = await s.raw('POST', `${lrPods}?dryRun=All`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+        const limits = (probe.body as { spec?: { containers?: { resources?: { limits?: Record<string, string> } }[] } }).spec?.containers?.[0]?.resources?.limits;
+        return limits?.memory === '300Mi';
+      }, 'LimitRange defaults at admission');
       await s.req('resize gets the defaults', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '150m' }], contentType: json });
       await s.req('refused: over the maximum', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '400m' }], contentType: json, keep: statusOnly });
       await s.req('quota', 'POST', `/api/v1/namespaces/${lrNs}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'requests.cpu': '250m', 'limits.cpu': '1' } } }, keep: 'status' });
