@@ -144,6 +144,9 @@ async function writes(s: Send): Promise<void> {
   // The status strategy: the old metadata (labels too) and spec, the new status.
   const status = answered<Stored>(await s('PATCH', `${FS}/mine/status`, JSON.stringify({ metadata: { labels: { c: 'd' } }, spec: { matchingPrecedence: 7 }, status: { conditions: [{ type: 'Other', status: 'True', reason: 'R' }] } }), STRATEGIC));
   expect([status.metadata.labels, status.metadata.generation, status.spec?.matchingPrecedence, status.status?.conditions?.map((c) => c.type)]).to.deep.equal([{ a: 'b' }, 2, 500, ['Other', 'Dangling']]);
+  // The whole ObjectMeta is the old one (newFlowSchema.ObjectMeta = oldFlowSchema.ObjectMeta), generateName included.
+  const named = answered<Stored & { metadata: { generateName?: string } }>(await s('PATCH', `${FS}/mine/status`, JSON.stringify({ metadata: { generateName: 'renamed-' } }), MERGE));
+  expect(named.metadata.generateName).to.equal(undefined);
   refused(await s('PATCH', `${FS}/mine/status`, JSON.stringify({ status: { conditions: [{ type: 'Other', status: 'False' }, { type: 'Other' }, { status: 'True' }] } }), MERGE),
     'FlowSchema.flowcontrol.apiserver.k8s.io "mine" is invalid: [status.conditions[1].type: Duplicate value: "Other", status.conditions[2].type: Required value]');
   const applied = answered<Stored>(await s('PATCH', `${PL}/mine?fieldManager=ctl&force=true`, JSON.stringify({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'mine' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 7, limitResponse: { type: 'Queue', queuing: { queues: 32 } } } } }), APPLY));

@@ -311,16 +311,14 @@ function validatePriorityLevel(o: KubeObject): FieldError[] {
   return errs;
 }
 
-/** The status strategies: the old metadata (but the managed fields) and spec, the new status. */
+/**
+ * The status strategies: `ObjectMeta` is the old one (but the managed fields, which the write handler puts back),
+ * the spec the old one, the status the new one (a `generateName` sent to `/status` is dropped too).
+ */
 function prepareStatusUpdate(o: KubeObject, old: KubeObject): void {
   if (old.spec === undefined) delete o.spec;
   else o.spec = cloneJSON(old.spec);
-  const meta = o.metadata as Record<string, unknown>;
-  const oldMeta = old.metadata as Record<string, unknown>;
-  for (const k of ['generation', 'labels', 'annotations', 'finalizers', 'ownerReferences']) {
-    if (oldMeta[k] === undefined) delete meta[k];
-    else meta[k] = cloneJSON(oldMeta[k]);
-  }
+  o.metadata = cloneJSON(old.metadata);
 }
 
 /** The `MissingPL` cell: the `Dangling` condition's status, `?` without one. */

@@ -63,7 +63,7 @@ export function typeOf(type: ResourceType): TypeNode {
 function statusResetPaths(type: ResourceType): string[][] {
   const { group, resource } = type.names;
   if (type.customResource === true) return [['spec']];
-  if (group === 'apiextensions.k8s.io' || group === 'apiregistration.k8s.io') return [['metadata'], ['spec']];
+  if (group === 'apiextensions.k8s.io' || group === 'apiregistration.k8s.io' || group === 'flowcontrol.apiserver.k8s.io') return [['metadata'], ['spec']];
   if (group === '' && resource === 'pods') return [['spec'], ['metadata', 'deletionTimestamp'], ['metadata', 'ownerReferences']];
   if (group === 'apps' && resource === 'deployments') return [['spec'], ['metadata', 'labels']];
   return [['spec']];
