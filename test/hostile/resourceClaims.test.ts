@@ -223,6 +223,13 @@ async function resourceClaims(s: Send): Promise<void> {
     }
     expect(encoded, path).to.equal(answer);
   }
+  // While the claim is being deleted (a finalizer holds it), no consumer may be added to reservedFor; the same
+  // consumer written with its members in another order is no new one.
+  answered(await s('PATCH', `${RC}/claim`, '{"metadata":{"finalizers":["example.com/hold"]}}', MERGE));
+  answered(await s('DELETE', `${RC}/claim`));
+  answered(await s('PATCH', `${RC}/claim/status`, '{"status":{"reservedFor":[{"uid":"u","name":"p","resource":"pods"}]}}', MERGE));
+  refused(await s('PATCH', `${RC}/claim/status`, '{"status":{"reservedFor":[{"uid":"u","name":"p","resource":"pods"},{"resource":"pods","name":"q","uid":"v"}]}}', MERGE),
+    'ResourceClaim.resource.k8s.io "claim" is invalid: status.reservedFor: Forbidden: new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set');
   // Deallocated: the devices' status goes with the allocation.
   const deallocated = answered<Stored>(await s('PATCH', `${RC}/claim/status`, '{"status":{"allocation":null,"reservedFor":null}}', MERGE));
   expect(deallocated.status).to.deep.equal({});

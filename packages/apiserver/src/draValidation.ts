@@ -576,8 +576,9 @@ export function validateResourceClaimStatusUpdate(o: KubeObject, old: KubeObject
   if (list(status.reservedFor).length > 0) {
     if (!isObject(status.allocation)) errs.push(forbidden(path.child('reservedFor'), 'may not be specified when `allocated` is not set'));
     else if (isSet(o.metadata.deletionTimestamp)) {
-      const oldRefs = new Set(list(before.reservedFor).map((r) => JSON.stringify(r)));
-      if (list(status.reservedFor).some((r) => !oldRefs.has(JSON.stringify(r)))) errs.push(forbidden(path.child('reservedFor'), 'new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set'));
+      // Compared as Go compares the reference structs (not as texts: members may come in another order).
+      const oldRefs = list(before.reservedFor);
+      if (list(status.reservedFor).some((r) => !oldRefs.some((b) => semanticEqual(r, b)))) errs.push(forbidden(path.child('reservedFor'), 'new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set'));
     }
   }
   if (isObject(before.allocation) && isObject(status.allocation)) {
