@@ -26,7 +26,7 @@ import { resetObjectMetaForStatus } from './objectMeta.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import {
   validateDeviceClass, validateDeviceClassUpdate, validateResourceClaim, validateResourceClaimStatusUpdate, validateResourceClaimTemplate,
-  validateResourceClaimTemplateUpdate, validateResourceClaimUpdate, validateResourceSlice, validateResourceSliceUpdate,
+  validateResourceClaimTemplateUpdate, validateResourceClaimUpdate, validateResourceSlice, validateResourceSliceUpdate, sharedDeviceKey,
 } from './draValidation.js';
 
 const group = 'resource.k8s.io';
@@ -52,7 +52,6 @@ function defaultClaimSpec(spec: unknown): void {
     for (const sub of list(r.firstAvailable)) if (isObject(sub)) defaultRequest(sub);
   }
 }
-
 
 /** `dropDisabledDRAConsumableCapacityFields` of a claim's spec: constraints' distinct attribute, requests' capacity. */
 function dropClaimSpecCapacity(spec: JSONObject, status?: JSONObject): void {
@@ -95,9 +94,6 @@ function dropDisabledClaimFields(o: KubeObject, old: KubeObject | undefined): vo
   }
   if (!claimUsesCapacity(old?.spec, old?.status) && isObject(o.spec)) dropClaimSpecCapacity(o.spec, status);
 }
-
-/** `structured.MakeSharedDeviceID` as a key: driver, pool, device and share ID. */
-const sharedDeviceKey = (d: JSONObject): string => JSON.stringify([str(d.driver), str(d.pool), str(d.device), d.shareID ?? null]);
 
 /** `dropDeallocatedStatusDevices`: a device's status goes with its allocation. */
 function dropDeallocatedStatusDevices(o: KubeObject, old: KubeObject): void {
@@ -221,7 +217,6 @@ function sliceFeatures(spec: unknown): { taints: boolean; partitionable: boolean
     capacity: devices.some((d) => isSet(d.allowMultipleAllocations) || Object.values(obj(d.capacity)).some((c) => isSet(obj(c).requestPolicy))),
   };
 }
-
 
 /** The slice strategy's `dropDisabledFields`: the fields of the four gates off in 1.34, unless the old slice used them. */
 function dropDisabledSliceFields(o: KubeObject, old: KubeObject | undefined): void {

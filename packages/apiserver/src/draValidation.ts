@@ -22,6 +22,7 @@ import { validateNodeSelector } from './podScheduling.js';
 import { ipv6Text, parseIP } from './podWarnings.js';
 import { isCIDRSloppy } from './serviceValidation.js';
 import { validateCSIDriverName } from './podVolumes.js';
+import { isExtended } from './podResources.js';
 
 const deviceRequestsMaxSize = 32;
 const deviceConstraintsMaxSize = 32;
@@ -370,12 +371,6 @@ export function validateResourceClaimTemplateUpdate(o: KubeObject, old: KubeObje
   return [...errs, ...validateTemplateSpec(o.spec, true)];
 }
 
-/** `IsExtendedResourceName`: not native (a `/`, not kubernetes.io's), not `requests.`-prefixed, a qualified name behind `requests.`. */
-function isExtendedResourceName(name: string): boolean {
-  if (!name.includes('/') || name.includes('kubernetes.io/') || name.startsWith('requests.')) return false;
-  return isQualifiedName(`requests.${name}`).length === 0;
-}
-
 /** `validateDeviceClassSpec` (`old`: the selectors and configs unchanged since are stored). */
 function validateDeviceClassSpec(spec: unknown, old: unknown): FieldError[] {
   const s = obj(spec);
@@ -386,7 +381,7 @@ function validateDeviceClassSpec(spec: unknown, old: unknown): FieldError[] {
     ...validateSelectors(s.selectors, path.child('selectors'), storedSelectors),
     ...validateSlice(s.config, deviceConfigMaxSize, (c, p) => validateDeviceConfiguration(obj(c), p, storedConfig), path.child('config')),
   ];
-  if (isSet(s.extendedResourceName) && !isExtendedResourceName(str(s.extendedResourceName))) errs.push(invalid(path.child('extendedResourceName'), str(s.extendedResourceName), 'must be a valid extended resource name'));
+  if (isSet(s.extendedResourceName) && !isExtended(str(s.extendedResourceName))) errs.push(invalid(path.child('extendedResourceName'), str(s.extendedResourceName), 'must be a valid extended resource name'));
   return errs;
 }
 
@@ -491,7 +486,8 @@ export function validateResourceSliceUpdate(o: KubeObject, old: KubeObject): Fie
   return [...validateStrategyObjectMetaUpdate(o.metadata, old.metadata), ...validateSliceSpec(o.spec, old.spec)];
 }
 
-const sharedDeviceKey = (d: JSONObject): string => JSON.stringify([str(d.driver), str(d.pool), str(d.device), d.shareID ?? null]);
+/** `structured.MakeSharedDeviceID` as a key: driver, pool, device and share ID. */
+export const sharedDeviceKey = (d: JSONObject): string => JSON.stringify([str(d.driver), str(d.pool), str(d.device), d.shareID ?? null]);
 /**
  * A `structured.SharedDeviceID` as a field error prints it: its members are `unique.Handle`s, whose JSON
  * is `{}` whatever they hold.

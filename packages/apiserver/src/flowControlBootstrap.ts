@@ -17,8 +17,6 @@
  * resourceVersion it read and is dropped on a conflict (the other write's event queues the name again).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { KubeError, errorMessage, goQuote, type KubeObject, type Logger, type TimerHandle } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { cloneJSON, isObject, str } from './internal/own.js';
@@ -28,6 +26,7 @@ import { AppliedConfiguration, applyManagedFields, updateManagedFields } from '.
 import { semanticEqual } from './internal/deepEqual.js';
 import { writeFieldManagerContext } from './managedFields/requestContext.js';
 import { timestamp } from './objectMeta.js';
+import { bootstrapFlowControlObjects, mandatoryFlowControlNames, type BootstrapFlowControlObject } from './flowControlKinds.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { bucketOf, type StoreEvent } from './storage/objectStore.js';
@@ -38,22 +37,9 @@ const producer = 'api-priority-and-fairness-config-producer-v1';
 const consumer = 'api-priority-and-fairness-config-consumer-v1';
 const flowSchemasBucket = bucketOf({ group, resource: 'flowschemas' });
 const priorityLevelsBucket = bucketOf({ group, resource: 'prioritylevelconfigurations' });
-const mandatory = new Set(['exempt', 'catch-all']);
 const autoUpdateAnnotation = 'apf.kubernetes.io/autoupdate-spec';
 /** The producer's poll once the configuration is in place. */
 const ensurePeriod = 60_000;
-
-interface BootstrapObject extends KubeObject {
-  fieldsV1: Record<string, unknown>;
-}
-
-let bootstrap: readonly BootstrapObject[] | undefined;
-
-/** The bootstrap objects, PriorityLevelConfigurations first, without the fields the server sets. */
-function bootstrapObjects(): readonly BootstrapObject[] {
-  bootstrap ??= (JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/bootstrap-flowcontrol.json', import.meta.url)), 'utf8')) as { objects: BootstrapObject[] }).objects;
-  return bootstrap;
-}
 
 /** `strconv.ParseBool`: the value of a text Go reads as a bool, or undefined. */
 function parseGoBool(text: string | undefined): boolean | undefined {
@@ -129,7 +115,7 @@ export class FlowControlControllers {
    */
   private async ensure(): Promise<void> {
     const wanted = new Set<string>();
-    for (const template of bootstrapObjects()) {
+    for (const template of bootstrapFlowControlObjects()) {
       if (this.closed) return;
       const type = template.kind === 'FlowSchema' ? this.flowSchemas : this.priorityLevels;
       const name = template.metadata.name ?? '';
@@ -145,7 +131,7 @@ export class FlowControlControllers {
     }
   }
 
-  private async create(type: ResourceType, template: BootstrapObject): Promise<void> {
+  private async create(type: ResourceType, template: BootstrapFlowControlObject): Promise<void> {
     const name = template.metadata.name ?? '';
     const now = timestamp(this.ctx.clock.now());
     const { fieldsV1, ...body } = cloneJSON(template);
@@ -156,10 +142,10 @@ export class FlowControlControllers {
   }
 
   /** The ensure strategies' `ReviseIfNeeded`, and the update it asks for. */
-  private async revise(type: ResourceType, template: BootstrapObject, current: KubeObject): Promise<void> {
+  private async revise(type: ResourceType, template: BootstrapFlowControlObject, current: KubeObject): Promise<void> {
     const name = current.metadata.name ?? '';
     const annotation = parseGoBool(current.metadata.annotations?.[autoUpdateAnnotation]);
-    const autoUpdate = mandatory.has(name) || (annotation ?? current.metadata.generation === 1);
+    const autoUpdate = mandatoryFlowControlNames.has(name) || (annotation ?? current.metadata.generation === 1);
     const updateAnnotation = annotation !== autoUpdate;
     let expected = template.spec;
     // The exempt level's `exempt` member is the cluster's to set.

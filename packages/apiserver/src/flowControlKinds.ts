@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FieldError, FieldPath, forbidden, goJSON, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, compareGoStrings, forbidden, goJSON, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { cloneJSON, isObject, str, type JSONObject } from './internal/own.js';
 import { list, obj } from './internal/podFields.js';
@@ -199,15 +199,27 @@ function goValue(v: unknown, shape: GoShape, semantic: boolean): unknown {
   return Object.fromEntries(shape.fields.map(([json, go, s]) => [go, goValue(m[json], s, semantic)]));
 }
 
-let mandatory: ReadonlyMap<string, JSONObject> | undefined;
+/** The objects kube-apiserver writes at start (`scripts/gen-bootstrap-flowcontrol.mjs`), each with its producer's fieldsV1. */
+export interface BootstrapFlowControlObject extends KubeObject {
+  fieldsV1: Record<string, unknown>;
+}
 
-/** The spec of a mandatory object (`exempt` and `catch-all` of both kinds), from the bootstrap fixture. */
-export function mandatorySpec(kind: string, name: string): JSONObject | undefined {
-  if (mandatory === undefined) {
-    const { objects } = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/bootstrap-flowcontrol.json', import.meta.url)), 'utf8')) as { objects: KubeObject[] };
-    mandatory = new Map(objects.filter((o) => o.metadata.name === 'exempt' || o.metadata.name === 'catch-all').map((o) => [`${o.kind ?? ''}/${o.metadata.name ?? ''}`, obj(o.spec)]));
-  }
-  return mandatory.get(`${kind}/${name}`);
+let bootstrap: readonly BootstrapFlowControlObject[] | undefined;
+
+/** The bootstrap objects, PriorityLevelConfigurations first, without the fields the server sets. */
+export function bootstrapFlowControlObjects(): readonly BootstrapFlowControlObject[] {
+  bootstrap ??= (JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/bootstrap-flowcontrol.json', import.meta.url)), 'utf8')) as { objects: BootstrapFlowControlObject[] }).objects;
+  return bootstrap;
+}
+
+/** The names of the mandatory objects of both kinds. */
+export const mandatoryFlowControlNames: ReadonlySet<string> = new Set(['exempt', 'catch-all']);
+
+/** The spec of a mandatory object (`exempt` and `catch-all` of both kinds), from the bootstrap objects. */
+function mandatorySpec(kind: string, name: string): JSONObject | undefined {
+  if (!mandatoryFlowControlNames.has(name)) return undefined;
+  const o = bootstrapFlowControlObjects().find((x) => x.kind === kind && x.metadata.name === name);
+  return o === undefined ? undefined : obj(o.spec);
 }
 
 /** The mandatory objects' fixed specs (`ValidateIfMandatoryPriorityLevelConfigurationObject` and its FlowSchema twin). */
@@ -331,8 +343,7 @@ function dangling(o: KubeObject): string {
 function compareFlowSchemas(a: KubeObject, b: KubeObject): number {
   const d = int(obj(a.spec).matchingPrecedence) - int(obj(b.spec).matchingPrecedence);
   if (d !== 0) return d;
-  const [x, y] = [a.metadata.name ?? '', b.metadata.name ?? ''];
-  return x < y ? -1 : x > y ? 1 : 0;
+  return compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? '');
 }
 
 const flowSchema: BuiltinSpec = {
