@@ -154,7 +154,7 @@ const heapStart = heap();
 const factory = impl === 'floor' ? await floor() : impl === 'kubekit' ? await kubekit(false) : impl === 'kubekit-raw' ? await kubekit(true)
   : impl === 'kubekit-noreasons' ? await kubekit(false, false) : await clientNode();
 const heapImported = heap();
-const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : undefined;
+const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : process.env.BENCH_HEAP_PROFILE ? await startHeapProfiler() : undefined;
 const cpu0 = process.cpuUsage();
 const elu0 = performance.eventLoopUtilization();
 const t0 = performance.now();
@@ -224,5 +224,24 @@ async function startProfiler(): Promise<() => Promise<void>> {
   return async () => {
     const { profile } = (await post('Profiler.stop')) as { profile: unknown };
     writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(profile));
+  };
+}
+
+/**
+ * With BENCH_HEAP_PROFILE=<file>: a sampling heap profile of every allocation in the measured interval,
+ * the ones the GC has already collected included (so that it shows what the scavenger works on, not
+ * only what is still alive), written to that file (`.heapprofile`, as Chrome's DevTools reads it).
+ */
+async function startHeapProfiler(): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return async () => {
+    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+    writeFileSync(process.env.BENCH_HEAP_PROFILE!, JSON.stringify(profile));
   };
 }

@@ -76,6 +76,22 @@ async function deviceClasses(s: Send): Promise<void> {
     "spec.selectors[1].cel.expression: Invalid value: \"device.foo\": compilation failed: ERROR: <input>:1:7: undefined field 'foo'\n | device.foo\n | ......^",
     'spec.selectors[2].cel.expression: Invalid value: "1": must evaluate to bool or the unknown type, not int',
   ]);
+  // cel.bind as ext.Bindings expands it, and the estimated cost's limit (1,000,000, with the sizes the DRA API
+  // bounds: 32 domains, 32 attributes each): four nested loops are past it, and a loop over 90 list items of
+  // three nested ones (84 items are not).
+  const items = (n: number): string => `[${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+  const nested = (n: number): string => `${items(n)}.all(x, device.attributes.all(d, device.attributes[d].all(k, device.attributes[d][k] == x)))`;
+  expect(causes(await s('POST', DC, object('DeviceClass', 'cost', { selectors: [
+    'cel.bind(1, 2, true)', 'cel.bind(x, 1, x)', 'cel.bind(m, device.attributes, m.all(d, m[d].all(k, m.all(d2, m[d2].all(k2, true)))))', nested(90), nested(84),
+    'cel.bind(m, device.attributes, m.all(d, m[d].all(k, m[d][k] == "a")))', 'device.attributes.a.s.matches("x.*y")', 'device.attributes["a"].s.matches("x.*y")',
+  ].map((expression) => ({ cel: { expression } })) })))).to.deep.equal([
+    'spec.selectors[0].cel.expression: Invalid value: "cel.bind(1, 2, true)": compilation failed: ERROR: <input>:1:10: cel.bind() variable names must be simple identifiers\n | cel.bind(1, 2, true)\n | .........^',
+    'spec.selectors[1].cel.expression: Invalid value: "cel.bind(x, 1, x)": must evaluate to bool or the unknown type, not int',
+    'spec.selectors[2].cel.expression: Forbidden: too complex, exceeds cost limit',
+    'spec.selectors[3].cel.expression: Forbidden: too complex, exceeds cost limit',
+    // A field selected on the map of domains has no known size: matching it is of unbounded cost.
+    'spec.selectors[6].cel.expression: Forbidden: too complex, exceeds cost limit',
+  ]);
   // An update validates the spec twice (ValidateDeviceClass, then ValidateDeviceClassUpdate).
   expect(causes(await s('PATCH', `${DC}/gpu`, '{"spec":{"selectors":[{}]}}', MERGE))).to.deep.equal(['spec.selectors[0].cel: Required value', 'spec.selectors[0].cel: Required value']);
   // Server-side apply and a JSON patch.

@@ -5,11 +5,11 @@
  * pool, node selection and devices (attributes, capacities), a claim's status (reservations, allocation,
  * devices' status), and the fields fixed once created.
  *
- * CEL selectors are compiled in the DRA environment (`deviceSelectorError` of `@kubekit/cel`), without the
- * cost estimate: an expression that costs too much is taken, and so is one using `cel.bind`.
+ * CEL selectors are compiled in the DRA environment, `cel.bind` and the cost estimate included
+ * (`deviceSelectorIssue` of `@kubekit/cel`).
  */
-import { deviceSelectorError } from '@kubekit/cel';
-import { FieldError, FieldPath, duplicate, forbidden, goJSON, invalid, notSupported, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
+import { deviceSelectorIssue } from '@kubekit/cel';
+import { FieldError, FieldPath, duplicate, forbidden, goJSON, internalError, invalid, notSupported, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
 import { validateLabels } from '@kubekit/selectors';
 import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, type JSONObject } from './internal/own.js';
@@ -157,8 +157,10 @@ function validateRequestNameRef(name: string, path: Path, names: RequestNames): 
 function validateCELSelector(cel: JSONObject, path: Path, stored: boolean): FieldError[] {
   const expression = str(cel.expression);
   if (expression.length > celExpressionMaxLength) return [tooLong(path.child('expression'), '', celExpressionMaxLength)];
-  const detail = deviceSelectorError(expression, stored ? 'stored' : 'new');
-  return detail === undefined ? [] : [invalid(path.child('expression'), expression, detail)];
+  const issue = deviceSelectorIssue(expression, stored ? 'stored' : 'new');
+  if (issue === undefined) return [];
+  const at = path.child('expression');
+  return [issue.type === 'Forbidden' ? forbidden(at, issue.detail) : issue.type === 'InternalError' ? internalError(at, issue.detail) : invalid(at, expression, issue.detail)];
 }
 
 function validateSelectors(selectors: unknown, path: Path, stored: boolean): FieldError[] {

@@ -131,7 +131,8 @@ export interface CompiledExpression {
 }
 
 /** The outcome of {@link compileExpression}: the compiled expression, or the apiserver's error detail. */
-export type CompileResult = { ok: true; expr: CompiledExpression } | { ok: false; detail: string };
+/** A compiled expression, or why not (`program`: it type-checked, but its program could not be built: a bad regular expression literal). */
+export type CompileResult = { ok: true; expr: CompiledExpression } | { ok: false; detail: string; program?: true };
 
 /** Per `self` type: its object types (collected once) and its checking environments by environment and `optionalOldSelf`. */
 const envCache = new WeakMap<DeclType, { objectTypes: ReturnType<typeof collectObjectTypes>; envs: Map<string, CheckEnv> }>();
@@ -195,20 +196,23 @@ function programError(e: Expr): string | undefined {
 /**
  * Parses, type-checks and cost-estimates `source` in `env`. A syntax or type error gives
  * `<prefix>ERROR: <input>:1:6: …`; a result type other than `resultType` (when given) gives `mismatch`; a constant
- * regular expression that does not compile gives `<programPrefix>error parsing regexp: …`.
+ * regular expression that does not compile gives `<programPrefix>error parsing regexp: …`. `root` bounds
+ * the sizes the cost estimate sees (of `rootVariable`'s paths only, when given; of every path otherwise,
+ * as the CRD estimator does).
  */
 export function compileExpression(
   source: string, env: CheckEnv, root: DeclType | undefined, resultType: CelType | undefined, prefix: string, mismatch: string,
   programPrefix = 'program instantiation failed: ',
+  rootVariable?: string,
 ): CompileResult {
   const issues = new CelIssues(source);
-  const parsed = parseExprCached(source, issues);
+  const parsed = parseExprCached(source, issues, { bindings: env.bindings });
   if (parsed === undefined || issues.length > 0) return { ok: false, detail: prefix + issues.toString() };
   const checked = checkExpr(env, parsed, issues);
   if (issues.length > 0) return { ok: false, detail: prefix + issues.toString() };
   if (resultType !== undefined && checked.resultType.kind !== resultType.kind) return { ok: false, detail: mismatch };
   const invalidProgram = programError(parsed.expr);
-  if (invalidProgram !== undefined) return { ok: false, detail: programPrefix + invalidProgram };
-  const cost = estimateCost(checked, root);
+  if (invalidProgram !== undefined) return { ok: false, detail: programPrefix + invalidProgram, program: true };
+  const cost = estimateCost(checked, root, rootVariable);
   return { ok: true, expr: { source, checked, usesOldSelf: refersTo(parsed.expr, checked, 'oldSelf'), cost } };
 }

@@ -86,7 +86,7 @@ class Coster {
   private readonly entries = new Map<number, EntrySize>();
   private readonly locals = new Map<string, LocalVar[]>();
 
-  constructor(private readonly checked: CheckedExpr, private readonly root: DeclType | undefined) {}
+  constructor(private readonly checked: CheckedExpr, private readonly root: DeclType | undefined, private readonly rootVariable: string | undefined) {}
 
   private typeOf(e: Expr): CelType {
     return this.checked.types.get(e.id) ?? { kind: 'dyn', name: 'dyn', params: [] };
@@ -115,14 +115,19 @@ class Coster {
     return this.paths.get(e.id);
   }
 
-  /** Size of a value at a path of `self` (the apiserver's `sizeEstimator.EstimateSize`). */
+  /**
+   * Size of a value at a path of `self` (the apiserver's `sizeEstimator.EstimateSize`). The CRD estimator
+   * takes any path as one of `self` (its first element is not looked at: a list literal's items too); with
+   * `rootVariable` (DRA's `device`) only the paths that start there are sized.
+   */
   private estimateSize(path: string[] | undefined): Range | undefined {
     if (path === undefined || path.length === 0 || this.root === undefined) return undefined;
+    if (this.rootVariable !== undefined && path[0] !== this.rootVariable) return undefined;
     let cur: DeclType | undefined = this.root;
     for (const name of path.slice(1)) {
       if (name === '@items' || name === '@values') cur = cur.elem;
       else if (name === '@keys') cur = cur.key;
-      else cur = cur.fields?.get(name)?.type;
+      else cur = cur.fields?.get(name)?.type ?? cur.anyField;
       if (cur === undefined) return undefined;
     }
     return range(0n, BigInt(cur.maxElements));
@@ -618,9 +623,12 @@ function exprSize(e: Expr): Range | undefined {
   }
 }
 
-/** The estimated cost range of a checked expression; `root` bounds the sizes of `self`. */
-export function estimateCost(checked: CheckedExpr, root: DeclType | undefined): Range {
-  return new Coster(checked, root).cost(checked.parsed.expr);
+/**
+ * The estimated cost range of a checked expression; `root` bounds the sizes of `self` (of `rootVariable`
+ * only, when given).
+ */
+export function estimateCost(checked: CheckedExpr, root: DeclType | undefined, rootVariable?: string): Range {
+  return new Coster(checked, root, rootVariable).cost(checked.parsed.expr);
 }
 
 /** The runtime cost of a call (cel-go `CostTracker.costCall` with Kubernetes' `CallCost`). */

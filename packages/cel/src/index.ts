@@ -16,7 +16,7 @@
 
 export { CelError, compile, estimateCost } from './compile.js';
 export { AdmissionActivation, AdmissionCompiler, celTypeString } from './admission.js';
-export { deviceSelectorError } from './deviceSelector.js';
+export { celSelectorExpressionMaxCost, deviceSelectorIssue, type DeviceSelectorIssue } from './deviceSelector.js';
 export { celRuntime, compileExpression, ruleEnvironment } from './celEnvironment.js';
 export {
   costErrorMessage, perCallLimit, runtimeCELCostBudget, staticEstimatedCRDCostLimit, staticEstimatedCostLimit,

@@ -42,6 +42,11 @@ export interface DeclType {
   readonly key?: DeclType;
   /** The most items, properties or characters a value may have. */
   readonly maxElements: number;
+  /**
+   * The type of a field of any name selected on a value of this type (a map whose every value is bounded
+   * alike: DRA's attributes of one domain, `device.attributes["d"].model`), for the cost estimate.
+   */
+  readonly anyField?: DeclType;
   /** The fewest bytes a value takes in JSON. */
   readonly minSerializedSize: number;
 }

@@ -281,6 +281,7 @@ class Converter {
     private readonly negations: Set<number>,
     private readonly renames: Map<string, string>,
     private readonly issues: CelIssues,
+    private readonly options: ParseOptions,
   ) {}
 
   private newId(offset: number): number {
@@ -453,6 +454,7 @@ class Converter {
 
   /** cel-go macros that `@bufbuild/cel` leaves as calls. */
   private expandMacro(fn: string, target: Expr, args: Expr[], at: number): Expr | undefined {
+    if (fn === 'bind' && args.length === 3 && this.options.bindings === true && target.kind === 'ident' && target.name === 'cel') return this.bind(args, at);
     const quantifiers = ['all', 'exists', 'exists_one', 'existsOne'];
     // existsOne is a macro of two variables only (ext.TwoVarComprehensions); with one it is a plain call.
     const oneVar = ['all', 'exists', 'exists_one', 'map', 'filter'];
@@ -488,6 +490,24 @@ class Converter {
       };
     }
     return undefined;
+  }
+
+  /**
+   * ext.Bindings' `cel.bind(v, init, result)`: `result` with `v` bound to `init`, as cel-go expands it (a
+   * comprehension over an empty list whose accumulator is `v`, which the cost estimate and the
+   * interpreter recognise as a binding).
+   */
+  private bind(args: Expr[], at: number): Expr | undefined {
+    const v = this.identName(args[0]);
+    if (v === undefined) {
+      this.issues.report(this.offsets.get(args[0].id) ?? at, 'cel.bind() variable names must be simple identifiers');
+      return undefined;
+    }
+    return {
+      kind: 'comprehension', id: this.newId(at), iterVar: unusedIterVar, iterVar2: '',
+      iterRange: { kind: 'list', id: this.newId(at), elements: [], optionalIndices: [] },
+      accuVar: v, accuInit: args[1], loopCondition: this.lit(at, false), loopStep: { kind: 'ident', id: this.newId(at), name: v }, result: args[2],
+    };
   }
 
   private checkVars(args: Expr[], at: number): [string, string] | undefined {
@@ -571,10 +591,16 @@ class Converter {
 
 class CelRecursionError extends Error {}
 
+/** What a parse expands besides cel-go's standard macros and the apiserver's libraries' (which it always does). */
+export interface ParseOptions {
+  /** The `cel.bind` macro of cel-go's ext.Bindings (the DRA environment has it; the apiserver's base environment does not). */
+  readonly bindings?: boolean;
+}
+
 /** Parses `source`; syntax and macro errors are reported to `issues` (the tree is then unusable). */
-export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undefined {
+export function parseExpr(source: string, issues: CelIssues, options: ParseOptions = {}): ParsedExpr | undefined {
   // cel-go's parser decides what is syntactically CEL and words the errors; @bufbuild/cel builds the tree.
-  const syntaxErrors = celSyntaxErrors(source);
+  const syntaxErrors = celSyntaxErrors(source, options);
   if (syntaxErrors.length > 0) {
     for (const issue of syntaxErrors) issues.report(issue.offset, issue.message);
     return undefined;
@@ -590,7 +616,7 @@ export function parseExpr(source: string, issues: CelIssues): ParsedExpr | undef
     return undefined;
   }
   const root = pb.expr as unknown as PbExpr;
-  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, root, (pb.sourceInfo?.macroCalls ?? {}) as unknown as Record<string, PbExpr>, selects, indexes, entries, negations, renames, issues);
+  const conv = new Converter(source, pb.sourceInfo?.positions ?? {}, root, (pb.sourceInfo?.macroCalls ?? {}) as unknown as Record<string, PbExpr>, selects, indexes, entries, negations, renames, issues, options);
   try {
     const expr = conv.convert(root);
     return { expr, source, offsets: conv.offsets };
@@ -647,13 +673,15 @@ const parseCache = new BoundedCache<ParsedExpr>(512, 2 ** 20);
  * compiled when it is validated and again when its validator is built, and every version repeats
  * them. Each call returns its own copy of the tree.
  */
-export function parseExprCached(source: string, issues: CelIssues): ParsedExpr | undefined {
-  let parsed = parseCache.get(source);
+export function parseExprCached(source: string, issues: CelIssues, options: ParseOptions = {}): ParsedExpr | undefined {
+  // A source parses to another tree where cel.bind is a macro.
+  const key = options.bindings === true ? `\0bind\0${source}` : source;
+  let parsed = parseCache.get(key);
   if (parsed === undefined) {
     const before = issues.length;
-    parsed = parseExpr(source, issues);
+    parsed = parseExpr(source, issues, options);
     if (parsed === undefined || issues.length > before) return parsed;
-    parseCache.set(source, parsed, source.length);
+    parseCache.set(key, parsed, source.length);
   }
   return { expr: cloneExpr(parsed.expr), source: parsed.source, offsets: parsed.offsets };
 }

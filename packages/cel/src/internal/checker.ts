@@ -31,6 +31,8 @@ export interface CheckEnv {
   readonly typeIdents: ReadonlyMap<string, CelType>;
   /** Function names kubekit knows Kubernetes declares but does not implement, with the reason. */
   readonly unsupported: ReadonlyMap<string, string>;
+  /** Whether the environment has cel-go's ext.Bindings (`cel.bind`): the DRA environment does, the apiserver's base environment not. */
+  readonly bindings?: boolean;
 }
 
 /** What a name or call in the tree refers to. */

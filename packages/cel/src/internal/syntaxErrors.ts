@@ -202,7 +202,7 @@ function codePoints(source: string, limit: number): number {
  * Lexes and parses `source` as cel-go's parser does, with the apiserver's limits, and returns the
  * errors its lexer, parser, limits and visitor report, in report order (none: the source is CEL).
  */
-export function celSyntaxErrors(source: string): SyntaxIssue[] {
+export function celSyntaxErrors(source: string, options: { readonly bindings?: boolean } = {}): SyntaxIssue[] {
   if (codePoints(source, expressionSizeCodePointLimit) > expressionSizeCodePointLimit) {
     const size = [...source].length;
     return [{ offset: 'none', message: `expression code point size exceeds limit: size: ${size}, limit ${expressionSizeCodePointLimit}` }];
@@ -223,7 +223,7 @@ export function celSyntaxErrors(source: string): SyntaxIssue[] {
     // cel-go visits the tree, recovered errors and all, and reports what its visitor finds after them.
     visitErrors(tree, issues.length, (at, message) => {
       issues.push({ offset: at === 'none' ? 'none' : at === 'offset -1' ? -1 : listener.offset(at.line, at.column), message });
-    });
+    }, options.bindings === true);
     return issues;
   } catch (err) {
     if (!(err instanceof ParseStop)) throw err;

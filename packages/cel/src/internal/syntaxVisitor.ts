@@ -78,7 +78,7 @@ function ctxAt(c: object | null | undefined): VisitLocation {
  * `reported` is how many errors (syntax errors included) were reported before: cel-go reports an
  * unknown element of the tree only when nothing else was.
  */
-export function visitErrors(tree: CelSourceContext, reported: number, report: (at: VisitLocation, message: string) => void): void {
+export function visitErrors(tree: CelSourceContext, reported: number, report: (at: VisitLocation, message: string) => void, bindings = false): void {
   let count = reported;
   let depth = 0;
   const error = (at: VisitLocation, message: string): Shape => {
@@ -301,7 +301,7 @@ export function visitErrors(tree: CelSourceContext, reported: number, report: (a
 
   /** cel-go's globalCallOrMacro and receiverCallOrMacro. */
   const callOrMacro = (at: VisitLocation, fn: string, target: Shape | undefined, args: Shape[]): Shape => {
-    const macro = macroOf(fn, target, args);
+    const macro = macroOf(fn, target, args, bindings);
     if (macro === undefined) return { kind: 'call', at };
     const err = macro.check();
     // The expander places its error at the argument's offset; an argument made at no location has -1.
@@ -321,10 +321,10 @@ type Issue = { at: VisitLocation; message: string } | undefined;
 
 /**
  * The macro of the apiserver's environment a call is (cel-go's standard macros, ext.TwoVarComprehensions,
- * the optional library's optMap and optFlatMap, ext.Lists' sortBy; no cel.bind, as it has no ext.Bindings),
+ * the optional library's optMap and optFlatMap, ext.Lists' sortBy; ext.Bindings' cel.bind only where `bindings`: the apiserver's base environment has no ext.Bindings, DRA's has),
  * with the check its expander makes of the arguments and the kind of expression it expands to.
  */
-function macroOf(fn: string, target: Shape | undefined, args: Shape[]): { check: () => Issue; expandsTo: Shape['kind'] } | undefined {
+function macroOf(fn: string, target: Shape | undefined, args: Shape[], bindings: boolean): { check: () => Issue; expandsTo: Shape['kind'] } | undefined {
   const simple = (a: Shape, message: string): Issue => {
     if (a.kind !== 'ident') return { at: a.at, message };
     if (accumulatorNames.has(a.name ?? '')) return { at: a.at, message: 'iteration variable overwrites accumulator variable' };
@@ -362,6 +362,10 @@ function macroOf(fn: string, target: Shape | undefined, args: Shape[]): { check:
         check: () => (args[0].kind === 'ident' ? undefined : { at: args[0].at, message: `${fn}() variable name must be a simple identifier` }),
         expandsTo: 'call',
       };
+    case 'bind':
+      // ext.Bindings (where the environment has it): a receiver macro whose target is the identifier `cel`.
+      if (!bindings || n !== 3 || target.kind !== 'ident' || target.name !== 'cel') return undefined;
+      return { check: () => (args[0].kind === 'ident' ? undefined : { at: args[0].at, message: 'cel.bind() variable names must be simple identifiers' }), expandsTo: 'comprehension' };
     case 'sortBy':
       if (n !== 2) return undefined;
       return {
