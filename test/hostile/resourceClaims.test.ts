@@ -84,6 +84,7 @@ async function deviceClasses(s: Send): Promise<void> {
   expect(causes(await s('POST', DC, object('DeviceClass', 'cost', { selectors: [
     'cel.bind(1, 2, true)', 'cel.bind(x, 1, x)', 'cel.bind(m, device.attributes, m.all(d, m[d].all(k, m.all(d2, m[d2].all(k2, true)))))', nested(90), nested(84),
     'cel.bind(m, device.attributes, m.all(d, m[d].all(k, m[d][k] == "a")))', 'device.attributes.a.s.matches("x.*y")', 'device.attributes["a"].s.matches("x.*y")',
+    'device.driver.find("[") == ""',
   ].map((expression) => ({ cel: { expression } })) })))).to.deep.equal([
     'spec.selectors[0].cel.expression: Invalid value: "cel.bind(1, 2, true)": compilation failed: ERROR: <input>:1:10: cel.bind() variable names must be simple identifiers\n | cel.bind(1, 2, true)\n | .........^',
     'spec.selectors[1].cel.expression: Invalid value: "cel.bind(x, 1, x)": must evaluate to bool or the unknown type, not int',
@@ -91,6 +92,8 @@ async function deviceClasses(s: Send): Promise<void> {
     'spec.selectors[3].cel.expression: Forbidden: too complex, exceeds cost limit',
     // A field selected on the map of domains has no known size: matching it is of unbounded cost.
     'spec.selectors[6].cel.expression: Forbidden: too complex, exceeds cost limit',
+    // A regular expression that compiles only when the program is built: the apiserver's InternalError.
+    'spec.selectors[8].cel.expression: Internal error: program instantiation failed: error parsing regexp: missing closing ]: `[`',
   ]);
   // An update validates the spec twice (ValidateDeviceClass, then ValidateDeviceClassUpdate).
   expect(causes(await s('PATCH', `${DC}/gpu`, '{"spec":{"selectors":[{}]}}', MERGE))).to.deep.equal(['spec.selectors[0].cel: Required value', 'spec.selectors[0].cel: Required value']);

@@ -88,8 +88,10 @@ describe('deviceSelectorIssue', () => {
     }
   });
 
-  it('refuses a constant regular expression that does not compile, as the checker does', () => {
+  it('refuses a constant regular expression that does not compile: matches() in the checker, find() when the program is built', () => {
     expect(deviceSelectorIssue('device.driver.matches("[")', 'new')).to.deep.equal(invalid('compilation failed: ERROR: <input>:1:23: invalid matches argument\n | device.driver.matches("[")\n | ......................^'));
+    // An InternalError for the apiserver (its program instantiation failed).
+    expect(deviceSelectorIssue('device.driver.find("[") == ""', 'new')).to.deep.equal({ type: 'InternalError', detail: 'program instantiation failed: error parsing regexp: missing closing ]: `[`' });
   });
 });
 
