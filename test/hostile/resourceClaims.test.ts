@@ -186,6 +186,30 @@ async function resourceClaims(s: Send): Promise<void> {
   expect(causes(await s('PATCH', `${RC}/raw`, '{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"other"}}]}}}', MERGE))).to.deep.equal([
     'spec: Invalid value: {"Devices":{"Requests":[{"Name":"r","Exactly":{"DeviceClassName":"other","Selectors":null,"AllocationMode":"ExactCount","Count":1,"AdminAccess":null,"Tolerations":null,"Capacity":null},"FirstAvailable":null}],"Constraints":null,"Config":[{"Requests":null,"Opaque":{"Driver":"d.example.com","Parameters":{"b":1,"a":[true],"c":{"z":1,"y":"\\u003c"}}}}]}}: field is immutable',
   ]);
+  // A patch's result is what the patcher decodes: a strategic merge patch's or an apply's went through a Go map
+  // (every RawExtension sorted), a merge patch's is json-patch's text (what it parsed sorted: the parameters it
+  // placed; what it did not reach as stored). A JSON patch that walks into the parameters sorts their members
+  // on the reference and not on kubekit (left: hostile seed 20261201's note); this one does not walk into them.
+  answered(await s('POST', RC, object('ResourceClaim', 'raw2', { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'x' } }], config: [{ requests: ['gpu'], opaque: { driver: 'd.example.com', parameters: { b: 1, a: [{ y: 1, x: 2 }], c: { z: 1, y: '<' } } } }] } })), 201);
+  const params = async (body: string, contentType: string): Promise<string | undefined> => (await s('PATCH', `${RC}/raw2${contentType === APPLY ? '?fieldManager=m&force=true' : ''}`, body, contentType)).message.match(/"Parameters":.*?\}\}\}\]/)?.[0];
+  const requests = '{"spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"y"}}]}}}';
+  const config = '{"spec":{"devices":{"config":[{"requests":["gpu"],"opaque":{"driver":"d.example.com","parameters":{"q":1,"p":{"z":1,"y":2}}}}]}}}';
+  const asWritten = '"Parameters":{"b":1,"a":[{"y":1,"x":2}],"c":{"z":1,"y":"\\u003c"}}}}]';
+  const sorted = '"Parameters":{"a":[{"x":2,"y":1}],"b":1,"c":{"y":"\\u003c","z":1}}}}]';
+  expect([
+    await params(requests, MERGE), await params(config, MERGE), await params(requests, 'application/strategic-merge-patch+json'), await params(config, 'application/strategic-merge-patch+json'),
+    await params('[{"op":"replace","path":"/spec/devices/requests/0/exactly/deviceClassName","value":"y"}]', JSON_PATCH),
+    await params('apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: raw2\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: z\n', APPLY),
+  ]).to.deep.equal([asWritten, '"Parameters":{"p":{"y":2,"z":1},"q":1}}}]', sorted, '"Parameters":{"p":{"y":2,"z":1},"q":1}}}]', asWritten, sorted]);
+  // A constraint's distinctAttribute is kept and validated although DRAConsumableCapacity is off: the strategy
+  // clears it on a copy of each constraint (for _, c := range), so kube-apiserver 1.34.4 stores it.
+  const distinct = answered<Stored>(await s('POST', RC, object('ResourceClaim', 'distinct', { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'x' } }], constraints: [{ requests: ['gpu'], distinctAttribute: 'gpu.example.com/model' }] } })), 201);
+  expect((distinct.spec?.devices as { constraints: unknown }).constraints).to.deep.equal([{ requests: ['gpu'], distinctAttribute: 'gpu.example.com/model' }]);
+  expect(causes(await s('POST', RC, object('ResourceClaim', 'distinct2', { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'x' } }], constraints: [{ distinctAttribute: 'noDomain' }, {}] } })))).to.deep.equal([
+    'spec.devices.constraints[0].distinctAttribute: Invalid value: "noDomain": must include a domain',
+    'spec.devices.constraints[1].matchAttribute: Required value',
+  ]);
+  for (const name of ['raw2', 'distinct']) expect((await s('DELETE', `${RC}/${name}`)).status).to.equal(200);
   // An update of the claim keeps its status; its labels may change.
   const relabelled = answered<Stored>(await s('PATCH', `${RC}/claim`, '{"metadata":{"labels":{"a":"b"}},"status":{"reservedFor":[{"resource":"pods","name":"p","uid":"u"}]}}', MERGE));
   expect([relabelled.metadata.labels, relabelled.status]).to.deep.equal([{ a: 'b' }, {}]);

@@ -37,7 +37,7 @@ import { nonnegativeAt, templateColumns, validateAlwaysRunning, validatePodTempl
 import { wasEmpty } from './builtinGoJSON.js';
 import { semanticEqual } from './internal/deepEqual.js';
 import { childObject, isObject, objectAt, setDefault, setOwn, str, valueAt, type JSONObject } from './internal/own.js';
-import { goMapKeys } from './internal/goMapKeys.js';
+import { inGoMapOrder } from './internal/goMapKeys.js';
 import { goJSONInOrder } from './internal/rawJSON.js';
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
 import { validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
@@ -225,29 +225,6 @@ function revisionDataImmutable(o: KubeObject, old: KubeObject): FieldError[] {
   const text = goJSONInOrder(o.data ?? null);
   if (text === goJSONInOrder(old.data ?? null)) return [];
   return [new FieldError('FieldValueInvalid', 'data', o.data ?? null, 'field is immutable', text)];
-}
-
-/**
- * A JSON value with every object's keys in Go's map order (sorted by their UTF-8 bytes), as encoding/json
- * writes a `map[string]interface{}`: what a strategic merge patch or an apply makes of a ControllerRevision's
- * raw `data`. Iterative: any depth is safe.
- */
-function inGoMapOrder(value: unknown): unknown {
-  const root: { v: unknown } = { v: value };
-  const stack: [JSONObject | unknown[], string | number][] = [[root as unknown as JSONObject, 'v']];
-  while (stack.length > 0) {
-    const [holder, key] = stack.pop()!;
-    const v = (holder as Record<string | number, unknown>)[key];
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push([v, i]);
-    } else if (isObject(v)) {
-      const sorted: JSONObject = {};
-      for (const k of goMapKeys(v)) setOwn(sorted, k, v[k]);
-      (holder as Record<string | number, unknown>)[key] = sorted;
-      for (const k of Object.keys(sorted)) stack.push([sorted, k]);
-    }
-  }
-  return root.v;
 }
 
 /** printControllerRevision's `Controller`: the controller owner as `kind.group/name` (lower-case kind and group), `<none>` without one. */

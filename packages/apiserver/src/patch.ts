@@ -5,6 +5,7 @@
 import { KubeError, goJSON } from '@kubekit/core';
 import { deepEqual } from './internal/deepEqual.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
+import { inGoMapOrder, sortMembersInPlace } from './internal/goMapKeys.js';
 import { WrittenTexts, equalsRaw, equalsRawJSON, jsonPatchValueTexts, rawValueOf, type RawValue } from './internal/rawJSON.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
@@ -26,12 +27,18 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
  * RFC 7386: applies a merge patch to (a copy of) `target`, as the apiserver does with
  * gopkg.in/evanphx/json-patch.v4's `MergePatch`: a value set where the target has none, null or a
  * non-object has its nulls pruned at every depth (inside arrays too, whose null elements stay); an array
- * or scalar that replaces an object is kept as sent. Iterative: patches as deep as the apiserver accepts
- * (10,000 levels) never touch the stack.
+ * or scalar that replaces an object is kept as sent. Members are in the order of the text MergePatch
+ * writes, which is what the apiserver decodes (and keeps, in a `runtime.RawExtension` such as a DRA
+ * claim's opaque parameters): every object it parsed into a map (the root, each object merged with a
+ * patch object, and every object inside a value whose nulls it pruned) in Go's map order (sorted); what
+ * it did not parse (the target's members the patch did not reach, a value kept as sent) in its own.
+ * Iterative: patches as deep as the apiserver accepts (10,000 levels) never touch the stack.
  */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return cloneJSON(patch);
   const root: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  // The objects merged with a patch object (parsed, and so re-marshalled sorted).
+  const merged: Record<string, unknown>[] = [root];
   // Each entry: a (shallow-copied) object of the result and the patch object merged into it.
   const stack: [Record<string, unknown>, Record<string, unknown>][] = [[root, patch]];
   while (stack.length > 0) {
@@ -44,16 +51,18 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
       }
       const cur = getOwn(out, k);
       if (isObject(cur) && isObject(v)) {
-        const merged: Record<string, unknown> = { ...cur };
-        setOwn(out, k, merged);
-        stack.push([merged, v]);
+        const m: Record<string, unknown> = { ...cur };
+        setOwn(out, k, m);
+        merged.push(m);
+        stack.push([m, v]);
       } else if (isObject(cur)) {
         setOwn(out, k, cloneJSON(v));
       } else {
-        setOwn(out, k, withoutNulls(cloneJSON(v)));
+        setOwn(out, k, inGoMapOrder(withoutNulls(cloneJSON(v))));
       }
     }
   }
+  for (const m of merged) sortMembersInPlace(m);
   return root;
 }
 

@@ -253,7 +253,10 @@ function missingMergeKey(item: unknown, key: string): KubeError {
  */
 function mergeList(original: unknown[], patch: unknown[], path: string[], struct?: string): unknown[] {
   const strategy = listStrategy(path);
-  if (strategy === undefined) return patch.map(stripDirectives);
+  // An atomic list is the patch's, as it is (`mergeSliceHandler`): a `$patch` or other `$` member in its
+  // elements is left for the decoder, which drops it as an unknown field (and reports it under
+  // `fieldValidation=Strict` or `Warn`: `unknown field "spec.tolerations[0].$patch"`).
+  if (strategy === undefined) return patch;
   const id = identity(strategy);
   if (strategy === 'set') {
     const merged = new Map<string | undefined, unknown>();
