@@ -36,7 +36,7 @@ import { BuiltinResourceType, type BuiltinColumn, type BuiltinSpec } from './bui
 import { nonnegativeAt, templateColumns, validateAlwaysRunning, validatePodTemplate } from './builtinWorkloads.js';
 import { wasEmpty } from './builtinGoJSON.js';
 import { semanticEqual } from './internal/deepEqual.js';
-import { childObject, isObject, objectAt, setDefault, setOwn, str, valueAt, type JSONObject } from './internal/own.js';
+import { childObject, isObject, objectAt, setDefault, str, valueAt } from './internal/own.js';
 import { inGoMapOrder } from './internal/goMapKeys.js';
 import { goJSONInOrder } from './internal/rawJSON.js';
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
