@@ -31,6 +31,14 @@ async function run(s: Send): Promise<void> {
   const refs = '[{"apiVersion":"v1","blockOwnerDeletion":true,"kind":"K","name":"n","uid":"u","x":{"a":[{"y":2,"z":1}],"b":1.50}}]';
   expect(placed.message.includes(`"name":"q1","namespace":"default","ownerReferences":${refs},"resourceVersion":`) || placed.message.includes(JSON.stringify(`"ownerReferences":${refs}`).slice(1, -1)), placed.message).to.equal(true);
   expect(placed.message.endsWith(': strict decoding error: unknown field "metadata.ownerReferences[0].x"'), placed.message).to.equal(true);
+  // A copy of a list an earlier operation walked into: json-patch's deepCopy marshals it, each element with its
+  // own text, the walked one sorted, the other in the Service's struct order (hostile seed 20261202, case 140).
+  const SV = '/api/v1/namespaces/default/services';
+  expect((await s('POST', SV, JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'q2' }, spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }, { name: 'metrics', port: 9090, targetPort: 9090 }] } }))).status).to.equal(201);
+  const copied = await s('PATCH', `${SV}/q2`, '[{"op":"replace","path":"/spec/ports/1/targetPort","value":-1},{"op":"copy","from":"/spec/ports","path":"/spec/ipFamilies"}]', 'application/json-patch+json');
+  expect(copied.status, copied.text).to.equal(422);
+  expect(copied.message).to.include(JSON.stringify('"ipFamilies":[{"name":"http","protocol":"TCP","port":80,"targetPort":8080},{"name":"metrics","port":9090,"protocol":"TCP","targetPort":-1}]').slice(1, -1));
+  expect(copied.message.endsWith(': json: cannot unmarshal object into Go struct field ServiceSpec.spec.ipFamilies of type v1.IPFamily'), copied.message).to.equal(true);
   // A kind the scheme does not know, named with Go's %q (a NUL as \x00; hostile seed 20270436).
   const nul = await s('PATCH', `${CM}/q1`, '[{"op":"add","path":"/kind","value":"\\u0000"}]', 'application/json-patch+json');
   expect(nul.status, nul.text).to.equal(422);

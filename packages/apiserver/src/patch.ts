@@ -6,7 +6,7 @@ import { KubeError, goJSON } from '@kubekit/core';
 import { deepEqual } from './internal/deepEqual.js';
 import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
 import { inGoMapOrder, sortMembersInPlace } from './internal/goMapKeys.js';
-import { WrittenTexts, equalsRaw, equalsRawJSON, jsonPatchValueTexts, rawValueOf, type RawValue } from './internal/rawJSON.js';
+import { WrittenTexts, equalsRaw, equalsRawJSON, goJSONWithTexts, jsonPatchValueTexts, rawValueOf, type RawValue } from './internal/rawJSON.js';
 import { strategicMerge } from './strategicMergePatch.js';
 
 /** The patch media types the apiserver accepts. */
@@ -351,7 +351,10 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
         if (copied > maxJSONPatchCopyBytes) {
           throw patchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${maxJSONPatchCopyBytes}`);
         }
-        doc = add(doc, raw.path, cloneJSON(from.value), 'copy', texts, from.text);
+        // json-patch's deepCopy marshals the node and copies that text: a container an earlier operation
+        // walked through is written with its members' own texts (those it did not walk keep theirs).
+        const copiedText = from.text ?? (texts !== undefined && from.missing !== true && from.value !== null && typeof from.value === 'object' ? rawValueOf(goJSONWithTexts(from.value, texts)) : undefined);
+        doc = add(doc, raw.path, cloneJSON(from.value), 'copy', texts, copiedText);
         break;
       }
       case 'test': test(doc, raw, text, texts); break;
