@@ -130,8 +130,11 @@ export interface CompiledExpression {
   readonly cost: Range;
 }
 
-/** The outcome of {@link compileExpression}: the compiled expression, or the apiserver's error detail. */
-/** A compiled expression, or why not (`program`: it type-checked, but its program could not be built: a bad regular expression literal). */
+/**
+ * The outcome of {@link compileExpression}: the compiled expression, or the apiserver's error detail
+ * (`program`: it type-checked, but its program could not be built: a constant regular expression that
+ * does not compile).
+ */
 export type CompileResult = { ok: true; expr: CompiledExpression } | { ok: false; detail: string; program?: true };
 
 /** Per `self` type: its object types (collected once) and its checking environments by environment and `optionalOldSelf`. */
