@@ -54,6 +54,7 @@ import { kubeconfigYAML } from './kubeconfig.js';
 import { timestamp } from './objectMeta.js';
 import { FilePersistence } from './persistence.js';
 import { createRequestHandler } from './server.js';
+import { RequestClassifier } from './requestClassifier.js';
 import { ServiceAccountTokens } from './serviceAccountTokens.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
 import { ObjectStore } from './storage/objectStore.js';
@@ -305,8 +306,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const serving = options.tls === true ? generatedServingCertificate(bindHost) : options.tls === false ? undefined : options.tls;
   // The service account issuer is the server's URL (as `--service-account-issuer` is on the reference).
   ctx.serviceAccountTokens = new ServiceAccountTokens(store, () => `${serving === undefined ? 'http' : 'https'}://${address}`, () => clock.now());
+  const classifier = new RequestClassifier(store);
   const handler = createRequestHandler(ctx, {
-    catalog, token: options.token, logger, customResourceFieldSelectors: gate,
+    catalog, token: options.token, logger, customResourceFieldSelectors: gate, classifier,
     version: { major, minor, gitVersion: `v${major}.${minor}.${patch}+kubekit` },
     serverAddress: () => address,
   });
@@ -369,6 +371,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
         serviceIPs.close();
+        classifier.close();
         await kubernetesService.close();
         const stopped = Promise.all([controllers.close(), collector.close(), apiServices.close(), flowControl.close(), ctx.deepYAML.close()]);
         hub.close();
