@@ -85,7 +85,9 @@ export interface ApiServerOptions {
   /**
    * Whether the RBAC objects a kube-apiserver creates when it starts (the default policy's 68 ClusterRoles
    * and 49 ClusterRoleBindings, the Roles and RoleBindings of kube-system and kube-public) are created, as
-   * on a cluster. The access reviews answer from them. @defaultValue true
+   * on a cluster. The access reviews answer from them, and the anonymous user's access to `/version` and the
+   * health endpoints comes from them (`system:public-info-viewer`): without them, on a server with a `token`,
+   * those answer a request without one with a 403. @defaultValue true
    */
   bootstrapPolicy?: boolean;
   /**
