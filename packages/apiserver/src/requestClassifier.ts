@@ -14,9 +14,9 @@
  *   FlowSchema first and the catch-all one last. A mandatory priority level that was stored and then deleted
  *   keeps the UID last seen (kube-apiserver retains its state). The config-producer stores them all again
  *   within a minute (flowControlBootstrap.ts).
- * - When nothing matches (the catch-all FlowSchema's rules changed, which validation forbids, or none
- *   matches a user in neither `system:authenticated` nor `system:unauthenticated`), the catch-all
- *   FlowSchema is the answer, as the apiserver's fallback.
+ * - When nothing matches (only a user in neither `system:authenticated` nor `system:unauthenticated`, whom
+ *   authentication and impersonation never produce, escapes the catch-all FlowSchema's fixed rules), the
+ *   catch-all FlowSchema is the answer, as the apiserver's fallback.
  * - Consistency: the configuration is rebuilt on the first request after a write to either kind commits,
  *   so a request answered after a write sees it. kube-apiserver's consumer reads through informers and
  *   applies a change some 100 ms later; callers that compare the two wait for the change.
