@@ -2,7 +2,7 @@
 // the Status message: what the hostile suites compare between the two.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { startApiServer, type ApiServerOptions } from '@kubekit/apiserver';
 import { startReferenceApiServer } from '@kubekit/envtest';
@@ -22,6 +22,8 @@ export interface Answer {
   message: string;
   /** The texts of the `Warning` headers (`299 - "text"`), in order. */
   warnings: string[];
+  /** The response headers, names lower-cased (as node:http gives them). */
+  headers: IncomingHttpHeaders;
 }
 
 /** The text of each `Warning` header of an answer, unquoted. */
@@ -71,7 +73,7 @@ export function sender(base: string, token: string | undefined, ca: string | und
         } catch {
           // a watch stream or an empty body
         }
-        const answer: Answer = { status: res.statusCode ?? 0, text, message, warnings: warningTexts(res.rawHeaders) };
+        const answer: Answer = { status: res.statusCode ?? 0, text, message, warnings: warningTexts(res.rawHeaders), headers: res.headers };
         raw.set(answer, { bytes, contentType: res.headers['content-type'] ?? '' });
         resolve(answer);
       });

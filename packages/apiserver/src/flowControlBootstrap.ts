@@ -11,7 +11,8 @@
  *   bootstrap object is deleted.
  * - the config-consumer (manager `api-priority-and-fairness-config-consumer-v1`): each FlowSchema's
  *   `Dangling` condition, written by a forced server-side apply of `/status` when its status, reason or
- *   message is not what the named PriorityLevelConfiguration's presence says.
+ *   message is not what the named PriorityLevelConfiguration's presence says. Its other half, the
+ *   classification of requests by the same objects, is requestClassifier.ts.
  *
  * Work is queued by FlowSchema name and done one at a time, off the write path; a write checks the
  * resourceVersion it read and is dropped on a conflict (the other write's event queues the name again).

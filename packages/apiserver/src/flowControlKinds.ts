@@ -13,7 +13,8 @@
  * Both: a status dropped on create and kept by updates, a generation that grows with the spec, a status
  * strategy that keeps the old metadata (but the managed fields) and spec and validates only the
  * conditions. The objects the apiserver writes at start and the `Dangling` condition it keeps are in
- * flowControlBootstrap.ts. Request classification (the `X-Kubernetes-PF-*` headers, queuing) is not served.
+ * flowControlBootstrap.ts; requests are classified by them in requestClassifier.ts (the `X-Kubernetes-PF-*`
+ * headers; nothing is queued or limited).
  *
  * @see https://kubernetes.io/docs/concepts/cluster-administration/flow-control/
  */

@@ -120,7 +120,8 @@ function decodeURIComponentSafe(s: string): string {
  */
 function selectedName(info: RequestInfo, query: URLSearchParams): string {
   const text = query.get('fieldSelector');
-  if ((info.verb !== 'list' && info.verb !== 'watch') || text === null || text === '') return '';
+  // A verb from a deprecated path prefix was never a `get` turned into a list or watch: its selector names nothing.
+  if ((info.verb !== 'list' && info.verb !== 'watch') || info.verbViaPathPrefix === true || text === null || text === '') return '';
   let name: string | undefined;
   try {
     name = parseFieldSelector(text).requiresExactMatch('metadata.name');

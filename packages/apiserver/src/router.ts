@@ -33,6 +33,16 @@ export interface RequestInfo {
   name: string;
   /** Whether the path has segments after the subresource (`widgets/w/status/x`). */
   extraSegments?: boolean;
+  /**
+   * Whether the verb came from a deprecated path prefix (`/api/v1/watch/…`, `/api/v1/proxy/…`):
+   * kube-apiserver authorizes and classifies such a request with that verb; kubekit serves none of them.
+   */
+  verbViaPathPrefix?: boolean;
+  /**
+   * Set when requestinfo.go cannot decode the path (a special verb with nothing after it, `/api/v1/watch`):
+   * kube-apiserver answers such a request with a 500 before it authenticates it.
+   */
+  undecodable?: true;
 }
 
 /** Subresources of a namespace that are not resources in their own right. */
@@ -65,14 +75,25 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   parts = parts.slice(1);
   info.isResourceRequest = true;
 
-  switch (method) {
-    case 'POST': info.verb = 'create'; break;
-    case 'GET': case 'HEAD': info.verb = 'get'; break;
-    case 'PUT': info.verb = 'update'; break;
-    case 'PATCH': info.verb = 'patch'; break;
-    case 'DELETE': info.verb = 'delete'; break;
-    // requestinfo.go leaves the verb of any other method (OPTIONS, TRACE, …) empty.
-    default: info.verb = '';
+  if (parts[0] === 'watch' || parts[0] === 'proxy') {
+    // requestinfo.go's special verbs.
+    if (parts.length < 2) {
+      info.undecodable = true;
+      return info;
+    }
+    info.verb = parts[0];
+    info.verbViaPathPrefix = true;
+    parts = parts.slice(1);
+  } else {
+    switch (method) {
+      case 'POST': info.verb = 'create'; break;
+      case 'GET': case 'HEAD': info.verb = 'get'; break;
+      case 'PUT': info.verb = 'update'; break;
+      case 'PATCH': info.verb = 'patch'; break;
+      case 'DELETE': info.verb = 'delete'; break;
+      // requestinfo.go leaves the verb of any other method (OPTIONS, TRACE, …) empty.
+      default: info.verb = '';
+    }
   }
 
   if (parts[0] === 'namespaces' && parts.length > 1) {
@@ -81,7 +102,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   }
   info.resource = parts[0] ?? '';
   if (parts.length >= 2) info.name = parts[1];
-  if (parts.length >= 3) info.subresource = parts[2];
+  // A proxy path's segments after the name are the proxied path, not a subresource.
+  if (parts.length >= 3 && info.verb !== 'proxy') info.subresource = parts[2];
   // More segments than resource, name and subresource: requestinfo.go keeps them in `Parts`, which the
   // custom resource handler never reads; go-restful has no route for them.
   if (parts.length > 3) info.extraSegments = true;

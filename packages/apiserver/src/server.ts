@@ -1,7 +1,8 @@
 /**
- * The HTTP front of the embedded API server: authentication, the public endpoints (`/version`,
- * `/healthz`, `/livez`, `/readyz`), OpenAPI, discovery and resource requests, with one log line
- * per request.
+ * The HTTP front of the embedded API server: authentication, impersonation, API Priority and Fairness
+ * classification (requestClassifier.ts: the `X-Kubernetes-PF-*` headers), authorization, then the public
+ * endpoints (`/version`, `/healthz`, `/livez`, `/readyz`), OpenAPI, discovery and resource requests, with
+ * one log line per request.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +19,7 @@ import { ImpersonationError, forbidden, requestUser } from './impersonation.js';
 import { anonymousUser, serverUser, type UserInfo } from './rbacAuthorizer.js';
 import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 import { parseRequestInfo, type RequestInfo } from './router.js';
+import { flowSchemaUIDHeader, priorityLevelUIDHeader, type Classification, type RequestClassifier } from './requestClassifier.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { bucketOf } from './storage/objectStore.js';
@@ -37,7 +39,12 @@ export interface RequestHandlerOptions {
   customResourceFieldSelectors: boolean;
   /** `host:port`, for `/api`'s `serverAddressByClientCIDRs`. */
   serverAddress: () => string;
+  /** API Priority and Fairness: the classification each answer's `X-Kubernetes-PF-*` headers name. @defaultValue none (no headers) */
+  classifier?: RequestClassifier;
 }
+
+/** The classification of each request answered (for its log line, as the apiserver logs `apf_fs` and `apf_pl`). */
+const classified = new WeakMap<ServerResponse, Classification>();
 
 const publicPaths = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
@@ -74,9 +81,11 @@ export function createRequestHandler(ctx: ServerContext, options: RequestHandler
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://kubekit.invalid');
     res.on('finish', () => {
+      const apf = classified.get(res);
       logger.info(`${method} ${url.pathname}${url.search} ${res.statusCode}`, {
         verb: method, uri: url.pathname + url.search, resp: res.statusCode, latencyMs: ctx.clock.now() - started,
         userAgent: req.headers['user-agent'] ?? '', srcIP: `${req.socket.remoteAddress ?? ''}:${req.socket.remotePort ?? ''}`,
+        ...(apf === undefined ? {} : { apf_pl: apf.priorityLevelName, apf_fs: apf.flowSchemaName }),
       });
     });
     void handle(ctx, options, req, res, method, url).catch((err: unknown) => {
@@ -131,15 +140,51 @@ function indentIfAsked(req: IncomingMessage, res: ServerResponse): void {
   setResponseOutput(res, { serializer: serializers[0], pretty: isPrettyPrint(req), stream: '' });
 }
 
+/** `responsewriters.InternalError`: a plain-text 500 naming the request URI, HTML's special characters escaped. */
+function internalError(req: IncomingMessage, res: ServerResponse, message: string): void {
+  const text = `Internal Server Error: ${goQuote(req.url ?? '')}: ${message}`.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end(`${text}\n`);
+}
+
 async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
   const path = url.pathname;
+  // The filters' order: request info, authentication, impersonation, priority and fairness, authorization;
+  // the public endpoints are served behind all of them (RBAC's `system:public-info-viewer` lets everyone get them).
+  const info = parseRequestInfo(method, path, url.searchParams);
+  if (info.undecodable === true) {
+    req.resume();
+    internalError(req, res, `failed to create RequestInfo: unable to determine kind and namespace from url, ${req.url ?? ''}`);
+    return;
+  }
+  const requester = authenticate(req, options.token, ctx.serviceAccountTokens);
+  if (requester === undefined) {
+    req.resume();
+    sendError(res, new KubeError('Unauthorized', 'Unauthorized'));
+    return;
+  }
+  let user;
+  try {
+    user = requestUser(req, requester, ctx.store);
+  } catch (err) {
+    if (err instanceof KubeError) req.resume();
+    if (!(err instanceof ImpersonationError)) throw err;
+    req.resume();
+    internalError(req, res, err.message);
+    return;
+  }
+  const classification = options.classifier?.classify({ user, info });
+  if (classification !== undefined) {
+    res.setHeader(priorityLevelUIDHeader, classification.priorityLevelUID);
+    res.setHeader(flowSchemaUIDHeader, classification.flowSchemaUID);
+    classified.set(res, classification);
+  }
+  const denied = forbidden(ctx.store, user, info, url.searchParams);
+  if (denied !== undefined) {
+    req.resume();
+    throw denied;
+  }
   if (publicPaths.has(path)) {
-    // Public to anyone, but a bearer token that is sent must authenticate (the filters' order).
-    if (bearerToken(req) !== undefined && authenticate(req, options.token, ctx.serviceAccountTokens) === undefined) {
-      req.resume();
-      sendError(res, new KubeError('Unauthorized', 'Unauthorized'));
-      return;
-    }
     if (path.startsWith('/version')) {
       // go-restful's route produces JSON only: a client that accepts neither it nor */* gets its 406.
       try {
@@ -165,30 +210,6 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
       serveHealth(healthPath(path)!.endpoint, url.searchParams, res);
     }
     return;
-  }
-  const requester = authenticate(req, options.token, ctx.serviceAccountTokens);
-  if (requester === undefined) {
-    req.resume();
-    sendError(res, new KubeError('Unauthorized', 'Unauthorized'));
-    return;
-  }
-  // Impersonation, then authorization of the impersonated user (the filters' order).
-  let user;
-  try {
-    user = requestUser(req, requester, ctx.store);
-  } catch (err) {
-    if (err instanceof KubeError) req.resume();
-    if (!(err instanceof ImpersonationError)) throw err;
-    req.resume();
-    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-    res.end(`Internal Server Error: ${goQuote(req.url ?? '')}: ${err.message}\n`);
-    return;
-  }
-  const info = parseRequestInfo(method, path, url.searchParams);
-  const denied = forbidden(ctx.store, user, info, url.searchParams);
-  if (denied !== undefined) {
-    req.resume();
-    throw denied;
   }
   const tokens = ctx.serviceAccountTokens;
   if (tokens !== undefined && method === 'GET' && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
@@ -230,7 +251,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   const type = options.catalog.resolve(info.group, info.version, info.resource);
-  if (type === undefined || customResourceOutOfScope(type, info)) {
+  // The deprecated `/watch/` and `/proxy/` paths are not served (kube-apiserver still serves the watches).
+  if (type === undefined || customResourceOutOfScope(type, info) || info.verbViaPathPrefix === true) {
     req.resume();
     notFound(options.catalog, path, res);
     return;

@@ -54,6 +54,7 @@ import { kubeconfigYAML } from './kubeconfig.js';
 import { timestamp } from './objectMeta.js';
 import { FilePersistence } from './persistence.js';
 import { createRequestHandler } from './server.js';
+import { RequestClassifier } from './requestClassifier.js';
 import { ServiceAccountTokens } from './serviceAccountTokens.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
 import { ObjectStore } from './storage/objectStore.js';
@@ -84,7 +85,9 @@ export interface ApiServerOptions {
   /**
    * Whether the RBAC objects a kube-apiserver creates when it starts (the default policy's 68 ClusterRoles
    * and 49 ClusterRoleBindings, the Roles and RoleBindings of kube-system and kube-public) are created, as
-   * on a cluster. The access reviews answer from them. @defaultValue true
+   * on a cluster. The access reviews answer from them, and the anonymous user's access to `/version` and the
+   * health endpoints comes from them (`system:public-info-viewer`): without them, on a server with a `token`,
+   * those answer a request without one with a 403. @defaultValue true
    */
   bootstrapPolicy?: boolean;
   /**
@@ -305,8 +308,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const serving = options.tls === true ? generatedServingCertificate(bindHost) : options.tls === false ? undefined : options.tls;
   // The service account issuer is the server's URL (as `--service-account-issuer` is on the reference).
   ctx.serviceAccountTokens = new ServiceAccountTokens(store, () => `${serving === undefined ? 'http' : 'https'}://${address}`, () => clock.now());
+  const classifier = new RequestClassifier(store);
   const handler = createRequestHandler(ctx, {
-    catalog, token: options.token, logger, customResourceFieldSelectors: gate,
+    catalog, token: options.token, logger, customResourceFieldSelectors: gate, classifier,
     version: { major, minor, gitVersion: `v${major}.${minor}.${patch}+kubekit` },
     serverAddress: () => address,
   });
@@ -369,6 +373,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // The background loops stop, and their writes in flight land, before storage is flushed and closed.
         serviceIPs.close();
+        classifier.close();
         await kubernetesService.close();
         const stopped = Promise.all([controllers.close(), collector.close(), apiServices.close(), flowControl.close(), ctx.deepYAML.close()]);
         hub.close();

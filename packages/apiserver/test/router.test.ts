@@ -28,10 +28,22 @@ describe('parseRequestInfo', () => {
     ['GET', '/apis', { resource: false }],
     ['GET', '/api/v1', { resource: false }],
     ['GET', '/version', { resource: false }],
+    // The deprecated special verbs of a path prefix (TestGetAPIRequestInfo): a proxy path has no subresource.
+    ['GET', '/api/v1/proxy/namespaces/other/pods/foo', { verb: 'proxy', res: 'pods', name: 'foo', namespace: 'other', sub: '' }],
+    ['GET', '/api/v1/proxy/namespaces/other/pods/foo/subpath/not/a/subresource', { verb: 'proxy', res: 'pods', name: 'foo', sub: '' }],
+    ['GET', '/api/v1/watch/pods', { verb: 'watch', res: 'pods', namespace: '' }],
+    ['GET', '/api/v1/watch/namespaces/other/pods', { verb: 'watch', res: 'pods', namespace: 'other' }],
+    ['GET', '/apis/group/version/watch/resource/name?fieldSelector=metadata.name=foo', { verb: 'watch', res: 'resource', name: 'name', group: 'group' }],
+    ['GET', '/api/v1/namespaces/other/pods/foo/proxy/subpath', { verb: 'get', res: 'pods', name: 'foo', sub: 'proxy' }],
   ];
   for (const [method, url, want] of cases) {
     it(`decodes ${method} ${url}`, () => {
       expect(info(method, url)).to.deep.include(want);
     });
   }
+
+  it('marks a special verb with nothing after it as a path requestinfo.go cannot decode', () => {
+    for (const path of ['/api/v1/watch', '/apis/g/v1/proxy/']) expect(parseRequestInfo('GET', path, new URLSearchParams()).undecodable, path).to.equal(true);
+    expect(parseRequestInfo('GET', '/api/v1/watch/pods', new URLSearchParams()).undecodable).to.equal(undefined);
+  });
 });

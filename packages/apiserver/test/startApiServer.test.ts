@@ -128,18 +128,20 @@ describe('startApiServer', () => {
     }
   });
 
-  it('logs one line per request', async () => {
-    const lines: string[] = [];
-    const logger = { info: (m: string) => lines.push(m), warn() {}, error() {}, debug() {}, child() { return logger; } };
+  it('logs one line per request, with the FlowSchema and priority level it was classified under', async () => {
+    const lines: [string, Record<string, unknown> | undefined][] = [];
+    const logger = { info: (m: string, f?: Record<string, unknown>) => lines.push([m, f]), warn() {}, error() {}, debug() {}, child() { return logger; } };
     const logged = await startApiServer({ logger });
     try {
       await new Client(logged.url).get('/api/v1/namespaces/default');
       await new Client(logged.url).get('/api/v1/namespaces/nope');
+      await new Client(logged.url).get('/api/v1/namespaces/default/pods/x/log');
     } finally {
       await logged.close();
     }
-    expect(lines).to.include('GET /api/v1/namespaces/default 200');
-    expect(lines).to.include('GET /api/v1/namespaces/nope 404');
+    const fields = (m: string): unknown => lines.filter(([l]) => l === m).map(([, f]) => [f?.apf_fs, f?.apf_pl]);
+    expect([fields('GET /api/v1/namespaces/default 200'), fields('GET /api/v1/namespaces/nope 404'), fields('GET /api/v1/namespaces/default/pods/x/log 404')])
+      .to.deep.equal([[['exempt', 'exempt']], [['exempt', 'exempt']], [[undefined, undefined]]]);
   });
 
   it('parses a YAML body indented past 400 columns on a worker, with the deepYAML options given', async () => {
