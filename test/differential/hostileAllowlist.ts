@@ -132,25 +132,7 @@ function reachesUnderNull(body: string | undefined): boolean {
   return false;
 }
 
-/**
- * An immutable field's 422 that quotes the internal Go struct, where the request wrote an empty list: the
- * reference decodes it as an empty slice and prints `[]`; kubekit has written the object as Go encodes it
- * before the strategy runs (omitempty: the list is gone) and prints `null`. Everything else equal.
- */
-function emptyListQuotedAsNull(d: HostileDifference): boolean {
-  const k = bodyOf(d.kubekit);
-  const r = bodyOf(d.reference);
-  if (d.kubekit?.status !== 422 || d.reference?.status !== 422 || k?.message === undefined || r?.message === undefined) return false;
-  if (!/: field is immutable/.test(r.message) || k.message === r.message) return false;
-  return r.message.replaceAll('":[]', '":null') === k.message && (d.case.requests.some((q) => (q.body ?? '').includes('":[]')));
-}
-
 export const allowedHostileDifferences: AllowedHostileDifference[] = [
-  {
-    name: 'an empty list the request wrote, quoted in an immutable field\'s message',
-    reason: 'kube-apiserver 1.34.4 quotes the internal Go struct of an immutable field (a ResourceClaim\'s allocation), where an empty list the request wrote is an empty slice, `[]`; kubekit writes a decoded object as Go encodes it (an omitempty empty list is gone) before the strategy sees it, and quotes `null`. Same status, same field, same words otherwise; nothing is stored.',
-    matches: emptyListQuotedAsNull,
-  },
   {
     name: 'reference 500 for a client\'s mistake',
     reason: 'kube-apiserver 1.34.4 answers some bad requests with an internal error (a resourceVersion that is not a number on update or watch, a DeleteOptions body that does not decode or has another kind, a value of the wrong type in an apply that structured-merge-diff cannot convert); kubekit answers them 4xx with the same cause, never 5xx, and changes nothing.',

@@ -252,6 +252,13 @@ async function resourceClaims(s: Send): Promise<void> {
   // An allocation is fixed once made (printed as the internal Go struct).
   refused(await s('PATCH', `${RC}/claim/status`, JSON.stringify({ status: { allocation: { devices: { results: [{ request: 'gpu', ...other }] } } } }), MERGE),
     'ResourceClaim.resource.k8s.io "claim" is invalid: status.allocation: Invalid value: {"Devices":{"Results":[{"Request":"gpu","Driver":"gpu.example.com","Pool":"node-1","Device":"gpu-1","AdminAccess":null,"Tolerations":null,"BindingConditions":null,"BindingFailureConditions":null,"ShareID":null,"ConsumedCapacity":null}],"Config":[{"Source":"FromClaim","Requests":["any/small"],"Opaque":{"Driver":"gpu.example.com","Parameters":{"mode":"fast"}}}]},"NodeSelector":{"NodeSelectorTerms":[{"MatchExpressions":null,"MatchFields":[{"Key":"metadata.name","Operator":"In","Values":["node-1"]}]}]},"AllocationTimestamp":null}: field is immutable');
+  // An empty list the request sent is an empty slice to the validators, printed `[]` (hostile seed 20261201, case 84).
+  refused(await s('PATCH', `${RC}/claim/status`, JSON.stringify({ status: { allocation: { devices: { results: [] } } } }), MERGE),
+    'ResourceClaim.resource.k8s.io "claim" is invalid: status.allocation: Invalid value: {"Devices":{"Results":[],"Config":[{"Source":"FromClaim","Requests":["any/small"],"Opaque":{"Driver":"gpu.example.com","Parameters":{"mode":"fast"}}}]},"NodeSelector":{"NodeSelectorTerms":[{"MatchExpressions":null,"MatchFields":[{"Key":"metadata.name","Operator":"In","Values":["node-1"]}]}]},"AllocationTimestamp":null}: field is immutable');
+  // The same through an update of /status, whose every attempt works on a copy of the decoded object.
+  const rv = answered<Stored>(await s('GET', `${RC}/claim`)).metadata.resourceVersion;
+  refused(await s('PUT', `${RC}/claim/status`, JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'claim', resourceVersion: rv }, status: { allocation: { devices: { results: [], config: [{ source: 'Bad', opaque: { driver: 'gpu.example.com', parameters: {} } }] } } } })),
+    'ResourceClaim.resource.k8s.io "claim" is invalid: status.allocation: Invalid value: {"Devices":{"Results":[],"Config":[{"Source":"Bad","Requests":null,"Opaque":{"Driver":"gpu.example.com","Parameters":{}}}]},"NodeSelector":null,"AllocationTimestamp":null}: field is immutable');
   const [columns, rows] = await table(s, RC);
   expect([columns, rows]).to.deep.equal([['Name:string:name', 'State:string:', 'Age:string:'], [['capacity', 'pending'], ['claim', 'allocated,reserved'], ['raw', 'pending']]]);
   // The protobuf answer of an allocated claim, and of the list, is kubekit's encoding of the JSON one (a list's

@@ -11,6 +11,7 @@
 import { deviceSelectorIssue } from '@kubekit/cel';
 import { FieldError, FieldPath, duplicate, forbidden, goJSON, internalError, invalid, notSupported, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
 import { validateLabels } from '@kubekit/selectors';
+import { wasEmpty } from './builtinGoJSON.js';
 import { semanticEqual } from './internal/deepEqual.js';
 import { isObject, type JSONObject } from './internal/own.js';
 import { goJSONInOrder } from './internal/rawJSON.js';
@@ -302,17 +303,18 @@ const goStructs: Record<string, readonly GoMember[]> = {
 
 function goStructText(value: unknown, name: string): string {
   const o = obj(value);
-  return `{${(goStructs[name] ?? []).map(([goName, key, kind]) => `${goJSON(goName)}:${goMemberText(o[key], kind)}`).join(',')}}`;
+  return `{${(goStructs[name] ?? []).map(([goName, key, kind]) => `${goJSON(goName)}:${goMemberText(o[key], kind, wasEmpty(o, key))}`).join(',')}}`;
 }
 
-function goMemberText(v: unknown, kind: string): string {
+/** A member's text; `emptied`: an empty list the request sent, which encodeAsGo dropped but Go holds as `[]`. */
+function goMemberText(v: unknown, kind: string, emptied: boolean): string {
   const [k, type] = kind.split(':');
   switch (k) {
     case 'string': return goJSON(str(v));
     case 'int': return String(int(v));
     case 'struct': return goStructText(v, type);
     case 'ptr': return isObject(v) ? goStructText(v, type) : 'null';
-    case 'list': return Array.isArray(v) ? `[${v.map((x) => goStructText(x, type)).join(',')}]` : 'null';
+    case 'list': return Array.isArray(v) ? `[${v.map((x) => goStructText(x, type)).join(',')}]` : emptied ? '[]' : 'null';
     // A RawExtension is written as the text it holds, its members in the order written.
     case 'raw': return v === undefined ? 'null' : goJSONInOrder(v);
     default: return v === undefined ? 'null' : goJSON(v);

@@ -28,7 +28,7 @@ import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
 import { respondObject, type RestRequest } from './restRequest.js';
-import { encodeAsGo, encodedTextAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
+import { cloneDecoded, encodeAsGo, encodedTextAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleAnswerShape, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
 import { validateWriteOptions, type WriteOptions } from './writeOptions.js';
@@ -793,7 +793,8 @@ function replaceWith(ctx: ServerContext, r: RestRequest, namespace: string, body
   // before the object is read: a mismatch is a 400 even when the object is gone.
   checkNamespace(ctx, r.type, decoded, namespace);
   checkName(r, decoded);
-  return () => cloneJSON(decoded);
+  // Each attempt gets a copy that still knows which empty lists and maps the request sent (wasEmpty).
+  return () => cloneDecoded(decoded);
 }
 
 /**
