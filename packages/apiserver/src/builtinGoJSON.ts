@@ -24,12 +24,13 @@ import { cloneJSON, isObject } from './internal/own.js';
 import { RawText, floatOverflowIn, goJSONWithTexts, numberLiteralIn, type WrittenTexts } from './internal/rawJSON.js';
 import { goFoldASCIIName, goJSONSyntaxError } from './internal/goJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
-import { goMapKeys } from './internal/goMapKeys.js';
+import { goMapKeys, inGoMapOrder } from './internal/goMapKeys.js';
 
 const quantityType = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const timeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const microTimeType = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 const intOrStringType = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const rawExtensionType = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
 const schemaPackage = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
 /** The CRD schema types that hold schemas (`items`, `additionalProperties`, `dependencies`). */
 const nestedSchemaTypes = new Set(['JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray'].map((t) => schemaPackage + t));
@@ -297,7 +298,10 @@ export function hasGoType(gvk: GroupVersionKind): boolean {
 
 /**
  * Rewrites `obj`, a built-in kind's object, in place as encoding/json writes it once decoded into the
- * kind's Go type (see the module's description). An unknown kind is left as it is.
+ * kind's Go type (see the module's description). An unknown kind is left as it is. `viaMap`: the object is
+ * a strategic merge patch's or an apply's result, which the apiserver converts from a Go map, so a
+ * `runtime.RawExtension` in it (a ControllerRevision's data, a DRA configuration's opaque parameters) holds
+ * that map's JSON, its members sorted, not the text they were written as.
  *
  * @example
  * ```ts
@@ -306,13 +310,13 @@ export function hasGoType(gvk: GroupVersionKind): boolean {
  * // cm is { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }
  * ```
  */
-export function encodeAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind): void {
+export function encodeAsGo(obj: Record<string, unknown>, gvk: GroupVersionKind, viaMap = false): void {
   const name = fixture().kinds.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
-  if (name !== undefined) encodeStruct(obj, name);
+  if (name !== undefined) encodeStruct(obj, name, viaMap);
 }
 
 /** The members of a struct's fields, each written as its type is, empty `omitempty` ones dropped. */
-function encodeStruct(obj: Record<string, unknown>, name: string): void {
+function encodeStruct(obj: Record<string, unknown>, name: string, viaMap = false): void {
   const fields = fixture().structs.get(name);
   if (fields === undefined) return;
   for (const key of Object.keys(obj)) {
@@ -320,7 +324,7 @@ function encodeStruct(obj: Record<string, unknown>, name: string): void {
     if (field === undefined) continue;
     // A pointer is empty when it is nil, whatever it points to (a zero time it points to writes null).
     const nil = field.type.k === 'ptr' && obj[key] === null;
-    const value = encodeValue(obj[key], field.type);
+    const value = encodeValue(obj[key], field.type, viaMap);
     const empty = field.type.k === 'ptr' ? nil : isEmpty(value, field.type);
     if ((field.omitempty === true && empty) || (field.omitzero === true && isZero(value, field.type))) {
       // A map or list the request sent empty is dropped, but Go's validators still see it (and print it)
@@ -479,24 +483,24 @@ function absentValue(shape: Shape): unknown {
 }
 
 /** A decoded value as encoding/json writes it (`null` where Go holds a nil map, slice or pointer). */
-function encodeValue(value: unknown, shape: Shape): unknown {
+function encodeValue(value: unknown, shape: Shape, viaMap = false): unknown {
   switch (shape.k) {
     // Decoding null into a plain value leaves its zero value.
     case 'string': return value === null ? '' : value;
     case 'int':
     case 'float': return value === null ? 0 : value;
     case 'bool': return value === null ? false : value;
-    case 'ptr': return value === null ? null : encodeValue(value, shape.e!);
+    case 'ptr': return value === null ? null : encodeValue(value, shape.e!, viaMap);
     case 'map':
-      if (isObject(value)) for (const k of Object.keys(value)) value[k] = encodeValue(value[k], shape.e!);
+      if (isObject(value)) for (const k of Object.keys(value)) value[k] = encodeValue(value[k], shape.e!, viaMap);
       return value;
     case 'slice':
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = encodeValue(value[i], shape.e!);
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = encodeValue(value[i], shape.e!, viaMap);
       return value;
     case 'struct':
       // A null leaves the struct's zero value, which is written with its members that are not omitempty.
       if (value === null) return zeroStruct(shape.n!);
-      if (isObject(value)) encodeStruct(value, shape.n!);
+      if (isObject(value)) encodeStruct(value, shape.n!, viaMap);
       return value;
     case 'custom':
       // Types with a MarshalJSON of their own: quantities and times are written in canonical form, a
@@ -507,6 +511,8 @@ function encodeValue(value: unknown, shape: Shape): unknown {
         else if (Array.isArray(value) && shape.n.endsWith('OrArray')) for (const item of value) if (isObject(item)) encodeStruct(item, `${schemaPackage}JSONSchemaProps`);
         return value;
       }
+      // What went through a Go map (a strategic merge patch's result, an apply's) holds that map's JSON.
+      if (shape.n === rawExtensionType) return viaMap ? inGoMapOrder(value) : value;
       if (shape.n === timeType || shape.n === microTimeType) {
         if (value === null) return null;
         const time = canonicalTime(value, shape.n === microTimeType);

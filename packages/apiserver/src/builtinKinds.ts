@@ -401,7 +401,7 @@ export class BuiltinResourceType implements ResourceType {
     // An empty list of managed fields is written as none, but the decoded object holds it, and to the
     // field manager it is the request to clear them (`isResetManagedFields`): it stays for the field manager.
     const clearsManagedFields = Array.isArray(obj.metadata.managedFields) && obj.metadata.managedFields.length === 0;
-    encodeAsGo(obj, this.names);
+    encodeAsGo(obj, this.names, ctx.viaMap === true);
     if (clearsManagedFields) obj.metadata.managedFields = [];
     if (obj.apiVersion === undefined || obj.apiVersion === '') obj.apiVersion = this.apiVersion;
     else if (obj.apiVersion !== this.apiVersion) {

@@ -20,9 +20,7 @@
  */
 import { FieldPath, forbidden, type FieldError, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
-import { inGoMapOrder } from './internal/goMapKeys.js';
 import { isObject, type JSONObject } from './internal/own.js';
-import type { WriteContext } from './resourceType.js';
 import { isSet, list, obj, str } from './internal/podFields.js';
 import { resetObjectMetaForStatus } from './objectMeta.js';
 import type { ObjectStore } from './storage/objectStore.js';
@@ -148,28 +146,6 @@ function adminResultPath(status: unknown): FieldPath | undefined {
   return i < 0 ? undefined : FieldPath.root('status', 'allocation', 'devices', 'results').index(i).child('adminAccess');
 }
 
-/** Sorts the `runtime.RawExtension` at `holder[key]` in Go's map order (it went through a Go map). */
-function rawInGoMapOrder(holder: unknown, key: string): void {
-  if (isObject(holder) && holder[key] !== undefined) holder[key] = inGoMapOrder(holder[key]);
-}
-
-/** The opaque parameters of a list of device configurations in Go's map order. */
-function configsInGoMapOrder(configs: unknown): void {
-  for (const c of list(configs)) rawInGoMapOrder(obj(c).opaque, 'parameters');
-}
-
-/**
- * A strategic merge patch's or an apply's result went through a Go map: the `runtime.RawExtension`s it
- * holds (opaque parameters, a device's status data) are that map's JSON, their members sorted, not the
- * text they were written as (which an immutable spec's message quotes). A merge patch's result is
- * ordered so by applyMergePatch already.
- */
-function rawExtensionsViaMap(o: KubeObject, ctx: WriteContext, configsOf: (o: KubeObject) => unknown[]): void {
-  if (ctx.viaMap !== true) return;
-  for (const configs of configsOf(o)) configsInGoMapOrder(configs);
-  for (const d of list(obj(o.status).devices)) rawInGoMapOrder(d, 'data');
-}
-
 const deviceClass: BuiltinSpec = {
   names: { group, version: 'v1', resource: 'deviceclasses', singular: 'deviceclass', kind: 'DeviceClass', namespaced: false, shortNames: [], status: false, nameValidation: 'subdomain' },
   storageVersion,
@@ -179,7 +155,6 @@ const deviceClass: BuiltinSpec = {
   // DRAExtendedResource is off: the extended resource name is dropped unless the old class had one.
   prepareForCreate: (o) => { if (isObject(o.spec)) delete o.spec.extendedResourceName; },
   prepareForUpdate: (o, old) => { if (isObject(o.spec) && obj(old.spec).extendedResourceName === undefined) delete o.spec.extendedResourceName; },
-  normalize: (o, ctx) => rawExtensionsViaMap(o, ctx, (c) => [obj(c.spec).config]),
   validate: validateDeviceClass,
   validateWholeUpdate: validateDeviceClassUpdate,
 };
@@ -190,7 +165,6 @@ const resourceClaim = (store: ObjectStore | undefined): BuiltinSpec => ({
   // pkg/registry/resource/*/storage: ReturnDeletedObject.
   deleteReturnsObject: true,
   columns: [{ def: { name: 'State', type: 'string', priority: 0 }, cell: claimState }],
-  normalize: (o, ctx) => rawExtensionsViaMap(o, ctx, (c) => [obj(obj(c.spec).devices).config, obj(obj(obj(c.status).allocation).devices).config]),
   defaults: (o) => {
     defaultClaimSpec(o.spec);
     for (const r of list(obj(obj(obj(o.status).allocation).devices).results)) if (isObject(r)) defaultTolerations(r.tolerations);
@@ -224,7 +198,6 @@ const resourceClaimTemplate = (store: ObjectStore | undefined): BuiltinSpec => (
   storageVersion,
   // pkg/registry/resource/*/storage: ReturnDeletedObject.
   deleteReturnsObject: true,
-  normalize: (o, ctx) => rawExtensionsViaMap(o, ctx, (t) => [obj(obj(obj(t.spec).spec).devices).config]),
   defaults: (o) => defaultClaimSpec(obj(o.spec).spec),
   prepareForCreate: (o) => { if (isObject(o.spec) && isObject(o.spec.spec)) dropClaimSpecCapacity(o.spec.spec); },
   prepareForUpdate: (o, old) => {

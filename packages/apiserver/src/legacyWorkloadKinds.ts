@@ -37,7 +37,6 @@ import { nonnegativeAt, templateColumns, validateAlwaysRunning, validatePodTempl
 import { wasEmpty } from './builtinGoJSON.js';
 import { semanticEqual } from './internal/deepEqual.js';
 import { childObject, isObject, objectAt, setDefault, str, valueAt } from './internal/own.js';
-import { inGoMapOrder } from './internal/goMapKeys.js';
 import { goJSONInOrder } from './internal/rawJSON.js';
 import { replicasPathMappings } from './managedFields/scaleHandler.js';
 import { validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
@@ -246,10 +245,6 @@ const controllerRevision: BuiltinSpec = {
     // The column is a string; the cell, the revision as the int64 it is.
     { def: { name: 'Revision', type: 'string', priority: 0 }, cell: (o) => count(o, 'revision') },
   ],
-  // The data a strategic merge patch or an apply made went through a Go map.
-  normalize: (o, ctx) => {
-    if (ctx.viaMap === true && o.data !== undefined) o.data = inGoMapOrder(o.data);
-  },
   validate: (o) => nonnegativeAt(o, 'revision'),
   validateCreate: validateRevisionData,
   // ValidateControllerRevisionUpdate: the metadata update, the new object's metadata and revision, the data.
