@@ -114,12 +114,12 @@ function patchError(message: string): KubeError {
  * as text on the way down are parsed into their members ({@link WrittenTexts.enter}), as json-patch's
  * `findObject` parses its lazy nodes.
  */
-function parentOf(doc: unknown, parts: string[], op: string, path: string, texts?: WrittenTexts): { parent: Record<string, unknown> | unknown[]; key: string } {
+function parentOf(doc: unknown, parts: string[], op: string, path: string, walk: Walk): { parent: Record<string, unknown> | unknown[]; key: string } {
   let cur: unknown = doc;
   for (let i = 0; i < parts.length - 1; i++) {
     const next = child(cur, parts[i]);
     if (next === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
-    texts?.enter(cur as object, Array.isArray(cur) ? goIndex(parts[i], cur.length)! : parts[i], next);
+    walk.enter(cur as object, Array.isArray(cur) ? goIndex(parts[i], cur.length)! : parts[i], next);
     cur = next;
   }
   if (!Array.isArray(cur) && !isObject(cur)) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
@@ -154,7 +154,7 @@ function child(cur: unknown, p: string): unknown {
  * from a missing member of an object copies nothing, which json-patch v4 adds as null (its `get` of a
  * missing key is no error); `missing` says so.
  */
-function getAt(doc: unknown, path: string, op: string, texts?: WrittenTexts): { value: unknown; text?: RawValue; missing?: boolean } {
+function getAt(doc: unknown, path: string, op: string, walk: Walk): { value: unknown; text?: RawValue; missing?: boolean } {
   const parts = pointer(path);
   let cur: unknown = doc;
   let text: RawValue | undefined;
@@ -162,11 +162,9 @@ function getAt(doc: unknown, path: string, op: string, texts?: WrittenTexts): { 
     const next = child(cur, p);
     if (next === undefined && op === 'copy' && i === parts.length - 1 && isObject(cur)) return { value: null, missing: true };
     if (next === undefined) throw patchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
-    if (texts !== undefined) {
-      const key = Array.isArray(cur) ? goIndex(p, cur.length)! : p;
-      if (i < parts.length - 1) texts.enter(cur as object, key, next);
-      else text = texts.get(cur as object, key);
-    }
+    const key = Array.isArray(cur) ? goIndex(p, cur.length)! : p;
+    if (i < parts.length - 1) walk.enter(cur as object, key, next);
+    else text = walk.texts?.get(cur as object, key);
     cur = next;
   }
   return { value: cur, text };
@@ -183,8 +181,9 @@ function arrayIndex(arr: unknown[], key: string, allowEnd: boolean, op: string, 
  * evanphx/json-patch v4's replace: the parent must exist; an array item must be there, an object member
  * need not (its `get` of a missing key is no error, so replace adds it).
  */
-function replace(doc: unknown, path: string, value: unknown, texts?: WrittenTexts, text?: RawValue): unknown {
-  const { parent, key } = parentOf(doc, pointer(path), 'replace', path, texts);
+function replace(doc: unknown, path: string, value: unknown, walk: Walk, text?: RawValue): unknown {
+  const texts = walk.texts;
+  const { parent, key } = parentOf(doc, pointer(path), 'replace', path, walk);
   if (Array.isArray(parent)) {
     const i = arrayIndex(parent, key, false, 'replace', path);
     parent[i] = value;
@@ -202,7 +201,8 @@ function replace(doc: unknown, path: string, value: unknown, texts?: WrittenText
  * order, and scalars by their JSON text when the operation's is at hand (`written`: `1.0` is not `1`).
  * Without it (a webhook's patch), scalars compare by value.
  */
-function test(doc: unknown, raw: Operation, written: RawValue | undefined, texts: WrittenTexts | undefined): void {
+function test(doc: unknown, raw: Operation, written: RawValue | undefined, walk: Walk): void {
+  const texts = walk.texts;
   const fail = (): KubeError => patchError(`testing value ${raw.path} failed: test failed`);
   const equal = (v: unknown, mine: RawValue | undefined): boolean => {
     if (written === undefined) return deepEqual(v, raw.value);
@@ -210,9 +210,10 @@ function test(doc: unknown, raw: Operation, written: RawValue | undefined, texts
   };
   if (raw.path === '') {
     if (!equal(doc, undefined)) throw fail();
+    walk.enterAll(doc);
     return;
   }
-  const { parent, key } = parentOf(doc, pointer(raw.path), 'test', raw.path, texts);
+  const { parent, key } = parentOf(doc, pointer(raw.path), 'test', raw.path, walk);
   let v: unknown;
   let mine: RawValue | undefined;
   if (Array.isArray(parent)) {
@@ -228,6 +229,7 @@ function test(doc: unknown, raw: Operation, written: RawValue | undefined, texts
     throw fail();
   }
   if (raw.value === undefined || !equal(v, mine)) throw fail();
+  walk.enterAll(v);
 }
 
 /**
@@ -238,10 +240,11 @@ function fromNotRoot(raw: Operation, op: string): void {
   if ((raw.from ?? '') === '') throw patchError(`${op} operation does not apply: doc is missing from path: "${raw.from ?? ''}"`);
 }
 
-function add(doc: unknown, path: string, value: unknown, op = 'add', texts?: WrittenTexts, text?: RawValue): unknown {
+function add(doc: unknown, path: string, value: unknown, op: string, walk: Walk, text?: RawValue): unknown {
+  const texts = walk.texts;
   const parts = pointer(path);
   if (parts.length === 0) throw patchError(`${op} operation does not apply: doc is missing path: "${path}"`);
-  const { parent, key } = parentOf(doc, parts, op, path, texts);
+  const { parent, key } = parentOf(doc, parts, op, path, walk);
   if (Array.isArray(parent)) {
     const i = arrayIndex(parent, key, true, op, path);
     parent.splice(i, 0, value);
@@ -253,9 +256,10 @@ function add(doc: unknown, path: string, value: unknown, op = 'add', texts?: Wri
   return doc;
 }
 
-function remove(doc: unknown, path: string, op = 'remove', texts?: WrittenTexts): unknown {
+function remove(doc: unknown, path: string, op: string, walk: Walk): unknown {
+  const texts = walk.texts;
   const parts = pointer(path);
-  const { parent, key } = parentOf(doc, parts, op, path, texts);
+  const { parent, key } = parentOf(doc, parts, op, path, walk);
   if (Array.isArray(parent)) {
     const i = arrayIndex(parent, key, false, op, path);
     parent.splice(i, 1);
@@ -266,6 +270,61 @@ function remove(doc: unknown, path: string, op = 'remove', texts?: WrittenTexts)
     texts?.set(parent, key, undefined);
   }
   return doc;
+}
+
+/**
+ * What one patch's operations went through. evanphx/json-patch v4 keeps each value as its JSON text (a
+ * lazy node) until an operation needs its members: `findObject` parses every container on the way to an
+ * operation's parent, and a `test` that passes has parsed the whole value it compared. A parsed object is a
+ * Go map from then on, which json-patch writes with its members sorted, and so do a `copy` (it marshals the
+ * node) and the patched document; a value nothing went through keeps its text's order. Only what keeps
+ * the text sees it (a `runtime.RawExtension`, a quoted object), but there it is the stored bytes.
+ */
+class Walk {
+  /** The objects json-patch has parsed into maps. */
+  private readonly parsed = new Set<Record<string, unknown>>();
+
+  constructor(readonly texts: WrittenTexts | undefined) {}
+
+  /** An operation goes from `container` through its member `key`, `next`. */
+  enter(container: object, key: string | number, next: unknown): void {
+    if (isObject(next)) this.parsed.add(next);
+    this.texts?.enter(container, key, next);
+  }
+
+  /** The document's root (json-patch's `partialDoc` is always a map), and every object a test compared. */
+  enterAll(value: unknown): void {
+    const stack = [value];
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (Array.isArray(v)) for (const x of v) stack.push(x);
+      else if (isObject(v)) {
+        this.parsed.add(v);
+        for (const k of Object.keys(v)) stack.push(v[k]);
+      }
+    }
+  }
+
+  /** A deep copy of `value` as json-patch's deepCopy writes it: the parsed objects' members sorted. */
+  copy(value: unknown): unknown {
+    const copied = cloneJSON(value);
+    const stack: [unknown, unknown][] = [[value, copied]];
+    while (stack.length > 0) {
+      const [from, to] = stack.pop()!;
+      if (Array.isArray(from)) from.forEach((x, i) => stack.push([x, (to as unknown[])[i]]));
+      else if (isObject(from)) {
+        if (this.parsed.has(from)) sortMembersInPlace(to as Record<string, unknown>);
+        for (const k of Object.keys(from)) stack.push([from[k], (to as Record<string, unknown>)[k]]);
+      }
+    }
+    return copied;
+  }
+
+  /** Writes the parsed objects' members in Go's map order, as json-patch marshals the document. */
+  finish(doc: unknown): void {
+    if (isObject(doc)) this.parsed.add(doc);
+    for (const o of this.parsed) sortMembersInPlace(o);
+  }
 }
 
 /** The most operations one JSON patch may hold (`maxJSONPatchOperations` in handlers/patch.go). */
@@ -315,6 +374,7 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
   const tracked = options.text !== undefined && (options.texts !== undefined || (patch as unknown[]).some((op) => isObject(op) && op.op === 'test'));
   const written = tracked ? jsonPatchValueTexts(options.text!) : undefined;
   const texts = tracked ? options.texts ?? new WrittenTexts() : undefined;
+  const walk = new Walk(texts);
   if (texts !== undefined && options.documentText !== undefined && isObject(doc)) {
     const root = rawValueOf(options.documentText);
     if (root.raw.text.charCodeAt(root.start) === 0x7b) {
@@ -326,8 +386,8 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
     const text = written?.[index];
     switch (raw.op) {
       // v4 adds and replaces with an absent value's nil node, which marshals as null.
-      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value ?? null), 'add', texts, text); break;
-      case 'remove': doc = remove(doc, raw.path, 'remove', texts); break;
+      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value ?? null), 'add', walk, text); break;
+      case 'remove': doc = remove(doc, raw.path, 'remove', walk); break;
       case 'replace':
         // evanphx/json-patch v4 replaces the whole document only with an object or an array; another
         // value at "" is no error and no change (its error is wrapped from a nil one).
@@ -335,17 +395,17 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
           if (isObject(raw.value) || Array.isArray(raw.value)) doc = cloneJSON(raw.value);
           break;
         }
-        doc = replace(doc, raw.path, cloneJSON(raw.value ?? null), texts, text); break;
+        doc = replace(doc, raw.path, cloneJSON(raw.value ?? null), walk, text); break;
       case 'move': {
         fromNotRoot(raw, 'move');
-        const from = getAt(doc, raw.from ?? '', 'move', texts);
-        doc = remove(doc, raw.from ?? '', 'move', texts);
-        doc = add(doc, raw.path, from.value, 'move', texts, from.text);
+        const from = getAt(doc, raw.from ?? '', 'move', walk);
+        doc = remove(doc, raw.from ?? '', 'move', walk);
+        doc = add(doc, raw.path, from.value, 'move', walk, from.text);
         break;
       }
       case 'copy': {
         fromNotRoot(raw, 'copy');
-        const from = getAt(doc, raw.from ?? '', 'copy', texts);
+        const from = getAt(doc, raw.from ?? '', 'copy', walk);
         // Measured before the value is copied, as json-patch's deepCopy measures what it marshals (nothing for a missing member).
         if (from.missing !== true) copied += Buffer.byteLength(goJSON(from.value));
         if (copied > maxJSONPatchCopyBytes) {
@@ -354,12 +414,13 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
         // json-patch's deepCopy marshals the node and copies that text: a container an earlier operation
         // walked through is written with its members' own texts (those it did not walk keep theirs).
         const copiedText = from.text ?? (texts !== undefined && from.missing !== true && from.value !== null && typeof from.value === 'object' ? rawValueOf(goJSONWithTexts(from.value, texts)) : undefined);
-        doc = add(doc, raw.path, cloneJSON(from.value), 'copy', texts, copiedText);
+        doc = add(doc, raw.path, walk.copy(from.value), 'copy', walk, copiedText);
         break;
       }
-      case 'test': test(doc, raw, text, texts); break;
+      case 'test': test(doc, raw, text, walk); break;
       default: throw patchError(`Unexpected kind: ${raw.op}`);
     }
   }
+  walk.finish(doc);
   return doc;
 }
