@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FieldError, FieldPath, compareGoStrings, forbidden, goJSON, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
+import { wasEmpty } from './builtinGoJSON.js';
 import { cloneJSON, isObject, str, type JSONObject } from './internal/own.js';
 import { list, obj } from './internal/podFields.js';
 import { isDNS1123Label, isDNS1123Subdomain } from './internal/semantics.js';
@@ -188,16 +189,18 @@ const priorityLevelSpecShape: GoShape = { fields: [
  * A value of the internal type as encoding/json writes it (`semantic`: as `equality.Semantic.DeepEqual`
  * compares it, an empty list as none). A pointer to an int32 is a shape without fields.
  */
-function goValue(v: unknown, shape: GoShape, semantic: boolean): unknown {
+function goValue(v: unknown, shape: GoShape, semantic: boolean, sentEmpty = false): unknown {
   if (shape === 'string') return str(v);
   if (shape === 'int') return int(v);
   if (shape === 'bool') return v === true;
+  // An empty list the request sent is an empty slice, written `[]` (the decoded object no longer has it).
+  if (!semantic && sentEmpty && (shape === 'strings' || 'items' in shape) && !Array.isArray(v)) return [];
   if (shape === 'strings') return Array.isArray(v) && (!semantic || v.length > 0) ? v.map(str) : null;
   if ('items' in shape) return Array.isArray(v) && (!semantic || v.length > 0) ? v.map((x) => goValue(x, shape.items, semantic)) : null;
   if (shape.pointer === true && (v === undefined || v === null)) return null;
   if (shape.fields.length === 0) return int(v);
   const m = obj(v);
-  return Object.fromEntries(shape.fields.map(([json, go, s]) => [go, goValue(m[json], s, semantic)]));
+  return Object.fromEntries(shape.fields.map(([json, go, s]) => [go, goValue(m[json], s, semantic, wasEmpty(v, json))]));
 }
 
 /** The objects kube-apiserver writes at start (`scripts/gen-bootstrap-flowcontrol.mjs`), each with its producer's fieldsV1. */
