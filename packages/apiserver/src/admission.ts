@@ -219,12 +219,13 @@ export class Admission {
   }
 
   /**
-   * The mutating webhooks of a DELETE, once per request before anything is deleted, with neither
-   * `object` nor `oldObject` (as the apiserver's delete handler calls them): they cannot change a
-   * deletion, but they can deny it. `name` is empty for a delete of a collection.
+   * The mutating admission of a DELETE (the in-tree plugins, then the webhooks), with the object about to be
+   * deleted as `oldObject`: per object, once it is read and the preconditions hold, as the registry calls
+   * `AdmissionToValidateObjectDeleteFunc` (rest/delete.go). It cannot change a deletion, but it can deny it.
+   * `name` is empty for the objects of a delete of a collection (the request's static attributes).
    */
-  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, user?: UserInfo): Promise<void> {
-    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, wctx: deleteContext(), user });
+  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo): Promise<void> {
+    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(), user });
   }
 
   /**
@@ -320,7 +321,8 @@ export class Admission {
     const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
     const request: Record<string, unknown> = {
       uid, kind: gvk(sendAs), resource: gvr(sendAs), requestKind: gvk(type), requestResource: gvr(type),
-      name: attrs.name, namespace: attrs.namespace, operation: attrs.operation,
+      // Both omitted when empty (a collection's objects, a cluster-scoped kind).
+      ...(attrs.name === '' ? {} : { name: attrs.name }), ...(attrs.namespace === '' ? {} : { namespace: attrs.namespace }), operation: attrs.operation,
       userInfo: userInfoJSON(attrs.user ?? serverUser),
       object: object ?? null, oldObject: oldObject ?? null, dryRun: attrs.dryRun,
       options: { apiVersion: 'meta.k8s.io/v1', kind: `${attrs.operation === 'CREATE' ? 'Create' : attrs.operation === 'UPDATE' ? 'Update' : 'Delete'}Options` },
@@ -332,7 +334,7 @@ export class Admission {
     const review = { apiVersion: `admission.k8s.io/${reviewVersion}`, kind: 'AdmissionReview', request };
     let response: Record<string, unknown>;
     try {
-      const text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), (hook.timeoutSeconds ?? 10) * 1000, this.resolveService);
+      const text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), (hook.timeoutSeconds ?? 10) * 1000, this.resolveService, true);
       const parsed = parseJSON(text);
       if (!isObject(parsed) || !isObject(parsed.response)) throw new Error('webhook response was absent');
       response = parsed.response;

@@ -24,7 +24,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
-  await ctx.admission?.mutateDelete(r.type, namespace, r.info.name, options.dryRun, r.user);
   r.type.refuseDeletion?.(r.info.name);
   // The validating admission policies' warnings are sent, whether the deletion happens or not.
   const warnings: string[] = [];
@@ -260,7 +259,12 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     const conflict = preconditionConflict(type.names, name, current, options.uid, options.resourceVersion);
     if (conflict !== undefined) throw conflict;
     const view = await type.fromStorage(current);
-    if (admissionName !== null) await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
+    // Admission, mutating then validating, once the object is read and the preconditions hold (the
+    // generic store's and the namespace REST's `deleteValidation`), with the object as `oldObject`.
+    if (admissionName !== null) {
+      await ctx.admission?.mutateDelete(type, namespace, admissionName, dryRun, view, user);
+      await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
+    }
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
@@ -308,7 +312,6 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
   const { dryRun } = options;
-  await ctx.admission?.mutateDelete(type, namespace, '', dryRun, r.user);
   const selection = selectionOf(type, namespace, opts);
   // The apiserver lists through its watch cache here too: a resourceVersion not reached yet is waited for.
   const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, () => requestSignal(r.res));

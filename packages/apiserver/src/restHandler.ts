@@ -162,8 +162,9 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       return deleteCollection(ctx, r, namespace);
     case 'create':
       // The custom resource handler creates on an object's URL too (handlers.CreateResource: the name
-      // comes from the body, the URL's is not compared); built-in kinds have no POST route there.
-      if (info.name !== '' && !(coreNamespaces && sub === '') && !(type.customResource === true && sub === '')) throw methodNotAllowed();
+      // comes from the body, the URL's is not compared); built-in kinds have no POST route there, the
+      // Namespaces included (kube-apiserver 1.34.4: 405).
+      if (info.name !== '' && !(type.customResource === true && sub === '')) throw methodNotAllowed();
       negotiate(r, true);
       return handleWrite(ctx, r, namespace);
     case 'update':

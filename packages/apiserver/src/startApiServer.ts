@@ -35,6 +35,7 @@ import { endpointResourceTypes } from './endpointKinds.js';
 import { limitRangeResourceTypes } from './limitRangeKinds.js';
 import { LimitRanger } from './limitRanger.js';
 import { DefaultTolerationSecondsAdmission, PodPriorityAdmission } from './podAdmission.js';
+import { NamespaceLifecycleAdmission } from './namespaceLifecycle.js';
 import { RuntimeClassAdmission } from './runtimeClassAdmission.js';
 import { ClaimResizeAdmission } from './claimResizeAdmission.js';
 import { runtimeClassResourceTypes } from './runtimeClassKinds.js';
@@ -264,9 +265,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   ctx.admission = new Admission({
     store, types: () => catalog.all(), mutatingType, validatingType, resolveService: options.resolveWebhookService, policies, logger,
     // The in-tree plugins that read stored objects (the others are the kinds' own strategies).
-    // In the apiserver's order of plugins: LimitRanger, Priority, DefaultTolerationSeconds,
-    // PersistentVolumeClaimResize, RuntimeClass.
-    plugins: [new LimitRanger(store), new PodPriorityAdmission(classes), new DefaultTolerationSecondsAdmission(), new ClaimResizeAdmission(store), new RuntimeClassAdmission(store)],
+    // In the apiserver's order of plugins: NamespaceLifecycle, LimitRanger, Priority,
+    // DefaultTolerationSeconds, PersistentVolumeClaimResize, RuntimeClass.
+    plugins: [new NamespaceLifecycleAdmission(), new LimitRanger(store), new PodPriorityAdmission(classes), new DefaultTolerationSecondsAdmission(), new ClaimResizeAdmission(store), new RuntimeClassAdmission(store)],
     finalPlugins: [new QuotaAdmission({ store, quotaType, clock, managedFields: limits.managedFields })],
   });
 

@@ -17,7 +17,7 @@ type Answer = (review: Review) => Record<string, unknown> | undefined;
 /** An HTTPS webhook whose answer per path the test sets; undefined answers never respond. */
 class TestWebhook {
   readonly server: Server;
-  readonly calls: { path: string; review: Review }[] = [];
+  readonly calls: { path: string; query: string; review: Review }[] = [];
   readonly answers = new Map<string, Answer>();
   url = '';
 
@@ -27,8 +27,9 @@ class TestWebhook {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review;
-        const path = req.url ?? '';
-        this.calls.push({ path, review });
+        // The apiserver's client adds its deadline to the URL (`?timeout=10s`).
+        const [path, query = ''] = (req.url ?? '').split('?');
+        this.calls.push({ path, query, review });
         const response = (this.answers.get(path) ?? (() => ({ allowed: true })))(review);
         if (response === undefined) return;
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -259,7 +260,7 @@ describe('admission webhooks in the embedded server', function () {
     expect((await client.delete(`${cms}/keep`)).status).to.equal(200);
   });
 
-  it('calls mutating webhooks for DELETEs too, with neither object nor oldObject, before the validating ones (handlers/delete.go)', async () => {
+  it('calls mutating webhooks for DELETEs too, with the object as oldObject once it is read, before the validating ones (rest/delete.go AdmissionToValidateObjectDeleteFunc)', async () => {
     expect((await client.post(cms, configMap('guarded'))).status).to.equal(201);
     const deleteRule = { rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] };
     webhook.answers.set('/guard', () => ({ allowed: false, status: { message: 'guarded', code: 403 } }));
@@ -269,7 +270,13 @@ describe('admission webhooks in the embedded server', function () {
     expect(r.status).to.equal(403);
     expect(r.body.message).to.equal('admission webhook "guard.example.com" denied the request: guarded');
     expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/guard']);
-    expect(webhook.calls[0].review.request).to.deep.include({ operation: 'DELETE', name: 'guarded', namespace: 'default', object: null, oldObject: null });
+    expect(webhook.calls[0].review.request).to.deep.include({ operation: 'DELETE', name: 'guarded', namespace: 'default', object: null });
+    expect(webhook.calls[0].review.request.oldObject?.metadata.name).to.equal('guarded');
+    expect(webhook.calls[0].query).to.equal('timeout=10s');
+    // Not called for what cannot be deleted: a missing object, a failed precondition (kube-apiserver 1.34.4).
+    expect((await client.delete(`${cms}/missing`)).status).to.equal(404);
+    expect((await client.request('DELETE', `${cms}/guarded`, { preconditions: { uid: 'x' } })).status).to.equal(409);
+    expect(webhook.calls).to.have.length(1);
     webhook.answers.set('/guard', () => ({ allowed: true }));
     expect((await client.delete(`${cms}/guarded`)).status).to.equal(200);
     expect(webhook.calls.map((c) => c.path)).to.deep.equal(['/guard', '/guard', '/after-guard']);
@@ -294,7 +301,7 @@ describe('admission webhooks in the embedded server', function () {
     const r = await client.post(cms, configMap('b'));
     expect(r.status).to.equal(500);
     expect(r.body.reason).to.equal('InternalError');
-    expect(r.body.message).to.match(/^Internal error occurred: failed calling webhook "down\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/x": connect ECONNREFUSED/);
+    expect(r.body.message).to.match(/^Internal error occurred: failed calling webhook "down\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/x\?timeout=10s": connect ECONNREFUSED/);
   });
 
   it('times out after timeoutSeconds', async () => {
@@ -332,7 +339,7 @@ describe('admission webhooks in the embedded server', function () {
       await configure('Validating', 'trickle', [hook('trickle.example.com', '/trickle', { timeoutSeconds: 1, clientConfig: { url, caBundle } })]);
       const r = await client.post(cms, configMap('t'));
       expect(r.status).to.equal(500);
-      expect(r.body.message).to.equal(`Internal error occurred: failed calling webhook "trickle.example.com": failed to call webhook: Post "${url}": context deadline exceeded`);
+      expect(r.body.message).to.equal(`Internal error occurred: failed calling webhook "trickle.example.com": failed to call webhook: Post "${url}?timeout=1s": context deadline exceeded`);
     } finally {
       for (const t of timers) clearInterval(t);
       trickler.closeAllConnections();

@@ -30,9 +30,11 @@ describe('PolicyAdmission', function () {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string } };
-        calls.push(req.url ?? '');
+        // The apiserver's client adds its deadline to the URL (`?timeout=10s`).
+        const path = (req.url ?? '').split('?')[0];
+        calls.push(path);
         // /label adds a label; /deny denies.
-        const response = req.url === '/label'
+        const response = path === '/label'
           ? { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }])).toString('base64') }
           : { allowed: false, status: { code: 403, message: 'the webhook says no' } };
         res.writeHead(200, { 'Content-Type': 'application/json' });

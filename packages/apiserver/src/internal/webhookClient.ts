@@ -36,7 +36,7 @@ export function webhookTarget(config: WebhookClientConfig, resolve: WebhookServi
  * whole call, reading the answer included (the apiserver's request context deadline), not only the
  * time the connection is idle: a webhook that trickles its answer fails at the deadline too.
  */
-export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver): Promise<string> {
+export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver, timeoutParameter = false): Promise<string> {
   let target: { url: URL; servername?: string };
   try {
     target = webhookTarget(config, resolve);
@@ -44,6 +44,9 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
   const { url, servername } = target;
+  // client-go's `Request.Timeout` tells the server its deadline as `?timeout=10s` (the admission
+  // webhooks' client sets it; the URL, with it, is what an error quotes).
+  if (timeoutParameter) url.searchParams.set('timeout', `${timeoutMs / 1000}s`);
   if (url.protocol !== 'https:') return Promise.reject(new Error(`Post "${url.href}": webhooks are called over https only`));
   const ca = config.caBundle === undefined || config.caBundle === '' ? undefined : Buffer.from(config.caBundle, 'base64').toString('utf8');
   return new Promise((resolvePost, reject) => {
