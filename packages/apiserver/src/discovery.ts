@@ -9,11 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { compareGoStrings, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { KubeError, compareGoStrings, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { localAPIServicePriorities } from './apiServiceControllers.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { compareKubeVersions } from './crdRegistry.js';
-import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendJSON, sendText } from './internal/http.js';
+import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendError, sendJSON, sendText } from './internal/http.js';
 import { parseAcceptClauses } from './internal/negotiation.js';
 import { isObject } from './internal/own.js';
 import type { ResourceType } from './resourceType.js';
@@ -257,13 +257,21 @@ function aggregatedVersion(accept: string | undefined): string | undefined {
 
 /**
  * Serves a discovery path, or returns false when the path is not one. `serverAddress` is the
- * `host:port` clients reach the server at.
+ * `host:port` clients reach the server at. As kube-apiserver 1.34.4 routes `method`: `/api`, `/api/v1`
+ * and `/apis/<group>/<version>` are go-restful routes for GET only (another method is its 405), `/apis`
+ * and `/apis/<group>` plain handlers that answer any method as a GET.
  */
-export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => DiscoveryAPIService[], path: string, accept: string | undefined, res: ServerResponse, serverAddress: string): boolean {
+export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => DiscoveryAPIService[], path: string, accept: string | undefined, res: ServerResponse, serverAddress: string, method = 'GET'): boolean {
   const parts = path.split('/').filter((p) => p !== '');
+  const getOnly = (): boolean => {
+    if (method === 'GET') return false;
+    sendError(res, new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} }));
+    return true;
+  };
   if (parts[0] === 'api' && parts.length <= 2) {
     const groups = catalog.groups(true);
     if (parts.length === 1) {
+      if (getOnly()) return true;
       const agg = aggregatedVersion(accept);
       if (agg !== undefined) {
         sendAggregated(res, aggregatedList(groups, `apidiscovery.k8s.io/${agg}`), agg);
@@ -274,6 +282,7 @@ export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => Disc
     }
     const version = groups[0]?.versions.find((v) => v.version === parts[1]);
     if (version === undefined) return false;
+    if (getOnly()) return true;
     sendJSON(res, 200, { kind: 'APIResourceList', groupVersion: parts[1], resources: apiResources(version.types) });
     return true;
   }
@@ -301,6 +310,7 @@ export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => Disc
     if (group === undefined) return false;
     const version = group.versions.find((v) => v.version === parts[2]);
     if (version === undefined) return false;
+    if (getOnly()) return true;
     sendJSON(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group.name}/${version.version}`, resources: apiResources(version.types) });
     return true;
   }

@@ -104,6 +104,11 @@ export function createRequestHandler(ctx: ServerContext, options: RequestHandler
  * `404 page not found` from the mux for anything else — an unknown group, a custom resource group's
  * unknown version or resource (the CRD handler hands those to the mux), a path outside the API.
  */
+/** go-restful's answer to a method its routes for a path do not take. */
+function methodNotAllowedHere(): KubeError {
+  return new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} });
+}
+
 function notFound(catalog: ResourceCatalog, path: string, res: ServerResponse): void {
   const group = /^\/apis\/([^/]+)/.exec(path)?.[1];
   const restful = path === '/api' || path.startsWith('/api/') || path.startsWith('/version/') || (group !== undefined && catalog.isBuiltinGroup(group));
@@ -186,6 +191,12 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   }
   if (publicPaths.has(path)) {
     if (path.startsWith('/version')) {
+      // A go-restful route for GET only.
+      if (method !== 'GET' && method !== 'HEAD') {
+        req.resume();
+        sendError(res, methodNotAllowedHere());
+        return;
+      }
       // go-restful's route produces JSON only: a client that accepts neither it nor */* gets its 406.
       try {
         checkRouteAccepts(req.headers.accept, ['application/json']);
@@ -212,8 +223,10 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   const tokens = ctx.serviceAccountTokens;
-  if (tokens !== undefined && method === 'GET' && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
+  if (tokens !== undefined && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks') && method !== 'HEAD') {
     req.resume();
+    // go-restful routes for GET only.
+    if (method !== 'GET') throw methodNotAllowedHere();
     sendJSON(res, 200, path === '/openid/v1/jwks' ? tokens.jwks() : tokens.openidConfiguration());
     return;
   }
@@ -225,7 +238,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     res.end('ok');
     return;
   }
-  if (path === '/openapi/v2' && method === 'GET') {
+  // The OpenAPI v2 handler answers any method (HEAD aside) as a GET.
+  if (path === '/openapi/v2' && method !== 'HEAD') {
     serveOpenAPIV2(options.catalog, req.headers.accept, res, options.customResourceFieldSelectors);
     return;
   }
@@ -245,7 +259,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   }
   if (!info.isResourceRequest) {
     indentIfAsked(req, res);
-    if (method === 'GET' && serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress())) return;
+    if (method !== 'HEAD' && serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress(), method)) return;
     req.resume();
     notFound(options.catalog, path, res);
     return;
