@@ -22,6 +22,7 @@ import { maskAllocations, service, serviceRequest } from './hostileServices.js';
 import { budget, budgetStatus, pod, podRequest, podStatus } from './hostilePods.js';
 import { reviewRequest } from './hostileReviews.js';
 import { claim, claimRequest, claimStatus } from './hostileClaims.js';
+import { componentStatusRequest, flowControlRequest } from './hostileFlowControl.js';
 import type { CrdLike, Session } from './session.js';
 
 /** One generated request. Paths and bodies hold placeholders filled at run time (see {@link fill}). */
@@ -39,6 +40,11 @@ export interface HostileRequest {
   body?: string;
   /** The body as base64 bytes (invalid UTF-8), instead of `body`. */
   bodyBase64?: string;
+  /**
+   * `cluster`: the answer lists cluster-scoped objects (or is a watch of them); it is kept as the sorted
+   * names of the objects no case made (bootstrap objects, computed ones) and of the case's own.
+   */
+  keep?: 'cluster';
 }
 
 /** A generated case; plain data, so it can be printed and replayed. */
@@ -396,7 +402,7 @@ function transport(r: Rng): HostileRequest {
   return r.pick(choices)();
 }
 
-const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest]];
+const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest]];
 
 /** Generates case number `index` of a run with `seed`. */
 export function generateHostileCase(seed: number, index: number): HostileCase {
@@ -484,6 +490,12 @@ const keepList = (mine: Mine) => (b: unknown): unknown => {
   return { kind: o.kind, names: (o.items ?? []).filter((x) => mine(x.metadata.name, x.metadata.namespace)).map((x) => x.metadata.name) };
 };
 
+/** A kept list with its names sorted (the apiserver lists ComponentStatuses as the components answer). */
+function sortedNames(kept: unknown): unknown {
+  const o = kept as { names?: string[] } | undefined;
+  return Array.isArray(o?.names) ? { ...o, names: [...o.names].sort() } : kept;
+}
+
 /** A watch stream's events (types and names, ERROR events as Status fields), or the Status of an error. */
 const keepWatch = (mine: Mine) => (b: unknown): unknown => {
   if (typeof b !== 'string') return (b as { type?: string }).type !== undefined ? [watchEvent(b, mine)].filter((e) => e !== undefined) : keepList(mine)(b);
@@ -510,6 +522,15 @@ function objectOf(path: string): string | undefined {
   if (path.startsWith(RC)) return RC;
   if (path.startsWith(NS)) return NS;
   return undefined;
+}
+
+/**
+ * The cluster-scoped object a request's path names (a FlowSchema, a PriorityLevelConfiguration, a
+ * ComponentStatus), without its subresource and query: read for `{rv}` and `{uid}`, and, but for the computed
+ * ComponentStatuses, after the request as its state.
+ */
+function clusterObjectOf(path: string): string | undefined {
+  return /^(\/apis\/flowcontrol\.apiserver\.k8s\.io\/v1\/(?:flowschemas|prioritylevelconfigurations)|\/api\/v1\/componentstatuses)\/[^/?]+/.exec(path)?.[0];
 }
 
 /** The canaries' resourceVersions after setup, per server URL. */
@@ -558,7 +579,8 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
   const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
   const mine: Mine = (name, namespace) => ours(namespace ?? name);
   for (const [i, q] of c.requests.entries()) {
-    const target = objectOf(q.path);
+    const clusterTarget = clusterObjectOf(q.path);
+    const target = objectOf(q.path) ?? clusterTarget;
     const current = target === undefined ? undefined : (await s.raw('GET', fill(target, c, i, undefined))).body as Meta;
     const path = fill(q.path, c, i, current);
     const raw = q.bodyBase64 !== undefined ? Buffer.from(q.bodyBase64, 'base64') : q.body === undefined ? undefined : fill(q.body, c, i, current);
@@ -580,7 +602,11 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
       const causes = (a as { causes?: { message?: string }[] }).causes?.map((c) => (typeof c.message === 'string' ? { ...c, message: mask(c.message) } : c));
       return { ...a, message: mask(a.message), ...(causes === undefined ? {} : { causes }) };
     };
-    await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(mine) : isList ? keepList(mine) : keepAnswer });
+    // A cluster-scoped kind's objects are the bootstrap ones and those of the cases played at the same time.
+    const listed: Mine = q.keep === 'cluster' ? (name, namespace) => mine(name, namespace) || !/^h\d+-\d+/.test(name) : mine;
+    const keepListed = q.keep === 'cluster' ? (b: unknown) => sortedNames(keepList(listed)(b)) : keepList(mine);
+    await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(listed) : isList ? keepListed : keepAnswer });
+    if (clusterTarget !== undefined && !clusterTarget.startsWith('/api/v1/componentstatuses')) await s.req(`state ${clusterTarget} after ${i}`, 'GET', clusterTarget, { keep: keepObject });
     for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['s', SV], ['p', PO], ['b', PDB], ['rc', RC], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
   }
   for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`], ['deployments selected by metadata.name=d', `${fill('{dp}', c, 0, undefined)}?fieldSelector=metadata.name%3Dd`], ['services selected by metadata.name=s', `${fill('{sv}', c, 0, undefined)}?fieldSelector=metadata.name%3Ds`]] as const) {

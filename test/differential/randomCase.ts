@@ -167,8 +167,8 @@ export function answer(b: unknown): unknown {
  * object as escaped JSON, and the codec's `Object 'Kind' is missing in '{…}'` as plain JSON.
  */
 function unstamp(message: string): string {
-  return message.replace(/\\"(creationTimestamp|time|uid|resourceVersion)\\":\\"[^\\"]*\\"/g, '\\"$1\\":\\"<$1>\\"')
-    .replace(/"(creationTimestamp|time|uid|resourceVersion)":"[^"\\]*"/g, '"$1":"<$1>"');
+  return message.replace(/\\"(creationTimestamp|time|lastTransitionTime|uid|resourceVersion)\\":\\"[^\\"]*\\"/g, '\\"$1\\":\\"<$1>\\"')
+    .replace(/"(creationTimestamp|time|lastTransitionTime|uid|resourceVersion)":"[^"\\]*"/g, '"$1":"<$1>"');
 }
 
 const listKeep = (b: unknown): unknown => {
