@@ -41,9 +41,4 @@ export const allowedDifferences: AllowedDifference[] = [
     steps: ['Strict merge patch'],
     reason: 'both answer the 422 on the patch ("\" \"\" is invalid: patch: Invalid value: <the patched object as JSON>: strict decoding error: unknown field …"), but the quoted object is the server\'s own: the apiserver marshals its typed Deployment in struct field order with its uid, resourceVersion and managedFields; kubekit marshals the patched object with sorted keys and without managedFields for updates.',
   },
-  {
-    scenario: 'builtin/openapi-v3',
-    steps: ['apps/v1: deployment paths'],
-    reason: 'the apiserver still publishes the deprecated /watch/ paths (/apis/apps/v1/watch/...); kubekit does not serve them (watches are ?watch=true) and so does not publish them.',
-  },
 ];

@@ -136,6 +136,7 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
       parameters: [param('pretty', 'string', "If 'true', then the output is pretty printed.")],
     };
   }
+  if (n.verbs.includes('watch')) Object.assign(paths, watchPathsOf(t, prefix, nsParam, nameParam, idBase));
   if (n.status) {
     paths[`${prefix}${ns}/${n.resource}/{name}/status`] = {
       get: operation(t, 'get', `read${idBase}Status`, [], kindDef),
@@ -151,6 +152,51 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
       put: operation(t, 'put', `replace${idBase}Scale`, writeParams, 'io.k8s.api.autoscaling.v1.Scale', ['application/json'], scale),
       patch: operation(t, 'patch', `patch${idBase}Scale`, patchParams, 'io.k8s.api.autoscaling.v1.Scale', patchTypes, scale),
       parameters: [nameParam, ...nsParam],
+    };
+  }
+  return paths;
+}
+
+const watchEvent = 'io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent';
+const watchMediaTypes = ['application/json', 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/yaml'];
+
+/**
+ * The deprecated watch paths the installer still registers for a kind that watches ("DEPRECATED in 1.11"):
+ * `watch/` before its collection (in a namespace, and across all of them for a namespaced kind) and before
+ * one object, each a GET of WatchEvents whose parameters (the list options, the path's, `pretty`) are
+ * published on the path, sorted by name.
+ */
+function watchPathsOf(t: ResourceType, prefix: string, nsParam: Record<string, unknown>[], nameParam: Record<string, unknown>, idBase: string): Record<string, unknown> {
+  const n = t.names;
+  const ns = nsParam.length > 0 ? '/namespaces/{namespace}' : '';
+  const pretty = param('pretty', 'string', "If 'true', then the output is pretty printed.");
+  const byName = (params: Record<string, unknown>[]): Record<string, unknown>[] => [...params].sort((a, b) => (String(a.name) < String(b.name) ? -1 : 1));
+  const watchOperation = (id: string, action: 'watch' | 'watchlist', description: string): Record<string, unknown> => ({
+    tags: [n.group === '' ? `core_${n.version}` : `${n.group.replace(/\./g, '_')}_${n.version}`],
+    description: `${description}. deprecated: use the 'watch' parameter with a list operation instead${action === 'watch' ? ", filtered to a single item with the 'fieldSelector' parameter" : ''}.`,
+    operationId: id,
+    responses: {
+      200: { description: 'OK', content: Object.fromEntries(watchMediaTypes.map((m) => [m, { schema: ref(watchEvent) }])) },
+      401: { description: 'Unauthorized' },
+    },
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': { group: n.group, version: n.version, kind: n.kind },
+  });
+  const paths: Record<string, unknown> = {
+    [`${prefix}/watch${ns}/${n.resource}`]: {
+      get: watchOperation(`watch${idBase}List`, 'watchlist', `watch individual changes to a list of ${n.kind}`),
+      parameters: byName([...listParams, ...nsParam, pretty]),
+    },
+    [`${prefix}/watch${ns}/${n.resource}/{name}`]: {
+      get: watchOperation(`watch${idBase}`, 'watch', `watch changes to an object of kind ${n.kind}`),
+      parameters: byName([...listParams, nameParam, ...nsParam, pretty]),
+    },
+  };
+  if (nsParam.length > 0) {
+    const allBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.kind}`;
+    paths[`${prefix}/watch/${n.resource}`] = {
+      get: watchOperation(`watch${allBase}ListForAllNamespaces`, 'watchlist', `watch individual changes to a list of ${n.kind}`),
+      parameters: byName([...listParams, pretty]),
     };
   }
   return paths;
@@ -221,6 +267,8 @@ export function groupVersionDocument(catalog: ResourceCatalog, group: string, ve
       'x-kubernetes-group-version-kind': [{ group: n.group, kind: n.listKind, version: n.version }],
     };
   }
+  // The WatchEvent of the deprecated watch paths, where a built-in kind watches.
+  if (types.some((t) => !(t instanceof CustomResourceType) && t.names.verbs.includes('watch'))) Object.assign(schemas, builtinSchemaClosure([watchEvent]));
   // The apiserver publishes the autoscaling Scale schemas only where a scale subresource refers to them.
   if (!types.some((t) => t.names.scale !== undefined)) {
     for (const name of Object.keys(schemas)) if (name.startsWith('io.k8s.api.autoscaling.v1.Scale')) delete schemas[name];

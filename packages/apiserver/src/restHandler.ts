@@ -15,6 +15,7 @@ import { evictPod } from './podEviction.js';
 import { bindPod } from './podBinding.js';
 import { requestToken } from './serviceAccountTokens.js';
 import { goMapKeys } from './internal/goMapKeys.js';
+import { queryBool } from './internal/queryBool.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
@@ -55,9 +56,24 @@ function namespacelessPath(verb: string, name: string): void {
   throw name === '' ? methodNotAllowed() : resourceNotFound();
 }
 
+/**
+ * The built-in kinds' routes under a deprecated path prefix (installer.go, "DEPRECATED in 1.11"): only
+ * `GET watch/…`, of a kind that watches — its collection in a namespace, across all namespaces, or without
+ * one for a cluster-scoped kind, and one of its objects in its scope. No subresource is watched there and
+ * there is no `proxy/` route: those paths are go-restful's 404, another method on a route its 405.
+ * (The custom resource handler serves either prefix's verb for any method: crdHandler.serveResource.)
+ */
+function checkPathPrefixRoute(type: ResourceType, info: RestRequest['info'], method: string | undefined): void {
+  const n = type.names;
+  if (info.verb !== 'watch' || !n.verbs.includes('watch') || info.subresource !== '' || info.extraSegments === true
+    || (n.namespaced && info.namespace === '' && info.name !== '')) throw resourceNotFound();
+  if (method !== 'GET') throw methodNotAllowed();
+}
+
 /** Handles a resource request; errors are thrown as `KubeError`s for the caller to answer. */
 export async function handleResourceRequest(ctx: ServerContext, r: RestRequest): Promise<void> {
   const { info, type } = r;
+  if (info.verbViaPathPrefix === true && type.customResource !== true) checkPathPrefixRoute(type, info, r.req.method);
   if (isComponentStatusType(type)) return serveComponentStatuses(ctx, r, type);
   if (type.deprecationWarning !== undefined) addWarning(r.res, type.deprecationWarning);
   // A cluster-scoped kind under a namespace is not served, but for the core Namespaces themselves (requestinfo.go
@@ -343,11 +359,21 @@ function indexCandidates(ctx: ServerContext, type: ResourceType, selector: Field
   };
 }
 
+/**
+ * A watch (handlers/get.go ListResource with forceWatch). Under the deprecated `/watch/` prefix the request
+ * is a watch whatever its `watch` parameter says, but the list options are validated according to that
+ * parameter, as the handler reads them: without `watch=true` they are a list's (`sendInitialEvents` is
+ * refused, `continue`, `limit` and `resourceVersionMatch` pass and change nothing). A name in the path
+ * selects that object, and a field selector must then select exactly that name.
+ */
 async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
-  const { type, query } = r;
+  const { type, query, info } = r;
   const format = responseFormat(r.res);
-  const opts = parseListOptions(query, type, true);
-  const selection = selectionOf(type, namespace, opts, r.info.name);
+  const opts = parseListOptions(query, type, info.verbViaPathPrefix !== true || queryBool(query.get('watch')) === true);
+  if (info.name !== '' && opts.fieldSelector !== undefined && !opts.fieldSelector.isEmpty() && opts.fieldSelector.requiresExactMatch('metadata.name') !== info.name) {
+    throw KubeError.badRequest('fieldSelector metadata.name doesn\'t match requested name');
+  }
+  const selection = selectionOf(type, namespace, opts, info.name);
   await serveWatch(ctx, r.res, type, selection, opts, {
     table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')), tableVersion: `meta.k8s.io/${responseMetaVersion(r.res)}`,
     metadataOnly: format === 'partialObjectMetadata' ? `meta.k8s.io/${responseMetaVersion(r.res)}` : undefined,

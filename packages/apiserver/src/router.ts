@@ -34,8 +34,10 @@ export interface RequestInfo {
   /** Whether the path has segments after the subresource (`widgets/w/status/x`). */
   extraSegments?: boolean;
   /**
-   * Whether the verb came from a deprecated path prefix (`/api/v1/watch/…`, `/api/v1/proxy/…`):
-   * kube-apiserver authorizes and classifies such a request with that verb; kubekit serves none of them.
+   * Whether the verb came from a deprecated path prefix (`/api/v1/watch/…`, `/api/v1/proxy/…`): such a
+   * request is authorized and classified with that verb, whatever its method. Built-in kinds serve only
+   * `GET` of `watch/` (collections and objects, no subresources); custom resources take either verb for
+   * any method, serving the watch and refusing the proxy.
    */
   verbViaPathPrefix?: boolean;
   /**

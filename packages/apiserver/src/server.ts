@@ -265,8 +265,9 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   const type = options.catalog.resolve(info.group, info.version, info.resource);
-  // The deprecated `/watch/` and `/proxy/` paths are not served (kube-apiserver still serves the watches).
-  if (type === undefined || customResourceOutOfScope(type, info) || info.verbViaPathPrefix === true) {
+  // The deprecated `/watch/` and `/proxy/` paths go on with their verb: the handler knows which routes a
+  // built-in kind has under them, and a custom resource's handler serves any verb it decodes.
+  if (type === undefined || customResourceOutOfScope(type, info)) {
     req.resume();
     notFound(options.catalog, path, res);
     return;

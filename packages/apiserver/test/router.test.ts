@@ -35,12 +35,24 @@ describe('parseRequestInfo', () => {
     ['GET', '/api/v1/watch/namespaces/other/pods', { verb: 'watch', res: 'pods', namespace: 'other' }],
     ['GET', '/apis/group/version/watch/resource/name?fieldSelector=metadata.name=foo', { verb: 'watch', res: 'resource', name: 'name', group: 'group' }],
     ['GET', '/api/v1/namespaces/other/pods/foo/proxy/subpath', { verb: 'get', res: 'pods', name: 'foo', sub: 'proxy' }],
+    // The prefix's verb whatever the method and the `watch` parameter; a watch path keeps its subresource.
+    ['POST', '/api/v1/watch/namespaces/other/pods', { verb: 'watch', res: 'pods', namespace: 'other', name: '' }],
+    ['DELETE', '/apis/g/v1/watch/namespaces/other/widgets/w', { verb: 'watch', res: 'widgets', name: 'w' }],
+    ['GET', '/api/v1/watch/namespaces/other/configmaps?watch=false', { verb: 'watch', res: 'configmaps', name: '' }],
+    ['GET', '/api/v1/watch/namespaces/other', { verb: 'watch', res: 'namespaces', name: 'other', namespace: 'other' }],
+    ['GET', '/api/v1/watch/namespaces/other/pods/foo/status', { verb: 'watch', res: 'pods', name: 'foo', sub: 'status' }],
+    ['GET', '/api/v1/watch/configmaps/foo', { verb: 'watch', res: 'configmaps', name: 'foo', namespace: '' }],
   ];
   for (const [method, url, want] of cases) {
     it(`decodes ${method} ${url}`, () => {
       expect(info(method, url)).to.deep.include(want);
     });
   }
+
+  it('marks a verb that came from a path prefix', () => {
+    for (const path of ['/api/v1/watch/pods', '/apis/g/v1/proxy/namespaces/ns/widgets/w']) expect(parseRequestInfo('PUT', path, new URLSearchParams()).verbViaPathPrefix, path).to.equal(true);
+    expect(parseRequestInfo('GET', '/api/v1/pods', new URLSearchParams('watch=true')).verbViaPathPrefix).to.equal(undefined);
+  });
 
   it('marks a special verb with nothing after it as a path requestinfo.go cannot decode', () => {
     for (const path of ['/api/v1/watch', '/apis/g/v1/proxy/']) expect(parseRequestInfo('GET', path, new URLSearchParams()).undecodable, path).to.equal(true);
