@@ -62,6 +62,14 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
     sendInitialEvents: sie === null || sie === '' ? undefined : queryBool(sie),
     timeoutSeconds,
   };
+  // SetListOptionsDefaults with the WatchList feature on (handlers/get.go, before the validation): a
+  // watch from no resourceVersion or "0" that asks nothing else is one with sendInitialEvents from
+  // a state not older than that, so that its initial events end with the `k8s.io/initial-events-end`
+  // bookmark when it allows bookmarks.
+  if (watch && opts.sendInitialEvents === undefined && opts.resourceVersionMatch === '' && (opts.resourceVersion === '' || opts.resourceVersion === '0')) {
+    opts.sendInitialEvents = true;
+    opts.resourceVersionMatch = 'NotOlderThan';
+  }
   validateListOptions(opts);
   return opts;
 }
@@ -99,10 +107,10 @@ function validateListOptions(o: ListOptions): void {
     if (match !== '') {
       if (o.sendInitialEvents === undefined) errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
       if (match !== 'NotOlderThan') errs.push(notSupported(rvm, match, ['NotOlderThan']));
+      // With the defaults above this is every watch from "" or "0" (`watch=true&continue=abc`); a watch
+      // from a resourceVersion ignores its continue.
+      if (o.continueToken !== '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
     }
-    // kube-apiserver 1.34.4 refuses a watch's continue with or without resourceVersionMatch
-    // (test/differential/hostile.test.ts, `watch=true&continue=abc`).
-    if (o.continueToken !== '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden when continue is provided'));
   } else {
     if (match !== '') {
       if (o.resourceVersion === '') errs.push(forbidden(rvm, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
@@ -112,7 +120,7 @@ function validateListOptions(o: ListOptions): void {
     }
     if (o.sendInitialEvents !== undefined) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
-  if (o.continueToken !== '' && o.resourceVersion !== '' && o.resourceVersion !== '0') {
+  if (!o.watch && o.continueToken !== '' && o.resourceVersion !== '' && o.resourceVersion !== '0') {
     errs.push(forbidden('resourceVersion', 'specifying resource version is not allowed when using continue'));
   }
   if (errs.length > 0) throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
