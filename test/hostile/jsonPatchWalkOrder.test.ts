@@ -43,4 +43,17 @@ async function run(s: Send): Promise<void> {
   }
 }
 
+/**
+ * The decoder reads the patched object in that order too: a struct moved into a string map (untouched, so in
+ * the order the apiserver encoded it) fails at its first member, an object (hostile differential seed 20261206;
+ * kubekit read every patched object sorted, and failed at `matchingPrecedence`, a number).
+ */
+async function decodedInOrder(s: Send): Promise<void> {
+  const a = await s('PATCH', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/exempt?dryRun=All', '[{"op":"move","from":"/spec","path":"/metadata/annotations"}]', 'application/json-patch+json');
+  expect([a.status, a.message.replace(/^.*": json: /s, 'json: ')]).to.deep.equal([422, 'json: cannot unmarshal object into Go struct field ObjectMeta.metadata.annotations of type string']);
+  const b = await s('PATCH', '/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/global-default?dryRun=All', '[{"op":"copy","from":"/spec/limited","path":"/metadata/labels"}]', 'application/json-patch+json');
+  expect([b.status, b.message.replace(/^.*": json: /s, 'json: ')]).to.deep.equal([422, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string']);
+}
+
 describeOnBothServers('hostile input: the member order a JSON patch leaves in a RawExtension, kubekit and the real kube-apiserver', run);
+describeOnBothServers('hostile input: a JSON patch\'s result decoded in its member order, kubekit and the real kube-apiserver', decodedInOrder);
