@@ -180,7 +180,7 @@ export function flowControlRequest(r: Rng): HostileRequest {
     case 13:
       return { kind: 'flowcontrol', label: `delete collection of ${kind}`, method: 'DELETE', path: `${base}?dryRun=All${r.pick(['', '&fieldSelector=metadata.name%3Dexempt', '&labelSelector=a%3Db', '&fieldSelector=spec.type%3DLimited'])}`, keep: 'cluster' };
     default: {
-      const query = r.pick(['', '?fieldSelector=metadata.name%3Dexempt', '?fieldSelector=metadata.name%21%3Dexempt', '?fieldSelector=spec.type%3DLimited', '?labelSelector=a%3Db', '?labelSelector=a%20in%20(', '?limit=3', '?resourceVersion=0', '?resourceVersionMatch=Exact', '?limit=-1', '?watch=true&timeoutSeconds=1&resourceVersion=bogus']);
+      const query = r.pick(['', '?fieldSelector=metadata.name%3Dexempt', '?fieldSelector=metadata.name%21%3Dexempt', '?fieldSelector=spec.type%3DLimited', '?labelSelector=a%3Db', '?labelSelector=a%20in%20(', '?limit=3', '?resourceVersion=0', '?resourceVersionMatch=Exact', '?limit=-1', '?watch=true&timeoutSeconds=1&allowWatchBookmarks=true', '?watch=true&timeoutSeconds=1&resourceVersion=0']);
       const one = r.chance(0.3);
       return { kind: 'flowcontrol', label: `read ${kind}${one ? ` ${target}` : 's'}${query}`, method: 'GET', path: `${base}${one ? `/${target}` : ''}${query}`, ...(one ? {} : { keep: 'cluster' as const }) };
     }

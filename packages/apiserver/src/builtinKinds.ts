@@ -387,8 +387,9 @@ export class BuiltinResourceType implements ResourceType {
     const obj = decodeObjectShape(cloneJSON(body));
     const schema = builtinKindSchema(this.names);
     // Decoding into the Go types drops unknown fields; fieldValidation says whether that is reported.
-    // A patch's result is read in Go's map order (sorted), so are its unknown fields reported.
-    let unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema, { sorted: false });
+    // A JSON or merge patch's result is read in its own order (the patch left json-patch's: what it
+    // walked or merged sorted); a strategic merge patch's is a Go map the converter reads sorted.
+    let unknown = schema === undefined ? [] : pruneUnknownFields(obj, schema, { sorted: ctx.converted === true });
     // In a JSON patch's result, the members of a value the patch placed keep the patch's order.
     if (unknown.length > 1 && schema !== undefined && ctx.jsonPatchedTexts !== undefined) {
       const { doc, texts } = ctx.jsonPatchedTexts();
