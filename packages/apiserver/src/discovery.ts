@@ -9,11 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { KubeError, compareGoStrings, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { compareGoStrings, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { localAPIServicePriorities } from './apiServiceControllers.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { compareKubeVersions } from './crdRegistry.js';
-import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, sendError, sendJSON, sendText } from './internal/http.js';
+import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, methodNotAllowed, sendError, sendJSON, sendText } from './internal/http.js';
 import { parseAcceptClauses } from './internal/negotiation.js';
 import { isObject } from './internal/own.js';
 import type { ResourceType } from './resourceType.js';
@@ -265,7 +265,7 @@ export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => Disc
   const parts = path.split('/').filter((p) => p !== '');
   const getOnly = (): boolean => {
     if (method === 'GET') return false;
-    sendError(res, new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} }));
+    sendError(res, methodNotAllowed());
     return true;
   };
   if (parts[0] === 'api' && parts.length <= 2) {

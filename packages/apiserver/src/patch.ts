@@ -277,8 +277,9 @@ function remove(doc: unknown, path: string, op: string, walk: Walk): unknown {
  * lazy node) until an operation needs its members: `findObject` parses every container on the way to an
  * operation's parent, and a `test` that passes has parsed the whole value it compared. A parsed object is a
  * Go map from then on, which json-patch writes with its members sorted, and so do a `copy` (it marshals the
- * node) and the patched document; a value nothing went through keeps its text's order. Only what keeps
- * the text sees it (a `runtime.RawExtension`, a quoted object), but there it is the stored bytes.
+ * node) and the patched document; a value nothing went through keeps its text's order. What keeps the
+ * text sees it (a `runtime.RawExtension`'s stored bytes, a quoted object), and so does the decoder of the
+ * result (the order of its type errors and unknown fields).
  */
 class Walk {
   /** The objects json-patch has parsed into maps. */
@@ -292,7 +293,7 @@ class Walk {
     this.texts?.enter(container, key, next);
   }
 
-  /** The document's root (json-patch's `partialDoc` is always a map), and every object a test compared. */
+  /** Every object in a value a passing `test` compared (lazyNode.equal parses both sides as it goes). */
   enterAll(value: unknown): void {
     const stack = [value];
     while (stack.length > 0) {
@@ -320,7 +321,7 @@ class Walk {
     return copied;
   }
 
-  /** Writes the parsed objects' members in Go's map order, as json-patch marshals the document. */
+  /** Writes the parsed objects' members in Go's map order, as json-patch marshals the document (its root, a `partialDoc`, always a map). */
   finish(doc: unknown): void {
     if (isObject(doc)) this.parsed.add(doc);
     for (const o of this.parsed) sortMembersInPlace(o);

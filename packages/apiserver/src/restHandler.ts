@@ -6,7 +6,7 @@
 import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
 import { componentStatusDeprecation, isComponentStatusType, type ComponentStatusType } from './componentStatuses.js';
-import { addWarning, contentType, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
+import { addWarning, contentType, methodNotAllowed, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
 import { protobufMessageOf } from './internal/protobufEncode.js';
 import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces } from './internal/negotiation.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
@@ -40,10 +40,6 @@ export function resourceNotFound(): KubeError {
 function patchable(type: ResourceType, ct: string): boolean {
   const pt = patchTypeOf(ct);
   return pt !== undefined && (pt !== 'strategic' || type.strategicMergePatch);
-}
-
-function methodNotAllowed(): KubeError {
-  return new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} });
 }
 
 /**

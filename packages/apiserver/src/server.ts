@@ -10,7 +10,7 @@ import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { discoveryAPIServices, serveDiscovery } from './discovery.js';
 import { healthPath, isHealthCheck, serveHealth } from './healthChecks.js';
-import { sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
+import { methodNotAllowed, sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
 import { checkRouteAccepts, isPrettyPrint, serializers } from './internal/negotiation.js';
 import { serveOpenAPI } from './openapi.js';
 import { serveOpenAPIV2 } from './openapiV2.js';
@@ -104,11 +104,6 @@ export function createRequestHandler(ctx: ServerContext, options: RequestHandler
  * `404 page not found` from the mux for anything else — an unknown group, a custom resource group's
  * unknown version or resource (the CRD handler hands those to the mux), a path outside the API.
  */
-/** go-restful's answer to a method its routes for a path do not take. */
-function methodNotAllowedHere(): KubeError {
-  return new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} });
-}
-
 function notFound(catalog: ResourceCatalog, path: string, res: ServerResponse): void {
   const group = /^\/apis\/([^/]+)/.exec(path)?.[1];
   const restful = path === '/api' || path.startsWith('/api/') || path.startsWith('/version/') || (group !== undefined && catalog.isBuiltinGroup(group));
@@ -194,7 +189,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
       // A go-restful route for GET only.
       if (method !== 'GET' && method !== 'HEAD') {
         req.resume();
-        sendError(res, methodNotAllowedHere());
+        sendError(res, methodNotAllowed());
         return;
       }
       // go-restful's route produces JSON only: a client that accepts neither it nor */* gets its 406.
@@ -226,7 +221,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   if (tokens !== undefined && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks') && method !== 'HEAD') {
     req.resume();
     // go-restful routes for GET only.
-    if (method !== 'GET') throw methodNotAllowedHere();
+    if (method !== 'GET') throw methodNotAllowed();
     sendJSON(res, 200, path === '/openid/v1/jwks' ? tokens.jwks() : tokens.openidConfiguration());
     return;
   }
@@ -259,8 +254,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   }
   if (!info.isResourceRequest) {
     indentIfAsked(req, res);
-    if (method !== 'HEAD' && serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress(), method)) return;
     req.resume();
+    if (method !== 'HEAD' && serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress(), method)) return;
     notFound(options.catalog, path, res);
     return;
   }

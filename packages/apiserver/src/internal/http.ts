@@ -146,6 +146,11 @@ function toYAML(text: string): string {
   return jsonToGoYAML(text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
 }
 
+/** go-restful's answer to a method no route of the path takes (a 405 Status). */
+export function methodNotAllowed(): KubeError {
+  return new KubeError('MethodNotAllowed', 'the server does not allow this method on the requested resource', { details: {} });
+}
+
 /**
  * Writes an error as the apiserver's `Status` body with its HTTP code (`responsewriters.ErrorNegotiated`:
  * in the media type the request accepts without conversions, else indented JSON); a read refused for
