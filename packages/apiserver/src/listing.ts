@@ -41,10 +41,9 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
   const labelText = query.get('labelSelector') ?? '';
   const fieldText = query.get('fieldSelector') ?? '';
   const labelSelector = labelText === '' ? undefined : parseLabelSelector(labelText);
-  let fieldSelector: FieldSelector | undefined;
-  if (fieldText !== '') {
-    fieldSelector = parseFieldSelector(fieldText).transform((label, value) => type.convertFieldLabel(label, value));
-  }
+  // DecodeParameters parses the selector (a syntax error is its 400); its labels are converted only after
+  // the options are validated (handlers/get.go: an unknown label is a 400 after a 422 of the options).
+  const parsedFields = fieldText === '' ? undefined : parseFieldSelector(fieldText);
   const limitText = query.get('limit');
   const limit = limitText === null ? 0 : parseInt64(limitText);
   const timeoutText = query.get('timeoutSeconds');
@@ -52,7 +51,7 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
   const sie = query.get('sendInitialEvents');
   const opts: ListOptions = {
     labelSelector,
-    fieldSelector,
+    fieldSelector: parsedFields,
     limit: limit > 0 ? limit : 0,
     continueToken: query.get('continue') ?? '',
     resourceVersion: query.get('resourceVersion') ?? '',
@@ -71,6 +70,7 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
     opts.resourceVersionMatch = 'NotOlderThan';
   }
   validateListOptions(opts);
+  opts.fieldSelector = parsedFields?.transform((label, value) => type.convertFieldLabel(label, value));
   return opts;
 }
 
@@ -119,9 +119,6 @@ function validateListOptions(o: ListOptions): void {
       if (match === 'Exact' && o.resourceVersion === '0') errs.push(forbidden(rvm, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
     }
     if (o.sendInitialEvents !== undefined) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-  }
-  if (!o.watch && o.continueToken !== '' && o.resourceVersion !== '' && o.resourceVersion !== '0') {
-    errs.push(forbidden('resourceVersion', 'specifying resource version is not allowed when using continue'));
   }
   if (errs.length > 0) throw KubeError.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
 }
@@ -222,6 +219,8 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, select
   let exact = false;
   if (opts.continueToken !== '') {
     const token = decodeContinue(opts.continueToken);
+    // The storage's ValidateListOptions, once the token decodes.
+    if (opts.resourceVersion !== '' && opts.resourceVersion !== '0') throw KubeError.badRequest('specifying resource version is not allowed when using continue');
     start = token.start;
     // A negative rv asks for the latest state (storage.ValidateListOptions); a positive one for that state.
     if (token.rv > 0n) {
