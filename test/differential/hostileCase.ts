@@ -23,6 +23,7 @@ import { budget, budgetStatus, pod, podRequest, podStatus } from './hostilePods.
 import { reviewRequest } from './hostileReviews.js';
 import { claim, claimRequest, claimStatus } from './hostileClaims.js';
 import { componentStatusRequest, flowControlRequest } from './hostileFlowControl.js';
+import { watchRequest } from './hostileWatches.js';
 import type { CrdLike, Session } from './session.js';
 
 /** One generated request. Paths and bodies hold placeholders filled at run time (see {@link fill}). */
@@ -402,7 +403,7 @@ function transport(r: Rng): HostileRequest {
   return r.pick(choices)();
 }
 
-const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest]];
+const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest], [2, watchRequest]];
 
 /** Generates case number `index` of a run with `seed`. */
 export function generateHostileCase(seed: number, index: number): HostileCase {
@@ -504,7 +505,8 @@ const keepWatch = (mine: Mine) => (b: unknown): unknown => {
 
 function watchEvent(e: unknown, mine: Mine): unknown {
   const ev = e as { type?: string; object?: { metadata?: { name?: string; namespace?: string } } };
-  if (ev.type === 'BOOKMARK') return undefined;
+  // The bookmark that ends the initial events is part of the answer; a periodic one depends on timing.
+  if (ev.type === 'BOOKMARK') return (ev.object as { metadata?: { annotations?: Record<string, string> } } | undefined)?.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true' ? 'BOOKMARK initial-events-end' : undefined;
   if (ev.type === 'ERROR') return { ERROR: answer(ev.object) };
   if (!mine(ev.object?.metadata?.name ?? '', ev.object?.metadata?.namespace)) return undefined;
   return `${ev.type} ${ev.object?.metadata?.name ?? ''}`;
@@ -590,7 +592,8 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     // by timing (the seed of 2026-12-21, case 25, differed in one run: every state read after it had its
     // versions numbered one apart).
     const isList = (q.method === 'GET' || q.method === 'DELETE') && target === undefined;
-    const watching = /[?&]watch=(true|yes|1)/.test(path);
+    // A watch by its parameter, or under the deprecated `/watch/` prefix (a watch whatever `watch=` says).
+    const watching = /[?&]watch=(true|yes|1)/.test(path) || /^\/apis?\/(?:[^/]+\/)?v1\/watch\/./.test(path);
     // A name generated from an invalid generateName appears only in the error's message.
     const generate = typeof raw === 'string' ? /"generateName":"([^"]*)"/.exec(raw)?.[1] : undefined;
     const keepAnswer = (b: unknown): unknown => {
