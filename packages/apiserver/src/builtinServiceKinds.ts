@@ -11,7 +11,9 @@
  */
 import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
-import { childObject, isObject, setDefault, valueAt, type JSONObject } from './internal/own.js';
+import { childObject, isObject, setDefault, str, valueAt, type JSONObject } from './internal/own.js';
+import { isDNS1123Subdomain, labelSelectorFromObject, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
+import { pathSegmentErrors, validateObjectMeta, validateStrategyObjectMetaUpdate } from './objectMeta.js';
 import { roundUpListToMilli } from './internal/resourceList.js';
 import { pvcProtectionFinalizer } from './internal/claimProtection.js';
 import { admitClaimStorageClass } from './storageKinds.js';
@@ -148,6 +150,9 @@ function claimWarnings(o: KubeObject): string[] {
   ];
 }
 
+const rbacGroup = 'rbac.authorization.k8s.io';
+
+/** `ValidatePolicyRule` of each of a role's rules. */
 function validateRules(o: KubeObject, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   list(o.rules).forEach((rule, i) => {
@@ -168,18 +173,71 @@ function validateRules(o: KubeObject, namespaced: boolean): FieldError[] {
   return errs;
 }
 
+/**
+ * A ClusterRole's aggregation rule (`ValidateClusterRole`): selectors required once the rule is there, each
+ * a valid label selector. An update may keep label values its old selectors already had wrong
+ * (`hasInvalidLabelValueInLabelSelector` of the strategy).
+ */
+function validateAggregationRule(o: KubeObject, old?: KubeObject): FieldError[] {
+  const rule = o.aggregationRule;
+  if (rule === undefined || rule === null) return [];
+  const p = FieldPath.root('aggregationRule', 'clusterRoleSelectors');
+  const selectors = isObject(rule) ? list(rule.clusterRoleSelectors) : [];
+  const oldSelectors = old !== undefined && isObject(old.aggregationRule) ? list(old.aggregationRule.clusterRoleSelectors) : [];
+  const allowInvalidLabelValueInSelector = oldSelectors.some((s) => validateLabelSelector(s as LabelSelectorObject, p).length > 0);
+  const errs: FieldError[] = [];
+  if (selectors.length === 0) errs.push(required(p, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+  selectors.forEach((selector, i) => {
+    errs.push(...validateLabelSelector(selector as LabelSelectorObject, p.index(i), { allowInvalidLabelValueInSelector }));
+    try {
+      labelSelectorFromObject(selector as LabelSelectorObject);
+    } catch {
+      // The converted selector, nil when it does not convert.
+      errs.push(invalid(p.index(i), null, 'invalid label selector.'));
+    }
+  });
+  return errs;
+}
+
+/** The RBAC kinds' names, and a binding's `roleRef.name`: `ValidateRBACName`, a path segment name. */
+function rbacNameErrors(name: string): string[] {
+  return pathSegmentErrors(name, false);
+}
+
+/** `ValidateRoleBinding` and `ValidateClusterRoleBinding` past the metadata. */
 function validateBinding(o: KubeObject, kinds: string[]): FieldError[] {
   const errs: FieldError[] = [];
-  const ref = isObject(o.roleRef) ? o.roleRef : undefined;
-  if (ref?.apiGroup !== 'rbac.authorization.k8s.io') errs.push(notSupported('roleRef.apiGroup', ref?.apiGroup ?? '', ['rbac.authorization.k8s.io']));
-  if (typeof ref?.kind !== 'string' || !kinds.includes(ref.kind)) errs.push(notSupported('roleRef.kind', ref?.kind ?? '', kinds));
-  if (typeof ref?.name !== 'string' || ref.name === '') errs.push(required('roleRef.name', ''));
-  list(o.subjects).forEach((s, i) => {
-    const p = FieldPath.root('subjects').index(i);
-    const subject = isObject(s) ? s : {};
-    if (typeof subject.name !== 'string' || subject.name === '') errs.push(required(p.child('name'), ''));
-    if (!['ServiceAccount', 'User', 'Group'].includes(String(subject.kind))) errs.push(notSupported(p.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
-  });
+  const namespaced = kinds.includes('Role');
+  const ref = isObject(o.roleRef) ? o.roleRef : {};
+  if (ref.apiGroup !== rbacGroup) errs.push(notSupported('roleRef.apiGroup', str(ref.apiGroup), [rbacGroup]));
+  if (typeof ref.kind !== 'string' || !kinds.includes(ref.kind)) errs.push(notSupported('roleRef.kind', str(ref.kind), kinds));
+  const refName = str(ref.name);
+  if (refName === '') errs.push(required('roleRef.name', ''));
+  else for (const msg of rbacNameErrors(refName)) errs.push(invalid('roleRef.name', refName, msg));
+  list(o.subjects).forEach((s, i) => errs.push(...validateSubject(isObject(s) ? s : {}, namespaced, FieldPath.root('subjects').index(i))));
+  return errs;
+}
+
+/** `ValidateRoleBindingSubject`. */
+function validateSubject(subject: JSONObject, namespaced: boolean, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(subject.name);
+  const apiGroup = str(subject.apiGroup);
+  if (name === '') errs.push(required(p.child('name'), ''));
+  switch (subject.kind) {
+    case 'ServiceAccount':
+      // ValidateServiceAccountName.
+      if (name !== '') for (const msg of isDNS1123Subdomain(name)) errs.push(invalid(p.child('name'), name, msg));
+      if (apiGroup !== '') errs.push(notSupported(p.child('apiGroup'), apiGroup, ['']));
+      if (!namespaced && str(subject.namespace) === '') errs.push(required(p.child('namespace'), ''));
+      break;
+    case 'User':
+    case 'Group':
+      if (apiGroup !== rbacGroup) errs.push(notSupported(p.child('apiGroup'), apiGroup, [rbacGroup]));
+      break;
+    default:
+      errs.push(notSupported(p.child('kind'), str(subject.kind), ['ServiceAccount', 'User', 'Group']));
+  }
   return errs;
 }
 
@@ -189,6 +247,33 @@ function roleRefUnchanged(o: KubeObject, old: KubeObject): FieldError[] {
   const ref = isObject(o.roleRef) ? o.roleRef : {};
   const text = JSON.stringify({ APIGroup: String(ref.apiGroup ?? ''), Kind: String(ref.kind ?? ''), Name: String(ref.name ?? '') });
   return [new FieldError('FieldValueInvalid', 'roleRef', o.roleRef ?? null, 'cannot change roleRef', text)];
+}
+
+/**
+ * The v1 defaults of a binding (rbac/v1 defaults.go): the roleRef's API group, and each subject's (none for a
+ * service account, the RBAC group for a user or a group).
+ */
+function defaultBinding(o: KubeObject): void {
+  const ref = isObject(o.roleRef) ? o.roleRef : (o.roleRef = {});
+  if (str(ref.apiGroup) === '') ref.apiGroup = rbacGroup;
+  for (const subject of list(o.subjects)) {
+    if (!isObject(subject) || str(subject.apiGroup) !== '') continue;
+    if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = rbacGroup;
+  }
+}
+
+/**
+ * The RBAC strategies' `ValidateUpdate`: `Validate<Kind>` of the new object, then `Validate<Kind>Update`, which
+ * runs `Validate<Kind>` again before the metadata update and the binding's roleRef, so each error of the object
+ * is in the causes twice (the message names it once), after rest.BeforeUpdate's generic checks.
+ */
+function rbacUpdate(namespaced: boolean, validate: (o: KubeObject, old?: KubeObject) => FieldError[], immutable?: (o: KubeObject, old: KubeObject) => FieldError[]): BuiltinSpec['validateWholeUpdate'] {
+  const whole = (o: KubeObject, old: KubeObject): FieldError[] => [...validateObjectMeta(o.metadata, namespaced, 'pathSegment'), ...validate(o, old)];
+  return (o, old, generic) => [
+    ...generic,
+    ...whole(o, old),
+    ...whole(o, old), ...validateStrategyObjectMetaUpdate(o.metadata, old.metadata), ...(immutable?.(o, old) ?? []),
+  ];
 }
 
 function subjectsOf(kind: string): (o: KubeObject) => string {
@@ -206,7 +291,7 @@ const bindingColumns = {
 };
 
 const rbac = (resource: string, kind: string, namespaced: boolean): BuiltinSpec['names'] => ({
-  group: 'rbac.authorization.k8s.io', version: 'v1', resource, singular: resource.slice(0, -1), kind, namespaced, shortNames: [], status: false, nameValidation: 'subdomain',
+  group: rbacGroup, version: 'v1', resource, singular: resource.slice(0, -1), kind, namespaced, shortNames: [], status: false, nameValidation: 'pathSegment',
 });
 
 /**
@@ -229,10 +314,19 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
     serviceType,
     new BuiltinResourceType(serviceAccount),
     new BuiltinResourceType(persistentVolumeClaim(store)),
-    new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true) }),
-    new BuiltinResourceType({ names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']), validateUpdate: roleRefUnchanged }),
-    new BuiltinResourceType({ names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, false) }),
-    new BuiltinResourceType({ names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, validate: (o) => validateBinding(o, ['ClusterRole']), validateUpdate: roleRefUnchanged }),
+    new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true), validateWholeUpdate: rbacUpdate(true, (o) => validateRules(o, true)) }),
+    new BuiltinResourceType({
+      names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']),
+      validateWholeUpdate: rbacUpdate(true, (o) => validateBinding(o, ['Role', 'ClusterRole']), roleRefUnchanged),
+    }),
+    new BuiltinResourceType({
+      names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => [...validateRules(o, false), ...validateAggregationRule(o)],
+      validateWholeUpdate: rbacUpdate(false, (o, old) => [...validateRules(o, false), ...validateAggregationRule(o, old)]),
+    }),
+    new BuiltinResourceType({
+      names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, ['ClusterRole']),
+      validateWholeUpdate: rbacUpdate(false, (o) => validateBinding(o, ['ClusterRole']), roleRefUnchanged),
+    }),
   ];
 }
 
