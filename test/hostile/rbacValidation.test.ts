@@ -47,6 +47,9 @@ async function run(s: Send): Promise<void> {
   const rb = JSON.parse((await s('GET', `${R}/namespaces/default/rolebindings/rb1`)).text) as { roleRef: unknown; subjects: unknown };
   expect([rb.roleRef, rb.subjects]).to.deep.equal([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'u' }, { kind: 'ServiceAccount', name: 'sa' }, { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'g' }]]);
   const merge = 'application/merge-patch+json';
+  // A patch that removes the roleRef's API group gets it back by default: no change of roleRef (seed 20261212).
+  const unchanged = await s('PATCH', `${R}/namespaces/default/rolebindings/rb1`, '{"roleRef":{"apiGroup":null}}', merge);
+  expect([unchanged.status, (JSON.parse(unchanged.text) as { roleRef: unknown }).roleRef]).to.deep.equal([200, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }]);
   expect(await answer(s, 'PATCH', `${R}/clusterroles/cr1`, '{"rules":[{"verbs":[]}],"aggregationRule":{"clusterRoleSelectors":[]}}', merge), 'cr upd').to.deep.equal(expected['cr upd']);
   expect(await answer(s, 'PATCH', `${R}/namespaces/default/rolebindings/rb1`, '{"roleRef":{"name":"edit"},"subjects":[{"kind":"User"}]}', merge), 'rb upd').to.deep.equal(expected['rb upd']);
   expect(await answer(s, 'PATCH', `${R}/clusterroles/cr1`, '{"metadata":{"labels":{"a b":"c"}}}', merge), 'cr upd label').to.deep.equal(expected['cr upd label']);

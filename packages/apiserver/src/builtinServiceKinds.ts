@@ -9,7 +9,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
  */
-import { FieldError, FieldPath, invalid, notSupported, required, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, invalid, notSupported, required, type KubeObject } from '@kubekit/core';
 import { BuiltinResourceType, createdAtColumn, type BuiltinSpec } from './builtinKinds.js';
 import { childObject, isObject, setDefault, str, valueAt, type JSONObject } from './internal/own.js';
 import { isDNS1123Subdomain, labelSelectorFromObject, validateLabelSelector, type LabelSelectorObject } from './internal/semantics.js';
@@ -242,9 +242,11 @@ function validateSubject(subject: JSONObject, namespaced: boolean, p: FieldPath)
 }
 
 function roleRefUnchanged(o: KubeObject, old: KubeObject): FieldError[] {
-  if (stringifyJSON(o.roleRef) === stringifyJSON(old.roleRef)) return [];
-  // The internal RoleRef has no JSON tags: Go prints its field names.
+  // The structs compared field by field (a defaulted apiGroup is the same one, wherever the object holds it).
   const ref = isObject(o.roleRef) ? o.roleRef : {};
+  const was = isObject(old.roleRef) ? old.roleRef : {};
+  if (['apiGroup', 'kind', 'name'].every((k) => str(ref[k]) === str(was[k]))) return [];
+  // The internal RoleRef has no JSON tags: Go prints its field names.
   const text = JSON.stringify({ APIGroup: String(ref.apiGroup ?? ''), Kind: String(ref.kind ?? ''), Name: String(ref.name ?? '') });
   return [new FieldError('FieldValueInvalid', 'roleRef', o.roleRef ?? null, 'cannot change roleRef', text)];
 }
