@@ -24,6 +24,7 @@ import { reviewRequest } from './hostileReviews.js';
 import { claim, claimRequest, claimStatus } from './hostileClaims.js';
 import { componentStatusRequest, flowControlRequest } from './hostileFlowControl.js';
 import { watchRequest } from './hostileWatches.js';
+import { rbacRequest, role, roleBinding } from './hostileRbac.js';
 import type { CrdLike, Session } from './session.js';
 
 /** One generated request. Paths and bodies hold placeholders filled at run time (see {@link fill}). */
@@ -103,6 +104,8 @@ const NS = '/api/v1/namespaces/{ns}';
 const PO = '{po}/p';
 const PDB = '{pdb}/b';
 const RC = '{rc}/rc';
+const RO = '{ro}/r';
+const RB = '{rb}/rb';
 
 /** The widget every case starts from. */
 export function widget(ns: string, name = 'w'): Record<string, unknown> {
@@ -403,7 +406,7 @@ function transport(r: Rng): HostileRequest {
   return r.pick(choices)();
 }
 
-const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest], [2, watchRequest]];
+const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest], [2, watchRequest], [2, rbacRequest]];
 
 /** Generates case number `index` of a run with `seed`. */
 export function generateHostileCase(seed: number, index: number): HostileCase {
@@ -430,7 +433,7 @@ interface Meta { metadata?: { resourceVersion?: string; uid?: string } }
  * request's number, for unique names), `{rv}` and `{uid}` (the current ones of the object the path names).
  */
 function fill(text: string, c: HostileCase, i: number, current: Meta | undefined): string {
-  return text.replaceAll('{cr}', `/apis/${hostileGroup}/v1/namespaces/{ns}/widgets`).replaceAll('{cm}', '/api/v1/namespaces/{ns}/configmaps').replaceAll('{gd}', `/apis/${hostileGroup}/v1/namespaces/{ns}/gadgets`).replaceAll('{dp}', '/apis/apps/v1/namespaces/{ns}/deployments').replaceAll('{sv}', '/api/v1/namespaces/{ns}/services').replaceAll('{po}', '/api/v1/namespaces/{ns}/pods').replaceAll('{pdb}', '/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets').replaceAll('{rc}', '/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims').replaceAll('{ns}', c.ns).replaceAll('{i}', String(i))
+  return text.replaceAll('{cr}', `/apis/${hostileGroup}/v1/namespaces/{ns}/widgets`).replaceAll('{cm}', '/api/v1/namespaces/{ns}/configmaps').replaceAll('{gd}', `/apis/${hostileGroup}/v1/namespaces/{ns}/gadgets`).replaceAll('{dp}', '/apis/apps/v1/namespaces/{ns}/deployments').replaceAll('{sv}', '/api/v1/namespaces/{ns}/services').replaceAll('{po}', '/api/v1/namespaces/{ns}/pods').replaceAll('{pdb}', '/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets').replaceAll('{rc}', '/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims').replaceAll('{ro}', '/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles').replaceAll('{rb}', '/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings').replaceAll('{ns}', c.ns).replaceAll('{i}', String(i))
     .replaceAll('{rv}', current?.metadata?.resourceVersion ?? '').replaceAll('{uid}', current?.metadata?.uid ?? '');
 }
 
@@ -522,6 +525,8 @@ function objectOf(path: string): string | undefined {
   if (path.startsWith(PO)) return PO;
   if (path.startsWith(PDB)) return PDB;
   if (path.startsWith(RC)) return RC;
+  if (path.startsWith(RO)) return RO;
+  if (path.startsWith(RB)) return RB;
   if (path.startsWith(NS)) return NS;
   return undefined;
 }
@@ -576,6 +581,8 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
   await s.must('PATCH', fill(`${PDB}/status`, c, 0, undefined), { body: budgetStatus, contentType: 'application/merge-patch+json' });
   await s.must('POST', fill('{rc}', c, 0, undefined), { body: claim(c.ns) });
   await s.must('PATCH', fill(`${RC}/status`, c, 0, undefined), { body: claimStatus, contentType: 'application/merge-patch+json' });
+  await s.must('POST', fill('{ro}', c, 0, undefined), { body: role(c.ns) });
+  await s.must('POST', fill('{rb}', c, 0, undefined), { body: roleBinding(c.ns) });
   // Every write of the case, as watches selected by a field (KEP-4358) and by a label see them from here.
   const start = ready.metadata?.resourceVersion ?? '';
   const ours = (ns: string): boolean => ns === c.ns || ns.startsWith(`${c.ns}-`);
@@ -610,7 +617,7 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     const keepListed = q.keep === 'cluster' ? (b: unknown) => sortedNames(keepList(listed)(b)) : keepList(mine);
     await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(listed) : isList ? keepListed : keepAnswer });
     if (clusterTarget !== undefined && !clusterTarget.startsWith('/api/v1/componentstatuses')) await s.req(`state ${clusterTarget} after ${i}`, 'GET', clusterTarget, { keep: keepObject });
-    for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['s', SV], ['p', PO], ['b', PDB], ['rc', RC], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
+    for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['s', SV], ['p', PO], ['b', PDB], ['rc', RC], ['r', RO], ['rb', RB], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
   }
   for (const [label, path] of [['gadgets selected by spec.color=blue', `${fill('{gd}', c, 0, undefined)}?fieldSelector=spec.color%3Dblue`], ['widgets selected by app=h', `${fill('{cr}', c, 0, undefined)}?labelSelector=app%3Dh`], ['deployments selected by metadata.name=d', `${fill('{dp}', c, 0, undefined)}?fieldSelector=metadata.name%3Dd`], ['services selected by metadata.name=s', `${fill('{sv}', c, 0, undefined)}?fieldSelector=metadata.name%3Ds`]] as const) {
     await s.req(`watch ${label} since the setup`, 'GET', `${path}&watch=true&resourceVersion=${start}&timeoutSeconds=1`, { keep: keepWatch(mine) });
