@@ -4,7 +4,7 @@
 // dry run included. The same size written otherwise, a shrink, and a write of `/status` are not its concern.
 // kubekit let every bound claim grow. Every expected answer is kube-apiserver 1.34.4's.
 import { expect } from 'chai';
-import { MERGE, answered, describeOnBothServers, type Send } from './sender.js';
+import { MERGE, answered, describeOnBothServers, eventually, type Send } from './sender.js';
 
 const SC = '/apis/storage.k8s.io/v1/storageclasses';
 const P = '/api/v1/namespaces/default/persistentvolumeclaims';
@@ -22,6 +22,9 @@ async function run(s: Send): Promise<void> {
     answered(await s('POST', P, JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName } })), 201);
     answered(await s('PATCH', `${P}/${name}/status`, JSON.stringify({ status: { phase: 'Bound', capacity: { storage: '1Gi' } } }), MERGE));
   }
+  // The reference's plugin reads the classes from an informer: on a loaded machine the class made a moment ago
+  // may not be there yet (the claim is then refused as if the class did not allow expansion). Wait until it is.
+  await eventually(() => s('PATCH', `${P}/a?dryRun=All`, JSON.stringify({ spec: { resources: { requests: { storage: '2Gi' } } } }), MERGE), (a) => a.status === 200, 30);
   expect(await requested('a', '2Gi', '?dryRun=All')).to.deep.equal([200, '2Gi']);
   expect(await requested('a', '2Gi')).to.deep.equal([200, '2Gi']);
   expect(await requested('a', '2048Mi')).to.deep.equal([200, '2Gi']);
@@ -36,6 +39,8 @@ async function run(s: Send): Promise<void> {
   expect(status.spec.resources.requests.storage).to.equal('1Gi');
   // The class is read at the time of the request: once deleted, its claims no longer grow.
   answered(await s('DELETE', `${SC}/fast`));
+  // Once the reference's informer has seen the deletion.
+  await eventually(() => s('PATCH', `${P}/f?dryRun=All`, JSON.stringify({ spec: { resources: { requests: { storage: '2Gi' } } } }), MERGE), (a) => a.status === 403, 30);
   expect(await requested('f', '2Gi')).to.deep.equal(refusedResize('f'));
   const forbidden = JSON.parse((await s('PATCH', `${P}/b`, JSON.stringify({ spec: { resources: { requests: { storage: '3Gi' } } } }), MERGE)).text) as { reason: string; details: unknown };
   expect([forbidden.reason, forbidden.details]).to.deep.equal(['Forbidden', { name: 'b', kind: 'persistentvolumeclaims' }]);
