@@ -639,6 +639,12 @@ export const builtinScenarios: Scenario[] = [
       await s.req('refused: over the maximum', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '400m' }], contentType: json, keep: statusOnly });
       await s.req('quota', 'POST', `/api/v1/namespaces/${lrNs}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'requests.cpu': '250m', 'limits.cpu': '1' } } }, keep: 'status' });
       await s.req('quota usage', 'PATCH', `/api/v1/namespaces/${lrNs}/resourcequotas/q/status`, { body: { status: { hard: { 'requests.cpu': '250m', 'limits.cpu': '1' }, used: { 'requests.cpu': '150m', 'limits.cpu': '200m' } } }, contentType: merge, keep: 'status' });
+      // The reference's ResourceQuota admission reads quotas through an informer (and a live lookup it caches for
+      // 30 s): wait until a dry run over the quota is refused (CI on 1df0ee1, Node 24: the resize over it went through).
+      await s.until(async () => {
+        const probe = await s.raw('PATCH', `${lrPods}/nd/resize?dryRun=All`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '260m' }, { op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '260m' }], contentType: json });
+        return probe.status === 403;
+      }, 'ResourceQuota at admission');
       await s.req('within the quota', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '200m' }], contentType: json });
       await s.req('refused: over the quota', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '260m' }, { op: 'replace', path: '/spec/containers/0/resources/limits/cpu', value: '260m' }], contentType: json, keep: statusOnly });
       await s.req('down, free', 'PATCH', `${lrPods}/nd/resize`, { body: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '50m' }], contentType: json });
