@@ -186,11 +186,10 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   }
   if (publicPaths.has(path)) {
     if (path.startsWith('/version')) {
-      // A go-restful route for GET only.
-      if (method !== 'GET' && method !== 'HEAD') {
+      // A go-restful route for GET only (HEAD included: kube-apiserver 1.34.4 answers it 405).
+      if (method !== 'GET') {
         req.resume();
-        sendError(res, methodNotAllowed());
-        return;
+        throw methodNotAllowed();
       }
       // go-restful's route produces JSON only: a client that accepts neither it nor */* gets its 406.
       try {
@@ -218,9 +217,9 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     return;
   }
   const tokens = ctx.serviceAccountTokens;
-  if (tokens !== undefined && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks') && method !== 'HEAD') {
+  if (tokens !== undefined && (path === '/.well-known/openid-configuration' || path === '/openid/v1/jwks')) {
     req.resume();
-    // go-restful routes for GET only.
+    // go-restful routes for GET only (HEAD included).
     if (method !== 'GET') throw methodNotAllowed();
     sendJSON(res, 200, path === '/openid/v1/jwks' ? tokens.jwks() : tokens.openidConfiguration());
     return;
@@ -233,8 +232,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     res.end('ok');
     return;
   }
-  // The OpenAPI v2 handler answers any method (HEAD aside) as a GET.
-  if (path === '/openapi/v2' && method !== 'HEAD') {
+  // The OpenAPI v2 handler answers any method as a GET.
+  if (path === '/openapi/v2') {
     serveOpenAPIV2(options.catalog, req.headers.accept, res, options.customResourceFieldSelectors);
     return;
   }
@@ -255,7 +254,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   if (!info.isResourceRequest) {
     indentIfAsked(req, res);
     req.resume();
-    if (method !== 'HEAD' && serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress(), method)) return;
+    if (serveDiscovery(options.catalog, () => discoveryAPIServices(ctx.store.values(apiServicesBucket)), path, req.headers.accept, res, options.serverAddress(), method)) return;
     notFound(options.catalog, path, res);
     return;
   }
