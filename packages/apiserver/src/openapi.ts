@@ -67,10 +67,22 @@ const writeParams = [
 ];
 const patchParams = [...writeParams, param('force', 'boolean', 'Force is going to "force" Apply requests.')];
 
+/** An operation's tag: its group (dots as underscores, `core` for the core group) and version. */
+function tagOf(n: ResourceType['names']): string {
+  return n.group === '' ? `core_${n.version}` : `${n.group.replace(/\./g, '_')}_${n.version}`;
+}
+
+/** The kind part of an operation id (`CoreV1NamespacedPod`; across all namespaces without `Namespaced`). */
+function idBaseOf(n: ResourceType['names'], namespaced: boolean): string {
+  return `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${namespaced ? 'Namespaced' : ''}${n.kind}`;
+}
+
+const prettyParam = (): Record<string, unknown> => param('pretty', 'string', "If 'true', then the output is pretty printed.");
+
 function operation(t: ResourceType, action: string, id: string, params: Record<string, unknown>[], responseSchema: string, body?: string[], kindOverride?: { group: string; version: string; kind: string }): Record<string, unknown> {
   const n = t.names;
   const op: Record<string, unknown> = {
-    tags: [n.group === '' ? `core_${n.version}` : `${n.group.replace(/\./g, '_')}_${n.version}`],
+    tags: [tagOf(n)],
     description: `${action} ${n.kind}`,
     operationId: id,
     parameters: params,
@@ -93,7 +105,7 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
   const ns = n.namespaced ? '/namespaces/{namespace}' : '';
   const kindDef = definitionName(n.group, n.version, n.kind);
   const listDef = definitionName(n.group, n.version, n.listKind);
-  const idBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.namespaced ? 'Namespaced' : ''}${n.kind}`;
+  const idBase = idBaseOf(n, n.namespaced);
   const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', ...(t.strategicMergePatch ? ['application/strategic-merge-patch+json'] : [])];
   const nsParam = n.namespaced ? [param('namespace', 'string', 'object name and auth scope, such as for teams and projects', 'path')] : [];
   const nameParam = param('name', 'string', `name of the ${n.kind}`, 'path');
@@ -102,7 +114,7 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
     return {
       [`${prefix}${ns}/${n.resource}`]: {
         post: operation(t, 'post', `create${idBase}`, writeParams, kindDef, ['application/json', 'application/yaml']),
-        parameters: [...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+        parameters: [...nsParam, prettyParam()],
       },
     };
   }
@@ -111,14 +123,14 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
       get: operation(t, 'list', `list${idBase}`, listParams, listDef),
       post: operation(t, 'post', `create${idBase}`, writeParams, kindDef, ['application/json', 'application/yaml']),
       delete: operation(t, 'deletecollection', `deletecollection${idBase}`, listParams, 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', ['application/json']),
-      parameters: [...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+      parameters: [...nsParam, prettyParam()],
     },
     [`${prefix}${ns}/${n.resource}/{name}`]: {
       get: operation(t, 'get', `read${idBase}`, [param('resourceVersion', 'string', 'resourceVersion sets a constraint on what resource versions a request may be served from.')], kindDef),
       put: operation(t, 'put', `replace${idBase}`, writeParams, kindDef, ['application/json', 'application/yaml']),
       patch: operation(t, 'patch', `patch${idBase}`, patchParams, kindDef, patchTypes),
       delete: operation(t, 'delete', `delete${idBase}`, [param('dryRun', 'string', 'When present, indicates that modifications should not be persisted.')], 'io.k8s.apimachinery.pkg.apis.meta.v1.Status', ['application/json']),
-      parameters: [nameParam, ...nsParam, param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+      parameters: [nameParam, ...nsParam, prettyParam()],
     },
   };
   // Only the routes of the kind's verbs (a Namespace has no deletecollection, a ComponentStatus only get and list).
@@ -130,10 +142,9 @@ function pathsOf(t: ResourceType): Record<string, unknown> {
   }
   if (n.namespaced) {
     // The list across namespaces (`kubectl get deployments -A`).
-    const allBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.kind}`;
     paths[`${prefix}/${n.resource}`] = {
-      get: operation(t, 'list', `list${allBase}ForAllNamespaces`, listParams, listDef),
-      parameters: [param('pretty', 'string', "If 'true', then the output is pretty printed.")],
+      get: operation(t, 'list', `list${idBaseOf(n, false)}ForAllNamespaces`, listParams, listDef),
+      parameters: [prettyParam()],
     };
   }
   if (n.verbs.includes('watch')) Object.assign(paths, watchPathsOf(t, prefix, nsParam, nameParam, idBase));
@@ -168,11 +179,11 @@ const watchMediaTypes = ['application/json', 'application/json;stream=watch', 'a
  */
 function watchPathsOf(t: ResourceType, prefix: string, nsParam: Record<string, unknown>[], nameParam: Record<string, unknown>, idBase: string): Record<string, unknown> {
   const n = t.names;
-  const ns = nsParam.length > 0 ? '/namespaces/{namespace}' : '';
-  const pretty = param('pretty', 'string', "If 'true', then the output is pretty printed.");
+  const ns = n.namespaced ? '/namespaces/{namespace}' : '';
+  const pretty = prettyParam();
   const byName = (params: Record<string, unknown>[]): Record<string, unknown>[] => [...params].sort((a, b) => (String(a.name) < String(b.name) ? -1 : 1));
   const watchOperation = (id: string, action: 'watch' | 'watchlist', description: string): Record<string, unknown> => ({
-    tags: [n.group === '' ? `core_${n.version}` : `${n.group.replace(/\./g, '_')}_${n.version}`],
+    tags: [tagOf(n)],
     description: `${description}. deprecated: use the 'watch' parameter with a list operation instead${action === 'watch' ? ", filtered to a single item with the 'fieldSelector' parameter" : ''}.`,
     operationId: id,
     responses: {
@@ -192,10 +203,9 @@ function watchPathsOf(t: ResourceType, prefix: string, nsParam: Record<string, u
       parameters: byName([...listParams, nameParam, ...nsParam, pretty]),
     },
   };
-  if (nsParam.length > 0) {
-    const allBase = `${n.group === '' ? 'Core' : n.group.split('.').map(cap).join('')}${cap(n.version)}${n.kind}`;
+  if (n.namespaced) {
     paths[`${prefix}/watch/${n.resource}`] = {
-      get: watchOperation(`watch${allBase}ListForAllNamespaces`, 'watchlist', `watch individual changes to a list of ${n.kind}`),
+      get: watchOperation(`watch${idBaseOf(n, false)}ListForAllNamespaces`, 'watchlist', `watch individual changes to a list of ${n.kind}`),
       parameters: byName([...listParams, pretty]),
     };
   }
