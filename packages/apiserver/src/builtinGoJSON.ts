@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { canonicalQuantity, goJSON, goJSONString, jsonTypeName, parseRFC3339, quantityError } from '@kubekit/core';
-import { cloneJSON, isObject } from './internal/own.js';
+import { cloneJSONWith, isObject } from './internal/own.js';
 import { RawText, floatOverflowIn, goJSONWithTexts, numberLiteralIn, type WrittenTexts } from './internal/rawJSON.js';
 import { goFoldASCIIName, goJSONSyntaxError } from './internal/goJSON.js';
 import { canonicalTime } from './internal/goTimes.js';
@@ -445,19 +445,10 @@ function noteEmptied(obj: object, key: string): void {
  * Iterative: any depth is safe.
  */
 export function cloneDecoded<T>(value: T): T {
-  const copy = cloneJSON(value);
-  const stack: [unknown, unknown][] = [[value, copy]];
-  while (stack.length > 0) {
-    const [from, to] = stack.pop()!;
-    if (Array.isArray(from)) {
-      for (let i = 0; i < from.length; i++) if (from[i] !== null && typeof from[i] === 'object') stack.push([from[i], (to as unknown[])[i]]);
-    } else if (isObject(from) && isObject(to)) {
-      const keys = emptied.get(from);
-      if (keys !== undefined) emptied.set(to, new Set(keys));
-      for (const k of Object.keys(from)) if (from[k] !== null && typeof from[k] === 'object') stack.push([from[k], to[k]]);
-    }
-  }
-  return copy;
+  return cloneJSONWith(value, (from, to) => {
+    const keys = emptied.get(from);
+    if (keys !== undefined) emptied.set(to, new Set(keys));
+  });
 }
 
 /**

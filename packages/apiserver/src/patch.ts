@@ -4,7 +4,7 @@
  */
 import { KubeError, goJSON } from '@kubekit/core';
 import { deepEqual } from './internal/deepEqual.js';
-import { cloneJSON, getOwn, isObject, setOwn } from './internal/own.js';
+import { cloneJSON, cloneJSONWith, getOwn, isObject, setOwn } from './internal/own.js';
 import { inGoMapOrder, sortMembersInPlace } from './internal/goMapKeys.js';
 import { WrittenTexts, equalsRaw, equalsRawJSON, goJSONWithTexts, jsonPatchValueTexts, rawValueOf, type RawValue } from './internal/rawJSON.js';
 import { strategicMerge } from './strategicMergePatch.js';
@@ -308,17 +308,9 @@ class Walk {
 
   /** A deep copy of `value` as json-patch's deepCopy writes it: the parsed objects' members sorted. */
   copy(value: unknown): unknown {
-    const copied = cloneJSON(value);
-    const stack: [unknown, unknown][] = [[value, copied]];
-    while (stack.length > 0) {
-      const [from, to] = stack.pop()!;
-      if (Array.isArray(from)) from.forEach((x, i) => stack.push([x, (to as unknown[])[i]]));
-      else if (isObject(from)) {
-        if (this.parsed.has(from)) sortMembersInPlace(to as Record<string, unknown>);
-        for (const k of Object.keys(from)) stack.push([from[k], (to as Record<string, unknown>)[k]]);
-      }
-    }
-    return copied;
+    return cloneJSONWith(value, (from, to) => {
+      if (this.parsed.has(from)) sortMembersInPlace(to);
+    });
   }
 
   /** Writes the parsed objects' members in Go's map order, as json-patch marshals the document (its root, a `partialDoc`, always a map). */

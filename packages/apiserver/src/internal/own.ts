@@ -1,5 +1,6 @@
 // Own-property access to objects indexed by request data: a key from a request (a JSON patch path, a
 // merge patch or applied configuration key, a field path) is data, never a way to an object's prototype.
+import { cloneJSON } from '@kubekit/core';
 
 /** A JSON object as decoded from a request. */
 export type JSONObject = Record<string, unknown>;
@@ -75,6 +76,25 @@ export function setDefault(o: JSONObject, key: string, value: unknown): void {
 
 /** A deep copy of a JSON value: core's, re-exported for the apiserver's modules. */
 export { cloneJSON } from '@kubekit/core';
+
+/**
+ * A JSON copy of `value` that also hands `each` every object of it with its copy, for what a copy must carry
+ * besides the JSON (marks kept in a WeakMap, a member order). Iterative: any depth is safe.
+ */
+export function cloneJSONWith<T>(value: T, each: (from: Record<string, unknown>, to: Record<string, unknown>) => void): T {
+  const copy = cloneJSON(value);
+  const stack: [unknown, unknown][] = [[value, copy]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) if (from[i] !== null && typeof from[i] === 'object') stack.push([from[i], (to as unknown[])[i]]);
+    } else if (isObject(from) && isObject(to)) {
+      each(from, to);
+      for (const k of Object.keys(from)) if (from[k] !== null && typeof from[k] === 'object') stack.push([from[k], to[k]]);
+    }
+  }
+  return copy;
+}
 
 /** Copies the own enumerable properties of `source` onto `target` (`Object.assign` that never sets a prototype). */
 export function assignOwn(target: JSONObject, source: JSONObject): void {
