@@ -382,7 +382,7 @@ export class BuiltinResourceType implements ResourceType {
     // Decoding into the Go type: the first value of the wrong type, a quantity or base64 text that does
     // not parse, in encoding/json's words (kube-apiserver 1.34.4, test/builtinGoDecode.test.ts).
     // A strategic merge patch's result is converted, not decoded, with the converter's words.
-    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, this.names) : decodeErrorAsGo(body, this.names, { sorted: false, bodyText: ctx.bodyText });
+    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, this.names) : decodeErrorAsGo(body, this.names, { bodyText: ctx.bodyText });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     const schema = builtinKindSchema(this.names);
@@ -425,7 +425,7 @@ export class BuiltinResourceType implements ResourceType {
     const version = versionOf(apiVersion);
     const gvk = { group: apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '', version, kind };
     const internal = `${internalPackage(this.internalGroup ?? this.names.group)}.${this.names.kind}`;
-    const why = otherKindReason(apiVersion, kind, internal, () => decodeErrorAsGo(body, gvk, { sorted: false, bodyText: ctx.bodyText }));
+    const why = otherKindReason(apiVersion, kind, internal, () => decodeErrorAsGo(body, gvk, { bodyText: ctx.bodyText }));
     if (why === undefined) return;
     if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
     throw KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${this.names.kind}: ${why}`);

@@ -199,21 +199,17 @@ function validateAggregationRule(o: KubeObject, old?: KubeObject): FieldError[] 
   return errs;
 }
 
-/** The RBAC kinds' names, and a binding's `roleRef.name`: `ValidateRBACName`, a path segment name. */
-function rbacNameErrors(name: string): string[] {
-  return pathSegmentErrors(name, false);
-}
-
-/** `ValidateRoleBinding` and `ValidateClusterRoleBinding` past the metadata. */
-function validateBinding(o: KubeObject, kinds: string[]): FieldError[] {
+/** `ValidateRoleBinding` (`namespaced`) and `ValidateClusterRoleBinding` past the metadata. */
+function validateBinding(o: KubeObject, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const namespaced = kinds.includes('Role');
+  const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   const ref = isObject(o.roleRef) ? o.roleRef : {};
   if (ref.apiGroup !== rbacGroup) errs.push(notSupported('roleRef.apiGroup', str(ref.apiGroup), [rbacGroup]));
   if (typeof ref.kind !== 'string' || !kinds.includes(ref.kind)) errs.push(notSupported('roleRef.kind', str(ref.kind), kinds));
   const refName = str(ref.name);
   if (refName === '') errs.push(required('roleRef.name', ''));
-  else for (const msg of rbacNameErrors(refName)) errs.push(invalid('roleRef.name', refName, msg));
+  // ValidateRBACName: a path segment name, as the RBAC objects' own names.
+  else for (const msg of pathSegmentErrors(refName, false)) errs.push(invalid('roleRef.name', refName, msg));
   list(o.subjects).forEach((s, i) => errs.push(...validateSubject(isObject(s) ? s : {}, namespaced, FieldPath.root('subjects').index(i))));
   return errs;
 }
@@ -318,16 +314,16 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
     new BuiltinResourceType(persistentVolumeClaim(store)),
     new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true), validateWholeUpdate: rbacUpdate(true, (o) => validateRules(o, true)) }),
     new BuiltinResourceType({
-      names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, ['Role', 'ClusterRole']),
-      validateWholeUpdate: rbacUpdate(true, (o) => validateBinding(o, ['Role', 'ClusterRole']), roleRefUnchanged),
+      names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, true),
+      validateWholeUpdate: rbacUpdate(true, (o) => validateBinding(o, true), roleRefUnchanged),
     }),
     new BuiltinResourceType({
       names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => [...validateRules(o, false), ...validateAggregationRule(o)],
       validateWholeUpdate: rbacUpdate(false, (o, old) => [...validateRules(o, false), ...validateAggregationRule(o, old)]),
     }),
     new BuiltinResourceType({
-      names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, ['ClusterRole']),
-      validateWholeUpdate: rbacUpdate(false, (o) => validateBinding(o, ['ClusterRole']), roleRefUnchanged),
+      names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, false),
+      validateWholeUpdate: rbacUpdate(false, (o) => validateBinding(o, false), roleRefUnchanged),
     }),
   ];
 }

@@ -69,7 +69,7 @@ function refuseOtherKind(body: Record<string, unknown>, ctx: WriteContext): void
   const version = given === '' ? apiVersion : given;
   if (version === apiVersion && kind === 'CustomResourceDefinition') return;
   const gvk = { group: version.includes('/') ? version.slice(0, version.indexOf('/')) : '', version: versionOf(version), kind };
-  const why = otherKindReason(version, kind, 'apiextensions.CustomResourceDefinition', () => decodeErrorAsGo(body, gvk, { sorted: false, bodyText: ctx.bodyText }), apiextensionsSchemeKind);
+  const why = otherKindReason(version, kind, 'apiextensions.CustomResourceDefinition', () => decodeErrorAsGo(body, gvk, { bodyText: ctx.bodyText }), apiextensionsSchemeKind);
   if (why === undefined) throw KubeError.badRequest(`the API version in the data (${given}) does not match the expected API version (${apiVersion})`);
   if (ctx.patched === true && ctx.strictError !== undefined) throw ctx.strictError(why);
   throw KubeError.badRequest(`${kind} in version ${goQuote(gvk.version)} cannot be handled as a CustomResourceDefinition: ${why}`);
@@ -123,7 +123,7 @@ export class CustomResourceDefinitionType implements ResourceType {
     if (isObject(body)) refuseOtherKind(body, ctx);
     // Decoding into the Go type first: a field of the wrong JSON type is the codec's 400 (a patch's 422).
     const gvk = crdGVK;
-    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, gvk) : decodeErrorAsGo(body, gvk, { sorted: false, bodyText: ctx.bodyText });
+    const goError = !isObject(body) ? undefined : ctx.converted === true ? convertErrorFromUnstructured(body, gvk) : decodeErrorAsGo(body, gvk, { bodyText: ctx.bodyText });
     if (goError !== undefined) throw ctx.strictError !== undefined ? ctx.strictError(goError) : KubeError.badRequest(goError);
     const obj = decodeObjectShape(cloneJSON(body));
     // As the Go object holds it: empty omitempty members dropped, a null version a zero one.
