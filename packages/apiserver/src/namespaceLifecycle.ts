@@ -9,7 +9,7 @@
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin } from './admission.js';
 
 /** The namespaces no one may delete. */
-export const immortalNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
+const immortalNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
 export class NamespaceLifecycleAdmission implements AdmissionPlugin {
   admit(attrs: AdmissionAttributes): void {
