@@ -117,9 +117,10 @@ async function quotaStorage(s: Send): Promise<void> {
   refused(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ status: { hard: { bogus: '1' } } }), MERGE), invalid('q1', '[status.hard[bogus]: Invalid value: "bogus": must be a standard resource type or fully qualified, status.hard[bogus]: Invalid value: "bogus": must be a standard resource for quota]'));
   refused(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ status: { used: { 'count/x': '0.5' } } }), MERGE), invalid('q1', 'status.used[count/x]: Invalid value: "500m": must be an integer'));
   refused(await s('PATCH', `${Q}/q1/status`, JSON.stringify({ metadata: { labels: { 'a b': 'x' } }, status: { used: { pods: '-2' } } }), MERGE), invalid('q1', `[metadata.labels: Invalid value: "a b": ${nameRule}, status.used[pods]: Invalid value: "-2": must be greater than or equal to 0]`));
-  // A status write keeps its own managed fields apart from the spec's.
+  // A status write keeps its own managed fields apart from the spec's. The entries are ordered by time in
+  // seconds before the manager (sortEncodedManagedFields), so a second may pass between the writes: sorted here.
   const strategic = answered<Obj>(await s('PATCH', `${Q}/q1/status?fieldManager=controller`, JSON.stringify({ status: { used: { cpu: '0.25' } } }), STRATEGIC));
-  expect([strategic.status, strategic.metadata.managedFields?.map((m) => [m.manager, m.subresource ?? ''])]).to.deep.equal([{ hard: { cpu: '500m', pods: '4' }, used: { cpu: '250m', pods: '1' } }, [['controller', 'status'], ['unknown', ''], ['unknown', 'status']]]);
+  expect([strategic.status, strategic.metadata.managedFields?.map((m) => [m.manager, m.subresource ?? '']).sort()]).to.deep.equal([{ hard: { cpu: '500m', pods: '4' }, used: { cpu: '250m', pods: '1' } }, [['controller', 'status'], ['unknown', ''], ['unknown', 'status']]]);
   // The main resource: every patch type; the status stays.
   const merged = answered<Obj>(await s('PATCH', `${Q}/q1`, JSON.stringify({ spec: { hard: { secrets: '2' } }, status: { used: { pods: '3' } } }), MERGE));
   expect([merged.spec, merged.status]).to.deep.equal([{ hard: { pods: '4', secrets: '2' } }, { hard: { cpu: '500m', pods: '4' }, used: { cpu: '250m', pods: '1' } }]);
