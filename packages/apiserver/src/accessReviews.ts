@@ -19,7 +19,7 @@ import { FieldError, FieldPath, KubeError, forbidden, invalid, required, stringi
 import { SelectorParseError, newLabelRequirement, parseFieldSelector, parseLabelSelector, validateLabelSelectorRequirement, type LabelOperator } from '@kubekit/selectors';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
-import { serverUser, userInfoJSON, type AuthorizationRequest, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
+import { aggregate, serverUser, userInfoJSON, type AuthorizationRequest, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
 import type { ServiceAccountTokens } from './serviceAccountTokens.js';
 
 /** What a review is answered with: the store's RBAC objects, the request's time and user. */
@@ -269,7 +269,7 @@ async function answerSelfSubjectRulesReview(review: KubeObject, rctx: ReviewCont
   const namespace = str(spec(review).namespace);
   if (namespace === '') throw KubeError.badRequest('no namespace on request');
   await rctx.admit();
-  const { rules, error } = rctx.authorizer.rulesFor(rctx.user, namespace);
+  const { rules, errors } = rctx.authorizer.rulesFor(rctx.user, namespace);
   const resourceRules: JSONObject[] = [];
   const nonResourceRules: JSONObject[] = [];
   for (const rule of rules) {
@@ -281,7 +281,7 @@ async function answerSelfSubjectRulesReview(review: KubeObject, rctx: ReviewCont
   }
   // The REST answers a new review: the request's metadata and spec are not in it.
   const status: JSONObject = { resourceRules, nonResourceRules, incomplete: false };
-  if (error !== '') status.evaluationError = error;
+  if (errors.length > 0) status.evaluationError = aggregate(errors);
   return { kind: review.kind, apiVersion: review.apiVersion, metadata: {}, spec: {}, status } as KubeObject;
 }
 

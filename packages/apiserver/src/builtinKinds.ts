@@ -28,7 +28,7 @@ import { validatePod, validatePodCreate, validatePodUpdate } from './podValidati
 import { prepareEphemeralContainersUpdate, validateEphemeralContainersUpdate } from './podEphemeralContainers.js';
 import { preparePodStatusUpdate, validatePodStatusUpdate } from './podStatus.js';
 import { checkMetadataTimestamps, decodeObjectShape, isDecodeError, standardFinalizers, validateObjectMeta, validateObjectMetaUpdate } from './objectMeta.js';
-import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, VersionConversion, WriteContext } from './resourceType.js';
+import type { FieldSet, ResourceNames, ResourceType, TableColumnDefinition, VersionConversion, WriteContext, WriteTarget } from './resourceType.js';
 import { bucketOf } from './storage/objectStore.js';
 import { ageCell, builtinAgeColumn, nameColumn } from './table.js';
 import { publishedTableColumns } from './builtinTableColumns.js';
@@ -191,6 +191,8 @@ export interface BuiltinSpec {
   admitAll?: (o: KubeObject, old: KubeObject | undefined, ctx: WriteContext) => void;
   /** {@link ResourceType.refuseDeletion}: the REST's `Delete` override (system PriorityClasses). */
   refuseDeletion?: (name: string) => void;
+  /** {@link ResourceType.guardWrite}: the storage's check of a write (the RBAC kinds' escalation check). */
+  guardWrite?: (o: KubeObject, old: KubeObject | undefined, ctx: WriteContext, target: WriteTarget) => void;
   /** {@link ResourceType.deprecationWarning}: the Warning of a deprecated kind (core/v1 Endpoints). */
   deprecationWarning?: string;
   /** {@link ResourceType.versionConversion}: the kind in its other served versions (a HorizontalPodAutoscaler's autoscaling/v1 and v2). */
@@ -261,6 +263,7 @@ export class BuiltinResourceType implements ResourceType {
     if (spec.deferDeletion !== undefined) this.deferDeletion = spec.deferDeletion;
     if (spec.gracefulDeletePeriod !== undefined) this.gracefulDeletePeriod = spec.gracefulDeletePeriod;
     if (spec.refuseDeletion !== undefined) this.refuseDeletion = spec.refuseDeletion;
+    if (spec.guardWrite !== undefined) this.guardWrite = spec.guardWrite;
     if (spec.compareTableRows !== undefined) this.compareTableRows = spec.compareTableRows;
     if (spec.versionConversion !== undefined) this.versionConversion = spec.versionConversion;
   }
@@ -269,6 +272,7 @@ export class BuiltinResourceType implements ResourceType {
   deferDeletion?: (o: KubeObject) => boolean;
   gracefulDeletePeriod?: (o: KubeObject, requested: number | undefined) => number;
   refuseDeletion?: (name: string) => void;
+  guardWrite?: (o: KubeObject, old: KubeObject | undefined, ctx: WriteContext, target: WriteTarget) => void;
   compareTableRows?: (a: KubeObject, b: KubeObject) => number;
 
   admit(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void {

@@ -2,9 +2,10 @@
  * The serving and access kinds operators create: v1 Services (cluster IPs and node ports allocated,
  * their defaults), ServiceAccounts, PersistentVolumeClaims, and rbac.authorization.k8s.io/v1 Roles,
  * RoleBindings, ClusterRoles and ClusterRoleBindings (rule and `roleRef` validation, `roleRef`
- * immutable) — with the Table columns of the apiserver's printers.
+ * immutable, and the storage's escalation check of rbacEscalation.ts) — with the Table columns of the
+ * apiserver's printers.
  *
- * Nothing routes traffic, binds volumes or authorizes requests: the objects are stored and shown.
+ * Nothing routes traffic or binds volumes: the objects are stored and shown.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/rbac/validation/validation.go
@@ -23,6 +24,8 @@ import { prepareClaimSpec, validateClaim, validateClaimUpdate } from './claimVal
 import { heldAddresses, storedServiceRanges } from './internal/serviceAddresses.js';
 import { defaultService, ServiceAllocator, validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './serviceValidation.js';
 import { proxySubresource } from './proxySubresources.js';
+import { RbacAuthorizer } from './rbacAuthorizer.js';
+import { bindingEscalationGuard, roleEscalationGuard } from './rbacEscalation.js';
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
@@ -298,6 +301,8 @@ const rbac = (resource: string, kind: string, namespaced: boolean): BuiltinSpec[
  */
 export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string): BuiltinResourceType[] {
   const addresses = store === undefined ? undefined : { ranges: () => storedServiceRanges(store), held: (self: string | undefined) => heldAddresses(store, self) };
+  // The RBAC storage's escalation check reads the stored roles and bindings.
+  const authorizer = store === undefined ? undefined : new RbacAuthorizer(store);
   const allocator = new ServiceAllocator(store, servicesBucket, serviceRange, addresses);
   const serviceType = new BuiltinResourceType(serviceSpec(allocator));
   const prepare = serviceType.prepareForUpdate.bind(serviceType);
@@ -312,18 +317,24 @@ export function serviceResourceTypes(store?: ObjectStore, serviceRange?: string)
     serviceType,
     new BuiltinResourceType(serviceAccount),
     new BuiltinResourceType(persistentVolumeClaim(store)),
-    new BuiltinResourceType({ names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true), validateWholeUpdate: rbacUpdate(true, (o) => validateRules(o, true)) }),
+    new BuiltinResourceType({
+      names: rbac('roles', 'Role', true), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => validateRules(o, true), validateWholeUpdate: rbacUpdate(true, (o) => validateRules(o, true)),
+      guardWrite: authorizer === undefined ? undefined : roleEscalationGuard(authorizer, 'roles'),
+    }),
     new BuiltinResourceType({
       names: rbac('rolebindings', 'RoleBinding', true), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, true),
       validateWholeUpdate: rbacUpdate(true, (o) => validateBinding(o, true), roleRefUnchanged),
+      guardWrite: authorizer === undefined ? undefined : bindingEscalationGuard(authorizer, 'rolebindings'),
     }),
     new BuiltinResourceType({
       names: rbac('clusterroles', 'ClusterRole', false), allowCreateOnUpdate: true, age: false, columns: [createdAtColumn], validate: (o) => [...validateRules(o, false), ...validateAggregationRule(o)],
       validateWholeUpdate: rbacUpdate(false, (o, old) => [...validateRules(o, false), ...validateAggregationRule(o, old)]),
+      guardWrite: authorizer === undefined ? undefined : roleEscalationGuard(authorizer, 'clusterroles'),
     }),
     new BuiltinResourceType({
       names: rbac('clusterrolebindings', 'ClusterRoleBinding', false), allowCreateOnUpdate: true, ...bindingColumns, defaults: defaultBinding, validate: (o) => validateBinding(o, false),
       validateWholeUpdate: rbacUpdate(false, (o) => validateBinding(o, false), roleRefUnchanged),
+      guardWrite: authorizer === undefined ? undefined : bindingEscalationGuard(authorizer, 'clusterrolebindings'),
     }),
   ];
 }

@@ -12,7 +12,7 @@
  * asked what it allows. Bindings are walked in name order (the apiserver walks its informers' caches, in
  * no fixed order: with two bindings that allow a request, the one it names may differ).
  */
-import { goQuote } from '@kubekit/core';
+import { KubeError, goQuote } from '@kubekit/core';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 
@@ -96,32 +96,51 @@ export class RbacAuthorizer {
 
   /**
    * Every rule bound to `user` in `namespace` (cluster-wide ones first), and the errors met reading roles
-   * as one aggregate message (empty when none): what a `SelfSubjectRulesReview` answers.
+   * (empty when none): what a `SelfSubjectRulesReview` answers, and what the RBAC storage's escalation check
+   * holds a role against.
+   * @param notFoundResource the resource a missing role's error names: the authorizer reads its informers'
+   *   listers (`role.rbac.authorization.k8s.io "x" not found`); the RBAC storage reads the stores, whose
+   *   errors name the resource of the request (`roles.rbac.authorization.k8s.io "x" not found` on a Role's write)
    */
-  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; error: string } {
+  rulesFor(user: UserInfo, namespace: string, notFoundResource?: string): { rules: PolicyRule[]; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
     this.visitRulesFor(user, namespace, (_source, rule, error) => {
       if (rule !== undefined) rules.push(rule);
       if (error !== undefined) errors.push(error);
       return true;
-    });
-    return { rules, error: aggregate(errors) };
+    }, notFoundResource);
+    return { rules, errors };
   }
 
-  private visitRulesFor(user: UserInfo, namespace: string, visit: Visitor): void {
+  /**
+   * The rules of the role a binding in `namespace` refers to (`GetRoleReferenceRules`), read from the stores.
+   * @throws KubeError as the RBAC storage's role getters refuse: a missing role is a 404 naming
+   *   `requestResource`, a Role without a namespace a 400, another kind a 500
+   */
+  roleReferenceRules(roleRef: JSONObject, namespace: string, requestResource: string): PolicyRule[] {
+    const kind = str(roleRef.kind);
+    const name = str(roleRef.name);
+    if (kind !== 'Role' && kind !== 'ClusterRole') throw new KubeError('Unknown', `unsupported role reference kind: ${goQuote(kind)}`);
+    if (kind === 'Role' && namespace === '') throw KubeError.badRequest('Namespace parameter required.');
+    const role = kind === 'Role' ? this.store.get(buckets.roles, `${namespace}/${name}`) : this.store.get(buckets.clusterRoles, name);
+    if (role === undefined) throw KubeError.notFound({ group: rbacGroup, resource: requestResource }, name);
+    return objects(role.rules).map(policyRule);
+  }
+
+  private visitRulesFor(user: UserInfo, namespace: string, visit: Visitor, notFoundResource?: string): void {
     for (const [, binding] of this.store.values(buckets.clusterRoleBindings)) {
-      if (!this.visitBinding(user, binding, '', visit)) return;
+      if (!this.visitBinding(user, binding, '', visit, notFoundResource)) return;
     }
     if (namespace === '') return;
     const prefix = `${namespace}/`;
     for (const [key, binding] of this.store.values(buckets.roleBindings)) {
-      if (key.startsWith(prefix) && !this.visitBinding(user, binding, namespace, visit)) return;
+      if (key.startsWith(prefix) && !this.visitBinding(user, binding, namespace, visit, notFoundResource)) return;
     }
   }
 
   /** One binding's rules, if it binds `user`; false when the visitor stopped. */
-  private visitBinding(user: UserInfo, binding: JSONObject, namespace: string, visit: Visitor): boolean {
+  private visitBinding(user: UserInfo, binding: JSONObject, namespace: string, visit: Visitor, notFoundResource: string | undefined): boolean {
     const subject = objects(binding.subjects).find((s) => appliesTo(user, s, namespace));
     if (subject === undefined) return true;
     const roleRef = isObject(binding.roleRef) ? binding.roleRef : {};
@@ -129,7 +148,8 @@ export class RbacAuthorizer {
     const roleName = str(roleRef.name);
     const role = kind === 'Role' ? this.store.get(buckets.roles, `${namespace}/${roleName}`) : kind === 'ClusterRole' ? this.store.get(buckets.clusterRoles, roleName) : undefined;
     if (role === undefined) {
-      const error = kind === 'Role' || kind === 'ClusterRole' ? `${kind.toLowerCase()}.${rbacGroup} ${goQuote(roleName)} not found` : `unsupported role reference kind: ${goQuote(kind)}`;
+      const resource = notFoundResource ?? kind.toLowerCase();
+      const error = kind === 'Role' || kind === 'ClusterRole' ? `${resource}.${rbacGroup} ${goQuote(roleName)} not found` : `unsupported role reference kind: ${goQuote(kind)}`;
       return visit(undefined, undefined, error);
     }
     const meta = isObject(binding.metadata) ? binding.metadata : {};

@@ -68,6 +68,12 @@ export interface ResourceNames {
 }
 
 /** The context of a write request. */
+/** Where a write is sent: its URL's namespace (empty for a cluster-scoped kind) and name (empty for a POST). */
+export interface WriteTarget {
+  namespace: string;
+  name: string;
+}
+
 export interface WriteContext {
   /** `Strict`, `Warn` or `Ignore` (the request's `fieldValidation`). */
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
@@ -251,6 +257,12 @@ export interface ResourceType {
    * @throws KubeError the plugin's refusal
    */
   admit?(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext): void;
+  /**
+   * The storage's own check of a create or update, after mutating admission and before the strategy (the
+   * RBAC kinds' escalation check); `old` is the stored object of an update.
+   * @throws KubeError the storage's refusal
+   */
+  guardWrite?(object: KubeObject, old: KubeObject | undefined, ctx: WriteContext, target: WriteTarget): void;
 
   /**
    * The versions of this resource whose objects have fields of their own, and the conversion between them:

@@ -845,6 +845,8 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   if (type.names.namespaced) checkNamespaceActive(ctx, type, obj);
   const attrs = admissionAttributes(r, 'CREATE', obj.metadata.namespace ?? '', obj.metadata.name ?? '', dryRun, wctx);
   obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
+  // The storage's own check (RBAC escalation), before rest.BeforeCreate: a generated name is not made yet.
+  type.guardWrite?.(obj, undefined, wctx, { namespace, name: r.info.name });
   // rest.BeforeCreate keeps the resource version the object came with; the storage refuses it (below).
   const requestedRV = obj.metadata.resourceVersion;
   // rest.BeforeCreate: a cluster-scoped object's namespace is cleared, not refused.
@@ -927,6 +929,8 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
     }
     const attrs = { ...admissionAttributes(r, 'UPDATE', namespace, info.name, dryRun, wctx), oldObject: old };
     obj = (await ctx.admission?.mutate({ ...attrs, object: obj })) ?? obj;
+    // The storage's own check (RBAC escalation) of the object its UpdatedObject made (rest.WrapUpdatedObjectInfo).
+    type.guardWrite?.(obj, old, wctx, { namespace, name: info.name });
     // A patch (not an apply) that sets the resourceVersion to none makes an unconditional update too.
     if ((r.info.verb === 'update' || (r.info.verb === 'patch' && patchTypeOf(contentType(r.req)) !== 'apply')) && r.info.subresource !== 'scale') {
       if (isZeroResourceVersion(obj.metadata.resourceVersion) && !type.allowUnconditionalUpdate) {

@@ -79,7 +79,7 @@ describe('RbacAuthorizer', () => {
     expect(a.authorize({ username: 'system:serviceaccount:other:op', groups: [] }, get({ namespace: 'other' }))).to.deep.equal({ allowed: true, reason: 'RBAC: allowed by RoleBinding "elsewhere/other" of ClusterRole "reader" to ServiceAccount "op/other"' });
     expect(a.rulesFor({ username: 'ann', groups: ['devs'] }, 'default')).to.deep.equal({
       rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: [], nonResourceURLs: [] }, { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: [], nonResourceURLs: [] }],
-      error: '',
+      errors: [],
     });
   });
 
