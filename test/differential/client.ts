@@ -33,6 +33,8 @@ export interface RequestOptions {
   raw?: string | Buffer;
   /** Send no Content-Type header even with a body. */
   noContentType?: boolean;
+  /** More headers (impersonation: `Impersonate-User`). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const agents = new WeakMap<Target, HttpAgent>();
@@ -50,6 +52,7 @@ function open(t: Target, method: string, path: string, options: RequestOptions, 
   const url = new URL(path, t.url);
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'User-Agent': options.userAgent ?? 'kubekit-differential' };
   if (t.token !== undefined) headers.Authorization = `Bearer ${t.token}`;
+  if (options.headers !== undefined) Object.assign(headers, options.headers);
   let payload: string | Buffer | undefined;
   if (options.raw !== undefined) payload = options.raw;
   else if (options.body !== undefined) payload = JSON.stringify(options.body);

@@ -42,6 +42,8 @@ export interface HostileRequest {
   body?: string;
   /** The body as base64 bytes (invalid UTF-8), instead of `body`. */
   bodyBase64?: string;
+  /** More headers: `Impersonate-User` to send it as {@link hostileWriter}. */
+  headers?: Readonly<Record<string, string>>;
   /**
    * `cluster`: the answer lists cluster-scoped objects (or is a watch of them); it is kept as the sorted
    * names of the objects no case made (bootstrap objects, computed ones) and of the case's own.
@@ -59,6 +61,17 @@ export interface HostileCase {
 }
 
 export const hostileGroup = 'hostile-diff.example.com';
+
+const rbacPath = '/apis/rbac.authorization.k8s.io/v1';
+
+/** The user some RBAC requests are sent as (hostileRbac.ts), and its rules (a ClusterRoleBinding's). */
+export const hostileWriter = 'hostile-writer';
+const hostileWriterRules = [
+  { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'], verbs: ['create', 'get', 'list', 'update', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['configmaps'], resourceNames: ['cm'], verbs: ['get', 'list'] },
+  { apiGroups: [''], resources: ['pods', '*/status'], verbs: ['get', 'list', 'watch'] },
+  { nonResourceURLs: ['/healthz', '/api/*'], verbs: ['get'] },
+];
 export const canaryNamespace = 'hostile-canary';
 
 /** The fixed CRD: typed fields, a map, a list, and a subtree that keeps unknown fields. */
@@ -564,6 +577,16 @@ export async function setupHostile(s: Session): Promise<void> {
   await keep(`/api/v1/namespaces/${canaryNamespace}/configmaps/canary`, configMap(canaryNamespace, 'canary'), `/api/v1/namespaces/${canaryNamespace}/configmaps`);
   await keep(`/apis/${hostileGroup}/v1/namespaces/${canaryNamespace}/widgets/canary`, widget(canaryNamespace, 'canary'), `/apis/${hostileGroup}/v1/namespaces/${canaryNamespace}/widgets`);
   canaryVersions.set(s.target.url, versions);
+  // A user outside system:masters who may write every RBAC kind (not escalate or bind), read the ConfigMaps
+  // named `cm` (the case's Role `r` grants that) and pods, and get /healthz: RBAC requests sent as this user
+  // meet the storage's escalation check. The reference authorizes from its informers: wait until it may.
+  await s.must('POST', `${rbacPath}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: hostileWriter }, rules: hostileWriterRules } });
+  await s.must('POST', `${rbacPath}/clusterrolebindings`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: hostileWriter }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: hostileWriter }, subjects: [{ kind: 'User', name: hostileWriter }] } });
+  for (let i = 0; i < 100; i++) {
+    if ((await s.raw('GET', `${rbacPath}/namespaces/${canaryNamespace}/roles`, { headers: { 'Impersonate-User': hostileWriter } })).status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${s.target.name}: ${hostileWriter} may still not list roles after 10 s`);
 }
 
 /** Plays a case against one backend. */
@@ -615,7 +638,7 @@ export async function runHostileCase(s: Session, c: HostileCase): Promise<void> 
     // A cluster-scoped kind's objects are the bootstrap ones and those of the cases played at the same time.
     const listed: Mine = q.keep === 'cluster' ? (name, namespace) => mine(name, namespace) || !/^h\d+-\d+/.test(name) : mine;
     const keepListed = q.keep === 'cluster' ? (b: unknown) => sortedNames(keepList(listed)(b)) : keepList(mine);
-    await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, keep: watching ? keepWatch(listed) : isList ? keepListed : keepAnswer });
+    await s.req(`${q.kind}: ${q.label}`, q.method, path, { raw, contentType: q.contentType, noContentType: q.noContentType, headers: q.headers, keep: watching ? keepWatch(listed) : isList ? keepListed : keepAnswer });
     if (clusterTarget !== undefined && !clusterTarget.startsWith('/api/v1/componentstatuses')) await s.req(`state ${clusterTarget} after ${i}`, 'GET', clusterTarget, { keep: keepObject });
     for (const [what, p] of [['w', W], ['cm', CM], ['g', G], ['d', D], ['s', SV], ['p', PO], ['b', PDB], ['rc', RC], ['r', RO], ['rb', RB], ['ns', NS]] as const) await s.req(`state ${what} after ${i}`, 'GET', fill(p, c, i, undefined), { keep: keepObject });
   }

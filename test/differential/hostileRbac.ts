@@ -4,10 +4,12 @@
  * ClusterRoleBindings built from hostile pieces: names of every shape (path segment names: colons and capitals
  * are fine, `/`, `%`, `.` and `..` are not), rules mixing resources and non-resource URLs, aggregation rules with
  * bad selectors, subjects of every kind with and without API groups and namespaces. Cluster-scoped ones are
- * created with a dry run, or under the case's own names (`{ns}-…`). Every request is the admin's, so RBAC's
- * escalation check always passes; the objects grant nothing a request of the case relies on.
+ * created with a dry run, or under the case's own names (`{ns}-…`). About a third of the requests are sent as
+ * {@link hostileWriter}, who may write RBAC objects but holds few rules, so they meet the storage's escalation
+ * check (what the writer lacks, `escalate` and `bind`, aggregation rules, updates of the garbage collector's
+ * fields only); the others are the admin's. The objects grant nothing a request of the case relies on.
  */
-import type { HostileRequest } from './hostileCase.js';
+import { hostileWriter, type HostileRequest } from './hostileCase.js';
 import type { Rng } from './randomSchema.js';
 import { jsonPatchBody, patchRequest } from './hostileKinds.js';
 
@@ -35,8 +37,8 @@ function rule(r: Rng, namespaced: boolean): unknown {
   const o: Record<string, unknown> = {};
   if (r.chance(0.9)) o.verbs = r.pick<unknown>([['get'], ['*'], [], ['get', 'watch', 'list'], [''], null]);
   if (r.chance(0.7)) o.apiGroups = r.pick<unknown>([[''], ['*'], ['apps', 'rbac.authorization.k8s.io'], [], null]);
-  if (r.chance(0.7)) o.resources = r.pick<unknown>([['pods'], ['*'], ['pods/log', 'deployments/scale'], [], ['']]);
-  if (r.chance(0.2)) o.resourceNames = r.pick<unknown>([['a'], [], ['a', 'a']]);
+  if (r.chance(0.7)) o.resources = r.pick<unknown>([['pods'], ['*'], ['pods/log', 'deployments/scale'], [], [''], ['configmaps'], ['pods/status', 'secrets']]);
+  if (r.chance(0.2)) o.resourceNames = r.pick<unknown>([['a'], [], ['a', 'a'], ['cm']]);
   if (r.chance(namespaced ? 0.1 : 0.35)) o.nonResourceURLs = r.pick<unknown>([['/healthz'], ['/api/*'], ['*'], [], ['healthz']]);
   return r.chance(0.05) ? r.pick([null, 'x', []]) : o;
 }
@@ -54,7 +56,7 @@ function roleRef(r: Rng, cluster: boolean): unknown {
   const o: Record<string, unknown> = {};
   if (r.chance(0.7)) o.apiGroup = r.pick(['rbac.authorization.k8s.io', 'rbac.authorization.k8s.io', '', 'x']);
   if (r.chance(0.95)) o.kind = r.pick(cluster ? ['ClusterRole', 'ClusterRole', 'Role', 'Bogus'] : ['Role', 'ClusterRole', 'Bogus', '']);
-  if (r.chance(0.95)) o.name = r.pick(['r', 'view', 'system:hostile', 'a/b', '..', '']);
+  if (r.chance(0.95)) o.name = r.pick(['r', 'view', 'system:hostile', 'a/b', '..', '', 'cluster-admin', 'system:aggregate-to-view', 'missing']);
   return r.chance(0.05) ? r.pick([null, 'x']) : o;
 }
 
@@ -91,18 +93,26 @@ const rolePatches: [string, string][] = [
   ['rules emptied', '{"rules":[]}'], ['rules null', '{"rules":null}'], ['a rule without verbs', '{"rules":[{"apiGroups":[""],"resources":["pods"]}]}'],
   ['a non-resource rule', '{"rules":[{"verbs":["get"],"nonResourceURLs":["/healthz"]}]}'], ['$patch in rules', '{"rules":[{"$patch":"delete"}]}'],
   ['an aggregation rule on a Role', '{"aggregationRule":{"clusterRoleSelectors":[]}}'], ['a label', '{"metadata":{"labels":{"x":"y"}}}'], ['__proto__', '{"rules":[{"__proto__":{"polluted":"yes"},"verbs":["get"],"apiGroups":[""],"resources":["pods"]}]}'],
+  ['a rule on secrets', '{"rules":[{"verbs":["get"],"apiGroups":[""],"resources":["secrets"]}]}'], ['a finalizer', '{"metadata":{"finalizers":["example.com/f"]}}'],
+  ['escalate on roles', '{"rules":[{"verbs":["escalate","bind"],"apiGroups":["rbac.authorization.k8s.io"],"resources":["roles"]}]}'],
 ];
 const bindingPatches: [string, string][] = [
   ['another roleRef', '{"roleRef":{"name":"view","kind":"ClusterRole"}}'], ['roleRef apiGroup removed', '{"roleRef":{"apiGroup":null}}'], ['roleRef null', '{"roleRef":null}'],
   ['subjects emptied', '{"subjects":[]}'], ['a subject without apiGroup', '{"subjects":[{"kind":"User","name":"bob"}]}'], ['a bad subject', '{"subjects":[{"kind":"ServiceAccount","name":"Bad:SA"}]}'],
   ['$patch in subjects', '{"subjects":[{"$patch":"delete"}]}'], ['a label', '{"metadata":{"labels":{"x":"y"}}}'],
+  ['roleRef to cluster-admin', '{"roleRef":{"name":"cluster-admin","kind":"ClusterRole"}}'], ['a finalizer', '{"metadata":{"finalizers":["example.com/f"]}}'],
 ];
 const rolePaths = ['/rules/0', '/rules/-', '/rules/0/verbs', '/rules/0/verbs/-', '/rules/0/resourceNames', '/rules/0/nonResourceURLs', '/rules', '/aggregationRule', '/metadata/name', '/__proto__/polluted'];
 const bindingPaths = ['/roleRef/name', '/roleRef/kind', '/roleRef/apiGroup', '/roleRef', '/subjects/0', '/subjects/-', '/subjects/0/apiGroup', '/subjects/2/namespace', '/subjects', '/metadata/name'];
 const values = ['"get"', '[]', 'null', '{}', '"view"', '"ClusterRole"', '""', '{"kind":"User","name":"bob"}', '["*"]', '1', '{"verbs":["get"],"apiGroups":[""],"resources":["pods"]}'];
 
-/** One hostile RBAC request. */
+/** One hostile RBAC request: the admin's, or about a third of them the {@link hostileWriter}'s. */
 export function rbacRequest(r: Rng): HostileRequest {
+  const q = request(r);
+  return r.chance(0.35) ? { ...q, label: `${q.label} as ${hostileWriter}`, headers: { 'Impersonate-User': hostileWriter } } : q;
+}
+
+function request(r: Rng): HostileRequest {
   const g = r.int(0, 11);
   if (g >= 8) return create(r);
   const onBinding = r.chance(0.5);

@@ -87,6 +87,10 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
   await ask('bind cluster-admin', s('POST', BINDINGS, binding('RoleBinding', 'b-admin', { kind: 'ClusterRole', name: 'cluster-admin' }), undefined, undefined, alice));
   await ask('bind missing Role', s('POST', BINDINGS, binding('RoleBinding', 'b-none', { kind: 'Role', name: 'nope' }), undefined, undefined, alice));
   await ask('bind missing ClusterRole', s('POST', BINDINGS, binding('RoleBinding', 'b-none2', { kind: 'ClusterRole', name: 'nope' }), undefined, undefined, alice));
+  // The role is read by the store's key function first: a name it refuses, or none, is its 400.
+  for (const [kind, name] of [['Role', 'a/b'], ['ClusterRole', '..'], ['Role', 'x%/.'], ['ClusterRole', '']]) {
+    await ask(`bind a ${kind} named ${JSON.stringify(name)}`, s('POST', BINDINGS, binding('RoleBinding', `b-key-${answers.length}`, { kind, name }), undefined, undefined, alice));
+  }
   await ask('bind another kind', s('POST', BINDINGS, binding('RoleBinding', 'b-kind', { kind: 'Foo', name: 'x' }), undefined, undefined, alice));
   await ask('bind another group', s('POST', BINDINGS, binding('RoleBinding', 'b-group', { kind: 'Role', name: 'held', apiGroup: 'x' }), undefined, undefined, alice));
   await ask('cluster bind cluster-admin', s('POST', `${R}/clusterrolebindings`, binding('ClusterRoleBinding', 'c-admin', { kind: 'ClusterRole', name: 'cluster-admin' }), undefined, undefined, alice));

@@ -14,6 +14,7 @@
  */
 import { KubeError, goQuote } from '@kubekit/core';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
+import { pathSegmentErrors } from './objectMeta.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 
 /** Who a decision is for (`user.Info`). */
@@ -116,13 +117,17 @@ export class RbacAuthorizer {
   /**
    * The rules of the role a binding in `namespace` refers to (`GetRoleReferenceRules`), read from the stores.
    * @throws KubeError as the RBAC storage's role getters refuse: a missing role is a 404 naming
-   *   `requestResource`, a Role without a namespace a 400, another kind a 500
+   *   `requestResource`; a Role without a namespace, or a name the store's key function refuses, a 400
+   *   (`NamespaceKeyFunc`); another kind a 500
    */
   roleReferenceRules(roleRef: JSONObject, namespace: string, requestResource: string): PolicyRule[] {
     const kind = str(roleRef.kind);
     const name = str(roleRef.name);
     if (kind !== 'Role' && kind !== 'ClusterRole') throw new KubeError('Unknown', `unsupported role reference kind: ${goQuote(kind)}`);
     if (kind === 'Role' && namespace === '') throw KubeError.badRequest('Namespace parameter required.');
+    if (name === '') throw KubeError.badRequest('Name parameter required.');
+    const invalid = pathSegmentErrors(name, false);
+    if (invalid.length > 0) throw KubeError.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(';')}`);
     const role = kind === 'Role' ? this.store.get(buckets.roles, `${namespace}/${name}`) : this.store.get(buckets.clusterRoles, name);
     if (role === undefined) throw KubeError.notFound({ group: rbacGroup, resource: requestResource }, name);
     return objects(role.rules).map(policyRule);
