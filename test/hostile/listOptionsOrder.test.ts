@@ -3,8 +3,9 @@
 // ListOptions), and only then are the field selector's labels converted (an unknown one is a 400); a continue
 // token with a resourceVersion other than "0" is the storage's 400, once the token decodes (its own 400
 // first), not a cause of the 422. kubekit converted the labels while decoding and refused a resourceVersion
-// with a continue token inside the 422 (hostile differential seed 20261210). Every expected answer is the
-// reference's to the same request (the reference server runs the same test).
+// with a continue token inside the 422 (hostile differential seed 20261210). The answer's media type is
+// negotiated between the 422 and that 400. Every expected answer is the reference's to the same request (the
+// reference server runs the same test).
 import { expect } from 'chai';
 import { describeOnBothServers, type Send } from './sender.js';
 
@@ -33,6 +34,29 @@ async function run(s: Send): Promise<void> {
   expect(await answer(`${C}?limit=1&continue=${token}&resourceVersion=1`)).to.deep.equal([400, 'specifying resource version is not allowed when using continue']);
   expect(await answer(`${C}?resourceVersion=0&continue=${token}`)).to.deep.equal([200, '']);
   expect(await answer(`${C}?continue=${token}&resourceVersionMatch=Exact&resourceVersion=${rv}`)).to.deep.equal([422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided']);
+
+  // The answer is negotiated after the options are validated and before the field labels are converted: an
+  // Accept header the route takes but the handler cannot serve (a conversion it does not have) is a 406 only
+  // then. A watch's stream is negotiated later still, once its name matches. kubekit negotiated first.
+  const conversion = 'application/json;as=Foo;g=meta.k8s.io;v=v1';
+  const negotiated = async (path: string, accept: string): Promise<number> => (await s('GET', path, undefined, undefined, accept)).status;
+  expect([
+    await negotiated(`${C}?resourceVersionMatch=Exact`, conversion),
+    await negotiated(`${C}?limit=x`, conversion),
+    await negotiated(`${C}?fieldSelector=spec.a%3Dx`, conversion),
+    await negotiated(`${C}?resourceVersionMatch=Exact`, 'application/foo'),
+    await negotiated(`${C}?watch=1&fieldSelector=spec.a%3Dx`, 'application/yaml'),
+    await negotiated(`${C}?watch=1&resourceVersionMatch=Exact`, 'application/yaml'),
+    await negotiated(`${C}?watch=1&timeoutSeconds=1`, 'application/yaml'),
+    await negotiated(`${C}?watch=1&resourceVersionMatch=Exact`, conversion),
+    await negotiated('/api/v1/watch/namespaces/default/configmaps/lo-a?fieldSelector=metadata.name%3Dlo-b', 'application/yaml'),
+    await negotiated('/api/v1/componentstatuses?resourceVersionMatch=Exact', conversion),
+    await negotiated('/api/v1/componentstatuses?fieldSelector=spec.a%3Dx', conversion),
+    await negotiated('/api/v1/componentstatuses?watch=1&resourceVersionMatch=Exact', conversion),
+    await negotiated(`${CRD}?resourceVersionMatch=Exact`, conversion),
+  ]).to.deep.equal([422, 400, 406, 406, 400, 422, 406, 422, 400, 422, 406, 422, 422]);
+  const status = JSON.parse((await s('GET', `${C}?resourceVersionMatch=Exact`, undefined, undefined, conversion)).text) as { message: string };
+  expect(status.message).to.equal(rvmWithoutRV);
 }
 
 describeOnBothServers('hostile input: the order in which list options are refused, kubekit and the real kube-apiserver', run);

@@ -33,11 +33,12 @@ export interface Selection {
 
 /**
  * Parses `metav1.ListOptions` from a query, converting field labels through the resource type.
- *
+ * @param negotiate the list handler's negotiation of its answer, run between the options' validation and
+ *   the conversion of the field labels (handlers/get.go ListResource)
  * @throws KubeError `BadRequest` for unparsable selectors and unsupported field labels, `Invalid` for
- *   inconsistent options (as `ValidateListOptions`).
+ *   inconsistent options (as `ValidateListOptions`), and whatever `negotiate` throws.
  */
-export function parseListOptions(query: URLSearchParams, type: ResourceType, watch: boolean): ListOptions {
+export function parseListOptions(query: URLSearchParams, type: ResourceType, watch: boolean, negotiate?: () => void): ListOptions {
   const labelText = query.get('labelSelector') ?? '';
   const fieldText = query.get('fieldSelector') ?? '';
   const labelSelector = labelText === '' ? undefined : parseLabelSelector(labelText);
@@ -70,6 +71,8 @@ export function parseListOptions(query: URLSearchParams, type: ResourceType, wat
     opts.resourceVersionMatch = 'NotOlderThan';
   }
   validateListOptions(opts);
+  // The list handler negotiates its answer here: a 406 after the options' 422, before a field label's 400.
+  negotiate?.();
   opts.fieldSelector = parsedFields?.transform((label, value) => type.convertFieldLabel(label, value));
   return opts;
 }

@@ -8,7 +8,7 @@ import { isReviewType } from './accessReviews.js';
 import { componentStatusDeprecation, isComponentStatusType, type ComponentStatusType } from './componentStatuses.js';
 import { addWarning, contentType, methodNotAllowed, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
 import { protobufMessageOf } from './internal/protobufEncode.js';
-import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces } from './internal/negotiation.js';
+import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces, type OutputMediaType } from './internal/negotiation.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
 import { patchTypeOf } from './patch.js';
 import { evictPod } from './podEviction.js';
@@ -160,10 +160,11 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       negotiate(r, tables);
       return get(ctx, r, namespace);
     case 'list':
-      negotiate(r, true, 'list');
+      // The list handler negotiates once it has validated the list options (handlers/get.go).
+      negotiateRoute(r, true);
       return list(ctx, r, namespace);
     case 'watch':
-      negotiate(r, true, 'watch');
+      negotiateRoute(r, true);
       return watch(ctx, r, namespace);
     case 'delete':
       if (sub !== '') throw methodNotAllowed();
@@ -220,8 +221,9 @@ async function serveComponentStatuses(ctx: ServerContext, r: RestRequest, type: 
     respondObject(ctx, r, 200, await type.status(info.name));
     return;
   }
-  negotiate(r, true, info.verb);
-  const opts = parseListOptions(r.query, type, info.verb === 'watch');
+  // The list handler's order: the options validated, the response negotiated, the field labels converted,
+  // then the watch its storage cannot serve.
+  const opts = parseListOptions(r.query, type, info.verb === 'watch', () => negotiateHandler(r, true));
   if (info.verb === 'watch') {
     throw new KubeError('MethodNotAllowed', `watch is not supported on resources of kind ${goQuote(type.names.resource)}`, { details: { kind: type.names.resource } });
   }
@@ -247,13 +249,25 @@ async function serveComponentStatuses(ctx: ServerContext, r: RestRequest, type: 
  * a Table allowed where the endpoint has a table convertor. A write that cannot answer in a media type the
  * client accepts is refused before it changes anything.
  */
-function negotiate(r: RestRequest, table: boolean, collection?: 'list' | 'watch'): void {
-  if (r.type.customResource !== true) checkRouteAccepts(r.req.headers.accept, routeProduces(collection !== undefined));
+function negotiate(r: RestRequest, table: boolean): void {
+  negotiateRoute(r, false);
+  negotiateHandler(r, table);
+}
+
+/** go-restful's route match of a built-in kind (a custom resource's handler has no such route). */
+function negotiateRoute(r: RestRequest, collection: boolean): void {
+  if (r.type.customResource !== true) checkRouteAccepts(r.req.headers.accept, routeProduces(collection));
+}
+
+/**
+ * The handler's `NegotiateOutputMediaType`, a Table allowed where the endpoint has a table convertor; the
+ * output is the response's. (A watch then negotiates a stream: {@link checkStream}.)
+ */
+function negotiateHandler(r: RestRequest, table: boolean): OutputMediaType {
   const restrictions = resourceRestrictions(table, r.type.customResource !== true && protobufMessageOf(r.type.names.group === '' ? r.type.names.version : `${r.type.names.group}/${r.type.names.version}`, r.type.names.kind) !== undefined);
-  // The list handler negotiates as for a list first, then a watch as a stream (a YAML watch passes the first).
   const output = negotiateOutput(r.req, restrictions);
-  if (collection === 'watch') checkStream(output);
   setResponseOutput(r.res, output);
+  return output;
 }
 
 /** The custom resource handler's 405 for a verb it does not serve (apierrors.NewMethodNotSupported). */
@@ -292,8 +306,8 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
 
 async function list(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type, query } = r;
+  const opts = parseListOptions(query, type, false, () => negotiateHandler(r, true));
   const format = responseFormat(r.res);
-  const opts = parseListOptions(query, type, false);
   const selection = selectionOf(type, namespace, opts);
   const candidates = indexCandidates(ctx, type, opts.fieldSelector);
   // A list that waits for its resourceVersion needs to know when its client goes away.
@@ -364,11 +378,15 @@ function indexCandidates(ctx: ServerContext, type: ResourceType, selector: Field
  */
 async function watch(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type, query, info } = r;
-  const format = responseFormat(r.res);
-  const opts = parseListOptions(query, type, info.verbViaPathPrefix !== true || queryBool(query.get('watch')) === true);
+  // Negotiated as a list's answer once the options are valid (a YAML watch passes), as a stream once the
+  // request is known to be a watch of what it names (handlers/get.go, then serveWatch).
+  let output: OutputMediaType | undefined;
+  const opts = parseListOptions(query, type, info.verbViaPathPrefix !== true || queryBool(query.get('watch')) === true, () => { output = negotiateHandler(r, true); });
   if (info.name !== '' && opts.fieldSelector !== undefined && !opts.fieldSelector.isEmpty() && opts.fieldSelector.requiresExactMatch('metadata.name') !== info.name) {
     throw KubeError.badRequest('fieldSelector metadata.name doesn\'t match requested name');
   }
+  if (output !== undefined) checkStream(output);
+  const format = responseFormat(r.res);
   const selection = selectionOf(type, namespace, opts, info.name);
   await serveWatch(ctx, r.res, type, selection, opts, {
     table: format === 'table', includeObject: parseIncludeObject(query.get('includeObject')), tableVersion: `meta.k8s.io/${responseMetaVersion(r.res)}`,
