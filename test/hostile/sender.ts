@@ -51,7 +51,7 @@ export function answerBytes(a: Answer): { bytes: Buffer; contentType: string } {
 export type Send = (method: string, path: string, body?: string, contentType?: string, accept?: string, headers?: Readonly<Record<string, string>>) => Promise<Answer>;
 
 /** A {@link Send} for the server at `base` (with the bearer token and CA of the real server). */
-export function sender(base: string, token: string | undefined, ca: string | undefined, timeoutMs = 30_000): Send {
+export function sender(base: string, token: string | undefined, ca: string | undefined, timeoutMs = 30_000, asWritten = false): Send {
   return (method, path, body, contentType = 'application/json', accept, extra = {}) => new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...extra };
     if (accept !== undefined) headers.accept = accept;
@@ -60,8 +60,10 @@ export function sender(base: string, token: string | undefined, ca: string | und
       headers['content-type'] = contentType;
       headers['content-length'] = String(Buffer.byteLength(body));
     }
-    const url = new URL(base + path);
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, ca, timeout: timeoutMs }, (res) => {
+    // A URL resolves `.` and `..` and reads a path beginning with `//` as an authority: `asWritten` sends the path as given.
+    const url = new URL(asWritten ? base : base + path);
+    const options = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: asWritten ? path : url.pathname + url.search, method, headers, ca, timeout: timeoutMs };
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -96,6 +98,8 @@ export interface ServerAccess {
   as(token: string): Send;
   /** A {@link Send} without a bearer token (the anonymous user, where the server has a token). */
   anonymous: Send;
+  /** A {@link Send} of the path exactly as given (`//`, `..`, `*`), not resolved as a URL. */
+  asWritten: Send;
 }
 
 /**
@@ -111,7 +115,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
     it('kubekit\'s embedded server', async () => {
       const server = await startApiServer(kubekitOptions);
       try {
-        await run(sender(server.url, kubekitOptions.token, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined), anonymous: sender(server.url, undefined, undefined) });
+        await run(sender(server.url, kubekitOptions.token, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined), anonymous: sender(server.url, undefined, undefined), asWritten: sender(server.url, kubekitOptions.token, undefined, 30_000, true) });
       } finally {
         await server.close();
       }
@@ -121,7 +125,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
       if (!withGo) this.skip();
       const server = await startReferenceApiServer();
       try {
-        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca), anonymous: sender(server.url, undefined, server.ca) });
+        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca), anonymous: sender(server.url, undefined, server.ca), asWritten: sender(server.url, server.token, server.ca, 30_000, true) });
       } finally {
         await server.close();
       }

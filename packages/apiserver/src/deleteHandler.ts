@@ -6,7 +6,7 @@ import { FieldError, KubeError, goQuote, invalid, notSupported, parseJSON, type 
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
 import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
 import { listObjects, parseInt64, parseListOptions, selectionOf, withoutTypeMeta } from './listing.js';
-import { timestamp } from './objectMeta.js';
+import { checkKeyName, timestamp } from './objectMeta.js';
 import { storedResourceOf, type ResourceType } from './resourceType.js';
 import { respondObject, type RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
@@ -23,6 +23,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** DELETE of one object: finalizers and deferred deletions mark it deleting, else it goes. */
 export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const options = await readDeleteOptions(ctx, r);
+  checkKeyName(r.info.name);
   warnIfOrphaning(r, options);
   r.type.refuseDeletion?.(r.info.name);
   // The validating admission policies' warnings are sent, whether the deletion happens or not.

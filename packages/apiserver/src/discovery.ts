@@ -13,6 +13,7 @@ import { compareGoStrings, stringifyJSON, type KubeObject } from '@kubekit/core'
 import { localAPIServicePriorities } from './apiServiceControllers.js';
 import type { ResourceCatalog, ServedGroup } from './catalog.js';
 import { compareKubeVersions } from './crdRegistry.js';
+import { healthCheckPaths } from './healthChecks.js';
 import { aggregatedDiscoveryV2, aggregatedDiscoveryV2Beta1, methodNotAllowed, sendError, sendJSON, sendText } from './internal/http.js';
 import { parseAcceptClauses } from './internal/negotiation.js';
 import { isObject } from './internal/own.js';
@@ -261,6 +262,28 @@ function aggregatedVersion(accept: string | undefined): string | undefined {
  * and `/apis/<group>/<version>` are go-restful routes for GET only (another method is its 405), `/apis`
  * and `/apis/<group>` plain handlers that answer any method as a GET.
  */
+/**
+ * The paths the index `/` lists (the server mux's listed paths, in Go's string order): discovery, OpenAPI, the
+ * health checks, `/version`, the issuer documents when the server issues tokens, each group and group-version
+ * served here (go-restful's), and each of an APIService (kube-aggregator's: a custom resource's, once
+ * crdregistration registered it, or a service-backed one). Not `/metrics`, which kubekit does not serve.
+ */
+export function rootPaths(catalog: ResourceCatalog, apiServices: readonly DiscoveryAPIService[], issuer: boolean): string[] {
+  const paths = new Set(['/api', '/api/v1', '/apis', '/apis/', '/openapi/v2', '/openapi/v3', '/openapi/v3/', '/version', ...healthCheckPaths()]);
+  if (issuer) for (const p of ['/.well-known/openid-configuration', '/openid/v1/jwks']) paths.add(p);
+  for (const g of catalog.groups(false)) {
+    paths.add(`/apis/${g.name}`);
+    for (const v of g.versions) paths.add(`/apis/${g.name}/${v.version}`);
+  }
+  // The legacy APIService (`v1.`) is `/api`'s.
+  for (const a of apiServices) {
+    if (a.group === '') continue;
+    paths.add(`/apis/${a.group}`);
+    paths.add(`/apis/${a.group}/${a.version}`);
+  }
+  return [...paths].sort(compareGoStrings);
+}
+
 export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => DiscoveryAPIService[], path: string, accept: string | undefined, res: ServerResponse, serverAddress: string, method = 'GET'): boolean {
   const parts = path.split('/').filter((p) => p !== '');
   const getOnly = (): boolean => {

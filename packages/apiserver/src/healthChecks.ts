@@ -37,6 +37,11 @@ const checks: Readonly<Record<HealthEndpoint, readonly string[]>> = {
 };
 const checkSets = new Map(Object.entries(checks).map(([k, v]) => [k, new Set(v)]));
 
+/** Every health endpoint's path and each of its checks' (`/livez`, `/livez/ping`, …), for the index `/` lists. */
+export function healthCheckPaths(): string[] {
+  return Object.entries(checks).flatMap(([endpoint, names]) => [`/${endpoint}`, ...names.map((n) => `/${endpoint}/${n}`)]);
+}
+
 /** The endpoint a path is (`/livez`), or the endpoint and check one names (`/livez/ping`); undefined otherwise. */
 export function healthPath(path: string): { endpoint: HealthEndpoint; check?: string } | undefined {
   const m = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(path);

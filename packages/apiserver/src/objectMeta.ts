@@ -249,6 +249,16 @@ export function resetObjectMetaForStatus(meta: ObjectMeta, old: ObjectMeta): voi
   }
 }
 
+/**
+ * The store's key functions (`NamespaceKeyFunc`, `NoNamespaceKeyFunc`) on the name of a request: one that is not
+ * a path segment name (`.`, `..`, with `/` or `%`) is their 400, before the store reads anything.
+ * @throws KubeError `Name parameter invalid: "..": may not be '..'`
+ */
+export function checkKeyName(name: string): void {
+  const errs = pathSegmentErrors(name, false);
+  if (errs.length > 0) throw KubeError.badRequest(`Name parameter invalid: ${goQuote(name)}: ${errs.join(';')}`);
+}
+
 /** `IsValidPathSegmentName` (or, for a prefix, `IsValidPathSegmentPrefix`). */
 export function pathSegmentErrors(name: string, prefix: boolean): string[] {
   const errs = !prefix && (name === '.' || name === '..') ? [`may not be '${name}'`] : [];

@@ -14,7 +14,7 @@
  */
 import { KubeError, goQuote } from '@kubekit/core';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
-import { pathSegmentErrors } from './objectMeta.js';
+import { checkKeyName } from './objectMeta.js';
 import { bucketOf, type ObjectStore } from './storage/objectStore.js';
 
 /** Who a decision is for (`user.Info`). */
@@ -126,8 +126,7 @@ export class RbacAuthorizer {
     if (kind !== 'Role' && kind !== 'ClusterRole') throw new KubeError('Unknown', `unsupported role reference kind: ${goQuote(kind)}`);
     if (kind === 'Role' && namespace === '') throw KubeError.badRequest('Namespace parameter required.');
     if (name === '') throw KubeError.badRequest('Name parameter required.');
-    const invalid = pathSegmentErrors(name, false);
-    if (invalid.length > 0) throw KubeError.badRequest(`Name parameter invalid: ${goQuote(name)}: ${invalid.join(';')}`);
+    checkKeyName(name);
     const role = kind === 'Role' ? this.store.get(buckets.roles, `${namespace}/${name}`) : this.store.get(buckets.clusterRoles, name);
     if (role === undefined) throw KubeError.notFound({ group: rbacGroup, resource: requestResource }, name);
     return objects(role.rules).map(policyRule);

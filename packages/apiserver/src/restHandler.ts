@@ -17,6 +17,7 @@ import { requestToken } from './serviceAccountTokens.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 import { queryBool } from './internal/queryBool.js';
 import type { FieldSelector } from './internal/semantics.js';
+import { checkKeyName } from './objectMeta.js';
 import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
@@ -158,6 +159,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   switch (info.verb) {
     case 'get':
       negotiate(r, tables);
+      checkKeyName(info.name);
       return get(ctx, r, namespace);
     case 'list':
       // The list handler negotiates once it has validated the list options (handlers/get.go).

@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
-import { discoveryAPIServices, serveDiscovery } from './discovery.js';
+import { discoveryAPIServices, rootPaths, serveDiscovery } from './discovery.js';
 import { healthPath, isHealthCheck, serveHealth } from './healthChecks.js';
 import { methodNotAllowed, sendError, sendJSON, setResponseOutput, toKubeError } from './internal/http.js';
 import { checkRouteAccepts, isPrettyPrint, serializers } from './internal/negotiation.js';
@@ -73,13 +73,49 @@ function authenticate(req: IncomingMessage, token: string | undefined, tokens: S
   return sent.length === wanted.length && timingSafeEqual(sent, wanted) ? serverUser : undefined;
 }
 
+/** A request's path and query, as its request-target carries them. */
+export interface RequestTarget {
+  /** The path as sent: neither its `.` and `..` segments resolved nor its backslashes taken for slashes. */
+  pathname: string;
+  /** `?` and the query, or empty. */
+  search: string;
+  searchParams: URLSearchParams;
+}
+
+/**
+ * A request's path and query from its request-target (`url.ParseRequestURI`): an absolute path, or an
+ * absolute URI's (`GET http://host/path`). Not a WHATWG URL: one relative to a base took a path beginning
+ * with `//` for an authority (`//` threw out of the request handler and stopped the server; `//api/v1/pods`
+ * read as `/v1/pods`), and it resolves `..` (`/api/v1/namespaces/a/configmaps/x/../..` is not namespace
+ * `a`'s URL to the apiserver, which does not clean paths). Undefined for anything else (`*`, garbage).
+ */
+export function requestTarget(target: string): RequestTarget | undefined {
+  let rest = target;
+  if (!rest.startsWith('/')) {
+    const absolute = /^https?:\/\/[^/?#]*/i.exec(rest);
+    if (absolute === null) return undefined;
+    rest = rest.slice(absolute[0].length);
+    if (!rest.startsWith('/')) rest = `/${rest}`;
+  }
+  const q = rest.indexOf('?');
+  const search = q < 0 || q === rest.length - 1 ? '' : rest.slice(q);
+  return { pathname: q < 0 ? rest : rest.slice(0, q), search, searchParams: new URLSearchParams(search) };
+}
+
 /** Creates the request handler of an embedded API server. */
 export function createRequestHandler(ctx: ServerContext, options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const logger = options.logger ?? noopLogger;
   return (req, res) => {
     const started = ctx.clock.now();
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://kubekit.invalid');
+    const url = requestTarget(req.url ?? '/');
+    if (url === undefined) {
+      // A request-target that is not a path (`OPTIONS *`): no handler has it.
+      req.resume();
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('404 page not found\n');
+      return;
+    }
     res.on('finish', () => {
       const apf = classified.get(res);
       logger.info(`${method} ${url.pathname}${url.search} ${res.statusCode}`, {
@@ -147,7 +183,7 @@ function internalError(req: IncomingMessage, res: ServerResponse, message: strin
   res.end(`${text}\n`);
 }
 
-async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: RequestTarget): Promise<void> {
   const path = url.pathname;
   // The filters' order: request info, authentication, impersonation, priority and fairness, authorization;
   // the public endpoints are served behind all of them (RBAC's `system:public-info-viewer` lets everyone get them).
@@ -183,6 +219,20 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
   if (denied !== undefined) {
     req.resume();
     throw denied;
+  }
+  // A path that begins with `//` is no route's: authorized by the request info of its trimmed segments, then
+  // the mux's 404.
+  if (path.startsWith('//')) {
+    req.resume();
+    notFound(options.catalog, path, res);
+    return;
+  }
+  // The index: every method is answered with the paths the server lists, always indented (WriteRawJSON).
+  if (path === '/') {
+    req.resume();
+    setResponseOutput(res, { serializer: serializers[0], pretty: true, stream: '' });
+    sendJSON(res, 200, { paths: rootPaths(options.catalog, discoveryAPIServices(ctx.store.values(apiServicesBucket)), ctx.serviceAccountTokens !== undefined) });
+    return;
   }
   if (publicPaths.has(path)) {
     if (path.startsWith('/version')) {

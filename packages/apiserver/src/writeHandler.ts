@@ -21,6 +21,7 @@ import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
 import { queryBool } from './internal/queryBool.js';
 import {
+  checkKeyName,
   TimestampDecodeError, applyConversionError, dropMalformedTimestamps, fillSystemFieldsOnCreate, isDecodeError, wipeSystemFields, keepSystemFieldsOnUpdate, timestamp,
 } from './objectMeta.js';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf, type PatchType } from './patch.js';
@@ -829,6 +830,8 @@ interface PutCreate {
 
 async function create(ctx: ServerContext, r: RestRequest, namespace: string, body: unknown, wctx: WriteContext, dryRun: boolean, manager: string | undefined, put?: PutCreate): Promise<void> {
   const { type } = r;
+  // A PUT or an apply that creates goes through the store's Update, whose key function reads the URL's name first.
+  if (r.info.verb !== 'create') checkKeyName(r.info.name);
   let obj = put?.object ?? type.decode(body, wctx);
   // handlers/create.go wipes the system fields before anything reads the object, the field manager
   // included (rest.WipeObjectMetaSystemFields; the subresources that create other objects keep them). The
@@ -908,6 +911,7 @@ async function answerReview(ctx: ServerContext, r: RestRequest, type: ReviewReso
 async function update(ctx: ServerContext, r: RestRequest, namespace: string, wctx: WriteContext, dryRun: boolean,
   mutate: (old: KubeObject) => KubeObject, precondition: string | undefined, uidPrecondition?: string): Promise<void> {
   const { type, info } = r;
+  checkKeyName(info.name);
   const key = storeKey(namespace, info.name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
