@@ -74,7 +74,7 @@ function authenticate(req: IncomingMessage, token: string | undefined, tokens: S
 }
 
 /** A request's path and query, as its request-target carries them. */
-export interface RequestTarget {
+interface RequestTarget {
   /** The path as sent: neither its `.` and `..` segments resolved nor its backslashes taken for slashes. */
   pathname: string;
   /** `?` and the query, or empty. */
@@ -89,7 +89,7 @@ export interface RequestTarget {
  * read as `/v1/pods`), and it resolves `..` (`/api/v1/namespaces/a/configmaps/x/../..` is not namespace
  * `a`'s URL to the apiserver, which does not clean paths). Undefined for anything else (`*`, garbage).
  */
-export function requestTarget(target: string): RequestTarget | undefined {
+function requestTarget(target: string): RequestTarget | undefined {
   let rest = target;
   if (!rest.startsWith('/')) {
     const absolute = /^https?:\/\/[^/?#]*/i.exec(rest);
