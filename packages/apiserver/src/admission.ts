@@ -24,7 +24,8 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/
  */
 import { randomUUID } from 'node:crypto';
-import { KubeError, goQuote, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
+import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
+import { forbiddenError } from './internal/http.js';
 import { labelSelectorFromObject } from '@kubekit/selectors';
 import { deepEqual } from './internal/deepEqual.js';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
@@ -160,8 +161,7 @@ export function admissionForbidden(attrs: AdmissionAttributes, why: string): Kub
   const { group, resource } = attrs.type.names;
   const meta = attrs.object?.metadata;
   const name = attrs.name !== '' ? attrs.name : str(meta?.name) !== '' ? str(meta?.name) : str(meta?.generateName) !== '' ? str(meta?.generateName) : 'Unknown';
-  const qualified = group === '' ? resource : `${resource}.${group}`;
-  return new KubeError('Forbidden', `${qualified} ${goQuote(name)} is forbidden: ${why}`, { details: { name, ...(group === '' ? {} : { group }), kind: resource } });
+  return forbiddenError(group, resource, name, why);
 }
 
 /** What one matched webhook is called with: the type (version) the object is sent in. */

@@ -17,6 +17,7 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/certificate-signing-requests/
  */
 import { FieldPath, KubeError, duplicate, forbidden, goQuote, humanDuration, invalid, notSupported, required, tooLong, type FieldError, type KubeObject } from '@kubekit/core';
+import { forbiddenError } from './internal/http.js';
 import { BuiltinResourceType, type BuiltinSpec } from './builtinKinds.js';
 import { certificateError, parseCertificateRequest } from './internal/certificateRequest.js';
 import { cloneJSON, isObject, objects, setOwn, str, type JSONObject } from './internal/own.js';
@@ -242,8 +243,7 @@ function prepareStatus(o: KubeObject, old: KubeObject, ctx: WriteContext | undef
 
 /** The Forbidden answer of an admission plugin (`admission.NewForbidden`). */
 function refusal(o: KubeObject, why: string): KubeError {
-  const name = str(o.metadata.name);
-  return new KubeError('Forbidden', `certificatesigningrequests.${group} ${goQuote(name)} is forbidden: ${why}`, { details: { name, group, kind: 'certificatesigningrequests' } });
+  return forbiddenError(group, 'certificatesigningrequests', str(o.metadata.name), why);
 }
 
 /** `certauthorization.IsAuthorizedForSignerName`: the verb on the signer by name, else on its domain's wildcard. */

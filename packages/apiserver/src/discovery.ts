@@ -257,12 +257,6 @@ function aggregatedVersion(accept: string | undefined): string | undefined {
 }
 
 /**
- * Serves a discovery path, or returns false when the path is not one. `serverAddress` is the
- * `host:port` clients reach the server at. As kube-apiserver 1.34.4 routes `method`: `/api`, `/api/v1`
- * and `/apis/<group>/<version>` are go-restful routes for GET only (another method is its 405), `/apis`
- * and `/apis/<group>` plain handlers that answer any method as a GET.
- */
-/**
  * The paths the index `/` lists (the server mux's listed paths, in Go's string order): discovery, OpenAPI, the
  * health checks, `/version`, the issuer documents when the server issues tokens, each group and group-version
  * served here (go-restful's), and each of an APIService (kube-aggregator's: a custom resource's, once
@@ -284,6 +278,12 @@ export function rootPaths(catalog: ResourceCatalog, apiServices: readonly Discov
   return [...paths].sort(compareGoStrings);
 }
 
+/**
+ * Serves a discovery path, or returns false when the path is not one. `serverAddress` is the
+ * `host:port` clients reach the server at. As kube-apiserver 1.34.4 routes `method`: `/api`, `/api/v1`
+ * and `/apis/<group>/<version>` are go-restful routes for GET only (another method is its 405), `/apis`
+ * and `/apis/<group>` plain handlers that answer any method as a GET.
+ */
 export function serveDiscovery(catalog: ResourceCatalog, apiServices: () => DiscoveryAPIService[], path: string, accept: string | undefined, res: ServerResponse, serverAddress: string, method = 'GET'): boolean {
   const parts = path.split('/').filter((p) => p !== '');
   const getOnly = (): boolean => {

@@ -167,7 +167,7 @@ export class RbacAuthorizer {
 }
 
 /** A stored rule's lists (absent ones empty). */
-function policyRule(o: JSONObject): PolicyRule {
+export function policyRule(o: JSONObject): PolicyRule {
   const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
   return { verbs: strings(o.verbs), apiGroups: strings(o.apiGroups), resources: strings(o.resources), resourceNames: strings(o.resourceNames), nonResourceURLs: strings(o.nonResourceURLs) };
 }

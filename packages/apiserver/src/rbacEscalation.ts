@@ -10,10 +10,12 @@
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/registry/rbac/validation/rule.go
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/staging/src/k8s.io/component-helpers/auth/rbac/validation/policy_comparator.go
  */
-import { KubeError, goQuote, type KubeObject } from '@kubekit/core';
+import { compareGoStrings, goQuote, type KubeObject } from '@kubekit/core';
 import { semanticEqual } from './internal/deepEqual.js';
+import { goQuoteList } from './internal/goQuoteList.js';
+import { forbiddenError } from './internal/http.js';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
-import { aggregate, privilegedGroup, type PolicyRule, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
+import { aggregate, policyRule, privilegedGroup, type PolicyRule, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
 import type { WriteContext, WriteTarget } from './resourceType.js';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
@@ -91,16 +93,11 @@ function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
   return [...compacted, ...simple.values()];
 }
 
-/** Go's `%q` of a `[]string`: `["a" "b"]`. */
-function quotedList(list: readonly string[]): string {
-  return `[${list.map(goQuote).join(' ')}]`;
-}
-
 /** `rbacv1helpers.CompactString`: the rule's non-empty lists, `{APIGroups:["apps"], Resources:["deployments"], Verbs:["get"]}`. */
 export function compactString(rule: PolicyRule): string {
   const parts: string[] = [];
   const part = (name: string, list: readonly string[] | undefined): void => {
-    if (list !== undefined && list.length > 0) parts.push(`${name}:${quotedList(list)}`);
+    if (list !== undefined && list.length > 0) parts.push(`${name}:${goQuoteList(list)}`);
   };
   part('APIGroups', rule.apiGroups);
   part('Resources', rule.resources);
@@ -108,11 +105,6 @@ export function compactString(rule: PolicyRule): string {
   part('ResourceNames', rule.resourceNames);
   part('Verbs', rule.verbs);
   return `{${parts.join(', ')}}`;
-}
-
-/** Go's string order (UTF-8 bytes), as `sets.String.List()` sorts. */
-function byUTF8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /**
@@ -123,22 +115,19 @@ function escalation(authorizer: RbacAuthorizer, user: UserInfo, namespace: strin
   const owner = authorizer.rulesFor(user, namespace, requestResource);
   const missing = uncoveredRules(owner.rules, rules);
   if (missing.length === 0) return undefined;
-  const descriptions = [...new Set(compactRules(missing).map(compactString))].sort(byUTF8);
-  const message = `user ${goQuote(user.username)} (groups=${quotedList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
+  // sets.String's List(): unique, in Go's string order.
+  const descriptions = [...new Set(compactRules(missing).map(compactString))].sort(compareGoStrings);
+  const message = `user ${goQuote(user.username)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
   return owner.errors.length === 0 ? message : `${message}; resolution errors: [${aggregate(owner.errors)}]`;
 }
 
-/** `errors.NewForbidden` of an RBAC resource: the name left out when there is none (a generated one is not made yet). */
-function forbidden(resource: string, name: string, why: string): KubeError {
-  const qualified = `${resource}.${rbacGroup}`;
-  return new KubeError('Forbidden', `${name === '' ? qualified : `${qualified} ${goQuote(name)}`} is forbidden: ${why}`, { details: { ...(name === '' ? {} : { name }), group: rbacGroup, kind: resource } });
-}
+/** The metadata `IsOnlyMutatingGCFields` lets change. */
+const garbageCollectorFields = new Set(['ownerReferences', 'finalizers', 'selfLink', 'managedFields']);
 
 /** `IsOnlyMutatingGCFields`: whether an update changes nothing but owner references, finalizers, the self link and managed fields. */
 function onlyGarbageCollectorFields(o: KubeObject, old: KubeObject): boolean {
-  const ignored = new Set(['ownerReferences', 'finalizers', 'selfLink', 'managedFields']);
   const without = (x: KubeObject): JSONObject => {
-    const meta = Object.fromEntries(Object.entries(x.metadata).filter(([k]) => !ignored.has(k)));
+    const meta = Object.fromEntries(Object.entries(x.metadata).filter(([k]) => !garbageCollectorFields.has(k)));
     return { ...(x as unknown as JSONObject), metadata: meta };
   };
   return semanticEqual(without(o), without(old));
@@ -146,8 +135,7 @@ function onlyGarbageCollectorFields(o: KubeObject, old: KubeObject): boolean {
 
 /** The rules of a role as its strategy holds them (absent lists empty). */
 function rulesOf(o: KubeObject): PolicyRule[] {
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? s : String(s))) : []);
-  return objects((o as unknown as JSONObject).rules).map((r) => ({ verbs: strings(r.verbs), apiGroups: strings(r.apiGroups), resources: strings(r.resources), resourceNames: strings(r.resourceNames), nonResourceURLs: strings(r.nonResourceURLs) }));
+  return objects((o as unknown as JSONObject).rules).map(policyRule);
 }
 
 /** `hasAggregationRule`: an aggregation rule with selectors. */
@@ -175,9 +163,9 @@ export function roleEscalationGuard(authorizer: RbacAuthorizer, resource: 'roles
     if (old !== undefined && onlyGarbageCollectorFields(o, old)) return;
     const name = str(o.metadata.name);
     const why = escalation(authorizer, user, target.namespace, rulesOf(o), resource);
-    if (why !== undefined) throw forbidden(resource, name, why);
+    if (why !== undefined) throw forbiddenError(rbacGroup, resource, name, why);
     if (resource === 'clusterroles' && (aggregates(o) || aggregates(old)) && escalation(authorizer, user, target.namespace, fullAuthority, resource) !== undefined) {
-      throw forbidden(resource, name, 'must have cluster-admin privileges to use the aggregationRule');
+      throw forbiddenError(rbacGroup, resource, name, 'must have cluster-admin privileges to use the aggregationRule');
     }
   };
 }
@@ -199,6 +187,6 @@ export function bindingEscalationGuard(authorizer: RbacAuthorizer, resource: 'ro
     }
     const rules = authorizer.roleReferenceRules(roleRef, namespace, resource);
     const why = escalation(authorizer, user, namespace, rules, resource);
-    if (why !== undefined) throw forbidden(resource, str(o.metadata.name), why);
+    if (why !== undefined) throw forbiddenError(rbacGroup, resource, str(o.metadata.name), why);
   };
 }

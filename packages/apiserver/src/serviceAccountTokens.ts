@@ -26,6 +26,7 @@ import { handleSubresourceCreate } from './writeHandler.js';
 import type { UserInfo } from './rbacAuthorizer.js';
 import { storeKey, type ObjectStore } from './storage/objectStore.js';
 import { isObject } from './internal/own.js';
+import { goQuoteList } from './internal/goQuoteList.js';
 
 const tokenRequestKind = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 /** The claims' key of the Kubernetes-specific part. */
@@ -64,11 +65,6 @@ interface TokenClaims {
 export type TokenAuthentication = { user: UserInfo; audiences: string[] } | { error: string };
 
 const b64 = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
-
-/** Go's `%q` of a list of strings: `["a" "b"]`. */
-function goQuoteList(values: readonly string[]): string {
-  return `[${values.map(goQuote).join(' ')}]`;
-}
 
 function readJSONPart(part: string): unknown {
   try {

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { KubeError, isStackOverflow, parseJSON, stringifyJSON } from '@kubekit/core';
+import { KubeError, goQuote, isStackOverflow, parseJSON, stringifyJSON } from '@kubekit/core';
 import { TooManyWaitingRequestsError } from '../storage/resourceVersionWaiter.js';
 import { jsonToGoYAML } from './goYAML.js';
 import { indentJSON, isProtobuf, negotiateError, type OutputMediaType } from './negotiation.js';
@@ -144,6 +144,17 @@ function writeEncoded(res: ServerResponse, code: number, text: string, output: O
 /** sigs.k8s.io/yaml's `JSONToYAML` of JSON text as kubekit writes it (encoding/json escapes the line and paragraph separators, which go-yaml would fold when raw). */
 function toYAML(text: string): string {
   return jsonToGoYAML(text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+}
+
+/**
+ * `errors.NewForbidden` of a resource: `<resource>.<group> "<name>" is forbidden: <why>`, the name left out
+ * (of the message and the details) when there is none.
+ */
+export function forbiddenError(group: string, resource: string, name: string, why: string): KubeError {
+  const qualified = group === '' ? resource : `${resource}.${group}`;
+  return new KubeError('Forbidden', `${name === '' ? qualified : `${qualified} ${goQuote(name)}`} is forbidden: ${why}`, {
+    details: { ...(name === '' ? {} : { name }), ...(group === '' ? {} : { group }), kind: resource },
+  });
 }
 
 /** go-restful's answer to a method no route of the path takes (a 405 Status). */
