@@ -200,13 +200,18 @@ export function ruleAllows(request: AuthorizationRequest, rule: PolicyRule): boo
   const verbOK = rule.verbs.some((v) => v === '*' || v === request.verb);
   if (!verbOK) return false;
   if (!request.resourceRequest) {
-    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === request.path || (u.endsWith('*') && request.path.startsWith(u.replace(/\*+$/, ''))));
+    return (rule.nonResourceURLs ?? []).some((u) => urlCovers(u, request.path));
   }
   const combined = request.subresource === '' ? request.resource : `${request.resource}/${request.subresource}`;
   const sub = request.subresource;
   return (rule.apiGroups ?? []).some((g) => g === '*' || g === request.apiGroup)
     && (rule.resources ?? []).some((r) => r === '*' || r === combined || (sub !== '' && r.length === sub.length + 2 && r.startsWith('*/') && r.endsWith(sub)))
     && ((rule.resourceNames ?? []).length === 0 || (rule.resourceNames ?? []).includes(request.name));
+}
+
+/** `NonResourceURLMatches` (and the escalation check's `nonResourceURLCovers`): the path itself, or a prefix ending in stars. */
+export function urlCovers(rule: string, path: string): boolean {
+  return rule === path || (rule.endsWith('*') && path.startsWith(rule.replace(/\*+$/, '')));
 }
 
 /** `utilerrors.NewAggregate(errs).Error()`: one message alone, several (repeats dropped) in brackets. */

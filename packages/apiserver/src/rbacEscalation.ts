@@ -15,7 +15,7 @@ import { semanticEqual } from './internal/deepEqual.js';
 import { goQuoteList } from './internal/goQuoteList.js';
 import { forbiddenError } from './internal/http.js';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
-import { aggregate, policyRule, privilegedGroup, type PolicyRule, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
+import { aggregate, policyRule, privilegedGroup, urlCovers, type PolicyRule, type RbacAuthorizer, type UserInfo } from './rbacAuthorizer.js';
 import type { WriteContext, WriteTarget } from './resourceType.js';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
@@ -48,11 +48,6 @@ function resourcesCover(owned: readonly string[], wanted: readonly string[]): bo
     const slash = path.indexOf('/');
     return slash >= 0 && owned.includes(`*/${path.slice(slash + 1)}`);
   });
-}
-
-/** `nonResourceURLCovers`: the path itself, or a prefix ending in stars. */
-function urlCovers(owner: string, path: string): boolean {
-  return owner === path || (owner.endsWith('*') && path.startsWith(owner.replace(/\*+$/, '')));
 }
 
 /** `ruleCovers`: whether one owner rule covers a broken-down rule. */
