@@ -62,7 +62,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   // requestinfo.go's splitPath: the slashes at both ends are trimmed, an empty segment between two
   // slashes stays (`widgets//x` names no object, `x` is its subresource).
   const trimmed = path.replace(/^\/+|\/+$/g, '');
-  let parts = trimmed === '' ? [] : trimmed.split('/').map(safeDecode);
+  let parts = trimmed === '' ? [] : trimmed.split('/');
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0];
   parts = parts.slice(1);
@@ -122,12 +122,4 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
 /** A collection's `watch` parameter, converted as ListOptions.Watch is (runtime.Convert_Slice_string_To_bool). */
 function isTrue(v: string | null): boolean {
   return queryBool(v) === true;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }

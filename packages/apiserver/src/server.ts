@@ -24,6 +24,7 @@ import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { bucketOf } from './storage/objectStore.js';
 import { isObject } from './internal/own.js';
+import { parseGoQuery, pathUnescape } from './internal/goURL.js';
 
 const apiServicesBucket = bucketOf({ group: 'apiregistration.k8s.io', resource: 'apiservices' });
 
@@ -75,10 +76,14 @@ function authenticate(req: IncomingMessage, token: string | undefined, tokens: S
 
 /** A request's path and query, as its request-target carries them. */
 interface RequestTarget {
-  /** The path as sent: neither its `.` and `..` segments resolved nor its backslashes taken for slashes. */
+  /**
+   * The path decoded once, as `req.URL.Path` is: neither its `.` and `..` segments resolved nor its
+   * backslashes taken for slashes, and a `%2F` a slash like any other.
+   */
   pathname: string;
-  /** `?` and the query, or empty. */
-  search: string;
+  /** The request-target as sent, for the log (`req.RequestURI`). */
+  uri: string;
+  /** The query's pairs as `req.URL.Query()` reads them. */
   searchParams: URLSearchParams;
 }
 
@@ -87,19 +92,34 @@ interface RequestTarget {
  * absolute URI's (`GET http://host/path`). Not a WHATWG URL: one relative to a base took a path beginning
  * with `//` for an authority (`//` threw out of the request handler and stopped the server; `//api/v1/pods`
  * read as `/v1/pods`), and it resolves `..` (`/api/v1/namespaces/a/configmaps/x/../..` is not namespace
- * `a`'s URL to the apiserver, which does not clean paths). Undefined for anything else (`*`, garbage).
+ * `a`'s URL to the apiserver, which does not clean paths). `'not a path'` for anything else (`*`, garbage);
+ * `'bad escape'` for a path with a `%` not followed by two hex digits, which Go's HTTP server refuses
+ * before any handler.
  */
-function requestTarget(target: string): RequestTarget | undefined {
+function requestTarget(target: string): RequestTarget | 'not a path' | 'bad escape' {
   let rest = target;
   if (!rest.startsWith('/')) {
     const absolute = /^https?:\/\/[^/?#]*/i.exec(rest);
-    if (absolute === null) return undefined;
+    if (absolute === null) return 'not a path';
     rest = rest.slice(absolute[0].length);
     if (!rest.startsWith('/')) rest = `/${rest}`;
   }
   const q = rest.indexOf('?');
-  const search = q < 0 || q === rest.length - 1 ? '' : rest.slice(q);
-  return { pathname: q < 0 ? rest : rest.slice(0, q), search, searchParams: new URLSearchParams(search) };
+  const pathname = pathUnescape(q < 0 ? rest : rest.slice(0, q));
+  if (pathname === undefined) return 'bad escape';
+  return { pathname, uri: target, searchParams: parseGoQuery(q < 0 ? '' : rest.slice(q + 1)) };
+}
+
+/**
+ * Go's HTTP server's answer to a request it cannot read (`400 Bad Request` in plain text), after which it
+ * closes the connection.
+ */
+function badRequestBeforeHandlers(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.shouldKeepAlive = false;
+  res.sendDate = false;
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': '15' });
+  res.end('400 Bad Request');
 }
 
 /** Creates the request handler of an embedded API server. */
@@ -109,7 +129,11 @@ export function createRequestHandler(ctx: ServerContext, options: RequestHandler
     const started = ctx.clock.now();
     const method = req.method ?? 'GET';
     const url = requestTarget(req.url ?? '/');
-    if (url === undefined) {
+    if (url === 'bad escape') {
+      badRequestBeforeHandlers(req, res);
+      return;
+    }
+    if (url === 'not a path') {
       // A request-target that is not a path (`OPTIONS *`): no handler has it.
       req.resume();
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
@@ -118,8 +142,8 @@ export function createRequestHandler(ctx: ServerContext, options: RequestHandler
     }
     res.on('finish', () => {
       const apf = classified.get(res);
-      logger.info(`${method} ${url.pathname}${url.search} ${res.statusCode}`, {
-        verb: method, uri: url.pathname + url.search, resp: res.statusCode, latencyMs: ctx.clock.now() - started,
+      logger.info(`${method} ${url.uri} ${res.statusCode}`, {
+        verb: method, uri: url.uri, resp: res.statusCode, latencyMs: ctx.clock.now() - started,
         userAgent: req.headers['user-agent'] ?? '', srcIP: `${req.socket.remoteAddress ?? ''}:${req.socket.remotePort ?? ''}`,
         ...(apf === undefined ? {} : { apf_pl: apf.priorityLevelName, apf_fs: apf.flowSchemaName }),
       });

@@ -1,5 +1,6 @@
 import { aggregateMessage, type FieldError } from './fieldError.js';
 import type { Status, StatusCause, StatusDetails } from './types.js';
+import { goQuote } from './internal/goFormat.js';
 
 /**
  * The `reason` values of `metav1.StatusReason`, each with the HTTP code the apiserver answers with.
@@ -111,21 +112,21 @@ export class KubeError extends Error {
 
   /** `NotFound`: `<resource>.<group> "<name>" not found`. */
   static notFound(resource: GroupResource, name: string): KubeError {
-    return new KubeError('NotFound', `${groupResourceText(resource)} "${name}" not found`, {
+    return new KubeError('NotFound', `${groupResourceText(resource)} ${goQuote(name)} not found`, {
       details: { name, group: resource.group, kind: resource.resource },
     });
   }
 
   /** `AlreadyExists`: `<resource>.<group> "<name>" already exists`. */
   static alreadyExists(resource: GroupResource, name: string): KubeError {
-    return new KubeError('AlreadyExists', `${groupResourceText(resource)} "${name}" already exists`, {
+    return new KubeError('AlreadyExists', `${groupResourceText(resource)} ${goQuote(name)} already exists`, {
       details: { name, group: resource.group, kind: resource.resource },
     });
   }
 
   /** `Conflict`: `Operation cannot be fulfilled on <resource>.<group> "<name>": <why>`. */
   static conflict(resource: GroupResource, name: string, why: string): KubeError {
-    return new KubeError('Conflict', `Operation cannot be fulfilled on ${groupResourceText(resource)} "${name}": ${why}`, {
+    return new KubeError('Conflict', `Operation cannot be fulfilled on ${groupResourceText(resource)} ${goQuote(name)}: ${why}`, {
       details: { name, group: resource.group, kind: resource.resource },
     });
   }
@@ -136,7 +137,7 @@ export class KubeError extends Error {
   static invalid(kind: GroupKind, name: string, errors: readonly FieldError[]): KubeError {
     const causes: StatusCause[] = errors.map((e) => ({ reason: e.type, message: e.body(), field: e.field }));
     const qualified = kind.group === '' ? kind.kind : `${kind.kind}.${kind.group}`;
-    const message = `${qualified} "${name}" is invalid: ${aggregateMessage(errors)}`;
+    const message = `${qualified} ${goQuote(name)} is invalid: ${aggregateMessage(errors)}`;
     return new InvalidError(message, errors, { details: { name, group: kind.group, kind: kind.kind, causes } });
   }
 

@@ -21,6 +21,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { KubeError } from '@kubekit/core';
+import { parseGoQuery } from './goURL.js';
 
 /** A media type a response can be written in. */
 export interface Serializer {
@@ -231,7 +232,7 @@ export function isPrettyPrint(req: IncomingMessage): boolean {
   const url = req.url ?? '';
   const q = url.indexOf('?');
   if (q >= 0 && url.includes('pretty', q)) {
-    const value = new URLSearchParams(url.slice(q + 1)).get('pretty') ?? '';
+    const value = parseGoQuery(url.slice(q + 1)).get('pretty') ?? '';
     if (value.length > 0) return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
   }
   const agent = req.headers['user-agent'] ?? '';

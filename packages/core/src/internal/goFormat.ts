@@ -25,8 +25,9 @@ export function goQuote(s: string): string {
       case '\v': out += '\\v'; continue;
     }
     if (cp >= 0xd800 && cp <= 0xdfff) {
-      // A lone surrogate is not valid UTF-8; Go prints the replacement rune's escape.
-      out += '\\ufffd';
+      // A lone surrogate: Go's JSON decoder has made it the replacement rune, which %q prints as it is
+      // (a `\udcff` in a name reads `"a�b"` in kube-apiserver 1.34.4's messages).
+      out += '\ufffd';
     } else if (isGoPrintable(cp)) {
       out += ch;
     } else if (cp < 0x80) {
