@@ -5,10 +5,10 @@
 import { FieldError, KubeError, goQuote, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
 import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
-import { listObjects, parseInt64, parseListOptions, selectionOf, withoutTypeMeta } from './listing.js';
+import { listObjects, parseInt64, parseListOptions, selectionOf, type ListOptions, type ListResult } from './listing.js';
 import { checkKeyName, timestamp } from './objectMeta.js';
 import { storedResourceOf, type ResourceType } from './resourceType.js';
-import { respondObject, type RestRequest } from './restRequest.js';
+import { respondList, respondObject, type RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { maxRetries } from './writeHandler.js';
@@ -306,6 +306,9 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
   }
 }
 
+/** store.go's deleteCollectionPageSize: how many objects a DELETE of a collection without a limit lists at a time. */
+const deleteCollectionPageSize = 10_000;
+
 /** DELETE of a collection: every selected object, as a list of what was deleted. */
 export async function deleteCollection(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type } = r;
@@ -314,29 +317,37 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   warnIfOrphaning(r, options);
   const { dryRun } = options;
   const selection = selectionOf(type, namespace, opts);
-  // The apiserver lists through its watch cache here too: a resourceVersion not reached yet is waited for.
-  const listed = await listObjects(ctx, type, selection, { ...opts, limit: 0, continueToken: '' }, undefined, () => requestSignal(r.res));
-  // The answer is the list as it was read, before the deletions (store.DeleteCollection): objects a
-  // deletion only marked (finalizers, a grace period) appear as they were.
-  const items = listed.items;
+  // store.DeleteCollection: with a limit, one page is deleted and answered, its continue token included, so
+  // that a client deletes a collection page by page; without one, page after page of 10,000 from where the
+  // continue token (if any) starts, answered as the first page with all the items. Each page is read
+  // through the watch cache, a resourceVersion not reached yet waited for; each object listed is deleted.
+  const hasLimit = opts.limit > 0;
+  let pageOptions: ListOptions = { ...opts, limit: hasLimit ? opts.limit : deleteCollectionPageSize };
+  const items: KubeObject[] = [];
+  let first: ListResult | undefined;
   const warnings: string[] = [];
   try {
-    for (const o of listed.items) {
-      try {
-        await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user, warnings, '');
-      } catch (err) {
-        if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+    // Bounded: each page's continue token starts after the last key it listed.
+    for (;;) {
+      const page = await listObjects(ctx, type, selection, pageOptions, undefined, () => requestSignal(r.res));
+      items.push(...page.items);
+      // The answer is the list as it was read, before the deletions: objects a deletion only marked
+      // (finalizers, a grace period) appear as they were.
+      for (const o of page.items) {
+        try {
+          await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user, warnings, '');
+        } catch (err) {
+          if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
+        }
       }
+      first ??= page;
+      if (hasLimit || page.continueToken === '') break;
+      pageOptions = { ...pageOptions, continueToken: page.continueToken, resourceVersion: '', resourceVersionMatch: '' };
     }
   } finally {
     for (const w of warnings) addWarning(r.res, w);
   }
-  const { names } = type;
-  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
-  const resourceVersion = String(ctx.store.resourceVersion);
-  // As a list is written (restHandler.ts): a custom resource's is an unstructured map (sorted keys, its
-  // continue token written even when empty); a built-in kind's a Go struct with typed items (listItemJSON).
-  sendJSON(r.res, 200, type.customResource === true
-    ? { apiVersion, items, kind: names.listKind, metadata: { continue: '', resourceVersion } }
-    : { kind: names.listKind, apiVersion, metadata: { resourceVersion }, items: items.map(withoutTypeMeta) });
+  // The list is written as a list's GET is (transformResponseObject): a Table or a PartialObjectMetadataList
+  // when one was asked for, its includeObject read only then, after the deletions.
+  respondList(ctx, r, items, { resourceVersion: String(first.resourceVersion), continueToken: first.continueToken, remainingItemCount: first.remainingItemCount });
 }

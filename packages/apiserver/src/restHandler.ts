@@ -3,10 +3,10 @@
  * patch, delete, deletecollection, and the `status` and `scale` subresources — with the apiserver's
  * response codes and bodies. Writes are in `writeHandler.ts`.
  */
-import { KubeError, goQuote, stringifyJSON } from '@kubekit/core';
+import { KubeError, goQuote } from '@kubekit/core';
 import { isReviewType } from './accessReviews.js';
 import { componentStatusDeprecation, isComponentStatusType, type ComponentStatusType } from './componentStatuses.js';
-import { addWarning, contentType, methodNotAllowed, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, sendText, setResponseOutput } from './internal/http.js';
+import { addWarning, contentType, methodNotAllowed, requestSignal, responseIsProtobuf, responseFormat, responseMetaVersion, sendJSON, setResponseOutput } from './internal/http.js';
 import { protobufMessageOf } from './internal/protobufEncode.js';
 import { checkRouteAccepts, checkStream, negotiateOutput, resourceRestrictions, routeProduces, type OutputMediaType } from './internal/negotiation.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
@@ -14,16 +14,15 @@ import { patchTypeOf } from './patch.js';
 import { evictPod } from './podEviction.js';
 import { bindPod } from './podBinding.js';
 import { requestToken } from './serviceAccountTokens.js';
-import { goMapKeys } from './internal/goMapKeys.js';
 import { queryBool } from './internal/queryBool.js';
 import type { FieldSelector } from './internal/semantics.js';
 import { checkKeyName } from './objectMeta.js';
-import { listItemJSON, listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
+import { listObjects, parseListOptions, resourceVersionProblem, selectionOf } from './listing.js';
 import type { ResourceType } from './resourceType.js';
 import type { ServerContext } from './serverContext.js';
 import { buildTable, parseIncludeObject } from './table.js';
 import { serveWatch } from './watchHandler.js';
-import { currentObject, respondObject, type RestRequest } from './restRequest.js';
+import { currentObject, partialObjectMetadataList, respondList, respondObject, type RestRequest } from './restRequest.js';
 import { deleteCollection, deleteObject } from './deleteHandler.js';
 import { handleWrite } from './writeHandler.js';
 import { isPodConnectSubresource, servePodConnect } from './podConnect.js';
@@ -236,7 +235,7 @@ async function serveComponentStatuses(ctx: ServerContext, r: RestRequest, type: 
   if (format === 'table') {
     sendJSON(r.res, 200, buildTable(type, items, { includeObject: parseIncludeObject(r.query.get('includeObject')), apiVersion, now: ctx.clock.now() }));
   } else if (format === 'partialObjectMetadataList') {
-    sendJSON(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion, metadata: {}, items: items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata })) });
+    sendJSON(r.res, 200, partialObjectMetadataList(apiVersion, {}, items));
   } else if (format === 'partialObjectMetadata') {
     throw notAcceptableConversion(type, 'PartialObjectMetadata', true);
   } else {
@@ -309,49 +308,11 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
 async function list(ctx: ServerContext, r: RestRequest, namespace: string): Promise<void> {
   const { type, query } = r;
   const opts = parseListOptions(query, type, false, () => negotiateHandler(r, true));
-  const format = responseFormat(r.res);
   const selection = selectionOf(type, namespace, opts);
   const candidates = indexCandidates(ctx, type, opts.fieldSelector);
   // A list that waits for its resourceVersion needs to know when its client goes away.
   const result = await listObjects(ctx, type, selection, opts, candidates, () => requestSignal(r.res));
-  const rv = String(result.resourceVersion);
-  if (format === 'table') {
-    const table = buildTable(type, result.items, {
-      resourceVersion: rv, continueToken: result.continueToken, remainingItemCount: result.remainingItemCount,
-      includeObject: parseIncludeObject(query.get('includeObject')), apiVersion: `meta.k8s.io/${responseMetaVersion(r.res)}`, now: ctx.clock.now(),
-    });
-    sendJSON(r.res, 200, table);
-    return;
-  }
-  // transformResponseObject: the metadata of one object is not what a list is.
-  if (format === 'partialObjectMetadata') throw notAcceptableConversion(type, 'PartialObjectMetadata', true);
-  const metadata: Record<string, unknown> = { resourceVersion: rv };
-  // A custom resource list is unstructured: its store sets `continue` even when it is empty, where a
-  // built-in kind's typed ListMeta omits it.
-  if (result.continueToken !== '' || (type.customResource === true && format === 'object')) metadata.continue = result.continueToken;
-  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-  if (format === 'partialObjectMetadataList') {
-    const apiVersion = `meta.k8s.io/${responseMetaVersion(r.res)}`;
-    const items = result.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata }));
-    sendJSON(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion, metadata, items });
-    return;
-  }
-  const { names } = type;
-  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
-  // The items are shared, immutable objects: serialise the envelope around them without copying. A
-  // custom resource list is an unstructured map, written with sorted keys (its items before its
-  // metadata); a built-in kind's list is a Go struct, written in field order.
-  if (type.customResource === true) {
-    const items = result.items.map((o) => stringifyJSON(o)).join(',');
-    sendText(r.res, 200, `{"apiVersion":${stringifyJSON(apiVersion)},"items":[${items}],"kind":${stringifyJSON(names.listKind)},"metadata":${stringifyJSON(Object.fromEntries(goMapKeys(metadata).map((k) => [k, metadata[k]])))}}`);
-    return;
-  }
-  if (responseIsProtobuf(r.res)) {
-    sendJSON(r.res, 200, { kind: names.listKind, apiVersion, metadata, items: result.items });
-    return;
-  }
-  const head = stringifyJSON({ kind: names.listKind, apiVersion, metadata });
-  sendText(r.res, 200, `${head.slice(0, -1)},"items":[${result.items.map(listItemJSON).join(',')}]}`);
+  respondList(ctx, r, result.items, { resourceVersion: String(result.resourceVersion), continueToken: result.continueToken, remainingItemCount: result.remainingItemCount });
 }
 
 /** The keys an index on a selectable field offers for a field selector, when one applies. */

@@ -2,8 +2,10 @@
  * A resource request and the ways to answer one with an object.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KubeError, type KubeObject } from '@kubekit/core';
-import { responseFormat, responseMetaVersion, sendJSON } from './internal/http.js';
+import { KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { responseFormat, responseIsProtobuf, responseMetaVersion, sendJSON, sendText } from './internal/http.js';
+import { goMapKeys } from './internal/goMapKeys.js';
+import { listItemJSON } from './listing.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
 import type { ResourceType } from './resourceType.js';
 import type { RequestInfo } from './router.js';
@@ -60,4 +62,64 @@ export function respondObject(ctx: ServerContext, r: RestRequest, code: number, 
   } else {
     sendJSON(r.res, code, view);
   }
+}
+
+/** A list's metadata: its resourceVersion, and where a page ends, its continue token and what remains. */
+export interface ListMeta {
+  resourceVersion: string;
+  continueToken: string;
+  remainingItemCount?: number;
+}
+
+/**
+ * Writes a list in the negotiated format (the kind's list, a Table, or a PartialObjectMetadataList): a
+ * list's GET and the list a DELETE of a collection answers (transformResponseObject serves both). Asking
+ * a list for one object's metadata is the apiserver's 406, after the request has done its work.
+ */
+export function respondList(ctx: ServerContext, r: RestRequest, items: readonly KubeObject[], meta: ListMeta): void {
+  const { type } = r;
+  const format = responseFormat(r.res);
+  if (format === 'table') {
+    const table = buildTable(type, items, {
+      resourceVersion: meta.resourceVersion, continueToken: meta.continueToken, remainingItemCount: meta.remainingItemCount,
+      includeObject: parseIncludeObject(r.query.get('includeObject')), apiVersion: `meta.k8s.io/${responseMetaVersion(r.res)}`, now: ctx.clock.now(),
+    });
+    sendJSON(r.res, 200, table);
+    return;
+  }
+  // transformResponseObject: the metadata of one object is not what a list is.
+  if (format === 'partialObjectMetadata') throw notAcceptableConversion(type, 'PartialObjectMetadata', true);
+  const metadata: Record<string, unknown> = { resourceVersion: meta.resourceVersion };
+  // A custom resource list is unstructured: its store sets `continue` even when it is empty, where a
+  // built-in kind's typed ListMeta omits it.
+  if (meta.continueToken !== '' || (type.customResource === true && format === 'object')) metadata.continue = meta.continueToken;
+  if (meta.remainingItemCount !== undefined) metadata.remainingItemCount = meta.remainingItemCount;
+  if (format === 'partialObjectMetadataList') {
+    sendJSON(r.res, 200, partialObjectMetadataList(`meta.k8s.io/${responseMetaVersion(r.res)}`, metadata, items));
+    return;
+  }
+  const { names } = type;
+  const apiVersion = names.group === '' ? names.version : `${names.group}/${names.version}`;
+  // The items are shared, immutable objects: serialise the envelope around them without copying. A
+  // custom resource list is an unstructured map, written with sorted keys (its items before its
+  // metadata); a built-in kind's list is a Go struct, written in field order.
+  if (type.customResource === true) {
+    const written = items.map((o) => stringifyJSON(o)).join(',');
+    sendText(r.res, 200, `{"apiVersion":${stringifyJSON(apiVersion)},"items":[${written}],"kind":${stringifyJSON(names.listKind)},"metadata":${stringifyJSON(Object.fromEntries(goMapKeys(metadata).map((k) => [k, metadata[k]])))}}`);
+    return;
+  }
+  if (responseIsProtobuf(r.res)) {
+    sendJSON(r.res, 200, { kind: names.listKind, apiVersion, metadata, items });
+    return;
+  }
+  const head = stringifyJSON({ kind: names.listKind, apiVersion, metadata });
+  sendText(r.res, 200, `${head.slice(0, -1)},"items":[${items.map(listItemJSON).join(',')}]}`);
+}
+
+/**
+ * asPartialObjectMetadataList: each item's metadata, the list's own, and `items: null` when there is none
+ * (the list's Items slice is appended to, never made).
+ */
+export function partialObjectMetadataList(apiVersion: string, metadata: Record<string, unknown>, items: readonly KubeObject[]): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadataList', apiVersion, metadata, items: items.length === 0 ? null : items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata })) };
 }

@@ -5,7 +5,7 @@
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables
  */
-import { KubeError, humanDuration, stringifyJSON, type KubeObject } from '@kubekit/core';
+import { FieldError, KubeError, goJSON, humanDuration, stringifyJSON, type KubeObject } from '@kubekit/core';
 import { evaluateJSONPath } from '@kubekit/crd';
 import type { ResourceType, TableColumnDefinition } from './resourceType.js';
 
@@ -36,11 +36,13 @@ export const ageColumn: TableColumnDefinition = { name: 'Age', type: 'date', for
 /** The Age column of built-in kinds: their printers declare it a `string` (custom resources: `date`). */
 export const builtinAgeColumn: TableColumnDefinition = { ...ageColumn, type: 'string' };
 
-/** Parses the `includeObject` query parameter. */
+/** Parses the `includeObject` query parameter, refused as response.go's optionsForTransform refuses it (ValidateTableOptions). */
 export function parseIncludeObject(value: string | null): IncludeObject {
   if (value === null || value === '' || value === 'Metadata') return 'Metadata';
   if (value === 'None' || value === 'Object') return value;
-  throw KubeError.badRequest(`unable to parse the query parameter "includeObject": unsupported value "${value}"`);
+  // IncludeObjectPolicy is a named string type: its bad value prints as json.Marshal writes it.
+  const error = new FieldError('FieldValueInvalid', 'includeObject', value, "must be 'Metadata', 'Object', 'None', or empty", goJSON(value));
+  throw KubeError.badRequest(`Unable to convert to Table as requested: ${error.toString()}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { KubeError, parseApiVersion, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
+import { jsonTypeName, KubeError, parseApiVersion, realClock, resourcePath, type Clock, type KubeList, type KubeObject, type WatchEvent } from '@kubekit/core';
 import type { KubeConfigLike } from './kubeConfig.js';
 import { decodeAnswer, errorFromResponse, RestClient, type HttpResponse } from './internal/restClient.js';
 import { skipManagedFieldsInList, skipManagedFieldsInObject } from './internal/skipManagedFields.js';
@@ -316,11 +316,18 @@ export function continueTokenIn(text: string): string | undefined {
   return token.includes('\\') ? undefined : token;
 }
 
+/**
+ * A list answer, its `items` checked: `null` or absent is none, as Go decodes it (the apiserver writes an
+ * empty PartialObjectMetadataList's items as `null`, which is what a lookup by `metadata.name` of a deleted
+ * object answers).
+ */
 function asList<T extends KubeObject>(body: unknown): KubeList<T> {
-  if (typeof body !== 'object' || body === null || !Array.isArray((body as KubeList).items)) {
-    throw new KubeError('InternalError', 'the list response has no items array');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new KubeError('InternalError', `unable to decode the list: it is ${jsonTypeName(body)}; expected an object`);
   }
   const list = body as KubeList<T>;
+  if (list.items === null || list.items === undefined) list.items = [];
+  else if (!Array.isArray(list.items)) throw new KubeError('InternalError', `unable to decode the list: its items are ${jsonTypeName(list.items)}; expected an array`);
   if (typeof list.metadata !== 'object' || list.metadata === null) list.metadata = {};
   return list;
 }

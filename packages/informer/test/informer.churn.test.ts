@@ -26,13 +26,23 @@ interface Recorded {
   events: Map<string, string[]>;
 }
 
-/** A proxy in front of the apiserver that counts requests by kind, so the test sees what the informers asked. */
-async function countingProxy(target: string, ca: string | undefined): Promise<{ url: string; requests: { path: string; query: URLSearchParams; accept: string }[]; close: () => Promise<void> }> {
-  const requests: { path: string; query: URLSearchParams; accept: string }[] = [];
+/**
+ * A proxy in front of the apiserver that counts requests by kind, so the test sees what the informers asked.
+ * `forbidGet`: it answers each GET of one object as RBAC does a user who may list and watch but not get
+ * (the 403 the informer then confirms reasons without, by lists restricted to `metadata.name`).
+ */
+async function countingProxy(target: string, ca: string | undefined, forbidGet = false): Promise<{ url: string; requests: { path: string; query: URLSearchParams; accept: string; refused: boolean }[]; close: () => Promise<void> }> {
+  const requests: { path: string; query: URLSearchParams; accept: string; refused: boolean }[] = [];
   const proxy = await httpProxy(target, ca, {
-    answer: (req, _res, url) => {
-      requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '' });
-      return false;
+    answer: (req, res, url) => {
+      const name = url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length + 1) : undefined;
+      const refused = forbidGet && req.method === 'GET' && name !== undefined;
+      requests.push({ path: url.pathname, query: url.searchParams, accept: req.headers.accept ?? '', refused });
+      if (!refused) return false;
+      const message = `shirts.${group} "${name}" is forbidden: User "system:serviceaccount:default:lister" cannot get resource "shirts" in API group "${group}" in the namespace "default"`;
+      res.writeHead(403, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: { name, group, kind: 'shirts' }, code: 403 }));
+      return true;
     },
   });
   return { url: proxy.url, requests, close: proxy.close };
@@ -43,7 +53,6 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
   this.timeout(backend.name === 'reference' ? 30 * 60_000 : 120_000);
   let server: TestServer;
   let kube: Kube;
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
   const stop = new AbortController();
   setMaxListeners(20, stop.signal);
   const runs: Promise<void>[] = [];
@@ -52,17 +61,37 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
     server = await backend.start({ bookmarkIntervalMs: 20 });
     kube = new Kube(server.url, server.auth);
     await kube.createCRD(server, shirtsCRD(group));
-    proxy = await countingProxy(server.url, server.auth.ca);
   });
 
   after(async () => {
     stop.abort();
     await Promise.all(runs);
-    await proxy.close();
     await server.close();
   });
 
-  it('does give every delete its right reason, in each object\'s order, with no unfiltered list and at most one lookup per departure', async () => {
+  /**
+   * `forbidGet`: the informers may not get objects by name, and confirm reasons with lists restricted to
+   * `metadata.name`, whose answer for a deleted object is an empty PartialObjectMetadataList (the real
+   * apiserver writes its items as `null`). `prefix`: the names of this run's objects.
+   */
+  const churn = async (forbidGet: boolean, prefix: string): Promise<void> => {
+    const proxy = await countingProxy(server.url, server.auth.ca, forbidGet);
+    const run = new AbortController();
+    const stopRun = (): void => run.abort();
+    stop.signal.addEventListener('abort', stopRun);
+    try {
+      await churnThrough(proxy, run.signal, forbidGet, prefix);
+    } finally {
+      // The next run starts from an empty collection, with informers of its own.
+      run.abort();
+      stop.signal.removeEventListener('abort', stopRun);
+      await Promise.all(runs.splice(0));
+      await proxy.close();
+      await kube.ok('DELETE', base);
+    }
+  };
+
+  const churnThrough = async (proxy: Awaited<ReturnType<typeof countingProxy>>, signal: AbortSignal, forbidGet: boolean, prefix: string): Promise<void> => {
     const kc = await loadKubeConfig({ kind: 'string', text: server.kubeconfig.replace(server.url, proxy.url) });
     const watch = (selector: { fieldSelector?: string; labelSelector?: string }): { informer: Informer; recorded: Recorded } => {
       const informer = new Informer(kc, { apiVersion: `${group}/v1`, plural: 'shirts', namespace: 'default', logger: noopLogger, ...selector });
@@ -75,7 +104,7 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
       informer.on('add', (o) => push(o, 'add'));
       informer.on('update', (o) => push(o, 'update'));
       informer.on('delete', (o, { reason }) => push(o, `delete ${reason}`));
-      runs.push(informer.start(stop.signal));
+      runs.push(informer.start(signal));
       return { informer, recorded };
     };
     const byField = watch({ fieldSelector: 'spec.color=blue' });
@@ -97,7 +126,7 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
       live.set(name, color);
       if (color === 'blue') note(name, 'add');
     };
-    for (let i = 0; i < 120; i++) await create(`shirt-${i}`);
+    for (let i = 0; i < 120; i++) await create(`${prefix}-${i}`);
     let departures = 0;
     for (let step = 0; step < 360; step++) {
       const roll = random();
@@ -167,14 +196,24 @@ describe(`Informer churn against the ${backend.name} API server (issue 13)`, fun
 
     const collection = proxy.requests.filter((r) => r.path === base && !r.query.has('watch'));
     const unfiltered = collection.filter((r) => !r.query.has('fieldSelector') && !r.query.has('labelSelector'));
-    const lookups = proxy.requests.filter((r) => r.path.startsWith(`${base}/`) || (r.query.get('fieldSelector') ?? '').startsWith('metadata.name='));
+    const lookups = proxy.requests.filter((r) => !r.refused && (r.path.startsWith(`${base}/`) || (r.query.get('fieldSelector') ?? '').startsWith('metadata.name=')));
     expect(unfiltered, 'unfiltered lists').to.deep.equal([]);
-    // Both informers look up their own departures, deletions with a deletionTimestamp excepted.
-    expect(lookups.length).to.be.at.most(2 * departures);
-    expect(lookups.every((r) => r.accept.startsWith('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'))).to.equal(true);
+    // Both informers look up their own departures, deletions with a deletionTimestamp excepted. Refused,
+    // an informer asks by name no more than the lookups it had in flight then (refused, each is asked again
+    // by list).
+    const refused = proxy.requests.filter((r) => r.refused).length;
+    expect(lookups.length).to.be.at.most(2 * departures + refused);
+    if (forbidGet) expect(refused).to.be.within(1, 2 * departures);
+    else expect(refused).to.equal(0);
+    if (forbidGet) expect(lookups.every((r) => r.path === base), 'lookups by list').to.equal(true);
+    expect(lookups.every((r) => r.accept.startsWith(`application/json;as=PartialObjectMetadata${forbidGet ? 'List' : ''};g=meta.k8s.io;v=v1`))).to.equal(true);
     // Each asks for a state not older than its departure (the watch cache answers; no quorum read).
     expect(lookups.length).to.be.greaterThan(0);
     expect(lookups.filter((r) => !/^[1-9]\d*$/.test(r.query.get('resourceVersion') ?? '')), 'lookups without a resourceVersion').to.deep.equal([]);
-  });
+  };
+
+  it('does give every delete its right reason, in each object\'s order, with no unfiltered list and at most one lookup per departure', () => churn(false, 'shirt'));
+
+  it('does so too when the informers may not get objects by name (lookups by metadata.name lists)', () => churn(true, 'tee'));
 });
 }
