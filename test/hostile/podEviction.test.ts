@@ -130,6 +130,16 @@ async function run(s: Send): Promise<void> {
   expect([loose.status, loose.warnings]).to.deep.equal([201, ['unknown field "bogus"']]);
   expect(answered<Pod>(await s('GET', `${P}/h`)).metadata.deletionGracePeriodSeconds).to.equal(5);
 
+  // The condition is written through the status store, whose strategy warns of the pod's addresses: the
+  // eviction answers with those warnings (once each), a dry run without them.
+  answered(await s('POST', P, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ip' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })), 201);
+  const ipWarning = (ip: string, canonical: string): string => `status.podIPs[0].ip: non-standard IP address "${ip}" will be considered invalid in a future Kubernetes release: use "${canonical}"`;
+  answered(await s('PATCH', `${P}/ip/status`, JSON.stringify({ status: { podIP: '010.1.1.1', podIPs: [{ ip: '010.1.1.1' }] } }), mergePatch));
+  const dry = await s('POST', `${P}/ip/eviction?dryRun=All`, eviction('ip'));
+  expect([dry.status, dry.warnings]).to.deep.equal([201, []]);
+  const warned = await s('POST', `${P}/ip/eviction`, JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'ip' }, metadata2: 1 }));
+  expect([warned.status, warned.warnings]).to.deep.equal([201, ['unknown field "metadata2"', ipWarning('010.1.1.1', '10.1.1.1')]]);
+
   // Discovery: pods/eviction creates policy/v1 Evictions.
   const legacy = answered<{ resources: Json[] }>(await s('GET', '/api/v1'));
   expect(legacy.resources.find((r) => r.name === 'pods/eviction')).to.deep.equal({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });

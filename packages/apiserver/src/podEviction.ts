@@ -32,6 +32,7 @@ import { updateManagedFields } from './managedFields/fieldManager.js';
 import { writeFieldManagerContext } from './managedFields/requestContext.js';
 import { timestamp } from './objectMeta.js';
 import { policyResourceTypes } from './policyKinds.js';
+import { podStatusWarnings } from './podWarnings.js';
 import type { ResourceType } from './resourceType.js';
 import type { RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
@@ -74,7 +75,7 @@ export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: st
     const deleteOptions = withDryRun(sent, options.dryRun ? ['All'] : []);
     // The create's validating admission, of the Eviction (in policy/v1, which v1beta1's converts to).
     await ctx.admission?.validate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: eviction, wctx, user: r.user });
-    return evict(ctx, r.type, namespace, name, deleteOptions);
+    return evict(ctx, r.type, namespace, name, deleteOptions, wctx.warnings);
   });
 }
 
@@ -130,7 +131,7 @@ function currentPod(ctx: ServerContext, pods: ResourceType, namespace: string, n
   return pod;
 }
 
-async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, options: JSONObject): Promise<{ code: number; body: unknown }> {
+async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, options: JSONObject, warnings: string[]): Promise<{ code: number; body: unknown }> {
   const dryRun = (options.dryRun as string[]).length > 0;
   const unsetRV = !hasResourceVersionPrecondition(options);
   let pod: KubeObject;
@@ -138,7 +139,7 @@ async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, 
     pod = await pods.fromStorage(currentPod(ctx, pods, namespace, name));
     if (!canIgnoreBudget(pod)) break;
     try {
-      await addConditionAndDelete(ctx, pods, namespace, name, enforceResourceVersion(pod) && unsetRV ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun);
+      await addConditionAndDelete(ctx, pods, namespace, name, enforceResourceVersion(pod) && unsetRV ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun, warnings);
       return evicted;
     } catch (err) {
       if (unsetRV && isConflict(err) && attempt < evictionRetries) continue;
@@ -162,7 +163,7 @@ async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, 
     }
   }
   try {
-    await addConditionAndDelete(ctx, pods, namespace, name, unhealthyAllowed ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun);
+    await addConditionAndDelete(ctx, pods, namespace, name, unhealthyAllowed ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun, warnings);
   } catch (err) {
     // The pod changed since it was found not ready: it may be healthy now, and count.
     if (isConflict(err) && unhealthyAllowed && unsetRV) throw stillProcessing(budgetName);
@@ -246,9 +247,11 @@ async function takeDisruption(ctx: ServerContext, namespace: string, budgetName:
 /**
  * `addConditionAndDeletePod`: unless dry run, the pod gets the `DisruptionTarget` condition (the
  * preconditions checked against it first, and a resourceVersion precondition moved to the pod it
- * wrote); then the store deletes it with `options`, validated there.
+ * wrote); then the store deletes it with `options`, validated there. The condition is written through
+ * the status store, whose strategy warns of the pod's addresses (`podStatusStrategy.WarningsOnUpdate`):
+ * those warnings are the eviction's, once each.
  */
-async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, raw: JSONObject, dryRun: boolean): Promise<void> {
+async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, raw: JSONObject, dryRun: boolean, warnings: string[]): Promise<void> {
   let sent = raw;
   if (!dryRun) {
     const key = storeKey(namespace, name);
@@ -261,6 +264,8 @@ async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, nam
     const view = await pods.fromStorage(current);
     const next = withDisruptionTarget(view, timestamp(ctx.clock.now()));
     let rv = current.metadata.resourceVersion ?? '';
+    // The update runs (and warns) whether or not the condition was there already.
+    for (const w of podStatusWarnings(next ?? view)) if (!warnings.includes(w)) warnings.push(w);
     if (next !== undefined) {
       encodeAsGo(next, podGVK);
       if (ctx.store.get(pods.bucket, key) !== current) throw KubeError.conflict(pods.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
