@@ -74,6 +74,14 @@ const hostileWriterRules = [
 ];
 export const canaryNamespace = 'hostile-canary';
 
+/**
+ * A request sent as {@link hostileWriter} (`Impersonate-User`): most are refused, with RBAC's words for the
+ * verb, resource, subresource and name the request info decodes; a few of its rules allow.
+ */
+export function asHostileWriter(q: HostileRequest): HostileRequest {
+  return { ...q, label: `${q.label} as ${hostileWriter}`, headers: { ...q.headers, 'Impersonate-User': hostileWriter } };
+}
+
 /** The fixed CRD: typed fields, a map, a list, and a subtree that keeps unknown fields. */
 export const hostileCrd: CrdLike = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -366,6 +374,24 @@ function del(r: Rng): HostileRequest {
   return { kind: 'delete', label, method: 'DELETE', path: (label === 'missing object' ? path.replace(/\/(w|cm)$/, '/ghost') : path) + q, contentType: 'application/json', body };
 }
 
+/** A path with percent escapes: Go decodes it once before routing, and refuses a bad escape before any handler. */
+function escapedPath(r: Rng): HostileRequest {
+  const [label, method, path] = r.pick<[string, string, string]>([
+    ['escaped name', 'GET', CM.replace(/cm$/, '%63m')], ['escaped slash in a name', 'GET', `${CM}%2Fstatus`], ['escaped segment', 'GET', '{cm}%2Fcm'],
+    ['bad escape', 'GET', `${CM}%zz`], ['bad escape, delete', 'DELETE', `${CM}%`], ['bad escape in a custom resource', 'PATCH', `${W}%4`], ['escaped dots', 'DELETE', `${CM}%2F..%2F..`],
+    ['escaped dot name', 'GET', `${W.replace(/w$/, '')}%2E%2E`], ['escaped quote', 'GET', `${CM}%22x`], ['escaped NUL', 'GET', `${W}%00`], ['escaped question mark', 'GET', '{cr}%3Fx'],
+  ]);
+  return { kind: 'escaped path', label, method, path, contentType: 'application/merge-patch+json', body: method === 'PATCH' ? '{}' : undefined };
+}
+
+/** A DELETE of a collection: a page with `limit`, from a `continue` token, answered in the format asked for. */
+function collectionDelete(r: Rng): HostileRequest {
+  const coll = r.pick(['{cm}', '{cr}']);
+  const q = r.pick(['limit=1', 'limit=1&labelSelector=app%3Dh', 'limit=2&dryRun=All', 'continue=abc', 'limit=1&continue=eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiJ3XHUwMDAwIn0', 'includeObject=x', 'labelSelector=nothing%3Dhere', 'limit=1&resourceVersion=0']);
+  const accept = r.pick([undefined, 'application/json;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io']);
+  return { kind: 'collection delete', label: `${coll} ${q}${accept === undefined ? '' : ` as ${/as=(\w+)/.exec(accept)![1]}`}`, method: 'DELETE', path: `${coll}?${q}`, headers: accept === undefined ? undefined : { Accept: accept } };
+}
+
 function query(r: Rng): HostileRequest {
   const coll = r.pick(['{cr}', '{cm}', '{cr}', '/api/v1/namespaces']);
   const q = r.pick([
@@ -377,6 +403,8 @@ function query(r: Rng): HostileRequest {
     'sendInitialEvents=true', 'unknown=param', 'pretty=maybe', 'timeoutSeconds=abc', 'allowWatchBookmarks=maybe',
     'watch=true&resourceVersion=abc&timeoutSeconds=1', 'watch=true&timeoutSeconds=abc', 'watch=yes&timeoutSeconds=abc', 'watch=true&resourceVersionMatch=Exact&resourceVersion=1&timeoutSeconds=1', 'watch=true&labelSelector=a%20in%20(&timeoutSeconds=1',
     'watch=true&fieldSelector=spec.a%3Dx&timeoutSeconds=1', 'watch=true&sendInitialEvents=true&timeoutSeconds=1', 'watch=true&continue=abc&timeoutSeconds=1', 'watch=true&limit=abc&timeoutSeconds=1',
+    // Pairs Go's ParseQuery leaves out (a `;`, an escape that is not %XX), and escaped keys.
+    'labelSelector=app%3Dh;x=1', 'labelSelector=app%3Dh%zz', 'limit=1;', 'label%53elector=app%3Dh', 'fieldSelector=metadata.name%3Dw&fieldSelector=x%zz', 'limit=1&%zz=1', 'labelSelector=app+in+(h)',
   ]);
   return { kind: 'query', label: q.replace(/%([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), method: 'GET', path: `${coll}?${q}` };
 }
@@ -419,7 +447,7 @@ function transport(r: Rng): HostileRequest {
   return r.pick(choices)();
 }
 
-const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest], [2, watchRequest], [2, rbacRequest]];
+const generators: [number, (r: Rng) => HostileRequest][] = [[5, jsonPatch], [4, mergePatch], [2, update], [3, apply], [3, create], [2, del], [2, query], [2, writeQuery], [2, transport], [3, subresource], [2, managedFieldsTamper], [4, deploymentRequest], [3, serviceRequest], [3, podRequest], [2, reviewRequest], [3, claimRequest], [2, flowControlRequest], [1, componentStatusRequest], [2, watchRequest], [2, rbacRequest], [1, escapedPath], [1, collectionDelete]];
 
 /** Generates case number `index` of a run with `seed`. */
 export function generateHostileCase(seed: number, index: number): HostileCase {
@@ -429,7 +457,9 @@ export function generateHostileCase(seed: number, index: number): HostileCase {
   for (let i = r.int(2, 4); i > 0; i--) {
     let x = r.float() * total;
     const g = generators.find(([w]) => (x -= w) < 0) ?? generators[0];
-    requests.push(g[1](r));
+    const q = g[1](r);
+    // The RBAC family sends a third of its own as the writer; the others one in ten.
+    requests.push(g[1] !== rbacRequest && r.chance(0.1) ? asHostileWriter(q) : q);
   }
   return { seed, index, ns: `h${seed}-${index}`, requests };
 }

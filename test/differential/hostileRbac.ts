@@ -5,11 +5,11 @@
  * are fine, `/`, `%`, `.` and `..` are not), rules mixing resources and non-resource URLs, aggregation rules with
  * bad selectors, subjects of every kind with and without API groups and namespaces. Cluster-scoped ones are
  * created with a dry run, or under the case's own names (`{ns}-…`). About a third of the requests are sent as
- * {@link hostileWriter}, who may write RBAC objects but holds few rules, so they meet the storage's escalation
+ * `hostile-writer`, who may write RBAC objects but holds few rules, so they meet the storage's escalation
  * check (what the writer lacks, `escalate` and `bind`, aggregation rules, updates of the garbage collector's
  * fields only); the others are the admin's. The objects grant nothing a request of the case relies on.
  */
-import { hostileWriter, type HostileRequest } from './hostileCase.js';
+import { asHostileWriter, type HostileRequest } from './hostileCase.js';
 import type { Rng } from './randomSchema.js';
 import { jsonPatchBody, patchRequest } from './hostileKinds.js';
 
@@ -106,10 +106,10 @@ const rolePaths = ['/rules/0', '/rules/-', '/rules/0/verbs', '/rules/0/verbs/-',
 const bindingPaths = ['/roleRef/name', '/roleRef/kind', '/roleRef/apiGroup', '/roleRef', '/subjects/0', '/subjects/-', '/subjects/0/apiGroup', '/subjects/2/namespace', '/subjects', '/metadata/name'];
 const values = ['"get"', '[]', 'null', '{}', '"view"', '"ClusterRole"', '""', '{"kind":"User","name":"bob"}', '["*"]', '1', '{"verbs":["get"],"apiGroups":[""],"resources":["pods"]}'];
 
-/** One hostile RBAC request: the admin's, or about a third of them the {@link hostileWriter}'s. */
+/** One hostile RBAC request: the admin's, or about a third of them the `hostile-writer`'s. */
 export function rbacRequest(r: Rng): HostileRequest {
   const q = request(r);
-  return r.chance(0.35) ? { ...q, label: `${q.label} as ${hostileWriter}`, headers: { 'Impersonate-User': hostileWriter } } : q;
+  return r.chance(0.35) ? asHostileWriter(q) : q;
 }
 
 function request(r: Rng): HostileRequest {
