@@ -7,6 +7,7 @@
 // - it is answered as a list's GET is: a Table or a PartialObjectMetadataList when asked for (kubekit wrote
 //   the kind's list whatever was asked), an empty PartialObjectMetadataList's items `null`; asking for one
 //   object's metadata is the 406, and a bad `includeObject` of a Table the 400, both after the deletions.
+// - without a body, the query's `uid` and `resourceVersion` are preconditions of each deletion.
 // Every expected answer is the reference's.
 import { expect } from 'chai';
 import { answered, describeOnBothServers, TABLE, type Send } from './sender.js';
@@ -72,6 +73,19 @@ async function run(s: Send): Promise<void> {
   const include = await s('DELETE', `${CM}?labelSelector=set%3Di&includeObject=Everything`, undefined, undefined, TABLE);
   expect([include.status, include.message]).to.deep.equal([400, "Unable to convert to Table as requested: includeObject: Invalid value: \"Everything\": must be 'Metadata', 'Object', 'None', or empty"]);
   expect(await left('i')).to.deep.equal([]);
+  // Without a body, the query's `uid` and `resourceVersion` are the DeleteOptions' preconditions
+  // (Convert_url_Values_To_v1_DeleteOptions), for each object of a collection too: a collection's
+  // `resourceVersion` is its list's and every deletion's precondition, so nothing is deleted.
+  const [k1] = await create(['k1'], 'k');
+  const conflict = (which: string, sent: string, record: string): string => `Operation cannot be fulfilled on ConfigMap "k1": the ${which} in the precondition (${sent}) does not match the ${which} in record (${record}). The object might have been ${which === 'UID' ? 'deleted and then recreated' : 'modified'}`;
+  const byRV = await s('DELETE', `${CM}/k1?resourceVersion=1`);
+  expect([byRV.status, byRV.message]).to.deep.equal([409, conflict('ResourceVersion', '1', k1)]);
+  const collection = await s('DELETE', `${CM}?labelSelector=set%3Dk&resourceVersion=0`);
+  expect([collection.status, collection.message]).to.deep.equal([409, conflict('ResourceVersion', '0', k1)]);
+  const byUID = await s('DELETE', `${CM}?labelSelector=set%3Dk&uid=nope`);
+  expect([byUID.status, byUID.message.replace(/record \([^)]*\)/, 'record (…)')]).to.deep.equal([409, conflict('UID', 'nope', '…')]);
+  expect(await left('k')).to.deep.equal(['k1']);
+  expect(answered<{ status: string }>(await s('DELETE', `${CM}/k1?resourceVersion=${k1}&uid=`)).status).to.equal('Success');
   // Without a Table, includeObject is not read.
   await create(['j1'], 'j');
   expect(names(answered<List>(await s('DELETE', `${CM}?labelSelector=set%3Dj&includeObject=Everything`)))).to.deep.equal(['j1']);

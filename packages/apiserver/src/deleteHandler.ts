@@ -122,11 +122,18 @@ async function readDeleteOptions(ctx: ServerContext, r: RestRequest): Promise<De
     // that strconv.ParseInt refuses is the 400 of DecodeParameters; a bool is false only for 0, f,
     // false, n or no (any case), true for anything else.
     const grace = r.query.get('gracePeriodSeconds');
+    // Convert_url_Values_To_v1_DeleteOptions: `uid` and `resourceVersion` (their first values, when not
+    // empty) are preconditions, on a collection's every object too.
+    const preconditions: Record<string, unknown> = {};
+    for (const key of ['uid', 'resourceVersion']) {
+      const value = r.query.get(key) ?? '';
+      if (value !== '') preconditions[key] = value;
+    }
     raw = {
       dryRun: values.length > 0 ? values : undefined,
       propagation: r.query.get('propagationPolicy') ?? undefined,
       orphan: queryBool(r.query.get('orphanDependents')),
-      preconditions: {},
+      preconditions,
       grace: grace === null ? undefined : parseInt64(grace),
     };
   }
