@@ -87,6 +87,25 @@ describe('ListerWatcher', () => {
     lw.close();
   });
 
+  it('does read a list whose items are null as empty, and refuses one whose items are not an array', async () => {
+    // kube-apiserver 1.34.4 writes an empty PartialObjectMetadataList's items as null: what a lookup by
+    // metadata.name answers for a deleted object.
+    const bodies = ['{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"5"},"items":null}', '{"kind":"PartialObjectMetadataList","metadata":{}}', '{"items":{}}', '[]'];
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(bodies.shift());
+    });
+    const url = await listen(server);
+    const lw = new ListerWatcher(kubeConfigFor(url), { apiVersion: 'v1', plural: 'configmaps' });
+    const none = await lw.list({ fieldSelector: 'metadata.name=gone' }, { metadataOnly: true });
+    expect([none.items, none.metadata.resourceVersion]).to.deep.equal([[], '5']);
+    expect((await lw.list({}, { metadataOnly: true })).items).to.deep.equal([]);
+    const refusal = async (): Promise<string> => lw.list().then(() => 'listed', (err: unknown) => (err instanceof KubeError ? err.message : String(err)));
+    expect(await refusal()).to.equal('unable to decode the list: its items are object; expected an array');
+    expect(await refusal()).to.equal('unable to decode the list: it is array; expected an object');
+    lw.close();
+  });
+
   it('does reuse one keep-alive connection for successive requests', async () => {
     server = http.createServer(record);
     const url = await listen(server);
