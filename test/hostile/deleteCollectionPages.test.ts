@@ -8,6 +8,7 @@
 //   the kind's list whatever was asked), an empty PartialObjectMetadataList's items `null`; asking for one
 //   object's metadata is the 406, and a bad `includeObject` of a Table the 400, both after the deletions.
 // - without a body, the query's `uid` and `resourceVersion` are preconditions of each deletion.
+// - Namespaces have none: 405.
 // Every expected answer is the reference's.
 import { expect } from 'chai';
 import { answered, describeOnBothServers, TABLE, type Send } from './sender.js';
@@ -86,6 +87,15 @@ async function run(s: Send): Promise<void> {
   expect([byUID.status, byUID.message.replace(/record \([^)]*\)/, 'record (…)')]).to.deep.equal([409, conflict('UID', 'nope', '…')]);
   expect(await left('k')).to.deep.equal(['k1']);
   expect(answered<{ status: string }>(await s('DELETE', `${CM}/k1?resourceVersion=${k1}&uid=`)).status).to.equal('Success');
+  // Namespaces have no DELETE of the collection (their discovery lists no deletecollection): go-restful's 405,
+  // whatever the query. kubekit deleted every namespace, and with them everything in them.
+  await create(['n1'], 'n');
+  for (const q of ['', '?dryRun=All', '?labelSelector=kubernetes.io%2Fmetadata.name%3Ddefault']) {
+    const refused = await s('DELETE', `/api/v1/namespaces${q}`);
+    expect([refused.status, refused.message], q).to.deep.equal([405, 'the server does not allow this method on the requested resource']);
+  }
+  expect(answered<{ metadata: { deletionTimestamp?: string } }>(await s('GET', '/api/v1/namespaces/default')).metadata.deletionTimestamp).to.equal(undefined);
+  expect(await left('n')).to.deep.equal(['n1']);
   // Without a Table, includeObject is not read.
   await create(['j1'], 'j');
   expect(names(answered<List>(await s('DELETE', `${CM}?labelSelector=set%3Dj&includeObject=Everything`)))).to.deep.equal(['j1']);

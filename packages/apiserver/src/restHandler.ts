@@ -172,6 +172,9 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
       negotiate(r, true);
       return deleteObject(ctx, r, namespace);
     case 'deletecollection':
+      // A kind whose storage deletes no collection (Namespaces) has no route for it: go-restful's 405,
+      // before anything is listed or deleted.
+      if (!type.names.verbs.includes('deletecollection')) throw methodNotAllowed();
       negotiate(r, true);
       return deleteCollection(ctx, r, namespace);
     case 'create':
