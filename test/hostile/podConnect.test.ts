@@ -59,6 +59,14 @@ async function run(s: Send): Promise<void> {
     ['POST', 'on-ghost/exec?command=ls', 404, 'pods "ghost" not found'],
     ['GET', 'on-bare/log', 500, 'no preferred addresses found; known addresses: []'],
     ['POST', 'on-bare/portforward?ports=80', 500, 'no preferred addresses found; known addresses: []'],
+    // The connect handler refuses any dryRun parameter first (ConnectResource), a missing pod's too; the log is
+    // not connected to, and reads none.
+    ['POST', 'one/exec?command=ls&dryRun=All', 400, 'dryRun is not supported'],
+    ['GET', 'nope/attach?dryRun', 400, 'dryRun is not supported'],
+    ['POST', 'one/portforward?ports=abc&dryRun=', 400, 'dryRun is not supported'],
+    ['GET', 'one/proxy/a?dryRun=All', 400, 'dryRun is not supported'],
+    ['DELETE', 'nope/proxy?dryRun=All', 400, 'dryRun is not supported'],
+    ['GET', 'one/log?dryRun=All', 204, ''],
   ] as const) {
     const a = await s(method, `${P}/${path}`);
     expect([a.status, a.message], `${method} ${path}: ${a.text}`).to.deep.equal([status, message]);

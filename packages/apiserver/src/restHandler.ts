@@ -118,6 +118,7 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   // The proxy of a pod, a service or a node: what the apiserver answers before it dials (proxySubresources.ts).
   if (isProxyRequest(type, sub)) {
     if (!proxyMethods.includes(r.req.method ?? '')) throw methodNotAllowed();
+    refuseDryRun(r);
     return serveProxy(ctx, r, info.namespace, info.name);
   }
   // A Pod's log (GET), exec, attach and port forwarding (GET or POST): what the apiserver answers before it
@@ -125,6 +126,8 @@ export async function handleResourceRequest(ctx: ServerContext, r: RestRequest):
   if (isPodConnectSubresource(sub) && (type.names.kindSubresources?.some((k) => k.subresource === sub) ?? false)) {
     if (info.name === '') throw resourceNotFound();
     if (info.verb !== 'get' && (sub === 'log' || info.verb !== 'create')) throw methodNotAllowed();
+    // A pod's log is read with options (GetterWithOptions), not connected to.
+    if (sub !== 'log') refuseDryRun(r);
     return servePodConnect(ctx, r, info.namespace, info.name, sub);
   }
   // A ServiceAccount's token: created, as an authentication.k8s.io/v1 TokenRequest.
@@ -244,6 +247,11 @@ async function serveComponentStatuses(ctx: ServerContext, r: RestRequest, type: 
   } else {
     sendJSON(r.res, 200, { kind: type.names.listKind, apiVersion: type.names.version, metadata: {}, items: items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) });
   }
+}
+
+/** The connect handler's first check (handlers/rest.go ConnectResource): any `dryRun` parameter, whatever its value. */
+function refuseDryRun(r: RestRequest): void {
+  if (r.query.has('dryRun')) throw KubeError.badRequest('dryRun is not supported');
 }
 
 /**
