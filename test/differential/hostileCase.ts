@@ -532,7 +532,8 @@ type Mine = (name: string, namespace: string | undefined) => boolean;
 /** A list's names, or the Status of an error. */
 const keepList = (mine: Mine) => (b: unknown): unknown => {
   const o = b as { kind?: string; items?: { metadata: { name: string; namespace?: string } }[] };
-  if (o?.kind === 'Status') return answer(b);
+  // An error as an object's (a collection delete's precondition conflict quotes the record's version).
+  if (o?.kind === 'Status') return keepObject(b);
   if (typeof b !== 'object' || b === null) return b;
   return { kind: o.kind, names: (o.items ?? []).filter((x) => mine(x.metadata.name, x.metadata.namespace)).map((x) => x.metadata.name) };
 };
