@@ -118,6 +118,9 @@ async function run(s: Send): Promise<void> {
   const protoExtra = await s('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', '{}', undefined, undefined, { 'Impersonate-User': 'alice', 'Impersonate-Extra-__proto__': 'x', 'Impersonate-Extra-B': 'y' });
   expect(protoExtra.status, protoExtra.text).to.equal(201);
   expect(JSON.stringify((JSON.parse(protoExtra.text) as Review).status)).to.equal('{"userInfo":{"username":"alice","groups":["system:authenticated"],"extra":{"__proto__":["x"],"b":["y"]}}}');
+  // An extra key is lowercased, then decoded as url.PathUnescape decodes it; one that does not decode is kept as sent.
+  const escaped = answered<Review>(await s('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', '{}', undefined, undefined, { 'Impersonate-User': 'alice', 'Impersonate-Extra-Example.com%2FScope': 'a', 'Impersonate-Extra-Bad%zz': 'b', 'Impersonate-Extra-%41': 'c' }), 201);
+  expect(JSON.stringify(escaped.status)).to.equal('{"userInfo":{"username":"alice","groups":["system:authenticated"],"extra":{"A":["c"],"bad%zz":["b"],"example.com/scope":["a"]}}}');
   const tokenless = await s('POST', '/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: {} }));
   expect([tokenless.status, tokenless.message]).to.deep.equal([400, 'token is required for TokenReview in authentication']);
 

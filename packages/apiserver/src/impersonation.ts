@@ -16,6 +16,7 @@ import { pathSegmentErrors } from './objectMeta.js';
 import type { RequestInfo } from './router.js';
 import { RbacAuthorizer, serverUser, type AuthorizationRequest, type UserInfo } from './rbacAuthorizer.js';
 import type { ObjectStore } from './storage/objectStore.js';
+import { pathUnescape } from './internal/goURL.js';
 
 const saPrefix = 'system:serviceaccount:';
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -72,7 +73,9 @@ export function requestUser(req: IncomingMessage, requester: UserInfo = serverUs
   const extras: [string, string][] = [];
   for (const [header, values] of Object.entries(headers)) {
     if (!header.startsWith('impersonate-extra-') || values === undefined) continue;
-    const key = decodeURIComponentSafe(header.slice('impersonate-extra-'.length));
+    // unescapeExtraKey: url.PathUnescape, the key as sent when it does not decode.
+    const encoded = header.slice('impersonate-extra-'.length);
+    const key = pathUnescape(encoded) ?? encoded;
     for (const v of values) extras.push([key, v]);
   }
   if (username === '') {
@@ -103,14 +106,6 @@ export function requestUser(req: IncomingMessage, requester: UserInfo = serverUs
     if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
   } else if (!groups.includes('system:unauthenticated')) groups.push('system:unauthenticated');
   return { username, uid, groups, extra };
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /**
