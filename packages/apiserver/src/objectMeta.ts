@@ -5,7 +5,7 @@
  * @see https://github.com/kubernetes/apimachinery/blob/master/pkg/api/validation/objectmeta.go
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FieldError, FieldPath, KubeError, compareGoStrings, forbidden, goQuote, invalid, jsonTypeName, parseRFC3339, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { FieldError, FieldPath, KubeError, compareGoStrings, forbidden, goQuote, invalid, jsonTypeName, parseRFC3339, pathSegmentErrors, required, type GoTime, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, validateLabels } from './internal/semantics.js';
 import { isObject } from './internal/own.js';
 import { strictIPMessages } from './podWarnings.js';
@@ -259,12 +259,8 @@ export function checkKeyName(name: string): void {
   if (errs.length > 0) throw KubeError.badRequest(`Name parameter invalid: ${goQuote(name)}: ${errs.join(';')}`);
 }
 
-/** `IsValidPathSegmentName` (or, for a prefix, `IsValidPathSegmentPrefix`). */
-export function pathSegmentErrors(name: string, prefix: boolean): string[] {
-  const errs = !prefix && (name === '.' || name === '..') ? [`may not be '${name}'`] : [];
-  for (const c of ['/', '%']) if (name.includes(c)) errs.push(`may not contain '${c}'`);
-  return errs;
-}
+/** `IsValidPathSegmentName` (or, for a prefix, `IsValidPathSegmentPrefix`): core's, which clients check names with too. */
+export { pathSegmentErrors };
 
 /**
  * A kind's own `ValidateNameFunc`, in place of a {@link NameValidation} (an APIService's name must be

@@ -34,7 +34,7 @@ export { noopLogger } from './logger.js';
 export { InvalidError, KubeError, isStatusReason, statusReasonCodes } from './kubeError.js';
 export { humanDuration } from './humanDuration.js';
 export { isSpace, trimSpace } from './goStrings.js';
-export { formatApiVersion, parseApiVersion, resourcePath } from './groupVersion.js';
+export { formatApiVersion, parseApiVersion, pathSegmentErrors, resourcePath } from './groupVersion.js';
 export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';

@@ -26,5 +26,17 @@ describe('parseApiVersion', () => {
   it('builds resource paths', () => {
     expect(resourcePath({ group: '', version: 'v1', resource: 'pods' }, 'ns', 'p')).to.equal('/api/v1/namespaces/ns/pods/p');
     expect(resourcePath({ group: 'g.io', version: 'v1', resource: 'shirts' }, undefined, 'x', 'status')).to.equal('/apis/g.io/v1/shirts/x/status');
+    expect(resourcePath({ group: '', version: 'v1', resource: 'configmaps' }, 'ns 1', 'a b')).to.equal('/api/v1/namespaces/ns%201/configmaps/a%20b');
+  });
+  it('refuses a name or namespace that is no path segment, as client-go\'s request builder does', () => {
+    const pods = { group: '', version: 'v1', resource: 'pods' };
+    // An empty name's path is the collection's: a DELETE of it deletes every object (the apiserver routes
+    // `/pods/` as `/pods`).
+    expect(() => resourcePath(pods, 'ns', '')).to.throw(KubeError, 'resource name may not be empty');
+    expect(() => resourcePath(pods, 'ns', '..')).to.throw(KubeError, `invalid resource name "..": [may not be '..']`);
+    expect(() => resourcePath(pods, 'ns', 'a/%')).to.throw(KubeError, `invalid resource name "a/%": [may not contain '/' may not contain '%']`);
+    expect(() => resourcePath(pods, '.', 'p')).to.throw(KubeError, `invalid namespace ".": [may not be '.']`);
+    expect(() => resourcePath(pods, 'a/b')).to.throw(KubeError, `invalid namespace "a/b": [may not contain '/']`);
+    expect(resourcePath(pods, '')).to.equal('/api/v1/pods');
   });
 });

@@ -82,6 +82,18 @@ describe('KubeClient', () => {
     try { await shirts.patch('example2', {}, { type: 'apply' }); } catch (e) { missingManager = e; }
     expect((missingManager as KubeError).message).to.equal('fieldManager is required for apply patch');
   });
+
+  it('refuses an empty or unsendable name before sending: a DELETE of the collection\'s path would delete every object', async () => {
+    const before = (await shirts.list({ namespace: 'default' })).items.map((o) => o.metadata.name);
+    expect(before.length).to.be.greaterThan(0);
+    const refusal = (p: Promise<unknown>): Promise<string> => p.then(() => 'sent', (e: unknown) => (e instanceof KubeError ? `${e.reason}: ${e.message}` : String(e)));
+    expect(await refusal(shirts.delete('', { namespace: 'default' }))).to.equal('BadRequest: resource name may not be empty');
+    expect(await refusal(shirts.get('', { namespace: 'default' }))).to.equal('BadRequest: resource name may not be empty');
+    expect(await refusal(shirts.patch('..', {}, { namespace: 'default' }))).to.equal(`BadRequest: invalid resource name "..": [may not be '..']`);
+    expect(await refusal(shirts.delete('example1', { namespace: 'a/b' }))).to.equal(`BadRequest: invalid namespace "a/b": [may not contain '/']`);
+    expect(await refusal(shirts.update({ ...shirt('x', 'blue'), metadata: { namespace: 'default', name: 'x/y' } }))).to.equal(`BadRequest: invalid resource name "x/y": [may not contain '/']`);
+    expect((await shirts.list({ namespace: 'default' })).items.map((o) => o.metadata.name)).to.deep.equal(before);
+  });
 });
 
 describe('KubeClient against a loaded server', () => {
