@@ -131,3 +131,21 @@ async function escapes(s: Send, _backend: 'kubekit' | 'reference', server: Serve
 }
 
 describeOnBothServers('hostile input: percent escapes in a request path and query, sent as written, kubekit and the real kube-apiserver', escapes);
+
+// How much a request line and its headers may take: kube-apiserver serves with Go's DefaultMaxHeaderBytes
+// (1 MiB, plus the 4 KiB net/http allows on top), Node with 16 KiB by default, where kubekit answered a long
+// label selector (a few thousand values) or a large header (a bearer token with many groups) 431. Beyond the
+// limit both answer Go's plain `431 Request Header Fields Too Large` and close the connection.
+async function headerLimits(s: Send, _backend: 'kubekit' | 'reference', server: ServerAccess): Promise<void> {
+  const selector = (n: number): string => `labelSelector=${encodeURIComponent(`x in (${Array.from({ length: n }, (_, i) => `v${i}`).join(',')})`)}`;
+  const long = await server.asWritten('GET', `/api/v1/namespaces?${selector(60_000)}`);
+  expect([long.status, long.text.length > 0 && (JSON.parse(long.text) as { kind: string }).kind]).to.deep.equal([200, 'NamespaceList']);
+  const header = await s('GET', '/api/v1/namespaces/default', undefined, undefined, undefined, { 'X-Padding': 'p'.repeat(200_000) });
+  expect(header.status).to.equal(200);
+  const over = await server.asWritten('GET', `/api/v1/namespaces?${selector(120_000)}`);
+  expect([over.status, over.text, over.headers['content-type'], over.headers.connection]).to.deep.equal([431, '431 Request Header Fields Too Large', 'text/plain; charset=utf-8', 'close']);
+  // The server still answers.
+  expect((await s('GET', '/api/v1/namespaces/default')).status).to.equal(200);
+}
+
+describeOnBothServers('hostile input: a request line and headers up to 1 MiB, and Go\'s 431 beyond, kubekit and the real kube-apiserver', headerLimits);

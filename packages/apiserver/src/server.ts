@@ -6,6 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { discoveryAPIServices, rootPaths, serveDiscovery } from './discovery.js';
@@ -122,10 +123,44 @@ function badRequestBeforeHandlers(req: IncomingMessage, res: ServerResponse): vo
   res.end('400 Bad Request');
 }
 
+/**
+ * The most a request line and its headers may take: Go's `http.DefaultMaxHeaderBytes` (1 MiB), which
+ * kube-apiserver serves with, plus the 4 KiB net/http allows on top (Node's own default is 16 KiB: a
+ * long label selector or a large bearer token that reaches a cluster was a 431 here).
+ */
+export const maxHeaderBytes = (1 << 20) + 4096;
+
+/**
+ * The server's answer to a request it cannot read, as Go's (net/http's `serve`): headers over
+ * {@link maxHeaderBytes} are `431 Request Header Fields Too Large`, anything else it cannot parse
+ * `400 Bad Request`, in plain text; then the connection is closed. A request that timed out keeps Node's
+ * 408, and a connection already written to or gone is only closed.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  // Only between responses: a keep-alive connection's next request may be the unreadable one, but an answer
+  // being written must not be cut into.
+  if (!socket.writable || (responding.get(socket) ?? 0) > 0 || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(status.startsWith('408') ? `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n` : `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  // closeWriteAndWait: what the client is still sending is read and dropped for a while, so that closing does
+  // not reset the connection before the client has read the answer.
+  socket.resume();
+  setTimeout(() => socket.destroy(), 500).unref();
+}
+
+/** The responses each connection is writing (pipelined requests are answered in turn). */
+const responding = new WeakMap<object, number>();
+
 /** Creates the request handler of an embedded API server. */
 export function createRequestHandler(ctx: ServerContext, options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const logger = options.logger ?? noopLogger;
   return (req, res) => {
+    const socket = req.socket;
+    responding.set(socket, (responding.get(socket) ?? 0) + 1);
+    res.once('close', () => responding.set(socket, (responding.get(socket) ?? 1) - 1));
     const started = ctx.clock.now();
     const method = req.method ?? 'GET';
     const url = requestTarget(req.url ?? '/');

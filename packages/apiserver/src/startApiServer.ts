@@ -54,7 +54,7 @@ import { CustomResourceDefinitionType } from './crdResource.js';
 import { kubeconfigYAML } from './kubeconfig.js';
 import { timestamp } from './objectMeta.js';
 import { FilePersistence } from './persistence.js';
-import { createRequestHandler } from './server.js';
+import { answerClientError, createRequestHandler, maxHeaderBytes } from './server.js';
 import { RequestClassifier } from './requestClassifier.js';
 import { ServiceAccountTokens } from './serviceAccountTokens.js';
 import type { NamespacePhase, ServerContext, ServerLimits } from './serverContext.js';
@@ -316,8 +316,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     serverAddress: () => address,
   });
   const server: Server = serving === undefined
-    ? createServer({ keepAliveTimeout: 65_000 }, handler)
-    : createHttpsServer({ keepAliveTimeout: 65_000, cert: serving.cert, key: serving.key }, handler);
+    ? createServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxHeaderBytes }, handler)
+    : createHttpsServer({ keepAliveTimeout: 65_000, maxHeaderSize: maxHeaderBytes, cert: serving.cert, key: serving.key }, handler);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bindHost, () => {
