@@ -15,7 +15,7 @@
  */
 import { FieldError, FieldPath, KubeError, forbidden, goQuote, invalid, required, tooLong, type GroupResource, type KubeObject } from '@kubekit/core';
 import { builtinResourceFields, convertBuiltinFieldLabel, type ResourceFields } from '@kubekit/attrs';
-import { reportFieldProblems } from './internal/fieldValidation.js';
+import { reportFieldProblems, strictDecodingErrorLimit } from './internal/fieldValidation.js';
 import { internalPackage } from './internal/goTypeNames.js';
 import { otherKindReason, versionOf } from './internal/schemeKinds.js';
 import { isConfigMapKey, isQualifiedName } from './internal/semantics.js';
@@ -400,7 +400,8 @@ export class BuiltinResourceType implements ResourceType {
       unknown = pruneUnknownFields(doc, schema, { sorted: true, placed: texts.get });
     }
     const { kind, version } = this.names;
-    reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `);
+    // Decoded from JSON or YAML by sigs.k8s.io/json (at most 100 problems); a strategic merge patch's map by the converter.
+    reportFieldProblems(ctx, unknown, `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: `, ctx.converted === true ? Infinity : strictDecodingErrorLimit);
     // Decoded into the Go type: empty omitempty members are as good as absent from here on (the field
     // manager, the strategy and the no-op check see the object as the apiserver holds it).
     // An empty list of managed fields is written as none, but the decoded object holds it, and to the

@@ -6,7 +6,7 @@ import { KubeError, goQuote } from '@kubekit/core';
 import { builtinOpenAPISchemas } from './builtinSchemas.js';
 import { decodeErrorAsGo } from './builtinGoJSON.js';
 import { otherKindReason } from './internal/schemeKinds.js';
-import { reportFieldProblems } from './internal/fieldValidation.js';
+import { reportFieldProblems, strictDecodingErrorLimit } from './internal/fieldValidation.js';
 import { cloneJSON, isObject, str, type JSONObject } from './internal/own.js';
 import { pruneUnknownFields } from './internal/pruneUnknownFields.js';
 import type { WriteContext } from './resourceType.js';
@@ -46,6 +46,6 @@ export function decodeSubresourceBody(body: unknown, wctx: WriteContext, want: S
   const goError = decodeErrorAsGo(body, { group: g0, version: v0, kind: want.kind }, { bodyText: wctx.bodyText });
   if (goError !== undefined) throw KubeError.badRequest(prefix + goError);
   const schema = want.schema === undefined ? undefined : builtinOpenAPISchemas().get(want.schema);
-  if (schema !== undefined) reportFieldProblems({ ...wctx, strictError: undefined }, pruneUnknownFields(cloneJSON(body), schema, { sorted: false }), prefix);
+  if (schema !== undefined) reportFieldProblems({ ...wctx, strictError: undefined }, pruneUnknownFields(cloneJSON(body), schema, { sorted: false }), prefix, strictDecodingErrorLimit);
   return body;
 }

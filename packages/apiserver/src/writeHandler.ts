@@ -15,7 +15,7 @@ import { RbacAuthorizer, serverUser } from './rbacAuthorizer.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { jsonDuplicateFields, strictProblems, yamlDuplicateFields } from './internal/fieldValidation.js';
 import { decodeProtobuf, protobufGroups, protobufMediaType } from './internal/protobuf.js';
-import { contentType, readBody, sendJSON, warningHeaderValue } from './internal/http.js';
+import { addWarning, contentType, readBody, sendJSON } from './internal/http.js';
 import { apiserverMaxDepth, checkPatchedDepth, goJSONDepthMessage, goYAMLDepthMessage, nestingOf, summarizeData, type DepthExcess } from './internal/nesting.js';
 import { isYAMLStackOverflow, yamlIsDeep } from './internal/deepYAML.js';
 import { yamlNumberAsDecoded } from './internal/yamlNumber.js';
@@ -411,11 +411,7 @@ function tooDeep(r: RestRequest, use: BodyUse, yaml: boolean, excess: DepthExces
 /** Sets the request's warnings as `Warning` headers, once (later calls send only warnings added since). */
 function sendWarnings(r: RestRequest, wctx: WriteContext): void {
   if (r.res.headersSent) return;
-  for (const w of wctx.warnings.splice(0)) {
-    const existing = r.res.getHeader('Warning');
-    const value = warningHeaderValue(w);
-    r.res.setHeader('Warning', existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
-  }
+  for (const w of wctx.warnings.splice(0)) addWarning(r.res, w);
 }
 
 function checkNamespace(ctx: ServerContext, type: ResourceType, obj: KubeObject, namespace: string): void {

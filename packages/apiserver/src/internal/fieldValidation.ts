@@ -163,16 +163,23 @@ export function strictProblems(messages: readonly string[]): string {
 }
 
 /**
+ * How many problems sigs.k8s.io/json's strict decoder keeps (`saveStrictError`): a built-in kind decoded from
+ * JSON or YAML reports at most these, as one error or as warnings. Unknown fields a custom resource's schema
+ * prunes, and those the unstructured converter finds (a strategic merge patch's), are all reported.
+ */
+export const strictDecodingErrorLimit = 100;
+
+/**
  * Reports the field problems of a write per `fieldValidation`: nothing for `Ignore`, warnings for
  * `Warn`, and for `Strict` the write's {@link WriteContext.strictError}, else a `400 BadRequest` with
  * every problem (after `strictPrefix`: the built-in kinds' decoder says `Deployment in version "v1"
- * cannot be handled as a Deployment: `).
+ * cannot be handled as a Deployment: `), each once, at most `limit` of them.
  *
  * @throws KubeError (`BadRequest`) `strict decoding error: …` under `Strict`.
  */
-export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly string[], strictPrefix = ''): void {
+export function reportFieldProblems(ctx: WriteContext, unknownFields: readonly string[], strictPrefix = '', limit = Infinity): void {
   if (ctx.fieldValidation === 'Ignore') return;
-  const messages = [...ctx.duplicateFields, ...unknownFields.map((p) => `unknown field ${JSON.stringify(p)}`)];
+  const messages = [...new Set([...ctx.duplicateFields, ...unknownFields.map((p) => `unknown field ${JSON.stringify(p)}`)])].slice(0, limit);
   if (messages.length === 0) return;
   if (ctx.fieldValidation === 'Strict') {
     const message = `strict decoding error: ${strictProblems(messages)}`;

@@ -202,9 +202,61 @@ export function warningHeaderValue(text: string): string {
   return Buffer.from(`299 - ${JSON.stringify(text)}`, 'utf8').toString('latin1');
 }
 
-/** Adds a `Warning` header value (`299 - "text"`), as the apiserver does for warnings. */
+/** The warnings a response has been given, as the apiserver's warning recorder keeps them (filters/warning.go). */
+interface WarningRecorder {
+  recorded: Set<string>;
+  ordered: string[];
+  /** Runes written. */
+  written: number;
+  truncating: boolean;
+}
+
+const warningRecorders = new WeakMap<ServerResponse, WarningRecorder>();
+/** filters/warning.go's `truncateAtTotalRunes` and `truncateItemRunes`. */
+const warningTotalRunes = 4 * 1024;
+const warningItemRunes = 256;
+/** `unicode.IsControl`: C0, DEL and C1. */
+const controlCharacter = /\p{Cc}/u;
+
+/**
+ * Adds a `Warning` header value (`299 - "text"`) as the apiserver's warning recorder does: each text once;
+ * a text with a control character dropped (`net.NewWarningHeader` refuses it); and once the texts would
+ * pass 4,096 runes in all, every one cut to its first 256 runes, and none added past 4,096 runes. Without
+ * that limit, a write with hundreds of unknown fields (each warned of) had headers no Node client reads
+ * (its 16 KiB `maxHeaderSize`: `HPE_HEADER_OVERFLOW`).
+ */
 export function addWarning(res: ServerResponse, text: string): void {
-  const value = warningHeaderValue(text.length > 4096 ? text.slice(0, 4093) + '...' : text);
+  if (text === '') return;
+  let r = warningRecorders.get(res);
+  if (r === undefined) warningRecorders.set(res, r = { recorded: new Set(), ordered: [], written: 0, truncating: false });
+  if (r.written >= warningTotalRunes && r.truncating) return;
+  if (r.recorded.has(text)) return;
+  r.recorded.add(text);
+  r.ordered.push(text);
+  const runes = [...text];
+  const cut = r.truncating && runes.length > warningItemRunes ? runes.slice(0, warningItemRunes).join('') : text;
+  const length = Math.min(runes.length, r.truncating ? warningItemRunes : runes.length);
+  if (controlCharacter.test(cut)) return;
+  if (r.written + length <= warningTotalRunes || r.truncating) {
+    r.written += length;
+    appendWarningHeader(res, cut);
+    return;
+  }
+  // Over the limit: from now on every warning is cut, those written already included.
+  r.truncating = true;
+  r.written = 0;
+  res.removeHeader('Warning');
+  for (const w of r.ordered) {
+    const chars = [...w];
+    const item = chars.length > warningItemRunes ? chars.slice(0, warningItemRunes).join('') : w;
+    if (controlCharacter.test(item)) continue;
+    r.written += Math.min(chars.length, warningItemRunes);
+    appendWarningHeader(res, item);
+  }
+}
+
+function appendWarningHeader(res: ServerResponse, text: string): void {
+  const value = warningHeaderValue(text);
   const existing = res.getHeader('Warning');
   if (existing === undefined) res.setHeader('Warning', value);
   else res.setHeader('Warning', [...(Array.isArray(existing) ? existing : [String(existing)]), value]);
