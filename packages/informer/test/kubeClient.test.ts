@@ -158,6 +158,27 @@ describe('KubeClient against a loaded server', () => {
   });
 });
 
+describe('KubeClient against a server with long answer headers', () => {
+  // Go's client reads up to 10 MiB of response headers, Node's 16 KiB by default: an apiserver's 4,096 runes
+  // of warnings in four-byte UTF-8 come to 16 KB alone, and a proxy in between may add its own.
+  it('reads an answer with 64 KiB of headers', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', Warning: Array.from({ length: 64 }, (_, i) => `299 - "${String(i).padStart(1000, 'w')}"`) });
+      res.end('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new KubeClient(await loadKubeConfig({ kind: 'string', text: JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: url } }], users: [{ name: 'u', user: {} }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }) }));
+    try {
+      const cm = await client.resource<KubeObject>({ apiVersion: 'v1', plural: 'configmaps', namespaced: true }).get('a', { namespace: 'default' });
+      expect(cm.metadata.name).to.equal('a');
+    } finally {
+      client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('KubeClient against a server answering what no apiserver does', () => {
   it('fails with what was wrong instead of handing back null, arrays or scalars as objects', async () => {
     const answers = ['null', '[1]', '5', '"text"', 'true'];

@@ -59,6 +59,9 @@ export const ordinaryFallbackLimit = 8;
  */
 const pipelineLingerMs = 2;
 
+/** The most response headers an ordinary request reads (1 MiB). */
+const responseHeaderLimit = 1 << 20;
+
 interface PipelineTurn {
   /** The server URL's path, prefixed to every request path. */
   base: string;
@@ -369,6 +372,9 @@ export class RestClient {
       method: init.method ?? 'GET',
       path: base + init.path,
       headers,
+      // Node reads at most 16 KiB of response headers by default; Go's client reads up to 10 MiB, and an
+      // apiserver's answer may carry 4,096 runes of warnings (up to 16 KiB of UTF-8) besides its other headers.
+      maxHeaderSize: responseHeaderLimit,
       auth: options.auth,
       agent: cluster?.proxyUrl ? options.agent : this.agentFor(options),
     };
