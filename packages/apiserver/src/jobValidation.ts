@@ -6,7 +6,7 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/v1.34.4/pkg/apis/batch/validation/validation.go
  */
-import { FieldError, FieldPath, duplicate, goQuote, invalid, notSupported, omitValue, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
+import { FieldError, FieldPath, duplicate, goQuote, invalid, notSupported, omitValue, parseGoDuration, required, tooLong, tooMany, type KubeObject } from '@kubekit/core';
 import { isObject, num, objects, valueAt, type JSONObject } from './internal/own.js';
 import { semanticEqual } from './internal/deepEqual.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from './internal/semantics.js';
@@ -347,19 +347,7 @@ function cronRangeError(expr: string, b: Bounds): string | undefined {
 
 /** `time.ParseDuration`'s error for `text`, if any. */
 function durationError(text: string): string | undefined {
-  let s = text.replace(/^[-+]/, '');
-  if (s === '0') return undefined;
-  if (s === '') return `time: invalid duration ${goQuote(text)}`;
-  while (s !== '') {
-    const number = /^(\d*)(\.\d*)?/.exec(s)![0];
-    if (number === '' || number === '.') return `time: invalid duration ${goQuote(text)}`;
-    s = s.slice(number.length);
-    const unit = /^[^0-9.]*/.exec(s)![0];
-    if (unit === '') return `time: missing unit in duration ${goQuote(text)}`;
-    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit)) return `time: unknown unit ${goQuote(unit)} in duration ${goQuote(text)}`;
-    s = s.slice(unit.length);
-  }
-  return undefined;
+  return parseGoDuration(text).error;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { KubeError, goQuote, noopLogger, type Logger } from '@kubekit/core';
+import { KubeError, goQuote, noopLogger, parseGoDuration, type Logger } from '@kubekit/core';
 import type { ResourceCatalog } from './catalog.js';
 import { discoveryAPIServices, rootPaths, serveDiscovery } from './discovery.js';
 import { healthPath, isHealthCheck, serveHealth } from './healthChecks.js';
@@ -154,6 +154,63 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
 /** The responses each connection is writing (pipelined requests are answered in turn). */
 const responding = new WeakMap<object, number>();
 
+/** kube-apiserver's `--request-timeout` (1 minute): the longest a request that is not long-running may take. */
+const requestTimeoutMaximumMs = 60_000;
+
+/** `BasicLongRunningRequestCheck` of kube-apiserver: watches, proxies, and a pod's attach, exec, log and port forwarding. */
+function isLongRunning(info: RequestInfo): boolean {
+  return info.verb === 'watch' || info.verb === 'proxy' || (info.isResourceRequest && ['attach', 'exec', 'proxy', 'log', 'portforward'].includes(info.subresource));
+}
+
+/**
+ * `WithRequestDeadline`'s reading of the `timeout` parameter (a Go duration): how long the request may
+ * take, in ms — the timeout when it is positive and under the maximum, else the maximum — or its 400's message.
+ */
+function requestTimeoutMs(text: string): number | string {
+  if (text === '') return requestTimeoutMaximumMs;
+  const parsed = parseGoDuration(text);
+  if (parsed.error !== undefined) return `invalid timeout specified in the request URL - ${parsed.error}`;
+  const ns = parsed.nanoseconds;
+  return ns > 0n && ns < BigInt(requestTimeoutMaximumMs) * 1_000_000n ? Number(ns) / 1e6 : requestTimeoutMaximumMs;
+}
+
+/** The status `WithTimeoutForNonLongRunningRequests` writes, with encoding/json (no kind, no apiVersion). */
+const timeoutBody = `${JSON.stringify({ metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504 })}\n`;
+
+/**
+ * Gives a request that is not long-running its deadline (`performance.now()` time), as
+ * `WithTimeoutForNonLongRunningRequests` does: unanswered by then, it is answered 504 (in plain text, as Go's
+ * timeout writer writes it); answering already, its connection is closed. The handler goes on, and what it
+ * writes afterwards goes nowhere, as into Go's timed-out writer. False when the deadline has passed already
+ * (the 504 is sent, and the handler is not to run).
+ */
+function armDeadline(res: ServerResponse, deadline: number): boolean {
+  const expire = (): void => {
+    if (res.writableEnded) return;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.writeHead(504, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(timeoutBody)) });
+    res.end(timeoutBody);
+    const discarded = res as unknown as Record<string, unknown>;
+    for (const method of ['setHeader', 'appendHeader', 'writeHead', 'end']) discarded[method] = () => res;
+    discarded.removeHeader = () => undefined;
+    discarded.flushHeaders = () => undefined;
+    discarded.write = () => true;
+  };
+  const left = deadline - performance.now();
+  if (left <= 0) {
+    expire();
+    return false;
+  }
+  const timer = setTimeout(expire, left);
+  timer.unref();
+  res.once('close', () => clearTimeout(timer));
+  return true;
+}
+
 /** Creates the request handler of an embedded API server. */
 export function createRequestHandler(ctx: ServerContext, options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const logger = options.logger ?? noopLogger;
@@ -244,13 +301,27 @@ function internalError(req: IncomingMessage, res: ServerResponse, message: strin
 
 async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: IncomingMessage, res: ServerResponse, method: string, url: RequestTarget): Promise<void> {
   const path = url.pathname;
-  // The filters' order: request info, authentication, impersonation, priority and fairness, authorization;
-  // the public endpoints are served behind all of them (RBAC's `system:public-info-viewer` lets everyone get them).
+  const received = performance.now();
+  // The filters' order: request info, the request's deadline, authentication, impersonation, priority and
+  // fairness, authorization; the public endpoints are served behind all of them (RBAC's
+  // `system:public-info-viewer` lets everyone get them).
   const info = parseRequestInfo(method, path, url.searchParams);
   if (info.undecodable === true) {
     req.resume();
     internalError(req, res, `failed to create RequestInfo: unable to determine kind and namespace from url, ${req.url ?? ''}`);
     return;
+  }
+  if (!isLongRunning(info)) {
+    const timeout = requestTimeoutMs(url.searchParams.get('timeout') ?? '');
+    if (typeof timeout === 'string') {
+      req.resume();
+      sendError(res, KubeError.badRequest(timeout));
+      return;
+    }
+    if (!armDeadline(res, received + timeout)) {
+      req.resume();
+      return;
+    }
   }
   const requester = authenticate(req, options.token, ctx.serviceAccountTokens);
   if (requester === undefined) {

@@ -39,6 +39,7 @@ export { makeObjectKey, objectKey, splitObjectKey } from './objectKey.js';
 export { asError, errorMessage, isInstanceOf } from './thrown.js';
 export { cloneJSON } from './cloneJSON.js';
 export { formatRFC3339Seconds, goTimeQuote, parseRFC3339, rfc3339Layout } from './goTime.js';
+export { parseGoDuration, type GoDurationResult } from './goDuration.js';
 export {
   Quantity,
   canonicalQuantity,
