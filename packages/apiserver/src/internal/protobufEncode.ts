@@ -12,7 +12,7 @@
  *
  * @see https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
  */
-import { stringifyJSON } from '@kubekit/core';
+import { parseGoDuration, stringifyJSON } from '@kubekit/core';
 import { protobufAnswerKinds, protobufKinds, protobufMessages, protobufSpecialMessages, type ProtobufField } from './protobufSchema.js';
 
 /** The media type of a protobuf watch stream's answer. */
@@ -165,16 +165,9 @@ function timestamp(v: unknown): [number, number] | undefined {
   return [Math.floor(ms / 1000), Number((m[2] ?? '').padEnd(9, '0'))];
 }
 
-const durationUnits: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
 /** Go's `time.ParseDuration` of a Duration's JSON (`1h0m0s`), in nanoseconds; 0 when it does not parse. */
 function durationNanos(v: unknown): number {
-  if (typeof v !== 'string') return 0;
-  const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(v);
-  if (m === null) return 0;
-  let total = 0;
-  for (const part of v.slice(m[1].length).matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * durationUnits[part[2]];
-  return Math.round(m[1] === '-' ? -total : total);
+  return typeof v === 'string' ? Number(parseGoDuration(v).nanoseconds ?? 0n) : 0;
 }
 
 /** The body of a message with a JSON form of its own (`protobufSpecialMessages`). */

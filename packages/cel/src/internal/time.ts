@@ -3,6 +3,7 @@
  * printing: `time.ParseDuration`, strfmt's `ParseDuration` and `ParseDateTime` (schema values),
  * RFC 3339 (`timestamp('…')`), `time.RFC3339Nano` output, and IANA or `±hh:mm` time zones.
  */
+import { parseGoDuration as parseCoreGoDuration } from '@kubekit/core';
 
 export const NS_PER_SECOND = 1_000_000_000n;
 /** cel-go's timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. */
@@ -12,53 +13,9 @@ export const MAX_TIMESTAMP_NS = 253402300799n * NS_PER_SECOND + 999999999n;
 export const MIN_DURATION_NS = -(2n ** 63n);
 export const MAX_DURATION_NS = 2n ** 63n - 1n;
 
-/** A `Map`: units come from the input (`1valueOf` must find no unit, not `Object.prototype.valueOf`). */
-const units = new Map<string, bigint>([
-  ['ns', 1n], ['us', 1000n], ['µs', 1000n], ['μs', 1000n], ['ms', 1_000_000n], ['s', NS_PER_SECOND], ['m', 60n * NS_PER_SECOND], ['h', 3600n * NS_PER_SECOND],
-]);
-
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= '0' && c <= '9';
-}
-
-/** Go's `time.ParseDuration`, in nanoseconds, or `undefined` when invalid or out of range. */
+/** Go's `time.ParseDuration` (core's), in nanoseconds, or `undefined` when invalid or out of range. */
 export function parseGoDuration(s: string): bigint | undefined {
-  let i = 0;
-  let negative = false;
-  if (s[0] === '-' || s[0] === '+') {
-    negative = s[0] === '-';
-    i = 1;
-  }
-  if (s.slice(i) === '0') return 0n;
-  if (i === s.length) return undefined;
-  let total = 0n;
-  while (i < s.length) {
-    if (!(s[i] === '.' || isDigit(s[i]))) return undefined;
-    let start = i;
-    let whole = 0n;
-    while (isDigit(s[i])) whole = whole * 10n + BigInt(s.charCodeAt(i++) - 48);
-    const pre = i !== start;
-    if (whole > 2n ** 63n) return undefined;
-    let frac = '';
-    let post = false;
-    if (s[i] === '.') {
-      i++;
-      start = i;
-      while (isDigit(s[i])) frac += s[i++];
-      post = i !== start;
-    }
-    if (!pre && !post) return undefined;
-    start = i;
-    while (i < s.length && s[i] !== '.' && !isDigit(s[i])) i++;
-    const unit = units.get(s.slice(start, i));
-    if (unit === undefined) return undefined;
-    let v = whole * unit;
-    if (frac !== '') v += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
-    total += v;
-    if (total > 2n ** 63n) return undefined;
-  }
-  if (negative) total = -total;
-  return total < MIN_DURATION_NS || total > MAX_DURATION_NS ? undefined : total;
+  return parseCoreGoDuration(s).nanoseconds;
 }
 
 const strfmtUnits: [string[], bigint][] = [
