@@ -203,6 +203,9 @@ describe('objects with keys named like prototype members', () => {
     const program = compile('duration(self)', { schema: { type: 'string' } });
     expect(() => program.evaluate('1toString')).to.throw(CelError, 'invalid duration');
     expect(program.evaluate('90m').value).to.equal('5400s');
+    // Fractions as Go computes them, in float64 (time_test.go): 0.3333333333333333333h is 20 minutes exactly.
+    expect(program.evaluate('0.3333333333333333333h').value).to.equal('1200s');
+    expect(program.evaluate('0.830103483285477580700h').value).to.equal('2988.372539827s');
     const typed = compile('self.d', { schema: { type: 'object', properties: { d: { type: 'string', format: 'duration' } } } });
     expect(() => typed.evaluate({ d: '1hasOwnProperty' })).to.throw(CelError, 'Invalid duration');
   });
