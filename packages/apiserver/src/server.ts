@@ -119,9 +119,13 @@ function badRequestBeforeHandlers(req: IncomingMessage, res: ServerResponse): vo
   req.resume();
   res.shouldKeepAlive = false;
   res.sendDate = false;
-  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': '15' });
-  res.end('400 Bad Request');
+  res.writeHead(400, { 'Content-Type': goServeErrorType, Connection: 'close', 'Content-Length': String(badRequest.length) });
+  res.end(badRequest);
 }
+
+/** net/http `serve`'s answers to a request it cannot read: the status as a plain-text body. */
+const goServeErrorType = 'text/plain; charset=utf-8';
+const badRequest = '400 Bad Request';
 
 /**
  * The most a request line and its headers may take: Go's `http.DefaultMaxHeaderBytes` (1 MiB), which
@@ -143,8 +147,12 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     socket.destroy();
     return;
   }
-  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  socket.end(status.startsWith('408') ? `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n` : `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+  } else {
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : badRequest;
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: ${goServeErrorType}\r\nConnection: close\r\n\r\n${status}`);
+  }
   // closeWriteAndWait: what the client is still sending is read and dropped for a while, so that closing does
   // not reset the connection before the client has read the answer.
   socket.resume();

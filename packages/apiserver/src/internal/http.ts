@@ -198,7 +198,7 @@ export function toKubeError(err: unknown): KubeError {
  * bytes sent as they are (a header string in Node carries bytes as latin1 characters; anything else
  * would make Node refuse the header).
  */
-export function warningHeaderValue(text: string): string {
+function warningHeaderValue(text: string): string {
   return Buffer.from(`299 - ${JSON.stringify(text)}`, 'utf8').toString('latin1');
 }
 
