@@ -56,7 +56,6 @@ async function csiNodes(s: Send): Promise<void> {
     { drivers: [{ name: 'd.example.com', nodeID: 'node-1', topologyKeys: ['topology.example.com/zone'], allocatable: { count: 3 } }] },
     { 'f:spec': { 'f:drivers': { 'k:{"name":"d.example.com"}': { '.': {}, 'f:allocatable': { '.': {}, 'f:count': {} }, 'f:name': {}, 'f:nodeID': {}, 'f:topologyKeys': {} } } } },
   ]);
-  const watched = s('GET', `${CN}?watch=true&fieldSelector=metadata.name%3Dn2&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`);
   // The spec is a struct and its drivers have no omitempty: null when absent, topologyKeys too.
   expect(answered<Stored>(await s('POST', CN, node('n2')), 201).spec).to.deep.equal({ drivers: null });
   expect(answered<Stored>(await s('POST', CN, node('n3', {})), 201).spec).to.deep.equal({ drivers: null });
@@ -100,7 +99,7 @@ async function csiNodes(s: Send): Promise<void> {
   expect(await names(s, `${CN}?fieldSelector=metadata.namespace%3D`)).to.deep.equal(['ap1', 'h3', 'n1', 'n2', 'n3']);
   const [columns, rows] = await table(s, CN);
   expect([columns, rows.map((r) => r.slice(0, 2))]).to.deep.equal([['Name:string:name', 'Drivers:integer:', 'Age:string:'], [['ap1', 2], ['h3', 1], ['n1', 1], ['n2', 0], ['n3', 0]]]);
-  expect(watchEvents(await watched)).to.deep.equal(['ADDED n2']);
+  expect(watchEvents(await s('GET', `${CN}?watch=true&fieldSelector=metadata.name%3Dn2&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`))).to.deep.equal(['ADDED n2']);
 
   // A protobuf body: absent lists are null as in JSON.
   const pb = protobuf('CSINode', 'pb', field(2, field(1, [...field(1, 'a.b'), ...field(2, 'n'), ...field(4, vfield(1, 2))])));
@@ -155,7 +154,6 @@ async function volumeAttachments(s: Send): Promise<void> {
   const spec = { attacher: 'd.example.com', source: { persistentVolumeName: 'pv1' }, nodeName: 'node-1' };
   const created = answered<Stored>(await s('POST', VA, attachment('va1', spec, { attached: true, attachmentMetadata: { a: 'b' } })), 201);
   expect([created.spec, created.status]).to.deep.equal([spec, { attached: false }]);
-  const watched = s('GET', `${VA}?watch=true&fieldSelector=metadata.name%3Dva1&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`);
 
   refused(await s('POST', VA, attachment('va2', undefined)), `VolumeAttachment.storage.k8s.io "va2" is invalid: [spec.attacher: Required value, spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName, spec.nodeName: Invalid value: "": ${subdomain}, spec.attacher: Invalid value: "": ${subdomain}]`);
   // The status is dropped before validation: its bad error code is never seen.
@@ -227,7 +225,7 @@ async function volumeAttachments(s: Send): Promise<void> {
     { name: 'volumeattachments/status', singularName: '', namespaced: false, kind: 'VolumeAttachment', verbs: ['get', 'patch', 'update'] },
   ]);
   // The label, then four status writes (two patches, the PUT, the apply); refused writes are no events.
-  expect(watchEvents(await watched)).to.deep.equal(['MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1']);
+  expect(watchEvents(await s('GET', `${VA}?watch=true&fieldSelector=metadata.name%3Dva1&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`))).to.deep.equal(['MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1', 'MODIFIED va1']);
 
   // Protobuf bodies: a false `attached` is not on the wire, yet written; a status write through one.
   const pb = protobuf('VolumeAttachment', 'pb', field(2, [...field(1, 'd.example.com'), ...field(2, field(1, 'pv2')), ...field(3, 'n')]));

@@ -88,10 +88,9 @@ async function endpoints(s: Send): Promise<void> {
   ]);
 
   // Delete: a Status without a group; a watch that selects, from the first object's creation, sees its changes.
-  const watched = s('GET', `${E}?watch=true&fieldSelector=metadata.name%3Da&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`);
   const deleted = answered<{ details: Record<string, unknown> }>(await s('DELETE', `${E}/a`));
   expect([Object.keys(deleted.details).sort(), deleted.details.kind]).to.deep.equal([['kind', 'name', 'uid'], 'endpoints']);
-  const events = (await watched).text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { type: string }).type);
+  const events = (await s('GET', `${E}?watch=true&fieldSelector=metadata.name%3Da&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`)).text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { type: string }).type);
   expect(events).to.deep.equal(['MODIFIED', 'MODIFIED', 'DELETED']);
 }
 
@@ -186,10 +185,9 @@ async function endpointSlices(s: Send): Promise<void> {
   });
 
   // Delete: a Status naming the group; a watch from the slice's creation sees it change four times, then go.
-  const watched = s('GET', `${S}?watch=true&fieldSelector=metadata.name%3Ds1&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`);
   const deleted = answered<{ details: Record<string, unknown> }>(await s('DELETE', `${S}/s1`));
   expect([deleted.details.group, deleted.details.kind]).to.deep.equal(['discovery.k8s.io', 'endpointslices']);
-  const events = (await watched).text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { type: string }).type);
+  const events = (await s('GET', `${S}?watch=true&fieldSelector=metadata.name%3Ds1&resourceVersion=${created.metadata.resourceVersion}&timeoutSeconds=1`)).text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { type: string }).type);
   expect(events).to.deep.equal(['MODIFIED', 'MODIFIED', 'MODIFIED', 'MODIFIED', 'DELETED']);
 }
 

@@ -126,7 +126,9 @@ async function bootstrapObjects(s: Send): Promise<void> {
 }
 
 async function writes(s: Send): Promise<void> {
-  const watched = s('GET', `${FS}?watch=true&fieldSelector=metadata.name%3Dmine&timeoutSeconds=2`);
+  // The watch is read at the end, from the resourceVersion before the create: a watch running beside the writes
+  // missed the last of them when a slow machine took longer than its timeout (CI, on the reference).
+  const before = answered<{ metadata: { resourceVersion: string } }>(await s('GET', `${FS}?fieldSelector=metadata.name%3Dmine`)).metadata.resourceVersion;
   // Defaults: a matching precedence of 1000; the status given is dropped.
   const created = answered<Stored>(await s('POST', FS, flowSchema('mine', { priorityLevelConfiguration: { name: 'global-default' }, rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }] }, { status: { conditions: [{ type: 'X', status: 'True' }] } })), 201);
   expect([created.metadata.generation, created.spec, created.status]).to.deep.equal([1, { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 1000, rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }] }, {}]);
@@ -176,7 +178,8 @@ async function writes(s: Send): Promise<void> {
   expect(fromProtobuf.spec).to.deep.equal({ priorityLevelConfiguration: { name: 'exempt' }, matchingPrecedence: 5 });
 
   // The watch: the create, the spec change, the label, the consumer's and the user's status writes.
-  const events = (await watched).text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { type: string }).type);
+  const watched = await s('GET', `${FS}?watch=true&fieldSelector=metadata.name%3Dmine&resourceVersion=${before}&timeoutSeconds=1`);
+  const events = watched.text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { type: string }).type);
   expect(events).to.deep.equal(['ADDED', 'MODIFIED', 'MODIFIED', 'MODIFIED', 'MODIFIED']);
 }
 

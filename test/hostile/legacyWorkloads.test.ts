@@ -132,7 +132,6 @@ async function replicationControllers(s: Send): Promise<void> {
   // /status: ValidateReplicationControllerStatus; the spec kept.
   refused(await s('PUT', `${RC}/a/status`, JSON.stringify({ ...scaledDown, status: { replicas: -1, fullyLabeledReplicas: 3, readyReplicas: 4, availableReplicas: 5, observedGeneration: -2 } })),
     'ReplicationController "a" is invalid: [status.replicas: Invalid value: -1: must be greater than or equal to 0, status.observedGeneration: Invalid value: -2: must be greater than or equal to 0, status.fullyLabeledReplicas: Invalid value: 3: cannot be greater than status.replicas, status.readyReplicas: Invalid value: 4: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 5: cannot be greater than status.replicas, status.availableReplicas: Invalid value: 5: cannot be greater than readyReplicas]');
-  const watched = s('GET', `${RC}?watch=true&fieldSelector=status.replicas%3D2&resourceVersion=${scaledDown.metadata.resourceVersion}&timeoutSeconds=1`);
   const status = answered<Obj>(await s('PUT', `${RC}/a/status`, JSON.stringify({ ...scaledDown, spec: { replicas: 99 }, status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 1, observedGeneration: 5, conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'r' }] } })));
   expect([status.spec.replicas, status.metadata.generation, status.status]).to.deep.equal([0, 5, { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 1, observedGeneration: 5, conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: null, reason: 'r' }] }]);
   refused(await s('PATCH', `${RC}/a/status`, JSON.stringify({ status: { replicas: 1 } }), MERGE), 'ReplicationController "a" is invalid: [status.fullyLabeledReplicas: Invalid value: 2: cannot be greater than status.replicas, status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas]');
@@ -143,7 +142,7 @@ async function replicationControllers(s: Send): Promise<void> {
   expect(await names(s, `${RC}?fieldSelector=status.replicas%3D2`)).to.deep.equal(['a', 'n']);
   expect(await names(s, `${RC}?fieldSelector=status.replicas!%3D2,metadata.name!%3Dh`)).to.deep.equal(['b', 'w.x']);
   expect(await s('GET', `${RC}?fieldSelector=spec.replicas%3D0`)).to.deep.include({ status: 400, message: 'field label not supported: spec.replicas' });
-  const events = (await watched).text.split('\n').filter((l) => l !== '').map((l) => {
+  const events = (await s('GET', `${RC}?watch=true&fieldSelector=status.replicas%3D2&resourceVersion=${scaledDown.metadata.resourceVersion}&timeoutSeconds=1`)).text.split('\n').filter((l) => l !== '').map((l) => {
     const e = JSON.parse(l) as { type: string; object: Obj };
     return [e.type, e.object.metadata.name, e.object.status.replicas];
   });

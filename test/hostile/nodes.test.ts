@@ -71,7 +71,6 @@ async function run(s: Send): Promise<void> {
   expect(await names('fieldSelector=spec.unschedulable%3Dfalse')).to.deep.equal(['a', 'c', 'w']);
   expect(await names('fieldSelector=metadata.name%3Dc')).to.deep.equal(['c']);
   expect(await s('GET', `${N}?fieldSelector=metadata.namespace%3Dx`)).to.deep.include({ status: 400, message: 'field label not supported: metadata.namespace' });
-  const watched = s('GET', `${N}?watch=true&fieldSelector=spec.unschedulable%3Dtrue&resourceVersion=${c.metadata.resourceVersion}&timeoutSeconds=1`);
 
   // Updates: the status kept; podCIDRs, providerID and externalID fixed once set; taints checked again.
   const cordoned = answered<Node>(await s('PATCH', `${N}/c`, JSON.stringify({ spec: { unschedulable: true }, status: { phase: 'Running' } }), MERGE));
@@ -125,7 +124,7 @@ async function run(s: Send): Promise<void> {
   const details = answered<{ details: Record<string, unknown> }>(deleted).details;
   expect([Object.keys(details).sort(), details.name, details.kind]).to.deep.equal([['kind', 'name', 'uid'], 'n2', 'nodes']);
   expect((await s('GET', `${N}/n2`)).message).to.equal('nodes "n2" not found');
-  const events = (await watched).text.split('\n').filter((l) => l !== '').map((l) => {
+  const events = (await s('GET', `${N}?watch=true&fieldSelector=spec.unschedulable%3Dtrue&resourceVersion=${c.metadata.resourceVersion}&timeoutSeconds=1`)).text.split('\n').filter((l) => l !== '').map((l) => {
     const e = JSON.parse(l) as { type: string; object: Node };
     return [e.type, e.object.metadata.name];
   });

@@ -323,7 +323,7 @@ async function resourceClaimTemplates(s: Send): Promise<void> {
 
 async function resourceSlices(s: Send): Promise<void> {
   const slice = (name: string, node: string, driver: string, more: Record<string, unknown> = {}): string => object('ResourceSlice', name, { driver, pool: { name: `pool-${node}`, resourceSliceCount: 1 }, nodeName: node, ...more });
-  const watched = s('GET', `${RS}?watch=true&fieldSelector=spec.nodeName%3Dnode-2&timeoutSeconds=1`);
+  const before = answered<{ metadata: { resourceVersion: string } }>(await s('GET', `${RS}`)).metadata.resourceVersion;
   // The fields of the disabled gates (taints, counters, binding conditions, consumable capacity) are dropped.
   const created = answered<Stored>(await s('POST', RS, slice('s1', 'node-1', 'gpu.example.com', {
     sharedCounters: [{ name: 'c', counters: { x: { value: '1' } } }],
@@ -375,7 +375,7 @@ async function resourceSlices(s: Send): Promise<void> {
   expect((await s('GET', `${RC}?fieldSelector=spec.x%3D1`)).message).to.equal('"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"');
   const [columns, rows] = await table(s, RS);
   expect([columns, rows]).to.deep.equal([['Name:string:name', 'Node:string:', 'Driver:string:', 'Pool:string:', 'Age:string:'], [['s1', 'node-1', 'gpu.example.com', 'pool-node-1'], ['s2', 'node-2', 'nic.example.com', 'pool-node-2'], ['s3', '', 'nic.example.com', 'shared']]]);
-  const events = (await watched).text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string; object: Stored }).map((e) => `${e.type} ${e.object.metadata.name}`);
+  const events = (await s('GET', `${RS}?watch=true&fieldSelector=spec.nodeName%3Dnode-2&resourceVersion=${before}&timeoutSeconds=1`)).text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string; object: Stored }).map((e) => `${e.type} ${e.object.metadata.name}`);
   expect(events).to.deep.equal(['ADDED s2']);
 
   // Protobuf: a body in, and an answer whose bytes are kubekit's encoding of the JSON one.
