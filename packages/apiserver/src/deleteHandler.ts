@@ -13,6 +13,7 @@ import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { maxRetries } from './writeHandler.js';
 import { cloneJSON } from './internal/own.js';
+import { checkDeadline } from './internal/requestDeadline.js';
 import { queryBool } from './internal/queryBool.js';
 import type { UserInfo } from './rbacAuthorizer.js';
 
@@ -30,7 +31,7 @@ export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace
   const warnings: string[] = [];
   let view: KubeObject;
   try {
-    view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, r.user, warnings);
+    view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, { user: r.user, warnings, deadline: r.deadline });
   } finally {
     for (const w of warnings) addWarning(r.res, w);
   }
@@ -248,18 +249,33 @@ export function preconditionConflict(kind: { group: string; kind: string }, name
   return undefined;
 }
 
+/** Who asks for a deletion, and how it is admitted ({@link deleteOne}). */
+export interface DeleteRequest {
+  /** Who asked, for the admission webhooks. @defaultValue the server itself */
+  user?: UserInfo;
+  /** Takes the validating admission policies' warnings. */
+  warnings?: string[];
+  /**
+   * The name validating admission is told: `''` for the objects of a collection DELETE (the apiserver's
+   * `DeleteCollection` tells it the collection request's), `null` for a deletion not admitted (an evicted
+   * pod's: `EvictionREST` deletes it with `ValidateAllObjectFunc`). @defaultValue the object's name
+   */
+  admissionName?: string | null;
+  /** The request's deadline: its webhooks get what is left, and nothing is stored once it has passed. */
+  deadline?: number;
+}
+
 /**
  * Deletes (or marks deleting) one object; returns what the response shows. As the generic store's
  * `Delete` does: a kind with graceful deletion (Pods) is first written with its deletion timestamp and
  * grace period, and goes at once only when that period is 0 and no finalizer is pending (a watch sees
  * the update, then the deletion); finalizers (and deferred deletions) only mark the object deleting.
- * `user` is who asked, for the admission webhooks (the server itself when undefined: the garbage
- * collector, the namespace finalizer); `warnings` takes the validating admission policies' warnings;
- * `admissionName` is the name validating admission is told (none for the objects of a collection DELETE,
- * as the apiserver's `DeleteCollection` tells it the collection request's), `null` for a deletion not
- * admitted (an evicted pod's: `EvictionREST` deletes it with `ValidateAllObjectFunc`).
+ * `request` says who asked and how it is admitted (none for the server's own deletions: the garbage
+ * collector, the namespace finalizer).
  */
-export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, user?: UserInfo, warnings?: string[], admissionName: string | null = name): Promise<KubeObject> {
+export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, request: DeleteRequest = {}): Promise<KubeObject> {
+  const { user, warnings, deadline } = request;
+  const admissionName = request.admissionName === undefined ? name : request.admissionName;
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(type.bucket, key);
@@ -270,14 +286,17 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     // Admission, mutating then validating, once the object is read and the preconditions hold (the
     // generic store's and the namespace REST's `deleteValidation`), with the object as `oldObject`.
     if (admissionName !== null) {
-      await ctx.admission?.mutateDelete(type, namespace, admissionName, dryRun, view, user);
-      await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings);
+      await ctx.admission?.mutateDelete(type, namespace, admissionName, dryRun, view, user, deadline);
+      await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings, deadline);
     }
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
     const deleteNow = async (): Promise<KubeObject> => {
-      if (!dryRun) await ctx.store.delete(storedResourceOf(type), key, name, { rv: current.metadata.resourceVersion }).durable;
+      if (!dryRun) {
+        checkDeadline(deadline);
+        await ctx.store.delete(storedResourceOf(type), key, name, { rv: current.metadata.resourceVersion }).durable;
+      }
       return view;
     };
     // Most deletions: no grace period, no finalizer; no copy of the object is made.
@@ -304,6 +323,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       if (attempt >= maxRetries) throw KubeError.conflict(type.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       continue;
     }
+    checkDeadline(deadline);
     const write = ctx.store.update(storedResourceOf(type), key, name, stored, current.metadata.resourceVersion);
     await write.durable;
     const written = write.event.object;
@@ -342,7 +362,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
       // (finalizers, a grace period) appear as they were.
       for (const o of page.items) {
         try {
-          await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, r.user, warnings, '');
+          await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, { user: r.user, warnings, admissionName: '', deadline: r.deadline });
         } catch (err) {
           if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
         }

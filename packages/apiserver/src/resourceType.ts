@@ -135,6 +135,8 @@ export interface WriteContext {
   subresource: string;
   /** Whether the write is a dry run (`dryRun=All`): allocators then hold nothing. */
   dryRun?: boolean;
+  /** The request's deadline (a `performance.now()` time; none for the server's own writes): what is left of it bounds the admission webhooks, and nothing is stored once it has passed. */
+  deadline?: number;
   /** The current time (RFC 3339), for timestamps. */
   now: string;
   /** Who the request acts as (a CertificateSigningRequest's requestor). @defaultValue unknown */

@@ -23,6 +23,12 @@ export interface RestRequest {
   type: ResourceType;
   /** Who the request acts as (the server's own identity, or the user it impersonates). @defaultValue {@link serverUser} */
   user?: UserInfo;
+  /**
+   * The request's deadline (`performance.now()` time; see internal/requestDeadline.ts): the admission
+   * webhooks it calls get what is left of it, and nothing is stored once it has passed. None for a
+   * long-running request (a watch).
+   */
+  deadline?: number;
 }
 
 /** Reads the current object under the request's name, shown in the request's version. */

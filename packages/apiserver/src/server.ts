@@ -191,30 +191,64 @@ const timeoutBody = `${JSON.stringify({ metadata: {}, status: 'Failure', message
  * timeout writer writes it); answering already, its connection is closed. The handler goes on, and what it
  * writes afterwards goes nowhere, as into Go's timed-out writer. False when the deadline has passed already
  * (the 504 is sent, and the handler is not to run).
+ *
+ * The deadline is read by performance.now(), the clock the handler's storage writes and webhook calls are
+ * checked against (internal/requestDeadline.ts), not by the timer alone, which may fire a millisecond early or
+ * after the handler's own error: a handler that begins its answer once the deadline has passed finds the 504
+ * written instead.
  */
 function armDeadline(res: ServerResponse, deadline: number): boolean {
+  type Method = (this: ServerResponse, ...args: unknown[]) => unknown;
+  const writes = ['writeHead', 'write', 'end', 'flushHeaders'] as const;
+  const target = res as unknown as Record<string, Method>;
+  const original = new Map<string, Method>(writes.map((name) => [name, target[name]]));
+  const call = (name: string, ...args: unknown[]): unknown => original.get(name)!.apply(res, args);
+  let settled = false;
   const expire = (): void => {
+    if (settled) return;
+    settled = true;
     if (res.writableEnded) return;
     if (res.headersSent) {
       res.destroy();
       return;
     }
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    res.writeHead(504, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(timeoutBody)) });
-    res.end(timeoutBody);
-    const discarded = res as unknown as Record<string, unknown>;
-    for (const method of ['setHeader', 'appendHeader', 'writeHead', 'end']) discarded[method] = () => res;
-    discarded.removeHeader = () => undefined;
-    discarded.flushHeaders = () => undefined;
-    discarded.write = () => true;
+    call('writeHead', 504, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(timeoutBody)) });
+    call('end', timeoutBody);
+    for (const method of ['setHeader', 'appendHeader', 'writeHead', 'end']) target[method] = () => res;
+    target.removeHeader = () => undefined;
+    target.flushHeaders = () => undefined;
+    target.write = () => true;
   };
   const left = deadline - performance.now();
   if (left <= 0) {
     expire();
     return false;
   }
-  const timer = setTimeout(expire, left);
-  timer.unref();
+  // The handler's first write: the 504 instead when the deadline has passed; from then on, its own answer.
+  let answering = false;
+  for (const name of writes) {
+    target[name] = (...args: unknown[]): unknown => {
+      if (!answering) {
+        if (performance.now() >= deadline) {
+          expire();
+          return name === 'write' ? true : res;
+        }
+        answering = true;
+      }
+      return call(name, ...args);
+    };
+  }
+  let timer: NodeJS.Timeout;
+  const arm = (ms: number): void => {
+    timer = setTimeout(() => {
+      const rest = deadline - performance.now();
+      if (rest > 0) arm(rest);
+      else expire();
+    }, ms);
+    timer.unref();
+  };
+  arm(left);
   res.once('close', () => clearTimeout(timer));
   return true;
 }
@@ -319,6 +353,7 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     internalError(req, res, `failed to create RequestInfo: unable to determine kind and namespace from url, ${req.url ?? ''}`);
     return;
   }
+  let deadline: number | undefined;
   if (!isLongRunning(info)) {
     const timeout = requestTimeoutMs(url.searchParams.get('timeout') ?? '');
     if (typeof timeout === 'string') {
@@ -326,7 +361,8 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
       sendError(res, KubeError.badRequest(timeout));
       return;
     }
-    if (!armDeadline(res, received + timeout)) {
+    deadline = received + timeout;
+    if (!armDeadline(res, deadline)) {
       req.resume();
       return;
     }
@@ -454,5 +490,5 @@ async function handle(ctx: ServerContext, options: RequestHandlerOptions, req: I
     notFound(options.catalog, path, res);
     return;
   }
-  await handleResourceRequest(ctx, { req, res, info, query: url.searchParams, type, user });
+  await handleResourceRequest(ctx, { req, res, info, query: url.searchParams, type, user, deadline });
 }

@@ -34,7 +34,8 @@ export function webhookTarget(config: WebhookClientConfig, resolve: WebhookServi
  * POSTs `body` (JSON text) and resolves with the response text; rejects with the apiserver's wording
  * (`Post "<url>": <cause>`) on connection, TLS, timeout or non-2xx failures. `timeoutMs` bounds the
  * whole call, reading the answer included (the apiserver's request context deadline), not only the
- * time the connection is idle: a webhook that trickles its answer fails at the deadline too.
+ * time the connection is idle: a webhook that trickles its answer fails at the deadline too; one already
+ * past (`timeoutMs` ≤ 0) fails at once, and nothing is sent.
  */
 export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver, timeoutParameter = false): Promise<string> {
   let target: { url: URL; servername?: string };
@@ -44,13 +45,15 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
   const { url, servername } = target;
-  // client-go's `Request.Timeout` tells the server its deadline as `?timeout=10s` (the admission
-  // webhooks' client sets it; the URL, with it, is what an error quotes).
-  if (timeoutParameter) url.searchParams.set('timeout', `${timeoutMs / 1000}s`);
+  if (timeoutMs <= 0) return Promise.reject(new Error(`Post "${url.href}": context deadline exceeded`));
+  // client-go's `Request.Timeout` tells the server its deadline as `?timeout=10s`, rounded up to a whole
+  // second (the admission webhooks' client sets it; the URL, with it, is what an error quotes).
+  if (timeoutParameter) url.searchParams.set('timeout', `${Math.ceil(timeoutMs / 1000)}s`);
   if (url.protocol !== 'https:') return Promise.reject(new Error(`Post "${url.href}": webhooks are called over https only`));
   const ca = config.caBundle === undefined || config.caBundle === '' ? undefined : Buffer.from(config.caBundle, 'base64').toString('utf8');
   return new Promise((resolvePost, reject) => {
     // The first outcome settles the call; the deadline's own destroy() then reports nothing more.
+    let deadline: NodeJS.Timeout | undefined;
     const fail = (cause: string): void => {
       clearTimeout(deadline);
       reject(new Error(`Post "${url.href}": ${cause}`));
@@ -75,10 +78,20 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
       });
       res.on('error', (err) => fail(err.message));
     });
-    const deadline = setTimeout(() => {
+    // A timer may fire up to a millisecond early (libuv's clock is in whole milliseconds): the call fails only
+    // once `timeoutMs` has passed by performance.now(), the clock of the request's deadline, so that a call
+    // cut by that deadline finds it passed (nothing is stored after it).
+    const started = performance.now();
+    const expire = (): void => {
+      const left = timeoutMs - (performance.now() - started);
+      if (left > 0) {
+        deadline = setTimeout(expire, left);
+        return;
+      }
       fail('context deadline exceeded');
       req.destroy();
-    }, timeoutMs);
+    };
+    deadline = setTimeout(expire, timeoutMs);
     req.on('error', (err) => fail(err.message));
     req.end(body);
   });
