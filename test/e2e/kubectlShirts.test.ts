@@ -30,6 +30,11 @@ const walk: { name: string; args: string[]; settle?: boolean }[] = [
   { name: 're-apply (unchanged)', args: ['apply', '-f', join(fixtures, 'shirt-resources.yaml')] },
   { name: 'label a shirt', args: ['label', 'shirt', 'example3', 'tier=gold'] },
   { name: 'select by label and field', args: ['get', 'shirts', '-l', 'tier=gold', '--field-selector', 'spec.size=M', '-o', 'name'] },
+  // A request target beyond Node's default 16 KiB of request line and headers (the apiserver serves 1 MiB).
+  { name: 'select by a label in 3,000 values', args: ['get', 'shirts', '-l', `tier in (${Array.from({ length: 3000 }, (_, i) => (i === 1234 ? 'gold' : `t${i}`)).join(',')})`, '-o', 'name'] },
+  // client-go sends the timeout as `?timeout=5s`, the request's deadline.
+  { name: 'get with a request timeout', args: ['get', 'shirts', '--field-selector', 'spec.color=blue', '--request-timeout=5s', '-o', 'name'] },
+  { name: 'delete all, as a server dry run', args: ['delete', 'shirts', '--all', '--dry-run=server'] },
   { name: 'delete a shirt', args: ['delete', 'shirt', 'example2'] },
   { name: 'names left', args: ['get', 'shirts', '-o', 'name'] },
   { name: 'delete the CRD', args: ['delete', '-f', join(fixtures, 'shirt-resource-definition.yaml')] },
