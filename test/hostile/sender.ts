@@ -100,6 +100,8 @@ export interface ServerAccess {
   anonymous: Send;
   /** A {@link Send} of the path exactly as given (`//`, `..`, `*`), not resolved as a URL. */
   asWritten: Send;
+  /** A {@link Send} that gives up on a request unanswered after `ms` (its connection closed), rejecting with `no answer within …`. */
+  abandoning(ms: number): Send;
 }
 
 /**
@@ -115,7 +117,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
     it('kubekit\'s embedded server', async () => {
       const server = await startApiServer(kubekitOptions);
       try {
-        await run(sender(server.url, kubekitOptions.token, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined), anonymous: sender(server.url, undefined, undefined), asWritten: sender(server.url, kubekitOptions.token, undefined, 30_000, true) });
+        await run(sender(server.url, kubekitOptions.token, undefined), 'kubekit', { url: server.url, as: (token) => sender(server.url, token, undefined), anonymous: sender(server.url, undefined, undefined), asWritten: sender(server.url, kubekitOptions.token, undefined, 30_000, true), abandoning: (ms) => sender(server.url, kubekitOptions.token, undefined, ms) });
       } finally {
         await server.close();
       }
@@ -125,7 +127,7 @@ export function describeOnBothServers(title: string, run: (send: Send, backend: 
       if (!withGo) this.skip();
       const server = await startReferenceApiServer();
       try {
-        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca), anonymous: sender(server.url, undefined, server.ca), asWritten: sender(server.url, server.token, server.ca, 30_000, true) });
+        await run(sender(server.url, server.token, server.ca), 'reference', { url: server.url, as: (token) => sender(server.url, token, server.ca), anonymous: sender(server.url, undefined, server.ca), asWritten: sender(server.url, server.token, server.ca, 30_000, true), abandoning: (ms) => sender(server.url, server.token, server.ca, ms) });
       } finally {
         await server.close();
       }

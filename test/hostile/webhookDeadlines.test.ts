@@ -4,13 +4,15 @@
 // and the `?timeout=` it is sent is what is left of that, rounded up to a whole second. Once the request's
 // deadline has passed, its storage calls fail with the expired context: a write or a delete whose webhook
 // outlived the request's `?timeout=` is answered 504 and stores nothing, even when the webhook's failure is
-// ignored. kubekit sent the webhook's own timeout and stored the object after its 504.
+// ignored. A request whose client goes away is cancelled the same way (Go's server cancels a request's
+// context when its connection closes): its webhook call is cut, and it stores nothing. kubekit sent the
+// webhook's own timeout, and stored the object after its 504 and after its client had gone.
 // Every expected answer is the reference's.
 import { expect } from 'chai';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generateCertificates } from '@kubekit/core';
-import { answered, describeOnBothServers, type Send } from './sender.js';
+import { answered, describeOnBothServers, type Send, type ServerAccess } from './sender.js';
 
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const slowMs = 3000;
@@ -46,7 +48,7 @@ interface Labelled { metadata: { name?: string; labels?: Record<string, string> 
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
+async function run(s: Send, backend: 'kubekit' | 'reference', server: ServerAccess): Promise<void> {
   const hook = await webhook();
   try {
     // Two namespaces: one whose webhook's failure is ignored (timeout 10 s), one whose webhook's is not (2 s).
@@ -107,11 +109,17 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
     if (backend === 'kubekit') expect(outcomes).to.deep.equal(['timed out', 'timed out', 'timed out', 'timed out', 'timed out']);
     else for (const outcome of outcomes) expect(outcome).to.be.oneOf(['timed out', 'reset']);
 
+    // Requests their client gives up on after half a second: not created, not deleted.
+    const abandon = server.abandoning(500);
+    const abandoned = async (method: string, url: string, body?: string): Promise<string> => abandon(method, url, body).then((a) => `answered ${a.status}`, (err: unknown) => (/no answer within/.test(String(err)) ? 'abandoned' : String(err)));
+    answered(await s('POST', path('ignore'), configMap('left', true)), 201);
+    expect([await abandoned('POST', path('ignore'), configMap('never', true)), await abandoned('DELETE', `${path('ignore')}/left`)]).to.deep.equal(['abandoned', 'abandoned']);
+
     // Past every webhook's answer: none of the timed-out requests stored anything, and the webhook saw each.
     await sleep(slowMs);
     const names = answered<{ items: Labelled[] }>(await s('GET', path('ignore'))).items.map((o) => o.metadata.name);
-    expect([names, answered<{ items: Labelled[] }>(await s('GET', path('fail'))).items.map((o) => o.metadata.name)]).to.deep.equal([['a', 'b', 'c', 'd', 'kept', 'probe'], ['e', 'f']]);
-    expect(hook.calls.slice(6).map((c) => `${c.operation} ${c.name} ${c.timeout}`)).to.deep.equal(['CREATE late-1 1s', 'CREATE late-2 1s', 'CREATE late-3 2s', 'CREATE kept 10s', 'DELETE kept 1s', 'CREATE p 1s', 'CREATE p 1s']);
+    expect([names, answered<{ items: Labelled[] }>(await s('GET', path('fail'))).items.map((o) => o.metadata.name)]).to.deep.equal([['a', 'b', 'c', 'd', 'kept', 'left', 'probe'], ['e', 'f']]);
+    expect(hook.calls.slice(6).map((c) => `${c.operation} ${c.name} ${c.timeout}`)).to.deep.equal(['CREATE late-1 1s', 'CREATE late-2 1s', 'CREATE late-3 2s', 'CREATE kept 10s', 'DELETE kept 1s', 'CREATE p 1s', 'CREATE p 1s', 'CREATE left 10s', 'CREATE never 10s', 'DELETE left 10s']);
     const pod = answered<{ metadata: { deletionTimestamp?: string }; spec: { nodeName?: string } }>(await s('GET', `${pods}/p`));
     expect([pod.spec.nodeName, pod.metadata.deletionTimestamp]).to.deep.equal([undefined, undefined]);
   } finally {
@@ -119,4 +127,4 @@ async function run(s: Send, backend: 'kubekit' | 'reference'): Promise<void> {
   }
 }
 
-describeOnBothServers('admission webhooks under a request\'s deadline: the timeout they are sent, and nothing stored after a 504, kubekit and the real kube-apiserver', run);
+describeOnBothServers('admission webhooks under a request\'s deadline and cancellation: the timeout they are sent, and nothing stored after a 504 or once the client has gone, kubekit and the real kube-apiserver', run);

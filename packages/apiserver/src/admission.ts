@@ -33,7 +33,7 @@ import { applyJSONPatch } from './patch.js';
 import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject, str } from './internal/own.js';
-import { remainingMs } from './internal/requestDeadline.js';
+import { remainingMs, type RequestContext } from './internal/requestContext.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 import type { PolicyAdmission } from './policyAdmission.js';
 
@@ -152,9 +152,9 @@ function objectMatches(selector: ReturnType<typeof labelSelectorFromObject>, o: 
   return o !== undefined && selector.matches(labelsOf(o));
 }
 
-/** The write context of a DELETE's admission (its webhooks' warnings are not shown), with the request's deadline. */
-function deleteContext(deadline: number | undefined): WriteContext {
-  return { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '', deadline };
+/** The write context of a DELETE's admission (its webhooks' warnings are not shown), with the request's context. */
+function deleteContext(request: RequestContext | undefined): WriteContext {
+  return { fieldValidation: 'Ignore', warnings: [], duplicateFields: [], subresource: '', now: '', request };
 }
 
 /** `admission.NewForbidden`: `<resource> "<name>" is forbidden: <why>`, the name the request's or its object's. */
@@ -225,16 +225,16 @@ export class Admission {
    * `AdmissionToValidateObjectDeleteFunc` (rest/delete.go). It cannot change a deletion, but it can deny it.
    * `name` is empty for the objects of a delete of a collection (the request's static attributes).
    */
-  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, deadline?: number): Promise<void> {
-    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(deadline), user });
+  async mutateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, context?: RequestContext): Promise<void> {
+    await this.mutate({ type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(context), user });
   }
 
   /**
    * The validating admission of a DELETE, with the object about to be deleted as `oldObject`; `warnings`
    * takes the policies' warnings (the webhooks' are not shown).
    */
-  async validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, warnings?: string[], deadline?: number): Promise<void> {
-    const attrs: AdmissionAttributes = { type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(deadline), user };
+  async validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, warnings?: string[], context?: RequestContext): Promise<void> {
+    const attrs: AdmissionAttributes = { type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(context), user };
     await this.options.policies?.validate(warnings === undefined ? attrs : { ...attrs, wctx: { ...attrs.wctx, warnings } });
     for (const inv of this.matching(this.options.validatingType, attrs)) await this.call(inv, attrs, false);
   }
@@ -337,8 +337,8 @@ export class Admission {
     try {
       // The call's deadline: the webhook's timeout or what is left of the request's, whichever comes first
       // (the dispatchers' context.WithTimeout under the request's context).
-      const timeoutMs = Math.min((hook.timeoutSeconds ?? 10) * 1000, remainingMs(attrs.wctx.deadline));
-      const text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), timeoutMs, this.resolveService, true);
+      const timeoutMs = Math.min((hook.timeoutSeconds ?? 10) * 1000, remainingMs(attrs.wctx.request));
+      const text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), timeoutMs, this.resolveService, { timeoutParameter: true, signal: attrs.wctx.request?.signal });
       const parsed = parseJSON(text);
       if (!isObject(parsed) || !isObject(parsed.response)) throw new Error('webhook response was absent');
       response = parsed.response;

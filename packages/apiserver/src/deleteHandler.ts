@@ -4,16 +4,16 @@
  */
 import { FieldError, KubeError, goQuote, invalid, notSupported, parseJSON, type KubeObject } from '@kubekit/core';
 import { apiserverMaxDepth, goJSONDepthMessage, scanNesting } from './internal/nesting.js';
-import { addWarning, readBody, requestSignal, sendJSON } from './internal/http.js';
+import { addWarning, readBody, sendJSON } from './internal/http.js';
 import { listObjects, parseInt64, parseListOptions, selectionOf, type ListOptions, type ListResult } from './listing.js';
 import { checkKeyName, timestamp } from './objectMeta.js';
 import { storedResourceOf, type ResourceType } from './resourceType.js';
-import { respondList, respondObject, type RestRequest } from './restRequest.js';
+import { requestContext, respondList, respondObject, type RestRequest } from './restRequest.js';
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { maxRetries } from './writeHandler.js';
 import { cloneJSON } from './internal/own.js';
-import { checkDeadline } from './internal/requestDeadline.js';
+import { checkRequestContext, type RequestContext } from './internal/requestContext.js';
 import { queryBool } from './internal/queryBool.js';
 import type { UserInfo } from './rbacAuthorizer.js';
 
@@ -31,7 +31,7 @@ export async function deleteObject(ctx: ServerContext, r: RestRequest, namespace
   const warnings: string[] = [];
   let view: KubeObject;
   try {
-    view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, { user: r.user, warnings, deadline: r.deadline });
+    view = await deleteOne(ctx, r.type, namespace, r.info.name, options, options.dryRun, { user: r.user, warnings, context: requestContext(r) });
   } finally {
     for (const w of warnings) addWarning(r.res, w);
   }
@@ -261,8 +261,8 @@ export interface DeleteRequest {
    * pod's: `EvictionREST` deletes it with `ValidateAllObjectFunc`). @defaultValue the object's name
    */
   admissionName?: string | null;
-  /** The request's deadline: its webhooks get what is left, and nothing is stored once it has passed. */
-  deadline?: number;
+  /** The request's context: its webhooks get what is left of its deadline, and nothing is stored once it has expired or been cancelled. */
+  context?: RequestContext;
 }
 
 /**
@@ -274,7 +274,7 @@ export interface DeleteRequest {
  * collector, the namespace finalizer).
  */
 export async function deleteOne(ctx: ServerContext, type: ResourceType, namespace: string, name: string, options: DeleteOptions, dryRun: boolean, request: DeleteRequest = {}): Promise<KubeObject> {
-  const { user, warnings, deadline } = request;
+  const { user, warnings, context } = request;
   const admissionName = request.admissionName === undefined ? name : request.admissionName;
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
@@ -286,15 +286,15 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
     // Admission, mutating then validating, once the object is read and the preconditions hold (the
     // generic store's and the namespace REST's `deleteValidation`), with the object as `oldObject`.
     if (admissionName !== null) {
-      await ctx.admission?.mutateDelete(type, namespace, admissionName, dryRun, view, user, deadline);
-      await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings, deadline);
+      await ctx.admission?.mutateDelete(type, namespace, admissionName, dryRun, view, user, context);
+      await ctx.admission?.validateDelete(type, namespace, admissionName, dryRun, view, user, warnings, context);
     }
     const existing = current.metadata.finalizers ?? [];
     const finalizers = deletionFinalizers(existing, options.propagationPolicy, type.orphanDependentsByDefault === true);
     const pending = finalizers.length > 0 || (type.deferDeletion?.(view) ?? false);
     const deleteNow = async (): Promise<KubeObject> => {
       if (!dryRun) {
-        checkDeadline(deadline);
+        checkRequestContext(context);
         await ctx.store.delete(storedResourceOf(type), key, name, { rv: current.metadata.resourceVersion }).durable;
       }
       return view;
@@ -323,7 +323,7 @@ export async function deleteOne(ctx: ServerContext, type: ResourceType, namespac
       if (attempt >= maxRetries) throw KubeError.conflict(type.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       continue;
     }
-    checkDeadline(deadline);
+    checkRequestContext(context);
     const write = ctx.store.update(storedResourceOf(type), key, name, stored, current.metadata.resourceVersion);
     await write.durable;
     const written = write.event.object;
@@ -343,6 +343,7 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   const options = await readDeleteOptions(ctx, r);
   warnIfOrphaning(r, options);
   const { dryRun } = options;
+  const context = requestContext(r);
   const selection = selectionOf(type, namespace, opts);
   // store.DeleteCollection: with a limit, one page is deleted and answered, its continue token included, so
   // that a client deletes a collection page by page; without one, page after page of 10,000 from where the
@@ -356,13 +357,13 @@ export async function deleteCollection(ctx: ServerContext, r: RestRequest, names
   try {
     // Bounded: each page's continue token starts after the last key it listed.
     for (;;) {
-      const page = await listObjects(ctx, type, selection, pageOptions, undefined, () => requestSignal(r.res));
+      const page = await listObjects(ctx, type, selection, pageOptions, undefined, () => context.signal!);
       items.push(...page.items);
       // The answer is the list as it was read, before the deletions: objects a deletion only marked
       // (finalizers, a grace period) appear as they were.
       for (const o of page.items) {
         try {
-          await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, { user: r.user, warnings, admissionName: '', deadline: r.deadline });
+          await deleteOne(ctx, type, o.metadata.namespace ?? '', o.metadata.name ?? '', options, dryRun, { user: r.user, warnings, admissionName: '', context });
         } catch (err) {
           if (!(err instanceof KubeError && err.reason === 'NotFound')) throw err;
         }

@@ -29,7 +29,7 @@ import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { decodeSubresourceBody } from './subresourceBody.js';
 import { handleSubresourceCreate, storagePreconditionFailed } from './writeHandler.js';
-import { checkDeadline } from './internal/requestDeadline.js';
+import { checkRequestContext, type RequestContext } from './internal/requestContext.js';
 
 const podGVK = { group: '', version: 'v1', kind: 'Pod' };
 const bindingResource = { group: '', resource: 'pods/binding' };
@@ -58,7 +58,7 @@ export async function bindPod(ctx: ServerContext, r: RestRequest, pods: Resource
     if (errs.length > 0) throw new KubeError('Unknown', errs.length === 1 ? errs[0].toString() : `[${errs.map(String).join(', ')}]`, { code: 500 });
     await ctx.admission?.validate({ type: pods, operation: 'CREATE', namespace, name, subresource: 'binding', dryRun: options.dryRun, object: binding, wctx, user: r.user });
     const annotations = isObject(meta.annotations) ? meta.annotations : {};
-    await assign(ctx, pods, namespace, name, str(target.name), { uid: str(meta.uid), resourceVersion: str(meta.resourceVersion) }, annotations, options.dryRun, wctx.deadline);
+    await assign(ctx, pods, namespace, name, str(target.name), { uid: str(meta.uid), resourceVersion: str(meta.resourceVersion) }, annotations, options.dryRun, wctx.request);
     return bound;
   });
 }
@@ -74,7 +74,7 @@ function validateBinding(target: JSONObject): FieldError[] {
 
 /** `setPodNodeAndMetadata` in the storage's `GuaranteedUpdate`, its errors as `assignPod` answers them. */
 async function assign(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, node: string,
-  preconditions: { uid: string; resourceVersion: string }, annotations: JSONObject, dryRun: boolean, deadline: number | undefined): Promise<void> {
+  preconditions: { uid: string; resourceVersion: string }, annotations: JSONObject, dryRun: boolean, context: RequestContext | undefined): Promise<void> {
   const key = storeKey(namespace, name);
   for (let attempt = 0; ; attempt++) {
     const current = ctx.store.get(pods.bucket, key);
@@ -104,7 +104,7 @@ async function assign(ctx: ServerContext, pods: ResourceType, namespace: string,
       if (attempt >= retries) throw KubeError.conflict(pods.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       continue;
     }
-    checkDeadline(deadline);
+    checkRequestContext(context);
     await ctx.store.update(pods.groupResource, key, name, await pods.toStorage(next), current.metadata.resourceVersion).durable;
     return;
   }

@@ -39,7 +39,7 @@ import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { decodeSubresourceBody } from './subresourceBody.js';
 import { handleSubresourceCreate } from './writeHandler.js';
-import { checkDeadline } from './internal/requestDeadline.js';
+import { checkRequestContext, type RequestContext } from './internal/requestContext.js';
 
 const evictionGVK = { group: 'policy', version: 'v1', kind: 'Eviction' };
 const podGVK = { group: '', version: 'v1', kind: 'Pod' };
@@ -76,7 +76,7 @@ export async function evictPod(ctx: ServerContext, r: RestRequest, namespace: st
     const deleteOptions = withDryRun(sent, options.dryRun ? ['All'] : []);
     // The create's validating admission, of the Eviction (in policy/v1, which v1beta1's converts to).
     await ctx.admission?.validate({ type: r.type, operation: 'CREATE', namespace, name, subresource: 'eviction', dryRun: options.dryRun, object: eviction, wctx, user: r.user });
-    return evict(ctx, r.type, namespace, name, deleteOptions, wctx.warnings, wctx.deadline);
+    return evict(ctx, r.type, namespace, name, deleteOptions, wctx.warnings, wctx.request);
   });
 }
 
@@ -132,7 +132,7 @@ function currentPod(ctx: ServerContext, pods: ResourceType, namespace: string, n
   return pod;
 }
 
-async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, options: JSONObject, warnings: string[], deadline: number | undefined): Promise<{ code: number; body: unknown }> {
+async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, options: JSONObject, warnings: string[], context: RequestContext | undefined): Promise<{ code: number; body: unknown }> {
   const dryRun = (options.dryRun as string[]).length > 0;
   const unsetRV = !hasResourceVersionPrecondition(options);
   let pod: KubeObject;
@@ -140,7 +140,7 @@ async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, 
     pod = await pods.fromStorage(currentPod(ctx, pods, namespace, name));
     if (!canIgnoreBudget(pod)) break;
     try {
-      await addConditionAndDelete(ctx, pods, namespace, name, enforceResourceVersion(pod) && unsetRV ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun, warnings, deadline);
+      await addConditionAndDelete(ctx, pods, namespace, name, enforceResourceVersion(pod) && unsetRV ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun, warnings, context);
       return evicted;
     } catch (err) {
       if (unsetRV && isConflict(err) && attempt < evictionRetries) continue;
@@ -160,11 +160,11 @@ async function evict(ctx: ServerContext, pods: ResourceType, namespace: string, 
     if (!isReady(pod) && (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' || ((num(status.currentHealthy) ?? 0) >= desired && desired > 0))) {
       unhealthyAllowed = true;
     } else {
-      await takeDisruption(ctx, namespace, budgetName, name, dryRun, deadline);
+      await takeDisruption(ctx, namespace, budgetName, name, dryRun, context);
     }
   }
   try {
-    await addConditionAndDelete(ctx, pods, namespace, name, unhealthyAllowed ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun, warnings, deadline);
+    await addConditionAndDelete(ctx, pods, namespace, name, unhealthyAllowed ? withResourceVersion(options, pod.metadata.resourceVersion ?? '') : options, dryRun, warnings, context);
   } catch (err) {
     // The pod changed since it was found not ready: it may be healthy now, and count.
     if (isConflict(err) && unhealthyAllowed && unsetRV) throw stillProcessing(budgetName);
@@ -209,7 +209,7 @@ function budgetForbidden(budget: string, why: string): KubeError {
  * `checkAndDecrement`: one disruption taken from the budget, or the refusal; the status written (unless
  * dry run) as the apiserver's own update, read again when it met another write.
  */
-async function takeDisruption(ctx: ServerContext, namespace: string, budgetName: string, podName: string, dryRun: boolean, deadline: number | undefined): Promise<void> {
+async function takeDisruption(ctx: ServerContext, namespace: string, budgetName: string, podName: string, dryRun: boolean, context: RequestContext | undefined): Promise<void> {
   const type = budgets();
   const key = storeKey(namespace, budgetName);
   for (let attempt = 0; ; attempt++) {
@@ -240,7 +240,7 @@ async function takeDisruption(ctx: ServerContext, namespace: string, budgetName:
       if (attempt >= evictionRetries) throw new KubeError('Timeout', `Timeout: couldn't update PodDisruptionBudget ${goQuote(budgetName)} due to conflicts`, { details: { retryAfterSeconds: 10 } });
       continue;
     }
-    checkDeadline(deadline);
+    checkRequestContext(context);
     await ctx.store.update(type.groupResource, key, budgetName, await type.toStorage(next), current.metadata.resourceVersion).durable;
     return;
   }
@@ -253,7 +253,7 @@ async function takeDisruption(ctx: ServerContext, namespace: string, budgetName:
  * the status store, whose strategy warns of the pod's addresses (`podStatusStrategy.WarningsOnUpdate`):
  * those warnings are the eviction's, once each.
  */
-async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, raw: JSONObject, dryRun: boolean, warnings: string[], deadline: number | undefined): Promise<void> {
+async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, namespace: string, name: string, raw: JSONObject, dryRun: boolean, warnings: string[], context: RequestContext | undefined): Promise<void> {
   let sent = raw;
   if (!dryRun) {
     const key = storeKey(namespace, name);
@@ -271,7 +271,7 @@ async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, nam
     if (next !== undefined) {
       encodeAsGo(next, podGVK);
       if (ctx.store.get(pods.bucket, key) !== current) throw KubeError.conflict(pods.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      checkDeadline(deadline);
+      checkRequestContext(context);
       const write = ctx.store.update(pods.groupResource, key, name, await pods.toStorage(next), rv);
       await write.durable;
       rv = write.event.object.metadata.resourceVersion ?? rv;
@@ -279,7 +279,7 @@ async function addConditionAndDelete(ctx: ServerContext, pods: ResourceType, nam
     if (hasResourceVersionPrecondition(raw)) sent = withResourceVersion(raw, rv);
   }
   // Not admitted: the eviction was.
-  await deleteOne(ctx, pods, namespace, name, deleteOptionsOf(sent), dryRun, { admissionName: null, deadline });
+  await deleteOne(ctx, pods, namespace, name, deleteOptionsOf(sent), dryRun, { admissionName: null, context });
 }
 
 /** The pod with the `DisruptionTarget` condition (`UpdatePodCondition`), or `undefined` when it has it already. */

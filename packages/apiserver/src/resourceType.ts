@@ -11,6 +11,7 @@ import type { TypeNode } from './managedFields/schema.js';
 import type { StoredResource } from './storage/objectStore.js';
 import type { UserInfo } from './rbacAuthorizer.js';
 import type { WrittenTexts } from './internal/rawJSON.js';
+import type { RequestContext } from './internal/requestContext.js';
 
 /** A field set: field label → value, or a getter computing one field on demand. */
 export type FieldSet = Readonly<Record<string, string>> | ((field: string) => string | undefined);
@@ -135,8 +136,11 @@ export interface WriteContext {
   subresource: string;
   /** Whether the write is a dry run (`dryRun=All`): allocators then hold nothing. */
   dryRun?: boolean;
-  /** The request's deadline (a `performance.now()` time; none for the server's own writes): what is left of it bounds the admission webhooks, and nothing is stored once it has passed. */
-  deadline?: number;
+  /**
+   * The request's deadline and cancellation (none for the server's own writes): what is left of the deadline
+   * bounds the admission webhooks, and nothing is stored once it has expired or the client has gone.
+   */
+  request?: RequestContext;
   /** The current time (RFC 3339), for timestamps. */
   now: string;
   /** Who the request acts as (a CertificateSigningRequest's requestor). @defaultValue unknown */

@@ -3,7 +3,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeError, stringifyJSON, type KubeObject } from '@kubekit/core';
-import { responseFormat, responseIsProtobuf, responseMetaVersion, sendJSON, sendText } from './internal/http.js';
+import { requestSignal, responseFormat, responseIsProtobuf, responseMetaVersion, sendJSON, sendText } from './internal/http.js';
+import type { RequestContext } from './internal/requestContext.js';
 import { goMapKeys } from './internal/goMapKeys.js';
 import { listItemJSON } from './listing.js';
 import { notAcceptableConversion } from './internal/goTypeNames.js';
@@ -24,11 +25,19 @@ export interface RestRequest {
   /** Who the request acts as (the server's own identity, or the user it impersonates). @defaultValue {@link serverUser} */
   user?: UserInfo;
   /**
-   * The request's deadline (`performance.now()` time; see internal/requestDeadline.ts): the admission
+   * The request's deadline (`performance.now()` time; see internal/requestContext.ts): the admission
    * webhooks it calls get what is left of it, and nothing is stored once it has passed. None for a
    * long-running request (a watch).
    */
   deadline?: number;
+}
+
+/**
+ * The request's context for the work it does: its deadline, and a signal aborted when its client goes before
+ * the answer is written (each call watches the connection anew: call it once per request).
+ */
+export function requestContext(r: RestRequest): RequestContext {
+  return { deadline: r.deadline, signal: requestSignal(r.res) };
 }
 
 /** Reads the current object under the request's name, shown in the request's version. */

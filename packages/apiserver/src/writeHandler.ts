@@ -28,7 +28,7 @@ import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, patchTypeOf,
 import { WrittenTexts, firstJSONPatchOpProblem, floatOverflowIn, goJSONWithTexts, integralFloatPaths, mergePatchTexts, placedFloatOverflow, placedIntegralFloats, rawValueOf } from './internal/rawJSON.js';
 import { AppliedConfiguration, applyManagedFields, managedFieldsDepthOK, updateManagedFields } from './managedFields/fieldManager.js';
 import { fieldManagerContext, managerOf } from './managedFields/requestContext.js';
-import { respondObject, type RestRequest } from './restRequest.js';
+import { requestContext, respondObject, type RestRequest } from './restRequest.js';
 import { cloneDecoded, encodeAsGo, encodedTextAsGo, mergePatchedTextAsGo } from './builtinGoJSON.js';
 import type { GroupVersionKind } from './builtinSchemas.js';
 import { applyToScale, checkPatchedBuiltinScale, checkPatchedCustomResourceScale, decodeBuiltinScale, decodeCustomResourceScale, liveScaleOf, scaleAnswerShape, scaleOf, scaleWriteManagedFields, withScaleReplicas } from './scaleSubresource.js';
@@ -37,7 +37,7 @@ import { storedResourceOf, type ResourceType, type WriteContext } from './resour
 import type { ServerContext } from './serverContext.js';
 import { storeKey } from './storage/objectStore.js';
 import { cloneJSON, isObject } from './internal/own.js';
-import { checkDeadline } from './internal/requestDeadline.js';
+import { checkRequestContext } from './internal/requestContext.js';
 import { goJSONSyntaxError, goStringFieldMismatch, goUnmarshalTypeError } from './internal/goJSON.js';
 
 /** How often an update is retried when the object changes under it. */
@@ -46,7 +46,7 @@ export const maxRetries = 16;
 function writeContext(ctx: ServerContext, r: RestRequest, options: WriteOptions): WriteContext {
   const { kind, version } = r.type.names;
   return {
-    fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()), user: r.user ?? serverUser, dryRun: options.dryRun, deadline: r.deadline,
+    fieldValidation: options.fieldValidation, warnings: [], duplicateFields: [], subresource: r.info.subresource, now: timestamp(ctx.clock.now()), user: r.user ?? serverUser, dryRun: options.dryRun, request: requestContext(r),
     // The codec's words for a body it cannot take (runtime.NewStrictDecodingError wrapped by the
     // serializer's "%s in version %q cannot be handled as a %s: %v").
     ...(r.info.verb === 'create' || r.info.verb === 'update' ? { strictError: (m: string) => KubeError.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${kind}: ${m}`) } : {}),
@@ -877,7 +877,7 @@ async function create(ctx: ServerContext, r: RestRequest, namespace: string, bod
   if (put === undefined && typeof requestedRV === 'string' && /^\d+$/.test(requestedRV) && BigInt(requestedRV) > 0n && BigInt(requestedRV) < 2n ** 64n) {
     throw new KubeError('Unknown', 'resourceVersion should not be set on objects to be created');
   }
-  checkDeadline(wctx.deadline);
+  checkRequestContext(wctx.request);
   const write = ctx.store.create(storedResourceOf(type), key, name, stored);
   await write.durable;
   sendWarnings(r, wctx);
@@ -979,7 +979,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
       return;
     }
     if (finalized) {
-      checkDeadline(wctx.deadline);
+      checkRequestContext(wctx.request);
       const write = ctx.store.delete(storedResourceOf(type), key, info.name, { rv: expected });
       await write.durable;
       sendWarnings(r, wctx);
@@ -991,7 +991,7 @@ async function update(ctx: ServerContext, r: RestRequest, namespace: string, wct
       respond(ctx, r, await type.fromStorage(current));
       return;
     }
-    checkDeadline(wctx.deadline);
+    checkRequestContext(wctx.request);
     const write = ctx.store.update(storedResourceOf(type), key, info.name, stored, expected);
     await write.durable;
     sendWarnings(r, wctx);

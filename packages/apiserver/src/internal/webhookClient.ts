@@ -30,14 +30,24 @@ export function webhookTarget(config: WebhookClientConfig, resolve: WebhookServi
   return { url: new URL(`${base}${service.path ?? ''}`), servername: `${service.name}.${service.namespace}.svc` };
 }
 
+/** How {@link postReview} calls. */
+export interface PostOptions {
+  /** Whether the URL carries the call's deadline (`?timeout=10s`, whole seconds), as the admission webhooks' client's does. */
+  timeoutParameter?: boolean;
+  /** The request's cancellation: the call fails when it aborts. */
+  signal?: AbortSignal;
+}
+
 /**
  * POSTs `body` (JSON text) and resolves with the response text; rejects with the apiserver's wording
  * (`Post "<url>": <cause>`) on connection, TLS, timeout or non-2xx failures. `timeoutMs` bounds the
  * whole call, reading the answer included (the apiserver's request context deadline), not only the
  * time the connection is idle: a webhook that trickles its answer fails at the deadline too; one already
- * past (`timeoutMs` ≤ 0) fails at once, and nothing is sent.
+ * past (`timeoutMs` ≤ 0) fails at once, and nothing is sent. A call whose `signal` aborts (its request's
+ * client has gone) fails with `context canceled`, its connection closed.
  */
-export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver, timeoutParameter = false): Promise<string> {
+export function postReview(config: WebhookClientConfig, body: string, timeoutMs: number, resolve: WebhookServiceResolver, options: PostOptions = {}): Promise<string> {
+  const { timeoutParameter = false, signal } = options;
   let target: { url: URL; servername?: string };
   try {
     target = webhookTarget(config, resolve);
@@ -45,6 +55,7 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
   const { url, servername } = target;
+  if (signal?.aborted === true) return Promise.reject(new Error(`Post "${url.href}": context canceled`));
   if (timeoutMs <= 0) return Promise.reject(new Error(`Post "${url.href}": context deadline exceeded`));
   // client-go's `Request.Timeout` tells the server its deadline as `?timeout=10s`, rounded up to a whole
   // second (the admission webhooks' client sets it; the URL, with it, is what an error quotes).
@@ -54,8 +65,14 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
   return new Promise((resolvePost, reject) => {
     // The first outcome settles the call; the deadline's own destroy() then reports nothing more.
     let deadline: NodeJS.Timeout | undefined;
+    // The request's client gone: Go's client sees the request's context cancelled.
+    const cancel = (): void => {
+      fail('context canceled');
+      req.destroy();
+    };
     const fail = (cause: string): void => {
       clearTimeout(deadline);
+      signal?.removeEventListener('abort', cancel);
       reject(new Error(`Post "${url.href}": ${cause}`));
     };
     const req = httpsRequest(url, {
@@ -73,6 +90,7 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
         if (code < 200 || code >= 300) fail(`the server responded with the status code ${code}: ${text.slice(0, 500)}`);
         else {
           clearTimeout(deadline);
+          signal?.removeEventListener('abort', cancel);
           resolvePost(text);
         }
       });
@@ -92,6 +110,7 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
       req.destroy();
     };
     deadline = setTimeout(expire, timeoutMs);
+    signal?.addEventListener('abort', cancel, { once: true });
     req.on('error', (err) => fail(err.message));
     req.end(body);
   });
