@@ -24,7 +24,7 @@
  * @see https://kubernetes.io/docs/reference/access-authn-authz/extensible-admission-controllers/
  */
 import { randomUUID } from 'node:crypto';
-import { KubeError, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
+import { KubeError, goQuote, isStatusReason, noopLogger, parseJSON, stringifyJSON, type KubeObject, type Logger, type StatusReason } from '@kubekit/core';
 import { forbiddenError } from './internal/http.js';
 import { labelSelectorFromObject } from '@kubekit/selectors';
 import { deepEqual } from './internal/deepEqual.js';
@@ -36,6 +36,7 @@ import { isObject, str } from './internal/own.js';
 import { remainingMs, type RequestContext } from './internal/requestContext.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 import type { PolicyAdmission } from './policyAdmission.js';
+import { decodeAdmissionReview, verifyAdmissionResponse } from './internal/admissionResponse.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -333,33 +334,38 @@ export class Admission {
       request.requestSubResource = attrs.subresource;
     }
     const review = { apiVersion: `admission.k8s.io/${reviewVersion}`, kind: 'AdmissionReview', request };
-    let response: Record<string, unknown>;
-    try {
-      // The call's deadline: the webhook's timeout or what is left of the request's, whichever comes first
-      // (the dispatchers' context.WithTimeout under the request's context).
-      const timeoutMs = Math.min((hook.timeoutSeconds ?? 10) * 1000, remainingMs(attrs.wctx.request));
-      const text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), timeoutMs, this.resolveService, { timeoutParameter: true, signal: attrs.wctx.request?.signal });
-      const parsed = parseJSON(text);
-      if (!isObject(parsed) || !isObject(parsed.response)) throw new Error('webhook response was absent');
-      response = parsed.response;
-      if (reviewVersion === 'v1' && (parsed.apiVersion !== 'admission.k8s.io/v1' || parsed.kind !== 'AdmissionReview')) {
-        throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${String(parsed.apiVersion ?? '')}, Kind=${String(parsed.kind ?? '')}`);
-      }
-      if (response.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
-      if (typeof response.allowed !== 'boolean') throw new Error('webhook response.allowed is not a boolean');
-    } catch (err) {
-      const message = `failed calling webhook "${hook.name}": failed to call webhook: ${err instanceof Error ? err.message : String(err)}`;
+    // A failure to call the webhook, or an answer it cannot take: the request fails, or goes on without the
+    // webhook when its failure policy is Ignore.
+    const failed = (why: string): undefined => {
+      const message = `failed calling webhook "${hook.name}": ${why}`;
       if (hook.failurePolicy === 'Ignore') {
         this.logger.warn('failed calling webhook, failing open', { webhook: hook.name, error: message });
         return undefined;
       }
       throw new KubeError('InternalError', `Internal error occurred: ${message}`, { details: { causes: [{ message }] } });
+    };
+    let text: string;
+    try {
+      // The call's deadline: the webhook's timeout or what is left of the request's, whichever comes first
+      // (the dispatchers' context.WithTimeout under the request's context).
+      const timeoutMs = Math.min((hook.timeoutSeconds ?? 10) * 1000, remainingMs(attrs.wctx.request));
+      text = await postReview(hook.clientConfig ?? {}, stringifyJSON(review), timeoutMs, this.resolveService, { timeoutParameter: true, signal: attrs.wctx.request?.signal });
+    } catch (err) {
+      return failed(`failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const answer = decodeAdmissionReview(text, reviewVersion);
+    if ('callError' in answer) return failed(`failed to call webhook: ${answer.callError}`);
+    const verified = verifyAdmissionResponse(answer.review, reviewVersion, uid, mutating);
+    if ('invalid' in verified) return failed(`received invalid webhook response: ${verified.invalid}`);
+    const { response } = verified;
     if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === 'string') attrs.wctx.warnings.push(w);
+    // An absent `allowed` is false: denied, without explanation unless the status gives one.
     if (response.allowed !== true) throw this.denial(hook.name, isObject(response.status) ? response.status : undefined);
-    if (!mutating || response.patch === undefined || response.patch === null) return undefined;
-    if (response.patchType !== 'JSONPatch') {
-      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": unsupported patch type "${String(response.patchType ?? '')}"`);
+    if (!mutating || typeof response.patch !== 'string' || response.patch === '') return undefined;
+    // A v1beta1 review's patch type is not checked: JSONPatch, the only one.
+    const patchType = reviewVersion === 'v1' ? response.patchType : 'JSONPatch';
+    if (patchType !== 'JSONPatch') {
+      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": unsupported patch type ${goQuote(String(patchType ?? ''))}`);
     }
     let patched: KubeObject;
     try {

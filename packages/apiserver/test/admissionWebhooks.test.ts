@@ -301,7 +301,7 @@ describe('admission webhooks in the embedded server', function () {
     const r = await client.post(cms, configMap('b'));
     expect(r.status).to.equal(500);
     expect(r.body.reason).to.equal('InternalError');
-    expect(r.body.message).to.match(/^Internal error occurred: failed calling webhook "down\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/x\?timeout=10s": connect ECONNREFUSED/);
+    expect(r.body.message).to.match(/^Internal error occurred: failed calling webhook "down\.example\.com": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/x\?timeout=10s": dial tcp 127\.0\.0\.1:1: connect: connection refused$/);
   });
 
   it('times out after timeoutSeconds', async () => {

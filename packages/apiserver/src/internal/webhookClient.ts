@@ -3,7 +3,10 @@
  * only trusted CA, a service reference dialled at the address the server's resolver gives but verified
  * as `<name>.<namespace>.svc` (the name the apiserver checks the serving certificate against).
  */
+import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { isIP, type Socket } from 'node:net';
+import { goQuote } from '@kubekit/core';
 
 /** `clientConfig` of a webhook (conversion or admission). */
 export interface WebhookClientConfig {
@@ -70,11 +73,14 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
       fail('context canceled');
       req.destroy();
     };
-    const fail = (cause: string): void => {
+    // A transport error is Go's `*url.Error` (`Post "<url>": <cause>`); client-go's own errors are not.
+    const settle = (message: string): void => {
       clearTimeout(deadline);
       signal?.removeEventListener('abort', cancel);
-      reject(new Error(`Post "${url.href}": ${cause}`));
+      reject(new Error(message));
     };
+    const fail = (cause: string): void => settle(`Post "${url.href}": ${cause}`);
+    let socket: Socket | undefined;
     const req = httpsRequest(url, {
       method: 'POST',
       ca,
@@ -86,15 +92,16 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        const code = res.statusCode ?? 500;
-        if (code < 200 || code >= 300) fail(`the server responded with the status code ${code}: ${text.slice(0, 500)}`);
+        const failure = clientGoResultError(res.statusCode ?? 500, res.headers['content-type'], text);
+        if (failure !== undefined) settle(failure);
         else {
           clearTimeout(deadline);
           signal?.removeEventListener('abort', cancel);
           resolvePost(text);
         }
       });
-      res.on('error', (err) => fail(err.message));
+      // The connection closed before the body's end (client-go's io.ReadAll).
+      res.on('error', () => settle('unexpected error when reading response body. Please retry. Original error: unexpected EOF'));
     });
     // A timer may fire up to a millisecond early (libuv's clock is in whole milliseconds): the call fails only
     // once `timeoutMs` has passed by performance.now(), the clock of the request's deadline, so that a call
@@ -111,7 +118,97 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
     };
     deadline = setTimeout(expire, timeoutMs);
     signal?.addEventListener('abort', cancel, { once: true });
-    req.on('error', (err) => fail(err.message));
+    req.on('socket', (s: Socket) => {
+      socket = s;
+    });
+    req.on('error', (err) => fail(goTransportError(err, url, socket)));
     req.end(body);
   });
+}
+
+/**
+ * What client-go's `Result.Into` makes of an answer that is not a 2xx with a body (rest/request.go
+ * `transformResponse`, `Result.Error`; `errors.NewGenericServerResponse`): a Status in the body is its
+ * message; else each code's words, with a text body (`text/*` or no content type, 2,048 bytes at most)
+ * as the server's message; a 2xx without a body is a 0-length response. `undefined` for a 2xx with a body.
+ */
+export function clientGoResultError(code: number, contentType: string | undefined, body: string): string | undefined {
+  const ok = code >= 200 && code <= 206;
+  if (ok) return body.length > 0 ? undefined : `0-length response with status code: ${code} and content type: ${contentType ?? 'application/json'}`;
+  const status = failureStatus(body);
+  if (status !== undefined) return status;
+  const media = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const serverMessage = contentType === undefined || contentType === '' || media.startsWith('text/') ? Buffer.from(body).subarray(0, 2048).toString('utf8').trim() : 'unknown';
+  const generic: Record<number, string> = {
+    409: 'the server reported a conflict', 404: 'the server could not find the requested resource', 400: 'the server rejected our request for an unknown reason',
+    401: 'the server has asked for the client to provide credentials', 403: serverMessage, 415: serverMessage, 405: 'the server does not allow this method on the requested resource',
+    406: serverMessage === '' || serverMessage === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : serverMessage,
+    422: 'the server rejected our request due to an error in our request', 503: 'the server is currently unable to handle the request',
+    504: 'the server was unable to return a response in the time allotted, but may still be processing the request', 429: 'the server has received too many requests and has asked us to try again later',
+  };
+  if (Object.hasOwn(generic, code)) return generic[code];
+  return code >= 500 ? `an error on the server (${goQuote(serverMessage)}) has prevented the request from succeeding` : `the server responded with the status code ${code} but did not return more information`;
+}
+
+/** The message of a body that decodes as a failed `v1` Status (its apiVersion defaulted, as `Result.Error` decodes it). */
+function failureStatus(body: string): string | undefined {
+  if (!/^\s*\{/.test(body)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const { kind, apiVersion, status, message } = parsed as Record<string, unknown>;
+  if (kind !== 'Status' || (apiVersion !== undefined && apiVersion !== '' && apiVersion !== 'v1') || status !== 'Failure') return undefined;
+  return typeof message === 'string' ? message : '';
+}
+
+/** The nameserver Go's resolver asks (the first of /etc/resolv.conf), as its DNS errors name it. */
+function nameserver(): string | undefined {
+  try {
+    const line = /^\s*nameserver\s+(\S+)/m.exec(readFileSync('/etc/resolv.conf', 'utf8'));
+    if (line === null) return undefined;
+    return isIP(line[1]) === 6 ? `[${line[1]}]:53` : `${line[1]}:53`;
+  } catch {
+    return undefined;
+  }
+}
+
+const unknownAuthority = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_SIGNATURE_FAILURE']);
+
+/**
+ * Go's words for a failed call (net/http, crypto/tls, crypto/x509, net), from Node's error: a refused
+ * connection is `dial tcp …: connect: connection refused`, a name that does not resolve `dial tcp: lookup …:
+ * no such host`, an unknown CA `tls: failed to verify certificate: x509: certificate signed by unknown
+ * authority`, a name the certificate is not for `… x509: certificate is valid for …, not …`, a connection
+ * closed before an answer `EOF`, one reset `read tcp …: read: connection reset by peer`.
+ */
+function goTransportError(err: Error, url: URL, socket: Socket | undefined): string {
+  const e = err as Error & { code?: string; syscall?: string; address?: string; port?: number; hostname?: string; host?: string; cert?: { subjectaltname?: string } };
+  const hostPort = (address: string, port: number | string): string => (isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`);
+  if (e.code === 'ECONNREFUSED' && e.address !== undefined && e.port !== undefined) return `dial tcp ${hostPort(e.address, e.port)}: connect: connection refused`;
+  if ((e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') && e.hostname !== undefined) {
+    const server = nameserver();
+    return `dial tcp: lookup ${e.hostname}${server === undefined ? '' : ` on ${server}`}: no such host`;
+  }
+  if (e.code !== undefined && unknownAuthority.has(e.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+  if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const names = (e.cert?.subjectaltname ?? '').split(',').map((n) => n.trim());
+    const ip = isIP(host) !== 0;
+    const valid = names.filter((n) => n.startsWith(ip ? 'IP Address:' : 'DNS:')).map((n) => n.slice(n.indexOf(':') + 1));
+    if (ip && valid.length === 0) return `tls: failed to verify certificate: x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+    if (valid.length === 0) return `tls: failed to verify certificate: x509: certificate is not valid for any names, but wanted to match ${host}`;
+    return `tls: failed to verify certificate: x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
+  }
+  if (e.code === 'ECONNRESET') {
+    // A reset read (an RST) names both ends; a connection closed before any answer is io.EOF.
+    if (e.syscall === 'read' && socket?.localAddress !== undefined && socket.remoteAddress !== undefined) {
+      return `read tcp ${hostPort(socket.localAddress, socket.localPort ?? 0)}->${hostPort(socket.remoteAddress, socket.remotePort ?? 0)}: read: connection reset by peer`;
+    }
+    return 'EOF';
+  }
+  return err.message;
 }

@@ -1,0 +1,179 @@
+// What an admission webhook that misbehaves makes of a request, on both servers (kube-apiserver 1.34.4): the
+// apiserver calls it with client-go (rest/request.go `transformResponse` and `Result.Into`, with the webhook
+// client's codec), checks the answer (admission/plugin/webhook/request/admissionreview.go
+// `VerifyAdmissionResponse`), and words each failure as Go does: the transport's errors (`dial tcp …:
+// connect: connection refused`, `EOF`, crypto/x509's), an error status's Status message or client-go's words
+// for its code, a body that does not decode (`couldn't get version/kind; json parse error: …`, encoding/json's
+// type errors), an answer that is invalid (`received invalid webhook response: …`). An answer without
+// `allowed` denies the request. kubekit's messages were Node's and its own, a validating webhook's patch was
+// ignored, and an absent `allowed` was a 500. Every expected answer is the reference's.
+import { expect } from 'chai';
+import { createServer as createNetServer } from 'node:net';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generateCertificates } from '@kubekit/core';
+import { answered, describeOnBothServers, type Send } from './sender.js';
+
+const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+const V1 = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' };
+
+/** Each answer of the webhook, by the name of the ConfigMap it is asked about: a status, a content type and a body. */
+const answers: Record<string, (uid: string) => [number, string, string] | 'close'> = {
+  allowed: (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: true } })],
+  closed: () => 'close',
+  'status-500-text': () => [500, 'text/plain', 'boom'],
+  'status-500-none': () => [500, '', ' oops '],
+  'status-404-status': () => [404, 'application/json', '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"nope","code":404}'],
+  'status-403-text': () => [403, 'text/plain', 'denied by x\n'],
+  'status-503-json': () => [503, 'application/json', '{"a":1}'],
+  'status-418': () => [418, 'text/plain', 'teapot'],
+  'status-204': () => [204, 'application/json', ''],
+  empty: () => [200, 'application/json', ''],
+  'bad-json': () => [200, 'application/json', '{not json'],
+  trailing: (uid) => [200, 'application/json', `${JSON.stringify({ ...V1, response: { uid, allowed: true } })}xx`],
+  'text-200': () => [200, 'text/plain', 'ok'],
+  array: () => [200, 'application/json', '[1]'],
+  'null-body': () => [200, 'application/json', 'null'],
+  'no-response': () => [200, 'application/json', JSON.stringify(V1)],
+  'no-kind': (uid) => [200, 'application/json', JSON.stringify({ response: { uid, allowed: true } })],
+  'no-kind-v1': (uid) => [200, 'application/json', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', response: { uid, allowed: true } })],
+  v1beta1: (uid) => [200, 'application/json', JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { uid, allowed: true } })],
+  'config-map': (uid) => [200, 'application/json', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', response: { uid, allowed: true } })],
+  'status-200': () => [200, 'application/json', '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"m"}'],
+  'foo-kind': (uid) => [200, 'application/json', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'Foo', response: { uid, allowed: true } })],
+  'bad-group-version': (uid) => [200, 'application/json', JSON.stringify({ apiVersion: 'a/b/c', kind: 'AdmissionReview', response: { uid, allowed: true } })],
+  'number-kind': (uid) => [200, 'application/json', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 5, response: { uid, allowed: true } })],
+  'other-uid': () => [200, 'application/json', JSON.stringify({ ...V1, response: { uid: 'x', allowed: true } })],
+  'upper-keys': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { UID: uid, Allowed: true } })],
+  'allowed-string': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: 'yes', warnings: 'w' } })],
+  'no-allowed': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid } })],
+  'warning-number': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: true, warnings: [1, 'w'] } })],
+  'response-string': () => [200, 'application/json', JSON.stringify({ ...V1, response: 'x' })],
+  'status-string': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: false, status: 'x' } })],
+  'bad-base64': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: true, patch: '!!!' } })],
+  'validating-patch': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: true, patch: 'W10=', patchType: 'JSONPatch' } })],
+  'validating-patch-type': (uid) => [200, 'application/json', JSON.stringify({ ...V1, response: { uid, allowed: true, patchType: 'JSONPatch' } })],
+  'repeated-key': (uid) => [200, 'application/json', `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"${uid}","allowed":false,"allowed":true}}`],
+};
+
+const expected: Record<string, [number, string]> = {
+  allowed: [201, ''],
+  closed: [500, 'failed to call webhook: Post "URL?timeout=5s": EOF'],
+  'status-500-text': [500, 'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding'],
+  'status-500-none': [500, 'failed to call webhook: an error on the server ("oops") has prevented the request from succeeding'],
+  'status-404-status': [500, 'failed to call webhook: nope'],
+  'status-403-text': [500, 'failed to call webhook: denied by x'],
+  'status-503-json': [500, 'failed to call webhook: the server is currently unable to handle the request'],
+  'status-418': [500, 'failed to call webhook: the server responded with the status code 418 but did not return more information'],
+  'status-204': [500, 'failed to call webhook: 0-length response with status code: 204 and content type: application/json'],
+  empty: [500, 'failed to call webhook: 0-length response with status code: 200 and content type: application/json'],
+  'bad-json': [500, 'failed to call webhook: couldn\'t get version/kind; json parse error: invalid character \'n\' looking for beginning of object key string'],
+  trailing: [500, 'failed to call webhook: couldn\'t get version/kind; json parse error: invalid character \'x\' after top-level value'],
+  'text-200': [500, 'failed to call webhook: couldn\'t get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+  array: [500, 'failed to call webhook: couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+  'null-body': [500, 'received invalid webhook response: webhook response was absent'],
+  'no-response': [500, 'received invalid webhook response: webhook response was absent'],
+  'no-kind': [500, 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind='],
+  'no-kind-v1': [500, 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1, Kind='],
+  v1beta1: [500, 'failed to call webhook: converting (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion'],
+  'config-map': [500, 'failed to call webhook: no kind "ConfigMap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"'],
+  'status-200': [500, 'failed to call webhook: converting (v1.Status) to (v1.AdmissionReview): unknown conversion'],
+  'foo-kind': [500, 'failed to call webhook: no kind "Foo" is registered for version "admission.k8s.io/v1" in scheme "pkg/runtime/scheme.go:110"'],
+  'bad-group-version': [500, 'failed to call webhook: unexpected GroupVersion string: a/b/c'],
+  'number-kind': [500, 'failed to call webhook: couldn\'t get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string'],
+  'other-uid': [500, 'received invalid webhook response: expected response.uid="UID", got "x"'],
+  'upper-keys': [500, 'received invalid webhook response: expected response.uid="UID", got ""'],
+  'allowed-string': [500, 'failed to call webhook: json: cannot unmarshal string into Go struct field AdmissionResponse.response.allowed of type bool'],
+  'no-allowed': [400, 'admission webhook "answers.example.com" denied the request without explanation'],
+  'warning-number': [500, 'failed to call webhook: json: cannot unmarshal number into Go struct field AdmissionResponse.response.warnings of type string'],
+  'response-string': [500, 'failed to call webhook: json: cannot unmarshal string into Go struct field AdmissionReview.response of type v1.AdmissionResponse'],
+  'status-string': [500, 'failed to call webhook: json: cannot unmarshal string into Go struct field AdmissionResponse.response.status of type v1.Status'],
+  'bad-base64': [500, 'failed to call webhook: illegal base64 data at input byte 0'],
+  'validating-patch': [500, 'received invalid webhook response: validating webhook may not return response.patch'],
+  'validating-patch-type': [500, 'received invalid webhook response: validating webhook may not return response.patchType'],
+  'repeated-key': [201, ''],
+};
+
+const listen = async (server: Server | ReturnType<typeof createNetServer>): Promise<number> => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+
+async function run(s: Send): Promise<void> {
+  const certs = generateCertificates();
+  const uids = new Map<string, string>();
+  const server = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; object: { metadata: { name: string } } } };
+      const name = request.object.metadata.name;
+      uids.set(name, request.uid);
+      const answer = (answers[name] ?? answers.allowed)(request.uid);
+      if (answer === 'close') {
+        req.socket.destroy();
+        return;
+      }
+      const [code, contentType, body] = answer;
+      res.writeHead(code, contentType === '' ? {} : { 'Content-Type': contentType });
+      res.end(body);
+    });
+  });
+  // A TCP server that reads the TLS hello and closes the connection (a FIN: an RST would be `connection reset by
+  // peer`); TLS servers whose certificates another CA signed (of another name: a CA of the same name adds Go's
+  // `possibly because of …` hint), or that name another address, or no address.
+  const closer = createNetServer((socket) => socket.once('data', () => socket.end()));
+  const strangerCerts = [generateCertificates({ caCommonName: 'another-ca' }), generateCertificates({ hosts: ['127.0.0.2'] }), generateCertificates({ hosts: ['localhost'] })];
+  const strangers = strangerCerts.map((c) => createServer({ key: c.key, cert: c.cert }, (_req, res) => res.end()));
+  try {
+    const port = await listen(server);
+    const url = `https://127.0.0.1:${port}/review`;
+    const [closerPort, ...strangerPorts] = await Promise.all([listen(closer), ...strangers.map(listen)]);
+    const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+    const hook = (name: string, clientConfig: Record<string, unknown>, namespace: string): unknown => ({
+      name, clientConfig, failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 5, rules, namespaceSelector: { matchLabels: { hook: namespace } },
+    });
+    const transports: [string, Record<string, unknown>, string][] = [
+      ['refused', { url: 'https://127.0.0.1:1/x', caBundle: certs.caBundle }, 'failed to call webhook: Post "https://127.0.0.1:1/x?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'],
+      ['closed', { url: `https://127.0.0.1:${closerPort}/x`, caBundle: certs.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${closerPort}/x?timeout=5s": EOF`],
+      ['other-ca', { url: `https://127.0.0.1:${strangerPorts[0]}/x`, caBundle: certs.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[0]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
+      ['no-ca-bundle', { url }, `failed to call webhook: Post "${url}?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
+      ['other-address', { url: `https://127.0.0.1:${strangerPorts[1]}/x`, caBundle: strangerCerts[1].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[1]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate is valid for 127.0.0.2, not 127.0.0.1`],
+      ['no-address', { url: `https://127.0.0.1:${strangerPorts[2]}/x`, caBundle: strangerCerts[2].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[2]}/x?timeout=5s": tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs`],
+    ];
+    const webhooks = [hook('answers.example.com', { url, caBundle: certs.caBundle }, 'answers'), ...transports.map(([name, config]) => hook(`${name}.example.com`, config, name))];
+    answered(await s('POST', VWC, JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'answers' }, webhooks })), 201);
+    for (const namespace of ['answers', ...transports.map(([name]) => name)]) {
+      answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { hook: namespace } } })), 201);
+    }
+    const create = async (namespace: string, name: string): Promise<[number, string]> => {
+      const a = await s('POST', `/api/v1/namespaces/${namespace}/configmaps`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }));
+      return [a.status, a.status === 201 ? '' : a.message];
+    };
+    // The webhook configuration is read by an informer on the reference: wait until the webhook is called.
+    for (let i = 0; i < 100 && !uids.has('probe'); i++) {
+      await s('DELETE', '/api/v1/namespaces/answers/configmaps/probe');
+      await create('answers', 'probe');
+      if (!uids.has('probe')) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const got: Record<string, [number, string]> = {};
+    for (const name of Object.keys(answers)) {
+      const [status, message] = await create('answers', name);
+      const prefix = 'Internal error occurred: failed calling webhook "answers.example.com": ';
+      got[name] = [status, (message.startsWith(prefix) ? message.slice(prefix.length) : message).replaceAll(url, 'URL').replaceAll(uids.get(name) ?? '\0', 'UID')];
+    }
+    expect(got).to.deep.equal(expected);
+    const transportGot = [];
+    for (const [name] of transports) transportGot.push(await create(name, 'x'));
+    expect(transportGot).to.deep.equal(transports.map(([name, , message]) => [500, `Internal error occurred: failed calling webhook "${name}.example.com": ${message}`]));
+  } finally {
+    for (const each of [server, ...strangers]) {
+      each.closeAllConnections();
+      each.close();
+    }
+    closer.close();
+  }
+}
+
+describeOnBothServers('admission webhooks that misbehave: each failure in Go\'s words, kubekit and the real kube-apiserver', run);
