@@ -36,7 +36,7 @@ import { isObject, str } from './internal/own.js';
 import { remainingMs, type RequestContext } from './internal/requestContext.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 import type { PolicyAdmission } from './policyAdmission.js';
-import { decodeAdmissionReview, verifyAdmissionResponse } from './internal/admissionResponse.js';
+import { admissionReviewKind, decodeReview, verifyAdmissionResponse } from './internal/webhookReview.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -353,7 +353,7 @@ export class Admission {
     } catch (err) {
       return failed(`failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const answer = decodeAdmissionReview(text, reviewVersion);
+    const answer = decodeReview(text, admissionReviewKind, reviewVersion);
     if ('callError' in answer) return failed(`failed to call webhook: ${answer.callError}`);
     const verified = verifyAdmissionResponse(answer.review, reviewVersion, uid, mutating);
     if ('invalid' in verified) return failed(`received invalid webhook response: ${verified.invalid}`);

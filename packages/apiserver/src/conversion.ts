@@ -10,10 +10,11 @@
  * @see https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/
  */
 import { randomUUID } from 'node:crypto';
-import { KubeError, parseJSON, stringifyJSON, type KubeObject, type ObjectMeta } from '@kubekit/core';
+import { KubeError, goQuote, stringifyJSON, type KubeObject, type ObjectMeta } from '@kubekit/core';
 import type { CustomResourceDefinition } from '@kubekit/crd';
 import { loopbackServiceResolver, postReview, type WebhookClientConfig, type WebhookServiceResolver } from './internal/webhookClient.js';
 import { cloneJSON, isObject } from './internal/own.js';
+import { conversionReviewKind, decodeReview, gvkString } from './internal/webhookReview.js';
 
 /** Converts objects of one CRD to a version. */
 export interface Converter {
@@ -45,7 +46,7 @@ export class NoneConverter implements Converter {
 export interface ConverterOptions {
   /** Where `service` references are dialled. @defaultValue the service's port on 127.0.0.1 */
   resolveService?: WebhookServiceResolver;
-  /** @defaultValue 10000 ms */
+  /** The deadline of each call, sent as its `?timeout=` (the webhook client's 30 s). @defaultValue 30000 ms */
   timeoutMs?: number;
 }
 
@@ -70,7 +71,7 @@ export class WebhookConverter implements Converter {
     this.kind = crd.spec.names.kind;
     this.clientConfig = { ...webhook?.clientConfig };
     this.resolveService = options.resolveService ?? loopbackServiceResolver;
-    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
     this.reviewVersion = (webhook?.conversionReviewVersions ?? ['v1']).find((v) => v === 'v1' || v === 'v1beta1') ?? 'v1';
   }
 
@@ -90,22 +91,21 @@ export class WebhookConverter implements Converter {
       kind: 'ConversionReview',
       request: { uid, desiredAPIVersion: desired, objects: [object] },
     };
-    const text = await postReview(this.clientConfig, stringifyJSON(review), this.timeoutMs, this.resolveService).catch((err: unknown) => {
+    const text = await postReview(this.clientConfig, stringifyJSON(review), this.timeoutMs, this.resolveService, { timeoutParameter: true }).catch((err: unknown) => {
       throw this.failure(object, err instanceof Error ? err.message : String(err));
     });
-    let parsed: unknown;
-    try {
-      parsed = parseJSON(text);
-    } catch (err) {
-      throw this.failure(object, `unmarshal response: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    const body = isObject(parsed) ? parsed : {};
-    if (this.reviewVersion === 'v1' && (body.apiVersion !== 'apiextensions.k8s.io/v1' || body.kind !== 'ConversionReview')) {
-      throw this.failure(object, `expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${String(body.apiVersion ?? '')}, Kind=${String(body.kind ?? '')}`);
+    // Decoded as client-go's Result.Into decodes it, then checked as getConvertedObjectsFromResponse checks it.
+    const decoded = decodeReview(text, conversionReviewKind, this.reviewVersion);
+    if ('callError' in decoded) throw this.failure(object, decoded.callError);
+    const body = decoded.review;
+    const [apiVersion, kind] = [typeof body.apiVersion === 'string' ? body.apiVersion : '', typeof body.kind === 'string' ? body.kind : ''];
+    if (this.reviewVersion === 'v1' && (apiVersion !== 'apiextensions.k8s.io/v1' || kind !== 'ConversionReview')) {
+      throw this.failure(object, `expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${gvkString(apiVersion, kind)}`);
     }
     const response = isObject(body.response) ? body.response : undefined;
     if (response === undefined) throw this.failure(object, 'no response provided');
-    if (this.reviewVersion === 'v1' && response.uid !== uid) throw this.failure(object, `expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
+    const answeredUID = typeof response.uid === 'string' ? response.uid : '';
+    if (this.reviewVersion === 'v1' && answeredUID !== uid) throw this.failure(object, `expected response.uid=${goQuote(uid)}, got ${goQuote(answeredUID)}`);
     const result = isObject(response.result) ? response.result : {};
     if (result.status !== 'Success') {
       throw this.failure(object, typeof result.message === 'string' && result.message !== '' ? result.message : `response.result.status was '${String(result.status ?? '')}', not 'Success'`);

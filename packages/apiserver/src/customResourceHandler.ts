@@ -176,7 +176,10 @@ export class CustomResourceType implements ResourceType {
       : undefined;
   }
 
-  fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject> {
+  fromStorage(stored: KubeObject, fresh = false): KubeObject | Promise<KubeObject> {
+    // The apiserver's watch cache of each version holds its objects converted; a read from etcd converts again
+    // (a conversion webhook is called on each GET without a resourceVersion, and its failures are seen).
+    if (fresh && this.runtime.converter.async) return this.runtime.converter.convert(this.runtime.decodeStored(stored), this.version);
     let view = this.views.get(stored);
     if (view === undefined) {
       const converted = this.runtime.converter.convert(this.runtime.decodeStored(stored), this.version);

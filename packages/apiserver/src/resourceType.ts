@@ -207,8 +207,11 @@ export interface ResourceType {
   /** The Warning of a DELETE without a propagation policy (the Job REST's: its default orphans the pods). @defaultValue none */
   readonly orphanWarning?: string;
 
-  /** Shows a stored object in this version (read defaulting and conversion). */
-  fromStorage(stored: KubeObject): KubeObject | Promise<KubeObject>;
+  /**
+   * Shows a stored object in this version (read defaulting and conversion). `fresh`: as read from etcd (a GET
+   * without a resourceVersion), converted anew, not as the watch cache holds it converted already.
+   */
+  fromStorage(stored: KubeObject, fresh?: boolean): KubeObject | Promise<KubeObject>;
   /** Converts an external object to what is stored. */
   toStorage(object: KubeObject): KubeObject | Promise<KubeObject>;
 

@@ -308,7 +308,8 @@ async function get(ctx: ServerContext, r: RestRequest, namespace: string): Promi
     }
     await ctx.resourceVersions.waitUntilFresh(BigInt(rvText), { signal: () => requestSignal(r.res), wait: cached });
   }
-  const view = await currentObject(ctx, r.type, namespace, r.info.name);
+  // Without a resourceVersion the object is read from etcd, not the watch cache.
+  const view = await currentObject(ctx, r.type, namespace, r.info.name, rvText === '');
   if (r.info.subresource === 'scale') {
     respondObject(ctx, r, 200, readScale(r.type, view), scaleAnswerShape(r.type));
     return;

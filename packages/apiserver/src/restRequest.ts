@@ -40,11 +40,11 @@ export function requestContext(r: RestRequest): RequestContext {
   return { deadline: r.deadline, signal: requestSignal(r.res) };
 }
 
-/** Reads the current object under the request's name, shown in the request's version. */
-export async function currentObject(ctx: ServerContext, type: ResourceType, namespace: string, name: string): Promise<KubeObject> {
+/** Reads the current object under the request's name, shown in the request's version (`fresh`: see {@link ResourceType.fromStorage}). */
+export async function currentObject(ctx: ServerContext, type: ResourceType, namespace: string, name: string, fresh = false): Promise<KubeObject> {
   const stored = ctx.store.get(type.bucket, storeKey(namespace, name));
   if (stored === undefined) throw KubeError.notFound(type.groupResource, name);
-  return type.fromStorage(stored);
+  return type.fromStorage(stored, fresh);
 }
 
 /**

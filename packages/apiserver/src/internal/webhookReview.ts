@@ -1,15 +1,32 @@
 /**
- * An admission webhook's answer as the apiserver reads it (kube-apiserver 1.34.4): client-go's `Result.Into`
- * decodes the body into the AdmissionReview of the version sent, with the webhook client's codec (JSON or YAML
- * by sniffing; the admission.k8s.io kinds and meta/v1's), then `VerifyAdmissionResponse` checks it
- * (admission/plugin/webhook/request/admissionreview.go). A decoding error is the call's failure (`failed to
- * call webhook: …`); a verification error is an invalid response (`received invalid webhook response: …`).
+ * A webhook's answer as the apiserver reads it (kube-apiserver 1.34.4): client-go's `Result.Into` decodes the
+ * body into the review of the version sent, with the webhook client's codec (JSON or YAML by sniffing; the
+ * review's group's kinds and meta/v1's). An admission review is then checked by `VerifyAdmissionResponse`
+ * (admission/plugin/webhook/request/admissionreview.go): a decoding error is the call's failure (`failed to
+ * call webhook: …`), a verification error an invalid response (`received invalid webhook response: …`). A
+ * conversion review is checked by the converter (conversion.ts).
  */
 import { goQuote } from '@kubekit/core';
 import { goJSONSyntaxError, goUnmarshalTypeError } from './goJSON.js';
 
 /** What the body decoded to, or why it did not. */
 export type DecodedReview = { review: Record<string, unknown> } | { callError: string };
+
+/** A check of one member of a review's `response`: the type error encoding/json reports, if any. */
+type FieldCheck = (value: unknown, field: { struct: string; name: string }) => string | undefined;
+
+/** A review type of a webhook client's scheme, and how its `response` is unmarshalled. */
+export interface ReviewKind {
+  group: string;
+  kind: string;
+  /** The group's other kinds the scheme registers (in v1 and v1beta1). */
+  otherKinds: ReadonlySet<string>;
+  /** The Go struct of `response` (`AdmissionResponse`) and its type as encoding/json names it (`v1.AdmissionResponse`). */
+  responseStruct: string;
+  responseType: string;
+  /** The members of `response` encoding/json checks, by their json name. */
+  fields: ReadonlyMap<string, FieldCheck>;
+}
 
 /** The anonymous struct `json.Serializer`'s meta factory reads the apiVersion and kind into, as Go prints its type. */
 const typeMetaStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
@@ -20,9 +37,9 @@ const optionKinds = new Set(['WatchEvent', 'ListOptions', 'GetOptions', 'DeleteO
 const unversionedKinds = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']);
 
 /** The Go package (`v1`, `v1beta1`) of a kind the scheme knows under group/version, or undefined when it knows none. */
-function registeredPackage(group: string, version: string, kind: string): string | undefined {
-  if (group === 'admission.k8s.io' && (version === 'v1' || version === 'v1beta1')) {
-    if (kind === 'AdmissionReview') return version;
+function registeredPackage(review: ReviewKind, group: string, version: string, kind: string): string | undefined {
+  if (group === review.group && (version === 'v1' || version === 'v1beta1')) {
+    if (kind === review.kind || review.otherKinds.has(kind)) return version;
     if (optionKinds.has(kind)) return 'v1';
   }
   if (group === '' && version === 'v1' && unversionedKinds.has(kind)) return 'v1';
@@ -46,43 +63,61 @@ function base64Error(text: string): string | undefined {
   return undefined;
 }
 
+const typed = (ok: (v: unknown) => boolean, goType: string): FieldCheck => (v, field) => (ok(v) ? undefined : goUnmarshalTypeError(v, goType, field));
+const stringMembers = (goType: string): FieldCheck => (v, field) => (!isRecord(v) ? goUnmarshalTypeError(v, goType, field)
+  : Object.values(v).map((a) => (typeof a === 'string' || a === null ? undefined : goUnmarshalTypeError(a, 'string', field))).find((e) => e !== undefined));
+const stringItems = (goType: string): FieldCheck => (v, field) => (!Array.isArray(v) ? goUnmarshalTypeError(v, goType, field)
+  : v.map((w) => (typeof w === 'string' || w === null ? undefined : goUnmarshalTypeError(w, 'string', field))).find((e) => e !== undefined));
+
+/** admission.k8s.io's AdmissionReview. */
+export const admissionReviewKind: ReviewKind = {
+  group: 'admission.k8s.io', kind: 'AdmissionReview', otherKinds: new Set(), responseStruct: 'AdmissionResponse', responseType: 'v1.AdmissionResponse',
+  fields: new Map<string, FieldCheck>([
+    ['uid', typed((v) => typeof v === 'string', 'types.UID')],
+    ['allowed', typed((v) => typeof v === 'boolean', 'bool')],
+    ['status', typed(isRecord, 'v1.Status')],
+    ['patch', (v, field) => (typeof v === 'string' ? base64Error(v) : goUnmarshalTypeError(v, '[]uint8', field))],
+    ['patchType', typed((v) => typeof v === 'string', 'v1.PatchType')],
+    ['auditAnnotations', stringMembers('map[string]string')],
+    ['warnings', stringItems('[]string')],
+  ]),
+};
+
+/** apiextensions.k8s.io's ConversionReview (its scheme has the CRD kinds too). */
+export const conversionReviewKind: ReviewKind = {
+  group: 'apiextensions.k8s.io', kind: 'ConversionReview', otherKinds: new Set(['CustomResourceDefinition', 'CustomResourceDefinitionList']),
+  responseStruct: 'ConversionResponse', responseType: 'v1.ConversionResponse',
+  fields: new Map<string, FieldCheck>([
+    ['uid', typed((v) => typeof v === 'string', 'types.UID')],
+    ['convertedObjects', typed(Array.isArray, '[]runtime.RawExtension')],
+    ['result', typed(isRecord, 'v1.Status')],
+  ]),
+};
+
 /**
- * The first type error encoding/json reports unmarshalling `response` into `AdmissionResponse` (its keys read
- * case-sensitively, as sigs.k8s.io/json does; decoding goes on past an error and the first is returned).
+ * The first type error encoding/json reports unmarshalling `response` (its keys read case-sensitively, as
+ * sigs.k8s.io/json does; decoding goes on past an error and the first is returned).
  */
-function responseTypeError(response: unknown): string | undefined {
+function responseTypeError(review: ReviewKind, response: unknown): string | undefined {
   if (response === null || response === undefined) return undefined;
-  const field = (name: string): { struct: string; name: string } => ({ struct: 'AdmissionResponse', name: `response.${name}` });
-  if (!isRecord(response)) return goUnmarshalTypeError(response, 'v1.AdmissionResponse', { struct: 'AdmissionReview', name: 'response' });
-  const checks: [string, (v: unknown) => string | undefined][] = [
-    ['uid', (v) => (typeof v === 'string' ? undefined : goUnmarshalTypeError(v, 'types.UID', field('uid')))],
-    ['allowed', (v) => (typeof v === 'boolean' ? undefined : goUnmarshalTypeError(v, 'bool', field('allowed')))],
-    ['status', (v) => (isRecord(v) ? undefined : goUnmarshalTypeError(v, 'v1.Status', field('status')))],
-    ['patch', (v) => (typeof v === 'string' ? base64Error(v) : goUnmarshalTypeError(v, '[]uint8', field('patch')))],
-    ['patchType', (v) => (typeof v === 'string' ? undefined : goUnmarshalTypeError(v, 'v1.PatchType', field('patchType')))],
-    ['auditAnnotations', (v) => (!isRecord(v) ? goUnmarshalTypeError(v, 'map[string]string', field('auditAnnotations'))
-      : Object.values(v).map((a) => (typeof a === 'string' || a === null ? undefined : goUnmarshalTypeError(a, 'string', field('auditAnnotations')))).find((e) => e !== undefined))],
-    ['warnings', (v) => (!Array.isArray(v) ? goUnmarshalTypeError(v, '[]string', field('warnings'))
-      : v.map((w) => (typeof w === 'string' || w === null ? undefined : goUnmarshalTypeError(w, 'string', field('warnings')))).find((e) => e !== undefined))],
-  ];
+  if (!isRecord(response)) return goUnmarshalTypeError(response, review.responseType, { struct: review.kind, name: 'response' });
   // Members in the order written (JSON.parse keeps it, the last of a repeated key winning).
-  const order = new Map(checks);
   for (const [key, value] of Object.entries(response)) {
-    const check = order.get(key);
+    const check = review.fields.get(key);
     if (check === undefined || value === null) continue;
-    const error = check(value);
+    const error = check(value, { struct: review.responseStruct, name: `response.${key}` });
     if (error !== undefined) return error;
   }
   return undefined;
 }
 
 /**
- * Decodes a webhook's 2xx body (not empty) into the AdmissionReview of `version` (`v1` or `v1beta1`), as
- * `Result.Into` does: the body's apiVersion and kind (defaulted from the review's) must name the review's
- * own kind (another registered kind is an `unknown conversion`, an unregistered one `no kind … is
- * registered`); then `response` is read into `AdmissionResponse`.
+ * Decodes a webhook's 2xx body (not empty) into the review of `version` (`v1` or `v1beta1`), as `Result.Into`
+ * does: the body's apiVersion and kind (defaulted from the review's) must name the review's own kind (another
+ * registered kind is an `unknown conversion`, an unregistered one `no kind … is registered`); then `response`
+ * is read into its Go struct.
  */
-export function decodeAdmissionReview(text: string, version: string): DecodedReview {
+export function decodeReview(text: string, review: ReviewKind, version: string): DecodedReview {
   const parseError = (why: string): DecodedReview => ({ callError: `couldn't get version/kind; json parse error: ${why}` });
   let body: unknown;
   if (/^\s*\{/.test(text)) {
@@ -110,21 +145,21 @@ export function decodeAdmissionReview(text: string, version: string): DecodedRev
   let [group, ver] = parts.length === 2 ? parts : ['', parts[0] ?? ''];
   let kind = typeof body.kind === 'string' ? body.kind : '';
   // gvkWithDefaults: the kind, and the version of the default group, from the review's.
-  if (kind === '') kind = 'AdmissionReview';
-  if (ver === '' && group === '') [group, ver] = ['admission.k8s.io', version];
-  if (ver === '' && group === 'admission.k8s.io') ver = version;
-  if (!(group === 'admission.k8s.io' && ver === version && kind === 'AdmissionReview')) {
-    const pkg = registeredPackage(group, ver, kind);
+  if (kind === '') kind = review.kind;
+  if (ver === '' && group === '') [group, ver] = [review.group, version];
+  if (ver === '' && group === review.group) ver = version;
+  if (!(group === review.group && ver === version && kind === review.kind)) {
+    const pkg = registeredPackage(review, group, ver, kind);
     if (pkg === undefined) return { callError: `no kind ${goQuote(kind)} is registered for version ${goQuote(group === '' ? ver : `${group}/${ver}`)} in scheme "pkg/runtime/scheme.go:110"` };
-    return { callError: `converting (${pkg}.${kind}) to (${version}.AdmissionReview): unknown conversion` };
+    return { callError: `converting (${pkg}.${kind}) to (${version}.${review.kind}): unknown conversion` };
   }
-  const typeError = responseTypeError(body.response);
+  const typeError = responseTypeError(review, body.response);
   if (typeError !== undefined) return { callError: typeError };
   return { review: body };
 }
 
 /** `GroupVersionKind.String()`: `<group>/<version>, Kind=<kind>`. */
-function gvkString(apiVersion: string, kind: string): string {
+export function gvkString(apiVersion: string, kind: string): string {
   const slash = apiVersion.indexOf('/');
   const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
   return `${group}/${version}, Kind=${kind}`;
