@@ -37,6 +37,7 @@ import { remainingMs, type RequestContext } from './internal/requestContext.js';
 import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 import type { PolicyAdmission } from './policyAdmission.js';
 import { admissionReviewKind, decodeReview, verifyAdmissionResponse } from './internal/webhookReview.js';
+import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 
 /** One admission request, as the write path knows it. */
 export interface AdmissionAttributes {
@@ -361,24 +362,32 @@ export class Admission {
     if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === 'string') attrs.wctx.warnings.push(w);
     // An absent `allowed` is false: denied, without explanation unless the status gives one.
     if (response.allowed !== true) throw this.denial(hook.name, isObject(response.status) ? response.status : undefined);
-    if (!mutating || typeof response.patch !== 'string' || response.patch === '') return undefined;
+    if (!mutating || typeof response.patch !== 'string') return undefined;
+    // The mutating dispatcher: an empty patch, or an empty list of operations, changes nothing; a patch that is
+    // not a list of operations is the call's failure (its failure policy applies); applying it and decoding the
+    // result are the request's errors whatever the policy.
+    const patchText = Buffer.from(response.patch, 'base64').toString('utf8');
+    if (patchText === '') return undefined;
+    const undecodable = patchDecodeError(patchText);
+    if (undecodable !== undefined) return failed(`received undecodable patch in webhook response: ${undecodable}`);
+    const ops = parseJSON(patchText);
+    if (!Array.isArray(ops) || ops.length === 0) return undefined;
+    if (object === undefined) throw new KubeError('InternalError', `Internal error occurred: admission webhook ${goQuote(hook.name)} attempted to modify the object, which is not supported for this operation`);
     // A v1beta1 review's patch type is not checked: JSONPatch, the only one.
     const patchType = reviewVersion === 'v1' ? response.patchType : 'JSONPatch';
-    if (patchType !== 'JSONPatch') {
-      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": unsupported patch type ${goQuote(String(patchType ?? ''))}`);
-    }
+    if (patchType !== 'JSONPatch') return failed(`unsupported patch type ${goQuote(String(patchType ?? ''))}`);
     let patched: KubeObject;
     try {
-      const ops = parseJSON(Buffer.from(String(response.patch), 'base64').toString('utf8'));
       patched = applyJSONPatch(object, ops) as KubeObject;
     } catch (err) {
-      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": ${err instanceof Error ? err.message : String(err)}`);
+      throw new KubeError('InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`);
     }
     // A subresource's own kind (a pod's Binding or Eviction) is read by the subresource's handler, which
     // decodes what it is given; it is not the resource's kind to decode here.
     if (requestKindOf(type, attrs.subresource).kind !== type.names.kind) return patched;
     // As the apiserver: the patched object is decoded (pruned) and defaulted again.
-    const decoded = sendAs.decode(patched, { ...attrs.wctx, warnings: [], duplicateFields: [], fieldValidation: 'Ignore' });
+    // Decoded by a plain JSON serializer: what it cannot take is an internal error in encoding/json's words.
+    const decoded = sendAs.decode(patched, { ...attrs.wctx, warnings: [], duplicateFields: [], fieldValidation: 'Ignore', strictError: (m) => new KubeError('InternalError', `Internal error occurred: ${m}`) });
     return this.convert(decoded, sendAs, type);
   }
 
@@ -400,3 +409,17 @@ export class Admission {
   }
 }
 
+
+/**
+ * Why `jsonpatch.DecodePatch` refuses a patch's text (encoding/json into `[]map[string]*json.RawMessage`), or
+ * undefined: a syntax error, or a value that is not a list of objects (null is none).
+ */
+function patchDecodeError(text: string): string | undefined {
+  const syntax = goJSONSyntaxError(text);
+  if (syntax !== undefined) return syntax;
+  const ops = JSON.parse(text) as unknown;
+  if (ops === null) return undefined;
+  if (!Array.isArray(ops)) return goUnmarshalTypeError(ops, 'jsonpatch.Patch');
+  const bad = ops.find((op) => op !== null && (typeof op !== 'object' || Array.isArray(op)));
+  return bad === undefined ? undefined : goUnmarshalTypeError(bad, 'jsonpatch.Operation');
+}

@@ -3,6 +3,7 @@
  * apply, with its managed fields and conflicts, is the field manager's (managedFields/fieldManager.ts).
  */
 import { KubeError, goJSON } from '@kubekit/core';
+import { goUnmarshalTypeError } from './internal/goJSON.js';
 import { deepEqual } from './internal/deepEqual.js';
 import { cloneJSON, cloneJSONWith, getOwn, isObject, setOwn } from './internal/own.js';
 import { inGoMapOrder, sortMembersInPlace } from './internal/goMapKeys.js';
@@ -92,10 +93,11 @@ export function applyStrategicMergePatch(target: unknown, patch: unknown): unkno
   return strategicMerge(target, patch);
 }
 
+/** A JSON patch operation as json-patch holds it: raw members, each read when it is needed. */
 interface Operation {
-  op: string;
-  path: string;
-  from?: string;
+  op?: unknown;
+  path?: unknown;
+  from?: unknown;
   value?: unknown;
 }
 
@@ -201,23 +203,23 @@ function replace(doc: unknown, path: string, value: unknown, walk: Walk, text?: 
  * order, and scalars by their JSON text when the operation's is at hand (`written`: `1.0` is not `1`).
  * Without it (a webhook's patch), scalars compare by value.
  */
-function test(doc: unknown, raw: Operation, written: RawValue | undefined, walk: Walk): void {
+function test(doc: unknown, raw: Operation, path: string, written: RawValue | undefined, walk: Walk): void {
   const texts = walk.texts;
-  const fail = (): KubeError => patchError(`testing value ${raw.path} failed: test failed`);
+  const fail = (): KubeError => patchError(`testing value ${path} failed: test failed`);
   const equal = (v: unknown, mine: RawValue | undefined): boolean => {
     if (written === undefined) return deepEqual(v, raw.value);
     return mine !== undefined ? equalsRaw(mine, written) : equalsRawJSON(v, written, texts?.get);
   };
-  if (raw.path === '') {
+  if (path === '') {
     if (!equal(doc, undefined)) throw fail();
     walk.enterAll(doc);
     return;
   }
-  const { parent, key } = parentOf(doc, pointer(raw.path), 'test', raw.path, walk);
+  const { parent, key } = parentOf(doc, pointer(path), 'test', path, walk);
   let v: unknown;
   let mine: RawValue | undefined;
   if (Array.isArray(parent)) {
-    const i = arrayIndex(parent, key, false, 'test', raw.path);
+    const i = arrayIndex(parent, key, false, 'test', path);
     v = parent[i];
     mine = texts?.get(parent, i);
   } else {
@@ -236,8 +238,32 @@ function test(doc: unknown, raw: Operation, written: RawValue | undefined, walk:
  * evanphx/json-patch v4 finds no parent for the whole document (`findObject` of ""): `add`, and the
  * `from` of `move` and `copy`, do not apply there.
  */
-function fromNotRoot(raw: Operation, op: string): void {
-  if ((raw.from ?? '') === '') throw patchError(`${op} operation does not apply: doc is missing from path: "${raw.from ?? ''}"`);
+function fromNotRoot(from: string, op: string): void {
+  if (from === '') throw patchError(`${op} operation does not apply: doc is missing from path: "${from}"`);
+}
+
+/**
+ * An operation's `path` or `from` as json-patch's `Operation.Path` and `From` read it (encoding/json into a
+ * string): absent or null is its missing field, another type encoding/json's error.
+ */
+function member(raw: Operation, name: 'path' | 'from'): string | { error: string } {
+  const v: unknown = raw[name];
+  if (v === undefined || v === null) return { error: name === 'path' ? 'operation missing path field: missing value' : 'operation, missing from field: missing value' };
+  return typeof v === 'string' ? v : { error: goUnmarshalTypeError(v, 'string') };
+}
+
+/** The operation's `path`, or its error as `op` words it (add, remove and copy wrap json-patch's ErrMissing whatever the cause). */
+function opPath(raw: Operation, op: string): string {
+  const path = member(raw, 'path');
+  if (typeof path === 'string') return path;
+  throw patchError(`${op} operation failed to decode path: ${op === 'add' || op === 'remove' || op === 'copy' ? 'missing value' : path.error}`);
+}
+
+/** The operation's `from`, or its error as `op` words it. */
+function opFrom(raw: Operation, op: string): string {
+  const from = member(raw, 'from');
+  if (typeof from === 'string') return from;
+  throw patchError(`${op} operation failed to decode from: ${from.error}`);
 }
 
 function add(doc: unknown, path: string, value: unknown, op: string, walk: Walk, text?: RawValue): unknown {
@@ -374,31 +400,39 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
       for (const [key, [start, end]] of root.raw.members(root.start)) if (Object.hasOwn(doc, key)) texts.set(doc, key, { raw: root.raw, start, end });
     }
   }
-  for (const [index, raw] of (patch as Operation[]).entries()) {
-    if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw patchError('invalid JSON patch operation');
+  for (const [index, given] of (patch as unknown[]).entries()) {
+    // An operation is a map of raw members: `op` not a string (or absent) is the kind `unknown`; `path` and
+    // `from` are read when the operation needs them. A null operation has no members.
+    const raw: Operation = isObject(given) ? given : {};
+    const kind = typeof raw.op === 'string' ? raw.op : 'unknown';
     const text = written?.[index];
-    switch (raw.op) {
+    switch (kind) {
       // v4 adds and replaces with an absent value's nil node, which marshals as null.
-      case 'add': doc = add(doc, raw.path, cloneJSON(raw.value ?? null), 'add', walk, text); break;
-      case 'remove': doc = remove(doc, raw.path, 'remove', walk); break;
-      case 'replace':
+      case 'add': doc = add(doc, opPath(raw, 'add'), cloneJSON(raw.value ?? null), 'add', walk, text); break;
+      case 'remove': doc = remove(doc, opPath(raw, 'remove'), 'remove', walk); break;
+      case 'replace': {
+        const path = opPath(raw, 'replace');
         // evanphx/json-patch v4 replaces the whole document only with an object or an array; another
         // value at "" is no error and no change (its error is wrapped from a nil one).
-        if (raw.path === '') {
+        if (path === '') {
           if (isObject(raw.value) || Array.isArray(raw.value)) doc = cloneJSON(raw.value);
           break;
         }
-        doc = replace(doc, raw.path, cloneJSON(raw.value ?? null), walk, text); break;
+        doc = replace(doc, path, cloneJSON(raw.value ?? null), walk, text); break;
+      }
       case 'move': {
-        fromNotRoot(raw, 'move');
-        const from = getAt(doc, raw.from ?? '', 'move', walk);
-        doc = remove(doc, raw.from ?? '', 'move', walk);
-        doc = add(doc, raw.path, from.value, 'move', walk, from.text);
+        const fromPath = opFrom(raw, 'move');
+        fromNotRoot(fromPath, 'move');
+        const from = getAt(doc, fromPath, 'move', walk);
+        doc = remove(doc, fromPath, 'move', walk);
+        doc = add(doc, opPath(raw, 'move'), from.value, 'move', walk, from.text);
         break;
       }
       case 'copy': {
-        fromNotRoot(raw, 'copy');
-        const from = getAt(doc, raw.from ?? '', 'copy', walk);
+        const fromPath = opFrom(raw, 'copy');
+        fromNotRoot(fromPath, 'copy');
+        const from = getAt(doc, fromPath, 'copy', walk);
+        const path = opPath(raw, 'copy');
         // Measured before the value is copied, as json-patch's deepCopy measures what it marshals (nothing for a missing member).
         if (from.missing !== true) copied += Buffer.byteLength(goJSON(from.value));
         if (copied > maxJSONPatchCopyBytes) {
@@ -407,11 +441,11 @@ export function applyJSONPatch(target: unknown, patch: unknown, options: JSONPat
         // json-patch's deepCopy marshals the node and copies that text: a container an earlier operation
         // walked through is written with its members' own texts (those it did not walk keep theirs).
         const copiedText = from.text ?? (texts !== undefined && from.missing !== true && from.value !== null && typeof from.value === 'object' ? rawValueOf(goJSONWithTexts(from.value, texts)) : undefined);
-        doc = add(doc, raw.path, walk.copy(from.value), 'copy', walk, copiedText);
+        doc = add(doc, path, walk.copy(from.value), 'copy', walk, copiedText);
         break;
       }
-      case 'test': test(doc, raw, text, walk); break;
-      default: throw patchError(`Unexpected kind: ${raw.op}`);
+      case 'test': test(doc, raw, opPath(raw, 'test'), text, walk); break;
+      default: throw patchError(`Unexpected kind: ${kind}`);
     }
   }
   walk.finish(doc);
