@@ -34,8 +34,9 @@ import type { ResourceType, WriteContext } from './resourceType.js';
 import type { ObjectStore } from './storage/objectStore.js';
 import { isObject, str } from './internal/own.js';
 import { remainingMs, type RequestContext } from './internal/requestContext.js';
-import { serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
-import type { PolicyAdmission } from './policyAdmission.js';
+import { aggregate, serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
+import { admissionInput, matchConditionsCostBudget, outOfBudget, run, type PolicyAdmission } from './policyAdmission.js';
+import { AdmissionCompiler } from '@kubekit/cel';
 import { admissionReviewKind, decodeReview, verifyAdmissionResponse } from './internal/webhookReview.js';
 import { goJSONSyntaxError, goUnmarshalTypeError } from './internal/goJSON.js';
 
@@ -83,6 +84,13 @@ interface Webhook {
   timeoutSeconds?: number;
   admissionReviewVersions?: string[];
   reinvocationPolicy?: 'Never' | 'IfNeeded';
+  matchConditions?: { name?: string; expression?: string }[];
+}
+
+/** A webhook's match conditions, compiled once per webhook object (a changed configuration is a new object). */
+interface CompiledConditions {
+  compiler: AdmissionCompiler;
+  conditions: { expression: string; program: ReturnType<AdmissionCompiler['compile']> }[];
 }
 
 /**
@@ -178,6 +186,7 @@ interface Invocation {
 export class Admission {
   private readonly resolveService: WebhookServiceResolver;
   private readonly logger: Logger;
+  private readonly conditionCache = new WeakMap<Webhook, CompiledConditions>();
 
   constructor(private readonly options: AdmissionOptions) {
     this.resolveService = options.resolveService ?? loopbackServiceResolver;
@@ -215,8 +224,9 @@ export class Admission {
   async validate(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.options.plugins ?? []) await p.validate?.(attrs);
     await this.options.policies?.validate(attrs);
-    const invocations = this.matching(this.options.validatingType, attrs);
-    // The apiserver calls validating webhooks in parallel and reports the first error; in order here.
+    // Which webhooks are called is settled first, match conditions included (an error under Fail is the
+    // answer before any is called); the apiserver then calls them in parallel and reports the first error.
+    const invocations = await this.conditionsHold(this.matching(this.options.validatingType, attrs), attrs);
     for (const inv of invocations) await this.call(inv, attrs, false);
     for (const p of this.options.finalPlugins ?? []) await p.validate?.(attrs);
   }
@@ -238,7 +248,7 @@ export class Admission {
   async validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, warnings?: string[], context?: RequestContext): Promise<void> {
     const attrs: AdmissionAttributes = { type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(context), user };
     await this.options.policies?.validate(warnings === undefined ? attrs : { ...attrs, wctx: { ...attrs.wctx, warnings } });
-    for (const inv of this.matching(this.options.validatingType, attrs)) await this.call(inv, attrs, false);
+    for (const inv of await this.conditionsHold(this.matching(this.options.validatingType, attrs), attrs)) await this.call(inv, attrs, false);
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {
@@ -265,6 +275,59 @@ export class Admission {
       }
     }
     return out;
+  }
+
+  /**
+   * The invocations whose webhook's match conditions hold (`matchconditions.Matcher`): any condition false skips
+   * the webhook; otherwise an error skips it under Ignore and, under Fail, refuses the request with a 403 (the
+   * errors aggregated), before any webhook is called.
+   */
+  private async conditionsHold(invocations: Invocation[], attrs: AdmissionAttributes): Promise<Invocation[]> {
+    const out: Invocation[] = [];
+    for (const inv of invocations) {
+      const conditions = inv.hook.matchConditions ?? [];
+      if (conditions.length === 0) {
+        out.push(inv);
+        continue;
+      }
+      const compiled = this.compiledConditions(inv.hook);
+      const input = await admissionInput(this.options.store, { attrs, operation: attrs.operation, namespace: attrs.namespace, name: attrs.name, matched: inv.sendAs }, null);
+      const activation = compiled.compiler.activation({ ...input.cel, namespaceObject: null });
+      const errors: string[] = [];
+      let budget = matchConditionsCostBudget;
+      let skip = false;
+      for (const c of compiled.conditions) {
+        const result = run(activation, c.program, c.expression, budget);
+        if (result.outOfBudget === true) {
+          errors.splice(0, errors.length, outOfBudget);
+          break;
+        }
+        budget = result.budget;
+        if (result.error !== undefined) errors.push(result.error);
+        else if (result.value === false) {
+          skip = true;
+          break;
+        }
+      }
+      if (skip) continue;
+      if (errors.length > 0) {
+        if (inv.hook.failurePolicy === 'Ignore') continue;
+        throw admissionForbidden(attrs, aggregate(errors));
+      }
+      out.push(inv);
+    }
+    return out;
+  }
+
+  private compiledConditions(hook: Webhook): CompiledConditions {
+    let compiled = this.conditionCache.get(hook);
+    if (compiled === undefined) {
+      const compiler = new AdmissionCompiler(false);
+      const conditions = (hook.matchConditions ?? []).map((c) => ({ expression: str(c.expression), program: compiler.compile(str(c.expression), 'bool', { params: false, authorizer: true, environment: 'stored' }) }));
+      compiled = { compiler, conditions };
+      this.conditionCache.set(hook, compiled);
+    }
+    return compiled;
   }
 
   private matchedType(hook: Webhook, attrs: AdmissionAttributes): ResourceType | undefined {
@@ -299,6 +362,8 @@ export class Admission {
   }
 
   private async callMutating(inv: Invocation, attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
+    // A mutating webhook's match conditions see the object as the webhooks before it left it.
+    if ((await this.conditionsHold([inv], attrs)).length === 0) return attrs.object;
     const patched = await this.call(inv, attrs, true);
     return patched ?? attrs.object;
   }

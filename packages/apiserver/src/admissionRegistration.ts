@@ -2,7 +2,7 @@
  * The admissionregistration.k8s.io/v1 kinds `ValidatingWebhookConfiguration` and
  * `MutatingWebhookConfiguration`: stored like the other built-in kinds, defaulted and validated as the
  * apiserver does (`SetDefaults_ValidatingWebhook`, `ValidateValidatingWebhookConfiguration`: names,
- * client config, review versions, side effects, timeouts, label selectors and the policy enums).
+ * client config, match conditions, review versions, side effects, timeouts, label selectors and the policy enums).
  *
  * @see https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/validating-webhook-configuration-v1/
  */
@@ -10,6 +10,8 @@ import { FieldError, FieldPath, duplicate, invalid, notSupported, required, type
 import { validateLabelSelector, type LabelSelectorObject } from '@kubekit/selectors';
 import { BuiltinResourceType } from './builtinKinds.js';
 import { isObject } from './internal/own.js';
+import { deepEqual } from './internal/deepEqual.js';
+import { validateMatchConditions } from './validatingAdmissionPolicy.js';
 
 /** Fills the apiserver's defaults into every webhook of a configuration (in place). */
 function setDefaults(mutating: boolean): (o: KubeObject) => void {
@@ -85,9 +87,23 @@ function validateRules(rules: unknown, path: FieldPath): FieldError[] {
   return errs;
 }
 
-function validateConfiguration(mutating: boolean): (o: KubeObject) => FieldError[] {
-  return (o) => {
+/**
+ * The expressions of the old configuration's match conditions (they compile as stored ones), and whether its
+ * webhooks' match conditions are all unchanged (then they are not checked again).
+ */
+function preexisting(o: KubeObject, old: KubeObject | undefined): { stored: Set<string>; unchanged: boolean } {
+  const webhooks = (x: KubeObject | undefined): Record<string, unknown>[] => (Array.isArray(x?.webhooks) ? x.webhooks.filter(isObject) : []);
+  const stored = new Set<string>();
+  for (const w of webhooks(old)) for (const m of Array.isArray(w.matchConditions) ? w.matchConditions : []) if (isObject(m) && typeof m.expression === 'string') stored.add(m.expression);
+  const [now, before] = [webhooks(o), webhooks(old)];
+  const unchanged = old !== undefined && now.length === before.length && now.every((w, i) => deepEqual(w.matchConditions, before[i].matchConditions));
+  return { stored, unchanged };
+}
+
+function validateConfiguration(mutating: boolean): (o: KubeObject, old?: KubeObject) => FieldError[] {
+  return (o, old) => {
     const errs: FieldError[] = [];
+    const conditions = preexisting(o, old);
     if (o.webhooks === undefined || o.webhooks === null) return errs;
     if (!Array.isArray(o.webhooks)) return [invalid(FieldPath.root('webhooks'), o.webhooks, 'must be a list')];
     const seen = new Set<string>();
@@ -115,6 +131,7 @@ function validateConfiguration(mutating: boolean): (o: KubeObject) => FieldError
       }
       if (mutating && w.reinvocationPolicy !== 'Never' && w.reinvocationPolicy !== 'IfNeeded') errs.push(notSupported(p.child('reinvocationPolicy'), w.reinvocationPolicy, ['IfNeeded', 'Never']));
       errs.push(...validateClientConfig(w.clientConfig, p.child('clientConfig')));
+      if (!conditions.unchanged) errs.push(...validateMatchConditions(w.matchConditions, p.child('matchConditions'), false, conditions.stored));
       const versions = Array.isArray(w.admissionReviewVersions) ? w.admissionReviewVersions : [];
       if (versions.length === 0) errs.push(required(p.child('admissionReviewVersions'), 'must specify one of v1, v1beta1'));
       else if (!versions.some((v) => v === 'v1' || v === 'v1beta1')) errs.push(invalid(p.child('admissionReviewVersions'), versions, 'must include at least one of v1, v1beta1'));

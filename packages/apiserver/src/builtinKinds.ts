@@ -118,7 +118,8 @@ export interface BuiltinSpec {
   normalize?: (o: KubeObject, ctx: WriteContext) => void;
   /** Applies the kind's defaults (the registered defaulting functions) to a decoded object. */
   defaults?: (o: KubeObject) => void;
-  validate?: (o: KubeObject) => FieldError[];
+  /** The kind's validation of a create, and of an update (`old`: the object it replaces). */
+  validate?: (o: KubeObject, old?: KubeObject) => FieldError[];
   /**
    * Errors a create's strategy lists before its validation function's, metadata included (resource.k8s.io's
    * `AuthorizedForAdmin`, which reads the namespace).
@@ -504,7 +505,7 @@ export class BuiltinResourceType implements ResourceType {
     const whole = this.spec.validateWholeUpdate;
     const errs = whole !== undefined && !status
       ? whole(object, old, validateObjectMetaUpdate(object.metadata, old.metadata, false, false))
-      : [...meta, ...(this.spec.validate?.(object) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
+      : [...meta, ...(this.spec.validate?.(object, old) ?? []), ...(this.spec.validateUpdate?.(object, old) ?? [])];
     if (errs.length === 0 && ctx.subresource === '') addWarnings(ctx, this.spec.warningsOnUpdate?.(object, old));
     return errs;
   }

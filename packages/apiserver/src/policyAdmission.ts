@@ -42,10 +42,10 @@ export interface PolicyAdmissionOptions {
 /** `celconfig.RuntimeCELCostBudget`: the cost all validations of one evaluation may spend. */
 const runtimeCostBudget = 10_000_000;
 /** `celconfig.RuntimeCELCostBudgetMatchConditions`. */
-const matchConditionsCostBudget = 2_500_000;
+export const matchConditionsCostBudget = 2_500_000;
 /** `celconfig.MaxEvaluatedMessageExpressionSizeBytes`: a longer message is not used. */
 const maxMessageBytes = 5 * 1024;
-const outOfBudget = 'validation failed due to running out of cost budget, no further validation rules will be run';
+export const outOfBudget = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
 /** The resources the plugin never intercepts (`admissionResources` and kube-apiserver's `exclusion.Excluded`). */
 const exempt = new Set([
@@ -75,7 +75,8 @@ interface Denial {
 }
 
 /** The request as one policy sees it: its attributes in the version the policy matched. */
-interface Request {
+/** An admission request as its expressions are given it. */
+export interface AdmissionRequest {
   attrs: AdmissionAttributes;
   operation: string;
   namespace: string;
@@ -85,7 +86,7 @@ interface Request {
 }
 
 /** `rules.Matcher` and the names of a `NamedRuleWithOperations`. */
-function ruleMatches(rule: JSONObject, r: Request, t: ResourceType): boolean {
+function ruleMatches(rule: JSONObject, r: AdmissionRequest, t: ResourceType): boolean {
   const has = (list: unknown, v: string): boolean => Array.isArray(list) && list.some((x) => x === '*' || x === v);
   const scope = str(rule.scope) === '' ? '*' : str(rule.scope);
   const isNamespace = t.names.group === '' && t.names.version === 'v1' && t.names.resource === 'namespaces';
@@ -157,7 +158,7 @@ export class PolicyAdmission {
   }
 
   /** One policy with its bindings (validating/dispatcher.go `Dispatch`, for one hook). */
-  private async dispatch(policy: KubeObject, bindings: KubeObject[], base: Omit<Request, 'matched'>, denials: Denial[]): Promise<void> {
+  private async dispatch(policy: KubeObject, bindings: KubeObject[], base: Omit<AdmissionRequest, 'matched'>, denials: Denial[]): Promise<void> {
     const spec: JSONObject = isObject(policy.spec) ? policy.spec : {};
     const policyName = policy.metadata.name ?? '';
     const failurePolicy = str(spec.failurePolicy) === 'Ignore' ? 'Ignore' : 'Fail';
@@ -171,7 +172,7 @@ export class PolicyAdmission {
     }
     const matched = this.matches(spec.matchConstraints, base);
     if (matched === undefined) return;
-    const request: Request = { ...base, matched };
+    const request: AdmissionRequest = { ...base, matched };
     // The param kind's type, or the policy's configuration error.
     let paramType: ResourceType | undefined;
     const paramKind = isObject(spec.paramKind) ? spec.paramKind : undefined;
@@ -196,7 +197,7 @@ export class PolicyAdmission {
       }
       const actions = Array.isArray(bspec.validationActions) ? bspec.validationActions.map(String) : [];
       for (const param of params) {
-        const input = await this.input(request, param);
+        const input = await admissionInput(this.options.store, request, param);
         this.evaluate(compiled, failurePolicy, input, (message, reason, viaActions) => {
           if (!viaActions) {
             denials.push({ policy: policyName, binding: bindingName, message, reason });
@@ -218,7 +219,7 @@ export class PolicyAdmission {
    * `Matcher.Matches`: the selectors, the excluded rules, then the rules (the request's type, else with
    * `Equivalent` another served version of the resource); the type matched, or undefined.
    */
-  private matches(m: JSONObject, r: Omit<Request, 'matched'>): ResourceType | undefined {
+  private matches(m: JSONObject, r: Omit<AdmissionRequest, 'matched'>): ResourceType | undefined {
     if (!this.namespaceMatches(m.namespaceSelector, r)) return undefined;
     const objectSelector = selector(m.objectSelector);
     if (objectSelector !== undefined && !objectSelector.isEmpty()) {
@@ -247,7 +248,7 @@ export class PolicyAdmission {
   }
 
   /** `MatchNamespaceSelector`: cluster-scoped requests always match; a namespace's own labels for a namespace. */
-  private namespaceMatches(raw: unknown, r: Omit<Request, 'matched'>): boolean {
+  private namespaceMatches(raw: unknown, r: Omit<AdmissionRequest, 'matched'>): boolean {
     const { type } = r.attrs;
     const isNamespace = type.names.group === '' && type.names.resource === 'namespaces';
     if (r.namespace === '' && !isNamespace) return true;
@@ -295,51 +296,6 @@ export class PolicyAdmission {
     }
     if (params.length === 0 && str(ref.parameterNotFoundAction) === 'Deny') throw new Error('no params found for policy binding with `Deny` parameterNotFoundAction');
     return params;
-  }
-
-  /** What the expressions of one param see. */
-  private async input(r: Request, param: KubeObject | null): Promise<{ cel: AdmissionInput; namespace: unknown }> {
-    const { attrs, matched } = r;
-    const { type } = attrs;
-    const convert = async (o: KubeObject | undefined): Promise<KubeObject | null> => {
-      if (o === undefined) return null;
-      if (matched === type) return o;
-      return matched.fromStorage(await type.toStorage(structuredClone(o)));
-    };
-    // A write through `/scale` is admitted as the Scale it is (autoscaling/v1), not as the object it changes.
-    const scale = attrs.subresource === 'scale' && matched.names.scale !== undefined;
-    const view = async (o: KubeObject | undefined): Promise<KubeObject | null> => {
-      const v = await convert(o);
-      return v !== null && scale ? scaleOf(matched, v) : v;
-    };
-    const gvk = (t: ResourceType) => (scale ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : requestKindOf(t, attrs.subresource));
-    const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
-    const user = attrs.user ?? serverUser;
-    const request: JSONObject = {
-      kind: gvk(matched), resource: gvr(matched), requestKind: gvk(type), requestResource: gvr(type),
-      operation: r.operation, userInfo: userInfoJSON(user), dryRun: attrs.dryRun, options: operationOptions(r.operation, attrs),
-    };
-    if (attrs.subresource !== '') {
-      request.subResource = attrs.subresource;
-      request.requestSubResource = attrs.subresource;
-    }
-    if (r.name !== '') request.name = r.name;
-    if (r.namespace !== '') request.namespace = r.namespace;
-    const isNamespace = type.names.group === '' && type.names.resource === 'namespaces';
-    const ns = r.namespace === '' || isNamespace ? undefined : this.options.store.get('/namespaces', r.namespace);
-    const authorizer = new RbacAuthorizer(this.options.store);
-    const admissionAuthorizer: AdmissionAuthorizer = {
-      authorize: (check) => authorize(authorizer, check),
-      user: { username: user.username, uid: user.uid, groups: user.groups, extra: user.extra },
-      requestResource: { group: type.names.group, resource: type.names.resource, subresource: attrs.subresource, namespace: r.namespace, name: r.name },
-    };
-    return {
-      cel: {
-        object: r.operation === 'DELETE' ? null : await view(attrs.object), oldObject: await view(attrs.oldObject), request,
-        namespaceObject: ns === undefined ? null : namespaceObject(ns), params: param, authorizer: admissionAuthorizer,
-      },
-      namespace: ns ?? null,
-    };
   }
 
   /**
@@ -459,7 +415,7 @@ export class PolicyAdmission {
 }
 
 /** One expression's evaluation in the words of `evaluationActivation.Evaluate`. */
-function run(activation: AdmissionActivation, program: ReturnType<AdmissionCompiler['compile']>, expression: string, budget: number): { value?: unknown; error?: string; budget: number; outOfBudget?: boolean } {
+export function run(activation: AdmissionActivation, program: ReturnType<AdmissionCompiler['compile']>, expression: string, budget: number): { value?: unknown; error?: string; budget: number; outOfBudget?: boolean } {
   if (!program.ok) return { error: `compilation error: ${program.detail}`, budget };
   const r = activation.evaluate(program.program as AdmissionProgram);
   const cost = r.cost + activation.takeVariableCost();
@@ -512,4 +468,53 @@ function authorize(authorizer: RbacAuthorizer, check: AuthorizationCheck): { all
     ? authorizer.authorize(user, { resourceRequest: true, verb: check.verb, namespace: check.namespace, apiGroup: check.apiGroup, resource: check.resource, subresource: check.subresource, name: check.name })
     : authorizer.authorize(user, { resourceRequest: false, verb: check.verb, path: check.path });
   return { allowed: d.allowed, reason: d.reason };
+}
+
+/**
+ * What admission expressions see (`CreateAdmissionRequest` and the bindings of plugin/cel): the object and old
+ * object in the matched version, the request, the namespace, the params and the authorizer. The admission
+ * webhooks' match conditions see the same, without a namespace object or params.
+ */
+export async function admissionInput(store: ObjectStore, r: AdmissionRequest, param: KubeObject | null): Promise<{ cel: AdmissionInput; namespace: unknown }> {
+  const { attrs, matched } = r;
+  const { type } = attrs;
+  const convert = async (o: KubeObject | undefined): Promise<KubeObject | null> => {
+    if (o === undefined) return null;
+    if (matched === type) return o;
+    return matched.fromStorage(await type.toStorage(structuredClone(o)));
+  };
+  // A write through `/scale` is admitted as the Scale it is (autoscaling/v1), not as the object it changes.
+  const scale = attrs.subresource === 'scale' && matched.names.scale !== undefined;
+  const view = async (o: KubeObject | undefined): Promise<KubeObject | null> => {
+    const v = await convert(o);
+    return v !== null && scale ? scaleOf(matched, v) : v;
+  };
+  const gvk = (t: ResourceType) => (scale ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : requestKindOf(t, attrs.subresource));
+  const gvr = (t: ResourceType) => ({ group: t.names.group, version: t.names.version, resource: t.names.resource });
+  const user = attrs.user ?? serverUser;
+  const request: JSONObject = {
+    kind: gvk(matched), resource: gvr(matched), requestKind: gvk(type), requestResource: gvr(type),
+    operation: r.operation, userInfo: userInfoJSON(user), dryRun: attrs.dryRun, options: operationOptions(r.operation, attrs),
+  };
+  if (attrs.subresource !== '') {
+    request.subResource = attrs.subresource;
+    request.requestSubResource = attrs.subresource;
+  }
+  if (r.name !== '') request.name = r.name;
+  if (r.namespace !== '') request.namespace = r.namespace;
+  const isNamespace = type.names.group === '' && type.names.resource === 'namespaces';
+  const ns = r.namespace === '' || isNamespace ? undefined : store.get('/namespaces', r.namespace);
+  const authorizer = new RbacAuthorizer(store);
+  const admissionAuthorizer: AdmissionAuthorizer = {
+    authorize: (check) => authorize(authorizer, check),
+    user: { username: user.username, uid: user.uid, groups: user.groups, extra: user.extra },
+    requestResource: { group: type.names.group, resource: type.names.resource, subresource: attrs.subresource, namespace: r.namespace, name: r.name },
+  };
+  return {
+    cel: {
+      object: r.operation === 'DELETE' ? null : await view(attrs.object), oldObject: await view(attrs.oldObject), request,
+      namespaceObject: ns === undefined ? null : namespaceObject(ns), params: param, authorizer: admissionAuthorizer,
+    },
+    namespace: ns ?? null,
+  };
 }

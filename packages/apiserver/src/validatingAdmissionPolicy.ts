@@ -210,6 +210,33 @@ const celReserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'cons
 const hasNewlines = (s: string): boolean => /[\n\r]/.test(s);
 
 /**
+ * `validateMatchConditions` of a policy or a webhook: at most 64, each a qualified name (unique) and an
+ * expression that compiles to a bool (`params` declared for a policy with a param kind; `stored`: the
+ * expressions the old object had, which compile in the environment of stored expressions).
+ */
+export function validateMatchConditions(raw: unknown, path: FieldPath, params: boolean, stored: ReadonlySet<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  const conditions = objects(raw);
+  if (conditions.length > 64) errs.push(tooMany(path, conditions.length, 64));
+  const stateless = new AdmissionCompiler(false);
+  const names = new Set<string>();
+  conditions.forEach((m, i) => {
+    const p = path.index(i);
+    const expression = str(m.expression).trim();
+    if (expression === '') errs.push(required(p.child('expression')));
+    else errs.push(...compileError(p.child('expression'), expression, stateless.compile(expression, 'bool', { params, authorizer: true, environment: stored.has(expression) ? 'stored' : 'new' })));
+    const name = str(m.name);
+    if (name === '') errs.push(required(p.child('name')));
+    else errs.push(...isQualifiedName(name).map((msg) => invalid(p.child('name'), name, msg)));
+    if (name !== '') {
+      if (names.has(name)) errs.push(duplicate(p.child('name'), name));
+      else names.add(name);
+    }
+  });
+  return errs;
+}
+
+/**
  * `ValidateValidatingAdmissionPolicy` past the metadata (`old`: the object being updated, whose expressions
  * compile as stored ones, and whose unchanged match conditions are not checked again).
  */
@@ -239,26 +266,7 @@ export function validatePolicySpec(o: KubeObject, old?: KubeObject): FieldError[
     // At least one resource rule, for the types of the expressions.
     if (objects(spec.matchConstraints.resourceRules).length === 0) errs.push(required(path.child('matchConstraints', 'resourceRules')));
   }
-  if (!ignoreMatchConditions) {
-    const conditions = objects(spec.matchConditions);
-    const mp = path.child('matchConditions');
-    if (conditions.length > 64) errs.push(tooMany(mp, conditions.length, 64));
-    const stateless = new AdmissionCompiler(false);
-    const names = new Set<string>();
-    conditions.forEach((m, i) => {
-      const p = mp.index(i);
-      const expression = str(m.expression).trim();
-      if (expression === '') errs.push(required(p.child('expression')));
-      else errs.push(...compile(stateless, expression, 'bool', { params: hasParams, authorizer: true, environment: env(pre.matchConditions, expression) }, p.child('expression')));
-      const name = str(m.name);
-      if (name === '') errs.push(required(p.child('name')));
-      else errs.push(...isQualifiedName(name).map((msg) => invalid(p.child('name'), name, msg)));
-      if (name !== '') {
-        if (names.has(name)) errs.push(duplicate(p.child('name'), name));
-        else names.add(name);
-      }
-    });
-  }
+  if (!ignoreMatchConditions) errs.push(...validateMatchConditions(spec.matchConditions, path.child('matchConditions'), hasParams, pre.matchConditions));
   variables.forEach((v, i) => {
     const p = path.child('variables').index(i);
     const name = str(v.name);
