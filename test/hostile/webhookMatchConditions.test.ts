@@ -3,7 +3,8 @@
 // names, expressions that compile to a bool without params or variables), and evaluated before a webhook is
 // called (admission/plugin/webhook/generic `ShouldCallHook`, matchconditions `Matcher`): a condition false skips
 // the webhook; an error skips it under Ignore and under Fail refuses the request with a 403, before any
-// validating webhook is called; a mutating webhook's conditions see the object the webhooks before it left.
+// validating webhook is called; a mutating webhook's conditions and object selector see the object the
+// webhooks before it left.
 // kubekit stored the conditions and called every webhook regardless. Every expected answer is the reference's.
 import { expect } from 'chai';
 import { createServer } from 'node:https';
@@ -69,6 +70,7 @@ async function run(s: Send): Promise<void> {
     answered(await s('POST', MWC, configuration('MutatingWebhookConfiguration', 'conditions', [
       hook('labeller', 'Fail', 'mutating', [{ name: 'unlabelled', expression: '!has(object.metadata.labels)' }]),
       hook('sees-label', 'Fail', 'mutating', [{ name: 'labelled', expression: 'has(object.metadata.labels) && object.metadata.labels.stage == \'labelled\'' }]),
+      { ...hook('selects-label', 'Fail', 'mutating', []), objectSelector: { matchLabels: { stage: 'labelled' } } },
     ])), 201);
     for (const namespace of ['eval', 'failing', 'twice', 'mutating']) {
       answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { conditions: namespace } } })), 201);
@@ -96,8 +98,9 @@ async function run(s: Send): Promise<void> {
       [201, '', []],
       [403, forbidden('t', `[${noSuchKey}, expression 'object.data.absent == 'y'' resulted in error: no such key: absent]`), []],
       [201, '', ['authorized CREATE z', 'skipped CREATE z', 'user CREATE z']],
-      // The labeller runs first (its condition holds on the object as sent), and the next webhook sees its label.
-      [201, '', ['labeller CREATE m', 'sees-label CREATE m']],
+      // The labeller runs first (its condition holds on the object as sent); the next webhooks' condition and
+      // object selector see its label.
+      [201, '', ['labeller CREATE m', 'sees-label CREATE m', 'selects-label CREATE m']],
     ]);
     calls.length = 0;
     answered(await s('DELETE', '/api/v1/namespaces/eval/configmaps/z'));

@@ -199,7 +199,7 @@ export class Admission {
    */
   async mutate(attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
     for (const p of this.options.plugins ?? []) await p.admit?.(attrs);
-    const invocations = this.matching(this.options.mutatingType, attrs);
+    const invocations = this.matching(this.options.mutatingType, attrs, true);
     if (invocations.length === 0) return attrs.object;
     let object = attrs.object;
     const reinvoke: Invocation[] = [];
@@ -262,7 +262,8 @@ export class Admission {
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  private matching(configType: ResourceType, attrs: AdmissionAttributes): Invocation[] {
+  /** The webhooks of the configurations that match a request (`mutating`: their object selectors are checked at each call, with the object as it is then). */
+  private matching(configType: ResourceType, attrs: AdmissionAttributes, mutating = false): Invocation[] {
     const out: Invocation[] = [];
     const { type } = attrs;
     // Webhook configurations are not subject to webhooks, so that a broken webhook can be removed.
@@ -270,7 +271,7 @@ export class Admission {
     for (const config of this.configurations(configType)) {
       for (const hook of config.webhooks) {
         const sendAs = this.matchedType(hook, attrs);
-        if (sendAs === undefined || !this.selectorsMatch(hook, attrs)) continue;
+        if (sendAs === undefined || (!mutating && !this.objectSelectorMatches(hook, attrs)) || !this.namespaceSelectorMatches(hook, attrs)) continue;
         out.push({ hook, configuration: config.name, sendAs });
       }
     }
@@ -340,10 +341,17 @@ export class Admission {
     return this.options.types().find((t) => t !== type && t.names.group === n.group && t.names.resource === n.resource && t.bucket === type.bucket && matches(t));
   }
 
-  private selectorsMatch(hook: Webhook, attrs: AdmissionAttributes): boolean {
+  private objectSelectorMatches(hook: Webhook, attrs: AdmissionAttributes): boolean {
     try {
       const objectSelector = labelSelectorFromObject(hook.objectSelector ?? {});
-      if (!objectSelector.isEmpty() && !objectMatches(objectSelector, attrs.object) && !objectMatches(objectSelector, attrs.oldObject)) return false;
+      return objectSelector.isEmpty() || objectMatches(objectSelector, attrs.object) || objectMatches(objectSelector, attrs.oldObject);
+    } catch (err) {
+      throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": invalid selector: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private namespaceSelectorMatches(hook: Webhook, attrs: AdmissionAttributes): boolean {
+    try {
       const namespaceSelector = labelSelectorFromObject(hook.namespaceSelector ?? {});
       if (namespaceSelector.isEmpty()) return true;
       const { names } = attrs.type;
@@ -362,8 +370,8 @@ export class Admission {
   }
 
   private async callMutating(inv: Invocation, attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
-    // A mutating webhook's match conditions see the object as the webhooks before it left it.
-    if ((await this.conditionsHold([inv], attrs)).length === 0) return attrs.object;
+    // A mutating webhook's object selector and match conditions see the object as the webhooks before it left it.
+    if (!this.objectSelectorMatches(inv.hook, attrs) || (await this.conditionsHold([inv], attrs)).length === 0) return attrs.object;
     const patched = await this.call(inv, attrs, true);
     return patched ?? attrs.object;
   }
