@@ -42,8 +42,9 @@ export interface PostOptions {
 }
 
 /**
- * POSTs `body` (JSON text) and resolves with the response text; rejects with the apiserver's wording
- * (`Post "<url>": <cause>`) on connection, TLS, timeout or non-2xx failures. `timeoutMs` bounds the
+ * POSTs `body` (JSON text) and resolves with the text of a 2xx answer with a body; rejects with the
+ * apiserver's words: `Post "<url>": <cause>` for a transport failure (connection, TLS, timeout; see
+ * {@link goTransportError}), client-go's for any other answer ({@link clientGoResultError}). `timeoutMs` bounds the
  * whole call, reading the answer included (the apiserver's request context deadline), not only the
  * time the connection is idle: a webhook that trickles its answer fails at the deadline too; one already
  * past (`timeoutMs` ≤ 0) fails at once, and nothing is sent. A call whose `signal` aborts (its request's
