@@ -8,6 +8,7 @@
 // `allowed` denies the request. kubekit's messages were Node's and its own, a validating webhook's patch was
 // ignored, and an absent `allowed` was a 500. Every expected answer is the reference's.
 import { expect } from 'chai';
+import { X509Certificate } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -120,10 +121,16 @@ async function run(s: Send): Promise<void> {
     });
   });
   // A TCP server that reads the TLS hello and closes the connection (a FIN: an RST would be `connection reset by
-  // peer`); TLS servers whose certificates another CA signed (of another name: a CA of the same name adds Go's
-  // `possibly because of …` hint), or that name another address, or no address.
+  // peer`); TLS servers whose certificates another CA signed, or name another address, or no address, or were
+  // signed by another CA of the bundle CA's name (Go's `possibly because of …` hint), or have expired.
   const closer = createNetServer((socket) => socket.once('data', () => socket.end()));
-  const strangerCerts = [generateCertificates({ caCommonName: 'another-ca' }), generateCertificates({ hosts: ['127.0.0.2'] }), generateCertificates({ hosts: ['localhost'] })];
+  const expiredAt = new Date(Date.now() - 10 * 86_400_000);
+  const strangerCerts = [
+    generateCertificates({ caCommonName: 'another-ca' }), generateCertificates({ hosts: ['127.0.0.2'] }), generateCertificates({ hosts: ['localhost'] }),
+    // Signed by a CA of the same name as the bundle's (a CA generated again), and one expired nine days ago.
+    generateCertificates(), generateCertificates({ now: expiredAt, validityDays: 1 }),
+  ];
+  const notAfter = new X509Certificate(strangerCerts[4].cert).validTo;
   const strangers = strangerCerts.map((c) => createServer({ key: c.key, cert: c.cert }, (_req, res) => res.end()));
   try {
     const port = await listen(server);
@@ -140,6 +147,8 @@ async function run(s: Send): Promise<void> {
       ['no-ca-bundle', { url }, `failed to call webhook: Post "${url}?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
       ['other-address', { url: `https://127.0.0.1:${strangerPorts[1]}/x`, caBundle: strangerCerts[1].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[1]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate is valid for 127.0.0.2, not 127.0.0.1`],
       ['no-address', { url: `https://127.0.0.1:${strangerPorts[2]}/x`, caBundle: strangerCerts[2].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[2]}/x?timeout=5s": tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs`],
+      ['same-name-ca', { url: `https://127.0.0.1:${strangerPorts[3]}/x`, caBundle: certs.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[3]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of "x509: ECDSA verification failure" while trying to verify candidate authority certificate "kubekit-webhook-ca")`],
+      ['expired', { url: `https://127.0.0.1:${strangerPorts[4]}/x`, caBundle: strangerCerts[4].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[4]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time NOW is after ${new Date(Date.parse(notAfter)).toISOString().replace(/\.\d{3}Z$/, 'Z')}`],
     ];
     const webhooks = [hook('answers.example.com', { url, caBundle: certs.caBundle }, 'answers'), ...transports.map(([name, config]) => hook(`${name}.example.com`, config, name))];
     answered(await s('POST', VWC, JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'answers' }, webhooks })), 201);
@@ -165,7 +174,8 @@ async function run(s: Send): Promise<void> {
     }
     expect(got).to.deep.equal(expected);
     const transportGot = [];
-    for (const [name] of transports) transportGot.push(await create(name, 'x'));
+    // The current time of an expired certificate's error is the server's.
+    for (const [name] of transports) transportGot.push((await create(name, 'x')).map((v) => (typeof v === 'string' ? v.replace(/current time \S+ is/, 'current time NOW is') : v)));
     expect(transportGot).to.deep.equal(transports.map(([name, , message]) => [500, `Internal error occurred: failed calling webhook "${name}.example.com": ${message}`]));
   } finally {
     for (const each of [server, ...strangers]) {

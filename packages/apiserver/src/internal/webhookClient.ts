@@ -4,8 +4,11 @@
  * as `<name>.<namespace>.svc` (the name the apiserver checks the serving certificate against).
  */
 import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import type { ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
+import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { goQuote } from '@kubekit/core';
 
 /** `clientConfig` of a webhook (conversion or admission). */
@@ -67,43 +70,34 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
   if (url.protocol !== 'https:') return Promise.reject(new Error(`Post "${url.href}": webhooks are called over https only`));
   const ca = config.caBundle === undefined || config.caBundle === '' ? undefined : Buffer.from(config.caBundle, 'base64').toString('utf8');
   return new Promise((resolvePost, reject) => {
-    // The first outcome settles the call; the deadline's own destroy() then reports nothing more.
+    // The connection is verified before anything is written to it, here rather than by Node, so that a
+    // certificate that fails is worded as Go's verifier words it (its checks in its order).
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const verifyAs = servername ?? host;
+    const socket = tlsConnect({ host, port: url.port === '' ? 443 : Number(url.port), ca, rejectUnauthorized: false, ...(isIP(verifyAs) === 0 ? { servername: verifyAs } : {}) });
     let deadline: NodeJS.Timeout | undefined;
+    let req: ClientRequest | undefined;
+    let settled = false;
+    const close = (): void => {
+      req?.destroy();
+      socket.destroy();
+    };
+    // The first outcome settles the call; what the closing reports afterwards is ignored.
+    const settle = (message: string | undefined, text = ''): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', cancel);
+      if (message === undefined) resolvePost(text);
+      else reject(new Error(message));
+    };
+    // A transport error is Go's `*url.Error` (`Post "<url>": <cause>`); client-go's own errors are not.
+    const fail = (cause: string): void => settle(`Post "${url.href}": ${cause}`);
     // The request's client gone: Go's client sees the request's context cancelled.
     const cancel = (): void => {
       fail('context canceled');
-      req.destroy();
+      close();
     };
-    // A transport error is Go's `*url.Error` (`Post "<url>": <cause>`); client-go's own errors are not.
-    const settle = (message: string): void => {
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', cancel);
-      reject(new Error(message));
-    };
-    const fail = (cause: string): void => settle(`Post "${url.href}": ${cause}`);
-    let socket: Socket | undefined;
-    const req = httpsRequest(url, {
-      method: 'POST',
-      ca,
-      ...(servername === undefined ? {} : { servername }),
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      agent: false,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const failure = clientGoResultError(res.statusCode ?? 500, res.headers['content-type'], text);
-        if (failure !== undefined) settle(failure);
-        else {
-          clearTimeout(deadline);
-          signal?.removeEventListener('abort', cancel);
-          resolvePost(text);
-        }
-      });
-      // The connection closed before the body's end (client-go's io.ReadAll).
-      res.on('error', () => settle('unexpected error when reading response body. Please retry. Original error: unexpected EOF'));
-    });
     // A timer may fire up to a millisecond early (libuv's clock is in whole milliseconds): the call fails only
     // once `timeoutMs` has passed by performance.now(), the clock of the request's deadline, so that a call
     // cut by that deadline finds it passed (nothing is stored after it).
@@ -115,16 +109,95 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
         return;
       }
       fail('context deadline exceeded');
-      req.destroy();
+      close();
     };
     deadline = setTimeout(expire, timeoutMs);
     signal?.addEventListener('abort', cancel, { once: true });
-    req.on('socket', (s: Socket) => {
-      socket = s;
+    socket.on('error', (err) => fail(goTransportError(err, url, socket)));
+    socket.once('secureConnect', () => {
+      const tls = socket;
+      const refused = goVerificationError(tls, verifyAs, ca);
+      if (refused !== undefined) {
+        fail(refused);
+        close();
+        return;
+      }
+      req = httpsRequest(url, {
+        method: 'POST',
+        // No agent: the request goes over this connection (an agent would dial its own).
+        createConnection: () => tls,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          settle(clientGoResultError(res.statusCode ?? 500, res.headers['content-type'], text), text);
+          close();
+        });
+        // The connection closed before the body's end (client-go's io.ReadAll).
+        res.on('error', () => settle('unexpected error when reading response body. Please retry. Original error: unexpected EOF'));
+      });
+      req.on('error', (err) => fail(goTransportError(err, url, tls)));
+      req.end(body);
     });
-    req.on('error', (err) => fail(goTransportError(err, url, socket)));
-    req.end(body);
   });
+}
+
+/** Go's `time.RFC3339` of a time, in UTC. */
+const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Why crypto/tls refuses the server's certificate, in Go's words (`tls: failed to verify certificate: …`), or
+ * undefined: x509's `Verify` checks the leaf's validity period first, then the name, then the chain to the
+ * `caBundle` (an unknown authority, with its hint when a CA of the issuer's name does not verify the signature).
+ */
+function goVerificationError(socket: TLSSocket, host: string, caPem: string | undefined): string | undefined {
+  if (socket.authorized) return undefined;
+  const prefix = 'tls: failed to verify certificate: ';
+  // One read of the peer's certificate (after getPeerX509Certificate, Node's getPeerCertificate answers {}).
+  const peer = socket.getPeerCertificate();
+  const code = String(socket.authorizationError ?? '');
+  if (!Buffer.isBuffer(peer.raw)) return `${prefix}${code}`;
+  const leaf = new X509Certificate(peer.raw);
+  const now = Date.now();
+  const [notBefore, notAfter] = [Date.parse(leaf.validFrom), Date.parse(leaf.validTo)];
+  if (now < notBefore) return `${prefix}x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is before ${rfc3339(notBefore)}`;
+  if (now > notAfter) return `${prefix}x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is after ${rfc3339(notAfter)}`;
+  const names = (leaf.subjectAltName ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+  if (checkServerIdentity(host, peer) !== undefined) {
+    const ip = isIP(host) !== 0;
+    const valid = names.filter((n) => n.startsWith(ip ? 'IP Address:' : 'DNS:')).map((n) => n.slice(n.indexOf(':') + 1));
+    if (names.length === 0) return `${prefix}x509: certificate relies on legacy Common Name field, use SANs instead`;
+    if (ip && valid.length === 0) return `${prefix}x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+    if (valid.length === 0) return `${prefix}x509: certificate is not valid for any names, but wanted to match ${host}`;
+    return `${prefix}x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
+  }
+  if (!unknownAuthority.has(code)) return `${prefix}${code}`;
+  return `${prefix}x509: certificate signed by unknown authority${authorityHint(leaf, caPem)}`;
+}
+
+/**
+ * x509's `UnknownAuthorityError` hint: a CA of the bundle whose subject is the certificate's issuer but whose key
+ * did not sign it (a CA regenerated under the same name), as ` (possibly because of "<error>" while trying to
+ * verify candidate authority certificate "<its name>")`.
+ */
+function authorityHint(leaf: X509Certificate, caPem: string | undefined): string {
+  for (const pem of (caPem ?? '').match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? []) {
+    let ca: X509Certificate;
+    try {
+      ca = new X509Certificate(pem);
+    } catch {
+      continue;
+    }
+    if (ca.subject !== leaf.issuer || leaf.verify(ca.publicKey)) continue;
+    const type = ca.publicKey.asymmetricKeyType;
+    const error = type === 'ec' ? 'x509: ECDSA verification failure' : type === 'ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
+    const field = (name: string): string | undefined => ca.subject.split('\n').find((l) => l.startsWith(`${name}=`))?.slice(name.length + 1);
+    const certName = field('CN') ?? field('O') ?? `serial:${BigInt(`0x${ca.serialNumber}`).toString()}`;
+    return ` (possibly because of ${goQuote(error)} while trying to verify candidate authority certificate ${goQuote(certName)})`;
+  }
+  return '';
 }
 
 /**
@@ -180,11 +253,10 @@ function nameserver(): string | undefined {
 const unknownAuthority = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_SIGNATURE_FAILURE']);
 
 /**
- * Go's words for a failed call (net/http, crypto/tls, crypto/x509, net), from Node's error: a refused
- * connection is `dial tcp …: connect: connection refused`, a name that does not resolve `dial tcp: lookup …:
- * no such host`, an unknown CA `tls: failed to verify certificate: x509: certificate signed by unknown
- * authority`, a name the certificate is not for `… x509: certificate is valid for …, not …`, a connection
- * closed before an answer `EOF`, one reset `read tcp …: read: connection reset by peer`.
+ * Go's words for a failed call (net/http, net), from Node's error: a refused connection is `dial tcp …:
+ * connect: connection refused`, a name that does not resolve `dial tcp: lookup …: no such host`, a connection
+ * closed before an answer `EOF`, one reset `read tcp …: read: connection reset by peer`. (A certificate that
+ * fails is {@link goVerificationError}'s.)
  */
 function goTransportError(err: Error, url: URL, socket: Socket | undefined): string {
   const e = err as Error & { code?: string; syscall?: string; address?: string; port?: number; hostname?: string; host?: string; cert?: { subjectaltname?: string } };
@@ -193,16 +265,6 @@ function goTransportError(err: Error, url: URL, socket: Socket | undefined): str
   if ((e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') && e.hostname !== undefined) {
     const server = nameserver();
     return `dial tcp: lookup ${e.hostname}${server === undefined ? '' : ` on ${server}`}: no such host`;
-  }
-  if (e.code !== undefined && unknownAuthority.has(e.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-  if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const names = (e.cert?.subjectaltname ?? '').split(',').map((n) => n.trim());
-    const ip = isIP(host) !== 0;
-    const valid = names.filter((n) => n.startsWith(ip ? 'IP Address:' : 'DNS:')).map((n) => n.slice(n.indexOf(':') + 1));
-    if (ip && valid.length === 0) return `tls: failed to verify certificate: x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
-    if (valid.length === 0) return `tls: failed to verify certificate: x509: certificate is not valid for any names, but wanted to match ${host}`;
-    return `tls: failed to verify certificate: x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
   }
   if (e.code === 'ECONNRESET') {
     // A reset read (an RST) names both ends; a connection closed before any answer is io.EOF.
