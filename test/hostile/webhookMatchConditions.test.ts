@@ -4,7 +4,7 @@
 // called (admission/plugin/webhook/generic `ShouldCallHook`, matchconditions `Matcher`): a condition false skips
 // the webhook; an error skips it under Ignore and under Fail refuses the request with a 403, before any
 // validating webhook is called; a mutating webhook's conditions and object selector see the object the
-// webhooks before it left.
+// webhooks before it left. Validating webhooks are all called, whatever the others answer.
 // kubekit stored the conditions and called every webhook regardless. Every expected answer is the reference's.
 import { expect } from 'chai';
 import { createServer } from 'node:https';
@@ -26,10 +26,11 @@ async function run(s: Send): Promise<void> {
       const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; operation: string; name?: string; object?: { metadata: { name: string } } } };
       const hook = (req.url ?? '').split('?')[0].slice(1);
       calls.push(`${hook} ${request.operation} ${request.name ?? request.object?.metadata.name ?? ''}`);
-      // The labeller adds a label; the others allow.
+      // The labeller adds a label; the deniers deny; the others allow.
       const patch = hook === 'labeller' ? { patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels', value: { stage: 'labelled' } }]) } : {};
+      const allowed = !hook.startsWith('denier');
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: true, ...patch } }));
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed, ...patch, ...(allowed ? {} : { status: { message: `no, says ${hook}` } }) } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,13 +67,14 @@ async function run(s: Send): Promise<void> {
       hook('user', 'Fail', 'eval', [{ name: 'u', expression: 'request.userInfo.username != \'\' && request.operation == \'CREATE\' && request.kind.kind == \'ConfigMap\'' }]),
       hook('deleting', 'Fail', 'eval', [{ name: 'd', expression: 'request.operation == \'DELETE\' && oldObject.metadata.name == \'z\' && object == null' }], ['CREATE', 'DELETE']),
       hook('authorized', 'Fail', 'eval', [{ name: 'a', expression: 'authorizer.group(\'\').resource(\'pods\').check(\'get\').allowed() && authorizer.requestResource.check(\'create\').allowed()' }]),
+      hook('denier-a', 'Fail', 'denying', []), hook('denier-b', 'Fail', 'denying', []),
     ])), 201);
     answered(await s('POST', MWC, configuration('MutatingWebhookConfiguration', 'conditions', [
       hook('labeller', 'Fail', 'mutating', [{ name: 'unlabelled', expression: '!has(object.metadata.labels)' }]),
       hook('sees-label', 'Fail', 'mutating', [{ name: 'labelled', expression: 'has(object.metadata.labels) && object.metadata.labels.stage == \'labelled\'' }]),
       { ...hook('selects-label', 'Fail', 'mutating', []), objectSelector: { matchLabels: { stage: 'labelled' } } },
     ])), 201);
-    for (const namespace of ['eval', 'failing', 'twice', 'mutating']) {
+    for (const namespace of ['eval', 'failing', 'twice', 'mutating', 'denying']) {
       answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { conditions: namespace } } })), 201);
     }
     const create = async (namespace: string, name: string): Promise<[number, string, string[]]> => {
@@ -105,6 +107,11 @@ async function run(s: Send): Promise<void> {
     calls.length = 0;
     answered(await s('DELETE', '/api/v1/namespaces/eval/configmaps/z'));
     expect(calls).to.deep.equal(['deleting DELETE z']);
+    // Validating webhooks are all called, in parallel, whatever the others answer; one denial is the answer (the
+    // first to arrive on the apiserver).
+    const [status, message, called] = await create('denying', 'd');
+    expect([status, called]).to.deep.equal([400, ['denier-a CREATE d', 'denier-b CREATE d']]);
+    expect(message).to.be.oneOf(['admission webhook "denier-a.example.com" denied the request: no, says denier-a', 'admission webhook "denier-b.example.com" denied the request: no, says denier-b']);
   } finally {
     server.closeAllConnections();
     server.close();

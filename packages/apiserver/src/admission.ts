@@ -225,9 +225,8 @@ export class Admission {
     for (const p of this.options.plugins ?? []) await p.validate?.(attrs);
     await this.options.policies?.validate(attrs);
     // Which webhooks are called is settled first, match conditions included (an error under Fail is the
-    // answer before any is called); the apiserver then calls them in parallel and reports the first error.
-    const invocations = await this.conditionsHold(this.matching(this.options.validatingType, attrs), attrs);
-    for (const inv of invocations) await this.call(inv, attrs, false);
+    // answer before any is called); then they are all called at once.
+    await this.callValidating(await this.conditionsHold(this.matching(this.options.validatingType, attrs), attrs), attrs);
     for (const p of this.options.finalPlugins ?? []) await p.validate?.(attrs);
   }
 
@@ -248,7 +247,7 @@ export class Admission {
   async validateDelete(type: ResourceType, namespace: string, name: string, dryRun: boolean, oldObject: KubeObject, user?: UserInfo, warnings?: string[], context?: RequestContext): Promise<void> {
     const attrs: AdmissionAttributes = { type, operation: 'DELETE', namespace, name, subresource: '', dryRun, oldObject, wctx: deleteContext(context), user };
     await this.options.policies?.validate(warnings === undefined ? attrs : { ...attrs, wctx: { ...attrs.wctx, warnings } });
-    for (const inv of await this.conditionsHold(this.matching(this.options.validatingType, attrs), attrs)) await this.call(inv, attrs, false);
+    await this.callValidating(await this.conditionsHold(this.matching(this.options.validatingType, attrs), attrs), attrs);
   }
 
   private configurations(type: ResourceType): { name: string; webhooks: Webhook[] }[] {
@@ -367,6 +366,17 @@ export class Admission {
     } catch (err) {
       throw new KubeError('InternalError', `Internal error occurred: failed calling webhook "${hook.name}": invalid selector: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /**
+   * Calls the validating webhooks in parallel, as the validating dispatcher does: every one is called, whatever
+   * the others answer, and one error is the answer (the apiserver's first to arrive; here the first in order,
+   * so that the answer does not depend on timing).
+   */
+  private async callValidating(invocations: Invocation[], attrs: AdmissionAttributes): Promise<void> {
+    const outcomes = await Promise.allSettled(invocations.map((inv) => this.call(inv, attrs, false)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   }
 
   private async callMutating(inv: Invocation, attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
