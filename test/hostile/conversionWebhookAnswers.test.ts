@@ -5,10 +5,8 @@
 // kubekit kept the first conversion of a stored object and answered every later GET with it, however the
 // webhook answered since, and worded failures its own way. Every expected answer is the reference's.
 import { expect } from 'chai';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { generateCertificates } from '@kubekit/core';
 import { answered, describeOnBothServers, type Send } from './sender.js';
+import { startWebhook } from './webhookServer.js';
 
 const R = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' };
 
@@ -34,26 +32,20 @@ function answer(mode: string, uid: string, converted: unknown[]): [number, strin
 }
 
 async function run(s: Send): Promise<void> {
-  const certs = generateCertificates();
   let mode = 'ok';
   const queries: string[] = [];
-  const server = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      queries.push(new URL(req.url ?? '/', 'https://x').search);
-      const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; desiredAPIVersion: string; objects: Record<string, unknown>[] } };
-      const reply = answer(mode, request.uid, request.objects.map((o) => ({ ...o, apiVersion: request.desiredAPIVersion })));
-      if (reply === 'close') {
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(reply[0], reply[1] === '' ? {} : { 'Content-Type': reply[1] });
-      res.end(reply[2]);
-    });
+  const server = await startWebhook((text, req, res) => {
+    queries.push(new URL(req.url ?? '/', 'https://x').search);
+    const { request } = JSON.parse(text) as { request: { uid: string; desiredAPIVersion: string; objects: Record<string, unknown>[] } };
+    const reply = answer(mode, request.uid, request.objects.map((o) => ({ ...o, apiVersion: request.desiredAPIVersion })));
+    if (reply === 'close') {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(reply[0], reply[1] === '' ? {} : { 'Content-Type': reply[1] });
+    res.end(reply[2]);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/convert`;
+  const url = `${server.url}/convert`;
   try {
     const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } } };
     answered(await s('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify({
@@ -61,7 +53,7 @@ async function run(s: Send): Promise<void> {
       spec: {
         group: 'example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, scope: 'Namespaced',
         versions: [{ name: 'v1', served: true, storage: true, schema }, { name: 'v2', served: true, storage: false, schema }],
-        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url, caBundle: certs.caBundle } } },
+        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url, caBundle: server.caBundle } } },
       },
     })), 201);
     const W2 = '/apis/example.com/v2/namespaces/default/widgets';
@@ -96,7 +88,6 @@ async function run(s: Send): Promise<void> {
     ]);
     expect(new Set(queries)).to.deep.equal(new Set(['?timeout=30s']));
   } finally {
-    server.closeAllConnections();
     server.close();
   }
 }

@@ -9,11 +9,10 @@
 // ignored, and an absent `allowed` was a 500. Every expected answer is the reference's.
 import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { generateCertificates } from '@kubekit/core';
 import { answered, describeOnBothServers, type Send } from './sender.js';
+import { startWebhook, untilInForce } from './webhookServer.js';
 
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const V1 = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' };
@@ -95,30 +94,20 @@ const expected: Record<string, [number, string]> = {
   'repeated-key': [201, ''],
 };
 
-const listen = async (server: Server | ReturnType<typeof createNetServer>): Promise<number> => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
-
 async function run(s: Send): Promise<void> {
-  const certs = generateCertificates();
   const uids = new Map<string, string>();
-  const server = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; object: { metadata: { name: string } } } };
-      const name = request.object.metadata.name;
-      uids.set(name, request.uid);
-      const answer = (answers[name] ?? answers.allowed)(request.uid);
-      if (answer === 'close') {
-        req.socket.destroy();
-        return;
-      }
-      const [code, contentType, body] = answer;
-      res.writeHead(code, contentType === '' ? {} : { 'Content-Type': contentType });
-      res.end(body);
-    });
+  const server = await startWebhook((text, req, res) => {
+    const { request } = JSON.parse(text) as { request: { uid: string; object: { metadata: { name: string } } } };
+    const name = request.object.metadata.name;
+    uids.set(name, request.uid);
+    const answer = (answers[name] ?? answers.allowed)(request.uid);
+    if (answer === 'close') {
+      req.socket.destroy();
+      return;
+    }
+    const [code, contentType, body] = answer;
+    res.writeHead(code, contentType === '' ? {} : { 'Content-Type': contentType });
+    res.end(body);
   });
   // A TCP server that reads the TLS hello and closes the connection (a FIN: an RST would be `connection reset by
   // peer`); TLS servers whose certificates another CA signed, or name another address, or no address, or were
@@ -131,26 +120,27 @@ async function run(s: Send): Promise<void> {
     generateCertificates(), generateCertificates({ now: expiredAt, validityDays: 1 }),
   ];
   const notAfter = new X509Certificate(strangerCerts[4].cert).validTo;
-  const strangers = strangerCerts.map((c) => createServer({ key: c.key, cert: c.cert }, (_req, res) => res.end()));
+  const strangers = await Promise.all(strangerCerts.map((c) => startWebhook((_text, _req, res) => res.end(), c)));
+  await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
   try {
-    const port = await listen(server);
-    const url = `https://127.0.0.1:${port}/review`;
-    const [closerPort, ...strangerPorts] = await Promise.all([listen(closer), ...strangers.map(listen)]);
+    const url = `${server.url}/review`;
+    const closerPort = (closer.address() as AddressInfo).port;
+    const strangerPorts = strangers.map((each) => new URL(each.url).port);
     const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
     const hook = (name: string, clientConfig: Record<string, unknown>, namespace: string): unknown => ({
       name, clientConfig, failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 5, rules, namespaceSelector: { matchLabels: { hook: namespace } },
     });
     const transports: [string, Record<string, unknown>, string][] = [
-      ['refused', { url: 'https://127.0.0.1:1/x', caBundle: certs.caBundle }, 'failed to call webhook: Post "https://127.0.0.1:1/x?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'],
-      ['closed', { url: `https://127.0.0.1:${closerPort}/x`, caBundle: certs.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${closerPort}/x?timeout=5s": EOF`],
-      ['other-ca', { url: `https://127.0.0.1:${strangerPorts[0]}/x`, caBundle: certs.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[0]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
+      ['refused', { url: 'https://127.0.0.1:1/x', caBundle: server.caBundle }, 'failed to call webhook: Post "https://127.0.0.1:1/x?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'],
+      ['closed', { url: `https://127.0.0.1:${closerPort}/x`, caBundle: server.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${closerPort}/x?timeout=5s": EOF`],
+      ['other-ca', { url: `https://127.0.0.1:${strangerPorts[0]}/x`, caBundle: server.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[0]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
       ['no-ca-bundle', { url }, `failed to call webhook: Post "${url}?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
       ['other-address', { url: `https://127.0.0.1:${strangerPorts[1]}/x`, caBundle: strangerCerts[1].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[1]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate is valid for 127.0.0.2, not 127.0.0.1`],
       ['no-address', { url: `https://127.0.0.1:${strangerPorts[2]}/x`, caBundle: strangerCerts[2].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[2]}/x?timeout=5s": tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs`],
-      ['same-name-ca', { url: `https://127.0.0.1:${strangerPorts[3]}/x`, caBundle: certs.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[3]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of "x509: ECDSA verification failure" while trying to verify candidate authority certificate "kubekit-webhook-ca")`],
+      ['same-name-ca', { url: `https://127.0.0.1:${strangerPorts[3]}/x`, caBundle: server.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[3]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of "x509: ECDSA verification failure" while trying to verify candidate authority certificate "kubekit-webhook-ca")`],
       ['expired', { url: `https://127.0.0.1:${strangerPorts[4]}/x`, caBundle: strangerCerts[4].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[4]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time NOW is after ${new Date(Date.parse(notAfter)).toISOString().replace(/\.\d{3}Z$/, 'Z')}`],
     ];
-    const webhooks = [hook('answers.example.com', { url, caBundle: certs.caBundle }, 'answers'), ...transports.map(([name, config]) => hook(`${name}.example.com`, config, name))];
+    const webhooks = [hook('answers.example.com', { url, caBundle: server.caBundle }, 'answers'), ...transports.map(([name, config]) => hook(`${name}.example.com`, config, name))];
     answered(await s('POST', VWC, JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'answers' }, webhooks })), 201);
     for (const namespace of ['answers', ...transports.map(([name]) => name)]) {
       answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { hook: namespace } } })), 201);
@@ -159,12 +149,10 @@ async function run(s: Send): Promise<void> {
       const a = await s('POST', `/api/v1/namespaces/${namespace}/configmaps`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }));
       return [a.status, a.status === 201 ? '' : a.message];
     };
-    // The webhook configuration is read by an informer on the reference: wait until the webhook is called.
-    for (let i = 0; i < 100 && !uids.has('probe'); i++) {
+    await untilInForce(async () => {
       await s('DELETE', '/api/v1/namespaces/answers/configmaps/probe');
       await create('answers', 'probe');
-      if (!uids.has('probe')) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    }, () => uids.has('probe'));
 
     const got: Record<string, [number, string]> = {};
     for (const name of Object.keys(answers)) {
@@ -178,10 +166,7 @@ async function run(s: Send): Promise<void> {
     for (const [name] of transports) transportGot.push((await create(name, 'x')).map((v) => (typeof v === 'string' ? v.replace(/current time \S+ is/, 'current time NOW is') : v)));
     expect(transportGot).to.deep.equal(transports.map(([name, , message]) => [500, `Internal error occurred: failed calling webhook "${name}.example.com": ${message}`]));
   } finally {
-    for (const each of [server, ...strangers]) {
-      each.closeAllConnections();
-      each.close();
-    }
+    for (const each of [server, ...strangers]) each.close();
     closer.close();
   }
 }

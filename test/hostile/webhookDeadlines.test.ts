@@ -9,39 +9,25 @@
 // webhook's own timeout, and stored the object after its 504 and after its client had gone.
 // Every expected answer is the reference's.
 import { expect } from 'chai';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { generateCertificates } from '@kubekit/core';
 import { answered, describeOnBothServers, type Send, type ServerAccess } from './sender.js';
+import { startWebhook, untilInForce, type TestWebhook } from './webhookServer.js';
 
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const slowMs = 3000;
 
-/** An https webhook that allows everything, after `slowMs` for an object (or old object) labelled `slow`; it records what it was sent. */
-async function webhook(): Promise<{ url: string; caBundle: string; calls: { name: string; operation: string; timeout: string }[]; close(): void }> {
-  const certs = generateCertificates();
+/** A webhook that allows everything, after `slowMs` for an object (or old object) labelled `slow`; it records what it was sent. */
+async function webhook(): Promise<TestWebhook & { url: string; calls: { name: string; operation: string; timeout: string }[] }> {
   const calls: { name: string; operation: string; timeout: string }[] = [];
-  const server = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; name?: string; operation: string; object?: Labelled; oldObject?: Labelled } };
-      calls.push({ name: request.name ?? request.object?.metadata.name ?? '', operation: request.operation, timeout: new URL(req.url ?? '/', 'https://x').searchParams.get('timeout') ?? '' });
-      const slow = request.object?.metadata.labels?.slow !== undefined || request.oldObject?.metadata.labels?.slow !== undefined;
-      setTimeout(() => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: true } }));
-      }, slow ? slowMs : 0).unref();
-    });
+  const hook = await startWebhook((body, req, res) => {
+    const { request } = JSON.parse(body) as { request: { uid: string; name?: string; operation: string; object?: Labelled; oldObject?: Labelled } };
+    calls.push({ name: request.name ?? request.object?.metadata.name ?? '', operation: request.operation, timeout: new URL(req.url ?? '/', 'https://x').searchParams.get('timeout') ?? '' });
+    const slow = request.object?.metadata.labels?.slow !== undefined || request.oldObject?.metadata.labels?.slow !== undefined;
+    setTimeout(() => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: true } }));
+    }, slow ? slowMs : 0).unref();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/review`, caBundle: certs.caBundle, calls,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return { ...hook, url: `${hook.url}/review`, calls };
 }
 
 interface Labelled { metadata: { name?: string; labels?: Record<string, string> } }
@@ -61,12 +47,10 @@ async function run(s: Send, backend: 'kubekit' | 'reference', server: ServerAcce
     for (const policy of ['Ignore', 'Fail']) answered(await s('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: policy.toLowerCase(), labels: { webhook: policy } } })), 201);
     const path = (ns: string, query = ''): string => `/api/v1/namespaces/${ns}/configmaps${query}`;
     const configMap = (name: string, slow = false): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(slow ? { labels: { slow: 'yes' } } : {}) } });
-    // The webhook configuration is read by an informer on the reference: wait until a create is seen.
-    for (let i = 0; i < 100 && !hook.calls.some((c) => c.name === 'probe'); i++) {
+    await untilInForce(async () => {
       await s('DELETE', `${path('ignore')}/probe`);
       answered(await s('POST', path('ignore'), configMap('probe')), 201);
-      if (!hook.calls.some((c) => c.name === 'probe')) await sleep(100);
-    }
+    }, () => hook.calls.some((c) => c.name === 'probe'));
     hook.calls.length = 0;
 
     // The timeout sent: the webhook's, or what is left of the request's, rounded up to a second.

@@ -7,37 +7,28 @@
 // webhooks before it left. Validating webhooks are all called, whatever the others answer.
 // kubekit stored the conditions and called every webhook regardless. Every expected answer is the reference's.
 import { expect } from 'chai';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { generateCertificates } from '@kubekit/core';
 import { answered, describeOnBothServers, refused, type Send } from './sender.js';
+import { startWebhook, untilInForce } from './webhookServer.js';
 
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const MWC = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
 const b64 = (x: unknown): string => Buffer.from(JSON.stringify(x)).toString('base64');
 
 async function run(s: Send): Promise<void> {
-  const certs = generateCertificates();
   const calls: string[] = [];
-  const server = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; operation: string; name?: string; object?: { metadata: { name: string } } } };
-      const hook = (req.url ?? '').split('?')[0].slice(1);
-      calls.push(`${hook} ${request.operation} ${request.name ?? request.object?.metadata.name ?? ''}`);
-      // The labeller adds a label; the deniers deny; the others allow.
-      const patch = hook === 'labeller' ? { patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels', value: { stage: 'labelled' } }]) } : {};
-      const allowed = !hook.startsWith('denier');
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed, ...patch, ...(allowed ? {} : { status: { message: `no, says ${hook}` } }) } }));
-    });
+  const server = await startWebhook((text, req, res) => {
+    const { request } = JSON.parse(text) as { request: { uid: string; operation: string; name?: string; object?: { metadata: { name: string } } } };
+    const hook = (req.url ?? '').split('?')[0].slice(1);
+    calls.push(`${hook} ${request.operation} ${request.name ?? request.object?.metadata.name ?? ''}`);
+    // The labeller adds a label; the deniers deny; the others allow.
+    const patch = hook === 'labeller' ? { patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels', value: { stage: 'labelled' } }]) } : {};
+    const allowed = !hook.startsWith('denier');
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed, ...patch, ...(allowed ? {} : { status: { message: `no, says ${hook}` } }) } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   try {
     const hook = (name: string, failurePolicy: string, namespace: string, matchConditions: unknown[], operations = ['CREATE']): Record<string, unknown> => ({
-      name: `${name}.example.com`, clientConfig: { url: `https://127.0.0.1:${port}/${name}`, caBundle: certs.caBundle }, failurePolicy, sideEffects: 'None',
+      name: `${name}.example.com`, clientConfig: { url: `${server.url}/${name}`, caBundle: server.caBundle }, failurePolicy, sideEffects: 'None',
       admissionReviewVersions: ['v1'], timeoutSeconds: 5, rules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
       namespaceSelector: { matchLabels: { conditions: namespace } }, matchConditions,
     });
@@ -82,12 +73,10 @@ async function run(s: Send): Promise<void> {
       const a = await s('POST', `/api/v1/namespaces/${namespace}/configmaps`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }));
       return [a.status, a.status === 201 ? '' : a.message, [...calls].sort()];
     };
-    // The configurations are read by informers on the reference: wait until a webhook is called.
-    for (let i = 0; i < 100 && !calls.some((c) => c.endsWith(' probe')); i++) {
+    await untilInForce(async () => {
       await s('DELETE', '/api/v1/namespaces/eval/configmaps/probe');
       await create('eval', 'probe');
-      if (!calls.some((c) => c.endsWith(' probe'))) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    }, () => calls.some((c) => c.endsWith(' probe')));
     const forbidden = (name: string, why: string): string => `configmaps ${JSON.stringify(name)} is forbidden: ${why}`;
     const noSuchKey = 'expression \'object.data.missing == \'x\'\' resulted in error: no such key: missing';
     expect([
@@ -113,7 +102,6 @@ async function run(s: Send): Promise<void> {
     expect([status, called]).to.deep.equal([400, ['denier-a CREATE d', 'denier-b CREATE d']]);
     expect(message).to.be.oneOf(['admission webhook "denier-a.example.com" denied the request: no, says denier-a', 'admission webhook "denier-b.example.com" denied the request: no, says denier-b']);
   } finally {
-    server.closeAllConnections();
     server.close();
   }
 }

@@ -7,10 +7,8 @@
 // object) is refused. kubekit wrapped every one as the webhook's failure, refused a patch type before finding
 // the patch empty, and decoded the result with the codec's 400. Every expected answer is the reference's.
 import { expect } from 'chai';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { generateCertificates } from '@kubekit/core';
 import { answered, describeOnBothServers, type Send } from './sender.js';
+import { startWebhook, untilInForce } from './webhookServer.js';
 
 const b64 = (x: unknown): string => Buffer.from(typeof x === 'string' ? x : JSON.stringify(x)).toString('base64');
 
@@ -70,26 +68,20 @@ const expected: Record<string, [number, string] | [number, Record<string, unknow
 };
 
 async function run(s: Send): Promise<void> {
-  const certs = generateCertificates();
   const seen = new Set<string>();
-  const server = createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const { request } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; name?: string; object?: { metadata: { name: string } } } };
-      const name = request.object?.metadata.name ?? request.name ?? '';
-      seen.add(name);
-      // A DELETE (no object) is answered with a patch; so is a request whose name is not in the table.
-      const response = responses[name] ?? { patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/data', value: { k: 'v' } }]) };
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: true, ...response } }));
-    });
+  const server = await startWebhook((text, _req, res) => {
+    const { request } = JSON.parse(text) as { request: { uid: string; name?: string; object?: { metadata: { name: string } } } };
+    const name = request.object?.metadata.name ?? request.name ?? '';
+    seen.add(name);
+    // A DELETE (no object) is answered with a patch; so is a request whose name is not in the table.
+    const response = responses[name] ?? { patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/data', value: { k: 'v' } }]) };
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: true, ...response } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/patch`;
+  const url = `${server.url}/patch`;
   try {
     const hook = (name: string, failurePolicy: string, operations: string[], namespace: string): unknown => ({
-      name, clientConfig: { url, caBundle: certs.caBundle }, failurePolicy, sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 5,
+      name, clientConfig: { url, caBundle: server.caBundle }, failurePolicy, sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 5,
       rules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }], namespaceSelector: { matchLabels: { hook: namespace } },
     });
     answered(await s('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', JSON.stringify({
@@ -103,12 +95,10 @@ async function run(s: Send): Promise<void> {
       const o = JSON.parse(a.text) as { metadata: { name: string; labels?: unknown }; data?: unknown };
       return [201, { name: o.metadata.name, ...(o.data === undefined ? {} : { data: o.data }), ...(o.metadata.labels === undefined ? {} : { labels: o.metadata.labels }) }];
     };
-    // The webhook configuration is read by an informer on the reference: wait until the webhook is called.
-    for (let i = 0; i < 100 && !seen.has('probe'); i++) {
+    await untilInForce(async () => {
       await s('DELETE', '/api/v1/namespaces/ignore/configmaps/probe');
       await create('ignore', 'probe');
-      if (!seen.has('probe')) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    }, () => seen.has('probe'));
 
     const got: Record<string, [number, string | Record<string, unknown>]> = {};
     for (const name of Object.keys(responses)) got[name] = await create('fail', name);
@@ -122,7 +112,6 @@ async function run(s: Send): Promise<void> {
     const deleted = await s('DELETE', '/api/v1/namespaces/fail/configmaps/add-data');
     expect([deleted.status, deleted.message]).to.deep.equal(internal('admission webhook "patches.example.com" attempted to modify the object, which is not supported for this operation'));
   } finally {
-    server.closeAllConnections();
     server.close();
   }
 }
