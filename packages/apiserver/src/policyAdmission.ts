@@ -25,6 +25,7 @@ import { KubeError, type KubeObject, type StatusReason } from '@kubekit/core';
 import { requestKindOf, type AdmissionAttributes } from './admission.js';
 import { isObject, objects, str, type JSONObject } from './internal/own.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from './internal/semantics.js';
+import { gvkString } from './internal/webhookReview.js';
 import { RbacAuthorizer, aggregate, serverUser, userInfoJSON, type UserInfo } from './rbacAuthorizer.js';
 import type { ResourceType } from './resourceType.js';
 import { scaleOf } from './scaleSubresource.js';
@@ -179,7 +180,7 @@ export class PolicyAdmission {
     if (paramKind !== undefined) {
       paramType = this.paramType(paramKind);
       if (paramType === undefined) {
-        configError(`failed to find resource referenced by paramKind: '${gvkString(paramKind)}'`);
+        configError(`failed to find resource referenced by paramKind: '${paramKindString(paramKind)}'`);
         return;
       }
     }
@@ -435,11 +436,8 @@ function selector(raw: unknown): ReturnType<typeof labelSelectorFromObject> | un
 }
 
 /** `schema.GroupVersionKind.String()` of a `paramKind`. */
-function gvkString(pk: JSONObject): string {
-  const apiVersion = str(pk.apiVersion);
-  const slash = apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-  return `${group}/${version}, Kind=${str(pk.kind)}`;
+function paramKindString(pk: JSONObject): string {
+  return gvkString(str(pk.apiVersion), str(pk.kind));
 }
 
 /** The options object of the operation, as the admission request carries it. */

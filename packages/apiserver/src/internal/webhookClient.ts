@@ -10,6 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { goQuote } from '@kubekit/core';
+import { timestamp } from '../objectMeta.js';
 
 /** `clientConfig` of a webhook (conversion or admission). */
 export interface WebhookClientConfig {
@@ -144,9 +145,6 @@ export function postReview(config: WebhookClientConfig, body: string, timeoutMs:
   });
 }
 
-/** Go's `time.RFC3339` of a time, in UTC. */
-const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 /**
  * Why crypto/tls refuses the server's certificate, in Go's words (`tls: failed to verify certificate: …`), or
  * undefined: x509's `Verify` checks the leaf's validity period first, then the name, then the chain to the
@@ -162,8 +160,8 @@ function goVerificationError(socket: TLSSocket, host: string, caPem: string | un
   const leaf = new X509Certificate(peer.raw);
   const now = Date.now();
   const [notBefore, notAfter] = [Date.parse(leaf.validFrom), Date.parse(leaf.validTo)];
-  if (now < notBefore) return `${prefix}x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is before ${rfc3339(notBefore)}`;
-  if (now > notAfter) return `${prefix}x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is after ${rfc3339(notAfter)}`;
+  if (now < notBefore) return `${prefix}x509: certificate has expired or is not yet valid: current time ${timestamp(now)} is before ${timestamp(notBefore)}`;
+  if (now > notAfter) return `${prefix}x509: certificate has expired or is not yet valid: current time ${timestamp(now)} is after ${timestamp(notAfter)}`;
   const names = (leaf.subjectAltName ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
   if (checkServerIdentity(host, peer) !== undefined) {
     const ip = isIP(host) !== 0;
