@@ -10,9 +10,13 @@
 import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { generateCertificates } from '@kubekit/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateCertificates, type GeneratedCertificates } from '@kubekit/core';
 import { answered, describeOnBothServers, type Send } from './sender.js';
 import { startWebhook, untilInForce } from './webhookServer.js';
+
+const fixturesDir = join(import.meta.dirname, '..', '..', 'packages', 'apiserver', 'test', 'fixtures', 'webhook-tls');
 
 const VWC = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const V1 = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' };
@@ -120,6 +124,12 @@ async function run(s: Send): Promise<void> {
     generateCertificates(), generateCertificates({ now: expiredAt, validityDays: 1 }),
   ];
   const notAfter = new X509Certificate(strangerCerts[4].cert).validTo;
+  // Certificates without SANs (fixtures): a Common Name that is not the host, and one that is (the legacy field).
+  const fixture = (name: string): GeneratedCertificates => {
+    const cert = readFileSync(join(fixturesDir, `${name}.cert.pem`), 'utf8');
+    return { cert, key: readFileSync(join(fixturesDir, `${name}.key.pem`), 'utf8'), caCert: cert, caKey: '', caBundle: Buffer.from(cert).toString('base64') };
+  };
+  strangerCerts.push(fixture('cn-other'), fixture('cn-ip'));
   const strangers = await Promise.all(strangerCerts.map((c) => startWebhook((_text, _req, res) => res.end(), c)));
   await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
   try {
@@ -139,6 +149,8 @@ async function run(s: Send): Promise<void> {
       ['no-address', { url: `https://127.0.0.1:${strangerPorts[2]}/x`, caBundle: strangerCerts[2].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[2]}/x?timeout=5s": tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs`],
       ['same-name-ca', { url: `https://127.0.0.1:${strangerPorts[3]}/x`, caBundle: server.caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[3]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of "x509: ECDSA verification failure" while trying to verify candidate authority certificate "kubekit-webhook-ca")`],
       ['expired', { url: `https://127.0.0.1:${strangerPorts[4]}/x`, caBundle: strangerCerts[4].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[4]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time NOW is after ${new Date(Date.parse(notAfter)).toISOString().replace(/\.\d{3}Z$/, 'Z')}`],
+      ['cn-other', { url: `https://127.0.0.1:${strangerPorts[5]}/x`, caBundle: strangerCerts[5].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[5]}/x?timeout=5s": tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs`],
+      ['cn-ip', { url: `https://127.0.0.1:${strangerPorts[6]}/x`, caBundle: strangerCerts[6].caBundle }, `failed to call webhook: Post "https://127.0.0.1:${strangerPorts[6]}/x?timeout=5s": tls: failed to verify certificate: x509: certificate relies on legacy Common Name field, use SANs instead`],
     ];
     const webhooks = [hook('answers.example.com', { url, caBundle: server.caBundle }, 'answers'), ...transports.map(([name, config]) => hook(`${name}.example.com`, config, name))];
     answered(await s('POST', VWC, JSON.stringify({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'answers' }, webhooks })), 201);

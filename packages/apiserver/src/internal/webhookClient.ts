@@ -166,13 +166,22 @@ function goVerificationError(socket: TLSSocket, host: string, caPem: string | un
   if (checkServerIdentity(host, peer) !== undefined) {
     const ip = isIP(host) !== 0;
     const valid = names.filter((n) => n.startsWith(ip ? 'IP Address:' : 'DNS:')).map((n) => n.slice(n.indexOf(':') + 1));
-    if (names.length === 0) return `${prefix}x509: certificate relies on legacy Common Name field, use SANs instead`;
+    // HostnameError: the legacy Common Name only when there are no SANs and it names the host.
+    const cn = leaf.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? '';
+    if (names.length === 0 && commonNameMatches(cn, host)) return `${prefix}x509: certificate relies on legacy Common Name field, use SANs instead`;
     if (ip && valid.length === 0) return `${prefix}x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
     if (valid.length === 0) return `${prefix}x509: certificate is not valid for any names, but wanted to match ${host}`;
     return `${prefix}x509: certificate is valid for ${valid.join(', ')}, not ${host}`;
   }
   if (!unknownAuthority.has(code)) return `${prefix}${code}`;
   return `${prefix}x509: certificate signed by unknown authority${authorityHint(leaf, caPem)}`;
+}
+
+/** x509's `matchHostnames` of a Common Name: label by label, ignoring case, a leading `*` matching one label. */
+function commonNameMatches(pattern: string, host: string): boolean {
+  const [p, h] = [pattern.toLowerCase().replace(/\.$/, '').split('.'), host.toLowerCase().replace(/\.$/, '').split('.')];
+  if (pattern === '' || p.length !== h.length) return false;
+  return p.every((label, i) => label === h[i] || (i === 0 && label === '*' && h[i] !== ''));
 }
 
 /**
